@@ -1,0 +1,19 @@
+// backends/cpu/cpu_backend.cpp - the CPU backend plugin's entry point.
+/// \file
+/// Loaded at start-up from the install's backend directory like any other
+/// plugin; it registers the CPU kernels of the torch catalog. (The CPU
+/// allocator itself is part of libwick: tensors exist before any backend.)
+#include <wick/plugin.h>
+
+#include "backends/cpu/cpu_kernels.h"
+
+WICK_PLUGIN("cpu", "0.1.0", registrar) {
+  using wick::DispatchKey;
+  auto& torch = registrar.library("torch", DispatchKey::kCPU);
+  auto& tensor = registrar.library("torch.Tensor", DispatchKey::kCPU);
+  wick::cpu::register_binary_ops(torch, tensor);
+  wick::cpu::register_unary_ops(torch);
+  wick::cpu::register_reduce_ops(torch);
+  wick::cpu::register_blas_ops(torch);
+  wick::cpu::register_factory_ops(torch);
+}

@@ -1,0 +1,15 @@
+// backends/cpu/cpu_kernels.h - private: how the CPU backend's files register.
+/// \file
+#pragma once
+
+#include <wick/library.h>
+
+namespace wick::cpu {
+
+void register_binary_ops(Library& torch, Library& tensor);
+void register_unary_ops(Library& torch);
+void register_reduce_ops(Library& torch);
+void register_blas_ops(Library& torch);
+void register_factory_ops(Library& torch);
+
+}  // namespace wick::cpu

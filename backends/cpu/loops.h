@@ -1,0 +1,144 @@
+// backends/cpu/loops.h - private: strided elementwise loops for the CPU kernels.
+/// \file
+/// `for_each_element<N>` walks N operands that share a shape (inputs already
+/// broadcast through their strides) and hands the innermost dimension to a
+/// callback as (pointers, count, byte strides). Operands that are all
+/// contiguous collapse to one flat run, so the callback sees plain arrays
+/// and the compiler can vectorise it.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+#include <wick/dim_vector.h>
+#include <wick/tensor.h>
+#include <wick/tensor_util.h>
+
+namespace wick::cpu {
+
+template <int N>
+struct Operands {
+  std::array<char*, N> data{};
+  std::array<DimVector, N> strides;  // in bytes
+};
+
+/// Operand `t` viewed with `shape` (broadcast strides, in bytes).
+inline void set_operand(char*& data, DimVector& strides, const Tensor& t, IntArrayRef shape) {
+  data = static_cast<char*>(t.data_ptr());
+  strides = broadcast_strides(t, shape);
+  const auto item = static_cast<std::int64_t>(itemsize(t.dtype()));
+  for (auto& s : strides) s *= item;
+}
+
+template <int N, typename Inner>
+void for_each_element(IntArrayRef shape, const std::array<Tensor, N>& ops, Inner&& inner) {
+  std::int64_t numel = 1;
+  for (std::int64_t s : shape) numel *= s;
+  if (numel == 0) return;
+  Operands<N> o;
+  bool flat = true;
+  for (int k = 0; k < N; ++k) {
+    set_operand(o.data[k], o.strides[k], ops[k], shape);
+    flat = flat && ops[k].is_contiguous() && ops[k].sizes().equals(shape);
+  }
+  std::array<std::int64_t, N> inner_strides{};
+  if (flat || shape.empty()) {
+    for (int k = 0; k < N; ++k) inner_strides[k] = static_cast<std::int64_t>(itemsize(ops[k].dtype()));
+    inner(o.data, numel, inner_strides);
+    return;
+  }
+  const std::size_t nd = shape.size();
+  const std::int64_t n_inner = shape[nd - 1];
+  for (int k = 0; k < N; ++k) inner_strides[k] = o.strides[k][nd - 1];
+  DimVector index(nd - 1, 0);
+  const std::int64_t outer = numel / n_inner;
+  std::array<char*, N> ptrs;
+  for (std::int64_t it = 0; it < outer; ++it) {
+    for (int k = 0; k < N; ++k) {
+      char* p = o.data[k];
+      for (std::size_t d = 0; d + 1 < nd; ++d) p += index[d] * o.strides[k][d];
+      ptrs[k] = p;
+    }
+    inner(ptrs, n_inner, inner_strides);
+    for (std::size_t d = nd - 1; d-- > 0;) {
+      if (++index[d] < shape[d]) break;
+      index[d] = 0;
+    }
+  }
+}
+
+/// out[i] = f(a[i]) with typed pointers.
+template <typename Out, typename In, typename F>
+void unary_loop(const Tensor& out, const Tensor& a, F f) {
+  for_each_element<2>(out.sizes(), {out, a}, [&](std::array<char*, 2> p, std::int64_t n, std::array<std::int64_t, 2> s) {
+    if (s[0] == sizeof(Out) && s[1] == sizeof(In)) {
+      auto* o = reinterpret_cast<Out*>(p[0]);
+      const auto* x = reinterpret_cast<const In*>(p[1]);
+      for (std::int64_t i = 0; i < n; ++i) o[i] = f(x[i]);
+      return;
+    }
+    for (std::int64_t i = 0; i < n; ++i)
+      *reinterpret_cast<Out*>(p[0] + i * s[0]) = f(*reinterpret_cast<const In*>(p[1] + i * s[1]));
+  });
+}
+
+/// out[i] = f(a[i], b[i]) with typed pointers; fast paths for contiguous
+/// runs and for a broadcast scalar operand.
+template <typename Out, typename In, typename F>
+void binary_loop(const Tensor& out, const Tensor& a, const Tensor& b, F f) {
+  for_each_element<3>(out.sizes(), {out, a, b}, [&](std::array<char*, 3> p, std::int64_t n, std::array<std::int64_t, 3> s) {
+    auto* o = reinterpret_cast<Out*>(p[0]);
+    const auto* x = reinterpret_cast<const In*>(p[1]);
+    const auto* y = reinterpret_cast<const In*>(p[2]);
+    if (s[0] == sizeof(Out)) {
+      if (s[1] == sizeof(In) && s[2] == sizeof(In)) {
+        for (std::int64_t i = 0; i < n; ++i) o[i] = f(x[i], y[i]);
+        return;
+      }
+      if (s[1] == sizeof(In) && s[2] == 0) {
+        const In yv = *y;
+        for (std::int64_t i = 0; i < n; ++i) o[i] = f(x[i], yv);
+        return;
+      }
+      if (s[1] == 0 && s[2] == sizeof(In)) {
+        const In xv = *x;
+        for (std::int64_t i = 0; i < n; ++i) o[i] = f(xv, y[i]);
+        return;
+      }
+    }
+    for (std::int64_t i = 0; i < n; ++i)
+      *reinterpret_cast<Out*>(p[0] + i * s[0]) =
+          f(*reinterpret_cast<const In*>(p[1] + i * s[1]), *reinterpret_cast<const In*>(p[2] + i * s[2]));
+  });
+}
+
+/// PyTorch's names for dtypes in error messages ("Float", "Long").
+inline const char* type_title(ScalarType t) {
+  switch (t) {
+    case ScalarType::kBool: return "Bool";
+    case ScalarType::kInt32: return "Int";
+    case ScalarType::kInt64: return "Long";
+    case ScalarType::kFloat32: return "Float";
+    case ScalarType::kFloat64: return "Double";
+    default: return "Undefined";
+  }
+}
+
+/// Whether a value of `from` may be written into `to` (no float -> int, no
+/// number -> bool), as PyTorch's canCast.
+inline bool can_cast(ScalarType from, ScalarType to) {
+  if (is_floating(from) && !is_floating(to)) return false;
+  if (from != ScalarType::kBool && to == ScalarType::kBool) return false;
+  return true;
+}
+
+/// Makes `out` hold `shape` and `dtype`-compatible data for an out= kernel:
+/// checks the cast, resizes when the shape differs.
+void prepare_out(const Tensor& out, IntArrayRef shape, ScalarType result, const char* op);
+
+/// `t` converted to `dtype` (no copy when it already is).
+Tensor as_dtype(const Tensor& t, ScalarType dtype);
+
+}  // namespace wick::cpu

@@ -1,0 +1,112 @@
+// backends/cpu/reduce_ops.cpp - sum and mean over all or some dims.
+/// \file
+/// A reduction permutes the kept dims to the front and the reduced ones to
+/// the back, so each output element is the reduction of one contiguous row.
+/// Rows are summed pairwise in double (floats) or int64 (integers), which
+/// keeps float32 sums of millions of elements accurate.
+#include <cmath>
+#include <optional>
+#include <vector>
+
+#include "backends/cpu/cpu_kernels.h"
+#include "backends/cpu/loops.h"
+
+namespace wick::cpu {
+namespace {
+
+struct Plan {
+  DimVector out_shape;
+  Tensor rows;  // contiguous [outer, inner]
+  std::int64_t outer = 1;
+  std::int64_t inner = 1;
+};
+
+Plan plan(const char* op, const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim) {
+  const std::int64_t nd = self.dim();
+  std::vector<bool> reduce(static_cast<std::size_t>(nd), !dim || dim->empty());
+  if (dim && !dim->empty()) {
+    for (std::int64_t d : *dim) {
+      const std::int64_t w = wrap_dim(d, nd);
+      if (nd == 0) continue;
+      WICK_CHECK(!reduce[w], RuntimeError, op, ": dim ", w, " appears multiple times in the list of dims");
+      reduce[w] = true;
+    }
+  }
+  Plan p;
+  DimVector perm;
+  for (std::int64_t d = 0; d < nd; ++d) {
+    if (reduce[d]) continue;
+    perm.push_back(d);
+    p.outer *= self.sizes()[d];
+    if (!keepdim) p.out_shape.push_back(self.sizes()[d]);
+  }
+  if (keepdim) {
+    p.out_shape.assign(self.sizes());
+    for (std::int64_t d = 0; d < nd; ++d)
+      if (reduce[d]) p.out_shape[d] = 1;
+  }
+  for (std::int64_t d = 0; d < nd; ++d) {
+    if (reduce[d]) {
+      perm.push_back(d);
+      p.inner *= self.sizes()[d];
+    }
+  }
+  p.rows = nd == 0 ? self.contiguous() : self.permute(perm).contiguous();
+  return p;
+}
+
+template <typename Acc, typename T>
+Acc pairwise_sum(const T* x, std::int64_t n) {
+  if (n <= 128) {
+    Acc s = 0;
+    for (std::int64_t i = 0; i < n; ++i) s += static_cast<Acc>(x[i]);
+    return s;
+  }
+  const std::int64_t h = n / 2;
+  return pairwise_sum<Acc>(x, h) + pairwise_sum<Acc>(x + h, n - h);
+}
+
+// out[i] = scale * sum(rows[i, :]) in the output dtype.
+void reduce_rows(const Plan& p, const Tensor& out, double scale, const char* op) {
+  visit_dtype(p.rows.dtype(), op, [&](auto tag) {
+    using T = decltype(tag);
+    using Acc = std::conditional_t<std::is_floating_point_v<T>, double, std::int64_t>;
+    const T* in = static_cast<const T*>(p.rows.data_ptr());
+    visit_dtype(out.dtype(), op, [&](auto out_tag) {
+      using O = decltype(out_tag);
+      O* o = static_cast<O*>(out.data_ptr());
+      for (std::int64_t i = 0; i < p.outer; ++i) {
+        const Acc s = pairwise_sum<Acc>(in + i * p.inner, p.inner);
+        o[i] = scale == 1.0 ? static_cast<O>(s) : static_cast<O>(static_cast<double>(s) * scale);
+      }
+    });
+  });
+}
+
+Tensor sum(const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim, std::optional<ScalarType> dtype) {
+  const char* op = "torch.sum";
+  const ScalarType out_t = dtype ? *dtype : is_floating(self.dtype()) ? self.dtype() : ScalarType::kInt64;
+  Plan p = plan(op, as_dtype(self, dtype.value_or(self.dtype())), dim, keepdim);
+  Tensor out = make_empty(p.out_shape, out_t, self.device());
+  reduce_rows(p, out, 1.0, op);
+  return out;
+}
+
+Tensor mean(const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim, std::optional<ScalarType> dtype) {
+  const char* op = "torch.mean";
+  const ScalarType out_t = dtype.value_or(self.dtype());
+  WICK_CHECK(is_floating(out_t), RuntimeError, op,
+             ": mean(): could not infer output dtype. Input dtype must be either a floating point or complex "
+             "dtype. Got: ", type_title(out_t));
+  Plan p = plan(op, as_dtype(self, out_t), dim, keepdim);
+  Tensor out = make_empty(p.out_shape, out_t, self.device());
+  const double scale = p.inner == 0 ? std::nan("") : 1.0 / static_cast<double>(p.inner);
+  reduce_rows(p, out, scale, op);
+  return out;
+}
+
+}  // namespace
+
+void register_reduce_ops(Library& torch) { torch.impl("sum", &sum).impl("mean", &mean); }
+
+}  // namespace wick::cpu

@@ -1,0 +1,104 @@
+// core/tensor.cpp - TensorImpl geometry and the non-dispatched tensor makers.
+/// \file
+#include "wick/tensor.h"
+
+#include <limits>
+
+#include "wick/error.h"
+
+namespace wick {
+
+TensorImpl::TensorImpl(Storage storage, ScalarType dtype, IntArrayRef sizes, IntArrayRef strides,
+                       std::int64_t storage_offset)
+    : storage_(std::move(storage)), sizes_(sizes), strides_(strides), offset_(storage_offset), dtype_(dtype) {
+  WICK_INTERNAL_ASSERT(storage_, "TensorImpl needs a storage");
+  WICK_INTERNAL_ASSERT(sizes.size() == strides.size(), "sizes and strides differ in rank");
+  refresh();
+}
+
+void TensorImpl::set_geometry(IntArrayRef sizes, IntArrayRef strides, std::int64_t storage_offset) {
+  WICK_INTERNAL_ASSERT(sizes.size() == strides.size(), "sizes and strides differ in rank");
+  sizes_.assign(sizes);
+  strides_.assign(strides);
+  offset_ = storage_offset;
+  refresh();
+}
+
+void TensorImpl::refresh() {
+  numel_ = 1;
+  for (std::int64_t s : sizes_) numel_ *= s;
+  // Contiguous (row-major) when every dim of size > 1 has the packed stride.
+  contiguous_ = true;
+  std::int64_t expected = 1;
+  for (std::size_t i = sizes_.size(); i-- > 0;) {
+    if (sizes_[i] == 1) continue;
+    if (strides_[i] != expected) {
+      contiguous_ = false;
+      break;
+    }
+    expected *= sizes_[i];
+  }
+  key_set_ = DispatchKeySet(backend_key(storage_->device().type()));
+}
+
+std::int64_t wrap_dim(std::int64_t d, std::int64_t rank) {
+  const std::int64_t r = rank == 0 ? 1 : rank;  // a 0-dim tensor accepts dims -1 and 0
+  WICK_CHECK(d >= -r && d < r, IndexError, "Dimension out of range (expected to be in range of [", -r, ", ",
+             r - 1, "], but got ", d, ")");
+  return d < 0 ? d + r : d;
+}
+
+std::int64_t Tensor::size(std::int64_t d) const { return sizes()[wrap_dim(d, dim())]; }
+std::int64_t Tensor::stride(std::int64_t d) const { return strides()[wrap_dim(d, dim())]; }
+
+Scalar Tensor::item() const {
+  WICK_CHECK(numel() == 1, ValueError, "a Tensor with ", numel(), " elements cannot be converted to Scalar");
+  WICK_CHECK(device().is_cpu(), RuntimeError, "item() on a ", device().str(),
+             " tensor: copy it to the CPU first");
+  return visit_dtype(dtype(), "item", [&](auto tag) -> Scalar {
+    using T = decltype(tag);
+    return Scalar(*static_cast<const T*>(data_ptr()));
+  });
+}
+
+DimVector contiguous_strides(IntArrayRef sizes) {
+  DimVector strides(sizes.size());
+  std::int64_t s = 1;
+  for (std::size_t i = sizes.size(); i-- > 0;) {
+    strides[i] = s;
+    s *= sizes[i] > 0 ? sizes[i] : 1;
+  }
+  return strides;
+}
+
+Tensor make_empty(IntArrayRef sizes, ScalarType dtype, Device device) {
+  std::int64_t numel = 1;
+  for (std::int64_t s : sizes) {
+    WICK_CHECK(s >= 0, RuntimeError, "negative dimension ", s, " in size");
+    WICK_CHECK(s == 0 || numel <= std::numeric_limits<std::int64_t>::max() / s, RuntimeError,
+               "tensor size overflows int64");
+    numel *= s;
+  }
+  WICK_CHECK(dtype != ScalarType::kUndefined, TypeError, "cannot allocate a tensor of undefined dtype");
+  auto storage = Storage::make(static_cast<std::size_t>(numel) * itemsize(dtype), device);
+  return Tensor(IntrusivePtr<TensorImpl>::make(std::move(storage), dtype, sizes, contiguous_strides(sizes), 0));
+}
+
+Tensor make_view(const Tensor& base, IntArrayRef sizes, IntArrayRef strides, std::int64_t storage_offset) {
+  WICK_CHECK(base.defined(), RuntimeError, "view of an undefined tensor");
+  auto impl = IntrusivePtr<TensorImpl>::make(base.storage(), base.dtype(), sizes, strides, storage_offset);
+  impl->set_type_id(base.impl()->type_id());
+  return Tensor(std::move(impl));
+}
+
+Tensor wrap_scalar(const Scalar& s) {
+  Tensor t = make_empty({}, s.dtype());
+  visit_dtype(s.dtype(), "wrap_scalar", [&](auto tag) {
+    using T = decltype(tag);
+    *static_cast<T*>(t.data_ptr()) = s.to<T>();
+  });
+  t.impl()->set_wrapped_number(true);
+  return t;
+}
+
+}  // namespace wick

@@ -1,0 +1,93 @@
+// core/tensor_util.cpp - broadcasting and PyTorch's result-type rules.
+/// \file
+#include "wick/tensor_util.h"
+
+#include <algorithm>
+
+namespace wick {
+
+DimVector broadcast_shapes(IntArrayRef a, IntArrayRef b, const char* op) {
+  const std::size_t n = std::max(a.size(), b.size());
+  DimVector out(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::int64_t da = i < n - a.size() ? 1 : a[i - (n - a.size())];
+    const std::int64_t db = i < n - b.size() ? 1 : b[i - (n - b.size())];
+    WICK_CHECK(da == db || da == 1 || db == 1, RuntimeError, op, ": The size of tensor a (", da,
+               ") must match the size of tensor b (", db, ") at non-singleton dimension ", i);
+    out[i] = da == 1 ? db : da;
+  }
+  return out;
+}
+
+DimVector broadcast_strides(const Tensor& t, IntArrayRef shape) {
+  DimVector strides(shape.size(), 0);
+  const std::size_t offset = shape.size() - static_cast<std::size_t>(t.dim());
+  for (std::size_t i = 0; i < static_cast<std::size_t>(t.dim()); ++i)
+    strides[offset + i] = t.sizes()[i] == 1 ? 0 : t.strides()[i];
+  return strides;
+}
+
+namespace {
+
+constexpr ScalarType kUndef = ScalarType::kUndefined;
+
+ScalarType promote_skip_undefined(ScalarType a, ScalarType b) {
+  if (a == kUndef) return b;
+  if (b == kUndef) return a;
+  return promote_types(a, b);
+}
+
+// A lower tier only matters when it is of a higher category than the higher
+// tier (bool < integer < floating).
+ScalarType combine_categories(ScalarType higher, ScalarType lower) {
+  if (higher != kUndef && is_floating(higher)) return higher;
+  if (higher == ScalarType::kBool || (lower != kUndef && is_floating(lower)))
+    return promote_skip_undefined(higher, lower);
+  return higher != kUndef ? higher : lower;
+}
+
+template <typename Range>
+ScalarType result_type_impl(const Range& tensors) {
+  // Tiers: tensors with dims, 0-dim tensors, wrapped Python numbers (a
+  // wrapped float counts as the default float dtype).
+  ScalarType dim_result = kUndef;
+  ScalarType zero_result = kUndef;
+  ScalarType wrapped_result = kUndef;
+  for (const Tensor& t : tensors) {
+    if (!t.defined()) continue;
+    ScalarType dt = t.dtype();
+    if (t.dim() > 0) {
+      dim_result = promote_skip_undefined(dim_result, dt);
+    } else if (t.impl()->is_wrapped_number()) {
+      wrapped_result = promote_skip_undefined(wrapped_result, is_floating(dt) ? kDefaultFloat : dt);
+    } else {
+      zero_result = promote_skip_undefined(zero_result, dt);
+    }
+  }
+  ScalarType r = combine_categories(dim_result, combine_categories(zero_result, wrapped_result));
+  return r == kUndef ? kDefaultFloat : r;
+}
+
+}  // namespace
+
+ScalarType result_type(std::initializer_list<Tensor> tensors) { return result_type_impl(tensors); }
+ScalarType result_type(const std::vector<Tensor>& tensors) { return result_type_impl(tensors); }
+
+Device common_device(std::initializer_list<Tensor> tensors, const char* op) {
+  std::optional<Device> dev;
+  for (const Tensor& t : tensors) {
+    if (!t.defined()) continue;
+    // 0-dim CPU tensors (wrapped numbers) may meet any device, as in PyTorch.
+    if (t.dim() == 0 && t.device().is_cpu()) continue;
+    if (!dev) {
+      dev = t.device();
+    } else {
+      WICK_CHECK(*dev == t.device(), RuntimeError, op,
+                 ": Expected all tensors to be on the same device, but found at least two devices, ", dev->str(),
+                 " and ", t.device().str(), "!");
+    }
+  }
+  return dev.value_or(Device());
+}
+
+}  // namespace wick

@@ -1,0 +1,179 @@
+// core/value.cpp - the boxed Value: accessors, type names and repr.
+/// \file
+#include "wick/value.h"
+
+#include <string>
+
+#include "wick/error.h"
+
+namespace wick {
+
+std::string Object::repr() const { return "<" + type_name() + " object>"; }
+
+Value::Value(const Scalar& s) {
+  switch (s.kind()) {
+    case Scalar::Kind::kBool: v_ = s.to<bool>(); break;
+    case Scalar::Kind::kInt: v_ = s.to<std::int64_t>(); break;
+    case Scalar::Kind::kDouble: v_ = s.to<double>(); break;
+  }
+}
+
+Value Value::list(std::vector<Value> items, bool tuple) {
+  Value v;
+  v.v_ = std::make_shared<ValueList>(ValueList{std::move(items), tuple});
+  return v;
+}
+
+Value::Kind Value::kind() const noexcept {
+  switch (v_.index()) {
+    case 0: return Kind::kNone;
+    case 1: return Kind::kBool;
+    case 2: return Kind::kInt;
+    case 3: return Kind::kDouble;
+    case 4: return Kind::kString;
+    case 5: return Kind::kTensor;
+    case 6: return Kind::kTensorList;
+    case 7: return Kind::kIntList;
+    case 8: return Kind::kDoubleList;
+    case 9: return Kind::kDtype;
+    case 10: return Kind::kDevice;
+    case 11: return std::get<11>(v_)->is_tuple ? Kind::kTuple : Kind::kList;
+    case 12: return Kind::kObject;
+    default: return Kind::kNotImplemented;
+  }
+}
+
+void Value::type_mismatch(const char* expected) const {
+  throw TypeError(detail::str_cat("expected ", expected, " but got ", type_name()));
+}
+
+bool Value::to_bool() const {
+  if (const bool* b = std::get_if<bool>(&v_)) return *b;
+  type_mismatch("bool");
+}
+std::int64_t Value::to_int() const {
+  if (const auto* i = std::get_if<std::int64_t>(&v_)) return *i;
+  if (const bool* b = std::get_if<bool>(&v_)) return *b ? 1 : 0;
+  type_mismatch("int");
+}
+double Value::to_double() const {
+  if (const double* d = std::get_if<double>(&v_)) return *d;
+  if (const auto* i = std::get_if<std::int64_t>(&v_)) return static_cast<double>(*i);
+  if (const bool* b = std::get_if<bool>(&v_)) return *b ? 1.0 : 0.0;
+  type_mismatch("float");
+}
+Scalar Value::to_scalar() const {
+  if (const double* d = std::get_if<double>(&v_)) return *d;
+  if (const auto* i = std::get_if<std::int64_t>(&v_)) return *i;
+  if (const bool* b = std::get_if<bool>(&v_)) return *b;
+  if (const Tensor* t = std::get_if<Tensor>(&v_); t != nullptr && t->defined() && t->numel() == 1)
+    return t->item();
+  type_mismatch("Number");
+}
+const std::string& Value::to_string() const {
+  if (const auto* s = std::get_if<std::string>(&v_)) return *s;
+  type_mismatch("str");
+}
+const Tensor& Value::to_tensor() const {
+  if (const auto* t = std::get_if<Tensor>(&v_)) return *t;
+  type_mismatch("Tensor");
+}
+const std::vector<Tensor>& Value::to_tensor_list() const {
+  if (const auto* t = std::get_if<std::vector<Tensor>>(&v_)) return *t;
+  type_mismatch("tuple of Tensors");
+}
+const std::vector<std::int64_t>& Value::to_int_list() const {
+  if (const auto* t = std::get_if<std::vector<std::int64_t>>(&v_)) return *t;
+  type_mismatch("tuple of ints");
+}
+const std::vector<double>& Value::to_double_list() const {
+  if (const auto* t = std::get_if<std::vector<double>>(&v_)) return *t;
+  type_mismatch("tuple of floats");
+}
+ScalarType Value::to_dtype() const {
+  if (const auto* t = std::get_if<ScalarType>(&v_)) return *t;
+  type_mismatch("torch.dtype");
+}
+Device Value::to_device() const {
+  if (const auto* d = std::get_if<Device>(&v_)) return *d;
+  if (const auto* s = std::get_if<std::string>(&v_)) return Device::parse(*s);
+  type_mismatch("torch.device");
+}
+const std::vector<Value>& Value::items() const {
+  if (const auto* l = std::get_if<std::shared_ptr<ValueList>>(&v_)) return (*l)->items;
+  type_mismatch("list");
+}
+const std::shared_ptr<Object>& Value::to_object() const {
+  if (const auto* o = std::get_if<std::shared_ptr<Object>>(&v_)) return *o;
+  type_mismatch("object");
+}
+
+std::string Value::type_name() const {
+  switch (kind()) {
+    case Kind::kNone: return "NoneType";
+    case Kind::kBool: return "bool";
+    case Kind::kInt: return "int";
+    case Kind::kDouble: return "float";
+    case Kind::kString: return "str";
+    case Kind::kTensor: return "Tensor";
+    case Kind::kTensorList:
+    case Kind::kIntList:
+    case Kind::kDoubleList:
+    case Kind::kList: return "list";
+    case Kind::kTuple: return "tuple";
+    case Kind::kDtype: return "torch.dtype";
+    case Kind::kDevice: return "torch.device";
+    case Kind::kObject: return to_object()->type_name();
+    case Kind::kNotImplemented: return "NotImplementedType";
+  }
+  return "object";
+}
+
+namespace {
+template <typename T, typename F>
+std::string join(const std::vector<T>& xs, F&& f, bool tuple) {
+  std::string s = tuple ? "(" : "[";
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    if (i) s += ", ";
+    s += f(xs[i]);
+  }
+  if (tuple && xs.size() == 1) s += ",";
+  s += tuple ? ")" : "]";
+  return s;
+}
+std::string quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) {
+    if (c == '\'' || c == '\\') q += '\\';
+    q += c;
+  }
+  return q + "'";
+}
+}  // namespace
+
+std::string Value::repr() const {
+  switch (kind()) {
+    case Kind::kNone: return "None";
+    case Kind::kBool: return to_bool() ? "True" : "False";
+    case Kind::kInt: return std::to_string(to_int());
+    case Kind::kDouble: return python_float_repr(to_double());
+    case Kind::kString: return quote(to_string());
+    case Kind::kTensor: return to_tensor().defined() ? to_tensor().repr() : "None";
+    case Kind::kTensorList:
+      return join(to_tensor_list(), [](const Tensor& t) { return t.repr(); }, false);
+    case Kind::kIntList:
+      return join(to_int_list(), [](std::int64_t i) { return std::to_string(i); }, false);
+    case Kind::kDoubleList: return join(to_double_list(), python_float_repr, false);
+    case Kind::kList:
+    case Kind::kTuple: return join(items(), [](const Value& v) { return v.repr(); }, is_tuple());
+    case Kind::kDtype: return "torch." + std::string(dtype_name(to_dtype()));
+    case Kind::kDevice: return "device(type='" + device_type_name(to_device().type()) + "'" +
+                               (to_device().index() >= 0 ? ", index=" + std::to_string(to_device().index()) : "") +
+                               ")";
+    case Kind::kObject: return to_object()->repr();
+    case Kind::kNotImplemented: return "NotImplemented";
+  }
+  return "?";
+}
+
+}  // namespace wick

@@ -1,0 +1,191 @@
+// dispatch/boxed_call.cpp - wick::call: the boxed call with Python's argument
+// conventions (keywords, defaults, varargs int lists, wrapped numbers, out=).
+/// \file
+#include <string>
+
+#include "wick/dispatcher.h"
+#include "wick/error.h"
+
+namespace wick {
+namespace {
+
+std::string op_label(const OperatorHandle& op) { return op.qualified_name() + "()"; }
+
+[[noreturn]] void bad_type(const OperatorHandle& op, const SchemaArgument& arg, std::size_t pos,
+                           const std::string& expected, const Value& got) {
+  throw TypeError(detail::str_cat(op_label(op), ": argument '", arg.name, "' (position ", pos + 1, ") must be ",
+                                  expected, ", not ", got.type_name()));
+}
+
+bool all_items(const Value& v, bool (Value::*pred)() const noexcept) {
+  for (const Value& item : v.items())
+    if (!(item.*pred)()) return false;
+  return true;
+}
+
+std::vector<std::int64_t> to_int_list(const OperatorHandle& op, const SchemaArgument& arg, std::size_t pos,
+                                      const Value& v) {
+  const std::int32_t n = arg.type.list_size;
+  if (v.is_int_list()) return v.to_int_list();
+  if (v.is_int() || v.is_bool()) return std::vector<std::int64_t>(n > 0 ? n : 1, v.to_int());
+  if ((v.is_list() || v.is_tuple()) && all_items(v, &Value::is_int)) {
+    std::vector<std::int64_t> out;
+    for (const Value& item : v.items()) out.push_back(item.to_int());
+    return out;
+  }
+  bad_type(op, arg, pos, "tuple of ints", v);
+}
+
+// Converts a bound argument to what the schema type expects.
+Value convert(const OperatorHandle& op, const SchemaArgument& arg, std::size_t pos, Value v) {
+  const SchemaType& t = arg.type;
+  if (v.is_none()) {
+    if (t.optional || t.kind == TypeKind::kAny) return v;
+    bad_type(op, arg, pos, t.str(), v);
+  }
+  if (v.is_object()) return v;  // tensor-likes go to the override layer as they are
+  if (t.is_list) {
+    switch (t.kind) {
+      case TypeKind::kInt: {
+        auto list = to_int_list(op, arg, pos, v);
+        if (t.list_size > 0 && list.size() != static_cast<std::size_t>(t.list_size) && list.size() != 1)
+          bad_type(op, arg, pos, "tuple of " + std::to_string(t.list_size) + " ints", v);
+        return Value(std::move(list));
+      }
+      case TypeKind::kFloat: {
+        if (v.is_double_list()) return v;
+        if (v.is_number()) return Value(std::vector<double>{v.to_double()});
+        if ((v.is_list() || v.is_tuple()) && all_items(v, &Value::is_number)) {
+          std::vector<double> out;
+          for (const Value& item : v.items()) out.push_back(item.to_double());
+          return Value(std::move(out));
+        }
+        bad_type(op, arg, pos, "tuple of floats", v);
+      }
+      case TypeKind::kTensor: {
+        if (v.is_tensor_list()) return v;
+        if (v.is_list() || v.is_tuple()) {
+          bool has_object = false;
+          std::vector<Tensor> out;
+          for (const Value& item : v.items()) {
+            if (item.is_object()) {
+              has_object = true;
+            } else if (item.is_tensor()) {
+              out.push_back(item.to_tensor());
+            } else {
+              bad_type(op, arg, pos, "tuple of Tensors", v);
+            }
+          }
+          if (has_object) return v;  // keep tensor-likes visible to the override layer
+          return Value(std::move(out));
+        }
+        bad_type(op, arg, pos, "tuple of Tensors", v);
+      }
+      default: return v;
+    }
+  }
+  switch (t.kind) {
+    case TypeKind::kTensor:
+      if (v.is_tensor()) return v;
+      if (v.is_number()) return Value(wrap_scalar(v.to_scalar()));
+      bad_type(op, arg, pos, "Tensor", v);
+    case TypeKind::kInt:
+      if (v.is_int() || v.is_bool()) return Value(v.to_int());
+      bad_type(op, arg, pos, "int", v);
+    case TypeKind::kFloat:
+      if (v.is_number()) return Value(v.to_double());
+      bad_type(op, arg, pos, "float", v);
+    case TypeKind::kBool:
+      if (v.is_bool()) return v;
+      bad_type(op, arg, pos, "bool", v);
+    case TypeKind::kStr:
+      if (v.is_string()) return v;
+      bad_type(op, arg, pos, "str", v);
+    case TypeKind::kScalar:
+      if (v.is_number()) return v;
+      if (v.is_tensor() && v.to_tensor().defined() && v.to_tensor().numel() == 1 && v.to_tensor().dim() == 0)
+        return Value(v.to_tensor().item());
+      bad_type(op, arg, pos, "Number", v);
+    case TypeKind::kScalarType:
+      if (v.is_dtype()) return v;
+      bad_type(op, arg, pos, "torch.dtype", v);
+    case TypeKind::kDevice:
+      if (v.is_device()) return v;
+      if (v.is_string()) return Value(Device::parse(v.to_string()));
+      bad_type(op, arg, pos, "torch.device", v);
+    case TypeKind::kGenerator:
+    case TypeKind::kAny: return v;
+  }
+  return v;
+}
+
+// Python allows `f(2, 3)` for an int-list parameter that is the first after
+// self (`torch.ones(2, 3)`, `x.reshape(2, 3)`, `x.permute(1, 0)`): a run of
+// two or more plain ints starting there becomes the list. (Bools never pack,
+// so `x.sum(0, True)` keeps its keepdim.)
+void pack_varargs(const FunctionSchema& s, std::vector<Value>& args) {
+  std::vector<const SchemaArgument*> positional;
+  for (const auto& a : s.arguments)
+    if (!a.kwarg_only) positional.push_back(&a);
+  const std::size_t first =
+      !positional.empty() && positional[0]->name == "self" && positional[0]->type.kind == TypeKind::kTensor ? 1 : 0;
+  if (positional.size() <= first || args.size() <= first) return;
+  const SchemaType& t = positional[first]->type;
+  if (!t.is_list || t.kind != TypeKind::kInt) return;
+  std::size_t end = first;
+  while (end < args.size() && args[end].is_int()) ++end;
+  if (end - first < 2) return;
+  std::vector<std::int64_t> packed;
+  for (std::size_t i = first; i < end; ++i) packed.push_back(args[i].to_int());
+  args.erase(args.begin() + static_cast<std::ptrdiff_t>(first), args.begin() + static_cast<std::ptrdiff_t>(end));
+  args.insert(args.begin() + static_cast<std::ptrdiff_t>(first), Value(std::move(packed)));
+}
+
+}  // namespace
+
+Value call(std::string_view name, std::vector<Value> args, const Kwargs& kwargs) {
+  OperatorHandle op = find_op(name);
+  for (const auto& [key, value] : kwargs) {
+    if (key == "out" && op.schema().find_argument("out") < 0) {
+      auto out_op = try_find_op(std::string(op.qualified_name()) + ".out");
+      WICK_CHECK(out_op.has_value(), TypeError, op_label(op), " got an unexpected keyword argument 'out'");
+      op = *out_op;
+    }
+  }
+  const FunctionSchema& s = op.schema();
+  pack_varargs(s, args);
+
+  std::vector<std::optional<Value>> bound(s.arguments.size());
+  std::size_t npositional = 0;
+  for (const auto& a : s.arguments)
+    if (!a.kwarg_only) ++npositional;
+  WICK_CHECK(args.size() <= npositional, TypeError, op_label(op), " takes ", npositional,
+             " positional argument", npositional == 1 ? "" : "s", " but ", args.size(),
+             args.size() == 1 ? " was" : " were", " given");
+  for (std::size_t i = 0; i < args.size(); ++i) bound[i] = std::move(args[i]);
+  for (const auto& [key, value] : kwargs) {
+    const int idx = s.find_argument(key);
+    WICK_CHECK(idx >= 0, TypeError, op_label(op), " got an unexpected keyword argument '", key, "'");
+    WICK_CHECK(!bound[idx].has_value(), TypeError, op_label(op), " got multiple values for argument '", key, "'");
+    bound[idx] = value;
+  }
+
+  Stack stack;
+  stack.reserve(s.arguments.size());
+  for (std::size_t i = 0; i < s.arguments.size(); ++i) {
+    const SchemaArgument& arg = s.arguments[i];
+    if (!bound[i]) {
+      WICK_CHECK(arg.default_value.has_value(), TypeError, op_label(op), " missing required argument '", arg.name,
+                 "' (position ", i + 1, ")");
+      bound[i] = *arg.default_value;
+    }
+    stack.push_back(convert(op, arg, i, std::move(*bound[i])));
+  }
+
+  op.call_boxed(stack);
+  if (stack.empty()) return Value();
+  if (stack.size() == 1) return std::move(stack[0]);
+  return Value::list(std::move(stack), /*tuple=*/true);
+}
+
+}  // namespace wick

@@ -1,0 +1,23 @@
+// dispatch/builtins.h - private: the core's own start-up registrations.
+/// \file
+/// The `torch` catalog (schemas) and the composite kernels libwick provides
+/// are registered by `ensure_builtins()`, an explicit call made the first
+/// time anything looks an operator up; nothing registers from a static
+/// initialiser.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "wick/library.h"
+
+namespace wick {
+
+/// Registers the builtins once per process (thread-safe).
+void ensure_builtins();
+
+// Each adds its registration blocks to `out`.
+void register_torch_catalog(std::vector<std::unique_ptr<Library>>& out);
+void register_composite_kernels(std::vector<std::unique_ptr<Library>>& out);
+
+}  // namespace wick

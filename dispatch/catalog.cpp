@@ -1,0 +1,100 @@
+// dispatch/catalog.cpp - catalog introspection: listings, signatures, tables.
+/// \file
+#include "wick/catalog.h"
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+
+#include "dispatch/builtins.h"
+#include "dispatch/registry.h"
+
+namespace wick {
+namespace {
+
+std::string kind_of(const OperatorEntry& e) {
+  if (e.base.size() > 4 && e.base.starts_with("__") && e.base.ends_with("__")) return "dunder";
+  if (e.ns == "torch.Tensor") return "method";
+  return "function";
+}
+
+}  // namespace
+
+std::vector<CatalogEntry> catalog_entries() {
+  ensure_builtins();
+  auto& reg = Registry::get();
+  std::shared_lock lock(reg.mutex);
+  std::map<std::string, CatalogEntry> by_name;
+  for (const auto& [full, e] : reg.ops) {
+    if (!e->defined()) continue;
+    CatalogEntry& c = by_name[e->qualified];
+    if (c.qualified_name.empty()) {
+      c.qualified_name = e->qualified;
+      c.ns = e->ns;
+      c.name = e->base;
+      c.kind = kind_of(*e);
+    }
+    if (e->overload.empty()) {
+      c.ignored = e->ignored;
+      if (e->alias_target != nullptr) c.alias_of = e->alias_target->qualified;
+    }
+    c.overloads.push_back(e->full_name);
+  }
+  std::vector<CatalogEntry> out;
+  for (auto& [name, c] : by_name) {
+    std::sort(c.overloads.begin(), c.overloads.end());
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+namespace {
+std::vector<std::string> filtered(std::string_view ns, bool ignored) {
+  std::vector<std::string> out;
+  for (const auto& c : catalog_entries())
+    if (c.ignored == ignored && (ns.empty() || c.ns == ns)) out.push_back(c.qualified_name);
+  return out;
+}
+}  // namespace
+
+std::vector<std::string> overridable_functions(std::string_view ns) { return filtered(ns, false); }
+std::vector<std::string> ignored_functions(std::string_view ns) { return filtered(ns, true); }
+
+std::string python_signature(std::string_view qualified_name) {
+  OperatorHandle op = find_op(qualified_name);
+  const FunctionSchema& s = op.schema();
+  const bool method = op.entry()->ns == "torch.Tensor";
+  std::string sig = s.python_signature(/*rename_self=*/!method);
+  if (s.find_argument("out") < 0 && try_find_op(op.qualified_name() + ".out")) {
+    const bool has_star = std::any_of(s.arguments.begin(), s.arguments.end(),
+                                      [](const SchemaArgument& a) { return a.kwarg_only; });
+    sig.pop_back();  // ')'
+    if (sig != "(") sig += ", ";
+    sig += has_star ? "out=None)" : "*, out=None)";
+  }
+  return sig;
+}
+
+std::vector<DispatchTableRow> dispatch_table(std::string_view op_name) {
+  OperatorHandle op = find_op(op_name);
+  auto& reg = Registry::get();
+  std::shared_lock lock(reg.mutex);
+  std::vector<DispatchTableRow> rows;
+  for (int k = kNumDispatchKeys - 1; k >= 0; --k) {
+    auto r = op.entry()->resolve(k);
+    if (r.record == nullptr) continue;
+    // Composite kernels fill every backend slot; list only the named backends.
+    if (is_backend_key(static_cast<DispatchKey>(k)) &&
+        dispatch_key_name(static_cast<DispatchKey>(k)).starts_with("Key"))
+      continue;
+    DispatchTableRow row;
+    row.key = static_cast<DispatchKey>(k);
+    row.source = r.record->kernel.fallthrough ? "fallthrough" : r.source;
+    row.provider = r.record->owner;
+    row.location = r.record->where;
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+}  // namespace wick

@@ -1,0 +1,52 @@
+// dispatch/dispatch_key.cpp - key names and the thread-local include/exclude sets.
+/// \file
+#include "wick/dispatch_key.h"
+
+#include <string>
+
+#include "wick/error.h"
+
+namespace wick {
+
+std::string dispatch_key_name(DispatchKey k) {
+  switch (k) {
+    case DispatchKey::kCPU: return "CPU";
+    case DispatchKey::kCUDA: return "CUDA";
+    case DispatchKey::kOverride: return "Override";
+    case DispatchKey::kAutograd: return "Autograd";
+    case DispatchKey::kCompositeImplicit: return "CompositeImplicit";
+    default: break;
+  }
+  if (is_backend_key(k)) {
+    std::string name = device_type_name(device_type_of(k));
+    if (name != "unknown") return name;
+  }
+  return "Key" + std::to_string(static_cast<int>(k));
+}
+
+DispatchKey parse_dispatch_key(std::string_view name) {
+  for (int i = 0; i < kNumDispatchKeys; ++i) {
+    auto k = static_cast<DispatchKey>(i);
+    if (dispatch_key_name(k) == name) return k;
+  }
+  throw ValueError(detail::str_cat("unknown dispatch key '", name, "'"));
+}
+
+LocalDispatchKeySet& tls_local_dispatch_key_set() noexcept {
+  static thread_local LocalDispatchKeySet tls;
+  return tls;
+}
+
+ExcludeDispatchKeyGuard::ExcludeDispatchKeyGuard(DispatchKeySet keys) noexcept
+    : saved_(tls_local_dispatch_key_set().excluded) {
+  tls_local_dispatch_key_set().excluded = saved_ | keys;
+}
+ExcludeDispatchKeyGuard::~ExcludeDispatchKeyGuard() { tls_local_dispatch_key_set().excluded = saved_; }
+
+IncludeDispatchKeyGuard::IncludeDispatchKeyGuard(DispatchKeySet keys) noexcept
+    : saved_(tls_local_dispatch_key_set().included) {
+  tls_local_dispatch_key_set().included = saved_ | keys;
+}
+IncludeDispatchKeyGuard::~IncludeDispatchKeyGuard() { tls_local_dispatch_key_set().included = saved_; }
+
+}  // namespace wick

@@ -1,0 +1,219 @@
+// dispatch/dispatcher.cpp - the registry, dispatch tables and both call paths.
+/// \file
+#include "wick/dispatcher.h"
+
+#include <cxxabi.h>
+
+#include <cstdlib>
+#include <mutex>
+
+#include "dispatch/builtins.h"
+#include "dispatch/registry.h"
+#include "wick/loader.h"
+#include "wick/log.h"
+
+namespace wick {
+
+std::string demangle(const std::type_info& t) {
+  int status = 0;
+  char* s = abi::__cxa_demangle(t.name(), nullptr, nullptr, &status);
+  std::string out = (status == 0 && s != nullptr) ? s : t.name();
+  std::free(s);
+  return out;
+}
+
+// --- OperatorEntry -----------------------------------------------------------
+
+OperatorEntry::OperatorEntry(std::string full_name_, std::string qualified_, std::string ns_, std::string base_,
+                             std::string overload_)
+    : full_name(std::move(full_name_)),
+      qualified(std::move(qualified_)),
+      ns(std::move(ns_)),
+      base(std::move(base_)),
+      overload(std::move(overload_)) {
+  tables_.push_back(std::make_unique<DispatchTable>());
+  table_.store(tables_.back().get(), std::memory_order_release);
+}
+
+OperatorEntry::Resolved OperatorEntry::resolve(int k) const {
+  constexpr int kComposite = static_cast<int>(DispatchKey::kCompositeImplicit);
+  if (k == kComposite || !defined()) return {};
+  if (!kernels[k].empty()) return {&kernels[k].back(), "kernel"};
+  if (alias_target != nullptr && !alias_target->kernels[k].empty())
+    return {&alias_target->kernels[k].back(), "alias"};
+  if (is_backend_key(static_cast<DispatchKey>(k))) {
+    if (!kernels[kComposite].empty()) return {&kernels[kComposite].back(), "composite"};
+    if (alias_target != nullptr && !alias_target->kernels[kComposite].empty())
+      return {&alias_target->kernels[kComposite].back(), "composite"};
+  }
+  const auto& fb = Registry::get().fallbacks[k];
+  if (!fb.empty()) return {&fb.back(), "fallback"};
+  return {};
+}
+
+void OperatorEntry::rebuild() {
+  auto t = std::make_unique<DispatchTable>();
+  for (int k = 0; k < kNumDispatchKeys; ++k) {
+    Resolved r = resolve(k);
+    if (r.record == nullptr) continue;
+    t->kernels[k] = r.record->kernel;
+    if (!r.record->kernel.fallthrough) t->mask |= std::uint64_t{1} << k;
+  }
+  table_.store(t.get(), std::memory_order_release);
+  tables_.push_back(std::move(t));
+}
+
+// --- Registry ------------------------------------------------------------------
+
+Registry::Registry() = default;
+
+Registry& Registry::get() {
+  // Never destroyed: plugins and builtins may unregister during exit.
+  static Registry* r = new Registry();
+  return *r;
+}
+
+OperatorEntry* Registry::find(std::string_view full_name) const {
+  auto it = ops.find(std::string(full_name));
+  return it == ops.end() ? nullptr : it->second.get();
+}
+
+OperatorEntry& Registry::find_or_create(const std::string& ns, const std::string& base,
+                                        const std::string& overload) {
+  std::string qualified = ns + "." + base;
+  std::string full = overload.empty() ? qualified : qualified + "." + overload;
+  auto& slot = ops[full];
+  if (!slot) slot = std::make_unique<OperatorEntry>(full, qualified, ns, base, overload);
+  return *slot;
+}
+
+void Registry::rebuild(OperatorEntry& e) {
+  e.rebuild();
+  for (OperatorEntry* a : e.aliases) a->rebuild();
+}
+
+void Registry::rebuild_all() {
+  for (auto& [name, e] : ops) e->rebuild();
+}
+
+// --- OperatorHandle -------------------------------------------------------------
+
+const std::string& OperatorHandle::name() const noexcept { return entry_->full_name; }
+const std::string& OperatorHandle::qualified_name() const noexcept { return entry_->qualified; }
+
+const FunctionSchema& OperatorHandle::schema() const {
+  std::shared_lock lock(Registry::get().mutex);
+  WICK_CHECK(entry_->schema, RuntimeError, "operator '", entry_->full_name, "' is not defined");
+  return *entry_->schema;
+}
+
+const DispatchTable& OperatorHandle::table() const noexcept { return entry_->table(); }
+
+void OperatorHandle::check_signature(const std::type_info& sig) const {
+  auto& reg = Registry::get();
+  std::unique_lock lock(reg.mutex);
+  OperatorEntry* root = entry_->alias_target != nullptr ? entry_->alias_target : entry_;
+  if (root->cpp_signature == nullptr) {
+    root->cpp_signature = &sig;
+    return;
+  }
+  WICK_CHECK(*root->cpp_signature == sig, TypeError, entry_->full_name, ": typed call with C++ signature ",
+             demangle(sig), " but its kernels use ", demangle(*root->cpp_signature));
+}
+
+namespace {
+
+DispatchKeySet value_keys(const Value& v) {
+  switch (v.kind()) {
+    case Value::Kind::kTensor: return v.to_tensor().key_set();
+    case Value::Kind::kTensorList: return detail::arg_keys(v.to_tensor_list());
+    case Value::Kind::kDevice: return DispatchKeySet(backend_key(v.to_device().type()));
+    case Value::Kind::kObject: return DispatchKeySet(DispatchKey::kOverride);
+    case Value::Kind::kList:
+    case Value::Kind::kTuple: {
+      DispatchKeySet ks;
+      for (const Value& item : v.items()) ks = ks | value_keys(item);
+      return ks;
+    }
+    default: return {};
+  }
+}
+
+}  // namespace
+
+void OperatorHandle::call_boxed(Stack& stack) const {
+  DispatchKeySet ks;
+  for (const Value& v : stack) ks = ks | value_keys(v);
+  if (!ks.has_backend()) ks = ks.add(DispatchKey::kCPU);
+  const LocalDispatchKeySet& tls = tls_local_dispatch_key_set();
+  redispatch_boxed((ks | tls.included) - tls.excluded, stack);
+}
+
+void OperatorHandle::redispatch_boxed(DispatchKeySet ks, Stack& stack) const {
+  const DispatchTable& t = table();
+  const std::uint64_t bits = ks.bits() & t.mask;
+  if (bits == 0) report_missing_kernel(ks);
+  const int k = 63 - std::countl_zero(bits);
+  const KernelFunction& kf = t.kernels[k];
+  kf.boxed(kf, *this, DispatchKeySet::from_bits(ks.bits() & (~std::uint64_t{0} >> (63 - k))), stack);
+}
+
+void OperatorHandle::report_missing_kernel(DispatchKeySet ks) const {
+  std::string keys;
+  for (int k = kNumDispatchKeys - 1; k >= 0; --k) {
+    if (!ks.has(static_cast<DispatchKey>(k))) continue;
+    if (!keys.empty()) keys += ", ";
+    keys += dispatch_key_name(static_cast<DispatchKey>(k));
+  }
+  std::string dirs;
+  for (const std::string& d : plugin_search_path()) dirs += (dirs.empty() ? "" : ", ") + d;
+  DispatchKey wanted = ks.empty() ? DispatchKey::kCPU : ks.highest();
+  if (!entry_->defined()) {
+    throw NotImplementedError(detail::str_cat("operator '", entry_->full_name, "' is not defined"));
+  }
+  throw NotImplementedError(detail::str_cat(
+      entry_->full_name, ": no kernel for dispatch key ", dispatch_key_name(wanted), " (call keys: [", keys,
+      "]). No loaded backend or plugin provides one; plugin directories searched: ",
+      dirs.empty() ? "(none)" : dirs, ". Is the backend plugin installed?"));
+}
+
+std::optional<OperatorHandle> try_find_op(std::string_view name) {
+  ensure_builtins();
+  auto& reg = Registry::get();
+  std::shared_lock lock(reg.mutex);
+  OperatorEntry* e = reg.find(name);
+  if (e == nullptr || !e->defined()) return std::nullopt;
+  return OperatorHandle(e);
+}
+
+OperatorHandle find_op(std::string_view name) {
+  if (auto op = try_find_op(name)) return *op;
+  throw ValueError(detail::str_cat("unknown operator '", name, "'"));
+}
+
+// --- kernels ---------------------------------------------------------------------
+
+namespace {
+void call_boxed_functor(const KernelFunction& self, const OperatorHandle& op, DispatchKeySet ks, Stack& stack) {
+  (*static_cast<BoxedFunctor*>(self.functor))(op, ks, stack);
+}
+void call_fallthrough(const KernelFunction&, const OperatorHandle& op, DispatchKeySet ks, Stack& stack) {
+  op.redispatch_boxed(next_keys(ks), stack);
+}
+}  // namespace
+
+KernelFunction make_boxed_kernel(BoxedFunctor* functor) {
+  KernelFunction k;
+  k.functor = functor;
+  k.boxed = &call_boxed_functor;
+  return k;
+}
+
+KernelFunction make_fallthrough_kernel() {
+  KernelFunction k;
+  k.boxed = &call_fallthrough;
+  k.fallthrough = true;
+  return k;
+}
+
+}  // namespace wick

@@ -1,0 +1,242 @@
+// dispatch/library.cpp - registration blocks, the plugin registrar and the builtins.
+/// \file
+#include "wick/library.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <mutex>
+
+#include "dispatch/builtins.h"
+#include "dispatch/registry.h"
+#include "wick/log.h"
+#include "wick/plugin.h"
+
+namespace wick {
+
+struct Library::Record {
+  enum class Kind { kDef, kAlias, kKernel, kFallback } kind;
+  OperatorEntry* entry = nullptr;
+  int key = 0;
+  std::uint64_t id = 0;
+};
+
+namespace {
+
+std::string short_file(const char* file) {
+  return std::filesystem::path(file).filename().string();
+}
+
+// Splits `name` ("add", "add.out", "torch.Tensor.add" when `ns` is a prefix)
+// into base and overload relative to `ns`.
+std::pair<std::string, std::string> split_name(const std::string& ns, std::string_view name) {
+  if (name.size() > ns.size() + 1 && name.starts_with(ns) && name[ns.size()] == '.')
+    name.remove_prefix(ns.size() + 1);
+  auto dot = name.find('.');
+  if (dot == std::string_view::npos) return {std::string(name), ""};
+  return {std::string(name.substr(0, dot)), std::string(name.substr(dot + 1))};
+}
+
+void remove_record(std::vector<KernelRecord>& stack, std::uint64_t id) {
+  stack.erase(std::remove_if(stack.begin(), stack.end(), [&](const KernelRecord& r) { return r.id == id; }),
+              stack.end());
+}
+
+}  // namespace
+
+Library::Library(std::string ns, std::optional<DispatchKey> key, std::string owner, std::source_location)
+    : ns_(std::move(ns)), key_(key), owner_(std::move(owner)) {
+  WICK_CHECK(!ns_.empty(), ValueError, "Library: empty namespace");
+}
+
+Library::Library(Library&& o) noexcept
+    : ns_(std::move(o.ns_)), key_(o.key_), owner_(std::move(o.owner_)), records_(std::move(o.records_)) {}
+
+Library::~Library() { reset(); }
+
+std::string Library::where(const std::source_location& loc) const {
+  return short_file(loc.file_name()) + ":" + std::to_string(loc.line());
+}
+
+Library& Library::def(std::string_view schema_text, DefOptions options, std::source_location loc) {
+  FunctionSchema schema = parse_schema(schema_text);
+  auto& reg = Registry::get();
+  std::unique_lock lock(reg.mutex);
+  OperatorEntry& e = reg.find_or_create(ns_, schema.name, schema.overload);
+  WICK_CHECK(!e.defined(), RuntimeError, "operator '", e.full_name, "' is already defined by ", e.def_owner, " (",
+             e.def_where, "); second definition by ", owner_, " (", where(loc), ")");
+  e.schema = std::move(schema);
+  e.def_owner = owner_;
+  e.def_where = where(loc);
+  e.ignored = options.ignored;
+  records_.push_back(std::make_unique<Record>(Record{Record::Kind::kDef, &e, 0, 0}));
+  reg.rebuild(e);
+  return *this;
+}
+
+Library& Library::alias(std::string_view alias_name, std::string_view target, std::source_location loc) {
+  auto& reg = Registry::get();
+  std::unique_lock lock(reg.mutex);
+  OperatorEntry* t = reg.find(target);
+  WICK_CHECK(t != nullptr && t->defined(), ValueError, "alias '", ns_, ".", alias_name, "': unknown target '",
+             target, "'");
+  if (t->alias_target != nullptr) t = t->alias_target;  // aliases of aliases point at the root
+  auto [base, overload] = split_name(ns_, alias_name);
+  OperatorEntry& e = reg.find_or_create(ns_, base, overload);
+  WICK_CHECK(!e.defined(), RuntimeError, "operator '", e.full_name, "' is already defined by ", e.def_owner, " (",
+             e.def_where, ")");
+  FunctionSchema s = *t->schema;
+  s.name = base;
+  s.overload = overload;
+  e.schema = std::move(s);
+  e.def_owner = owner_;
+  e.def_where = where(loc);
+  e.ignored = t->ignored;
+  e.alias_target = t;
+  t->aliases.push_back(&e);
+  records_.push_back(std::make_unique<Record>(Record{Record::Kind::kAlias, &e, 0, 0}));
+  e.rebuild();
+  return *this;
+}
+
+Library& Library::impl_kernel(std::string_view name, KernelFunction k, std::shared_ptr<BoxedFunctor> keep,
+                              bool replace, std::source_location loc) {
+  WICK_CHECK(key_.has_value(), ValueError, "Library(", ns_, ").impl(", name,
+             "): this block has no dispatch key; construct it with one");
+  auto [base, overload] = split_name(ns_, name);
+  auto& reg = Registry::get();
+  std::unique_lock lock(reg.mutex);
+  OperatorEntry& e = reg.find_or_create(ns_, base, overload);
+  OperatorEntry* root = e.alias_target != nullptr ? e.alias_target : &e;
+  if (k.signature != nullptr) {
+    if (root->cpp_signature == nullptr) {
+      root->cpp_signature = k.signature;
+    } else {
+      WICK_CHECK(*root->cpp_signature == *k.signature, TypeError, "kernel for ", e.full_name, " at ",
+                 dispatch_key_name(*key_), " registered by ", owner_, " (", where(loc), ") has C++ signature ",
+                 demangle(*k.signature), " but the operator's kernels use ", demangle(*root->cpp_signature));
+    }
+  }
+  const int key = static_cast<int>(*key_);
+  auto& stack = e.kernels[key];
+  if (!stack.empty()) {
+    const KernelRecord& old = stack.back();
+    WICK_CHECK(replace, PluginError, "conflicting kernels for ", e.full_name, " at ", dispatch_key_name(*key_),
+               ": already registered by ", old.owner, " (", old.where, "); new registration by ", owner_, " (",
+               where(loc), "). Pass replace = true to override explicitly.");
+    log::warn(e.full_name, " at ", dispatch_key_name(*key_), ": kernel of ", old.owner, " (", old.where,
+              ") replaced by ", owner_, " (", where(loc), ")");
+  }
+  KernelRecord rec{k, std::move(keep), owner_, where(loc), reg.next_id++};
+  stack.push_back(rec);
+  records_.push_back(std::make_unique<Record>(Record{Record::Kind::kKernel, &e, key, rec.id}));
+  reg.rebuild(e);
+  return *this;
+}
+
+Library& Library::impl_boxed(std::string_view name, std::shared_ptr<BoxedFunctor> fn, bool replace,
+                             std::source_location loc) {
+  WICK_CHECK(fn != nullptr, ValueError, "impl_boxed(", name, "): null kernel");
+  KernelFunction k = make_boxed_kernel(fn.get());
+  return impl_kernel(name, k, std::move(fn), replace, loc);
+}
+
+Library& Library::impl_fallthrough(std::string_view name, std::source_location loc) {
+  return impl_kernel(name, make_fallthrough_kernel(), nullptr, false, loc);
+}
+
+namespace {
+Library& add_fallback(Library& lib, std::optional<DispatchKey> key, KernelFunction k,
+                      std::shared_ptr<BoxedFunctor> keep, const std::string& owner, const std::string& where,
+                      std::uint64_t& id_out) {
+  WICK_CHECK(key.has_value(), ValueError, "Library(", lib.ns(), ").fallback: this block has no dispatch key");
+  auto& reg = Registry::get();
+  std::unique_lock lock(reg.mutex);
+  auto& stack = reg.fallbacks[static_cast<int>(*key)];
+  WICK_CHECK(stack.empty(), PluginError, "conflicting fallbacks for key ", dispatch_key_name(*key),
+             ": already registered by ", stack.empty() ? "" : stack.back().owner, " (",
+             stack.empty() ? "" : stack.back().where, "); new registration by ", owner, " (", where, ")");
+  id_out = reg.next_id++;
+  stack.push_back(KernelRecord{k, std::move(keep), owner, where, id_out});
+  reg.rebuild_all();
+  return lib;
+}
+}  // namespace
+
+Library& Library::fallback(std::shared_ptr<BoxedFunctor> fn, std::source_location loc) {
+  WICK_CHECK(fn != nullptr, ValueError, "fallback: null kernel");
+  std::uint64_t id = 0;
+  KernelFunction k = make_boxed_kernel(fn.get());
+  add_fallback(*this, key_, k, std::move(fn), owner_, where(loc), id);
+  records_.push_back(std::make_unique<Record>(Record{Record::Kind::kFallback, nullptr, static_cast<int>(*key_), id}));
+  return *this;
+}
+
+Library& Library::fallthrough_fallback(std::source_location loc) {
+  std::uint64_t id = 0;
+  add_fallback(*this, key_, make_fallthrough_kernel(), nullptr, owner_, where(loc), id);
+  records_.push_back(std::make_unique<Record>(Record{Record::Kind::kFallback, nullptr, static_cast<int>(*key_), id}));
+  return *this;
+}
+
+void Library::reset() noexcept {
+  if (records_.empty()) return;
+  auto& reg = Registry::get();
+  std::unique_lock lock(reg.mutex);
+  bool all = false;
+  for (auto it = records_.rbegin(); it != records_.rend(); ++it) {
+    Record& r = **it;
+    switch (r.kind) {
+      case Record::Kind::kDef:
+        r.entry->schema.reset();
+        r.entry->cpp_signature = nullptr;
+        break;
+      case Record::Kind::kAlias: {
+        OperatorEntry* t = r.entry->alias_target;
+        if (t != nullptr) std::erase(t->aliases, r.entry);
+        r.entry->alias_target = nullptr;
+        r.entry->schema.reset();
+        break;
+      }
+      case Record::Kind::kKernel: remove_record(r.entry->kernels[r.key], r.id); break;
+      case Record::Kind::kFallback:
+        remove_record(reg.fallbacks[r.key], r.id);
+        all = true;
+        break;
+    }
+    if (r.entry != nullptr) reg.rebuild(*r.entry);
+  }
+  if (all) reg.rebuild_all();
+  records_.clear();
+}
+
+// --- Registrar -------------------------------------------------------------------
+
+Registrar::Registrar(std::string owner) : owner_(std::move(owner)) {}
+Registrar::~Registrar() { clear(); }
+
+Library& Registrar::library(std::string ns, std::optional<DispatchKey> key, std::source_location loc) {
+  libraries_.push_back(std::make_unique<Library>(std::move(ns), key, owner_, loc));
+  return *libraries_.back();
+}
+
+DispatchKey Registrar::register_backend(std::string_view device_type_name) {
+  return backend_key(register_device_type(device_type_name));
+}
+
+void Registrar::clear() noexcept {
+  while (!libraries_.empty()) libraries_.pop_back();
+}
+
+// --- builtins --------------------------------------------------------------------
+
+void ensure_builtins() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    // Leaked on purpose: operators stay defined until the process ends.
+    auto* libs = new std::vector<std::unique_ptr<Library>>();
+    register_torch_catalog(*libs);
+    register_composite_kernels(*libs);
+  });
+}
+
+}  // namespace wick

@@ -1,0 +1,97 @@
+// dispatch/registry.h - private: operator entries and the process-wide registry.
+/// \file
+/// The registration record (what is registered, by whom, where) is kept apart
+/// from the hot `DispatchTable` that calls go through; see Note [Dispatch
+/// table] in wick/dispatcher.h. Everything here is guarded by
+/// `Registry::mutex`, except reading `OperatorEntry::table`.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <shared_mutex>
+#include <string>
+#include <typeinfo>
+#include <unordered_map>
+#include <vector>
+
+#include "wick/dispatcher.h"
+#include "wick/schema.h"
+
+namespace wick {
+
+/// One registered kernel or fallback.
+struct KernelRecord {
+  KernelFunction kernel;
+  std::shared_ptr<BoxedFunctor> keep;  // owns a boxed functor, if any
+  std::string owner;                   // plugin name or "host"
+  std::string where;                   // file:line
+  std::uint64_t id = 0;
+};
+
+class OperatorEntry final {
+ public:
+  OperatorEntry(std::string full_name, std::string qualified, std::string ns, std::string base,
+                std::string overload);
+
+  const std::string full_name;  // "torch.add.out"
+  const std::string qualified;  // "torch.add"
+  const std::string ns;         // "torch"
+  const std::string base;       // "add"
+  const std::string overload;   // "out" or ""
+
+  // Guarded by Registry::mutex.
+  std::optional<FunctionSchema> schema;
+  std::string def_owner;
+  std::string def_where;
+  bool ignored = false;
+  OperatorEntry* alias_target = nullptr;
+  std::vector<OperatorEntry*> aliases;
+  std::array<std::vector<KernelRecord>, kNumDispatchKeys> kernels;
+  const std::type_info* cpp_signature = nullptr;
+
+  [[nodiscard]] bool defined() const noexcept { return schema.has_value(); }
+  [[nodiscard]] const DispatchTable& table() const noexcept { return *table_.load(std::memory_order_acquire); }
+  /// Recomputes and publishes the table (caller holds the registry lock).
+  void rebuild();
+
+  /// The kernel key `k` runs and where it comes from; nullptr when none.
+  struct Resolved {
+    const KernelRecord* record = nullptr;
+    const char* source = "";
+  };
+  [[nodiscard]] Resolved resolve(int k) const;
+
+ private:
+  std::atomic<const DispatchTable*> table_;
+  std::vector<std::unique_ptr<DispatchTable>> tables_;  // current and retired
+};
+
+class Registry final {
+ public:
+  static Registry& get();
+
+  std::shared_mutex mutex;
+  std::unordered_map<std::string, std::unique_ptr<OperatorEntry>> ops;  // by full name
+  std::array<std::vector<KernelRecord>, kNumDispatchKeys> fallbacks;
+  std::uint64_t next_id = 1;
+
+  /// Caller holds the lock (shared is enough).
+  OperatorEntry* find(std::string_view full_name) const;
+  /// Caller holds the exclusive lock. Splits "ns.name[.overload]" using the
+  /// given namespace.
+  OperatorEntry& find_or_create(const std::string& ns, const std::string& base, const std::string& overload);
+  /// Rebuilds `e` and every alias of it (exclusive lock held).
+  void rebuild(OperatorEntry& e);
+  void rebuild_all();
+
+ private:
+  Registry();
+};
+
+/// Demangled name of a C++ type (for signature-mismatch errors).
+std::string demangle(const std::type_info& t);
+
+}  // namespace wick

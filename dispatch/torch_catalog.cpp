@@ -1,0 +1,128 @@
+// dispatch/torch_catalog.cpp - the `torch` operator catalog: schemas and aliases.
+/// \file
+/// Names, namespaces and argument names follow PyTorch 1.13 (see
+/// ../shared/reference). `torch.add`, `torch.Tensor.add` and
+/// `torch.Tensor.__add__` are distinct entries: the latter two are aliases
+/// that share torch.add's kernels but can each be overridden on their own.
+#include <memory>
+#include <vector>
+
+#include "dispatch/builtins.h"
+
+namespace wick {
+namespace {
+
+// Binary elementwise ops with an out overload.
+constexpr const char* kBinary[] = {
+    "add(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
+    "add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)",
+    "sub(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
+    "sub.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)",
+    "rsub(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
+    "mul(Tensor self, Tensor other) -> Tensor",
+    "mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+    "div(Tensor self, Tensor other, *, str? rounding_mode=None) -> Tensor",
+    "div.out(Tensor self, Tensor other, *, str? rounding_mode=None, Tensor(a!) out) -> Tensor(a!)",
+    "pow(Tensor self, Tensor exponent) -> Tensor",
+    "maximum(Tensor self, Tensor other) -> Tensor",
+    "minimum(Tensor self, Tensor other) -> Tensor",
+    "eq(Tensor self, Tensor other) -> Tensor",
+    "ne(Tensor self, Tensor other) -> Tensor",
+    "lt(Tensor self, Tensor other) -> Tensor",
+    "le(Tensor self, Tensor other) -> Tensor",
+    "gt(Tensor self, Tensor other) -> Tensor",
+    "ge(Tensor self, Tensor other) -> Tensor",
+    "where(Tensor condition, Tensor self, Tensor other) -> Tensor",
+};
+
+constexpr const char* kUnary[] = {"neg", "exp", "log", "abs", "sqrt", "sin", "cos", "tanh", "sigmoid", "relu"};
+
+constexpr const char* kOther[] = {
+    "sum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor",
+    "mean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor",
+    "mm(Tensor self, Tensor mat2) -> Tensor",
+    "bmm(Tensor self, Tensor mat2) -> Tensor",
+    "matmul(Tensor self, Tensor other) -> Tensor",
+    "reshape(Tensor(a) self, int[] shape) -> Tensor(a)",
+    "transpose(Tensor(a) self, int dim0, int dim1) -> Tensor(a)",
+    "t(Tensor(a) self) -> Tensor(a)",
+    "permute(Tensor(a) self, int[] dims) -> Tensor(a)",
+    "unsqueeze(Tensor(a) self, int dim) -> Tensor(a)",
+    "squeeze(Tensor(a) self, int? dim=None) -> Tensor(a)",
+    "narrow(Tensor(a) self, int dim, int start, int length) -> Tensor(a)",
+    "select(Tensor(a) self, int dim, int index) -> Tensor(a)",
+    "clone(Tensor self) -> Tensor",
+};
+
+// Creation functions: no tensor argument, ignored by the override protocol.
+constexpr const char* kCreation[] = {
+    "tensor(Any data, *, ScalarType? dtype=None, Device? device=None) -> Tensor",
+    "empty(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor",
+    "zeros(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor",
+    "ones(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor",
+    "full(int[] size, Scalar fill_value, *, ScalarType? dtype=None, Device? device=None) -> Tensor",
+    "arange(Scalar start, Scalar? end=None, Scalar step=1, *, ScalarType? dtype=None, Device? device=None) -> Tensor",
+    "eye(int n, int? m=None, *, ScalarType? dtype=None, Device? device=None) -> Tensor",
+    "rand(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor",
+    "randn(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor",
+};
+
+// torch.Tensor methods that have no torch.* function.
+constexpr const char* kMethodsOnly[] = {
+    "view(Tensor(a) self, int[] size) -> Tensor(a)",
+    "expand(Tensor(a) self, int[] size) -> Tensor(a)",
+    "contiguous(Tensor(a) self) -> Tensor(a)",
+    "to(Tensor self, ScalarType dtype) -> Tensor",
+    "copy_(Tensor(a!) self, Tensor src) -> Tensor(a!)",
+    "fill_(Tensor(a!) self, Scalar value) -> Tensor(a!)",
+    "add_(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)",
+    "sub_(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)",
+    "mul_(Tensor(a!) self, Tensor other) -> Tensor(a!)",
+    "div_(Tensor(a!) self, Tensor other) -> Tensor(a!)",
+    "__rtruediv__(Tensor self, Tensor other) -> Tensor",
+    "__rpow__(Tensor self, Tensor other) -> Tensor",
+};
+
+// Methods sharing the torch.* function of the same name.
+constexpr const char* kMethodAliases[] = {
+    "add", "sub", "mul", "div", "pow", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge", "where",
+    "neg", "exp", "log", "abs", "sqrt", "sin", "cos", "tanh", "sigmoid", "relu", "sum", "mean", "mm",
+    "bmm", "matmul", "reshape", "transpose", "t", "permute", "unsqueeze", "squeeze", "narrow", "select",
+    "clone",
+};
+
+// Dunders: {dunder, target}.
+constexpr const char* kDunders[][2] = {
+    {"__add__", "torch.add"},       {"__radd__", "torch.add"},     {"__iadd__", "torch.Tensor.add_"},
+    {"__sub__", "torch.sub"},       {"__rsub__", "torch.rsub"},    {"__isub__", "torch.Tensor.sub_"},
+    {"__mul__", "torch.mul"},       {"__rmul__", "torch.mul"},     {"__imul__", "torch.Tensor.mul_"},
+    {"__truediv__", "torch.div"},   {"__itruediv__", "torch.Tensor.div_"},
+    {"__matmul__", "torch.matmul"}, {"__pow__", "torch.pow"},      {"__neg__", "torch.neg"},
+    {"__abs__", "torch.abs"},       {"__eq__", "torch.eq"},        {"__ne__", "torch.ne"},
+    {"__lt__", "torch.lt"},         {"__le__", "torch.le"},        {"__gt__", "torch.gt"},
+    {"__ge__", "torch.ge"},
+};
+
+}  // namespace
+
+void register_torch_catalog(std::vector<std::unique_ptr<Library>>& out) {
+  auto torch = std::make_unique<Library>("torch");
+  for (const char* s : kBinary) torch->def(s);
+  for (const char* name : kUnary) torch->def(std::string(name) + "(Tensor self) -> Tensor");
+  for (const char* s : kOther) torch->def(s);
+  for (const char* s : kCreation) torch->def(s, DefOptions{.ignored = true});
+
+  auto tensor = std::make_unique<Library>("torch.Tensor");
+  for (const char* s : kMethodsOnly) tensor->def(s);
+  for (const char* name : kMethodAliases) tensor->alias(name, std::string("torch.") + name);
+  for (const auto& d : kDunders) tensor->alias(d[0], d[1]);
+
+  auto functional = std::make_unique<Library>("torch.nn.functional");
+  functional->def("relu(Tensor input, bool inplace=False) -> Tensor");
+
+  out.push_back(std::move(torch));
+  out.push_back(std::move(tensor));
+  out.push_back(std::move(functional));
+}
+
+}  // namespace wick

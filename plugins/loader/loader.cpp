@@ -1,0 +1,198 @@
+// plugins/loader/loader.cpp - finding, checking, loading and unloading plugins.
+/// \file
+/// A plugin file is opened with Boost.DLL (RTLD_NOW | RTLD_LOCAL, so an
+/// undefined symbol fails at load time and names the symbol), its
+/// descriptor is checked (ABI version, SDK version, ABI fingerprint), and its
+/// `init` runs against a fresh Registrar: if init fails, the registrar is
+/// destroyed, rolling back everything the plugin registered.
+#include "wick/loader.h"
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <boost/dll/runtime_symbol_info.hpp>
+#include <boost/dll/shared_library.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "dispatch/builtins.h"
+#include "wick/error.h"
+#include "wick/log.h"
+#include "wick/plugin.h"
+
+namespace wick {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct LoadedPlugin {
+  PluginInfo info;
+  // Declared before the registrar so that the registrar (whose kernels point
+  // into the library) is destroyed first.
+  boost::dll::shared_library library;
+  std::unique_ptr<Registrar> registrar;
+};
+
+struct LoaderState {
+  std::mutex mutex;
+  std::vector<std::unique_ptr<LoadedPlugin>> plugins;
+  std::vector<PluginLoadError> errors;
+  bool initialised = false;
+};
+
+LoaderState& state() {
+  // Never destroyed: plugins stay loaded until the process exits.
+  static LoaderState* s = new LoaderState();
+  return *s;
+}
+
+fs::path libwick_dir() {
+  // The directory holding libwick itself; the defaults are relative to it.
+  return fs::path(boost::dll::this_line_location().parent_path().string());
+}
+
+std::string fail(const std::string& path, const std::string& what) { return path + ": " + what; }
+
+std::unique_ptr<LoadedPlugin> open_plugin(const std::string& path, const std::string& kind) {
+  auto p = std::make_unique<LoadedPlugin>();
+  std::error_code fs_ec;
+  if (!fs::is_regular_file(path, fs_ec)) throw PluginError(fail(path, "no such plugin file"));
+  boost::system::error_code ec;
+  p->library.load(path, boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local, ec);
+  if (ec) {
+    const char* why = dlerror();  // Boost.DLL leaves dlerror's text in place
+    std::string detail = why != nullptr ? why : ec.message();
+    throw PluginError(fail(path, "cannot load as a shared library: " + detail));
+  }
+  if (!p->library.has(WICK_PLUGIN_ENTRY_POINT_NAME))
+    throw PluginError(fail(path, "no entry point '" WICK_PLUGIN_ENTRY_POINT_NAME "' (is this a wick plugin?)"));
+  auto entry = p->library.get<const PluginDescriptor*()>(WICK_PLUGIN_ENTRY_POINT_NAME);
+  const PluginDescriptor* d = entry();
+  if (d == nullptr) throw PluginError(fail(path, "the entry point returned no descriptor"));
+  if (d->abi_version != WICK_PLUGIN_ABI_VERSION)
+    throw PluginError(fail(path, detail::str_cat("plugin ABI version ", d->abi_version, ", this host supports ",
+                                                 WICK_PLUGIN_ABI_VERSION)));
+  auto str = [](const char* s) { return std::string(s != nullptr ? s : ""); };
+  if (str(d->abi_fingerprint) != WICK_ABI_FINGERPRINT)
+    throw PluginError(fail(path, "ABI fingerprint mismatch: plugin built with '" + str(d->abi_fingerprint) +
+                                     "', host expects '" WICK_ABI_FINGERPRINT "'"));
+  if (str(d->sdk_version) != WICK_SDK_VERSION)
+    throw PluginError(fail(path, "SDK version mismatch: plugin built against SDK " + str(d->sdk_version) +
+                                     ", host is SDK " WICK_SDK_VERSION));
+  if (d->init == nullptr || str(d->name).empty())
+    throw PluginError(fail(path, "malformed descriptor (no name or no init)"));
+  p->info = PluginInfo{str(d->name), str(d->version), fs::absolute(path).lexically_normal().string(),
+                       str(d->sdk_version), str(d->abi_fingerprint), kind};
+  return p;
+}
+
+PluginInfo load_locked(LoaderState& s, const std::string& path, const std::string& kind) {
+  ensure_builtins();
+  auto p = open_plugin(path, kind);
+  for (const auto& other : s.plugins)
+    if (other->info.name == p->info.name)
+      throw PluginError(fail(path, "a plugin named '" + p->info.name + "' is already loaded from " + other->info.path));
+  p->registrar = std::make_unique<Registrar>(p->info.name);
+  auto entry = p->library.get<const PluginDescriptor*()>(WICK_PLUGIN_ENTRY_POINT_NAME);
+  const char* err = entry()->init(p->registrar.get());
+  if (err != nullptr) {
+    std::string message = err;
+    p->registrar.reset();  // roll back everything init registered
+    throw PluginError(fail(path, "init of plugin '" + p->info.name + "' failed: " + message +
+                                     " (its registrations were rolled back)"));
+  }
+  log::info("loaded ", kind, " '", p->info.name, "' ", p->info.version, " from ", p->info.path);
+  PluginInfo info = p->info;
+  s.plugins.push_back(std::move(p));
+  return info;
+}
+
+std::vector<std::pair<std::string, std::string>> search_dirs() {
+  std::vector<std::pair<std::string, std::string>> dirs;
+  const fs::path base = libwick_dir();
+  dirs.emplace_back((base / WICK_BACKEND_SUBDIR).string(), "backend");
+  dirs.emplace_back((base / WICK_PLUGIN_SUBDIR).string(), "plugin");
+  if (const char* env = std::getenv("WICK_PLUGIN_PATH"); env != nullptr) {
+    std::string_view rest = env;
+    while (!rest.empty()) {
+      const auto colon = rest.find(':');
+      std::string_view dir = rest.substr(0, colon);
+      if (!dir.empty()) dirs.emplace_back(std::string(dir), "plugin");
+      if (colon == std::string_view::npos) break;
+      rest.remove_prefix(colon + 1);
+    }
+  }
+  return dirs;
+}
+
+}  // namespace
+
+std::vector<std::string> plugin_search_path() {
+  std::vector<std::string> out;
+  for (auto& [dir, kind] : search_dirs()) out.push_back(dir);
+  return out;
+}
+
+void init() {
+  auto& s = state();
+  std::lock_guard lock(s.mutex);
+  if (s.initialised) return;
+  s.initialised = true;
+  ensure_builtins();
+  for (const auto& [dir, kind] : search_dirs()) {
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) {
+      log::debug("plugin directory ", dir, " does not exist; skipped");
+      continue;
+    }
+    std::vector<std::string> files;
+    for (const auto& entry : fs::directory_iterator(dir, ec))
+      if (entry.path().extension() == ".so") files.push_back(entry.path().string());
+    std::sort(files.begin(), files.end());
+    for (const std::string& file : files) {
+      try {
+        load_locked(s, file, kind);
+      } catch (const Error& e) {
+        log::warn(e.what());
+        s.errors.push_back(PluginLoadError{file, e.what()});
+      }
+    }
+  }
+}
+
+PluginInfo load_plugin(const std::string& path, const std::string& kind) {
+  auto& s = state();
+  std::lock_guard lock(s.mutex);
+  return load_locked(s, path, kind);
+}
+
+PluginInfo inspect_plugin(const std::string& path) { return open_plugin(path, "plugin")->info; }
+
+void unload_plugin(const std::string& name) {
+  auto& s = state();
+  std::lock_guard lock(s.mutex);
+  auto it = std::find_if(s.plugins.begin(), s.plugins.end(), [&](const auto& p) { return p->info.name == name; });
+  WICK_CHECK(it != s.plugins.end(), PluginError, "unload_plugin: no plugin named '", name, "' is loaded");
+  (*it)->registrar.reset();
+  s.plugins.erase(it);
+  log::info("unloaded plugin '", name, "'");
+}
+
+std::vector<PluginInfo> loaded_plugins() {
+  auto& s = state();
+  std::lock_guard lock(s.mutex);
+  std::vector<PluginInfo> out;
+  for (const auto& p : s.plugins) out.push_back(p->info);
+  return out;
+}
+
+std::vector<PluginLoadError> plugin_errors() {
+  auto& s = state();
+  std::lock_guard lock(s.mutex);
+  return s.errors;
+}
+
+}  // namespace wick

@@ -1,0 +1,28 @@
+# WickPlugin.cmake - wick_add_plugin(): build a wick plugin as a MODULE library.
+#
+#   wick_add_plugin(myops SOURCES myops.cpp [KIND plugin|backend] [OUTPUT_DIRECTORY dir])
+#
+# The module links to Wick::wick, exports only its entry point (hidden
+# visibility), and finds libwick next to the install's lib directory. Used
+# in-tree for the bundled backends and plugins, and by installed packages.
+function(wick_add_plugin name)
+  cmake_parse_arguments(ARG "" "KIND;OUTPUT_DIRECTORY" "SOURCES" ${ARGN})
+  if(NOT ARG_KIND)
+    set(ARG_KIND plugin)
+  endif()
+  add_library(${name} MODULE ${ARG_SOURCES})
+  target_link_libraries(${name} PRIVATE Wick::wick)
+  set_target_properties(${name} PROPERTIES
+    CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON
+    PREFIX "lib" OUTPUT_NAME "wick_${name}"
+    BUILD_RPATH "$ORIGIN/../.." INSTALL_RPATH "$ORIGIN/../..")
+  if(ARG_OUTPUT_DIRECTORY)
+    set_target_properties(${name} PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${ARG_OUTPUT_DIRECTORY})
+  elseif(DEFINED WICK_BACKEND_DIR)  # in-tree: mirror the install layout
+    if(ARG_KIND STREQUAL "backend")
+      set_target_properties(${name} PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/${WICK_BACKEND_DIR})
+    else()
+      set_target_properties(${name} PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/${WICK_PLUGIN_DIR})
+    endif()
+  endif()
+endfunction()

@@ -1,0 +1,55 @@
+// wick/array_ref.h - a non-owning view of a contiguous array.
+/// \file
+/// `IntArrayRef` is what operators take for sizes, dims and strides: it binds
+/// to a `std::vector`, a braced list (`{2, 3}`), a single value, or a
+/// `DimVector`, without copying.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <vector>
+
+namespace wick {
+
+template <typename T>
+class ArrayRef final {
+ public:
+  constexpr ArrayRef() noexcept = default;
+  constexpr ArrayRef(const T& one) noexcept : data_(&one), size_(1) {}  // NOLINT(implicit)
+  constexpr ArrayRef(const T* data, std::size_t size) noexcept : data_(data), size_(size) {}
+  ArrayRef(const std::vector<T>& v) noexcept : data_(v.data()), size_(v.size()) {}  // NOLINT
+  // The list must outlive the ArrayRef: fine for call arguments.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winit-list-lifetime"
+#endif
+  constexpr ArrayRef(std::initializer_list<T> il) noexcept  // NOLINT(implicit)
+      : data_(il.begin()), size_(il.size()) {}
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
+  [[nodiscard]] constexpr const T* data() const noexcept { return data_; }
+  [[nodiscard]] constexpr std::size_t size() const noexcept { return size_; }
+  [[nodiscard]] constexpr bool empty() const noexcept { return size_ == 0; }
+  [[nodiscard]] constexpr const T* begin() const noexcept { return data_; }
+  [[nodiscard]] constexpr const T* end() const noexcept { return data_ + size_; }
+  [[nodiscard]] constexpr const T& operator[](std::size_t i) const noexcept { return data_[i]; }
+  [[nodiscard]] constexpr const T& back() const noexcept { return data_[size_ - 1]; }
+  [[nodiscard]] std::vector<T> vec() const { return std::vector<T>(begin(), end()); }
+  [[nodiscard]] bool equals(ArrayRef other) const noexcept {
+    if (size_ != other.size_) return false;
+    for (std::size_t i = 0; i < size_; ++i)
+      if (!(data_[i] == other.data_[i])) return false;
+    return true;
+  }
+
+ private:
+  const T* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+using IntArrayRef = ArrayRef<std::int64_t>;
+
+}  // namespace wick

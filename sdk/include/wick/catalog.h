@@ -1,0 +1,55 @@
+// wick/catalog.h - introspection of the operator catalog.
+/// \file
+/// What `wick ops ...` prints: overridable and ignored functions by
+/// namespace, Python-style signatures, and each operator's dispatch table
+/// with the provider of every kernel.
+///
+///   for (const auto& name : wick::overridable_functions("torch.Tensor")) ...
+///   std::string sig = wick::python_signature("torch.add");  // (input, other, *, alpha=1, out=None)
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "wick/dispatch_key.h"
+#include "wick/dispatcher.h"
+#include "wick/export.h"
+
+namespace wick {
+
+/// One catalog entry (all overloads of one name).
+struct CatalogEntry {
+  std::string qualified_name;  ///< "torch.Tensor.__add__"
+  std::string ns;              ///< "torch.Tensor"
+  std::string name;            ///< "__add__"
+  /// "function", "method" or "dunder".
+  std::string kind;
+  bool ignored = false;
+  std::string alias_of;  ///< "torch.add", or empty
+  std::vector<std::string> overloads;  ///< full names: "torch.add", "torch.add.out"
+};
+
+/// Every defined catalog entry, sorted by qualified name.
+[[nodiscard]] WICK_API std::vector<CatalogEntry> catalog_entries();
+/// Overridable entries' qualified names, optionally of one namespace only.
+[[nodiscard]] WICK_API std::vector<std::string> overridable_functions(std::string_view ns = {});
+[[nodiscard]] WICK_API std::vector<std::string> ignored_functions(std::string_view ns = {});
+/// Python-style signature of an entry, with `out=None` when it has an out
+/// overload; ValueError for an unknown operator.
+[[nodiscard]] WICK_API std::string python_signature(std::string_view qualified_name);
+
+/// One row of an operator's dispatch table.
+struct DispatchTableRow {
+  DispatchKey key;
+  /// "kernel", "composite" (from CompositeImplicit), "fallback",
+  /// "fallthrough", or "alias" (inherited from the alias target).
+  std::string source;
+  /// Registering plugin (or "host") and `file:line`.
+  std::string provider;
+  std::string location;
+};
+/// The runnable keys of an operator (one overload), highest priority first.
+[[nodiscard]] WICK_API std::vector<DispatchTableRow> dispatch_table(std::string_view op_name);
+
+}  // namespace wick

@@ -1,0 +1,44 @@
+// wick/device.h - devices: cpu, cuda:N and backend types plugins register.
+/// \file
+/// A `Device` is a device type plus an index (-1: "the current one").
+/// Device types beyond CPU and CUDA are registered by name at run time by
+/// backend plugins (`register_device_type`), each with its own dispatch key.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "wick/export.h"
+
+namespace wick {
+
+/// CPU and CUDA are fixed; 2..15 are handed out to plugin backends.
+enum class DeviceType : std::int8_t { kCPU = 0, kCUDA = 1 };
+inline constexpr int kMaxDeviceTypes = 16;
+
+class WICK_API Device final {
+ public:
+  constexpr Device(DeviceType type = DeviceType::kCPU, std::int16_t index = -1) noexcept
+      : type_(type), index_(index) {}
+  /// Parses "cpu", "cuda", "cuda:1", or a registered type name; throws ValueError.
+  static Device parse(std::string_view text);
+
+  [[nodiscard]] constexpr DeviceType type() const noexcept { return type_; }
+  [[nodiscard]] constexpr std::int16_t index() const noexcept { return index_; }
+  [[nodiscard]] constexpr bool is_cpu() const noexcept { return type_ == DeviceType::kCPU; }
+  [[nodiscard]] std::string str() const;
+  constexpr bool operator==(const Device&) const noexcept = default;
+
+ private:
+  DeviceType type_;
+  std::int16_t index_;
+};
+
+/// The name of a device type ("cpu", "cuda", or the registered name).
+[[nodiscard]] WICK_API std::string device_type_name(DeviceType t);
+/// Registers a new device type for a backend plugin, or returns the existing
+/// one of that name. Throws RuntimeError when all 14 slots are taken.
+WICK_API DeviceType register_device_type(std::string_view name);
+
+}  // namespace wick

@@ -1,0 +1,159 @@
+// wick/dispatch_key.h - dispatch keys, 64-bit key sets and the TLS guards.
+/// \file
+/// Note [Dispatch key priority]
+/// A key's priority is its bit position in a 64-bit set: the dispatcher runs
+/// the kernel of the highest set bit of
+///   (union of the arguments' key sets | TLS included) & ~TLS excluded
+///     & (the keys this operator has a kernel or fallback for).
+/// Backends occupy the low bits (CPU = 0, CUDA = 1, plugin backends 2..15),
+/// `Override` (tensor subclasses and tensor-likes) sits above them and
+/// `Autograd` above that. Gaps are reserved so keys can be added without
+/// renumbering across the plugin ABI.
+///
+///   {
+///     wick::ExcludeDispatchKeyGuard g(wick::DispatchKey::kAutograd);
+///     y = wick::mul(x, x);   // runs below Autograd
+///   }
+#pragma once
+
+#include <bit>
+#include <cstdint>
+#include <string_view>
+
+#include "wick/device.h"
+#include "wick/export.h"
+
+namespace wick {
+
+enum class DispatchKey : std::uint8_t {
+  kCPU = 0,
+  kCUDA = 1,
+  kFirstPluginBackend = 2,  // 2..15: backends registered by plugins
+  kLastPluginBackend = 15,
+  // 16..31 reserved for backend-like keys
+  kOverride = 32,  // __torch_function__-style handlers
+  // 33..47 reserved
+  kAutograd = 48,
+  // 49..62 reserved
+  /// Alias key: a kernel registered here fills every backend slot (0..15)
+  /// that has no kernel of its own (like c10's CompositeImplicitAutograd).
+  kCompositeImplicit = 63,
+};
+inline constexpr int kNumDispatchKeys = 64;
+inline constexpr int kNumBackendKeys = 16;
+
+/// "CPU", "CUDA", "Override", "Autograd", "CompositeImplicit", or the name of
+/// the plugin backend's device type.
+[[nodiscard]] WICK_API std::string dispatch_key_name(DispatchKey k);
+/// Inverse of dispatch_key_name; throws ValueError.
+[[nodiscard]] WICK_API DispatchKey parse_dispatch_key(std::string_view name);
+[[nodiscard]] constexpr bool is_backend_key(DispatchKey k) noexcept {
+  return static_cast<int>(k) < kNumBackendKeys;
+}
+[[nodiscard]] constexpr DispatchKey backend_key(DeviceType t) noexcept {
+  return static_cast<DispatchKey>(static_cast<int>(t));
+}
+[[nodiscard]] constexpr DeviceType device_type_of(DispatchKey k) noexcept {
+  return static_cast<DeviceType>(static_cast<int>(k));
+}
+
+class DispatchKeySet final {
+ public:
+  constexpr DispatchKeySet() noexcept = default;
+  constexpr explicit DispatchKeySet(DispatchKey k) noexcept
+      : bits_(std::uint64_t{1} << static_cast<int>(k)) {}
+  static constexpr DispatchKeySet from_bits(std::uint64_t bits) noexcept {
+    DispatchKeySet s;
+    s.bits_ = bits;
+    return s;
+  }
+  static constexpr DispatchKeySet all_backends() noexcept {
+    return from_bits((std::uint64_t{1} << kNumBackendKeys) - 1);
+  }
+
+  [[nodiscard]] constexpr std::uint64_t bits() const noexcept { return bits_; }
+  [[nodiscard]] constexpr bool empty() const noexcept { return bits_ == 0; }
+  [[nodiscard]] constexpr bool has(DispatchKey k) const noexcept {
+    return (bits_ >> static_cast<int>(k)) & 1U;
+  }
+  [[nodiscard]] constexpr bool has_backend() const noexcept {
+    return (bits_ & all_backends().bits_) != 0;
+  }
+  [[nodiscard]] constexpr DispatchKeySet add(DispatchKey k) const noexcept {
+    return from_bits(bits_ | DispatchKeySet(k).bits_);
+  }
+  [[nodiscard]] constexpr DispatchKeySet remove(DispatchKey k) const noexcept {
+    return from_bits(bits_ & ~DispatchKeySet(k).bits_);
+  }
+  /// Highest-priority key; the set must not be empty.
+  [[nodiscard]] constexpr DispatchKey highest() const noexcept {
+    return static_cast<DispatchKey>(63 - std::countl_zero(bits_));
+  }
+  /// The keys strictly below `k`: what a kernel at `k` redispatches to.
+  [[nodiscard]] constexpr DispatchKeySet below(DispatchKey k) const noexcept {
+    return from_bits(bits_ & ((std::uint64_t{1} << static_cast<int>(k)) - 1));
+  }
+  constexpr DispatchKeySet operator|(DispatchKeySet o) const noexcept { return from_bits(bits_ | o.bits_); }
+  constexpr DispatchKeySet operator&(DispatchKeySet o) const noexcept { return from_bits(bits_ & o.bits_); }
+  constexpr DispatchKeySet operator-(DispatchKeySet o) const noexcept { return from_bits(bits_ & ~o.bits_); }
+  constexpr bool operator==(const DispatchKeySet&) const noexcept = default;
+
+ private:
+  std::uint64_t bits_ = 0;
+};
+
+/// Thread-local included/excluded keys, applied to every dispatch.
+struct LocalDispatchKeySet {
+  DispatchKeySet included;
+  DispatchKeySet excluded;
+};
+/// The calling thread's include/exclude sets (a plain TLS read).
+[[nodiscard]] WICK_API LocalDispatchKeySet& tls_local_dispatch_key_set() noexcept;
+
+/// Excludes keys for a scope (the general exclude guard). Nestable.
+class WICK_API ExcludeDispatchKeyGuard final {
+ public:
+  explicit ExcludeDispatchKeyGuard(DispatchKeySet keys) noexcept;
+  explicit ExcludeDispatchKeyGuard(DispatchKey key) noexcept
+      : ExcludeDispatchKeyGuard(DispatchKeySet(key)) {}
+  ~ExcludeDispatchKeyGuard();
+  ExcludeDispatchKeyGuard(const ExcludeDispatchKeyGuard&) = delete;
+  ExcludeDispatchKeyGuard& operator=(const ExcludeDispatchKeyGuard&) = delete;
+
+ private:
+  DispatchKeySet saved_;
+};
+
+/// Forces keys into every dispatch for a scope. Nestable.
+class WICK_API IncludeDispatchKeyGuard final {
+ public:
+  explicit IncludeDispatchKeyGuard(DispatchKeySet keys) noexcept;
+  explicit IncludeDispatchKeyGuard(DispatchKey key) noexcept
+      : IncludeDispatchKeyGuard(DispatchKeySet(key)) {}
+  ~IncludeDispatchKeyGuard();
+  IncludeDispatchKeyGuard(const IncludeDispatchKeyGuard&) = delete;
+  IncludeDispatchKeyGuard& operator=(const IncludeDispatchKeyGuard&) = delete;
+
+ private:
+  DispatchKeySet saved_;
+};
+
+/// Turns gradient recording off for a scope (excludes `Autograd`).
+class WICK_API NoGradGuard final {
+ public:
+  NoGradGuard() noexcept : guard_(DispatchKey::kAutograd) {}
+
+ private:
+  ExcludeDispatchKeyGuard guard_;
+};
+
+/// Turns the override protocol off for a scope (excludes `Override`).
+class WICK_API DisableOverrideGuard final {
+ public:
+  DisableOverrideGuard() noexcept : guard_(DispatchKey::kOverride) {}
+
+ private:
+  ExcludeDispatchKeyGuard guard_;
+};
+
+}  // namespace wick

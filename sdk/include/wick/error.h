@@ -1,0 +1,76 @@
+// wick/error.h - the error hierarchy and the checking macros.
+/// \file
+/// Every error wick reports is a `wick::Error`. The subclasses mirror the
+/// Python exception a PyTorch user would see for the same mistake:
+///
+///   try { wick::call("torch.add", {x}, {}); }
+///   catch (const wick::TypeError& e) { std::puts(e.what()); }
+///
+/// `WICK_CHECK(cond, TypeError, "...", args...)` throws when `cond` is false;
+/// the message is only formatted on failure. `WICK_INTERNAL_ASSERT` marks
+/// wick's own invariants: a failure there is a bug in wick, not the caller.
+#pragma once
+
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+#include "wick/export.h"
+
+namespace wick {
+
+/// Root of the hierarchy. `type_name()` is the Python-style name
+/// ("TypeError", ...) used by `wick eval` when it prints the error.
+class WICK_API Error : public std::runtime_error {
+ public:
+  explicit Error(const std::string& msg) : std::runtime_error(msg) {}
+  [[nodiscard]] virtual const char* type_name() const noexcept { return "Error"; }
+};
+
+#define WICK_DECLARE_ERROR(Name, Base)                                            \
+  class WICK_API Name : public Base {                                            \
+   public:                                                                       \
+    explicit Name(const std::string& msg) : Base(msg) {}                         \
+    [[nodiscard]] const char* type_name() const noexcept override { return #Name; } \
+  };
+
+WICK_DECLARE_ERROR(TypeError, Error)
+WICK_DECLARE_ERROR(ValueError, Error)
+WICK_DECLARE_ERROR(IndexError, Error)
+WICK_DECLARE_ERROR(RuntimeError, Error)
+WICK_DECLARE_ERROR(NotImplementedError, RuntimeError)
+WICK_DECLARE_ERROR(PluginError, Error)
+/// A malformed schema string; the message shows the string and a caret under
+/// the offending character.
+WICK_DECLARE_ERROR(SchemaError, ValueError)
+#undef WICK_DECLARE_ERROR
+
+namespace detail {
+template <typename... Args>
+std::string str_cat(const Args&... args) {
+  std::ostringstream os;
+  (os << ... << args);
+  return os.str();
+}
+[[noreturn]] WICK_API void internal_assert_fail(const char* cond, const char* file, int line,
+                                                const std::string& msg);
+}  // namespace detail
+
+}  // namespace wick
+
+/// Throw `wick::ErrType` with the concatenated message when `cond` is false.
+#define WICK_CHECK(cond, ErrType, ...)                                   \
+  do {                                                                   \
+    if (__builtin_expect(!(cond), 0)) {                                  \
+      throw ::wick::ErrType(::wick::detail::str_cat(__VA_ARGS__));       \
+    }                                                                    \
+  } while (0)
+
+/// Abort-free internal invariant: throws `RuntimeError` naming file and line.
+#define WICK_INTERNAL_ASSERT(cond, ...)                                              \
+  do {                                                                               \
+    if (__builtin_expect(!(cond), 0)) {                                              \
+      ::wick::detail::internal_assert_fail(#cond, __FILE__, __LINE__,                \
+                                           ::wick::detail::str_cat("" __VA_ARGS__)); \
+    }                                                                                \
+  } while (0)

@@ -1,0 +1,97 @@
+// wick/library.h - registering operators, kernels and fallbacks.
+/// \file
+/// A `Library` is a registration block in the spirit of TORCH_LIBRARY /
+/// TORCH_LIBRARY_IMPL: it defines operators in a namespace and/or registers
+/// kernels for one dispatch key. It is an RAII handle: destroying it removes
+/// exactly what it registered. Each registration records
+/// `owner:file:line` so a conflict can name both sides.
+///
+///   void init(wick::Registrar& r) {                  // a plugin's init
+///     auto& defs = r.library("myops");               // define operators
+///     defs.def("scale(Tensor self, float factor) -> Tensor");
+///     auto& cpu = r.library("myops", wick::DispatchKey::kCPU);
+///     cpu.impl("scale", &scale_cpu);                 // Tensor scale_cpu(const Tensor&, double)
+///   }
+///
+/// Registration is safe while other threads dispatch (Note [Dispatch table]).
+/// There is no static-initialiser registration: libraries are made inside an
+/// explicit call (a plugin's `init`, or your own code).
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <source_location>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "wick/dispatch_key.h"
+#include "wick/dispatcher.h"
+#include "wick/export.h"
+
+namespace wick {
+
+/// Options for `Library::def`.
+struct DefOptions {
+  /// Not overridable (PyTorch's "ignored" functions: creation functions
+  /// without tensor arguments).
+  bool ignored = false;
+};
+
+class WICK_API Library final {
+ public:
+  /// A block for namespace `ns` ("torch", "torch.Tensor", "myops"); with a
+  /// key, `impl` registers for that key. `owner` names the plugin (or "host").
+  Library(std::string ns, std::optional<DispatchKey> key = std::nullopt, std::string owner = "host",
+          std::source_location loc = std::source_location::current());
+  ~Library();
+  Library(Library&&) noexcept;
+  Library& operator=(Library&&) = delete;
+  Library(const Library&) = delete;
+  Library& operator=(const Library&) = delete;
+
+  /// Defines an operator from a schema (namespace from this block). Throws
+  /// SchemaError for a bad schema, RuntimeError if it is already defined.
+  Library& def(std::string_view schema, DefOptions options = {},
+               std::source_location loc = std::source_location::current());
+  /// Defines `alias_name` in this namespace as a distinct catalog entry that
+  /// shares the kernels of `target` ("torch.add"); it has the target's schema
+  /// under its own name and can get kernels of its own (e.g. an override).
+  Library& alias(std::string_view alias_name, std::string_view target,
+                 std::source_location loc = std::source_location::current());
+  /// Registers a typed kernel for `name` ("add", "add.out"; relative to this
+  /// namespace unless it contains a namespace) at this block's key.
+  template <typename F>
+  Library& impl(std::string_view name, F* fn, bool replace = false,
+                std::source_location loc = std::source_location::current()) {
+    return impl_kernel(name, make_kernel(fn), nullptr, replace, loc);
+  }
+  /// Registers a boxed kernel object (kept alive by this block).
+  Library& impl_boxed(std::string_view name, std::shared_ptr<BoxedFunctor> fn, bool replace = false,
+                      std::source_location loc = std::source_location::current());
+  /// Registers a fallthrough for `name` at this block's key.
+  Library& impl_fallthrough(std::string_view name,
+                            std::source_location loc = std::source_location::current());
+  /// A boxed fallback for every operator at this block's key.
+  Library& fallback(std::shared_ptr<BoxedFunctor> fn,
+                    std::source_location loc = std::source_location::current());
+  /// Makes this block's key fall through for every operator without a kernel.
+  Library& fallthrough_fallback(std::source_location loc = std::source_location::current());
+
+  [[nodiscard]] const std::string& ns() const noexcept { return ns_; }
+  [[nodiscard]] const std::string& owner() const noexcept { return owner_; }
+  /// Removes everything this block registered (also done by the destructor).
+  void reset() noexcept;
+
+ private:
+  Library& impl_kernel(std::string_view name, KernelFunction k, std::shared_ptr<BoxedFunctor> keep,
+                       bool replace, std::source_location loc);
+  std::string where(const std::source_location& loc) const;
+  std::string ns_;
+  std::optional<DispatchKey> key_;
+  std::string owner_;
+  struct Record;
+  std::vector<std::unique_ptr<Record>> records_;
+};
+
+}  // namespace wick

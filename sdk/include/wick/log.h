@@ -1,0 +1,38 @@
+// wick/log.h - a thin logging facade over spdlog.
+/// \file
+/// Plugins and applications log through these functions; spdlog stays an
+/// implementation detail of libwick. The level comes from `WICK_LOG_LEVEL`
+/// (trace, debug, info, warn, error, off; default warn) and can be changed
+/// with `set_level`.
+///
+///   wick::log::info("loaded ", n, " plugins");
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "wick/error.h"
+#include "wick/export.h"
+
+namespace wick::log {
+
+enum class Level : int { kTrace = 0, kDebug, kInfo, kWarn, kError, kOff };
+
+WICK_API void write(Level level, std::string_view message);
+WICK_API void set_level(Level level);
+[[nodiscard]] WICK_API Level level() noexcept;
+/// Parses "trace".."off"; throws ValueError on anything else.
+[[nodiscard]] WICK_API Level parse_level(std::string_view name);
+
+template <typename... Args>
+void trace(const Args&... a) { if (level() <= Level::kTrace) write(Level::kTrace, detail::str_cat(a...)); }
+template <typename... Args>
+void debug(const Args&... a) { if (level() <= Level::kDebug) write(Level::kDebug, detail::str_cat(a...)); }
+template <typename... Args>
+void info(const Args&... a) { if (level() <= Level::kInfo) write(Level::kInfo, detail::str_cat(a...)); }
+template <typename... Args>
+void warn(const Args&... a) { if (level() <= Level::kWarn) write(Level::kWarn, detail::str_cat(a...)); }
+template <typename... Args>
+void error(const Args&... a) { if (level() <= Level::kError) write(Level::kError, detail::str_cat(a...)); }
+
+}  // namespace wick::log

@@ -1,0 +1,103 @@
+// wick/ops.h - the typed operator API: free functions over the dispatcher.
+/// \file
+/// Each function is a typed call of one catalog entry (no boxing):
+///
+///   Tensor z = wick::add(x, y, /*alpha=*/2);     // torch.add
+///   wick::add_out(out, x, y);                    // torch.add.out
+///   Tensor s = wick::sum(x, {0}, /*keepdim=*/true);
+///
+/// Creation functions take an optional dtype and device (default float32, cpu).
+/// Errors are those of the kernels: TypeError / RuntimeError / IndexError
+/// naming the operator.
+#pragma once
+
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "wick/export.h"
+#include "wick/tensor.h"
+#include "wick/value.h"
+
+namespace wick {
+
+// --- binary / unary elementwise --------------------------------------------
+WICK_API Tensor add(const Tensor& self, const Tensor& other, const Scalar& alpha = 1);
+WICK_API Tensor& add_out(Tensor& out, const Tensor& self, const Tensor& other, const Scalar& alpha = 1);
+WICK_API Tensor sub(const Tensor& self, const Tensor& other, const Scalar& alpha = 1);
+WICK_API Tensor& sub_out(Tensor& out, const Tensor& self, const Tensor& other, const Scalar& alpha = 1);
+WICK_API Tensor rsub(const Tensor& self, const Tensor& other, const Scalar& alpha = 1);
+WICK_API Tensor mul(const Tensor& self, const Tensor& other);
+WICK_API Tensor& mul_out(Tensor& out, const Tensor& self, const Tensor& other);
+/// rounding_mode: none (true division), "trunc" or "floor".
+WICK_API Tensor div(const Tensor& self, const Tensor& other,
+                    std::optional<std::string_view> rounding_mode = std::nullopt);
+WICK_API Tensor& div_out(Tensor& out, const Tensor& self, const Tensor& other,
+                         std::optional<std::string_view> rounding_mode = std::nullopt);
+WICK_API Tensor pow(const Tensor& self, const Tensor& exponent);
+WICK_API Tensor maximum(const Tensor& self, const Tensor& other);
+WICK_API Tensor minimum(const Tensor& self, const Tensor& other);
+WICK_API Tensor eq(const Tensor& self, const Tensor& other);
+WICK_API Tensor ne(const Tensor& self, const Tensor& other);
+WICK_API Tensor lt(const Tensor& self, const Tensor& other);
+WICK_API Tensor le(const Tensor& self, const Tensor& other);
+WICK_API Tensor gt(const Tensor& self, const Tensor& other);
+WICK_API Tensor ge(const Tensor& self, const Tensor& other);
+WICK_API Tensor where(const Tensor& condition, const Tensor& self, const Tensor& other);
+WICK_API Tensor neg(const Tensor& self);
+WICK_API Tensor exp(const Tensor& self);
+WICK_API Tensor log(const Tensor& self);
+WICK_API Tensor abs(const Tensor& self);
+WICK_API Tensor sqrt(const Tensor& self);
+WICK_API Tensor sin(const Tensor& self);
+WICK_API Tensor cos(const Tensor& self);
+WICK_API Tensor tanh(const Tensor& self);
+WICK_API Tensor sigmoid(const Tensor& self);
+WICK_API Tensor relu(const Tensor& self);
+
+// --- reductions ----------------------------------------------------------------
+WICK_API Tensor sum(const Tensor& self, std::optional<IntArrayRef> dim = std::nullopt, bool keepdim = false,
+                    std::optional<ScalarType> dtype = std::nullopt);
+WICK_API Tensor mean(const Tensor& self, std::optional<IntArrayRef> dim = std::nullopt, bool keepdim = false,
+                     std::optional<ScalarType> dtype = std::nullopt);
+
+// --- linear algebra ----------------------------------------------------------------
+WICK_API Tensor mm(const Tensor& self, const Tensor& mat2);
+WICK_API Tensor bmm(const Tensor& self, const Tensor& mat2);
+WICK_API Tensor matmul(const Tensor& self, const Tensor& other);
+
+// --- shape ---------------------------------------------------------------------------
+WICK_API Tensor reshape(const Tensor& self, IntArrayRef shape);
+WICK_API Tensor transpose(const Tensor& self, std::int64_t dim0, std::int64_t dim1);
+WICK_API Tensor permute(const Tensor& self, IntArrayRef dims);
+WICK_API Tensor unsqueeze(const Tensor& self, std::int64_t dim);
+WICK_API Tensor squeeze(const Tensor& self, std::optional<std::int64_t> dim = std::nullopt);
+WICK_API Tensor narrow(const Tensor& self, std::int64_t dim, std::int64_t start, std::int64_t length);
+WICK_API Tensor select(const Tensor& self, std::int64_t dim, std::int64_t index);
+WICK_API Tensor clone(const Tensor& self);
+
+// --- creation (ignored by the override protocol) ----------------------------------------
+/// From a (nested) list of numbers, as `torch.tensor` (dtype inferred when absent).
+WICK_API Tensor tensor(const Value& data, std::optional<ScalarType> dtype = std::nullopt,
+                       std::optional<Device> device = std::nullopt);
+WICK_API Tensor empty(IntArrayRef size, std::optional<ScalarType> dtype = std::nullopt,
+                      std::optional<Device> device = std::nullopt);
+WICK_API Tensor zeros(IntArrayRef size, std::optional<ScalarType> dtype = std::nullopt,
+                      std::optional<Device> device = std::nullopt);
+WICK_API Tensor ones(IntArrayRef size, std::optional<ScalarType> dtype = std::nullopt,
+                     std::optional<Device> device = std::nullopt);
+WICK_API Tensor full(IntArrayRef size, const Scalar& fill_value, std::optional<ScalarType> dtype = std::nullopt,
+                     std::optional<Device> device = std::nullopt);
+/// `arange(end)` or `arange(start, end, step)`.
+WICK_API Tensor arange(const Scalar& start, const std::optional<Scalar>& end = std::nullopt,
+                       const Scalar& step = 1, std::optional<ScalarType> dtype = std::nullopt,
+                       std::optional<Device> device = std::nullopt);
+WICK_API Tensor eye(std::int64_t n, std::optional<std::int64_t> m = std::nullopt,
+                    std::optional<ScalarType> dtype = std::nullopt, std::optional<Device> device = std::nullopt);
+/// Uniform [0, 1) from the default generator (see wick/random.h).
+WICK_API Tensor rand(IntArrayRef size, std::optional<ScalarType> dtype = std::nullopt,
+                     std::optional<Device> device = std::nullopt);
+WICK_API Tensor randn(IntArrayRef size, std::optional<ScalarType> dtype = std::nullopt,
+                      std::optional<Device> device = std::nullopt);
+
+}  // namespace wick

@@ -1,0 +1,97 @@
+// wick/plugin.h - writing a plugin: the entry point, the descriptor, the registrar.
+/// \file
+/// A plugin is a shared library with one `extern "C"` entry point,
+/// `wick_plugin_descriptor`, written by the `WICK_PLUGIN` macro. It returns a
+/// plain struct whose first field is the plugin ABI version; the host checks
+/// it, the SDK version and the ABI fingerprint before calling `init`.
+///
+///   #include <wick/plugin.h>
+///   WICK_PLUGIN("myops", "1.0.0", registrar) {
+///     registrar.library("myops").def("twice(Tensor self) -> Tensor");
+///     registrar.library("myops", wick::DispatchKey::kCPU).impl("twice", &twice_cpu);
+///   }
+///
+/// Everything registered through `registrar` is one transaction: if the body
+/// throws, all of it is rolled back and the host reports the error. No
+/// exception crosses the library boundary (the macro catches them).
+#pragma once
+
+#include <cstdint>
+#include <exception>
+#include <memory>
+#include <optional>
+#include <source_location>
+#include <string>
+#include <vector>
+
+#include "wick/export.h"
+#include "wick/library.h"
+#include "wick/version.h"
+
+namespace wick {
+
+/// Collects a plugin's registrations; destroying it (or `clear`) removes them.
+class WICK_API Registrar final {
+ public:
+  explicit Registrar(std::string owner);
+  ~Registrar();
+  Registrar(const Registrar&) = delete;
+  Registrar& operator=(const Registrar&) = delete;
+
+  /// A registration block owned by this registrar (see Library).
+  Library& library(std::string ns, std::optional<DispatchKey> key = std::nullopt,
+                   std::source_location loc = std::source_location::current());
+  /// Registers a backend device type ("xla") and returns its dispatch key.
+  DispatchKey register_backend(std::string_view device_type_name);
+  [[nodiscard]] const std::string& owner() const noexcept { return owner_; }
+  /// Rolls back everything registered so far, newest first.
+  void clear() noexcept;
+
+ private:
+  std::string owner_;
+  std::vector<std::unique_ptr<Library>> libraries_;
+};
+
+extern "C" {
+/// What `wick_plugin_descriptor` returns. Field order is part of the ABI:
+/// `abi_version` stays first forever.
+struct PluginDescriptor {
+  std::uint32_t abi_version;
+  const char* name;
+  const char* version;
+  const char* sdk_version;
+  const char* abi_fingerprint;
+  /// Registers the plugin's content; returns nullptr on success or an error
+  /// message (owned by the plugin, valid until the next call).
+  const char* (*init)(Registrar* registrar);
+};
+}
+
+}  // namespace wick
+
+#define WICK_PLUGIN_ENTRY_POINT wick_plugin_descriptor
+#define WICK_PLUGIN_ENTRY_POINT_NAME "wick_plugin_descriptor"
+
+/// Defines the plugin entry point; the braces that follow are the body of
+/// `init`, with `REGISTRAR` naming the `wick::Registrar&`.
+#define WICK_PLUGIN(NAME, VERSION, REGISTRAR)                                              \
+  static void wick_plugin_init_body(::wick::Registrar& REGISTRAR);                         \
+  static const char* wick_plugin_init_entry(::wick::Registrar* r) noexcept {               \
+    static thread_local std::string error;                                                 \
+    try {                                                                                  \
+      wick_plugin_init_body(*r);                                                           \
+      return nullptr;                                                                      \
+    } catch (const std::exception& e) {                                                    \
+      error = e.what();                                                                    \
+    } catch (...) {                                                                        \
+      error = "unknown exception";                                                         \
+    }                                                                                      \
+    return error.c_str();                                                                  \
+  }                                                                                        \
+  WICK_PLUGIN_EXPORT const ::wick::PluginDescriptor* WICK_PLUGIN_ENTRY_POINT() {           \
+    static const ::wick::PluginDescriptor descriptor{WICK_PLUGIN_ABI_VERSION, NAME, VERSION, \
+                                                     WICK_SDK_VERSION, WICK_ABI_FINGERPRINT, \
+                                                     &wick_plugin_init_entry};             \
+    return &descriptor;                                                                    \
+  }                                                                                        \
+  static void wick_plugin_init_body(::wick::Registrar& REGISTRAR)

@@ -1,0 +1,97 @@
+// wick/schema.h - operator schemas in PyTorch's native-function syntax.
+/// \file
+/// Operators are declared with schema strings such as
+///
+///   add(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
+///   add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)
+///   max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)
+///
+/// Supported types: Tensor, Tensor?, Tensor[], int, int?, int[], int[N],
+/// int[]?, float, float?, float[], bool, bool?, str, str?, Scalar, Scalar?,
+/// ScalarType?, Device?, Generator?, Any. Defaults: ints, floats (1e-5, -inf),
+/// True/False, None, 'strings' or "strings", lists ([0, 1], []), and for
+/// int[N] a single int that is repeated. A `*` starts keyword-only arguments.
+/// Alias annotations `Tensor(a)`, `Tensor(a!)`, `Tensor(a -> *)` are kept.
+/// Returns: a single type, `()`, or a parenthesised list with optional names.
+///
+/// `parse_schema` throws SchemaError whose message shows the schema and a
+/// caret under the offending character:
+///
+///   invalid schema: expected ')' but found 'Tensor'
+///     add(Tensor self Tensor other) -> Tensor
+///                     ^
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "wick/export.h"
+#include "wick/value.h"
+
+namespace wick {
+
+enum class TypeKind : std::uint8_t {
+  kTensor, kInt, kFloat, kBool, kStr, kScalar, kScalarType, kDevice, kGenerator, kAny,
+};
+
+struct SchemaType {
+  TypeKind kind = TypeKind::kTensor;
+  bool is_list = false;
+  /// N of int[N] (-1: any length).
+  std::int32_t list_size = -1;
+  /// `T?` or `T[]?`.
+  bool optional = false;
+  /// `Tensor?[]`: a list of optional elements.
+  bool element_optional = false;
+
+  /// The schema spelling: "Tensor?", "int[2]", "ScalarType?".
+  [[nodiscard]] WICK_API std::string str() const;
+  bool operator==(const SchemaType&) const noexcept = default;
+};
+
+struct AliasInfo {
+  std::string set;        // "a"
+  bool is_write = false;  // "!"
+  bool to_wildcard = false;  // "a -> *"
+  bool operator==(const AliasInfo&) const noexcept = default;
+};
+
+struct SchemaArgument {
+  std::string name;  // may be empty for returns
+  SchemaType type;
+  std::optional<AliasInfo> alias;
+  /// Default as written ("1", "None", "'mean'", "[0, 1]").
+  std::optional<std::string> default_text;
+  /// The default as a Value (int 1, None, "mean", [0, 1]); for int[N] a
+  /// single int is expanded to N copies.
+  std::optional<Value> default_value;
+  bool kwarg_only = false;
+};
+
+struct FunctionSchema {
+  std::string name;      // "add"
+  std::string overload;  // "out", or "" for the default overload
+  std::vector<SchemaArgument> arguments;
+  std::vector<SchemaArgument> returns;
+
+  /// "add.out" or "add".
+  [[nodiscard]] WICK_API std::string full_name() const;
+  /// The schema in canonical spelling; parse_schema(s.str()) == s.
+  [[nodiscard]] WICK_API std::string str() const;
+  /// Python-style signature as `inspect.signature` prints it:
+  ///   "(input, other, *, alpha=1, out=None)".
+  /// With `rename_self`, an argument named `self` prints as `input`
+  /// (torch.* functions); methods keep `self`. Out overloads are not merged
+  /// here: the catalog adds `out=None` when an op has one.
+  [[nodiscard]] WICK_API std::string python_signature(bool rename_self = true) const;
+  /// Index of the argument named `name`, or -1.
+  [[nodiscard]] WICK_API int find_argument(std::string_view name) const noexcept;
+};
+
+/// Parses one schema; throws SchemaError pointing at the bad character.
+[[nodiscard]] WICK_API FunctionSchema parse_schema(std::string_view text);
+
+}  // namespace wick

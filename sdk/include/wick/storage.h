@@ -1,0 +1,65 @@
+// wick/storage.h - storage, allocators and the version counter.
+/// \file
+/// A `Storage` is a ref-counted block of device memory. Views share one
+/// storage; every in-place operation bumps the storage's version counter,
+/// which autograd uses to detect a saved tensor modified in place.
+///
+/// Each device type has one `Allocator`. The CPU allocator (64-byte aligned)
+/// is built into libwick; backend plugins register theirs.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+#include "wick/device.h"
+#include "wick/export.h"
+#include "wick/intrusive_ptr.h"
+
+namespace wick {
+
+class WICK_API Allocator {
+ public:
+  virtual ~Allocator() = default;
+  /// Returns memory for `nbytes` (nullptr allowed for 0); throws RuntimeError
+  /// ("out of memory") on failure.
+  virtual void* allocate(std::size_t nbytes) = 0;
+  virtual void deallocate(void* ptr) noexcept = 0;
+};
+
+/// Alignment of every CPU allocation (bytes).
+inline constexpr std::size_t kCpuAlignment = 64;
+
+/// Installs the allocator for a device type (backends do this in `init`);
+/// nullptr removes it. The allocator must outlive every storage it made.
+WICK_API void set_allocator(DeviceType type, Allocator* allocator);
+/// The device type's allocator; throws RuntimeError naming the device when none.
+[[nodiscard]] WICK_API Allocator& get_allocator(DeviceType type);
+
+class WICK_API StorageImpl final : public RefCounted {
+ public:
+  /// Allocates `nbytes` on `device` with that device type's allocator.
+  StorageImpl(std::size_t nbytes, Device device);
+  /// Wraps external memory; `deleter(ctx, data)` runs on destruction (optional).
+  StorageImpl(void* data, std::size_t nbytes, Device device, void (*deleter)(void*, void*), void* ctx);
+  ~StorageImpl() override;
+
+  [[nodiscard]] void* data() const noexcept { return data_; }
+  [[nodiscard]] std::size_t nbytes() const noexcept { return nbytes_; }
+  [[nodiscard]] Device device() const noexcept { return device_; }
+  [[nodiscard]] std::uint32_t version() const noexcept { return version_.load(std::memory_order_relaxed); }
+  void bump_version() noexcept { version_.fetch_add(1, std::memory_order_relaxed); }
+
+ private:
+  void* data_;
+  std::size_t nbytes_;
+  Device device_;
+  Allocator* allocator_;  // null for external memory
+  void (*deleter_)(void*, void*) = nullptr;
+  void* deleter_ctx_ = nullptr;
+  std::atomic<std::uint32_t> version_{0};
+};
+
+using Storage = IntrusivePtr<StorageImpl>;
+
+}  // namespace wick

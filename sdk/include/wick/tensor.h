@@ -1,0 +1,201 @@
+// wick/tensor.h - Tensor, the ref-counted handle to a strided TensorImpl.
+/// \file
+/// A `Tensor` is a cheap handle: copying shares the same TensorImpl. Views
+/// (`view`, `transpose`, `narrow`, ...) make a new TensorImpl over the same
+/// storage. Operator methods (`add`, `sum`, `matmul`, ...) go through the
+/// dispatcher like the free functions in `wick/ops.h`.
+///
+///   wick::Tensor x = wick::ones({2, 3});
+///   wick::Tensor y = (x * 2 + 1).sum();      // tensor(18.)
+///   float v = y.item<float>();
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "wick/array_ref.h"
+#include "wick/device.h"
+#include "wick/dim_vector.h"
+#include "wick/dispatch_key.h"
+#include "wick/dtype.h"
+#include "wick/error.h"
+#include "wick/export.h"
+#include "wick/intrusive_ptr.h"
+#include "wick/scalar.h"
+#include "wick/storage.h"
+
+namespace wick {
+
+/// Identifies a tensor's Python-level type: 0 is plain `Tensor`; registered
+/// tensor subclasses get other ids (see the override protocol).
+using TensorTypeId = std::uint32_t;
+
+class WICK_API TensorImpl final : public RefCounted {
+ public:
+  /// A tensor over `storage` with the given geometry. The key set is derived
+  /// from the storage's device.
+  TensorImpl(Storage storage, ScalarType dtype, IntArrayRef sizes, IntArrayRef strides,
+             std::int64_t storage_offset);
+
+  [[nodiscard]] IntArrayRef sizes() const noexcept { return sizes_; }
+  [[nodiscard]] IntArrayRef strides() const noexcept { return strides_; }
+  [[nodiscard]] std::int64_t dim() const noexcept { return static_cast<std::int64_t>(sizes_.size()); }
+  [[nodiscard]] std::int64_t numel() const noexcept { return numel_; }
+  [[nodiscard]] ScalarType dtype() const noexcept { return dtype_; }
+  [[nodiscard]] Device device() const noexcept { return storage_->device(); }
+  [[nodiscard]] std::int64_t storage_offset() const noexcept { return offset_; }
+  [[nodiscard]] const Storage& storage() const noexcept { return storage_; }
+  [[nodiscard]] bool is_contiguous() const noexcept { return contiguous_; }
+  [[nodiscard]] DispatchKeySet key_set() const noexcept { return key_set_; }
+  [[nodiscard]] void* data() const noexcept {
+    return static_cast<char*>(storage_->data()) + offset_ * static_cast<std::int64_t>(itemsize(dtype_));
+  }
+  /// A 0-dim tensor made from a Python number: promotes like a scalar.
+  [[nodiscard]] bool is_wrapped_number() const noexcept { return wrapped_number_; }
+  void set_wrapped_number(bool v) noexcept { wrapped_number_ = v; }
+  [[nodiscard]] TensorTypeId type_id() const noexcept { return type_id_; }
+  void set_type_id(TensorTypeId id) noexcept { type_id_ = id; }
+  /// Changes the geometry in place (used by resize and out= kernels).
+  void set_geometry(IntArrayRef sizes, IntArrayRef strides, std::int64_t storage_offset);
+  void set_storage(Storage storage) { storage_ = std::move(storage); }
+
+ private:
+  void refresh();
+
+  Storage storage_;
+  DimVector sizes_;
+  DimVector strides_;
+  std::int64_t offset_;
+  std::int64_t numel_ = 1;
+  DispatchKeySet key_set_;
+  TensorTypeId type_id_ = 0;
+  ScalarType dtype_;
+  bool contiguous_ = true;
+  bool wrapped_number_ = false;
+};
+
+class WICK_API Tensor final {
+ public:
+  Tensor() noexcept = default;
+  explicit Tensor(IntrusivePtr<TensorImpl> impl) noexcept : impl_(std::move(impl)) {}
+
+  // --- metadata -----------------------------------------------------------
+  [[nodiscard]] bool defined() const noexcept { return static_cast<bool>(impl_); }
+  [[nodiscard]] TensorImpl* impl() const noexcept { return impl_.get(); }
+  [[nodiscard]] const IntrusivePtr<TensorImpl>& impl_ptr() const noexcept { return impl_; }
+  [[nodiscard]] IntArrayRef sizes() const { return checked().sizes(); }
+  [[nodiscard]] IntArrayRef strides() const { return checked().strides(); }
+  /// Size of dim `d` (negative counts from the end); IndexError when out of range.
+  [[nodiscard]] std::int64_t size(std::int64_t d) const;
+  [[nodiscard]] std::int64_t stride(std::int64_t d) const;
+  [[nodiscard]] std::int64_t dim() const { return checked().dim(); }
+  [[nodiscard]] std::int64_t numel() const { return checked().numel(); }
+  [[nodiscard]] ScalarType dtype() const { return checked().dtype(); }
+  [[nodiscard]] ScalarType scalar_type() const { return checked().dtype(); }
+  [[nodiscard]] Device device() const { return checked().device(); }
+  [[nodiscard]] std::int64_t storage_offset() const { return checked().storage_offset(); }
+  [[nodiscard]] bool is_contiguous() const { return checked().is_contiguous(); }
+  [[nodiscard]] DispatchKeySet key_set() const noexcept {
+    return impl_ ? impl_->key_set() : DispatchKeySet();
+  }
+  [[nodiscard]] const Storage& storage() const { return checked().storage(); }
+  /// The storage's version counter (bumped by every in-place op on any view).
+  [[nodiscard]] std::uint32_t version() const { return checked().storage()->version(); }
+  void bump_version() const { checked().storage()->bump_version(); }
+  [[nodiscard]] bool is_same(const Tensor& o) const noexcept { return impl_ == o.impl_; }
+  [[nodiscard]] std::int64_t use_count() const noexcept { return impl_ ? impl_->use_count() : 0; }
+
+  /// Address of the first element.
+  [[nodiscard]] void* data_ptr() const { return checked().data(); }
+  /// Typed address; TypeError when T does not match the dtype.
+  template <typename T>
+  [[nodiscard]] T* data_ptr() const {
+    WICK_CHECK(dtype() == cpp_to_dtype<T>, TypeError, "data_ptr<", dtype_name(cpp_to_dtype<T>),
+               ">() called on a tensor of dtype ", dtype_name(dtype()));
+    return static_cast<T*>(data_ptr());
+  }
+  /// The single element of a one-element CPU tensor as a Python number;
+  /// ValueError ("a Tensor with N elements cannot be converted to Scalar").
+  [[nodiscard]] Scalar item() const;
+  template <typename T>
+  [[nodiscard]] T item() const { return item().to<T>(); }
+
+  // --- views: share storage, no copy (dispatched) --------------------------
+  [[nodiscard]] Tensor view(IntArrayRef size) const;
+  [[nodiscard]] Tensor reshape(IntArrayRef shape) const;
+  [[nodiscard]] Tensor transpose(std::int64_t dim0, std::int64_t dim1) const;
+  [[nodiscard]] Tensor t() const;
+  [[nodiscard]] Tensor permute(IntArrayRef dims) const;
+  [[nodiscard]] Tensor unsqueeze(std::int64_t dim) const;
+  [[nodiscard]] Tensor squeeze(std::optional<std::int64_t> dim = std::nullopt) const;
+  [[nodiscard]] Tensor expand(IntArrayRef size) const;
+  [[nodiscard]] Tensor narrow(std::int64_t dim, std::int64_t start, std::int64_t length) const;
+  [[nodiscard]] Tensor select(std::int64_t dim, std::int64_t index) const;
+  [[nodiscard]] Tensor contiguous() const;
+  [[nodiscard]] Tensor clone() const;
+  [[nodiscard]] Tensor to(ScalarType dtype) const;
+
+  // --- operators (dispatched; see wick/ops.h for the full list) -------------
+  [[nodiscard]] Tensor add(const Tensor& other, const Scalar& alpha = 1) const;
+  [[nodiscard]] Tensor sub(const Tensor& other, const Scalar& alpha = 1) const;
+  [[nodiscard]] Tensor mul(const Tensor& other) const;
+  [[nodiscard]] Tensor div(const Tensor& other) const;
+  [[nodiscard]] Tensor neg() const;
+  [[nodiscard]] Tensor exp() const;
+  [[nodiscard]] Tensor log() const;
+  [[nodiscard]] Tensor relu() const;
+  /// Sum of all elements; `sum(dims, keepdim)` reduces the listed dims.
+  [[nodiscard]] Tensor sum() const;
+  [[nodiscard]] Tensor sum(IntArrayRef dim, bool keepdim = false) const;
+  [[nodiscard]] Tensor mean() const;
+  [[nodiscard]] Tensor mean(IntArrayRef dim, bool keepdim = false) const;
+  [[nodiscard]] Tensor mm(const Tensor& mat2) const;
+  [[nodiscard]] Tensor matmul(const Tensor& other) const;
+  [[nodiscard]] Tensor eq(const Tensor& other) const;
+  [[nodiscard]] Tensor lt(const Tensor& other) const;
+  Tensor& add_(const Tensor& other, const Scalar& alpha = 1);
+  Tensor& mul_(const Tensor& other);
+  Tensor& copy_(const Tensor& src);
+  Tensor& fill_(const Scalar& value);
+
+  /// PyTorch's repr: "tensor([1., 2.])".
+  [[nodiscard]] std::string repr() const;
+
+ private:
+  const TensorImpl& checked() const {
+    WICK_CHECK(impl_, RuntimeError, "operation on an undefined tensor");
+    return *impl_;
+  }
+  IntrusivePtr<TensorImpl> impl_;
+};
+
+WICK_API Tensor operator+(const Tensor& a, const Tensor& b);
+WICK_API Tensor operator-(const Tensor& a, const Tensor& b);
+WICK_API Tensor operator*(const Tensor& a, const Tensor& b);
+WICK_API Tensor operator/(const Tensor& a, const Tensor& b);
+WICK_API Tensor operator-(const Tensor& a);
+WICK_API Tensor operator+(const Tensor& a, const Scalar& b);
+WICK_API Tensor operator-(const Tensor& a, const Scalar& b);
+WICK_API Tensor operator*(const Tensor& a, const Scalar& b);
+WICK_API Tensor operator/(const Tensor& a, const Scalar& b);
+
+// --- making tensors without dispatch (for kernels and backends) ------------
+
+/// Uninitialised contiguous tensor on `device`, allocated with the device
+/// type's allocator (no dispatch).
+[[nodiscard]] WICK_API Tensor make_empty(IntArrayRef sizes, ScalarType dtype, Device device = Device());
+/// A strided view of `base`'s storage (no copy, no checks beyond bounds).
+[[nodiscard]] WICK_API Tensor make_view(const Tensor& base, IntArrayRef sizes, IntArrayRef strides,
+                                        std::int64_t storage_offset);
+/// A 0-dim tensor marked as a wrapped Python number (dtype from the Scalar).
+[[nodiscard]] WICK_API Tensor wrap_scalar(const Scalar& s);
+/// Contiguous strides for `sizes`.
+[[nodiscard]] WICK_API DimVector contiguous_strides(IntArrayRef sizes);
+/// Wraps dim `d` for a tensor of rank `rank` (negative from the end);
+/// IndexError "Dimension out of range (expected to be in range of [-2, 1], but got 5)".
+[[nodiscard]] WICK_API std::int64_t wrap_dim(std::int64_t d, std::int64_t rank);
+
+}  // namespace wick

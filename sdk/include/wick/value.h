@@ -1,0 +1,144 @@
+// wick/value.h - Value, the boxed value of the boxed calling convention.
+/// \file
+/// A `Value` holds anything an operator argument or result can be: None, a
+/// bool, an int, a float, a string, a Tensor, a list of tensors / ints /
+/// floats, a dtype, a device, a generic list or tuple (what `wick eval`
+/// builds from `[...]` and `(...)`), a tensor-like object, or the
+/// `NotImplemented` sentinel an override handler returns to decline.
+///
+///   wick::Value v = wick::Value(3);          // int
+///   v.is_int();  v.to_int();                 // 3
+///   wick::Value t = wick::Value(tensor);
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "wick/device.h"
+#include "wick/dtype.h"
+#include "wick/export.h"
+#include "wick/scalar.h"
+#include "wick/tensor.h"
+
+namespace wick {
+
+class Value;
+
+/// Base of tensor-like objects (types that are not tensors but take part in
+/// the override protocol). `type_name()` is the registered type's name.
+class WICK_API Object {
+ public:
+  virtual ~Object() = default;
+  [[nodiscard]] virtual std::string type_name() const = 0;
+  /// Printed by `wick eval`; default "<TypeName object>".
+  [[nodiscard]] virtual std::string repr() const;
+};
+
+struct NotImplementedType final {
+  bool operator==(const NotImplementedType&) const noexcept { return true; }
+};
+inline constexpr NotImplementedType NotImplemented{};
+
+/// A generic list or tuple of Values.
+struct ValueList;
+
+class WICK_API Value final {
+ public:
+  enum class Kind : std::uint8_t {
+    kNone, kBool, kInt, kDouble, kString, kTensor, kTensorList, kIntList,
+    kDoubleList, kDtype, kDevice, kList, kTuple, kObject, kNotImplemented,
+  };
+
+  Value() noexcept = default;  // None
+  Value(std::nullopt_t) noexcept {}  // NOLINT(implicit): None
+  Value(bool v) : v_(v) {}  // NOLINT(implicit)
+  Value(int v) : v_(static_cast<std::int64_t>(v)) {}  // NOLINT(implicit)
+  Value(std::int64_t v) : v_(v) {}  // NOLINT(implicit)
+  Value(double v) : v_(v) {}  // NOLINT(implicit)
+  Value(const char* s) : v_(std::string(s)) {}  // NOLINT(implicit)
+  Value(std::string s) : v_(std::move(s)) {}  // NOLINT(implicit)
+  Value(const Scalar& s);  // NOLINT(implicit): bool, int or float by kind
+  Value(Tensor t) : v_(std::move(t)) {}  // NOLINT(implicit)
+  Value(std::vector<Tensor> l) : v_(std::move(l)) {}  // NOLINT(implicit)
+  Value(std::vector<std::int64_t> l) : v_(std::move(l)) {}  // NOLINT(implicit)
+  Value(IntArrayRef l) : v_(l.vec()) {}  // NOLINT(implicit)
+  Value(std::vector<double> l) : v_(std::move(l)) {}  // NOLINT(implicit)
+  Value(ScalarType t) : v_(t) {}  // NOLINT(implicit)
+  Value(Device d) : v_(d) {}  // NOLINT(implicit)
+  Value(std::shared_ptr<Object> o) : v_(std::move(o)) {}  // NOLINT(implicit)
+  Value(NotImplementedType n) : v_(n) {}  // NOLINT(implicit)
+  template <typename T>
+  Value(const std::optional<T>& o) : Value() {  // NOLINT(implicit)
+    if (o) *this = Value(*o);
+  }
+  /// A generic list (`tuple = false`) or a tuple.
+  static Value list(std::vector<Value> items, bool tuple = false);
+
+  [[nodiscard]] Kind kind() const noexcept;
+  [[nodiscard]] bool is_none() const noexcept { return kind() == Kind::kNone; }
+  [[nodiscard]] bool is_bool() const noexcept { return kind() == Kind::kBool; }
+  [[nodiscard]] bool is_int() const noexcept { return kind() == Kind::kInt; }
+  [[nodiscard]] bool is_double() const noexcept { return kind() == Kind::kDouble; }
+  /// bool, int or float: a Python number.
+  [[nodiscard]] bool is_number() const noexcept { return is_bool() || is_int() || is_double(); }
+  [[nodiscard]] bool is_string() const noexcept { return kind() == Kind::kString; }
+  [[nodiscard]] bool is_tensor() const noexcept { return kind() == Kind::kTensor; }
+  [[nodiscard]] bool is_tensor_list() const noexcept { return kind() == Kind::kTensorList; }
+  [[nodiscard]] bool is_int_list() const noexcept { return kind() == Kind::kIntList; }
+  [[nodiscard]] bool is_double_list() const noexcept { return kind() == Kind::kDoubleList; }
+  [[nodiscard]] bool is_dtype() const noexcept { return kind() == Kind::kDtype; }
+  [[nodiscard]] bool is_device() const noexcept { return kind() == Kind::kDevice; }
+  [[nodiscard]] bool is_list() const noexcept { return kind() == Kind::kList; }
+  [[nodiscard]] bool is_tuple() const noexcept { return kind() == Kind::kTuple; }
+  [[nodiscard]] bool is_object() const noexcept { return kind() == Kind::kObject; }
+  [[nodiscard]] bool is_not_implemented() const noexcept { return kind() == Kind::kNotImplemented; }
+
+  // Accessors throw TypeError ("expected Tensor but got int") on a mismatch.
+  [[nodiscard]] bool to_bool() const;
+  /// int (bools are ints, as in Python).
+  [[nodiscard]] std::int64_t to_int() const;
+  /// float (ints convert, as in Python).
+  [[nodiscard]] double to_double() const;
+  [[nodiscard]] Scalar to_scalar() const;
+  [[nodiscard]] const std::string& to_string() const;
+  [[nodiscard]] const Tensor& to_tensor() const;
+  [[nodiscard]] const std::vector<Tensor>& to_tensor_list() const;
+  [[nodiscard]] const std::vector<std::int64_t>& to_int_list() const;
+  [[nodiscard]] const std::vector<double>& to_double_list() const;
+  [[nodiscard]] ScalarType to_dtype() const;
+  [[nodiscard]] Device to_device() const;
+  /// Items of a generic list or tuple.
+  [[nodiscard]] const std::vector<Value>& items() const;
+  [[nodiscard]] const std::shared_ptr<Object>& to_object() const;
+
+  /// The Python type name of what is held: "NoneType", "bool", "int",
+  /// "float", "str", "Tensor", "list", "tuple", "torch.dtype", ...
+  [[nodiscard]] std::string type_name() const;
+  /// Python's repr: "3", "0.4", "True", "'mean'", "tensor([1., 2.])",
+  /// "torch.float32", "(1, 2)".
+  [[nodiscard]] std::string repr() const;
+
+ private:
+  using Storage = std::variant<std::monostate, bool, std::int64_t, double, std::string, Tensor,
+                               std::vector<Tensor>, std::vector<std::int64_t>, std::vector<double>,
+                               ScalarType, Device, std::shared_ptr<ValueList>, std::shared_ptr<Object>,
+                               NotImplementedType>;
+  [[noreturn]] void type_mismatch(const char* expected) const;
+  Storage v_;
+};
+
+struct ValueList {
+  std::vector<Value> items;
+  bool is_tuple = false;
+};
+
+/// The boxed calling convention's operand stack.
+using Stack = std::vector<Value>;
+
+/// Python's repr of a float: shortest round-trip digits, "1e-05", "3.0", "nan", "inf".
+[[nodiscard]] WICK_API std::string python_float_repr(double v);
+
+}  // namespace wick

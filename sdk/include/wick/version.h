@@ -1,0 +1,26 @@
+// wick/version.h - SDK version and the ABI fingerprint plugins are checked against.
+/// \file
+#pragma once
+
+#define WICK_SDK_VERSION "0.1.0"
+/// Bumped when the plugin descriptor or the C++ types crossing it change.
+#define WICK_PLUGIN_ABI_VERSION 1
+
+#define WICK_STR_(x) #x
+#define WICK_STR(x) WICK_STR_(x)
+#if defined(__clang__)
+#define WICK_COMPILER_ID "clang-" WICK_STR(__clang_major__)
+#elif defined(__GNUC__)
+#define WICK_COMPILER_ID "gcc-" WICK_STR(__GNUC__)
+#else
+#define WICK_COMPILER_ID "unknown"
+#endif
+#if defined(_GLIBCXX_USE_CXX11_ABI)
+#define WICK_STDLIB_ID "libstdc++-cxx11abi" WICK_STR(_GLIBCXX_USE_CXX11_ABI)
+#elif defined(_LIBCPP_VERSION)
+#define WICK_STDLIB_ID "libc++-" WICK_STR(_LIBCPP_ABI_VERSION)
+#else
+#define WICK_STDLIB_ID "unknown-stdlib"
+#endif
+/// Compiler family and major version, standard library ABI, C++ standard.
+#define WICK_ABI_FINGERPRINT WICK_COMPILER_ID ";" WICK_STDLIB_ID ";cxx" WICK_STR(__cplusplus)

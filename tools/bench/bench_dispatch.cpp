@@ -1,0 +1,78 @@
+// tools/bench/bench_dispatch.cpp - dispatcher overhead: typed and boxed calls of
+// a no-op operator, a 1-element add, and add_out into a preallocated tensor.
+/// \file
+/// Run: build/release/tools/bench/wick_bench. With libtorch-dev installed the
+/// libtorch twins (bench_libtorch.cpp) run in the same process; compare the
+/// `wick/...` and `torch/...` lines (the README keeps the latest ratios).
+#include <benchmark/benchmark.h>
+
+#include <memory>
+
+#include "wick/dispatcher.h"
+#include "wick/library.h"
+#include "wick/loader.h"
+#include "wick/ops.h"
+
+namespace {
+
+wick::Tensor noop_kernel(const wick::Tensor& self) { return self; }
+
+// The benchmark's own operator, registered for the process (never static init).
+struct NoopOp {
+  NoopOp() {
+    wick::init();
+    defs.def("noop(Tensor self) -> Tensor");
+    cpu.impl("noop", &noop_kernel);
+  }
+  wick::Library defs{"bench"};
+  wick::Library cpu{"bench", wick::DispatchKey::kCPU};
+};
+
+NoopOp& noop_op() {
+  static NoopOp op;
+  return op;
+}
+
+void wick_typed_noop(benchmark::State& state) {
+  noop_op();
+  auto op = wick::find_op("bench.noop").typed<wick::Tensor(const wick::Tensor&)>();
+  wick::Tensor x = wick::ones({1});
+  for (auto _ : state) benchmark::DoNotOptimize(op.call(x));
+}
+BENCHMARK(wick_typed_noop);
+
+void wick_boxed_noop(benchmark::State& state) {
+  noop_op();
+  auto op = wick::find_op("bench.noop");
+  wick::Tensor x = wick::ones({1});
+  wick::Stack stack;
+  stack.reserve(1);
+  for (auto _ : state) {
+    stack.clear();
+    stack.emplace_back(x);
+    op.call_boxed(stack);
+    benchmark::DoNotOptimize(stack);
+  }
+}
+BENCHMARK(wick_boxed_noop);
+
+void wick_add_1elem(benchmark::State& state) {
+  wick::init();
+  wick::Tensor a = wick::ones({1});
+  wick::Tensor b = wick::ones({1});
+  for (auto _ : state) benchmark::DoNotOptimize(wick::add(a, b));
+}
+BENCHMARK(wick_add_1elem);
+
+void wick_add_out_1elem(benchmark::State& state) {
+  wick::init();
+  wick::Tensor a = wick::ones({1});
+  wick::Tensor b = wick::ones({1});
+  wick::Tensor out = wick::empty({1});
+  for (auto _ : state) benchmark::DoNotOptimize(wick::add_out(out, a, b));
+}
+BENCHMARK(wick_add_out_1elem);
+
+}  // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,316 @@
+// tools/wick/eval.cpp - evaluating `wick eval` expressions through the boxed API.
+/// \file
+/// Walks the tree `parse` builds. Names resolve as Note [Eval names] says;
+/// operators and tensor methods go through `wick::call`; arithmetic on two
+/// Python numbers is done here, as Python does it (eval_number.cpp).
+#include "wick/eval.h"
+
+#include <set>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "wick/catalog.h"
+#include "wick/dispatcher.h"
+#include "wick/dtype.h"
+#include "wick/random.h"
+#include "eval_internal.h"
+
+namespace wick::eval {
+namespace {
+
+/// Something callable: an operator, a tensor method bound to its tensor, or
+/// a builtin ("float", "torch.manual_seed").
+struct Callable {
+  enum class Kind : std::uint8_t { kOp, kMethod, kBuiltin };
+  Kind kind;
+  std::string name;  ///< operator name, method name, or builtin name
+  Value self;        ///< the tensor of a method
+};
+/// A module such as `torch.nn`.
+struct Namespace {
+  std::string path;
+};
+/// What a sub-expression evaluates to; only a Value can be an operand.
+using Thing = std::variant<Value, Callable, Namespace>;
+
+constexpr std::string_view kBuiltins[] = {"float", "int", "bool", "abs"};
+
+bool is_tensorish(const Value& v) noexcept { return v.is_tensor() || v.is_object(); }
+
+std::string_view dunder(BinaryOp op) noexcept {
+  switch (op) {
+    case BinaryOp::kAdd: return "__add__";
+    case BinaryOp::kSub: return "__sub__";
+    case BinaryOp::kMul: return "__mul__";
+    case BinaryOp::kDiv: return "__truediv__";
+    case BinaryOp::kMatMul: return "__matmul__";
+    case BinaryOp::kPow: return "__pow__";
+    case BinaryOp::kEq: return "__eq__";
+    case BinaryOp::kNe: return "__ne__";
+    case BinaryOp::kLt: return "__lt__";
+    case BinaryOp::kLe: return "__le__";
+    case BinaryOp::kGt: return "__gt__";
+    case BinaryOp::kGe: return "__ge__";
+  }
+  return "";
+}
+
+/// The dunder the right operand answers with when the left one cannot:
+/// `2 - x` is `x.__rsub__(2)`, `2 < x` is `x.__gt__(2)`.
+std::string_view reflected_dunder(BinaryOp op) noexcept {
+  switch (op) {
+    case BinaryOp::kAdd: return "__radd__";
+    case BinaryOp::kSub: return "__rsub__";
+    case BinaryOp::kMul: return "__rmul__";
+    case BinaryOp::kDiv: return "__rtruediv__";
+    case BinaryOp::kMatMul: return "__rmatmul__";
+    case BinaryOp::kPow: return "__rpow__";
+    case BinaryOp::kEq: return "__eq__";
+    case BinaryOp::kNe: return "__ne__";
+    case BinaryOp::kLt: return "__gt__";
+    case BinaryOp::kLe: return "__ge__";
+    case BinaryOp::kGt: return "__lt__";
+    case BinaryOp::kGe: return "__le__";
+  }
+  return "";
+}
+
+bool is_comparison(BinaryOp op) noexcept { return op >= BinaryOp::kEq; }
+
+/// dtype attributes of `torch` that wick has, and PyTorch's others (which
+/// parse_dtype rejects with a message listing what wick supports).
+constexpr std::string_view kDtypeNames[] = {"float32", "float", "float64", "double", "int64",
+                                            "long",    "int32", "int",     "bool"};
+constexpr std::string_view kOtherTorchDtypes[] = {"float16", "half",      "bfloat16", "uint8",     "int8",
+                                                  "int16",   "short",     "complex32", "complex64", "cfloat",
+                                                  "complex128", "cdouble", "chalf"};
+
+template <std::size_t N>
+bool one_of(std::string_view s, const std::string_view (&set)[N]) noexcept {
+  for (std::string_view x : set) {
+    if (s == x) return true;
+  }
+  return false;
+}
+
+class Evaluator {
+ public:
+  explicit Evaluator(const Scope& scope) : scope_(scope) {}
+
+  Value value(const Node& n) { return as_value(eval(n)); }
+
+  Value as_value(Thing t) const {
+    if (auto* v = std::get_if<Value>(&t)) return std::move(*v);
+    if (auto* c = std::get_if<Callable>(&t)) {
+      const std::string name = c->kind == Callable::Kind::kMethod ? "torch.Tensor." + c->name : c->name;
+      throw TypeError(detail::str_cat("'", name, "' is a function, not a value (call it: ", name, "(...))"));
+    }
+    throw TypeError(detail::str_cat("'", std::get<Namespace>(t).path, "' is a module, not a value"));
+  }
+
+ private:
+  Thing eval(const Node& n) {
+    switch (n.kind) {
+      case Node::Kind::kInt: return Value(n.int_value);
+      case Node::Kind::kFloat: return Value(n.float_value);
+      case Node::Kind::kString: return Value(n.text);
+      case Node::Kind::kBool: return Value(n.bool_value);
+      case Node::Kind::kNone: return Value();
+      case Node::Kind::kName: return name(n.text);
+      case Node::Kind::kAttribute: return attribute(eval(*n.children[0]), n.text, true);
+      case Node::Kind::kCall: return call(n);
+      case Node::Kind::kList:
+      case Node::Kind::kTuple: {
+        std::vector<Value> items;
+        items.reserve(n.children.size());
+        for (const auto& c : n.children) items.push_back(value(*c));
+        return Value::list(std::move(items), n.kind == Node::Kind::kTuple);
+      }
+      case Node::Kind::kUnary: return unary(n.unary_op, value(*n.children[0]));
+      case Node::Kind::kBinary: {
+        Value l = value(*n.children[0]);
+        Value r = value(*n.children[1]);
+        return binary(n.binary_op, l, r);
+      }
+    }
+    WICK_INTERNAL_ASSERT(false, "unknown node kind");
+    return Value();
+  }
+
+  // --- names -------------------------------------------------------------------
+
+  /// A dotted name, part by part (Note [Eval names]).
+  Thing name(const std::string& dotted) {
+    std::vector<std::string> parts;
+    for (std::size_t start = 0;;) {
+      const std::size_t dot = dotted.find('.', start);
+      parts.push_back(dotted.substr(start, dot - start));
+      if (dot == std::string::npos) break;
+      start = dot + 1;
+    }
+    Thing t = first_name(parts[0], parts.size() == 1);
+    for (std::size_t k = 1; k < parts.size(); ++k) t = attribute(std::move(t), parts[k], k + 1 == parts.size());
+    return t;
+  }
+
+  Thing first_name(const std::string& n, bool last) {
+    if (auto it = scope_.find(n); it != scope_.end()) return it->second;
+    if (one_of(n, kBuiltins)) return Callable{Callable::Kind::kBuiltin, n, Value()};
+    if (n == "F") return Namespace{"torch.nn.functional"};
+    if (!last && is_namespace(n)) return Namespace{n};
+    if (try_find_op(n)) return Callable{Callable::Kind::kOp, n, Value()};
+    if (is_namespace(n)) return Namespace{n};
+    throw NameError(detail::str_cat("name '", n, "' is not defined"));
+  }
+
+  /// `base.attr`; `last` when nothing follows (a namespace is then preferred
+  /// to an operator of the same name only when more parts follow).
+  Thing attribute(Thing base, const std::string& attr, bool last) {
+    if (auto* ns = std::get_if<Namespace>(&base)) {
+      const std::string path = ns->path + "." + attr;
+      if (!last && is_namespace(path)) return Namespace{path};
+      if (try_find_op(path)) return Callable{Callable::Kind::kOp, path, Value()};
+      if (path == "torch.manual_seed") return Callable{Callable::Kind::kBuiltin, path, Value()};
+      if (ns->path == "torch" && one_of(attr, kDtypeNames)) return Value(parse_dtype(attr));
+      if (ns->path == "torch" && one_of(attr, kOtherTorchDtypes)) (void)parse_dtype(attr);  // throws TypeError
+      if (is_namespace(path)) return Namespace{path};
+      throw NameError(detail::str_cat("module '", ns->path, "' has no attribute '", attr, "'"));
+    }
+    if (auto* c = std::get_if<Callable>(&base)) {
+      throw NameError(detail::str_cat("function '", c->kind == Callable::Kind::kMethod ? "torch.Tensor." : "",
+                                      c->name, "' has no attribute '", attr, "'"));
+    }
+    Value& v = std::get<Value>(base);
+    if (is_tensorish(v)) {
+      if (try_find_op("torch.Tensor." + attr)) return Callable{Callable::Kind::kMethod, attr, std::move(v)};
+      throw NameError(detail::str_cat("'", v.type_name(), "' object has no attribute '", attr, "'"));
+    }
+    throw NameError(detail::str_cat("'", v.type_name(), "' object has no attribute '", attr, "'"));
+  }
+
+  /// A prefix of some operator's name (computed once per evaluation).
+  bool is_namespace(const std::string& path) {
+    if (!namespaces_) {
+      namespaces_.emplace(std::set<std::string, std::less<>>{"torch", "torch.Tensor", "torch.nn",
+                                                             "torch.nn.functional"});
+      for (const CatalogEntry& e : catalog_entries()) {
+        for (std::size_t dot = e.qualified_name.find('.'); dot != std::string::npos;
+             dot = e.qualified_name.find('.', dot + 1)) {
+          namespaces_->insert(e.qualified_name.substr(0, dot));
+        }
+      }
+    }
+    return namespaces_->count(path) != 0;
+  }
+
+  // --- calls -------------------------------------------------------------------
+
+  Thing call(const Node& n) {
+    Thing callee = eval(*n.children[0]);
+    std::vector<Value> args;
+    args.reserve(n.children.size());
+    for (std::size_t k = 1; k < n.children.size(); ++k) args.push_back(value(*n.children[k]));
+    Kwargs kwargs;
+    kwargs.reserve(n.kwargs.size());
+    for (const auto& [key, node] : n.kwargs) kwargs.emplace_back(key, value(*node));
+
+    if (auto* c = std::get_if<Callable>(&callee)) {
+      switch (c->kind) {
+        case Callable::Kind::kOp: return wick::call(c->name, std::move(args), kwargs);
+        case Callable::Kind::kMethod:
+          args.insert(args.begin(), c->self);
+          return wick::call("torch.Tensor." + c->name, std::move(args), kwargs);
+        case Callable::Kind::kBuiltin: return builtin(c->name, args, kwargs);
+      }
+    }
+    if (auto* ns = std::get_if<Namespace>(&callee)) {
+      throw TypeError(detail::str_cat("'module' object is not callable (", ns->path, ")"));
+    }
+    throw TypeError(detail::str_cat("'", std::get<Value>(callee).type_name(), "' object is not callable"));
+  }
+
+  static Value builtin(const std::string& name, const std::vector<Value>& args, const Kwargs& kwargs) {
+    if (name == "torch.manual_seed") {
+      WICK_CHECK(args.size() + kwargs.size() == 1 && (kwargs.empty() || kwargs[0].first == "seed"), TypeError,
+                 "manual_seed() takes one argument: seed");
+      const Value& seed = args.empty() ? kwargs[0].second : args[0];
+      WICK_CHECK(seed.is_int() || seed.is_bool(), TypeError, "manual_seed(): argument 'seed' must be int, not ",
+                 seed.type_name());
+      manual_seed(static_cast<std::uint64_t>(seed.to_int()));
+      return Value();
+    }
+    WICK_CHECK(kwargs.empty(), TypeError, name, "() takes no keyword arguments");
+    if (name == "abs") {
+      WICK_CHECK(args.size() == 1, TypeError, "abs() takes exactly one argument (", args.size(), " given)");
+      if (is_tensorish(args[0])) {
+        const char* op = try_find_op("torch.Tensor.__abs__") ? "torch.Tensor.__abs__" : "torch.abs";
+        return wick::call(op, {args[0]});
+      }
+      return number_abs(args[0]);
+    }
+    WICK_CHECK(args.size() <= 1, TypeError, name, " expected at most 1 argument, got ", args.size());
+    if (name == "float") return args.empty() ? Value(0.0) : to_float(args[0]);
+    if (name == "int") return args.empty() ? Value(std::int64_t{0}) : to_int(args[0]);
+    return args.empty() ? Value(false) : Value(truth(args[0]));  // bool
+  }
+
+  // --- operators ---------------------------------------------------------------
+
+  static Value unary(UnaryOp op, const Value& v) {
+    if (v.is_number()) return number_unary(op, v);
+    if (is_tensorish(v)) {
+      if (op == UnaryOp::kNeg) return wick::call("torch.Tensor.__neg__", {v});
+      if (try_find_op("torch.Tensor.__pos__")) return wick::call("torch.Tensor.__pos__", {v});
+      return v;
+    }
+    throw TypeError(detail::str_cat("bad operand type for unary ", op == UnaryOp::kNeg ? "-" : "+", ": '",
+                                    v.type_name(), "'"));
+  }
+
+  static Value binary(BinaryOp op, const Value& l, const Value& r) {
+    if (l.is_number() && r.is_number()) return number_binary(op, l, r);
+    if (is_tensorish(l)) {
+      Value out = dispatch_dunder(dunder(op), l, r);
+      if (out.is_not_implemented() && is_tensorish(r)) out = dispatch_dunder(reflected_dunder(op), r, l);
+      if (!out.is_not_implemented()) return out;
+    } else if (is_tensorish(r)) {
+      Value out = dispatch_dunder(reflected_dunder(op), r, l);
+      if (!out.is_not_implemented()) return out;
+    } else if (op == BinaryOp::kEq || op == BinaryOp::kNe) {
+      return Value(values_equal(l, r) == (op == BinaryOp::kEq));
+    } else if (is_comparison(op) && l.is_string() && r.is_string()) {
+      const int c = l.to_string().compare(r.to_string());
+      return Value(op == BinaryOp::kLt ? c < 0 : op == BinaryOp::kLe ? c <= 0 : op == BinaryOp::kGt ? c > 0 : c >= 0);
+    }
+    if (is_comparison(op)) {
+      throw TypeError(detail::str_cat("'", op_symbol(op), "' not supported between instances of '", l.type_name(),
+                                      "' and '", r.type_name(), "'"));
+    }
+    throw TypeError(detail::str_cat("unsupported operand type(s) for ", op_symbol(op), ": '", l.type_name(),
+                                    "' and '", r.type_name(), "'"));
+  }
+
+  /// `torch.Tensor.<name>(self, other)`, or NotImplemented when the catalog
+  /// has no such dunder.
+  static Value dispatch_dunder(std::string_view name, const Value& self, const Value& other) {
+    const std::string op = detail::str_cat("torch.Tensor.", name);
+    if (!try_find_op(op)) return Value(NotImplemented);
+    return wick::call(op, {self, other});
+  }
+
+  const Scope& scope_;
+  std::optional<std::set<std::string, std::less<>>> namespaces_;
+};
+
+}  // namespace
+
+Value evaluate(std::string_view expr, const Scope& scope) {
+  const std::unique_ptr<Node> tree = parse(expr);
+  Evaluator ev(scope);
+  return ev.value(*tree);
+}
+
+std::string format(const Value& v) { return v.repr(); }
+
+}  // namespace wick::eval

@@ -1,0 +1,102 @@
+// tools/wick/eval_format.cpp - `wick eval --json`: values as JSON.
+/// \file
+/// Tensors are read element by element through their strides, so views
+/// (transposes, slices) need no copy.
+#include "wick/eval.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <string>
+
+#include "wick/error.h"
+#include "wick/tensor.h"
+
+namespace wick::eval {
+namespace {
+
+nlohmann::json float_json(double d) {
+  if (std::isnan(d)) return "nan";
+  if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
+  return d;
+}
+
+/// A float32 as the double with the same shortest digits, so that 0.1f is
+/// written 0.1 rather than 0.10000000149011612.
+nlohmann::json float32_json(float f) {
+  if (!std::isfinite(f)) return float_json(f);
+  char buf[64];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, f);
+  double d = f;
+  if (ec == std::errc()) std::from_chars(buf, end, d);
+  return d;
+}
+
+nlohmann::json element(const char* p, ScalarType t) {
+  switch (t) {
+    case ScalarType::kBool: return *reinterpret_cast<const bool*>(p);
+    case ScalarType::kInt32: return *reinterpret_cast<const std::int32_t*>(p);
+    case ScalarType::kInt64: return *reinterpret_cast<const std::int64_t*>(p);
+    case ScalarType::kFloat32: return float32_json(*reinterpret_cast<const float*>(p));
+    case ScalarType::kFloat64: return float_json(*reinterpret_cast<const double*>(p));
+    default: break;
+  }
+  throw TypeError(detail::str_cat("to_json: unsupported dtype ", dtype_name(t)));
+}
+
+/// The elements at byte `offset` from `base`, from dim `d` on, nested by size.
+nlohmann::json nested(const char* base, std::int64_t offset, const Tensor& t, std::int64_t d) {
+  if (d == t.dim()) return element(base + offset, t.dtype());
+  nlohmann::json out = nlohmann::json::array();
+  const std::int64_t step = t.strides()[d] * static_cast<std::int64_t>(itemsize(t.dtype()));
+  for (std::int64_t i = 0; i < t.sizes()[d]; ++i) out.push_back(nested(base, offset + i * step, t, d + 1));
+  return out;
+}
+
+nlohmann::json tensor_json(const Tensor& t) {
+  if (!t.defined()) return nullptr;
+  WICK_CHECK(t.device().is_cpu(), RuntimeError, "to_json: the tensor is on ", t.device().str(),
+             "; only CPU tensors can be written as JSON (move it with .cpu())");
+  nlohmann::json shape = nlohmann::json::array();
+  for (std::int64_t s : t.sizes()) shape.push_back(s);
+  // An empty tensor has no element to read: only the nesting is written.
+  const char* base = t.numel() == 0 ? nullptr : static_cast<const char*>(t.data_ptr());
+  return {{"dtype", std::string(dtype_name(t.dtype()))}, {"shape", std::move(shape)}, {"data", nested(base, 0, t, 0)}};
+}
+
+}  // namespace
+
+nlohmann::json to_json(const Value& v) {
+  switch (v.kind()) {
+    case Value::Kind::kNone: return nullptr;
+    case Value::Kind::kBool: return v.to_bool();
+    case Value::Kind::kInt: return v.to_int();
+    case Value::Kind::kDouble: return float_json(v.to_double());
+    case Value::Kind::kString: return v.to_string();
+    case Value::Kind::kTensor: return tensor_json(v.to_tensor());
+    case Value::Kind::kTensorList: {
+      nlohmann::json out = nlohmann::json::array();
+      for (const Tensor& t : v.to_tensor_list()) out.push_back(tensor_json(t));
+      return out;
+    }
+    case Value::Kind::kIntList: return v.to_int_list();
+    case Value::Kind::kDoubleList: {
+      nlohmann::json out = nlohmann::json::array();
+      for (double d : v.to_double_list()) out.push_back(float_json(d));
+      return out;
+    }
+    case Value::Kind::kDtype: return "torch." + std::string(dtype_name(v.to_dtype()));
+    case Value::Kind::kDevice: return v.to_device().str();
+    case Value::Kind::kList:
+    case Value::Kind::kTuple: {
+      nlohmann::json out = nlohmann::json::array();
+      for (const Value& item : v.items()) out.push_back(to_json(item));
+      return out;
+    }
+    case Value::Kind::kObject:
+    case Value::Kind::kNotImplemented: return v.repr();
+  }
+  return nullptr;
+}
+
+}  // namespace wick::eval
