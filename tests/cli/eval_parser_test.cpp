@@ -35,9 +35,7 @@ namespace ev = wick::eval;
 std::string tree(std::string_view expr) { return ev::to_string(*ev::parse(expr)); }
 
 /// What `wick eval EXPR` prints.
-std::string run(std::string_view expr, const ev::Scope& scope = {}) {
-  return ev::format(ev::evaluate(expr, scope));
-}
+std::string run(std::string_view expr, const ev::Scope& scope = {}) { return ev::format(ev::evaluate(expr, scope)); }
 
 /// The SyntaxError `parse(expr)` throws (a failure when it does not).
 ev::SyntaxError syntax_error(std::string_view expr) {
@@ -292,8 +290,7 @@ TEST(EvalParser, SyntaxErrorCaretOnTheRightLine) {
 TEST(EvalParser, DeepNestingIsAnErrorNotACrash) {
   const std::string deep = std::string(5000, '(') + "1" + std::string(5000, ')');
   EXPECT_NE(std::string(syntax_error(deep).what()).find("too many nested"), std::string::npos);
-  EXPECT_NE(std::string(syntax_error(std::string(5000, '-') + "1").what()).find("too many nested"),
-            std::string::npos);
+  EXPECT_NE(std::string(syntax_error(std::string(5000, '-') + "1").what()).find("too many nested"), std::string::npos);
   std::string chain = "1";
   for (int i = 0; i < 5000; ++i) chain += "+1";
   EXPECT_NE(std::string(syntax_error(chain).what()).find("too deeply nested"), std::string::npos);
@@ -361,8 +358,7 @@ TEST(EvalParser, PythonNumberErrors) {
   EXPECT_EQ(error_of<ev::ZeroDivisionError>("1.0/0"), "float division by zero");
   EXPECT_EQ(error_of<ev::ZeroDivisionError>("1/0.0"), "float division by zero");
   EXPECT_EQ(error_of<ev::ZeroDivisionError>("0 ** -1"), "0.0 cannot be raised to a negative power");
-  EXPECT_NE(error_of<ev::OverflowError>("9223372036854775807 + 1").find("does not fit in 64 bits"),
-            std::string::npos);
+  EXPECT_NE(error_of<ev::OverflowError>("9223372036854775807 + 1").find("does not fit in 64 bits"), std::string::npos);
   EXPECT_NE(error_of<ev::OverflowError>("2**63").find("2 ** 63"), std::string::npos);
   EXPECT_NE(error_of<ev::OverflowError>("3**100").find("does not fit"), std::string::npos);
   EXPECT_NE(error_of<ev::OverflowError>("-(-9223372036854775807 - 1)").find("does not fit"), std::string::npos);

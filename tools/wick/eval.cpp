@@ -10,11 +10,11 @@
 #include <variant>
 #include <vector>
 
+#include "eval_internal.h"
 #include "wick/catalog.h"
 #include "wick/dispatcher.h"
 #include "wick/dtype.h"
 #include "wick/random.h"
-#include "eval_internal.h"
 
 namespace wick::eval {
 namespace {
@@ -40,18 +40,30 @@ bool is_tensorish(const Value& v) noexcept { return v.is_tensor() || v.is_object
 
 std::string_view dunder(BinaryOp op) noexcept {
   switch (op) {
-    case BinaryOp::kAdd: return "__add__";
-    case BinaryOp::kSub: return "__sub__";
-    case BinaryOp::kMul: return "__mul__";
-    case BinaryOp::kDiv: return "__truediv__";
-    case BinaryOp::kMatMul: return "__matmul__";
-    case BinaryOp::kPow: return "__pow__";
-    case BinaryOp::kEq: return "__eq__";
-    case BinaryOp::kNe: return "__ne__";
-    case BinaryOp::kLt: return "__lt__";
-    case BinaryOp::kLe: return "__le__";
-    case BinaryOp::kGt: return "__gt__";
-    case BinaryOp::kGe: return "__ge__";
+    case BinaryOp::kAdd:
+      return "__add__";
+    case BinaryOp::kSub:
+      return "__sub__";
+    case BinaryOp::kMul:
+      return "__mul__";
+    case BinaryOp::kDiv:
+      return "__truediv__";
+    case BinaryOp::kMatMul:
+      return "__matmul__";
+    case BinaryOp::kPow:
+      return "__pow__";
+    case BinaryOp::kEq:
+      return "__eq__";
+    case BinaryOp::kNe:
+      return "__ne__";
+    case BinaryOp::kLt:
+      return "__lt__";
+    case BinaryOp::kLe:
+      return "__le__";
+    case BinaryOp::kGt:
+      return "__gt__";
+    case BinaryOp::kGe:
+      return "__ge__";
   }
   return "";
 }
@@ -60,18 +72,30 @@ std::string_view dunder(BinaryOp op) noexcept {
 /// `2 - x` is `x.__rsub__(2)`, `2 < x` is `x.__gt__(2)`.
 std::string_view reflected_dunder(BinaryOp op) noexcept {
   switch (op) {
-    case BinaryOp::kAdd: return "__radd__";
-    case BinaryOp::kSub: return "__rsub__";
-    case BinaryOp::kMul: return "__rmul__";
-    case BinaryOp::kDiv: return "__rtruediv__";
-    case BinaryOp::kMatMul: return "__rmatmul__";
-    case BinaryOp::kPow: return "__rpow__";
-    case BinaryOp::kEq: return "__eq__";
-    case BinaryOp::kNe: return "__ne__";
-    case BinaryOp::kLt: return "__gt__";
-    case BinaryOp::kLe: return "__ge__";
-    case BinaryOp::kGt: return "__lt__";
-    case BinaryOp::kGe: return "__le__";
+    case BinaryOp::kAdd:
+      return "__radd__";
+    case BinaryOp::kSub:
+      return "__rsub__";
+    case BinaryOp::kMul:
+      return "__rmul__";
+    case BinaryOp::kDiv:
+      return "__rtruediv__";
+    case BinaryOp::kMatMul:
+      return "__rmatmul__";
+    case BinaryOp::kPow:
+      return "__rpow__";
+    case BinaryOp::kEq:
+      return "__eq__";
+    case BinaryOp::kNe:
+      return "__ne__";
+    case BinaryOp::kLt:
+      return "__gt__";
+    case BinaryOp::kLe:
+      return "__ge__";
+    case BinaryOp::kGt:
+      return "__lt__";
+    case BinaryOp::kGe:
+      return "__le__";
   }
   return "";
 }
@@ -82,8 +106,8 @@ bool is_comparison(BinaryOp op) noexcept { return op >= BinaryOp::kEq; }
 /// parse_dtype rejects with a message listing what wick supports).
 constexpr std::string_view kDtypeNames[] = {"float32", "float", "float64", "double", "int64",
                                             "long",    "int32", "int",     "bool"};
-constexpr std::string_view kOtherTorchDtypes[] = {"float16", "half",      "bfloat16", "uint8",     "int8",
-                                                  "int16",   "short",     "complex32", "complex64", "cfloat",
+constexpr std::string_view kOtherTorchDtypes[] = {"float16",    "half",    "bfloat16",  "uint8",     "int8",
+                                                  "int16",      "short",   "complex32", "complex64", "cfloat",
                                                   "complex128", "cdouble", "chalf"};
 
 template <std::size_t N>
@@ -112,14 +136,22 @@ class Evaluator {
  private:
   Thing eval(const Node& n) {
     switch (n.kind) {
-      case Node::Kind::kInt: return Value(n.int_value);
-      case Node::Kind::kFloat: return Value(n.float_value);
-      case Node::Kind::kString: return Value(n.text);
-      case Node::Kind::kBool: return Value(n.bool_value);
-      case Node::Kind::kNone: return Value();
-      case Node::Kind::kName: return name(n.text);
-      case Node::Kind::kAttribute: return attribute(eval(*n.children[0]), n.text, true);
-      case Node::Kind::kCall: return call(n);
+      case Node::Kind::kInt:
+        return Value(n.int_value);
+      case Node::Kind::kFloat:
+        return Value(n.float_value);
+      case Node::Kind::kString:
+        return Value(n.text);
+      case Node::Kind::kBool:
+        return Value(n.bool_value);
+      case Node::Kind::kNone:
+        return Value();
+      case Node::Kind::kName:
+        return name(n.text);
+      case Node::Kind::kAttribute:
+        return attribute(eval(*n.children[0]), n.text, true);
+      case Node::Kind::kCall:
+        return call(n);
       case Node::Kind::kList:
       case Node::Kind::kTuple: {
         std::vector<Value> items;
@@ -127,7 +159,8 @@ class Evaluator {
         for (const auto& c : n.children) items.push_back(value(*c));
         return Value::list(std::move(items), n.kind == Node::Kind::kTuple);
       }
-      case Node::Kind::kUnary: return unary(n.unary_op, value(*n.children[0]));
+      case Node::Kind::kUnary:
+        return unary(n.unary_op, value(*n.children[0]));
       case Node::Kind::kBinary: {
         Value l = value(*n.children[0]);
         Value r = value(*n.children[1]);
@@ -178,8 +211,8 @@ class Evaluator {
       throw NameError(detail::str_cat("module '", ns->path, "' has no attribute '", attr, "'"));
     }
     if (auto* c = std::get_if<Callable>(&base)) {
-      throw NameError(detail::str_cat("function '", c->kind == Callable::Kind::kMethod ? "torch.Tensor." : "",
-                                      c->name, "' has no attribute '", attr, "'"));
+      throw NameError(detail::str_cat("function '", c->kind == Callable::Kind::kMethod ? "torch.Tensor." : "", c->name,
+                                      "' has no attribute '", attr, "'"));
     }
     Value& v = std::get<Value>(base);
     if (is_tensorish(v)) {
@@ -192,8 +225,8 @@ class Evaluator {
   /// A prefix of some operator's name (computed once per evaluation).
   bool is_namespace(const std::string& path) {
     if (!namespaces_) {
-      namespaces_.emplace(std::set<std::string, std::less<>>{"torch", "torch.Tensor", "torch.nn",
-                                                             "torch.nn.functional"});
+      namespaces_.emplace(
+          std::set<std::string, std::less<>>{"torch", "torch.Tensor", "torch.nn", "torch.nn.functional"});
       for (const CatalogEntry& e : catalog_entries()) {
         for (std::size_t dot = e.qualified_name.find('.'); dot != std::string::npos;
              dot = e.qualified_name.find('.', dot + 1)) {
@@ -217,11 +250,13 @@ class Evaluator {
 
     if (auto* c = std::get_if<Callable>(&callee)) {
       switch (c->kind) {
-        case Callable::Kind::kOp: return wick::call(c->name, std::move(args), kwargs);
+        case Callable::Kind::kOp:
+          return wick::call(c->name, std::move(args), kwargs);
         case Callable::Kind::kMethod:
           args.insert(args.begin(), c->self);
           return wick::call("torch.Tensor." + c->name, std::move(args), kwargs);
-        case Callable::Kind::kBuiltin: return builtin(c->name, args, kwargs);
+        case Callable::Kind::kBuiltin:
+          return builtin(c->name, args, kwargs);
       }
     }
     if (auto* ns = std::get_if<Namespace>(&callee)) {
@@ -264,8 +299,8 @@ class Evaluator {
       if (try_find_op("torch.Tensor.__pos__")) return wick::call("torch.Tensor.__pos__", {v});
       return v;
     }
-    throw TypeError(detail::str_cat("bad operand type for unary ", op == UnaryOp::kNeg ? "-" : "+", ": '",
-                                    v.type_name(), "'"));
+    throw TypeError(
+        detail::str_cat("bad operand type for unary ", op == UnaryOp::kNeg ? "-" : "+", ": '", v.type_name(), "'"));
   }
 
   static Value binary(BinaryOp op, const Value& l, const Value& r) {
@@ -287,8 +322,8 @@ class Evaluator {
       throw TypeError(detail::str_cat("'", op_symbol(op), "' not supported between instances of '", l.type_name(),
                                       "' and '", r.type_name(), "'"));
     }
-    throw TypeError(detail::str_cat("unsupported operand type(s) for ", op_symbol(op), ": '", l.type_name(),
-                                    "' and '", r.type_name(), "'"));
+    throw TypeError(detail::str_cat("unsupported operand type(s) for ", op_symbol(op), ": '", l.type_name(), "' and '",
+                                    r.type_name(), "'"));
   }
 
   /// `torch.Tensor.<name>(self, other)`, or NotImplemented when the catalog

@@ -100,13 +100,13 @@ enum class BinaryOp : std::uint8_t { kAdd, kSub, kMul, kDiv, kMatMul, kPow, kEq,
 /// One node of the syntax tree. Which fields are used depends on `kind`.
 struct Node {
   enum class Kind : std::uint8_t {
-    kInt,        ///< int_value
-    kFloat,      ///< float_value
-    kString,     ///< text
-    kBool,       ///< bool_value
+    kInt,     ///< int_value
+    kFloat,   ///< float_value
+    kString,  ///< text
+    kBool,    ///< bool_value
     kNone,
     kName,       ///< text: a dotted name, "torch.nn.functional.relu" (Note [Eval names])
-    kAttribute,  ///< children[0].text
+    kAttribute,  ///< children[0] . text, on a value that is not a plain name: `f(x).sum`
     kCall,       ///< children[0](children[1..], kwargs)
     kList,       ///< [children...]
     kTuple,      ///< (children...)

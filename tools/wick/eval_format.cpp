@@ -34,12 +34,18 @@ nlohmann::json float32_json(float f) {
 
 nlohmann::json element(const char* p, ScalarType t) {
   switch (t) {
-    case ScalarType::kBool: return *reinterpret_cast<const bool*>(p);
-    case ScalarType::kInt32: return *reinterpret_cast<const std::int32_t*>(p);
-    case ScalarType::kInt64: return *reinterpret_cast<const std::int64_t*>(p);
-    case ScalarType::kFloat32: return float32_json(*reinterpret_cast<const float*>(p));
-    case ScalarType::kFloat64: return float_json(*reinterpret_cast<const double*>(p));
-    default: break;
+    case ScalarType::kBool:
+      return *reinterpret_cast<const bool*>(p);
+    case ScalarType::kInt32:
+      return *reinterpret_cast<const std::int32_t*>(p);
+    case ScalarType::kInt64:
+      return *reinterpret_cast<const std::int64_t*>(p);
+    case ScalarType::kFloat32:
+      return float32_json(*reinterpret_cast<const float*>(p));
+    case ScalarType::kFloat64:
+      return float_json(*reinterpret_cast<const double*>(p));
+    default:
+      break;
   }
   throw TypeError(detail::str_cat("to_json: unsupported dtype ", dtype_name(t)));
 }
@@ -68,25 +74,34 @@ nlohmann::json tensor_json(const Tensor& t) {
 
 nlohmann::json to_json(const Value& v) {
   switch (v.kind()) {
-    case Value::Kind::kNone: return nullptr;
-    case Value::Kind::kBool: return v.to_bool();
-    case Value::Kind::kInt: return v.to_int();
-    case Value::Kind::kDouble: return float_json(v.to_double());
-    case Value::Kind::kString: return v.to_string();
-    case Value::Kind::kTensor: return tensor_json(v.to_tensor());
+    case Value::Kind::kNone:
+      return nullptr;
+    case Value::Kind::kBool:
+      return v.to_bool();
+    case Value::Kind::kInt:
+      return v.to_int();
+    case Value::Kind::kDouble:
+      return float_json(v.to_double());
+    case Value::Kind::kString:
+      return v.to_string();
+    case Value::Kind::kTensor:
+      return tensor_json(v.to_tensor());
     case Value::Kind::kTensorList: {
       nlohmann::json out = nlohmann::json::array();
       for (const Tensor& t : v.to_tensor_list()) out.push_back(tensor_json(t));
       return out;
     }
-    case Value::Kind::kIntList: return v.to_int_list();
+    case Value::Kind::kIntList:
+      return v.to_int_list();
     case Value::Kind::kDoubleList: {
       nlohmann::json out = nlohmann::json::array();
       for (double d : v.to_double_list()) out.push_back(float_json(d));
       return out;
     }
-    case Value::Kind::kDtype: return "torch." + std::string(dtype_name(v.to_dtype()));
-    case Value::Kind::kDevice: return v.to_device().str();
+    case Value::Kind::kDtype:
+      return "torch." + std::string(dtype_name(v.to_dtype()));
+    case Value::Kind::kDevice:
+      return v.to_device().str();
     case Value::Kind::kList:
     case Value::Kind::kTuple: {
       nlohmann::json out = nlohmann::json::array();
@@ -94,7 +109,8 @@ nlohmann::json to_json(const Value& v) {
       return out;
     }
     case Value::Kind::kObject:
-    case Value::Kind::kNotImplemented: return v.repr();
+    case Value::Kind::kNotImplemented:
+      return v.repr();
   }
   return nullptr;
 }

@@ -45,9 +45,8 @@ double float_pow(double l, double r) {
   if (l == 0.0 && r < 0.0) throw ZeroDivisionError("0.0 cannot be raised to a negative power");
   const bool finite = std::isfinite(l) && std::isfinite(r);
   if (finite && l < 0.0 && r != std::trunc(r)) {
-    throw ValueError(detail::str_cat("a negative number cannot be raised to a fractional power (",
-                                     python_float_repr(l), " ** ", python_float_repr(r),
-                                     " is complex; wick has no complex numbers)"));
+    throw ValueError(detail::str_cat("a negative number cannot be raised to a fractional power (", python_float_repr(l),
+                                     " ** ", python_float_repr(r), " is complex; wick has no complex numbers)"));
   }
   const double out = std::pow(l, r);
   if (finite && std::isinf(out)) throw OverflowError("(34, 'Numerical result out of range')");
@@ -88,13 +87,20 @@ int compare_numbers(const Value& l, const Value& r) noexcept {
 bool apply_comparison(BinaryOp op, int c) noexcept {
   if (c == 2) return op == BinaryOp::kNe;  // NaN: only != holds
   switch (op) {
-    case BinaryOp::kEq: return c == 0;
-    case BinaryOp::kNe: return c != 0;
-    case BinaryOp::kLt: return c < 0;
-    case BinaryOp::kLe: return c <= 0;
-    case BinaryOp::kGt: return c > 0;
-    case BinaryOp::kGe: return c >= 0;
-    default: return false;
+    case BinaryOp::kEq:
+      return c == 0;
+    case BinaryOp::kNe:
+      return c != 0;
+    case BinaryOp::kLt:
+      return c < 0;
+    case BinaryOp::kLe:
+      return c <= 0;
+    case BinaryOp::kGt:
+      return c > 0;
+    case BinaryOp::kGe:
+      return c >= 0;
+    default:
+      return false;
   }
 }
 
@@ -167,8 +173,8 @@ Value number_binary(BinaryOp op, const Value& l, const Value& r) {
   if (op >= BinaryOp::kEq) return Value(apply_comparison(op, compare_numbers(l, r)));
   const bool ints = !l.is_double() && !r.is_double();
   if (op == BinaryOp::kMatMul) {
-    throw TypeError(detail::str_cat("unsupported operand type(s) for @: '", l.type_name(), "' and '",
-                                    r.type_name(), "'"));
+    throw TypeError(
+        detail::str_cat("unsupported operand type(s) for @: '", l.type_name(), "' and '", r.type_name(), "'"));
   }
   if (op == BinaryOp::kDiv) {
     if (r.to_double() == 0.0) throw ZeroDivisionError(ints ? "division by zero" : "float division by zero");
@@ -249,7 +255,8 @@ Value to_int(const Value& v) {
       const char* last = first + clean->size();
       auto [ptr, ec] = std::from_chars(first, last, u);
       if (ptr == last && (ec == std::errc() || ec == std::errc::result_out_of_range)) {
-        const std::uint64_t limit = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()) + (negative ? 1 : 0);
+        const std::uint64_t limit =
+            static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()) + (negative ? 1 : 0);
         if (ec != std::errc() || u > limit) {
           throw OverflowError("int(" + v.repr() + ") does not fit in 64 bits (wick ints are int64)");
         }
@@ -264,23 +271,32 @@ Value to_int(const Value& v) {
 
 bool truth(const Value& v) {
   switch (v.kind()) {
-    case Value::Kind::kNone: return false;
+    case Value::Kind::kNone:
+      return false;
     case Value::Kind::kBool:
-    case Value::Kind::kInt: return v.to_int() != 0;
-    case Value::Kind::kDouble: return v.to_double() != 0.0;  // NaN is true
-    case Value::Kind::kString: return !v.to_string().empty();
+    case Value::Kind::kInt:
+      return v.to_int() != 0;
+    case Value::Kind::kDouble:
+      return v.to_double() != 0.0;  // NaN is true
+    case Value::Kind::kString:
+      return !v.to_string().empty();
     case Value::Kind::kList:
-    case Value::Kind::kTuple: return !v.items().empty();
-    case Value::Kind::kTensorList: return !v.to_tensor_list().empty();
-    case Value::Kind::kIntList: return !v.to_int_list().empty();
-    case Value::Kind::kDoubleList: return !v.to_double_list().empty();
+    case Value::Kind::kTuple:
+      return !v.items().empty();
+    case Value::Kind::kTensorList:
+      return !v.to_tensor_list().empty();
+    case Value::Kind::kIntList:
+      return !v.to_int_list().empty();
+    case Value::Kind::kDoubleList:
+      return !v.to_double_list().empty();
     case Value::Kind::kTensor: {
       const std::int64_t n = v.to_tensor().numel();
       WICK_CHECK(n == 1, RuntimeError, "Boolean value of Tensor with ", n == 0 ? "no values" : "more than one value",
                  " is ambiguous");
       return truth(from_tensor(v));
     }
-    default: return true;
+    default:
+      return true;
   }
 }
 
@@ -291,12 +307,18 @@ bool values_equal(const Value& l, const Value& r) {
   }
   if (l.kind() != r.kind()) return false;
   switch (l.kind()) {
-    case Value::Kind::kNone: return true;
-    case Value::Kind::kString: return l.to_string() == r.to_string();
-    case Value::Kind::kDtype: return l.to_dtype() == r.to_dtype();
-    case Value::Kind::kDevice: return l.to_device() == r.to_device();
-    case Value::Kind::kIntList: return l.to_int_list() == r.to_int_list();
-    case Value::Kind::kDoubleList: return l.to_double_list() == r.to_double_list();
+    case Value::Kind::kNone:
+      return true;
+    case Value::Kind::kString:
+      return l.to_string() == r.to_string();
+    case Value::Kind::kDtype:
+      return l.to_dtype() == r.to_dtype();
+    case Value::Kind::kDevice:
+      return l.to_device() == r.to_device();
+    case Value::Kind::kIntList:
+      return l.to_int_list() == r.to_int_list();
+    case Value::Kind::kDoubleList:
+      return l.to_double_list() == r.to_double_list();
     case Value::Kind::kList:
     case Value::Kind::kTuple: {
       const auto& a = l.items();
@@ -307,7 +329,8 @@ bool values_equal(const Value& l, const Value& r) {
       }
       return true;
     }
-    default: return false;
+    default:
+      return false;
   }
 }
 

@@ -27,9 +27,9 @@ bool is_space(char c) noexcept { return c == ' ' || c == '\t' || c == '\n' || c 
 
 bool is_keyword(std::string_view s) noexcept {
   static constexpr std::string_view kKeywords[] = {
-      "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del", "elif", "else",
-      "except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda", "nonlocal", "not",
-      "or", "pass", "raise", "return", "try", "while", "with", "yield"};
+      "and",      "as",     "assert",  "async", "await", "break",  "class", "continue", "def",  "del",  "elif",
+      "else",     "except", "finally", "for",   "from",  "global", "if",    "import",   "in",   "is",   "lambda",
+      "nonlocal", "not",    "or",      "pass",  "raise", "return", "try",   "while",    "with", "yield"};
   for (std::string_view k : kKeywords) {
     if (s == k) return true;
   }
@@ -141,8 +141,8 @@ class Lexer {
     std::string clean;  // the literal without underscores
     bool is_float = false;
     int base = 10;
-    if (peek() == '0' && (peek(1) == 'x' || peek(1) == 'X' || peek(1) == 'o' || peek(1) == 'O' ||
-                          peek(1) == 'b' || peek(1) == 'B')) {
+    if (peek() == '0' &&
+        (peek(1) == 'x' || peek(1) == 'X' || peek(1) == 'o' || peek(1) == 'O' || peek(1) == 'b' || peek(1) == 'B')) {
       const char p = static_cast<char>(peek(1) | 0x20);
       base = p == 'x' ? 16 : p == 'o' ? 8 : 2;
       pos_ += 2;
@@ -241,9 +241,12 @@ class Lexer {
     for (int i = 0; i < n; ++i) {
       const char h = peek();
       int d = -1;
-      if (is_digit(h)) d = h - '0';
-      else if (h >= 'a' && h <= 'f') d = h - 'a' + 10;
-      else if (h >= 'A' && h <= 'F') d = h - 'A' + 10;
+      if (is_digit(h))
+        d = h - '0';
+      else if (h >= 'a' && h <= 'f')
+        d = h - 'a' + 10;
+      else if (h >= 'A' && h <= 'F')
+        d = h - 'A' + 10;
       if (d < 0) fail_at(text_, esc, std::string("truncated ") + what + " escape");
       v = v * 16 + static_cast<std::uint32_t>(d);
       ++pos_;
@@ -272,19 +275,44 @@ class Lexer {
         continue;
       }
       switch (e) {
-        case '\n': break;
-        case '\\': t.text += '\\'; break;
-        case '\'': t.text += '\''; break;
-        case '"': t.text += '"'; break;
-        case 'a': t.text += '\a'; break;
-        case 'b': t.text += '\b'; break;
-        case 'f': t.text += '\f'; break;
-        case 'n': t.text += '\n'; break;
-        case 'r': t.text += '\r'; break;
-        case 't': t.text += '\t'; break;
-        case 'v': t.text += '\v'; break;
-        case 'x': append_utf8(t.text, hex_escape(esc, 2, "\\xXX")); break;
-        case 'u': append_utf8(t.text, hex_escape(esc, 4, "\\uXXXX")); break;
+        case '\n':
+          break;
+        case '\\':
+          t.text += '\\';
+          break;
+        case '\'':
+          t.text += '\'';
+          break;
+        case '"':
+          t.text += '"';
+          break;
+        case 'a':
+          t.text += '\a';
+          break;
+        case 'b':
+          t.text += '\b';
+          break;
+        case 'f':
+          t.text += '\f';
+          break;
+        case 'n':
+          t.text += '\n';
+          break;
+        case 'r':
+          t.text += '\r';
+          break;
+        case 't':
+          t.text += '\t';
+          break;
+        case 'v':
+          t.text += '\v';
+          break;
+        case 'x':
+          append_utf8(t.text, hex_escape(esc, 2, "\\xXX"));
+          break;
+        case 'u':
+          append_utf8(t.text, hex_escape(esc, 4, "\\uXXXX"));
+          break;
         case 'U': {
           const std::uint32_t cp = hex_escape(esc, 8, "\\UXXXXXXXX");
           if (cp > 0x10FFFF) fail_at(text_, esc, "illegal Unicode character");
@@ -294,7 +322,8 @@ class Lexer {
         default:
           if (e >= '0' && e <= '7') {  // up to three octal digits
             std::uint32_t v = static_cast<std::uint32_t>(e - '0');
-            for (int i = 0; i < 2 && peek() >= '0' && peek() <= '7'; ++i) v = v * 8 + static_cast<std::uint32_t>(text_[pos_++] - '0');
+            for (int i = 0; i < 2 && peek() >= '0' && peek() <= '7'; ++i)
+              v = v * 8 + static_cast<std::uint32_t>(text_[pos_++] - '0');
             append_utf8(t.text, v);
           } else {  // unknown escapes keep their backslash, as in Python
             t.text += '\\';
@@ -305,10 +334,10 @@ class Lexer {
   }
 
   void op(Token& t) {
-    static constexpr std::string_view kOps[] = {"**", "==", "!=", "<=", ">=", "(", ")", "[", "]", ",", ".",
-                                                "=",  "+",  "-",  "*",  "/",  "@", "<", ">"};
-    static constexpr std::string_view kUnsupported[] = {"//", "<<", ">>", "->", ":=", "%", "~", "&", "|",
-                                                        "^",  ":",  ";",  "{",  "}",  "!"};
+    static constexpr std::string_view kOps[] = {"**", "==", "!=", "<=", ">=", "(", ")", "[", "]", ",",
+                                                ".",  "=",  "+",  "-",  "*",  "/", "@", "<", ">"};
+    static constexpr std::string_view kUnsupported[] = {"//", "<<", ">>", "->", ":=", "%", "~", "&",
+                                                        "|",  "^",  ":",  ";",  "{",  "}", "!"};
     const std::string_view rest = text_.substr(pos_);
     for (std::string_view u : kUnsupported) {
       if (rest.starts_with(u) && !(u == "!" && rest.starts_with("!="))) {
@@ -434,9 +463,9 @@ class Parser {
   // --- grammar -----------------------------------------------------------------
   std::unique_ptr<Node> expr() {
     auto left = sum();
-    static constexpr std::pair<std::string_view, BinaryOp> kCompare[] = {
-        {"==", BinaryOp::kEq}, {"!=", BinaryOp::kNe}, {"<", BinaryOp::kLt},
-        {"<=", BinaryOp::kLe}, {">", BinaryOp::kGt},  {">=", BinaryOp::kGe}};
+    static constexpr std::pair<std::string_view, BinaryOp> kCompare[] = {{"==", BinaryOp::kEq}, {"!=", BinaryOp::kNe},
+                                                                         {"<", BinaryOp::kLt},  {"<=", BinaryOp::kLe},
+                                                                         {">", BinaryOp::kGt},  {">=", BinaryOp::kGe}};
     auto compare_op = [&]() -> std::optional<BinaryOp> {
       for (const auto& [sym, op] : kCompare) {
         if (is_op(sym)) return op;
@@ -454,19 +483,26 @@ class Parser {
   std::unique_ptr<Node> sum() {
     auto left = term();
     for (;;) {
-      if (accept("+")) left = binary(BinaryOp::kAdd, std::move(left), term());
-      else if (accept("-")) left = binary(BinaryOp::kSub, std::move(left), term());
-      else return left;
+      if (accept("+"))
+        left = binary(BinaryOp::kAdd, std::move(left), term());
+      else if (accept("-"))
+        left = binary(BinaryOp::kSub, std::move(left), term());
+      else
+        return left;
     }
   }
 
   std::unique_ptr<Node> term() {
     auto left = factor();
     for (;;) {
-      if (accept("*")) left = binary(BinaryOp::kMul, std::move(left), factor());
-      else if (accept("/")) left = binary(BinaryOp::kDiv, std::move(left), factor());
-      else if (accept("@")) left = binary(BinaryOp::kMatMul, std::move(left), factor());
-      else return left;
+      if (accept("*"))
+        left = binary(BinaryOp::kMul, std::move(left), factor());
+      else if (accept("/"))
+        left = binary(BinaryOp::kDiv, std::move(left), factor());
+      else if (accept("@"))
+        left = binary(BinaryOp::kMatMul, std::move(left), factor());
+      else
+        return left;
     }
   }
 
@@ -665,10 +701,18 @@ std::string quote(const std::string& s) {
   std::string out(1, q);
   for (char c : s) {
     switch (c) {
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (c == q) {
           out += '\\';
@@ -696,12 +740,24 @@ void print(const Node& n, std::string& out) {
     if (tuple && n.children.size() - first == 1) out += ",";
   };
   switch (n.kind) {
-    case Node::Kind::kInt: out += std::to_string(n.int_value); return;
-    case Node::Kind::kFloat: out += python_float_repr(n.float_value); return;
-    case Node::Kind::kString: out += quote(n.text); return;
-    case Node::Kind::kBool: out += n.bool_value ? "True" : "False"; return;
-    case Node::Kind::kNone: out += "None"; return;
-    case Node::Kind::kName: out += n.text; return;
+    case Node::Kind::kInt:
+      out += std::to_string(n.int_value);
+      return;
+    case Node::Kind::kFloat:
+      out += python_float_repr(n.float_value);
+      return;
+    case Node::Kind::kString:
+      out += quote(n.text);
+      return;
+    case Node::Kind::kBool:
+      out += n.bool_value ? "True" : "False";
+      return;
+    case Node::Kind::kNone:
+      out += "None";
+      return;
+    case Node::Kind::kName:
+      out += n.text;
+      return;
     case Node::Kind::kAttribute:
       print(*n.children[0], out);
       out += "." + n.text;
@@ -748,18 +804,30 @@ void print(const Node& n, std::string& out) {
 
 std::string_view op_symbol(BinaryOp op) noexcept {
   switch (op) {
-    case BinaryOp::kAdd: return "+";
-    case BinaryOp::kSub: return "-";
-    case BinaryOp::kMul: return "*";
-    case BinaryOp::kDiv: return "/";
-    case BinaryOp::kMatMul: return "@";
-    case BinaryOp::kPow: return "**";
-    case BinaryOp::kEq: return "==";
-    case BinaryOp::kNe: return "!=";
-    case BinaryOp::kLt: return "<";
-    case BinaryOp::kLe: return "<=";
-    case BinaryOp::kGt: return ">";
-    case BinaryOp::kGe: return ">=";
+    case BinaryOp::kAdd:
+      return "+";
+    case BinaryOp::kSub:
+      return "-";
+    case BinaryOp::kMul:
+      return "*";
+    case BinaryOp::kDiv:
+      return "/";
+    case BinaryOp::kMatMul:
+      return "@";
+    case BinaryOp::kPow:
+      return "**";
+    case BinaryOp::kEq:
+      return "==";
+    case BinaryOp::kNe:
+      return "!=";
+    case BinaryOp::kLt:
+      return "<";
+    case BinaryOp::kLe:
+      return "<=";
+    case BinaryOp::kGt:
+      return ">";
+    case BinaryOp::kGe:
+      return ">=";
   }
   return "?";
 }

@@ -1,0 +1,233 @@
+// tests/backends/cpu_ops_test.cpp - CPU kernels: broadcasting, promotion, views,
+// reductions, BLAS, out=, creation and the errors users hit.
+/// \file
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "wick/dispatcher.h"
+#include "wick/loader.h"
+#include "wick/ops.h"
+#include "wick/random.h"
+
+namespace wick {
+namespace {
+
+Tensor vec(std::vector<double> v, ScalarType t = ScalarType::kFloat32) {
+  std::vector<Value> items(v.begin(), v.end());
+  return tensor(Value::list(items), t);
+}
+Tensor ivec(std::vector<std::int64_t> v) { return tensor(Value(v)); }
+
+std::vector<double> values(const Tensor& t) {
+  Tensor c = t.contiguous().to(ScalarType::kFloat64);
+  const double* p = c.data_ptr<double>();
+  return std::vector<double>(p, p + c.numel());
+}
+
+class CpuOps : public ::testing::Test {
+ protected:
+  void SetUp() override { init(); }
+};
+
+TEST_F(CpuOps, AddWithAlphaAndBroadcasting) {
+  Tensor a = vec({1, 2, 3, 4, 5, 6}).reshape({2, 3});
+  Tensor r = add(a, vec({10, 20, 30}), 2);
+  EXPECT_EQ(r.sizes().vec(), (std::vector<std::int64_t>{2, 3}));
+  EXPECT_EQ(values(r), (std::vector<double>{21, 42, 63, 24, 45, 66}));
+  Tensor col = vec({1, 2}).reshape({2, 1});
+  EXPECT_EQ(values(mul(col, vec({1, 10, 100}))), (std::vector<double>{1, 10, 100, 2, 20, 200}));
+  try {
+    (void)add(vec({1, 2, 3}), vec({1, 2}));
+    FAIL();
+  } catch (const RuntimeError& e) {
+    EXPECT_NE(std::string(e.what()).find("The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension 0"),
+              std::string::npos);
+  }
+}
+
+TEST_F(CpuOps, TypePromotionFollowsPyTorch) {
+  Tensor i = ivec({1, 2});
+  EXPECT_EQ(add(i, wrap_scalar(0.5)).dtype(), ScalarType::kFloat32);         // int tensor + python float
+  EXPECT_EQ(add(i, wrap_scalar(2)).dtype(), ScalarType::kInt64);
+  EXPECT_EQ(add(vec({1}), wrap_scalar(2.5)).dtype(), ScalarType::kFloat32);  // float32 stays float32
+  Tensor zero_dim_double = vec({2}, ScalarType::kFloat64).reshape({});
+  EXPECT_EQ(add(i, zero_dim_double).dtype(), ScalarType::kFloat64);            // higher category from 0-dim
+  EXPECT_EQ(add(vec({1}), zero_dim_double).dtype(), ScalarType::kFloat32);     // same category: dims win
+  EXPECT_EQ(add(vec({1}), vec({1}, ScalarType::kFloat64)).dtype(), ScalarType::kFloat64);
+  EXPECT_EQ(div(ivec({1, 2}), ivec({2, 2})).dtype(), ScalarType::kFloat32);  // true division
+  EXPECT_EQ(values(div(ivec({1, 2}), ivec({2, 2}))), (std::vector<double>{0.5, 1}));
+  EXPECT_EQ(eq(i, ivec({1, 3})).dtype(), ScalarType::kBool);
+  EXPECT_EQ(values(lt(i, wrap_scalar(1.5))), (std::vector<double>{1, 0}));
+}
+
+TEST_F(CpuOps, DivRoundingModes) {
+  Tensor a = ivec({7, -7});
+  Tensor b = ivec({2, 2});
+  EXPECT_EQ(values(div(a, b, "trunc")), (std::vector<double>{3, -3}));
+  EXPECT_EQ(values(div(a, b, "floor")), (std::vector<double>{3, -4}));
+  EXPECT_EQ(div(a, b, "floor").dtype(), ScalarType::kInt64);
+  EXPECT_THROW((void)div(a, b, "round"), RuntimeError);
+  EXPECT_THROW((void)div(a, ivec({0, 1}), "floor"), RuntimeError);
+}
+
+TEST_F(CpuOps, UnaryAndWhere) {
+  Tensor x = vec({-1, 0, 2});
+  EXPECT_EQ(values(relu(x)), (std::vector<double>{0, 0, 2}));
+  EXPECT_EQ(values(neg(x)), (std::vector<double>{1, 0, -2}));
+  EXPECT_NEAR(values(exp(x))[2], std::exp(2.0f), 1e-5);
+  EXPECT_EQ(exp(ivec({1})).dtype(), ScalarType::kFloat32);
+  EXPECT_THROW((void)neg(tensor(Value::list({true, false}))), RuntimeError);
+  Tensor cond = gt(x, wrap_scalar(0));
+  EXPECT_EQ(values(where(cond, x, vec({9}))), (std::vector<double>{9, 9, 2}));
+  EXPECT_THROW((void)where(x, x, x), RuntimeError);
+}
+
+TEST_F(CpuOps, ReductionsOverDims) {
+  Tensor a = arange(6).reshape({2, 3});
+  EXPECT_EQ(sum(a).dtype(), ScalarType::kInt64);
+  EXPECT_EQ(sum(a).item<std::int64_t>(), 15);
+  std::vector<std::int64_t> d1{1};
+  EXPECT_EQ(values(sum(a, IntArrayRef(d1))), (std::vector<double>{3, 12}));
+  Tensor k = sum(a, IntArrayRef(d1), /*keepdim=*/true);
+  EXPECT_EQ(k.sizes().vec(), (std::vector<std::int64_t>{2, 1}));
+  std::vector<std::int64_t> neg0{-2};
+  EXPECT_EQ(values(mean(a.to(ScalarType::kFloat32), IntArrayRef(neg0))), (std::vector<double>{1.5, 2.5, 3.5}));
+  EXPECT_THROW((void)mean(a), RuntimeError);  // mean of int64 needs a dtype
+  EXPECT_EQ(mean(a, std::nullopt, false, ScalarType::kFloat64).item<double>(), 2.5);
+  std::vector<std::int64_t> dup{0, -2};
+  EXPECT_THROW((void)sum(a, IntArrayRef(dup)), RuntimeError);
+  std::vector<std::int64_t> bad{2};
+  EXPECT_THROW((void)sum(a, IntArrayRef(bad)), IndexError);
+  // Summing many float32 values stays accurate (pairwise, double accumulator).
+  Tensor many = full({1 << 20}, 0.1, ScalarType::kFloat32);
+  EXPECT_NEAR(sum(many).item<double>(), 104857.6, 0.05);
+}
+
+TEST_F(CpuOps, MatmulCasesAndTransposedOperands) {
+  Tensor a = arange(6.0).reshape({2, 3});
+  Tensor b = arange(12.0).reshape({3, 4});
+  std::vector<double> expect{20, 23, 26, 29, 56, 68, 80, 92};
+  EXPECT_EQ(values(mm(a, b)), expect);
+  // Transposed operands are passed to BLAS as flags (still correct).
+  Tensor at = arange(6.0).reshape({3, 2}).t();
+  Tensor bt = arange(12.0).reshape({4, 3}).t();
+  EXPECT_EQ(values(mm(at, bt)), values(mm(at.contiguous(), bt.contiguous())));
+  EXPECT_EQ(values(matmul(ivec({1, 2}), ivec({3, 4}))), (std::vector<double>{11}));
+  EXPECT_EQ(matmul(vec({1, 2, 3}), b).sizes().vec(), (std::vector<std::int64_t>{4}));
+  EXPECT_EQ(matmul(b.t(), vec({1, 2, 3})).sizes().vec(), (std::vector<std::int64_t>{4}));
+  Tensor batch = arange(24.0).reshape({2, 3, 4});
+  Tensor r = matmul(batch, arange(8.0).reshape({4, 2}));
+  EXPECT_EQ(r.sizes().vec(), (std::vector<std::int64_t>{2, 3, 2}));
+  EXPECT_EQ(values(r.select(0, 1)), values(mm(batch.select(0, 1), arange(8.0).reshape({4, 2}))));
+  EXPECT_EQ(values(mm(ivec({1, 2, 3, 4}).reshape({2, 2}), ivec({1, 1}).reshape({2, 1}))), (std::vector<double>{3, 7}));
+  try {
+    (void)mm(a, a);
+    FAIL();
+  } catch (const RuntimeError& e) {
+    EXPECT_NE(std::string(e.what()).find("mat1 and mat2 shapes cannot be multiplied (2x3 and 2x3)"), std::string::npos);
+  }
+}
+
+TEST_F(CpuOps, ViewsShareStorageAndInPlaceBumpsVersion) {
+  Tensor a = zeros({2, 3});
+  Tensor v = a.view({3, 2});
+  Tensor t = a.t();
+  EXPECT_EQ(v.storage().get(), a.storage().get());
+  EXPECT_FALSE(t.is_contiguous());
+  const auto before = a.version();
+  Tensor row = a.select(0, 1);
+  row.fill_(5);
+  EXPECT_GT(a.version(), before);
+  EXPECT_EQ(values(a), (std::vector<double>{0, 0, 0, 5, 5, 5}));
+  EXPECT_EQ(values(t.contiguous()), (std::vector<double>{0, 5, 0, 5, 0, 5}));
+  EXPECT_THROW((void)t.view({6}), RuntimeError);  // non-contiguous: use reshape
+  EXPECT_EQ(values(t.reshape({6})), (std::vector<double>{0, 5, 0, 5, 0, 5}));
+  EXPECT_EQ(a.narrow(1, 1, 2).sizes().vec(), (std::vector<std::int64_t>{2, 2}));
+  EXPECT_EQ(a.unsqueeze(0).squeeze().sizes().vec(), (std::vector<std::int64_t>{2, 3}));
+  EXPECT_EQ(vec({1}).reshape({1, 1}).expand({3, 4}).strides().vec(), (std::vector<std::int64_t>{0, 0}));
+  EXPECT_THROW((void)a.select(0, 2), IndexError);
+  EXPECT_THROW((void)a.transpose(0, 2), IndexError);
+  EXPECT_THROW((void)a.expand({3, 3}), RuntimeError);
+  EXPECT_THROW((void)a.narrow(1, 2, 2), RuntimeError);
+  EXPECT_EQ(a.permute({1, 0}).sizes().vec(), (std::vector<std::int64_t>{3, 2}));
+  EXPECT_THROW((void)a.permute({0, 0}), RuntimeError);
+}
+
+TEST_F(CpuOps, OutVariantsWriteInPlaceAndCheckCasts) {
+  Tensor a = vec({1, 2});
+  Tensor out = empty({2});
+  void* before = out.data_ptr();
+  add_out(out, a, a);
+  EXPECT_EQ(out.data_ptr(), before);
+  EXPECT_EQ(values(out), (std::vector<double>{2, 4}));
+  Tensor small = empty({0});
+  mul_out(small, a, a);  // resized
+  EXPECT_EQ(values(small), (std::vector<double>{1, 4}));
+  Tensor iout = empty({2}, ScalarType::kInt64);
+  EXPECT_THROW(add_out(iout, a, a), RuntimeError);  // Float can't be cast to Long
+  Tensor dout = empty({2}, ScalarType::kFloat64);
+  add_out(dout, a, a);  // Float into Double is fine
+  EXPECT_EQ(values(dout), (std::vector<double>{2, 4}));
+  Tensor x = vec({1, 2});
+  x.add_(vec({1, 1}), 3).mul_(vec({2, 2}));
+  EXPECT_EQ(values(x), (std::vector<double>{8, 10}));
+}
+
+TEST_F(CpuOps, CreationFunctions) {
+  EXPECT_EQ(values(arange(5)), (std::vector<double>{0, 1, 2, 3, 4}));
+  EXPECT_EQ(arange(5).dtype(), ScalarType::kInt64);
+  EXPECT_EQ(arange(0, 1.0, 0.25).dtype(), ScalarType::kFloat32);
+  EXPECT_EQ(values(arange(0, 1.0, 0.25)), (std::vector<double>{0, 0.25, 0.5, 0.75}));
+  EXPECT_THROW((void)arange(0, 5, 0), RuntimeError);
+  EXPECT_EQ(values(eye(2)), (std::vector<double>{1, 0, 0, 1}));
+  EXPECT_EQ(full({2}, 3).dtype(), ScalarType::kInt64);
+  EXPECT_EQ(full({2}, 3.5).dtype(), ScalarType::kFloat32);
+  EXPECT_EQ(ones({2, 3}, ScalarType::kFloat64).dtype(), ScalarType::kFloat64);
+  manual_seed(7);
+  auto r1 = values(rand({4}));
+  manual_seed(7);
+  auto r2 = values(rand({4}));
+  EXPECT_EQ(r1, r2);
+  for (double v : r1) EXPECT_TRUE(v >= 0 && v < 1);
+  EXPECT_NE(values(randn({4})), values(randn({4})));
+  EXPECT_THROW((void)rand({2}, ScalarType::kInt64), RuntimeError);
+  EXPECT_THROW((void)tensor(Value::list({Value::list({1, 2}), Value::list({3})})), ValueError);
+  EXPECT_EQ(tensor(Value::list({true, false})).dtype(), ScalarType::kBool);
+}
+
+TEST_F(CpuOps, BoxedCallConventions) {
+  // Python numbers become wrapped scalars; int-list varargs pack.
+  Value r = call("torch.add", {ivec({1, 2}), 0.5});
+  EXPECT_EQ(r.to_tensor().dtype(), ScalarType::kFloat32);
+  EXPECT_EQ(call("torch.ones", {2, 3}).to_tensor().sizes().vec(), (std::vector<std::int64_t>{2, 3}));
+  EXPECT_EQ(call("torch.Tensor.reshape", {arange(6), 3, 2}).to_tensor().sizes().vec(),
+            (std::vector<std::int64_t>{3, 2}));
+  EXPECT_EQ(call("torch.sum", {arange(6).reshape({2, 3}), 0}).to_tensor().sizes().vec(),
+            (std::vector<std::int64_t>{3}));
+  Tensor out = empty({2});
+  Value o = call("torch.add", {vec({1, 2}), vec({1, 1})}, {{"out", out}});
+  EXPECT_TRUE(o.to_tensor().is_same(out));
+  auto message = [](auto&& f) {
+    try {
+      f();
+    } catch (const TypeError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message([&] { call("torch.add", {vec({1}), "x"}); }),
+            "torch.add(): argument 'other' (position 2) must be Tensor, not str");
+  EXPECT_EQ(message([&] { call("torch.add", {vec({1}), vec({1})}, {{"beta", 1}}); }),
+            "torch.add() got an unexpected keyword argument 'beta'");
+  EXPECT_EQ(message([&] { call("torch.add", {vec({1})}); }),
+            "torch.add() missing required argument 'other' (position 2)");
+  EXPECT_EQ(message([&] { call("torch.add", {vec({1}), vec({1})}, {{"other", 1}}); }),
+            "torch.add() got multiple values for argument 'other'");
+  EXPECT_EQ(message([&] { call("torch.neg", {vec({1}), vec({1})}); }),
+            "torch.neg() takes 1 positional argument but 2 were given");
+}
+
+}  // namespace
+}  // namespace wick

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# wick quick start, part 1: install dependencies, build (release), run the demo.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash tools/install-deps.sh
+cmake --preset release -DWICK_BUILD_TESTS=OFF -DWICK_BUILD_BENCH=OFF
+cmake --build --preset release --target wick_cli cpu
+build/release/bin/wick demo

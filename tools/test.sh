@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# wick quick start, part 2: install dependencies, then build and run the whole
+# test suite with ctest twice: in the release preset and under
+# AddressSanitizer + UndefinedBehaviorSanitizer (the asan preset).
+# Set WICK_TEST_PRESETS to run a subset, e.g. WICK_TEST_PRESETS=release.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash tools/install-deps.sh
+for preset in ${WICK_TEST_PRESETS:-release asan}; do
+  echo "== $preset =="
+  cmake --preset "$preset" -DWICK_WERROR=ON
+  cmake --build --preset "$preset"
+  ctest --preset "$preset"
+done
