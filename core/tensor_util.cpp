@@ -46,14 +46,14 @@ ScalarType combine_categories(ScalarType higher, ScalarType lower) {
   return higher != kUndef ? higher : lower;
 }
 
-template <typename Range>
-ScalarType result_type_impl(const Range& tensors) {
+ScalarType result_type_impl(ArrayRef<const Tensor*> tensors) {
   // Tiers: tensors with dims, 0-dim tensors, wrapped Python numbers (a
   // wrapped float counts as the default float dtype).
   ScalarType dim_result = kUndef;
   ScalarType zero_result = kUndef;
   ScalarType wrapped_result = kUndef;
-  for (const Tensor& t : tensors) {
+  for (const Tensor* tp : tensors) {
+    const Tensor& t = *tp;
     if (!t.defined()) continue;
     ScalarType dt = t.dtype();
     if (t.dim() > 0) {
@@ -70,12 +70,18 @@ ScalarType result_type_impl(const Range& tensors) {
 
 }  // namespace
 
-ScalarType result_type(std::initializer_list<Tensor> tensors) { return result_type_impl(tensors); }
-ScalarType result_type(const std::vector<Tensor>& tensors) { return result_type_impl(tensors); }
+ScalarType result_type(ArrayRef<const Tensor*> tensors) { return result_type_impl(tensors); }
+ScalarType result_type(const std::vector<Tensor>& tensors) {
+  std::vector<const Tensor*> ptrs;
+  ptrs.reserve(tensors.size());
+  for (const Tensor& t : tensors) ptrs.push_back(&t);
+  return result_type_impl(ptrs);
+}
 
-Device common_device(std::initializer_list<Tensor> tensors, const char* op) {
+Device common_device(ArrayRef<const Tensor*> tensors, const char* op) {
   std::optional<Device> dev;
-  for (const Tensor& t : tensors) {
+  for (const Tensor* tp : tensors) {
+    const Tensor& t = *tp;
     if (!t.defined()) continue;
     // 0-dim CPU tensors (wrapped numbers) may meet any device, as in PyTorch.
     if (t.dim() == 0 && t.device().is_cpu()) continue;

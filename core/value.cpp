@@ -24,25 +24,6 @@ Value Value::list(std::vector<Value> items, bool tuple) {
   return v;
 }
 
-Value::Kind Value::kind() const noexcept {
-  switch (v_.index()) {
-    case 0: return Kind::kNone;
-    case 1: return Kind::kBool;
-    case 2: return Kind::kInt;
-    case 3: return Kind::kDouble;
-    case 4: return Kind::kString;
-    case 5: return Kind::kTensor;
-    case 6: return Kind::kTensorList;
-    case 7: return Kind::kIntList;
-    case 8: return Kind::kDoubleList;
-    case 9: return Kind::kDtype;
-    case 10: return Kind::kDevice;
-    case 11: return std::get<11>(v_)->is_tuple ? Kind::kTuple : Kind::kList;
-    case 12: return Kind::kObject;
-    default: return Kind::kNotImplemented;
-  }
-}
-
 void Value::type_mismatch(const char* expected) const {
   throw TypeError(detail::str_cat("expected ", expected, " but got ", type_name()));
 }
@@ -73,10 +54,6 @@ Scalar Value::to_scalar() const {
 const std::string& Value::to_string() const {
   if (const auto* s = std::get_if<std::string>(&v_)) return *s;
   type_mismatch("str");
-}
-const Tensor& Value::to_tensor() const {
-  if (const auto* t = std::get_if<Tensor>(&v_)) return *t;
-  type_mismatch("Tensor");
 }
 const std::vector<Tensor>& Value::to_tensor_list() const {
   if (const auto* t = std::get_if<std::vector<Tensor>>(&v_)) return *t;

@@ -32,10 +32,9 @@ DispatchKey parse_dispatch_key(std::string_view name) {
   throw ValueError(detail::str_cat("unknown dispatch key '", name, "'"));
 }
 
-LocalDispatchKeySet& tls_local_dispatch_key_set() noexcept {
-  static thread_local LocalDispatchKeySet tls;
-  return tls;
-}
+namespace detail {
+constinit thread_local LocalDispatchKeySet tls_dispatch_keys __attribute__((tls_model("initial-exec")));
+}  // namespace detail
 
 ExcludeDispatchKeyGuard::ExcludeDispatchKeyGuard(DispatchKeySet keys) noexcept
     : saved_(tls_local_dispatch_key_set().excluded) {

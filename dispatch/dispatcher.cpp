@@ -32,7 +32,7 @@ OperatorEntry::OperatorEntry(std::string full_name_, std::string qualified_, std
       base(std::move(base_)),
       overload(std::move(overload_)) {
   tables_.push_back(std::make_unique<DispatchTable>());
-  table_.store(tables_.back().get(), std::memory_order_release);
+  table.store(tables_.back().get(), std::memory_order_release);
 }
 
 OperatorEntry::Resolved OperatorEntry::resolve(int k) const {
@@ -59,7 +59,7 @@ void OperatorEntry::rebuild() {
     t->kernels[k] = r.record->kernel;
     if (!r.record->kernel.fallthrough) t->mask |= std::uint64_t{1} << k;
   }
-  table_.store(t.get(), std::memory_order_release);
+  table.store(t.get(), std::memory_order_release);
   tables_.push_back(std::move(t));
 }
 
@@ -107,7 +107,7 @@ const FunctionSchema& OperatorHandle::schema() const {
   return *entry_->schema;
 }
 
-const DispatchTable& OperatorHandle::table() const noexcept { return entry_->table(); }
+OperatorHandle::OperatorHandle(OperatorEntry* e) noexcept : entry_(e), slot_(e) {}
 
 void OperatorHandle::check_signature(const std::type_info& sig) const {
   auto& reg = Registry::get();
@@ -143,7 +143,7 @@ DispatchKeySet value_keys(const Value& v) {
 
 void OperatorHandle::call_boxed(Stack& stack) const {
   DispatchKeySet ks;
-  for (const Value& v : stack) ks = ks | value_keys(v);
+  for (const Value& v : stack) ks = ks | (v.is_tensor() ? v.to_tensor().key_set() : value_keys(v));
   if (!ks.has_backend()) ks = ks.add(DispatchKey::kCPU);
   const LocalDispatchKeySet& tls = tls_local_dispatch_key_set();
   redispatch_boxed((ks | tls.included) - tls.excluded, stack);

@@ -229,13 +229,17 @@ void Registrar::clear() noexcept {
 
 // --- builtins --------------------------------------------------------------------
 
+// Kept (reachable) until exit on purpose: the operators stay defined for the
+// life of the process, and nothing unregisters during static teardown.
+static std::vector<std::unique_ptr<Library>>* g_builtins = nullptr;
+
 void ensure_builtins() {
   static std::once_flag once;
   std::call_once(once, [] {
-    // Leaked on purpose: operators stay defined until the process ends.
-    auto* libs = new std::vector<std::unique_ptr<Library>>();
+    auto libs = std::make_unique<std::vector<std::unique_ptr<Library>>>();
     register_torch_catalog(*libs);
     register_composite_kernels(*libs);
+    g_builtins = libs.release();
   });
 }
 

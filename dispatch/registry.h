@@ -31,7 +31,7 @@ struct KernelRecord {
   std::uint64_t id = 0;
 };
 
-class OperatorEntry final {
+class OperatorEntry final : public OperatorTableSlot {
  public:
   OperatorEntry(std::string full_name, std::string qualified, std::string ns, std::string base,
                 std::string overload);
@@ -53,7 +53,7 @@ class OperatorEntry final {
   const std::type_info* cpp_signature = nullptr;
 
   [[nodiscard]] bool defined() const noexcept { return schema.has_value(); }
-  [[nodiscard]] const DispatchTable& table() const noexcept { return *table_.load(std::memory_order_acquire); }
+  [[nodiscard]] const DispatchTable& current_table() const noexcept { return *table.load(std::memory_order_acquire); }
   /// Recomputes and publishes the table (caller holds the registry lock).
   void rebuild();
 
@@ -65,7 +65,6 @@ class OperatorEntry final {
   [[nodiscard]] Resolved resolve(int k) const;
 
  private:
-  std::atomic<const DispatchTable*> table_;
   std::vector<std::unique_ptr<DispatchTable>> tables_;  // current and retired
 };
 

@@ -46,10 +46,10 @@ struct BinarySetup {
 };
 
 BinarySetup setup(const char* op, const Tensor& a, const Tensor& b, Kind kind) {
-  common_device({a, b}, op);
+  common_device(op, a, b);
   BinarySetup s;
   s.shape = broadcast_shapes(a.sizes(), b.sizes(), op);
-  s.compute = result_type({a, b});
+  s.compute = result_type(a, b);
   if (kind == Kind::kTrueDiv && !is_floating(s.compute)) s.compute = kDefaultFloat;
   s.result = kind == Kind::kCompare ? ScalarType::kBool : s.compute;
   s.a = as_dtype(a, s.compute);
@@ -249,9 +249,9 @@ Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b) {
   const char* op = "torch.where";
   WICK_CHECK(cond.dtype() == ScalarType::kBool, RuntimeError, op,
              ": where expected condition to be a boolean tensor, but got a tensor with dtype ", type_title(cond.dtype()));
-  common_device({cond, a, b}, op);
+  common_device(op, cond, a, b);
   DimVector shape = broadcast_shapes(broadcast_shapes(cond.sizes(), a.sizes(), op), b.sizes(), op);
-  const ScalarType ct = result_type({a, b});
+  const ScalarType ct = result_type(a, b);
   Tensor x = as_dtype(a, ct);
   Tensor y = as_dtype(b, ct);
   Tensor r = make_empty(shape, ct, a.device());

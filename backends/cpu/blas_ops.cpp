@@ -95,7 +95,7 @@ void batched_matmul(const char* op, const Tensor& a, const Tensor& m, const Tens
 void check_same_dtype(const char* op, const Tensor& a, const Tensor& b) {
   WICK_CHECK(a.dtype() == b.dtype(), RuntimeError, op, ": expected scalar type ", type_title(a.dtype()),
              " but found ", type_title(b.dtype()));
-  common_device({a, b}, op);
+  common_device(op, a, b);
 }
 
 Tensor mm(const Tensor& a, const Tensor& b) {

@@ -37,18 +37,21 @@ void for_each_element(IntArrayRef shape, const std::array<Tensor, N>& ops, Inner
   std::int64_t numel = 1;
   for (std::int64_t s : shape) numel *= s;
   if (numel == 0) return;
-  Operands<N> o;
+  // Fast path: every operand contiguous with the full shape -> one flat run.
   bool flat = true;
-  for (int k = 0; k < N; ++k) {
-    set_operand(o.data[k], o.strides[k], ops[k], shape);
-    flat = flat && ops[k].is_contiguous() && ops[k].sizes().equals(shape);
-  }
+  for (int k = 0; k < N; ++k) flat = flat && ops[k].is_contiguous() && ops[k].sizes().equals(shape);
   std::array<std::int64_t, N> inner_strides{};
   if (flat || shape.empty()) {
-    for (int k = 0; k < N; ++k) inner_strides[k] = static_cast<std::int64_t>(itemsize(ops[k].dtype()));
-    inner(o.data, numel, inner_strides);
+    std::array<char*, N> data;
+    for (int k = 0; k < N; ++k) {
+      data[k] = static_cast<char*>(ops[k].data_ptr());
+      inner_strides[k] = static_cast<std::int64_t>(itemsize(ops[k].dtype()));
+    }
+    inner(data, numel, inner_strides);
     return;
   }
+  Operands<N> o;
+  for (int k = 0; k < N; ++k) set_operand(o.data[k], o.strides[k], ops[k], shape);
   const std::size_t nd = shape.size();
   const std::int64_t n_inner = shape[nd - 1];
   for (int k = 0; k < N; ++k) inner_strides[k] = o.strides[k][nd - 1];

@@ -51,7 +51,7 @@ LoaderState& state() {
 
 fs::path libwick_dir() {
   // The directory holding libwick itself; the defaults are relative to it.
-  return fs::path(boost::dll::this_line_location().parent_path().string());
+  return fs::path(boost::dll::this_line_location().parent_path().string()).lexically_normal();
 }
 
 std::string fail(const std::string& path, const std::string& what) { return path + ": " + what; }

@@ -6,7 +6,10 @@
 /// `wick/...` and `torch/...` lines (the README keeps the latest ratios).
 #include <benchmark/benchmark.h>
 
+#include <cstdio>
+#include <map>
 #include <memory>
+#include <string>
 
 #include "wick/dispatcher.h"
 #include "wick/library.h"
@@ -73,6 +76,40 @@ void wick_add_out_1elem(benchmark::State& state) {
 }
 BENCHMARK(wick_add_out_1elem);
 
+// Console output as usual, then one line per wick_X / torch_X pair with the
+// ratio of their times (below 1: wick is faster).
+class RatioReporter final : public benchmark::ConsoleReporter {
+ public:
+  void ReportRuns(const std::vector<Run>& runs) override {
+    for (const Run& r : runs)
+      if (r.run_type == Run::RT_Iteration) times_[r.benchmark_name()] = r.GetAdjustedRealTime();
+    ConsoleReporter::ReportRuns(runs);
+  }
+  void PrintRatios() const {
+    bool any = false;
+    for (const auto& [name, t] : times_) {
+      if (name.rfind("wick_", 0) != 0) continue;
+      auto twin = times_.find("torch_" + name.substr(5));
+      if (twin == times_.end()) continue;
+      if (!any) std::printf("\n%-26s %12s %12s %8s\n", "pair", "wick", "libtorch", "ratio");
+      any = true;
+      std::printf("%-26s %10.1fns %10.1fns %8.3f\n", name.substr(5).c_str(), t, twin->second, t / twin->second);
+    }
+    if (!any) std::printf("\n(libtorch twins not built: install libtorch-dev and reconfigure for ratios)\n");
+  }
+
+ private:
+  std::map<std::string, double> times_;
+};
+
 }  // namespace
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  RatioReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  reporter.PrintRatios();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -3,6 +3,7 @@
 /// Exit codes: 0 success, 1 an error from wick (printed as "TypeError: ..."),
 /// 2 command-line misuse.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -140,6 +141,22 @@ int demo() {
 
 }  // namespace
 
+// `wick eval -x` would read the expression as an option: for eval, anything
+// that is not one of its own flags is the expression (as after `--`).
+std::vector<std::string> eval_args_as_positional(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] != "eval") return args;
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--") break;
+    if (a.starts_with("-") && a != "--json" && a != "--help" && a != "-h") {
+      args.insert(args.begin() + static_cast<std::ptrdiff_t>(i), "--");
+      break;
+    }
+  }
+  return args;
+}
+
 int main(int argc, char** argv) {
   CLI::App app{"wick: operator dispatch with pluggable backends"};
   app.require_subcommand(1);
@@ -182,7 +199,9 @@ int main(int argc, char** argv) {
   auto* demo_cmd = app.add_subcommand("demo", "Load the default plugins and evaluate a few expressions");
 
   try {
-    app.parse(argc, argv);
+    std::vector<std::string> args = eval_args_as_positional(argc, argv);
+    std::reverse(args.begin(), args.end());  // CLI11 takes them in reverse order
+    app.parse(args);
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e);
     return code == 0 ? 0 : 2;

@@ -107,8 +107,20 @@ struct LocalDispatchKeySet {
   DispatchKeySet included;
   DispatchKeySet excluded;
 };
-/// The calling thread's include/exclude sets (a plain TLS read).
-[[nodiscard]] WICK_API LocalDispatchKeySet& tls_local_dispatch_key_set() noexcept;
+/// Note [TLS dispatch keys]
+/// The include/exclude sets live in one exported thread_local with constant
+/// initialisation and the initial-exec model, so reading them on the hot path
+/// is a single %fs-relative load: no call, no lazy-init wrapper. libwick is
+/// always loaded with its host, where static TLS is available.
+namespace detail {
+extern WICK_API constinit thread_local LocalDispatchKeySet tls_dispatch_keys
+    __attribute__((tls_model("initial-exec")));
+}  // namespace detail
+
+/// The calling thread's include/exclude sets.
+[[nodiscard]] inline LocalDispatchKeySet& tls_local_dispatch_key_set() noexcept {
+  return detail::tls_dispatch_keys;
+}
 
 /// Excludes keys for a scope (the general exclude guard). Nestable.
 class WICK_API ExcludeDispatchKeyGuard final {

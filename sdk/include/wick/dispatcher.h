@@ -68,6 +68,12 @@ struct DispatchTable {
   KernelFunction kernels[kNumDispatchKeys];
 };
 
+/// The part of an operator a call reads: the published table (see Note
+/// [Dispatch table]). OperatorEntry, private to libwick, derives from it.
+struct OperatorTableSlot {
+  std::atomic<const DispatchTable*> table{nullptr};
+};
+
 namespace detail {
 // Key-set contribution of one typed argument.
 inline DispatchKeySet arg_keys(const Tensor& t) noexcept { return t.key_set(); }
@@ -97,7 +103,7 @@ template <typename Sig> class TypedOperatorHandle;
 /// the life of the process (operators are never destroyed, only undefined).
 class WICK_API OperatorHandle {
  public:
-  explicit OperatorHandle(OperatorEntry* e) noexcept : entry_(e) {}
+  explicit OperatorHandle(OperatorEntry* e) noexcept;
 
   /// "torch.add" or "torch.add.out".
   [[nodiscard]] const std::string& name() const noexcept;
@@ -119,7 +125,9 @@ class WICK_API OperatorHandle {
   void redispatch_boxed(DispatchKeySet ks, Stack& stack) const;
 
   // --- hot path ------------------------------------------------------------
-  [[nodiscard]] const DispatchTable& table() const noexcept;
+  [[nodiscard]] const DispatchTable& table() const noexcept {
+    return *slot_->table.load(std::memory_order_acquire);
+  }
   /// Throws NotImplementedError naming the operator, the keys and the plugin
   /// directories searched.
   [[noreturn]] void report_missing_kernel(DispatchKeySet ks) const;
@@ -128,6 +136,7 @@ class WICK_API OperatorHandle {
  protected:
   void check_signature(const std::type_info& sig) const;
   OperatorEntry* entry_;
+  const OperatorTableSlot* slot_;
 };
 
 /// The keys a kernel at the highest key of `eff` receives: `eff` limited to

@@ -25,12 +25,23 @@ namespace wick {
 /// wrapped Python numbers; a lower tier only matters when it is of a higher
 /// category (bool < integer < floating). An integer tier meeting a floating
 /// wrapped number gives the default float dtype.
-[[nodiscard]] WICK_API ScalarType result_type(std::initializer_list<Tensor> tensors);
+[[nodiscard]] WICK_API ScalarType result_type(ArrayRef<const Tensor*> tensors);
 [[nodiscard]] WICK_API ScalarType result_type(const std::vector<Tensor>& tensors);
+/// `result_type(a, b, ...)` without copying the handles.
+template <typename... Ts>
+[[nodiscard]] ScalarType result_type(const Tensor& first, const Ts&... rest) {
+  const Tensor* ptrs[] = {&first, &rest...};
+  return result_type(ArrayRef<const Tensor*>(ptrs, 1 + sizeof...(Ts)));
+}
 
 /// Checks that all defined tensors are on one device; RuntimeError like
 /// PyTorch's "Expected all tensors to be on the same device, but found at
 /// least two devices, cpu and cuda:0!" naming `op`.
-WICK_API Device common_device(std::initializer_list<Tensor> tensors, const char* op);
+WICK_API Device common_device(ArrayRef<const Tensor*> tensors, const char* op);
+template <typename... Ts>
+Device common_device(const char* op, const Tensor& first, const Ts&... rest) {
+  const Tensor* ptrs[] = {&first, &rest...};
+  return common_device(ArrayRef<const Tensor*>(ptrs, 1 + sizeof...(Ts)), op);
+}
 
 }  // namespace wick

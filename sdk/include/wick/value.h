@@ -77,7 +77,7 @@ class WICK_API Value final {
   /// A generic list (`tuple = false`) or a tuple.
   static Value list(std::vector<Value> items, bool tuple = false);
 
-  [[nodiscard]] Kind kind() const noexcept;
+  [[nodiscard]] inline Kind kind() const noexcept;
   [[nodiscard]] bool is_none() const noexcept { return kind() == Kind::kNone; }
   [[nodiscard]] bool is_bool() const noexcept { return kind() == Kind::kBool; }
   [[nodiscard]] bool is_int() const noexcept { return kind() == Kind::kInt; }
@@ -104,7 +104,10 @@ class WICK_API Value final {
   [[nodiscard]] double to_double() const;
   [[nodiscard]] Scalar to_scalar() const;
   [[nodiscard]] const std::string& to_string() const;
-  [[nodiscard]] const Tensor& to_tensor() const;
+  [[nodiscard]] const Tensor& to_tensor() const {
+    if (const auto* t = std::get_if<Tensor>(&v_)) return *t;
+    type_mismatch("Tensor");
+  }
   [[nodiscard]] const std::vector<Tensor>& to_tensor_list() const;
   [[nodiscard]] const std::vector<std::int64_t>& to_int_list() const;
   [[nodiscard]] const std::vector<double>& to_double_list() const;
@@ -134,6 +137,18 @@ struct ValueList {
   std::vector<Value> items;
   bool is_tuple = false;
 };
+
+inline Value::Kind Value::kind() const noexcept {
+  // Variant alternatives are in Kind order, except that index 11 (a list)
+  // is a list or a tuple.
+  constexpr Kind kByIndex[] = {Kind::kNone,       Kind::kBool,   Kind::kInt,       Kind::kDouble,
+                               Kind::kString,     Kind::kTensor, Kind::kTensorList, Kind::kIntList,
+                               Kind::kDoubleList, Kind::kDtype,  Kind::kDevice,    Kind::kList,
+                               Kind::kObject,     Kind::kNotImplemented};
+  const std::size_t i = v_.index();
+  if (i == 11) return std::get<11>(v_)->is_tuple ? Kind::kTuple : Kind::kList;
+  return kByIndex[i];
+}
 
 /// The boxed calling convention's operand stack.
 using Stack = std::vector<Value>;

@@ -1,0 +1,171 @@
+// tests/cli/cli_test.cpp - the `wick` command end to end: eval output as
+// PyTorch prints it (every golden print case), listings, JSON, exit codes,
+// and a missing CPU backend.
+/// \file
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int code = -1;
+  std::string out;  // stdout and stderr
+};
+
+std::string quote(const std::string& arg) {
+  std::string q = "'";
+  for (char c : arg) {
+    if (c == '\'') {
+      q += "'\\''";
+    } else {
+      q += c;
+    }
+  }
+  return q + "'";
+}
+
+Result run(const std::string& args, const std::string& binary = WICK_CLI_PATH, bool merge_stderr = true) {
+  std::string cmd = "env -u WICK_PLUGIN_PATH WICK_LOG_LEVEL=error " + quote(binary) + " " + args +
+                    (merge_stderr ? " 2>&1" : " 2>/dev/null");
+  Result r;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (p == nullptr) return r;
+  std::array<char, 4096> buf{};
+  size_t n = 0;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
+  int status = pclose(p);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+Result eval(const std::string& expr) { return run("eval " + quote(expr)); }
+
+TEST(Cli, AcceptanceExpressions) {
+  Result r = eval("torch.add(torch.tensor([1., 2.]), torch.tensor([3., 4.]), alpha=2)");
+  EXPECT_EQ(r.code, 0);
+  EXPECT_EQ(r.out, "tensor([ 7., 10.])\n");
+  r = eval("torch.matmul(torch.tensor([[1, 2], [3, 4]]), torch.tensor([[1], [1]]))");
+  EXPECT_EQ(r.out, "tensor([[3],\n        [7]])\n");
+  EXPECT_EQ(eval("torch.add(torch.tensor([1, 2]), 0.5)").out, "tensor([1.5000, 2.5000])\n");
+  EXPECT_EQ(eval("torch.tensor(0.4)").out, "tensor(0.4000)\n");
+}
+
+TEST(Cli, PythonNumbersAndOperators) {
+  EXPECT_EQ(eval("0.4").out, "0.4\n");
+  EXPECT_EQ(eval("1/3").out, "0.3333333333333333\n");
+  EXPECT_EQ(eval("3").out, "3\n");
+  EXPECT_EQ(eval("True").out, "True\n");
+  EXPECT_EQ(eval("torch.tensor([1., 2.]) * 2 + 1").out, "tensor([3., 5.])\n");
+  EXPECT_EQ(eval("2 - torch.tensor([1, 2])").out, "tensor([1, 0])\n");
+  EXPECT_EQ(eval("-torch.tensor([1., 2.]) @ torch.tensor([1., 1.])").out, "tensor(-3.)\n");
+  EXPECT_EQ(eval("torch.tensor([1, 2]) < 2").out, "tensor([ True, False])\n");
+  EXPECT_EQ(eval("torch.ones(2, 3).sum(1)").out, "tensor([3., 3.])\n");
+  EXPECT_EQ(eval("torch.arange(6).reshape(2, 3).t().contiguous().view(-1)").out, "tensor([0, 3, 1, 4, 2, 5])\n");
+}
+
+TEST(Cli, EveryGoldenPrintCase) {
+  std::ifstream f(std::string(WICK_REFERENCE_DIR) + "/golden/print.json");
+  ASSERT_TRUE(f.good());
+  nlohmann::json golden = nlohmann::json::parse(f);
+  int checked = 0;
+  for (const auto& c : golden["cases"]) {
+    Result r = eval(c["expr"].get<std::string>());
+    EXPECT_EQ(r.code, 0) << c["expr"];
+    EXPECT_EQ(r.out, c["repr"].get<std::string>() + "\n") << c["expr"];
+    ++checked;
+  }
+  EXPECT_EQ(checked, static_cast<int>(golden["cases"].size()));
+  EXPECT_GE(checked, 26);
+}
+
+TEST(Cli, JsonOutput) {
+  Result r = run("eval --json " + quote("torch.tensor([[1, 2], [3, 4]])"));
+  ASSERT_EQ(r.code, 0);
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["dtype"], "int64");
+  EXPECT_EQ(j["shape"], nlohmann::json::array({2, 2}));
+  EXPECT_EQ(j["data"], nlohmann::json::parse("[[1, 2], [3, 4]]"));
+  r = run("ops overridable --json --namespace torch.Tensor");
+  auto list = nlohmann::json::parse(r.out);
+  EXPECT_NE(std::find(list.begin(), list.end(), "torch.Tensor.__add__"), list.end());
+  r = run("plugins list --json");
+  auto plugins = nlohmann::json::parse(r.out);
+  ASSERT_FALSE(plugins["plugins"].empty());
+  r = run("keys --json");
+  auto keys = nlohmann::json::parse(r.out);
+  EXPECT_EQ(keys[0]["name"], "CompositeImplicit");
+  r = run("ops show --json torch.add");
+  auto show = nlohmann::json::parse(r.out);
+  EXPECT_EQ(show["signature"], "(input, other, *, alpha=1, out=None)");
+  EXPECT_EQ(show["overloads"][0]["dispatch"][0]["provider"], "cpu");
+}
+
+TEST(Cli, Listings) {
+  Result r = run("ops overridable --namespace torch.Tensor");
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("torch.Tensor.__add__\n"), std::string::npos);
+  EXPECT_NE(r.out.find("torch.Tensor.add\n"), std::string::npos);
+  EXPECT_EQ(r.out.find("torch.zeros"), std::string::npos);
+  r = run("ops ignored");
+  EXPECT_NE(r.out.find("torch.zeros\n"), std::string::npos);
+  EXPECT_EQ(run("ops signature torch.add").out, "(input, other, *, alpha=1, out=None)\n");
+  r = run("plugins list");
+  EXPECT_NE(r.out.find("cpu 0.1.0 (backend) "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("libwick_cpu.so"), std::string::npos);
+  r = run("ops show torch.add");
+  EXPECT_NE(r.out.find("CPU"), std::string::npos);
+  EXPECT_NE(r.out.find("cpu (binary_ops.cpp:"), std::string::npos) << r.out;
+  r = run("keys");
+  EXPECT_NE(r.out.find("Autograd"), std::string::npos);
+}
+
+TEST(Cli, ErrorsAndExitCodes) {
+  Result r = eval("torch.add(torch.tensor([1.]), 'x')");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.out, "TypeError: torch.add(): argument 'other' (position 2) must be Tensor, not str\n");
+  r = eval("torch.add(torch.tensor([1., 2., 3.]), torch.tensor([1., 2.]))");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.out.rfind("RuntimeError: ", 0), 0u) << r.out;
+  r = eval("torch.add(1,,2)");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.out.rfind("SyntaxError: ", 0), 0u) << r.out;
+  r = eval("torch.nope(1)");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(run("ops signature torch.nope").code, 1);
+  EXPECT_EQ(run("no-such-command").code, 2);
+  EXPECT_EQ(run("").code, 2);
+}
+
+// "With the CPU backend moved away": a copy of the install whose backend
+// directory is empty. The host must fail cleanly, naming op, key and dirs.
+TEST(Cli, MissingCpuBackendFailsCleanly) {
+  fs::path root = fs::temp_directory_path() / ("wick_cli_nobackend_" + std::to_string(::getpid()));
+  fs::create_directories(root / "bin");
+  fs::create_directories(root / "lib" / "wick" / "backends");
+  fs::path cli = fs::path(WICK_CLI_PATH);
+  fs::path lib_dir = cli.parent_path().parent_path() / "lib";
+  fs::copy_file(cli, root / "bin" / "wick");
+  for (const auto& e : fs::directory_iterator(lib_dir))
+    if (e.path().filename().string().rfind("libwick.so", 0) == 0)
+      fs::copy(e.path(), root / "lib" / e.path().filename(), fs::copy_options::copy_symlinks);
+  const std::string binary = (root / "bin" / "wick").string();
+  Result list = run("plugins list", binary);
+  EXPECT_EQ(list.code, 0);
+  EXPECT_EQ(list.out.find("libwick_cpu.so"), std::string::npos) << list.out;
+  Result r = run("eval " + quote("torch.neg(torch.tensor([1.]))"), binary);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.out.rfind("NotImplementedError: torch.tensor: no kernel for dispatch key CPU", 0), 0u) << r.out;
+  EXPECT_NE(r.out.find((root / "lib" / "wick" / "backends").string()), std::string::npos) << r.out;
+  fs::remove_all(root);
+}
+
+}  // namespace
