@@ -48,7 +48,9 @@ Value convert(const OperatorHandle& op, const SchemaArgument& arg, std::size_t p
     switch (t.kind) {
       case TypeKind::kInt: {
         auto list = to_int_list(op, arg, pos, v);
-        if (t.list_size > 0 && list.size() != static_cast<std::size_t>(t.list_size) && list.size() != 1)
+        // int[1] takes any length (the size only says "one int may stand for
+        // the list"); int[N] with N > 1 needs N ints or a single one.
+        if (t.list_size > 1 && list.size() != static_cast<std::size_t>(t.list_size) && list.size() != 1)
           bad_type(op, arg, pos, "tuple of " + std::to_string(t.list_size) + " ints", v);
         return Value(std::move(list));
       }

@@ -90,6 +90,7 @@ TEST(Cli, EveryGoldenPrintCase) {
 TEST(Cli, JsonOutput) {
   Result r = run("eval --json " + quote("torch.tensor([[1, 2], [3, 4]])"));
   ASSERT_EQ(r.code, 0);
+  EXPECT_EQ(r.out, "{\"dtype\":\"int64\",\"shape\":[2,2],\"data\":[[1,2],[3,4]]}\n");
   auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["dtype"], "int64");
   EXPECT_EQ(j["shape"], nlohmann::json::array({2, 2}));

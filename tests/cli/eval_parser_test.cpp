@@ -27,7 +27,7 @@
 
 namespace {
 
-using nlohmann::json;
+using json = nlohmann::ordered_json;
 using wick::Value;
 namespace ev = wick::eval;
 
@@ -530,7 +530,7 @@ TEST(EvalParser, JsonOfTensorsReadsStrides) {
   wick::Tensor ints = wick::make_empty({1, 2}, wick::ScalarType::kInt32);
   ints.data_ptr<std::int32_t>()[0] = 1;
   ints.data_ptr<std::int32_t>()[1] = -2;
-  EXPECT_EQ(ev::to_json(Value(ints)).dump(), R"({"data":[[1,-2]],"dtype":"int32","shape":[1,2]})");
+  EXPECT_EQ(ev::to_json(Value(ints)).dump(), R"({"dtype":"int32","shape":[1,2],"data":[[1,-2]]})");
 
   wick::Tensor d = wick::make_empty({1}, wick::ScalarType::kFloat64);
   d.data_ptr<double>()[0] = -std::numeric_limits<double>::infinity();

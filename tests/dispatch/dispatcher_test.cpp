@@ -269,9 +269,12 @@ TEST(Dispatcher, RegistrationWhileDispatching) {
       }
     });
   }
+  while (calls.load() == 0) std::this_thread::yield();  // readers are running
   for (int i = 0; i < 300; ++i) {
     Library ov("t_threads", DispatchKey::kOverride);
     ov.impl("f", &override_kernel);
+    const long seen = calls.load();
+    while (calls.load() == seen) std::this_thread::yield();  // interleave with readers
   }
   stop = true;
   for (auto& t : readers) t.join();

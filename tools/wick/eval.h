@@ -6,7 +6,7 @@
 ///   wick::init();
 ///   wick::Value v = wick::eval::evaluate("torch.add(torch.tensor([[1., 2.]]), 3, alpha=2)");
 ///   std::cout << wick::eval::format(v) << "\n";   // tensor([[7., 8.]])
-///   std::cout << wick::eval::to_json(v) << "\n";  // {"data":[[7.0,8.0]],"dtype":"float32","shape":[1,2]}
+///   std::cout << wick::eval::to_json(v) << "\n";  // {"dtype":"float32","shape":[1,2],"data":[[7.0,8.0]]}
 ///
 /// The grammar, loosest binding first:
 ///
@@ -156,6 +156,6 @@ using Scope = std::map<std::string, wick::Value, std::less<>>;
 /// "-inf". Numbers, bools, strings and None map to JSON, lists and tuples to
 /// arrays, a dtype to "torch.float32", a device to "cpu". Throws
 /// wick::RuntimeError for a tensor that is not on the CPU.
-[[nodiscard]] nlohmann::json to_json(const wick::Value& v);
+[[nodiscard]] nlohmann::ordered_json to_json(const wick::Value& v);
 
 }  // namespace wick::eval

@@ -15,7 +15,7 @@
 namespace wick::eval {
 namespace {
 
-nlohmann::json float_json(double d) {
+nlohmann::ordered_json float_json(double d) {
   if (std::isnan(d)) return "nan";
   if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
   return d;
@@ -23,7 +23,7 @@ nlohmann::json float_json(double d) {
 
 /// A float32 as the double with the same shortest digits, so that 0.1f is
 /// written 0.1 rather than 0.10000000149011612.
-nlohmann::json float32_json(float f) {
+nlohmann::ordered_json float32_json(float f) {
   if (!std::isfinite(f)) return float_json(f);
   char buf[64];
   auto [end, ec] = std::to_chars(buf, buf + sizeof buf, f);
@@ -32,7 +32,7 @@ nlohmann::json float32_json(float f) {
   return d;
 }
 
-nlohmann::json element(const char* p, ScalarType t) {
+nlohmann::ordered_json element(const char* p, ScalarType t) {
   switch (t) {
     case ScalarType::kBool:
       return *reinterpret_cast<const bool*>(p);
@@ -51,19 +51,19 @@ nlohmann::json element(const char* p, ScalarType t) {
 }
 
 /// The elements at byte `offset` from `base`, from dim `d` on, nested by size.
-nlohmann::json nested(const char* base, std::int64_t offset, const Tensor& t, std::int64_t d) {
+nlohmann::ordered_json nested(const char* base, std::int64_t offset, const Tensor& t, std::int64_t d) {
   if (d == t.dim()) return element(base + offset, t.dtype());
-  nlohmann::json out = nlohmann::json::array();
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
   const std::int64_t step = t.strides()[d] * static_cast<std::int64_t>(itemsize(t.dtype()));
   for (std::int64_t i = 0; i < t.sizes()[d]; ++i) out.push_back(nested(base, offset + i * step, t, d + 1));
   return out;
 }
 
-nlohmann::json tensor_json(const Tensor& t) {
+nlohmann::ordered_json tensor_json(const Tensor& t) {
   if (!t.defined()) return nullptr;
   WICK_CHECK(t.device().is_cpu(), RuntimeError, "to_json: the tensor is on ", t.device().str(),
              "; only CPU tensors can be written as JSON (move it with .cpu())");
-  nlohmann::json shape = nlohmann::json::array();
+  nlohmann::ordered_json shape = nlohmann::ordered_json::array();
   for (std::int64_t s : t.sizes()) shape.push_back(s);
   // An empty tensor has no element to read: only the nesting is written.
   const char* base = t.numel() == 0 ? nullptr : static_cast<const char*>(t.data_ptr());
@@ -72,7 +72,7 @@ nlohmann::json tensor_json(const Tensor& t) {
 
 }  // namespace
 
-nlohmann::json to_json(const Value& v) {
+nlohmann::ordered_json to_json(const Value& v) {
   switch (v.kind()) {
     case Value::Kind::kNone:
       return nullptr;
@@ -87,14 +87,14 @@ nlohmann::json to_json(const Value& v) {
     case Value::Kind::kTensor:
       return tensor_json(v.to_tensor());
     case Value::Kind::kTensorList: {
-      nlohmann::json out = nlohmann::json::array();
+      nlohmann::ordered_json out = nlohmann::ordered_json::array();
       for (const Tensor& t : v.to_tensor_list()) out.push_back(tensor_json(t));
       return out;
     }
     case Value::Kind::kIntList:
       return v.to_int_list();
     case Value::Kind::kDoubleList: {
-      nlohmann::json out = nlohmann::json::array();
+      nlohmann::ordered_json out = nlohmann::ordered_json::array();
       for (double d : v.to_double_list()) out.push_back(float_json(d));
       return out;
     }
@@ -104,7 +104,7 @@ nlohmann::json to_json(const Value& v) {
       return v.to_device().str();
     case Value::Kind::kList:
     case Value::Kind::kTuple: {
-      nlohmann::json out = nlohmann::json::array();
+      nlohmann::ordered_json out = nlohmann::ordered_json::array();
       for (const Value& item : v.items()) out.push_back(to_json(item));
       return out;
     }

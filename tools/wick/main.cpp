@@ -18,7 +18,7 @@
 
 namespace {
 
-using nlohmann::json;
+using json = nlohmann::ordered_json;
 
 void print_json(const json& j) { std::cout << j.dump() << "\n"; }
 
