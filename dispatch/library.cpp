@@ -229,17 +229,17 @@ void Registrar::clear() noexcept {
 
 // --- builtins --------------------------------------------------------------------
 
-// Kept (reachable) until exit on purpose: the operators stay defined for the
-// life of the process, and nothing unregisters during static teardown.
-static std::vector<std::unique_ptr<Library>>* g_builtins = nullptr;
-
 void ensure_builtins() {
   static std::once_flag once;
   std::call_once(once, [] {
-    auto libs = std::make_unique<std::vector<std::unique_ptr<Library>>>();
-    register_torch_catalog(*libs);
-    register_composite_kernels(*libs);
-    g_builtins = libs.release();
+    // Owned by the registry, which lives until exit: the builtin operators
+    // stay defined for the life of the process.
+    std::vector<std::unique_ptr<Library>> libs;
+    register_torch_catalog(libs);
+    register_composite_kernels(libs);
+    auto& reg = Registry::get();
+    std::unique_lock lock(reg.mutex);
+    reg.builtins = std::move(libs);
   });
 }
 

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "wick/dispatcher.h"
+#include "wick/library.h"
 #include "wick/schema.h"
 
 namespace wick {
@@ -76,6 +77,8 @@ class Registry final {
   std::unordered_map<std::string, std::unique_ptr<OperatorEntry>> ops;  // by full name
   std::array<std::vector<KernelRecord>, kNumDispatchKeys> fallbacks;
   std::uint64_t next_id = 1;
+  /// The core's own registration blocks (see ensure_builtins).
+  std::vector<std::unique_ptr<Library>> builtins;
 
   /// Caller holds the lock (shared is enough).
   OperatorEntry* find(std::string_view full_name) const;
