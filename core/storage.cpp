@@ -3,6 +3,7 @@
 #include "wick/storage.h"
 
 #include <array>
+#include <cstdint>
 #include <atomic>
 #include <cstdlib>
 #include <new>
@@ -16,6 +17,7 @@ class CpuAllocator final : public Allocator {
  public:
   void* allocate(std::size_t nbytes) override {
     if (nbytes == 0) return nullptr;
+    WICK_CHECK(nbytes <= SIZE_MAX - kCpuAlignment, RuntimeError, "CPU allocator: cannot allocate ", nbytes, " bytes");
     // aligned_alloc wants a multiple of the alignment.
     const std::size_t rounded = (nbytes + kCpuAlignment - 1) / kCpuAlignment * kCpuAlignment;
     void* p = std::aligned_alloc(kCpuAlignment, rounded);

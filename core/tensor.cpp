@@ -48,8 +48,14 @@ std::int64_t wrap_dim(std::int64_t d, std::int64_t rank) {
   return d < 0 ? d + r : d;
 }
 
-std::int64_t Tensor::size(std::int64_t d) const { return sizes()[wrap_dim(d, dim())]; }
-std::int64_t Tensor::stride(std::int64_t d) const { return strides()[wrap_dim(d, dim())]; }
+std::int64_t Tensor::size(std::int64_t d) const {
+  WICK_CHECK(dim() > 0, IndexError, "Dimension specified as ", d, " but tensor has no dimensions");
+  return sizes()[wrap_dim(d, dim())];
+}
+std::int64_t Tensor::stride(std::int64_t d) const {
+  WICK_CHECK(dim() > 0, IndexError, "Dimension specified as ", d, " but tensor has no dimensions");
+  return strides()[wrap_dim(d, dim())];
+}
 
 Scalar Tensor::item() const {
   WICK_CHECK(numel() == 1, ValueError, "a Tensor with ", numel(), " elements cannot be converted to Scalar");
@@ -80,6 +86,8 @@ Tensor make_empty(IntArrayRef sizes, ScalarType dtype, Device device) {
     numel *= s;
   }
   WICK_CHECK(dtype != ScalarType::kUndefined, TypeError, "cannot allocate a tensor of undefined dtype");
+  WICK_CHECK(static_cast<std::uint64_t>(numel) <= std::numeric_limits<std::size_t>::max() / 2 / itemsize(dtype),
+             RuntimeError, "Storage size calculation overflowed (", numel, " elements of ", dtype_name(dtype), ")");
   auto storage = Storage::make(static_cast<std::size_t>(numel) * itemsize(dtype), device);
   return Tensor(IntrusivePtr<TensorImpl>::make(std::move(storage), dtype, sizes, contiguous_strides(sizes), 0));
 }

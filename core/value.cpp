@@ -47,7 +47,7 @@ Scalar Value::to_scalar() const {
   if (const double* d = std::get_if<double>(&v_)) return *d;
   if (const auto* i = std::get_if<std::int64_t>(&v_)) return *i;
   if (const bool* b = std::get_if<bool>(&v_)) return *b;
-  if (const Tensor* t = std::get_if<Tensor>(&v_); t != nullptr && t->defined() && t->numel() == 1)
+  if (const Tensor* t = std::get_if<Tensor>(&v_); t != nullptr && t->defined() && t->dim() == 0)
     return t->item();
   type_mismatch("Number");
 }

@@ -121,17 +121,17 @@ Value convert(const OperatorHandle& op, const SchemaArgument& arg, std::size_t p
   return v;
 }
 
-// Python allows `f(2, 3)` for an int-list parameter that is the first after
-// self (`torch.ones(2, 3)`, `x.reshape(2, 3)`, `x.permute(1, 0)`): a run of
-// two or more plain ints starting there becomes the list. (Bools never pack,
-// so `x.sum(0, True)` keeps its keepdim.)
+// Python allows `f(2, 3)` when an int list is the only positional parameter
+// besides self (`torch.ones(2, 3)`, `x.reshape(2, 3)`, `x.permute(1, 0)`):
+// the positional ints become the list. `x.sum(0, 1)` is not packed: sum has
+// more positional parameters, so 1 goes to keepdim (and is refused there).
 void pack_varargs(const FunctionSchema& s, std::vector<Value>& args) {
   std::vector<const SchemaArgument*> positional;
   for (const auto& a : s.arguments)
     if (!a.kwarg_only) positional.push_back(&a);
   const std::size_t first =
       !positional.empty() && positional[0]->name == "self" && positional[0]->type.kind == TypeKind::kTensor ? 1 : 0;
-  if (positional.size() <= first || args.size() <= first) return;
+  if (positional.size() != first + 1 || args.size() <= first) return;
   const SchemaType& t = positional[first]->type;
   if (!t.is_list || t.kind != TypeKind::kInt) return;
   std::size_t end = first;
@@ -147,14 +147,27 @@ void pack_varargs(const FunctionSchema& s, std::vector<Value>& args) {
 
 Value call(std::string_view name, std::vector<Value> args, const Kwargs& kwargs) {
   OperatorHandle op = find_op(name);
+  // `out=None` means "no out", as in PyTorch.
+  Kwargs filtered;
+  const Kwargs* kw = &kwargs;
   for (const auto& [key, value] : kwargs) {
+    if (key == "out" && value.is_none()) {
+      for (const auto& kv : kwargs)
+        if (kv.first != "out") filtered.push_back(kv);
+      kw = &filtered;
+      break;
+    }
+  }
+  for (const auto& [key, value] : *kw) {
     if (key == "out" && op.schema().find_argument("out") < 0) {
       auto out_op = try_find_op(std::string(op.qualified_name()) + ".out");
       WICK_CHECK(out_op.has_value(), TypeError, op_label(op), " got an unexpected keyword argument 'out'");
       op = *out_op;
     }
   }
-  const FunctionSchema& s = op.schema();
+  // Held for the whole call: the operator may be undefined meanwhile.
+  const std::shared_ptr<const FunctionSchema> schema = op.schema_ptr();
+  const FunctionSchema& s = *schema;
   pack_varargs(s, args);
 
   std::vector<std::optional<Value>> bound(s.arguments.size());
@@ -165,7 +178,7 @@ Value call(std::string_view name, std::vector<Value> args, const Kwargs& kwargs)
              " positional argument", npositional == 1 ? "" : "s", " but ", args.size(),
              args.size() == 1 ? " was" : " were", " given");
   for (std::size_t i = 0; i < args.size(); ++i) bound[i] = std::move(args[i]);
-  for (const auto& [key, value] : kwargs) {
+  for (const auto& [key, value] : *kw) {
     const int idx = s.find_argument(key);
     WICK_CHECK(idx >= 0, TypeError, op_label(op), " got an unexpected keyword argument '", key, "'");
     WICK_CHECK(!bound[idx].has_value(), TypeError, op_label(op), " got multiple values for argument '", key, "'");

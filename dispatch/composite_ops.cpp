@@ -54,6 +54,7 @@ std::optional<DimVector> view_strides(const Tensor& t, IntArrayRef shape) {
   IntArrayRef old_strides = t.strides();
   DimVector strides(shape.size());
   if (t.numel() == 0) return contiguous_strides(shape);
+  if (old_sizes.empty()) return DimVector(shape.size(), 1);  // a 0-dim tensor: any all-ones shape
   std::int64_t view_d = static_cast<std::int64_t>(shape.size()) - 1;
   std::int64_t chunk_base_stride = old_strides.empty() ? 1 : old_strides.back();
   std::int64_t tensor_numel = 1;
@@ -176,6 +177,8 @@ Tensor expand_kernel(const Tensor& self, IntArrayRef size) {
       WICK_CHECK(d >= 0, RuntimeError, "expand: -1 is not allowed in a leading, non-existing dimension ", i);
       target = cur;
     }
+    WICK_CHECK(target >= 0, RuntimeError, "expand: Trying to create tensor with negative dimension ", target, ": ",
+               sizes_str(size));
     WICK_CHECK(cur == target || cur == 1, RuntimeError, "The expanded size of the tensor (", target,
                ") must match the existing size (", cur, ") at non-singleton dimension ", i,
                ".  Target sizes: ", sizes_str(size), ".  Tensor sizes: ", sizes_str(self.sizes()));

@@ -14,13 +14,15 @@
 
 namespace wick {
 
-std::string demangle(const std::type_info& t) {
+std::string demangle_name(const std::string& mangled) {
   int status = 0;
-  char* s = abi::__cxa_demangle(t.name(), nullptr, nullptr, &status);
-  std::string out = (status == 0 && s != nullptr) ? s : t.name();
+  char* s = abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status);
+  std::string out = (status == 0 && s != nullptr) ? s : mangled;
   std::free(s);
   return out;
 }
+
+std::string demangle(const std::type_info& t) { return demangle_name(t.name()); }
 
 // --- OperatorEntry -----------------------------------------------------------
 
@@ -59,8 +61,9 @@ void OperatorEntry::rebuild() {
     t->kernels[k] = r.record->kernel;
     if (!r.record->kernel.fallthrough) t->mask |= std::uint64_t{1} << k;
   }
-  table.store(t.get(), std::memory_order_release);
-  tables_.push_back(std::move(t));
+  const DispatchTable* fresh = t.get();
+  tables_.push_back(std::move(t));  // retire first: publishing must not fail
+  table.store(fresh, std::memory_order_release);
 }
 
 // --- Registry ------------------------------------------------------------------
@@ -96,15 +99,29 @@ void Registry::rebuild_all() {
   for (auto& [name, e] : ops) e->rebuild();
 }
 
+void Registry::recompute_signature(OperatorEntry& root) {
+  if (root.signature_pinned) return;
+  root.cpp_signature.clear();
+  auto scan = [&](const OperatorEntry& e) {
+    for (const auto& stack : e.kernels)
+      for (const KernelRecord& r : stack)
+        if (r.kernel.signature != nullptr && root.cpp_signature.empty()) root.cpp_signature = r.kernel.signature->name();
+  };
+  scan(root);
+  for (const OperatorEntry* a : root.aliases) scan(*a);
+}
+
 // --- OperatorHandle -------------------------------------------------------------
 
 const std::string& OperatorHandle::name() const noexcept { return entry_->full_name; }
 const std::string& OperatorHandle::qualified_name() const noexcept { return entry_->qualified; }
 
-const FunctionSchema& OperatorHandle::schema() const {
+const FunctionSchema& OperatorHandle::schema() const { return *schema_ptr(); }
+
+std::shared_ptr<const FunctionSchema> OperatorHandle::schema_ptr() const {
   std::shared_lock lock(Registry::get().mutex);
   WICK_CHECK(entry_->schema, RuntimeError, "operator '", entry_->full_name, "' is not defined");
-  return *entry_->schema;
+  return entry_->schema;
 }
 
 OperatorHandle::OperatorHandle(OperatorEntry* e) noexcept : entry_(e), slot_(e) {}
@@ -113,12 +130,10 @@ void OperatorHandle::check_signature(const std::type_info& sig) const {
   auto& reg = Registry::get();
   std::unique_lock lock(reg.mutex);
   OperatorEntry* root = entry_->alias_target != nullptr ? entry_->alias_target : entry_;
-  if (root->cpp_signature == nullptr) {
-    root->cpp_signature = &sig;
-    return;
-  }
-  WICK_CHECK(*root->cpp_signature == sig, TypeError, entry_->full_name, ": typed call with C++ signature ",
-             demangle(sig), " but its kernels use ", demangle(*root->cpp_signature));
+  if (root->cpp_signature.empty()) root->cpp_signature = sig.name();
+  WICK_CHECK(root->cpp_signature == sig.name(), TypeError, entry_->full_name, ": typed call with C++ signature ",
+             demangle(sig), " but its kernels use ", demangle_name(root->cpp_signature));
+  root->signature_pinned = true;  // typed handles exist from now on
 }
 
 namespace {
@@ -144,9 +159,8 @@ DispatchKeySet value_keys(const Value& v) {
 void OperatorHandle::call_boxed(Stack& stack) const {
   DispatchKeySet ks;
   for (const Value& v : stack) ks = ks | (v.is_tensor() ? v.to_tensor().key_set() : value_keys(v));
-  if (!ks.has_backend()) ks = ks.add(DispatchKey::kCPU);
   const LocalDispatchKeySet& tls = tls_local_dispatch_key_set();
-  redispatch_boxed((ks | tls.included) - tls.excluded, stack);
+  redispatch_boxed(effective_keys(ks, tls.included, tls.excluded), stack);
 }
 
 void OperatorHandle::redispatch_boxed(DispatchKeySet ks, Stack& stack) const {
@@ -167,8 +181,14 @@ void OperatorHandle::report_missing_kernel(DispatchKeySet ks) const {
   }
   std::string dirs;
   for (const std::string& d : plugin_search_path()) dirs += (dirs.empty() ? "" : ", ") + d;
-  DispatchKey wanted = ks.empty() ? DispatchKey::kCPU : ks.highest();
-  if (!entry_->defined()) {
+  const DispatchKeySet backends = ks & DispatchKeySet::all_backends();
+  const DispatchKey wanted = !backends.empty() ? backends.highest() : ks.empty() ? DispatchKey::kCPU : ks.highest();
+  bool defined = false;
+  {
+    std::shared_lock lock(Registry::get().mutex);
+    defined = entry_->defined();
+  }
+  if (!defined) {
     throw NotImplementedError(detail::str_cat("operator '", entry_->full_name, "' is not defined"));
   }
   throw NotImplementedError(detail::str_cat(

@@ -36,9 +36,15 @@ std::pair<std::string, std::string> split_name(const std::string& ns, std::strin
   return {std::string(name.substr(0, dot)), std::string(name.substr(dot + 1))};
 }
 
-void remove_record(std::vector<KernelRecord>& stack, std::uint64_t id) {
-  stack.erase(std::remove_if(stack.begin(), stack.end(), [&](const KernelRecord& r) { return r.id == id; }),
-              stack.end());
+// Removes a record; its boxed functor (if any) is retired, not freed: a
+// thread may still be calling it through a table published before.
+void remove_record(Registry& reg, std::vector<KernelRecord>& stack, std::uint64_t id) {
+  for (auto it = stack.begin(); it != stack.end(); ++it) {
+    if (it->id != id) continue;
+    if (it->keep) reg.retired_functors.push_back(std::move(it->keep));
+    stack.erase(it);
+    return;
+  }
 }
 
 }  // namespace
@@ -64,7 +70,7 @@ Library& Library::def(std::string_view schema_text, DefOptions options, std::sou
   OperatorEntry& e = reg.find_or_create(ns_, schema.name, schema.overload);
   WICK_CHECK(!e.defined(), RuntimeError, "operator '", e.full_name, "' is already defined by ", e.def_owner, " (",
              e.def_where, "); second definition by ", owner_, " (", where(loc), ")");
-  e.schema = std::move(schema);
+  e.schema = std::make_shared<const FunctionSchema>(std::move(schema));
   e.def_owner = owner_;
   e.def_where = where(loc);
   e.ignored = options.ignored;
@@ -87,7 +93,7 @@ Library& Library::alias(std::string_view alias_name, std::string_view target, st
   FunctionSchema s = *t->schema;
   s.name = base;
   s.overload = overload;
-  e.schema = std::move(s);
+  e.schema = std::make_shared<const FunctionSchema>(std::move(s));
   e.def_owner = owner_;
   e.def_where = where(loc);
   e.ignored = t->ignored;
@@ -107,15 +113,10 @@ Library& Library::impl_kernel(std::string_view name, KernelFunction k, std::shar
   std::unique_lock lock(reg.mutex);
   OperatorEntry& e = reg.find_or_create(ns_, base, overload);
   OperatorEntry* root = e.alias_target != nullptr ? e.alias_target : &e;
-  if (k.signature != nullptr) {
-    if (root->cpp_signature == nullptr) {
-      root->cpp_signature = k.signature;
-    } else {
-      WICK_CHECK(*root->cpp_signature == *k.signature, TypeError, "kernel for ", e.full_name, " at ",
-                 dispatch_key_name(*key_), " registered by ", owner_, " (", where(loc), ") has C++ signature ",
-                 demangle(*k.signature), " but the operator's kernels use ", demangle(*root->cpp_signature));
-    }
-  }
+  WICK_CHECK(k.signature == nullptr || root->cpp_signature.empty() || root->cpp_signature == k.signature->name(),
+             TypeError, "kernel for ", e.full_name, " at ", dispatch_key_name(*key_), " registered by ", owner_, " (",
+             where(loc), ") has C++ signature ", demangle(*k.signature), " but the operator's kernels use ",
+             demangle_name(root->cpp_signature));
   const int key = static_cast<int>(*key_);
   auto& stack = e.kernels[key];
   if (!stack.empty()) {
@@ -126,6 +127,7 @@ Library& Library::impl_kernel(std::string_view name, KernelFunction k, std::shar
     log::warn(e.full_name, " at ", dispatch_key_name(*key_), ": kernel of ", old.owner, " (", old.where,
               ") replaced by ", owner_, " (", where(loc), ")");
   }
+  if (k.signature != nullptr && root->cpp_signature.empty()) root->cpp_signature = k.signature->name();
   KernelRecord rec{k, std::move(keep), owner_, where(loc), reg.next_id++};
   stack.push_back(rec);
   records_.push_back(std::make_unique<Record>(Record{Record::Kind::kKernel, &e, key, rec.id}));
@@ -187,8 +189,15 @@ void Library::reset() noexcept {
     Record& r = **it;
     switch (r.kind) {
       case Record::Kind::kDef:
+        // Aliases of an operator that goes away go with it.
+        for (OperatorEntry* a : r.entry->aliases) {
+          a->alias_target = nullptr;
+          a->schema.reset();
+          a->rebuild();
+        }
+        r.entry->aliases.clear();
         r.entry->schema.reset();
-        r.entry->cpp_signature = nullptr;
+        reg.recompute_signature(*r.entry);
         break;
       case Record::Kind::kAlias: {
         OperatorEntry* t = r.entry->alias_target;
@@ -197,9 +206,12 @@ void Library::reset() noexcept {
         r.entry->schema.reset();
         break;
       }
-      case Record::Kind::kKernel: remove_record(r.entry->kernels[r.key], r.id); break;
+      case Record::Kind::kKernel:
+        remove_record(reg, r.entry->kernels[r.key], r.id);
+        reg.recompute_signature(r.entry->alias_target != nullptr ? *r.entry->alias_target : *r.entry);
+        break;
       case Record::Kind::kFallback:
-        remove_record(reg.fallbacks[r.key], r.id);
+        remove_record(reg, reg.fallbacks[r.key], r.id);
         all = true;
         break;
     }

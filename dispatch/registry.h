@@ -44,16 +44,19 @@ class OperatorEntry final : public OperatorTableSlot {
   const std::string overload;   // "out" or ""
 
   // Guarded by Registry::mutex.
-  std::optional<FunctionSchema> schema;
+  std::shared_ptr<const FunctionSchema> schema;
   std::string def_owner;
   std::string def_where;
   bool ignored = false;
   OperatorEntry* alias_target = nullptr;
   std::vector<OperatorEntry*> aliases;
   std::array<std::vector<KernelRecord>, kNumDispatchKeys> kernels;
-  const std::type_info* cpp_signature = nullptr;
+  /// Mangled name of the C++ signature of the typed kernels (empty: none
+  /// yet). Pinned once a typed handle exists: it never changes after that.
+  std::string cpp_signature;
+  bool signature_pinned = false;
 
-  [[nodiscard]] bool defined() const noexcept { return schema.has_value(); }
+  [[nodiscard]] bool defined() const noexcept { return schema != nullptr; }
   [[nodiscard]] const DispatchTable& current_table() const noexcept { return *table.load(std::memory_order_acquire); }
   /// Recomputes and publishes the table (caller holds the registry lock).
   void rebuild();
@@ -77,6 +80,9 @@ class Registry final {
   std::unordered_map<std::string, std::unique_ptr<OperatorEntry>> ops;  // by full name
   std::array<std::vector<KernelRecord>, kNumDispatchKeys> fallbacks;
   std::uint64_t next_id = 1;
+  /// Boxed functors of removed kernels: retired tables may still point at
+  /// them, so they live as long as those tables (until exit).
+  std::vector<std::shared_ptr<BoxedFunctor>> retired_functors;
   /// The core's own registration blocks (see ensure_builtins).
   std::vector<std::unique_ptr<Library>> builtins;
 
@@ -88,6 +94,9 @@ class Registry final {
   /// Rebuilds `e` and every alias of it (exclusive lock held).
   void rebuild(OperatorEntry& e);
   void rebuild_all();
+  /// Re-derives `root`'s C++ signature from its remaining typed kernels
+  /// (and its aliases'), unless pinned.
+  void recompute_signature(OperatorEntry& root);
 
  private:
   Registry();
@@ -95,5 +104,6 @@ class Registry final {
 
 /// Demangled name of a C++ type (for signature-mismatch errors).
 std::string demangle(const std::type_info& t);
+std::string demangle_name(const std::string& mangled);
 
 }  // namespace wick

@@ -16,10 +16,28 @@ namespace wick::cpu {
 
 Tensor as_dtype(const Tensor& t, ScalarType dtype) { return t.dtype() == dtype ? t : t.to(dtype); }
 
-void prepare_out(const Tensor& out, IntArrayRef shape, ScalarType result, const char* op) {
+std::string shape_str(IntArrayRef s) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
+  return out + "]";
+}
+
+bool overlaps_differently(const Tensor& out, const Tensor& in) {
+  if (!in.defined() || out.storage().get() != in.storage().get()) return false;
+  return !(out.storage_offset() == in.storage_offset() && out.sizes().equals(in.sizes()) &&
+           out.strides().equals(in.strides()) && out.dtype() == in.dtype());
+}
+
+void prepare_out(const Tensor& out, IntArrayRef shape, ScalarType result, const char* op,
+                 std::initializer_list<const Tensor*> inputs) {
   WICK_CHECK(can_cast(result, out.dtype()), RuntimeError, op, ": result type ", type_title(result),
              " can't be cast to the desired output type ", type_title(out.dtype()));
   if (out.sizes().equals(shape)) return;
+  // Resizing an output that is also an input would destroy the input.
+  for (const Tensor* in : inputs) {
+    WICK_CHECK(!in->defined() || out.storage().get() != in->storage().get(), RuntimeError, op,
+               ": output with shape ", shape_str(out.sizes()), " doesn't match the broadcast shape ", shape_str(shape));
+  }
   // Resize: reuse the storage when it is large enough, as PyTorch does.
   std::int64_t numel = 1;
   for (std::int64_t s : shape) numel *= s;
@@ -38,6 +56,8 @@ namespace {
 enum class Kind { kArith, kCompare, kTrueDiv };
 
 struct BinarySetup {
+  const Tensor* in_a = nullptr;  // the caller's operands (before dtype conversion)
+  const Tensor* in_b = nullptr;
   DimVector shape;
   ScalarType compute;
   ScalarType result;
@@ -46,8 +66,11 @@ struct BinarySetup {
 };
 
 BinarySetup setup(const char* op, const Tensor& a, const Tensor& b, Kind kind) {
-  common_device(op, a, b);
+  const Device device = common_device(op, a, b);
+  WICK_CHECK(device.is_cpu(), RuntimeError, op, ": the CPU backend got tensors on ", device.str());
   BinarySetup s;
+  s.in_a = &a;
+  s.in_b = &b;
   s.shape = broadcast_shapes(a.sizes(), b.sizes(), op);
   s.compute = result_type(a, b);
   if (kind == Kind::kTrueDiv && !is_floating(s.compute)) s.compute = kDefaultFloat;
@@ -66,8 +89,14 @@ Tensor run(const char* op, const BinarySetup& s, const std::optional<Tensor>& ou
     body(r);
     return r;
   }
-  prepare_out(*out, s.shape, s.result, op);
-  if (out->dtype() == s.result) {
+  prepare_out(*out, s.shape, s.result, op, {s.in_a, s.in_b});
+  // Writing straight into `out` is safe when it matches the result and
+  // overlaps no input except element for element (x.add_(y) is fine,
+  // x.add_(x.t()) is not).
+  const bool direct = out->dtype() == s.result && !overlaps_differently(*out, *s.in_a) &&
+                      !overlaps_differently(*out, *s.in_b) && !overlaps_differently(*out, s.a) &&
+                      !overlaps_differently(*out, s.b);
+  if (direct) {
     body(*out);
   } else {
     Tensor r = make_empty(s.shape, s.result, s.a.device());
@@ -125,13 +154,30 @@ Tensor mul_impl(const char* op, const Tensor& a, const Tensor& b, const std::opt
   });
 }
 
+// Integer quotient rounded toward zero; INT_MIN / -1 wraps (as PyTorch's
+// kernels do) instead of trapping.
+template <typename T>
+T trunc_divide(T x, T y) {
+  if (y == -1) return static_cast<T>(0 - static_cast<std::make_unsigned_t<T>>(x));
+  return static_cast<T>(x / y);
+}
+
 template <typename T>
 T floor_divide(T x, T y) {
   if constexpr (std::is_floating_point_v<T>) {
-    return std::floor(x / y);
+    // Python's float floor division: from the remainder, so that 1 // 0.1
+    // is 9 (the exact quotient is just below 10), not floor(1 / 0.1) == 10.
+    if (y == 0) return x / y;
+    const T mod = std::fmod(x, y);
+    T div = (x - mod) / y;
+    if (mod != 0 && ((y < 0) != (mod < 0))) div -= 1;
+    if (div == 0) return std::copysign(T(0), x / y);
+    T floor_div = std::floor(div);
+    if (div - floor_div > T(0.5)) floor_div += 1;
+    return floor_div;
   } else {
-    T q = x / y;
-    if ((x % y != 0) && ((x < 0) != (y < 0))) --q;
+    T q = trunc_divide(x, y);
+    if (y != -1 && (x % y != 0) && ((x < 0) != (y < 0))) --q;
     return q;
   }
 }
@@ -163,7 +209,7 @@ Tensor div_impl(const char* op, const Tensor& a, const Tensor& b, std::optional<
             by_zero = true;
             return T(0);
           }
-          return floor ? floor_divide(x, y) : static_cast<T>(x / y);
+          return floor ? floor_divide(x, y) : trunc_divide(x, y);
         });
         WICK_CHECK(!by_zero, RuntimeError, op, ": ZeroDivisionError");
       }
@@ -267,10 +313,13 @@ Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b) {
   return r;
 }
 
-Tensor copy_(const Tensor& self, const Tensor& src) {
+Tensor copy_(const Tensor& self, const Tensor& src_in) {
   const char* op = "torch.Tensor.copy_";
-  WICK_CHECK(self.device() == src.device() || src.dim() == 0, RuntimeError, op, ": cannot copy from ",
-             src.device().str(), " to ", self.device().str(), " on the CPU backend");
+  // A source that overlaps the destination with another layout is read
+  // from a copy (x.copy_(x.t()) must not read what it already wrote).
+  WICK_CHECK(self.device().is_cpu() && src_in.device().is_cpu(), RuntimeError, op, ": cannot copy from ",
+             src_in.device().str(), " to ", self.device().str(), " on the CPU backend");
+  const Tensor src = overlaps_differently(self, src_in) ? src_in.clone() : src_in;
   DimVector shape = broadcast_shapes(self.sizes(), src.sizes(), op);
   WICK_CHECK(shape.ref().equals(self.sizes()), RuntimeError, op, ": the source of shape [", src.dim(),
              "-dim] cannot be broadcast to the destination's shape");

@@ -99,21 +99,31 @@ Tensor arange(const Scalar& start_or_end, const std::optional<Scalar>& end_opt, 
   const ScalarType t = dtype ? *dtype : any_float ? kDefaultFloat : ScalarType::kInt64;
   const double s = start.to<double>(), e = end.to<double>(), st = step.to<double>();
   WICK_CHECK(st != 0, RuntimeError, op, ": step must be nonzero");
+  if (!any_float) {
+    // Integral ranges are sized and filled in exact integer arithmetic.
+    const __int128 si = start.to<std::int64_t>(), ei = end.to<std::int64_t>(), sti = step.to<std::int64_t>();
+    WICK_CHECK((sti > 0 && ei >= si) || (sti < 0 && ei <= si), RuntimeError, op,
+               ": upper bound and larger bound inconsistent with step sign");
+    const __int128 span = ei - si;
+    const auto n = static_cast<std::int64_t>(span / sti + (span % sti != 0 ? 1 : 0));
+    Tensor out = make_empty({n}, t, d);
+    visit_dtype(t, op, [&](auto tag) {
+      using T = decltype(tag);
+      T* p = static_cast<T*>(out.data_ptr());
+      for (std::int64_t i = 0; i < n; ++i) p[i] = static_cast<T>(static_cast<std::int64_t>(si + i * sti));
+    });
+    return out;
+  }
   WICK_CHECK(std::isfinite(s) && std::isfinite(e), RuntimeError, op, ": unsupported range: ", s, " -> ", e);
   WICK_CHECK((st > 0 && e >= s) || (st < 0 && e <= s), RuntimeError, op,
              ": upper bound and larger bound inconsistent with step sign");
-  const auto n = static_cast<std::int64_t>(std::ceil((e - s) / st));
+  const double count = std::ceil((e - s) / st);
+  WICK_CHECK(count < 9.0e15, RuntimeError, op, ": invalid size, possible overflow? (", count, " elements)");
+  const auto n = static_cast<std::int64_t>(count);
   Tensor out = make_empty({n}, t, d);
   visit_dtype(t, op, [&](auto tag) {
     using T = decltype(tag);
     T* p = static_cast<T*>(out.data_ptr());
-    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
-      if (!any_float) {
-        const std::int64_t si = start.to<std::int64_t>(), sti = step.to<std::int64_t>();
-        for (std::int64_t i = 0; i < n; ++i) p[i] = static_cast<T>(si + i * sti);
-        return;
-      }
-    }
     for (std::int64_t i = 0; i < n; ++i) p[i] = static_cast<T>(s + static_cast<double>(i) * st);
   });
   return out;

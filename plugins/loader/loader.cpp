@@ -84,7 +84,9 @@ std::unique_ptr<LoadedPlugin> open_plugin(const std::string& path, const std::st
                                      ", host is SDK " WICK_SDK_VERSION));
   if (d->init == nullptr || str(d->name).empty())
     throw PluginError(fail(path, "malformed descriptor (no name or no init)"));
-  p->info = PluginInfo{str(d->name), str(d->version), fs::absolute(path).lexically_normal().string(),
+  std::error_code abs_ec;
+  fs::path abs = fs::absolute(path, abs_ec);
+  p->info = PluginInfo{str(d->name), str(d->version), (abs_ec ? fs::path(path) : abs).lexically_normal().string(),
                        str(d->sdk_version), str(d->abi_fingerprint), kind};
   return p;
 }
@@ -149,13 +151,17 @@ void init() {
       continue;
     }
     std::vector<std::string> files;
-    for (const auto& entry : fs::directory_iterator(dir, ec))
-      if (entry.path().extension() == ".so") files.push_back(entry.path().string());
+    for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator(); it.increment(ec))
+      if (it->path().extension() == ".so") files.push_back(it->path().string());
+    if (ec) {
+      log::warn("cannot list plugin directory ", dir, ": ", ec.message());
+      s.errors.push_back(PluginLoadError{dir, "cannot list directory: " + ec.message()});
+    }
     std::sort(files.begin(), files.end());
     for (const std::string& file : files) {
       try {
         load_locked(s, file, kind);
-      } catch (const Error& e) {
+      } catch (const std::exception& e) {  // never let one file stop the others
         log::warn(e.what());
         s.errors.push_back(PluginLoadError{file, e.what()});
       }

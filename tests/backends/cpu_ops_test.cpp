@@ -175,6 +175,53 @@ TEST_F(CpuOps, OutVariantsWriteInPlaceAndCheckCasts) {
   EXPECT_EQ(values(x), (std::vector<double>{8, 10}));
 }
 
+TEST_F(CpuOps, InPlaceAndOutAliasing) {
+  // An in-place op whose broadcast shape differs from self is refused.
+  Tensor x = vec({1, 2, 3});
+  try {
+    x.add_(ones({2, 3}));
+    FAIL();
+  } catch (const RuntimeError& e) {
+    EXPECT_NE(std::string(e.what()).find("output with shape [3] doesn't match the broadcast shape [2, 3]"),
+              std::string::npos) << e.what();
+  }
+  EXPECT_EQ(values(x), (std::vector<double>{1, 2, 3}));  // untouched
+  // Overlapping source with another layout reads the original values.
+  Tensor m = arange(4.0).reshape({2, 2});
+  m.copy_(m.t());
+  EXPECT_EQ(values(m), (std::vector<double>{0, 2, 1, 3}));
+  Tensor n = arange(4.0).reshape({2, 2});
+  add_out(n, n.t(), zeros({2, 2}));
+  EXPECT_EQ(values(n), (std::vector<double>{0, 2, 1, 3}));
+  // Element-for-element aliasing stays in place.
+  Tensor p = arange(3.0);
+  void* before = p.data_ptr();
+  p.mul_(p);
+  EXPECT_EQ(p.data_ptr(), before);
+  EXPECT_EQ(values(p), (std::vector<double>{0, 1, 4}));
+  EXPECT_THROW((void)arange(0, 1e300, 1e-300), RuntimeError);
+}
+
+TEST_F(CpuOps, EdgeCasesFromReview) {
+  Tensor s = tensor(Value(3.0));
+  EXPECT_THROW((void)s.size(0), IndexError);
+  Tensor v = s.view({1});  // a 0-dim tensor views as [1] without copying
+  EXPECT_EQ(v.storage().get(), s.storage().get());
+  EXPECT_THROW((void)ones({1}).expand({-2, -3}), RuntimeError);
+  const std::int64_t big = std::int64_t{1} << 53;
+  EXPECT_EQ(arange(big, big + 1).numel(), 1);
+  EXPECT_EQ(arange(std::int64_t{9223372036854772808}, std::int64_t{9223372036854775807}, 1000).numel(), 3);
+  Tensor imin = tensor(Value(std::vector<std::int64_t>{INT64_MIN}));
+  EXPECT_EQ(div(imin, wrap_scalar(-1), "trunc").item<std::int64_t>(), INT64_MIN);  // wraps, no trap
+  EXPECT_EQ(div(imin, wrap_scalar(-1), "floor").item<std::int64_t>(), INT64_MIN);
+  EXPECT_EQ(div(vec({1}, ScalarType::kFloat64), vec({0.1}, ScalarType::kFloat64), "floor").item<double>(), 9.0);
+  EXPECT_EQ(div(vec({-7}), vec({2}), "floor").item<double>(), -4.0);
+  EXPECT_THROW((void)zeros({std::int64_t{1} << 62, 8}), RuntimeError);  // size overflow, not a tiny buffer
+  Value r = call("torch.add", {vec({1}), vec({2})}, {{"out", Value()}});
+  EXPECT_EQ(r.to_tensor().item<double>(), 3.0);  // out=None means no out
+  EXPECT_THROW(call("torch.Tensor.sum", {arange(6.0).reshape({2, 3}), 0, 1}), TypeError);
+}
+
 TEST_F(CpuOps, CreationFunctions) {
   EXPECT_EQ(values(arange(5)), (std::vector<double>{0, 1, 2, 3, 4}));
   EXPECT_EQ(arange(5).dtype(), ScalarType::kInt64);

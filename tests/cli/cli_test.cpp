@@ -146,6 +146,20 @@ TEST(Cli, ErrorsAndExitCodes) {
   EXPECT_EQ(run("").code, 2);
 }
 
+TEST(Cli, PluginsInspectAndCheck) {
+  Result r = run("plugins inspect " + quote(WICK_CPU_BACKEND_PATH));
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("name:            cpu"), std::string::npos) << r.out;
+  r = run("plugins check " + quote(WICK_TEST_PLUGIN_DIR));
+  EXPECT_EQ(r.code, 1);  // the directory holds deliberately broken plugins
+  EXPECT_NE(r.out.find("ok      "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("FAILED  "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("plugin ABI version 99, this host supports 1"), std::string::npos) << r.out;
+  r = run("plugins inspect /nonexistent.so");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.out.rfind("PluginError: /nonexistent.so: no such plugin file", 0), 0u) << r.out;
+}
+
 // "With the CPU backend moved away": a copy of the install whose backend
 // directory is empty. The host must fail cleanly, naming op, key and dirs.
 TEST(Cli, MissingCpuBackendFailsCleanly) {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <thread>
 
 #include "wick/catalog.h"
@@ -280,6 +281,70 @@ TEST(Dispatcher, RegistrationWhileDispatching) {
   for (auto& t : readers) t.join();
   EXPECT_EQ(bad.load(), 0);
   EXPECT_GT(calls.load(), 0);
+}
+
+// A device a test registers itself, with host memory: its tensors carry the
+// device's backend key and no backend has kernels for it.
+class HostBackedAllocator final : public Allocator {
+ public:
+  void* allocate(std::size_t n) override { return n ? std::malloc(n) : nullptr; }
+  void deallocate(void* p) noexcept override { std::free(p); }
+};
+
+TEST(Dispatcher, NeverFallsBackToALowerBackend) {
+  init();
+  static HostBackedAllocator alloc;
+  const DeviceType dev = register_device_type("wicktestdev");
+  set_allocator(dev, &alloc);
+  Tensor x = make_empty({2}, ScalarType::kFloat32, Device(dev, 0));
+  EXPECT_TRUE(x.key_set().has(backend_key(dev)));
+  // Neither neg(x) nor x * 2 (a CPU wrapped number joins) may run the CPU kernel.
+  try {
+    (void)neg(x);
+    FAIL();
+  } catch (const NotImplementedError& e) {
+    EXPECT_NE(std::string(e.what()).find("dispatch key wicktestdev"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW((void)call("torch.mul", {x, 2}), NotImplementedError);
+  set_allocator(dev, nullptr);
+}
+
+TEST(Dispatcher, UnregisteringABoxedKernelWhileItIsCalled) {
+  init();
+  TestOps ops("t_boxed_threads");
+  Library cpu("t_boxed_threads", DispatchKey::kCPU);
+  cpu.impl("f", &cpu_kernel);
+  auto op = find_op("t_boxed_threads.f").typed<TensorFn>();
+  std::atomic<bool> stop{false};
+  std::atomic<long> calls{0};
+  std::thread reader([&] {
+    IncludeDispatchKeyGuard include(DispatchKey::kOverride);
+    Tensor x = ones({1});
+    while (!stop.load()) {
+      (void)op.call(x);
+      ++calls;
+    }
+  });
+  while (calls.load() == 0) std::this_thread::yield();
+  for (int i = 0; i < 200; ++i) {
+    Library ov("t_boxed_threads", DispatchKey::kOverride);
+    ov.impl_boxed("f", std::make_shared<CountingBoxed>());  // freed only when retired tables are
+    const long seen = calls.load();
+    while (calls.load() == seen) std::this_thread::yield();
+  }
+  stop = true;
+  reader.join();
+  SUCCEED();  // under ASan, a freed functor called by a stale table would be reported
+}
+
+TEST(Dispatcher, AliasesGoAwayWithTheirTarget) {
+  init();
+  auto ops = std::make_unique<TestOps>("t_alias_gone");
+  Library methods("t_alias_gone.Tensor");
+  methods.alias("f", "t_alias_gone.f");
+  EXPECT_TRUE(try_find_op("t_alias_gone.Tensor.f").has_value());
+  ops.reset();
+  EXPECT_FALSE(try_find_op("t_alias_gone.Tensor.f").has_value());
 }
 
 TEST(Catalog, ListingsSignaturesAndIgnored) {

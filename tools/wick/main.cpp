@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -57,6 +58,43 @@ void plugins_inspect(const std::string& file, bool as_json) {
   }
   std::cout << "name:            " << p.name << "\nversion:         " << p.version << "\npath:            " << p.path
             << "\nsdk version:     " << p.sdk_version << "\nabi fingerprint: " << p.abi_fingerprint << "\n";
+}
+
+// Checks every .so in `dir` the way the loader would (shared library, entry
+// point, ABI, SDK, fingerprint) without running any plugin's init.
+int plugins_check(const std::string& dir, bool as_json) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) throw wick::ValueError("plugins check: '" + dir + "' is not a directory");
+  std::vector<std::string> files;
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    if (e.path().extension() == ".so") files.push_back(e.path().string());
+  std::sort(files.begin(), files.end());
+  json j = json::array();
+  int bad = 0;
+  for (const auto& f : files) {
+    try {
+      wick::PluginInfo p = wick::inspect_plugin(f);
+      j.push_back({{"path", f}, {"ok", true}, {"name", p.name}, {"version", p.version}});
+    } catch (const wick::Error& e) {
+      ++bad;
+      j.push_back({{"path", f}, {"ok", false}, {"error", e.what()}});
+    }
+  }
+  if (as_json) {
+    print_json(j);
+  } else {
+    for (const auto& r : j) {
+      if (r["ok"].get<bool>()) {
+        std::cout << "ok      " << r["path"].get<std::string>() << " (" << r["name"].get<std::string>() << " "
+                  << r["version"].get<std::string>() << ")\n";
+      } else {
+        std::cout << "FAILED  " << r["error"].get<std::string>() << "\n";
+      }
+    }
+    std::cout << files.size() - bad << " ok, " << bad << " failed\n";
+  }
+  return bad == 0 ? 0 : 1;
 }
 
 void keys(bool as_json) {
@@ -171,6 +209,11 @@ int main(int argc, char** argv) {
   inspect->add_option("FILE", file, "plugin .so")->required();
   inspect->add_flag("--json", as_json, "JSON output");
 
+  std::string dir;
+  auto* check = plugins->add_subcommand("check", "Check every plugin file in a directory without loading it");
+  check->add_option("DIR", dir, "directory of .so files")->required();
+  check->add_flag("--json", as_json, "JSON output");
+
   auto* keys_cmd = app.add_subcommand("keys", "Dispatch keys by priority");
   keys_cmd->add_flag("--json", as_json, "JSON output");
 
@@ -211,6 +254,7 @@ int main(int argc, char** argv) {
     wick::init();
     if (plist->parsed()) plugins_list(as_json);
     if (inspect->parsed()) plugins_inspect(file, as_json);
+    if (check->parsed()) return plugins_check(dir, as_json);
     if (keys_cmd->parsed()) keys(as_json);
     if (overridable->parsed()) print_list(wick::overridable_functions(ns), as_json);
     if (ignored->parsed()) print_list(wick::ignored_functions(ns), as_json);

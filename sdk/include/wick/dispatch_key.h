@@ -102,6 +102,20 @@ class DispatchKeySet final {
   std::uint64_t bits_ = 0;
 };
 
+/// The keys a call dispatches on: the arguments' keys with the thread's
+/// includes added and excludes removed, and exactly one backend key, the
+/// highest present (CPU when none is: factory functions). A call never falls
+/// back to a lower backend: a CUDA tensor meeting a wrapped Python number
+/// (a CPU 0-dim tensor) runs the CUDA kernel or fails.
+[[nodiscard]] constexpr DispatchKeySet effective_keys(DispatchKeySet args, DispatchKeySet included,
+                                                      DispatchKeySet excluded) noexcept {
+  constexpr std::uint64_t kBackendMask = (std::uint64_t{1} << kNumBackendKeys) - 1;
+  const std::uint64_t bits = ((args | included) - excluded).bits();
+  const std::uint64_t backends = bits & kBackendMask;
+  const std::uint64_t top = backends != 0 ? std::uint64_t{1} << (63 - std::countl_zero(backends)) : 1;
+  return DispatchKeySet::from_bits((bits & ~kBackendMask) | top);
+}
+
 /// Thread-local included/excluded keys, applied to every dispatch.
 struct LocalDispatchKeySet {
   DispatchKeySet included;

@@ -109,7 +109,11 @@ class WICK_API OperatorHandle {
   [[nodiscard]] const std::string& name() const noexcept;
   /// "torch.add" (without the overload).
   [[nodiscard]] const std::string& qualified_name() const noexcept;
+  /// The schema; valid while the operator stays defined (see schema_ptr).
   [[nodiscard]] const FunctionSchema& schema() const;
+  /// Shared ownership of the schema, for callers that may race with the
+  /// operator being undefined (plugin unload).
+  [[nodiscard]] std::shared_ptr<const FunctionSchema> schema_ptr() const;
   [[nodiscard]] OperatorEntry* entry() const noexcept { return entry_; }
 
   /// The typed handle; TypeError when `Sig` differs from the C++ signature
@@ -157,10 +161,9 @@ class TypedOperatorHandle<Ret(Args...)> final : public OperatorHandle {
 
   /// Dispatches on the arguments' keys and the thread's include/exclude sets.
   Ret call(Args... args) const {
-    DispatchKeySet ks = detail::compute_keys(args...);
-    if (!ks.has_backend()) ks = ks.add(DispatchKey::kCPU);  // factory functions: CPU by default
     const LocalDispatchKeySet& tls = tls_local_dispatch_key_set();
-    return redispatch((ks | tls.included) - tls.excluded, std::forward<Args>(args)...);
+    return redispatch(effective_keys(detail::compute_keys(args...), tls.included, tls.excluded),
+                      std::forward<Args>(args)...);
   }
 
   /// Runs the kernel of the highest key in `ks` (no TLS masks applied).
