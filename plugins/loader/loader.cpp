@@ -65,6 +65,7 @@ std::unique_ptr<LoadedPlugin> open_plugin(const std::string& path, const std::st
   if (ec) {
     const char* why = dlerror();  // Boost.DLL leaves dlerror's text in place
     std::string detail = why != nullptr ? why : ec.message();
+    (void)dlerror();  // releases glibc's per-thread message buffer
     throw PluginError(fail(path, "cannot load as a shared library: " + detail));
   }
   if (!p->library.has(WICK_PLUGIN_ENTRY_POINT_NAME))
