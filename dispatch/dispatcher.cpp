@@ -26,13 +26,13 @@ std::string demangle(const std::type_info& t) { return demangle_name(t.name()); 
 
 // --- OperatorEntry -----------------------------------------------------------
 
-OperatorEntry::OperatorEntry(std::string full_name_, std::string qualified_, std::string ns_, std::string base_,
-                             std::string overload_)
-    : full_name(std::move(full_name_)),
-      qualified(std::move(qualified_)),
-      ns(std::move(ns_)),
-      base(std::move(base_)),
-      overload(std::move(overload_)) {
+OperatorEntry::OperatorEntry(std::string full_name_in, std::string qualified_in, std::string ns_in,
+                             std::string base_in, std::string overload_in)
+    : full_name(std::move(full_name_in)),
+      qualified(std::move(qualified_in)),
+      ns(std::move(ns_in)),
+      base(std::move(base_in)),
+      overload(std::move(overload_in)) {
   tables_.push_back(std::make_unique<DispatchTable>());
   table.store(tables_.back().get(), std::memory_order_release);
 }

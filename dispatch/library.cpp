@@ -49,7 +49,7 @@ void remove_record(Registry& reg, std::vector<KernelRecord>& stack, std::uint64_
 
 }  // namespace
 
-Library::Library(std::string ns, std::optional<DispatchKey> key, std::string owner, std::source_location)
+Library::Library(std::string ns, std::optional<DispatchKey> key, std::string owner, SourceLocation)
     : ns_(std::move(ns)), key_(key), owner_(std::move(owner)) {
   WICK_CHECK(!ns_.empty(), ValueError, "Library: empty namespace");
 }
@@ -59,11 +59,11 @@ Library::Library(Library&& o) noexcept
 
 Library::~Library() { reset(); }
 
-std::string Library::where(const std::source_location& loc) const {
-  return short_file(loc.file_name()) + ":" + std::to_string(loc.line());
+std::string Library::where(const SourceLocation& loc) const {
+  return short_file(loc.file) + ":" + std::to_string(loc.line);
 }
 
-Library& Library::def(std::string_view schema_text, DefOptions options, std::source_location loc) {
+Library& Library::def(std::string_view schema_text, DefOptions options, SourceLocation loc) {
   FunctionSchema schema = parse_schema(schema_text);
   auto& reg = Registry::get();
   std::unique_lock lock(reg.mutex);
@@ -79,7 +79,7 @@ Library& Library::def(std::string_view schema_text, DefOptions options, std::sou
   return *this;
 }
 
-Library& Library::alias(std::string_view alias_name, std::string_view target, std::source_location loc) {
+Library& Library::alias(std::string_view alias_name, std::string_view target, SourceLocation loc) {
   auto& reg = Registry::get();
   std::unique_lock lock(reg.mutex);
   OperatorEntry* t = reg.find(target);
@@ -105,7 +105,7 @@ Library& Library::alias(std::string_view alias_name, std::string_view target, st
 }
 
 Library& Library::impl_kernel(std::string_view name, KernelFunction k, std::shared_ptr<BoxedFunctor> keep,
-                              bool replace, std::source_location loc) {
+                              bool replace, SourceLocation loc) {
   WICK_CHECK(key_.has_value(), ValueError, "Library(", ns_, ").impl(", name,
              "): this block has no dispatch key; construct it with one");
   auto [base, overload] = split_name(ns_, name);
@@ -136,13 +136,13 @@ Library& Library::impl_kernel(std::string_view name, KernelFunction k, std::shar
 }
 
 Library& Library::impl_boxed(std::string_view name, std::shared_ptr<BoxedFunctor> fn, bool replace,
-                             std::source_location loc) {
+                             SourceLocation loc) {
   WICK_CHECK(fn != nullptr, ValueError, "impl_boxed(", name, "): null kernel");
   KernelFunction k = make_boxed_kernel(fn.get());
   return impl_kernel(name, k, std::move(fn), replace, loc);
 }
 
-Library& Library::impl_fallthrough(std::string_view name, std::source_location loc) {
+Library& Library::impl_fallthrough(std::string_view name, SourceLocation loc) {
   return impl_kernel(name, make_fallthrough_kernel(), nullptr, false, loc);
 }
 
@@ -164,7 +164,7 @@ Library& add_fallback(Library& lib, std::optional<DispatchKey> key, KernelFuncti
 }
 }  // namespace
 
-Library& Library::fallback(std::shared_ptr<BoxedFunctor> fn, std::source_location loc) {
+Library& Library::fallback(std::shared_ptr<BoxedFunctor> fn, SourceLocation loc) {
   WICK_CHECK(fn != nullptr, ValueError, "fallback: null kernel");
   std::uint64_t id = 0;
   KernelFunction k = make_boxed_kernel(fn.get());
@@ -173,7 +173,7 @@ Library& Library::fallback(std::shared_ptr<BoxedFunctor> fn, std::source_locatio
   return *this;
 }
 
-Library& Library::fallthrough_fallback(std::source_location loc) {
+Library& Library::fallthrough_fallback(SourceLocation loc) {
   std::uint64_t id = 0;
   add_fallback(*this, key_, make_fallthrough_kernel(), nullptr, owner_, where(loc), id);
   records_.push_back(std::make_unique<Record>(Record{Record::Kind::kFallback, nullptr, static_cast<int>(*key_), id}));
@@ -226,7 +226,7 @@ void Library::reset() noexcept {
 Registrar::Registrar(std::string owner) : owner_(std::move(owner)) {}
 Registrar::~Registrar() { clear(); }
 
-Library& Registrar::library(std::string ns, std::optional<DispatchKey> key, std::source_location loc) {
+Library& Registrar::library(std::string ns, std::optional<DispatchKey> key, SourceLocation loc) {
   libraries_.push_back(std::make_unique<Library>(std::move(ns), key, owner_, loc));
   return *libraries_.back();
 }

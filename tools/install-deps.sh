@@ -15,6 +15,7 @@ packages=(
   libbenchmark-dev                       # benchmarks
   libcli11-dev                           # the wick CLI
   nlohmann-json3-dev                     # JSON output and reference files
+  clang-tidy                             # naming check (tools/lint.sh)
 )
 if [[ "${WICK_WITH_LIBTORCH:-0}" == 1 ]]; then
   packages+=(libtorch-dev)

@@ -85,7 +85,7 @@ class RatioReporter final : public benchmark::ConsoleReporter {
       if (r.run_type == Run::RT_Iteration) times_[r.benchmark_name()] = r.GetAdjustedRealTime();
     ConsoleReporter::ReportRuns(runs);
   }
-  void PrintRatios() const {
+  void print_ratios() const {
     bool any = false;
     for (const auto& [name, t] : times_) {
       if (name.rfind("wick_", 0) != 0) continue;
@@ -109,7 +109,7 @@ int main(int argc, char** argv) {
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   RatioReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
-  reporter.PrintRatios();
+  reporter.print_ratios();
   benchmark::Shutdown();
   return 0;
 }

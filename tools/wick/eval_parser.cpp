@@ -109,13 +109,13 @@ class Parser {
 
   /// Counts bracket and unary nesting on the way down.
   struct Nest {
-    explicit Nest(const Parser& p, std::size_t pos) : p_(p) {
-      if (++p_.nesting_ > kMaxNesting) p_.fail(pos, "too many nested parentheses or unary operators");
+    explicit Nest(const Parser& p, std::size_t pos) : parser(p) {
+      if (++parser.nesting_ > kMaxNesting) parser.fail(pos, "too many nested parentheses or unary operators");
     }
-    ~Nest() { --p_.nesting_; }
+    ~Nest() { --parser.nesting_; }
     Nest(const Nest&) = delete;
     Nest& operator=(const Nest&) = delete;
-    const Parser& p_;
+    const Parser& parser;
   };
 
   // --- grammar -----------------------------------------------------------------

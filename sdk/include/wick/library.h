@@ -20,7 +20,6 @@
 
 #include <memory>
 #include <optional>
-#include <source_location>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,6 +29,18 @@
 #include "wick/export.h"
 
 namespace wick {
+
+/// Where a registration was made: the caller's file and line, recorded for
+/// conflict errors. Like SourceLocation, which clang 14 cannot use with
+/// libstdc++ 12; the builtins work in GCC and clang alike.
+struct SourceLocation {
+  const char* file = "";
+  int line = 0;
+  static constexpr SourceLocation current(const char* file = __builtin_FILE(),
+                                          int line = __builtin_LINE()) noexcept {
+    return {file, line};
+  }
+};
 
 /// Options for `Library::def`.
 struct DefOptions {
@@ -43,7 +54,7 @@ class WICK_API Library final {
   /// A block for namespace `ns` ("torch", "torch.Tensor", "myops"); with a
   /// key, `impl` registers for that key. `owner` names the plugin (or "host").
   Library(std::string ns, std::optional<DispatchKey> key = std::nullopt, std::string owner = "host",
-          std::source_location loc = std::source_location::current());
+          SourceLocation loc = SourceLocation::current());
   ~Library();
   Library(Library&&) noexcept;
   Library& operator=(Library&&) = delete;
@@ -53,30 +64,30 @@ class WICK_API Library final {
   /// Defines an operator from a schema (namespace from this block). Throws
   /// SchemaError for a bad schema, RuntimeError if it is already defined.
   Library& def(std::string_view schema, DefOptions options = {},
-               std::source_location loc = std::source_location::current());
+               SourceLocation loc = SourceLocation::current());
   /// Defines `alias_name` in this namespace as a distinct catalog entry that
   /// shares the kernels of `target` ("torch.add"); it has the target's schema
   /// under its own name and can get kernels of its own (e.g. an override).
   Library& alias(std::string_view alias_name, std::string_view target,
-                 std::source_location loc = std::source_location::current());
+                 SourceLocation loc = SourceLocation::current());
   /// Registers a typed kernel for `name` ("add", "add.out"; relative to this
   /// namespace unless it contains a namespace) at this block's key.
   template <typename F>
   Library& impl(std::string_view name, F* fn, bool replace = false,
-                std::source_location loc = std::source_location::current()) {
+                SourceLocation loc = SourceLocation::current()) {
     return impl_kernel(name, make_kernel(fn), nullptr, replace, loc);
   }
   /// Registers a boxed kernel object (kept alive by this block).
   Library& impl_boxed(std::string_view name, std::shared_ptr<BoxedFunctor> fn, bool replace = false,
-                      std::source_location loc = std::source_location::current());
+                      SourceLocation loc = SourceLocation::current());
   /// Registers a fallthrough for `name` at this block's key.
   Library& impl_fallthrough(std::string_view name,
-                            std::source_location loc = std::source_location::current());
+                            SourceLocation loc = SourceLocation::current());
   /// A boxed fallback for every operator at this block's key.
   Library& fallback(std::shared_ptr<BoxedFunctor> fn,
-                    std::source_location loc = std::source_location::current());
+                    SourceLocation loc = SourceLocation::current());
   /// Makes this block's key fall through for every operator without a kernel.
-  Library& fallthrough_fallback(std::source_location loc = std::source_location::current());
+  Library& fallthrough_fallback(SourceLocation loc = SourceLocation::current());
 
   [[nodiscard]] const std::string& ns() const noexcept { return ns_; }
   [[nodiscard]] const std::string& owner() const noexcept { return owner_; }
@@ -85,8 +96,8 @@ class WICK_API Library final {
 
  private:
   Library& impl_kernel(std::string_view name, KernelFunction k, std::shared_ptr<BoxedFunctor> keep,
-                       bool replace, std::source_location loc);
-  std::string where(const std::source_location& loc) const;
+                       bool replace, SourceLocation loc);
+  std::string where(const SourceLocation& loc) const;
   std::string ns_;
   std::optional<DispatchKey> key_;
   std::string owner_;

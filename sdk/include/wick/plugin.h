@@ -20,7 +20,6 @@
 #include <exception>
 #include <memory>
 #include <optional>
-#include <source_location>
 #include <string>
 #include <vector>
 
@@ -40,7 +39,7 @@ class WICK_API Registrar final {
 
   /// A registration block owned by this registrar (see Library).
   Library& library(std::string ns, std::optional<DispatchKey> key = std::nullopt,
-                   std::source_location loc = std::source_location::current());
+                   SourceLocation loc = SourceLocation::current());
   /// Registers a backend device type ("xla") and returns its dispatch key.
   DispatchKey register_backend(std::string_view device_type_name);
   [[nodiscard]] const std::string& owner() const noexcept { return owner_; }

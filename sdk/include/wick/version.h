@@ -6,8 +6,8 @@
 /// Bumped when the plugin descriptor or the C++ types crossing it change.
 #define WICK_PLUGIN_ABI_VERSION 1
 
-#define WICK_STR_(x) #x
-#define WICK_STR(x) WICK_STR_(x)
+#define WICK_STR_IMPL(x) #x
+#define WICK_STR(x) WICK_STR_IMPL(x)
 #if defined(__clang__)
 #define WICK_COMPILER_ID "clang-" WICK_STR(__clang_major__)
 #elif defined(__GNUC__)

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# wick's naming check (.clang-tidy, STYLE.md) over every source file.
+# Needs a configured build for compile_commands.json (default build/release).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build/release}
+mapfile -t files < <(git ls-files 'core/*.cpp' 'dispatch/*.cpp' 'plugins/*.cpp' 'backends/*.cpp' 'tools/*.cpp' \
+  'tests/*.cpp' | grep -v 'tools/bench/bench_libtorch.cpp')
+run-clang-tidy -p "$build" -quiet -j "$(nproc)" -extra-arg=-Wno-unknown-warning-option "${files[@]}" > "$build/lint.log" 2>&1 || {
+  grep -E 'error:|warning:' "$build/lint.log" | grep -v 'warnings generated' | sort -u
+  echo "lint: naming check failed (full log: $build/lint.log)"
+  exit 1
+}
+echo "lint: ${#files[@]} files clean"
