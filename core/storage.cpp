@@ -13,18 +13,63 @@
 namespace wick {
 namespace {
 
+// Note [Small-block cache]
+// Aligned allocation is slow in glibc (memalign, then a costly free), and a
+// small op allocates its output on every call. Blocks up to 1 KiB come in five
+// size classes (64..1024 bytes) and freed ones are kept in a per-thread cache
+// of at most kMaxCached blocks per class; a thread's cache is released when
+// the thread ends. Larger blocks go straight to aligned_alloc/free.
+constexpr std::size_t kNumClasses = 5;
+constexpr std::size_t kLargestClass = kCpuAlignment << (kNumClasses - 1);  // 1024
+constexpr int kMaxCached = 64;
+
+std::size_t size_class(std::size_t nbytes) {
+  std::size_t c = 0;
+  for (std::size_t size = kCpuAlignment; size < nbytes; size <<= 1) ++c;
+  return c;
+}
+
+struct SmallBlockCache {
+  std::array<std::array<void*, kMaxCached>, kNumClasses> blocks{};
+  std::array<int, kNumClasses> count{};
+  ~SmallBlockCache() {
+    for (std::size_t c = 0; c < kNumClasses; ++c)
+      for (int i = 0; i < count[c]; ++i) std::free(blocks[c][i]);
+  }
+};
+thread_local SmallBlockCache t_cache;
+
+void* aligned_or_throw(std::size_t rounded, std::size_t nbytes) {
+  void* p = std::aligned_alloc(kCpuAlignment, rounded);
+  WICK_CHECK(p != nullptr, RuntimeError, "CPU allocator: out of memory allocating ", nbytes, " bytes");
+  return p;
+}
+
 class CpuAllocator final : public Allocator {
  public:
   void* allocate(std::size_t nbytes) override {
     if (nbytes == 0) return nullptr;
+    if (nbytes <= kLargestClass) {
+      const std::size_t c = size_class(nbytes);
+      SmallBlockCache& cache = t_cache;
+      if (cache.count[c] > 0) return cache.blocks[c][--cache.count[c]];
+      return aligned_or_throw(kCpuAlignment << c, nbytes);
+    }
     WICK_CHECK(nbytes <= SIZE_MAX - kCpuAlignment, RuntimeError, "CPU allocator: cannot allocate ", nbytes, " bytes");
     // aligned_alloc wants a multiple of the alignment.
-    const std::size_t rounded = (nbytes + kCpuAlignment - 1) / kCpuAlignment * kCpuAlignment;
-    void* p = std::aligned_alloc(kCpuAlignment, rounded);
-    WICK_CHECK(p != nullptr, RuntimeError, "CPU allocator: out of memory allocating ", nbytes, " bytes");
-    return p;
+    return aligned_or_throw((nbytes + kCpuAlignment - 1) / kCpuAlignment * kCpuAlignment, nbytes);
   }
-  void deallocate(void* ptr) noexcept override { std::free(ptr); }
+  void deallocate(void* ptr, std::size_t nbytes) noexcept override {
+    if (ptr != nullptr && nbytes <= kLargestClass) {
+      const std::size_t c = size_class(nbytes);
+      SmallBlockCache& cache = t_cache;
+      if (cache.count[c] < kMaxCached) {
+        cache.blocks[c][cache.count[c]++] = ptr;
+        return;
+      }
+    }
+    std::free(ptr);
+  }
 };
 
 CpuAllocator g_cpu_allocator;
@@ -57,7 +102,7 @@ StorageImpl::StorageImpl(void* data, std::size_t nbytes, Device device, void (*d
 
 StorageImpl::~StorageImpl() {
   if (allocator_ != nullptr) {
-    allocator_->deallocate(data_);
+    allocator_->deallocate(data_, nbytes_);
   } else if (deleter_ != nullptr) {
     deleter_(deleter_ctx_, data_);
   }

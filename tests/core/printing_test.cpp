@@ -185,7 +185,7 @@ TEST(Printing, LongSuffixMovesToItsOwnLine) {
 class FakeDeviceAllocator final : public wick::Allocator {
  public:
   void* allocate(std::size_t nbytes) override { return std::malloc(nbytes == 0 ? 1 : nbytes); }
-  void deallocate(void* ptr) noexcept override { std::free(ptr); }
+  void deallocate(void* ptr, std::size_t) noexcept override { std::free(ptr); }
 };
 
 TEST(Printing, NonCpuTensorNeedsCopy) {

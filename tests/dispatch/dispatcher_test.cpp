@@ -288,7 +288,7 @@ TEST(Dispatcher, RegistrationWhileDispatching) {
 class HostBackedAllocator final : public Allocator {
  public:
   void* allocate(std::size_t n) override { return n ? std::malloc(n) : nullptr; }
-  void deallocate(void* p) noexcept override { std::free(p); }
+  void deallocate(void* p, std::size_t) noexcept override { std::free(p); }
 };
 
 TEST(Dispatcher, NeverFallsBackToALowerBackend) {

@@ -8,6 +8,7 @@
 
 #include <cstdio>
 #include <map>
+#include <set>
 #include <memory>
 #include <string>
 
@@ -77,12 +78,20 @@ void wick_add_out_1elem(benchmark::State& state) {
 BENCHMARK(wick_add_out_1elem);
 
 // Console output as usual, then one line per wick_X / torch_X pair with the
-// ratio of their times (below 1: wick is faster).
+// ratio of their real times (below 1: wick is faster).
 class RatioReporter final : public benchmark::ConsoleReporter {
  public:
   void ReportRuns(const std::vector<Run>& runs) override {
-    for (const Run& r : runs)
-      if (r.run_type == Run::RT_Iteration) times_[r.benchmark_name()] = r.GetAdjustedRealTime();
+    // With --benchmark_repetitions the median is used, else the single run.
+    for (const Run& r : runs) {
+      const std::string& name = r.run_name.function_name;
+      if (r.run_type == Run::RT_Aggregate && r.aggregate_name == "median") {
+        times_[name] = r.GetAdjustedRealTime();
+        medians_.insert(name);
+      } else if (r.run_type == Run::RT_Iteration && !medians_.count(name)) {
+        times_[name] = r.GetAdjustedRealTime();
+      }
+    }
     ConsoleReporter::ReportRuns(runs);
   }
   void print_ratios() const {
@@ -100,6 +109,7 @@ class RatioReporter final : public benchmark::ConsoleReporter {
 
  private:
   std::map<std::string, double> times_;
+  std::set<std::string> medians_;
 };
 
 }  // namespace

@@ -24,7 +24,8 @@ class WICK_API Allocator {
   /// Returns memory for `nbytes` (nullptr allowed for 0); throws RuntimeError
   /// ("out of memory") on failure.
   virtual void* allocate(std::size_t nbytes) = 0;
-  virtual void deallocate(void* ptr) noexcept = 0;
+  /// Returns memory from `allocate(nbytes)` (the same `nbytes`).
+  virtual void deallocate(void* ptr, std::size_t nbytes) noexcept = 0;
 };
 
 /// Alignment of every CPU allocation (bytes).
