@@ -19,6 +19,12 @@ DimVector broadcast_shapes(IntArrayRef a, IntArrayRef b, const char* op) {
   return out;
 }
 
+std::string format_shape(IntArrayRef shape) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < shape.size(); ++i) out += (i ? ", " : "") + std::to_string(shape[i]);
+  return out + "]";
+}
+
 DimVector broadcast_strides(const Tensor& t, IntArrayRef shape) {
   DimVector strides(shape.size(), 0);
   const std::size_t offset = shape.size() - static_cast<std::size_t>(t.dim());

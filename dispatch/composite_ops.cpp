@@ -31,17 +31,12 @@ DimVector infer_size(IntArrayRef shape, std::int64_t numel, const char* op) {
       known *= shape[i];
     }
   }
-  auto shape_str = [&] {
-    std::string s = "[";
-    for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
-    return s + "]";
-  };
   if (infer >= 0) {
-    WICK_CHECK(known != 0 && numel % known == 0, RuntimeError, op, ": shape '", shape_str(),
+    WICK_CHECK(known != 0 && numel % known == 0, RuntimeError, op, ": shape '", format_shape(shape),
                "' is invalid for input of size ", numel);
     out[infer] = numel / known;
   } else {
-    WICK_CHECK(known == numel, RuntimeError, op, ": shape '", shape_str(), "' is invalid for input of size ",
+    WICK_CHECK(known == numel, RuntimeError, op, ": shape '", format_shape(shape), "' is invalid for input of size ",
                numel);
   }
   return out;
@@ -155,12 +150,6 @@ Tensor squeeze_kernel(const Tensor& self, std::optional<std::int64_t> dim) {
   return make_view(self, sizes, strides, self.storage_offset());
 }
 
-std::string sizes_str(IntArrayRef s) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
-  return out + "]";
-}
-
 Tensor expand_kernel(const Tensor& self, IntArrayRef size) {
   const auto ndim = static_cast<std::int64_t>(size.size());
   WICK_CHECK(ndim >= self.dim(), RuntimeError, "expand: the number of sizes provided (", ndim,
@@ -178,10 +167,10 @@ Tensor expand_kernel(const Tensor& self, IntArrayRef size) {
       target = cur;
     }
     WICK_CHECK(target >= 0, RuntimeError, "expand: Trying to create tensor with negative dimension ", target, ": ",
-               sizes_str(size));
+               format_shape(size));
     WICK_CHECK(cur == target || cur == 1, RuntimeError, "The expanded size of the tensor (", target,
                ") must match the existing size (", cur, ") at non-singleton dimension ", i,
-               ".  Target sizes: ", sizes_str(size), ".  Tensor sizes: ", sizes_str(self.sizes()));
+               ".  Target sizes: ", format_shape(size), ".  Tensor sizes: ", format_shape(self.sizes()));
     sizes[i] = target;
     strides[i] = (cur == target) ? cur_stride : 0;
   }
@@ -207,7 +196,7 @@ Tensor select_kernel(const Tensor& self, std::int64_t dim, std::int64_t index) {
   const std::int64_t d = wrap_dim(dim, self.dim());
   const std::int64_t size = self.sizes()[d];
   WICK_CHECK(index >= -size && index < size, IndexError, "select(): index ", index,
-             " out of range for tensor of size ", sizes_str(self.sizes()), " at dimension ", d);
+             " out of range for tensor of size ", format_shape(self.sizes()), " at dimension ", d);
   if (index < 0) index += size;
   DimVector sizes(self.sizes());
   DimVector strides(self.strides());

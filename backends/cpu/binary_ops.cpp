@@ -16,12 +16,6 @@ namespace wick::cpu {
 
 Tensor as_dtype(const Tensor& t, ScalarType dtype) { return t.dtype() == dtype ? t : t.to(dtype); }
 
-std::string shape_str(IntArrayRef s) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
-  return out + "]";
-}
-
 bool overlaps_differently(const Tensor& out, const Tensor& in) {
   if (!in.defined() || out.storage().get() != in.storage().get()) return false;
   return !(out.storage_offset() == in.storage_offset() && out.sizes().equals(in.sizes()) &&
@@ -36,7 +30,7 @@ void prepare_out(const Tensor& out, IntArrayRef shape, ScalarType result, const 
   // Resizing an output that is also an input would destroy the input.
   for (const Tensor* in : inputs) {
     WICK_CHECK(!in->defined() || out.storage().get() != in->storage().get(), RuntimeError, op,
-               ": output with shape ", shape_str(out.sizes()), " doesn't match the broadcast shape ", shape_str(shape));
+               ": output with shape ", format_shape(out.sizes()), " doesn't match the broadcast shape ", format_shape(shape));
   }
   // Resize: reuse the storage when it is large enough, as PyTorch does.
   std::int64_t numel = 1;
@@ -93,9 +87,10 @@ Tensor run(const char* op, const BinarySetup& s, const std::optional<Tensor>& ou
   // Writing straight into `out` is safe when it matches the result and
   // overlaps no input except element for element (x.add_(y) is fine,
   // x.add_(x.t()) is not).
-  const bool direct = out->dtype() == s.result && !overlaps_differently(*out, *s.in_a) &&
-                      !overlaps_differently(*out, *s.in_b) && !overlaps_differently(*out, s.a) &&
-                      !overlaps_differently(*out, s.b);
+  // (s.a / s.b are the caller's tensors or fresh dtype-converted copies, so
+  // only the caller's can overlap.)
+  const bool direct =
+      out->dtype() == s.result && !overlaps_differently(*out, *s.in_a) && !overlaps_differently(*out, *s.in_b);
   if (direct) {
     body(*out);
   } else {

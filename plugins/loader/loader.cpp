@@ -33,6 +33,7 @@ struct LoadedPlugin {
   // Declared before the registrar so that the registrar (whose kernels point
   // into the library) is destroyed first.
   boost::dll::shared_library library;
+  const PluginDescriptor* descriptor = nullptr;  // lives in `library`
   std::unique_ptr<Registrar> registrar;
 };
 
@@ -73,6 +74,7 @@ std::unique_ptr<LoadedPlugin> open_plugin(const std::string& path, const std::st
   auto entry = p->library.get<const PluginDescriptor*()>(WICK_PLUGIN_ENTRY_POINT_NAME);
   const PluginDescriptor* d = entry();
   if (d == nullptr) throw PluginError(fail(path, "the entry point returned no descriptor"));
+  p->descriptor = d;
   if (d->abi_version != WICK_PLUGIN_ABI_VERSION)
     throw PluginError(fail(path, detail::str_cat("plugin ABI version ", d->abi_version, ", this host supports ",
                                                  WICK_PLUGIN_ABI_VERSION)));
@@ -99,8 +101,7 @@ PluginInfo load_locked(LoaderState& s, const std::string& path, const std::strin
     if (other->info.name == p->info.name)
       throw PluginError(fail(path, "a plugin named '" + p->info.name + "' is already loaded from " + other->info.path));
   p->registrar = std::make_unique<Registrar>(p->info.name);
-  auto entry = p->library.get<const PluginDescriptor*()>(WICK_PLUGIN_ENTRY_POINT_NAME);
-  const char* err = entry()->init(p->registrar.get());
+  const char* err = p->descriptor->init(p->registrar.get());
   if (err != nullptr) {
     std::string message = err;
     p->registrar.reset();  // roll back everything init registered

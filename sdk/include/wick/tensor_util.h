@@ -6,6 +6,7 @@
 #pragma once
 
 #include <initializer_list>
+#include <string>
 #include <vector>
 
 #include "wick/dim_vector.h"
@@ -17,6 +18,8 @@ namespace wick {
 /// The broadcast of two shapes; RuntimeError naming `op`: "The size of tensor
 /// a (3) must match the size of tensor b (4) at non-singleton dimension 1".
 [[nodiscard]] WICK_API DimVector broadcast_shapes(IntArrayRef a, IntArrayRef b, const char* op);
+/// A shape as PyTorch's messages write it: "[2, 3]".
+[[nodiscard]] WICK_API std::string format_shape(IntArrayRef shape);
 /// Strides that view `t` as `shape` (0 for broadcast dims); `shape` must be a
 /// broadcast of t's shape.
 [[nodiscard]] WICK_API DimVector broadcast_strides(const Tensor& t, IntArrayRef shape);
