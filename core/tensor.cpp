@@ -38,7 +38,16 @@ void TensorImpl::refresh() {
     }
     expected *= sizes_[i];
   }
-  key_set_ = DispatchKeySet(backend_key(storage_->device().type()));
+  // Keep the non-backend keys (Autograd, Override); the backend follows the storage.
+  key_set_ = (key_set_ - DispatchKeySet::all_backends()).add(backend_key(storage_->device().type()));
+}
+
+TensorImpl::~TensorImpl() = default;
+
+void TensorImpl::set_data_from(const TensorImpl& src) {
+  storage_ = src.storage_;
+  dtype_ = src.dtype_;
+  set_geometry(src.sizes(), src.strides(), src.storage_offset());
 }
 
 std::int64_t wrap_dim(std::int64_t d, std::int64_t rank) {

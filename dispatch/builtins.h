@@ -20,4 +20,10 @@ void ensure_builtins();
 void register_torch_catalog(std::vector<std::unique_ptr<Library>>& out);
 void register_composite_kernels(std::vector<std::unique_ptr<Library>>& out);
 
+namespace autograd {
+// Built-in formulas: Autograd kernels (dispatch/autograd_*.cpp).
+void register_autograd_elementwise(std::vector<std::unique_ptr<Library>>& out);
+void register_autograd_shape(std::vector<std::unique_ptr<Library>>& out);
+}  // namespace autograd
+
 }  // namespace wick

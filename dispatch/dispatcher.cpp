@@ -43,7 +43,9 @@ OperatorEntry::Resolved OperatorEntry::resolve(int k) const {
   if (!kernels[k].empty()) return {&kernels[k].back(), "kernel"};
   if (alias_target != nullptr && !alias_target->kernels[k].empty())
     return {&alias_target->kernels[k].back(), "alias"};
-  if (is_backend_key(static_cast<DispatchKey>(k))) {
+  // Composite kernels serve every backend, and Autograd when the op has no
+  // formula of its own: the ops they call record the graph.
+  if (is_backend_key(static_cast<DispatchKey>(k)) || k == static_cast<int>(DispatchKey::kAutograd)) {
     if (!kernels[kComposite].empty()) return {&kernels[kComposite].back(), "composite"};
     if (alias_target != nullptr && !alias_target->kernels[kComposite].empty())
       return {&alias_target->kernels[kComposite].back(), "composite"};

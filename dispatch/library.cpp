@@ -249,6 +249,8 @@ void ensure_builtins() {
     std::vector<std::unique_ptr<Library>> libs;
     register_torch_catalog(libs);
     register_composite_kernels(libs);
+    autograd::register_autograd_elementwise(libs);
+    autograd::register_autograd_shape(libs);
     auto& reg = Registry::get();
     std::unique_lock lock(reg.mutex);
     reg.builtins = std::move(libs);

@@ -107,7 +107,8 @@ TEST(Cli, JsonOutput) {
   r = run("ops show --json torch.add");
   auto show = nlohmann::json::parse(r.out);
   EXPECT_EQ(show["signature"], "(input, other, *, alpha=1, out=None)");
-  EXPECT_EQ(show["overloads"][0]["dispatch"][0]["provider"], "cpu");
+  EXPECT_EQ(show["overloads"][0]["dispatch"][0]["key"], "Autograd");
+  EXPECT_EQ(show["overloads"][0]["dispatch"].back()["provider"], "cpu");
 }
 
 TEST(Cli, Listings) {

@@ -16,6 +16,15 @@
 namespace wick {
 namespace {
 
+// Kernels registered for the op itself (not the per-key fallbacks, such as
+// the Autograd fallback every operator has).
+std::size_t own_kernels(std::string_view op) {
+  std::size_t n = 0;
+  for (const auto& row : dispatch_table(op)) n += row.source != "fallback";
+  return n;
+}
+
+
 using TensorFn = Tensor(const Tensor&);
 
 // A fresh namespace per test keeps registrations scoped.
@@ -177,13 +186,13 @@ TEST(Dispatcher, LibraryDestructionRemovesExactlyItsRegistrations) {
     Library cpu("t_raii", DispatchKey::kCPU);
     cpu.impl("f", &cpu_kernel);
     EXPECT_TRUE(try_find_op("t_raii.f").has_value());
-    EXPECT_EQ(dispatch_table("t_raii.f").size(), 1u);
+    EXPECT_EQ(own_kernels("t_raii.f"), 1u);
   }
   EXPECT_FALSE(try_find_op("t_raii.f").has_value());
   // The op can be defined again afterwards.
   TestOps again("t_raii");
   EXPECT_TRUE(try_find_op("t_raii.f").has_value());
-  EXPECT_TRUE(dispatch_table("t_raii.f").empty());
+  EXPECT_EQ(own_kernels("t_raii.f"), 0u);
 }
 
 Tensor two_args(const Tensor& a, const Tensor&) { return a; }
@@ -364,9 +373,11 @@ TEST(Catalog, ListingsSignaturesAndIgnored) {
   EXPECT_EQ(python_signature("torch.Tensor.add"), "(self, other, *, alpha=1)");
   EXPECT_GE(catalog_entries().size(), 30u);
   auto rows = dispatch_table("torch.add");
-  ASSERT_FALSE(rows.empty());
-  EXPECT_EQ(rows[0].key, DispatchKey::kCPU);
-  EXPECT_EQ(rows[0].provider, "cpu");
+  ASSERT_GE(rows.size(), 2u);
+  EXPECT_EQ(rows[0].key, DispatchKey::kAutograd);  // the built-in formula
+  EXPECT_EQ(rows[0].provider, "host");
+  EXPECT_EQ(rows.back().key, DispatchKey::kCPU);
+  EXPECT_EQ(rows.back().provider, "cpu");
 }
 
 }  // namespace

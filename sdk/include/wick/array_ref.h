@@ -44,6 +44,7 @@ class ArrayRef final {
       if (!(data_[i] == other.data_[i])) return false;
     return true;
   }
+  friend bool operator==(ArrayRef a, ArrayRef b) noexcept { return a.equals(b); }
 
  private:
   const T* data_ = nullptr;

@@ -11,6 +11,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -29,6 +31,12 @@
 
 namespace wick {
 
+namespace autograd {
+class Node;
+struct AutogradMeta;
+class RemovableHandle;
+}  // namespace autograd
+
 /// Identifies a tensor's Python-level type: 0 is plain `Tensor`; registered
 /// tensor subclasses get other ids (see the override protocol).
 using TensorTypeId = std::uint32_t;
@@ -39,6 +47,7 @@ class WICK_API TensorImpl final : public RefCounted {
   /// from the storage's device.
   TensorImpl(Storage storage, ScalarType dtype, IntArrayRef sizes, IntArrayRef strides,
              std::int64_t storage_offset);
+  ~TensorImpl() override;
 
   [[nodiscard]] IntArrayRef sizes() const noexcept { return sizes_; }
   [[nodiscard]] IntArrayRef strides() const noexcept { return strides_; }
@@ -61,9 +70,25 @@ class WICK_API TensorImpl final : public RefCounted {
   /// Changes the geometry in place (used by resize and out= kernels).
   void set_geometry(IntArrayRef sizes, IntArrayRef strides, std::int64_t storage_offset);
   void set_storage(Storage storage) { storage_ = std::move(storage); }
+  /// Replaces storage, dtype and geometry with `src`'s (Tensor::set_data).
+  void set_data_from(const TensorImpl& src);
+
+  /// Autograd state (requires_grad, grad, grad_fn, tangents); null for plain
+  /// tensors. See wick/autograd.h.
+  [[nodiscard]] autograd::AutogradMeta* autograd_meta() const noexcept { return autograd_meta_.get(); }
+  /// The autograd state, created on first use.
+  autograd::AutogradMeta& ensure_autograd_meta();
+  /// Adds or removes the `Autograd` dispatch key (autograd keeps it in sync
+  /// with requires_grad and forward-mode tangents).
+  void set_autograd_key(bool on) noexcept {
+    key_set_ = on ? key_set_.add(DispatchKey::kAutograd) : key_set_.remove(DispatchKey::kAutograd);
+  }
 
  private:
   void refresh();
+  struct MetaDeleter {
+    void operator()(autograd::AutogradMeta* m) const noexcept;
+  };
 
   Storage storage_;
   DimVector sizes_;
@@ -72,6 +97,7 @@ class WICK_API TensorImpl final : public RefCounted {
   std::int64_t numel_ = 1;
   DispatchKeySet key_set_;
   TensorTypeId type_id_ = 0;
+  std::unique_ptr<autograd::AutogradMeta, MetaDeleter> autograd_meta_;
   ScalarType dtype_;
   bool contiguous_ = true;
   bool wrapped_number_ = false;
@@ -160,6 +186,43 @@ class WICK_API Tensor final {
   Tensor& mul_(const Tensor& other);
   Tensor& copy_(const Tensor& src);
   Tensor& fill_(const Scalar& value);
+
+  // --- autograd (see wick/autograd.h) -----------------------------------------
+  /// True for a leaf that asked for gradients and for every result computed
+  /// from one while grad mode was on.
+  [[nodiscard]] bool requires_grad() const noexcept;
+  /// Sets requires_grad on a leaf. RuntimeError on a non-leaf ("you can only
+  /// change requires_grad flags of leaf variables") or a non-floating dtype
+  /// ("only Tensors of floating point dtype can require gradients").
+  Tensor& requires_grad_(bool requires_grad = true);
+  /// The accumulated gradient of a leaf (undefined until a backward reaches it).
+  [[nodiscard]] Tensor grad() const;
+  /// Writable gradient slot: `x.mutable_grad() = Tensor()` clears it.
+  Tensor& mutable_grad();
+  /// The node that computed this tensor; null for leaves.
+  [[nodiscard]] std::shared_ptr<autograd::Node> grad_fn() const;
+  /// No grad_fn: made by the user, or computed without recording.
+  [[nodiscard]] bool is_leaf() const;
+  /// Which output of grad_fn this tensor is.
+  [[nodiscard]] std::uint32_t output_nr() const;
+  /// A tensor sharing storage (and version counter) with no autograd history.
+  [[nodiscard]] Tensor detach() const;
+  /// Detaches in place: drops grad_fn and requires_grad.
+  Tensor& detach_();
+  /// Accumulates gradients of this tensor into the leaves' `.grad()`;
+  /// `gradient` may be omitted for a one-element tensor. The graph is freed
+  /// unless `retain_graph` (defaults to `create_graph`).
+  void backward(const Tensor& gradient = {}, std::optional<bool> retain_graph = std::nullopt,
+                bool create_graph = false) const;
+  /// Calls `hook(grad)` whenever a gradient for this tensor is computed; a
+  /// defined return value replaces the gradient. RuntimeError when the tensor
+  /// does not require grad.
+  autograd::RemovableHandle register_hook(std::function<Tensor(const Tensor&)> hook) const;
+  /// Keeps `.grad()` for a non-leaf after backward.
+  void retain_grad() const;
+  /// Replaces this tensor's data (storage, dtype, shape) with `data`'s,
+  /// keeping its identity and autograd flags (how Module::to converts).
+  void set_data(const Tensor& data) const;
 
   /// PyTorch's repr: "tensor([1., 2.])".
   [[nodiscard]] std::string repr() const;

@@ -1,0 +1,221 @@
+// wick/autograd.h - the reverse-mode autograd engine: graph nodes, saved tensors, backward and grad.
+/// \file
+/// `Autograd` kernels (wick's built-in formulas, a plugin's own, or a custom
+/// `Function`, see wick/autograd_function.h) record a graph of `Node`s while
+/// grad mode is on and an input requires grad. `backward` / `grad` walk it
+/// from the outputs to the leaves.
+///
+///   Tensor x = wick::randn({3}).requires_grad_();
+///   Tensor y = (x * 2 + 1).sum();
+///   y.backward();                       // x.grad() == [2, 2, 2]
+///   auto g = wick::autograd::grad({y2}, {x}, {}, /*retain_graph=*/true, /*create_graph=*/true);
+///
+/// Note [Gradient shapes]
+/// A node may return a gradient that is broadcast against its input (the
+/// formulas of broadcasting ops do): the engine sums it down to the input's
+/// shape and casts it to the input's dtype. A gradient whose shape cannot be
+/// reduced that way is an error naming the node and the index.
+///
+/// Note [Saved tensors]
+/// Tensors a node needs for its backward are kept as `SavedVariable`s, which
+/// record the version counter at save time. Unpacking checks it (an in-place
+/// change in between is an error naming the node and both versions) and fails
+/// once backward has freed the graph (retain_graph=false). A node's own output
+/// is saved without its grad_fn (no reference cycle) and gets it back on unpack.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "wick/dim_vector.h"
+#include "wick/dispatch_key.h"
+#include "wick/export.h"
+#include "wick/tensor.h"
+
+namespace wick::autograd {
+
+using tensor_list = std::vector<Tensor>;
+
+class Node;
+
+/// Where a gradient goes: input `input_nr` of node `fn`. Invalid (null fn)
+/// for inputs that need no gradient.
+struct Edge {
+  std::shared_ptr<Node> fn;
+  std::uint32_t input_nr = 0;
+  [[nodiscard]] bool valid() const noexcept { return fn != nullptr; }
+};
+
+/// Shape, dtype and device of a tensor a node receives a gradient for (used
+/// to validate gradients and to materialise undefined ones as zeros).
+struct InputMeta {
+  DimVector sizes;
+  ScalarType dtype = ScalarType::kFloat32;
+  Device device;
+  [[nodiscard]] Tensor zeros() const;
+};
+
+/// A tensor hook: returns a replacement gradient, or an undefined tensor to
+/// keep it.
+using TensorHook = std::function<Tensor(const Tensor&)>;
+
+/// The hooks of one tensor (or one node input). Shared so a RemovableHandle
+/// can outlive the tensor.
+struct HookList {
+  std::vector<std::pair<std::uint64_t, TensorHook>> hooks;
+  std::uint64_t next_id = 1;
+  /// Runs every hook in order; each sees the previous one's result.
+  [[nodiscard]] Tensor run(Tensor grad) const;
+};
+
+/// Removes the hook it was returned for; removing twice is a no-op.
+class WICK_API RemovableHandle final {
+ public:
+  RemovableHandle() = default;
+  RemovableHandle(std::weak_ptr<HookList> list, std::uint64_t id) : list_(std::move(list)), id_(id) {}
+  void remove();
+
+ private:
+  std::weak_ptr<HookList> list_;
+  std::uint64_t id_ = 0;
+};
+
+/// A node of the backward graph: one per recorded operation. Input `i` of a
+/// node is the gradient of the operation's output `i`; output `j` is the
+/// gradient for `next_edges()[j]`.
+class WICK_API Node : public std::enable_shared_from_this<Node> {
+ public:
+  Node();
+  /// For nodes that must run last in a tie (AccumulateGrad).
+  explicit Node(std::uint64_t sequence_nr);
+  virtual ~Node();
+  Node(const Node&) = delete;
+  Node& operator=(const Node&) = delete;
+
+  /// Computes the gradients for next_edges() from one gradient per input
+  /// (undefined where none arrived).
+  virtual tensor_list apply(tensor_list&& grads) = 0;
+  /// "MulBackward0", "LinearFunctionBackward", ...
+  [[nodiscard]] virtual std::string name() const = 0;
+  /// Frees saved tensors (after a backward without retain_graph).
+  virtual void release_variables() {}
+
+  [[nodiscard]] const std::vector<Edge>& next_edges() const noexcept { return next_edges_; }
+  [[nodiscard]] std::vector<Edge>& mutable_next_edges() noexcept { return next_edges_; }
+  [[nodiscard]] std::size_t num_outputs() const noexcept { return next_edges_.size(); }
+  /// True when output `i` goes somewhere (the input it belongs to needs a gradient).
+  [[nodiscard]] bool should_compute_output(std::size_t i) const noexcept {
+    return i < next_edges_.size() && next_edges_[i].valid();
+  }
+  [[nodiscard]] std::size_t num_inputs() const noexcept { return input_meta_.size(); }
+  [[nodiscard]] const InputMeta& input_meta(std::size_t i) const { return input_meta_.at(i); }
+  /// Registers `t` as the next input (an output of the forward op) and returns its index.
+  std::uint32_t add_input_metadata(const Tensor& t);
+  /// Order of creation: the engine runs later nodes first.
+  [[nodiscard]] std::uint64_t sequence_nr() const noexcept { return sequence_nr_; }
+
+  /// Hooks for input `i` (hooks registered on the non-leaf tensor that is
+  /// this node's output `i`); created on first use.
+  HookList& pre_hooks(std::uint32_t i);
+  [[nodiscard]] const std::shared_ptr<HookList>& pre_hooks_ptr(std::uint32_t i);
+  [[nodiscard]] bool has_pre_hooks() const noexcept { return !pre_hooks_.empty(); }
+  /// Runs the hooks of every input over `grads`.
+  void run_pre_hooks(tensor_list& grads) const;
+
+ protected:
+  std::vector<Edge> next_edges_;
+  std::vector<InputMeta> input_meta_;
+
+ private:
+  std::uint64_t sequence_nr_;
+  std::vector<std::shared_ptr<HookList>> pre_hooks_;
+};
+
+/// The edge a gradient for `t` should flow into: its grad_fn, or the
+/// gradient accumulator of a leaf that requires grad; invalid otherwise.
+[[nodiscard]] WICK_API Edge gradient_edge(const Tensor& t);
+/// Edges for each of `inputs` (undefined tensors give invalid edges).
+[[nodiscard]] WICK_API std::vector<Edge> collect_next_edges(const tensor_list& inputs);
+/// Makes `t` output `output_nr` of `fn` (registers its metadata on `fn`,
+/// sets grad_fn and the Autograd key). Integer and bool tensors are left alone.
+WICK_API void set_history(const Tensor& t, const std::shared_ptr<Node>& fn);
+/// True when a tensor of this dtype can require gradients (floating point).
+[[nodiscard]] constexpr bool is_differentiable_type(ScalarType t) noexcept {
+  return t == ScalarType::kFloat32 || t == ScalarType::kFloat64;
+}
+
+/// A tensor kept for backward; see Note [Saved tensors].
+class WICK_API SavedVariable final {
+ public:
+  SavedVariable() = default;
+  /// `is_output`: `t` is an output of the node saving it.
+  SavedVariable(const Tensor& t, bool is_output);
+  /// The saved tensor. `node` is the node that saved it (for error messages,
+  /// and to restore grad_fn on a saved output).
+  [[nodiscard]] Tensor unpack(const std::shared_ptr<Node>& node) const;
+  void reset() noexcept;
+  [[nodiscard]] bool defined() const noexcept { return was_defined_; }
+
+ private:
+  Tensor data_;
+  std::uint32_t version_ = 0;
+  std::uint32_t output_nr_ = 0;
+  bool is_output_ = false;
+  bool is_leaf_ = false;
+  bool requires_grad_ = false;
+  bool was_defined_ = false;
+  bool released_ = false;
+};
+
+/// Gradients of `outputs` with respect to `inputs`, returned (not
+/// accumulated into `.grad()`). `grad_outputs` may be empty or hold
+/// undefined tensors for one-element outputs. RuntimeError when an input was
+/// not used in the graph, unless `allow_unused` (then its gradient is undefined).
+[[nodiscard]] WICK_API tensor_list grad(const tensor_list& outputs, const tensor_list& inputs,
+                                        const tensor_list& grad_outputs = {},
+                                        std::optional<bool> retain_graph = std::nullopt,
+                                        bool create_graph = false, bool allow_unused = false);
+/// Accumulates gradients of `tensors` into the leaves' `.grad()`.
+WICK_API void backward(const tensor_list& tensors, const tensor_list& grad_tensors = {},
+                       std::optional<bool> retain_graph = std::nullopt, bool create_graph = false);
+
+/// Grad mode: whether operations record the graph (the `Autograd` key is not excluded).
+struct GradMode {
+  [[nodiscard]] static bool is_enabled() noexcept {
+    return !tls_local_dispatch_key_set().excluded.has(DispatchKey::kAutograd);
+  }
+};
+
+/// Turns gradient recording on for a scope (inside a NoGradGuard, say).
+class WICK_API EnableGradGuard final {
+ public:
+  EnableGradGuard() noexcept;
+  ~EnableGradGuard();
+  EnableGradGuard(const EnableGradGuard&) = delete;
+  EnableGradGuard& operator=(const EnableGradGuard&) = delete;
+
+ private:
+  bool was_excluded_;
+};
+
+/// Sets grad mode for a scope to `enabled`.
+class WICK_API AutoGradMode final {
+ public:
+  explicit AutoGradMode(bool enabled) noexcept;
+  ~AutoGradMode();
+  AutoGradMode(const AutoGradMode&) = delete;
+  AutoGradMode& operator=(const AutoGradMode&) = delete;
+
+ private:
+  bool was_excluded_;
+};
+
+}  // namespace wick::autograd
+
+namespace wick {
+using autograd::EnableGradGuard;
+}  // namespace wick

@@ -1,0 +1,60 @@
+// tests/autograd/test_util.h - helpers shared by the autograd tests.
+/// \file
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "wick/autograd.h"
+#include "wick/loader.h"
+#include "wick/ops.h"
+#include "wick/random.h"
+
+namespace wick::testing {
+
+inline Tensor vec(std::vector<double> v, ScalarType t = ScalarType::kFloat64) {
+  std::vector<Value> items(v.begin(), v.end());
+  return tensor(Value::list(items), t);
+}
+
+inline std::vector<double> values(const Tensor& t) {
+  Tensor c = t.detach().contiguous().to(ScalarType::kFloat64);
+  const double* p = c.data_ptr<double>();
+  return std::vector<double>(p, p + c.numel());
+}
+
+inline void expect_near(const Tensor& t, const std::vector<double>& want, double tol = 1e-9) {
+  ASSERT_TRUE(t.defined());
+  std::vector<double> got = values(t);
+  ASSERT_EQ(got.size(), want.size());
+  for (std::size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], tol) << "element " << i;
+}
+
+inline Tensor drandn(std::vector<std::int64_t> shape, bool requires_grad = true) {
+  Tensor t = randn(IntArrayRef(shape), ScalarType::kFloat64);
+  if (requires_grad) t.requires_grad_();
+  return t;
+}
+
+/// Loads the CPU backend once per test.
+class AutogradTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    init();
+    manual_seed(0);
+  }
+};
+
+/// Expects `stmt` to throw `E` whose message contains `text`.
+#define WICK_EXPECT_THROW_MSG(stmt, E, text)                                              \
+  do {                                                                                    \
+    try {                                                                                 \
+      (void)(stmt);                                                                       \
+      ADD_FAILURE() << "expected " #E " from: " #stmt;                                    \
+    } catch (const E& e) {                                                                \
+      EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();         \
+    }                                                                                     \
+  } while (0)
+
+}  // namespace wick::testing
