@@ -154,11 +154,13 @@ Tensor HookList::run(Tensor grad) const {
   return grad;
 }
 
+RemovableHandle::RemovableHandle(std::weak_ptr<HookList> list, std::uint64_t id)
+    : remover_([list = std::move(list), id] {
+        if (auto l = list.lock()) std::erase_if(l->hooks, [&](const auto& h) { return h.first == id; });
+      }) {}
+
 void RemovableHandle::remove() {
-  if (auto list = list_.lock()) {
-    std::erase_if(list->hooks, [&](const auto& h) { return h.first == id_; });
-  }
-  list_.reset();
+  if (remover_) std::exchange(remover_, nullptr)();
 }
 
 // --- Node ----------------------------------------------------------------------

@@ -72,16 +72,19 @@ struct HookList {
   [[nodiscard]] Tensor run(Tensor grad) const;
 };
 
-/// Removes the hook it was returned for; removing twice is a no-op.
+/// Removes the hook it was returned for (tensor and module hooks alike);
+/// removing twice, or after the owner is gone, is a no-op.
 class WICK_API RemovableHandle final {
  public:
   RemovableHandle() = default;
-  RemovableHandle(std::weak_ptr<HookList> list, std::uint64_t id) : list_(std::move(list)), id_(id) {}
+  /// `remover` runs once, on the first remove().
+  explicit RemovableHandle(std::function<void()> remover) : remover_(std::move(remover)) {}
+  /// A handle for hook `id` of `list`.
+  RemovableHandle(std::weak_ptr<HookList> list, std::uint64_t id);
   void remove();
 
  private:
-  std::weak_ptr<HookList> list_;
-  std::uint64_t id_ = 0;
+  std::function<void()> remover_;
 };
 
 /// A node of the backward graph: one per recorded operation. Input `i` of a
