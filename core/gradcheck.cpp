@@ -66,16 +66,23 @@ std::vector<std::vector<Matrix>> numerical(const GradcheckFn& fn, const tensor_l
       jac[o][i].assign(static_cast<std::size_t>(outputs[o].defined() ? outputs[o].numel() : 0),
                        std::vector<double>(static_cast<std::size_t>(x.numel()), 0.0));
     for (std::int64_t e = 0; e < x.numel(); ++e) {
+      // Read the outputs right away: they may be views of the input.
+      auto evaluate = [&](double v) {
+        set(x, e, v);
+        tensor_list outs = call(fn, inputs);
+        std::vector<std::vector<double>> flat(outputs.size());
+        for (std::size_t o = 0; o < outputs.size(); ++o)
+          if (is_checked_output(outputs[o])) flat[o] = flatten(outs.at(o), outputs[o].numel());
+        return flat;
+      };
       const double orig = get(x, e);
-      set(x, e, orig - eps);
-      tensor_list minus = call(fn, inputs);
-      set(x, e, orig + eps);
-      tensor_list plus = call(fn, inputs);
+      auto minus = evaluate(orig - eps);
+      auto plus = evaluate(orig + eps);
       set(x, e, orig);
       for (std::size_t o = 0; o < outputs.size(); ++o) {
         if (!is_checked_output(outputs[o])) continue;
         for (std::int64_t k = 0; k < outputs[o].numel(); ++k) {
-          jac[o][i][k][e] = (get(plus[o], k) - get(minus[o], k)) / (2 * eps);
+          jac[o][i][k][e] = (plus[o][k] - minus[o][k]) / (2 * eps);
         }
       }
     }

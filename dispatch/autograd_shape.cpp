@@ -114,6 +114,35 @@ struct PermuteD {
   static Tensor backward(T g, const State& s) { return g.permute(s.inverse); }
   static Tensor forward(T t, IntArrayRef dims) { return t.permute(dims); }
 };
+// The adjoint of a slicing view: places the gradient into zeros of the
+// input's shape. Its own derivative slices again, so double backward works.
+template <class D>
+struct EmbedBackward {
+  static constexpr const char* kName = D::kEmbedName;
+  typename D::State state;
+  tensor_list backward(Node& n, tensor_list& g) {
+    if (!n.should_compute_output(0)) return {Tensor()};
+    return {D::forward_state(g[0], state)};
+  }
+  void release() {}
+};
+
+template <class D>
+Tensor embed(const Tensor& g, const typename D::State& s) {
+  auto node = GradMode::is_enabled() ? make_node<EmbedBackward<D>>(g) : nullptr;
+  Tensor r;
+  {
+    AutoGradMode off(false);
+    r = wick::zeros(s.sizes, g.dtype(), g.device());
+    D::forward_state(r, s).copy_(g);
+  }
+  if (node) {
+    node->f.state = s;
+    set_history(r, node);
+  }
+  return r;
+}
+
 struct NarrowD {
   static constexpr const char* kName = "SliceBackward0";
   struct State {
@@ -124,11 +153,9 @@ struct NarrowD {
     const std::int64_t d = wrap_dim(dim, self.dim());
     return {DimVector(self.sizes()), d, start < 0 ? start + self.sizes()[d] : start, length};
   }
-  static Tensor backward(T g, const State& s) {
-    Tensor r = wick::zeros(s.sizes, g.dtype(), g.device());
-    r.narrow(s.dim, s.start, s.length).copy_(g);
-    return r;
-  }
+  static constexpr const char* kEmbedName = "SliceBackwardBackward0";
+  static Tensor forward_state(T t, const State& s) { return t.narrow(s.dim, s.start, s.length); }
+  static Tensor backward(T g, const State& s) { return embed<NarrowD>(g, s); }
   static Tensor forward(T t, std::int64_t dim, std::int64_t start, std::int64_t length) {
     return t.narrow(dim, start, length);
   }
@@ -143,11 +170,9 @@ struct SelectD {
     const std::int64_t d = wrap_dim(dim, self.dim());
     return {DimVector(self.sizes()), d, index < 0 ? index + self.sizes()[d] : index};
   }
-  static Tensor backward(T g, const State& s) {
-    Tensor r = wick::zeros(s.sizes, g.dtype(), g.device());
-    r.select(s.dim, s.index).copy_(g);
-    return r;
-  }
+  static constexpr const char* kEmbedName = "SelectBackwardBackward0";
+  static Tensor forward_state(T t, const State& s) { return t.select(s.dim, s.index); }
+  static Tensor backward(T g, const State& s) { return embed<SelectD>(g, s); }
   static Tensor forward(T t, std::int64_t dim, std::int64_t index) { return t.select(dim, index); }
 };
 
@@ -310,8 +335,7 @@ Tensor inplace_ag_impl(DispatchKeySet ks, T self, T other, const Scalar& alpha, 
     to = fw_grad_of(other);
   }
   if ((node && kOp >= 2 && node->should_compute_output(1)) || (fw && kOp >= 2)) {
-    ExcludeDispatchKeyGuard below(DispatchKey::kAutograd);
-    before = self.clone();
+    before = self.clone();  // recorded: double backward differentiates through it
   }
   (void)ks;
   if (node) {

@@ -1,0 +1,180 @@
+// tests/autograd/formula_coverage_test.cpp - every differentiable catalog operator has a checked formula.
+/// \file
+/// Walks the `torch` catalog. Each operator with a tensor argument is called
+/// through the boxed API on float64 inputs (an explicit sample below, or one
+/// generated from its schema). If its result is floating point, its formula
+/// must pass gradcheck in backward and forward mode and gradgradcheck; if it
+/// is boolean or integer, the operator is not differentiable. An operator
+/// with no way to build a sample fails the test: add a sample when you add an
+/// operator.
+#include <map>
+#include <variant>
+
+#include "tests/autograd/test_util.h"
+#include "wick/catalog.h"
+#include "wick/dispatcher.h"
+#include "wick/gradcheck.h"
+
+namespace wick::testing {
+namespace {
+
+using autograd::tensor_list;
+
+enum class Domain { kAwayFromZero, kPositive };
+
+struct TensorArg {
+  std::vector<std::int64_t> shape;
+};
+using Arg = std::variant<TensorArg, Value>;
+
+struct Sample {
+  std::vector<Arg> args;
+  Kwargs kwargs = {};
+  double eps = 1e-6;
+  double atol = 1e-5;
+};
+
+TensorArg t(std::vector<std::int64_t> shape) { return {std::move(shape)}; }
+Value ints(std::vector<std::int64_t> v) { return Value(std::move(v)); }
+Value i(std::int64_t v) { return Value(v); }
+
+// Operators whose arguments cannot be generated from the schema alone (or
+// that deserve more than the generic case), by entry name.
+const std::map<std::string, std::vector<Sample>>& explicit_samples() {
+  static const std::map<std::string, std::vector<Sample>> samples = [] {
+    Tensor cond = gt(randn({2, 3}), wrap_scalar(Scalar(0.0)));
+    std::map<std::string, std::vector<Sample>> m;
+    m["where"] = {{{Value(cond), t({2, 3}), t({3})}}};
+    m["sum"] = {{{t({2, 3})}}, {{t({2, 3, 2}), ints({0, 2})}}, {{t({2, 3}), ints({-1}), Value(true)}}};
+    m["mean"] = {{{t({2, 3})}}, {{t({2, 3}), ints({1})}}, {{t({2, 3}), ints({0}), Value(true)}}};
+    m["mm"] = {{{t({2, 3}), t({3, 4})}}};
+    m["bmm"] = {{{t({2, 2, 3}), t({2, 3, 4})}}};
+    m["matmul"] = {{{t({2, 3}), t({3, 2})}}, {{t({3}), t({3})}}, {{t({3}), t({3, 2})}},
+                   {{t({2, 2, 3}), t({3})}}, {{t({2, 1, 2, 3}), t({3, 3, 2})}}};
+    m["__matmul__"] = m["matmul"];
+    m["reshape"] = {{{t({2, 3}), ints({3, 2})}}, {{t({2, 3}), ints({-1})}}};
+    m["view"] = {{{t({2, 3}), ints({6})}}};
+    m["expand"] = {{{t({3, 1}), ints({2, 3, 4})}}};
+    m["transpose"] = {{{t({2, 3, 4}), i(0), i(2)}}};
+    m["permute"] = {{{t({2, 3, 4}), ints({2, 0, 1})}}};
+    m["unsqueeze"] = {{{t({2, 3}), i(1)}}, {{t({2, 3}), i(-1)}}};
+    m["squeeze"] = {{{t({2, 1, 3})}}, {{t({2, 1, 3}), i(1)}}};
+    m["narrow"] = {{{t({4, 3}), i(0), i(1), i(2)}}, {{t({4, 3}), i(1), i(-2), i(2)}}};
+    m["select"] = {{{t({4, 3}), i(1), i(-1)}}};
+    m["to"] = {{{t({2, 3}), Value(ScalarType::kFloat32)}, {}, 1e-3, 1e-2}};
+    m["fill_"] = {{{t({2, 3}), Value(2.5)}}};
+    m["copy_"] = {{{t({2, 3}), t({3})}}};
+    return m;
+  }();
+  return samples;
+}
+
+// A sample from the schema: tensors (2,3), (3), (2,1) to exercise
+// broadcasting, Scalars 1.5; arguments with defaults keep them.
+std::optional<Sample> generic_sample(const FunctionSchema& s) {
+  static const std::vector<std::vector<std::int64_t>> kShapes = {{2, 3}, {3}, {2, 1}};
+  Sample out;
+  std::size_t n_tensors = 0;
+  for (const auto& a : s.arguments) {
+    if (a.default_value || a.kwarg_only) break;
+    if (a.type.kind == TypeKind::kTensor && !a.type.is_list) {
+      out.args.emplace_back(TensorArg{kShapes[std::min(n_tensors++, kShapes.size() - 1)]});
+    } else if (a.type.kind == TypeKind::kScalar) {
+      out.args.emplace_back(Value(1.5));
+    } else {
+      return std::nullopt;
+    }
+  }
+  return out;
+}
+
+bool has_tensor_argument(const FunctionSchema& s) {
+  for (const auto& a : s.arguments)
+    if (a.type.kind == TypeKind::kTensor) return true;
+  return false;
+}
+
+Domain domain_of(const std::string& name) {
+  static const char* kPositive[] = {"log", "sqrt", "pow", "__pow__", "__rpow__"};
+  for (const char* p : kPositive)
+    if (name == p) return Domain::kPositive;
+  return Domain::kAwayFromZero;
+}
+
+Tensor make_input(const TensorArg& a, Domain d) {
+  // |x| in [0.5, 1.5): no kinks (abs, relu), no ties (maximum), no poles (div).
+  Tensor mag = add(rand(IntArrayRef(a.shape), ScalarType::kFloat64), wrap_scalar(Scalar(0.5)));
+  if (d == Domain::kPositive) return mag.requires_grad_();
+  Tensor sign = sub(mul(gt(rand(IntArrayRef(a.shape), ScalarType::kFloat64), wrap_scalar(Scalar(0.5))).to(ScalarType::kFloat64),
+                        wrap_scalar(Scalar(2.0))),
+                    wrap_scalar(Scalar(1.0)));
+  return mul(mag, sign).requires_grad_();
+}
+
+class FormulaCoverage : public AutogradTest {};
+
+TEST_F(FormulaCoverage, EveryDifferentiableOperatorPassesGradcheck) {
+  std::size_t checked = 0;
+  std::size_t non_differentiable = 0;
+  std::vector<std::string> missing;
+  for (const CatalogEntry& e : catalog_entries()) {
+    if (e.ignored || e.ns.rfind("torch", 0) != 0) continue;
+    const std::string& op_name = e.overloads.front();
+    const FunctionSchema schema = find_op(op_name).schema();
+    if (!has_tensor_argument(schema)) continue;
+    std::vector<Sample> samples;
+    if (auto it = explicit_samples().find(e.name); it != explicit_samples().end()) {
+      samples = it->second;
+    } else if (auto g = generic_sample(schema)) {
+      samples.push_back(*g);
+    } else {
+      missing.push_back(e.qualified_name);
+      continue;
+    }
+    const bool inplace = !schema.arguments.empty() && schema.arguments[0].alias && schema.arguments[0].alias->is_write;
+    for (const Sample& sample : samples) {
+      SCOPED_TRACE(e.qualified_name + " with " + std::to_string(sample.args.size()) + " arguments");
+      tensor_list inputs;
+      for (const Arg& a : sample.args)
+        if (auto* ta = std::get_if<TensorArg>(&a)) inputs.push_back(make_input(*ta, domain_of(e.name)));
+      auto fn = [&](const tensor_list& in) {
+        std::vector<Value> args;
+        std::size_t k = 0;
+        for (const Arg& a : sample.args) {
+          if (std::holds_alternative<TensorArg>(a)) {
+            Tensor x = in[k];
+            if (k == 0 && inplace) x = x.clone();  // an in-place op writes into a copy of the leaf
+            args.emplace_back(x);
+            ++k;
+          } else {
+            args.push_back(std::get<Value>(a));
+          }
+        }
+        Value r = call(e.qualified_name, args, sample.kwargs);
+        return r.to_tensor();
+      };
+      Tensor probe = fn(inputs);
+      if (!autograd::is_differentiable_type(probe.dtype())) {
+        EXPECT_FALSE(probe.requires_grad());
+        ++non_differentiable;
+        continue;
+      }
+      autograd::GradcheckOptions opt{.eps = sample.eps, .atol = sample.atol, .check_forward_ad = true};
+      try {
+        EXPECT_TRUE(autograd::gradcheck(autograd::GradcheckFn1(fn), inputs, opt));
+        EXPECT_TRUE(autograd::gradgradcheck(autograd::GradcheckFn1(fn), inputs, {}, opt));
+      } catch (const Error& err) {
+        ADD_FAILURE() << e.qualified_name << ": " << err.what();
+      }
+      ++checked;
+    }
+  }
+  std::printf("gradchecked %zu samples; %zu operators have non-differentiable results\n", checked, non_differentiable);
+  EXPECT_TRUE(missing.empty()) << "no gradcheck sample for " << ::testing::PrintToString(missing)
+                               << ": add one to explicit_samples()";
+  EXPECT_GT(checked, 60u);
+  EXPECT_GT(non_differentiable, 10u);
+}
+
+}  // namespace
+}  // namespace wick::testing
