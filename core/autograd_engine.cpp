@@ -40,6 +40,49 @@ struct NodeState {
   std::vector<std::pair<std::uint32_t, std::size_t>> captures;  // (input_nr, result index)
 };
 
+// Per-node state of one pass. Small graphs (the common case) are searched
+// linearly, which beats hashing; larger ones get an index.
+class NodeStates {
+ public:
+  NodeState& operator[](Node* n) { return states_[index_of(n).first].second; }
+  NodeState* find(Node* n) {
+    auto it = lookup(n);
+    return it == kNone ? nullptr : &states_[it].second;
+  }
+  /// The node's state and whether it was just added.
+  std::pair<NodeState*, bool> try_emplace(Node* n) {
+    auto [i, fresh] = index_of(n);
+    return {&states_[i].second, fresh};
+  }
+
+ private:
+  static constexpr std::size_t kNone = ~std::size_t{0};
+  static constexpr std::size_t kLinearLimit = 32;
+  std::size_t lookup(Node* n) const {
+    if (index_.empty()) {
+      for (std::size_t i = 0; i < states_.size(); ++i)
+        if (states_[i].first == n) return i;
+      return kNone;
+    }
+    auto it = index_.find(n);
+    return it == index_.end() ? kNone : it->second;
+  }
+  std::pair<std::size_t, bool> index_of(Node* n) {
+    const std::size_t found = lookup(n);
+    if (found != kNone) return {found, false};
+    states_.emplace_back(n, NodeState{});
+    const std::size_t i = states_.size() - 1;
+    if (!index_.empty()) {
+      index_.emplace(n, i);
+    } else if (states_.size() > kLinearLimit) {
+      for (std::size_t k = 0; k < states_.size(); ++k) index_.emplace(states_[k].first, k);
+    }
+    return {i, true};
+  }
+  std::vector<std::pair<Node*, NodeState>> states_;
+  std::unordered_map<Node*, std::size_t> index_;
+};
+
 struct ReadyOrder {
   bool operator()(const Node* a, const Node* b) const noexcept { return a->sequence_nr() < b->sequence_nr(); }
 };
@@ -100,8 +143,7 @@ tensor_list run_backward(const tensor_list& roots, const tensor_list& grad_roots
   auto root = std::make_shared<GraphRoot>(std::move(root_edges), std::move(root_grads));
 
   // Discover the graph and count dependencies.
-  std::unordered_map<Node*, NodeState> state;
-  state.reserve(16);
+  NodeStates state;
   std::vector<Node*> order;  // discovery order (for the reachability pass)
   {
     std::vector<Node*> stack{root.get()};
@@ -112,8 +154,8 @@ tensor_list run_backward(const tensor_list& roots, const tensor_list& grad_roots
       order.push_back(n);
       for (const Edge& e : n->next_edges()) {
         if (!e.valid()) continue;
-        auto [it, fresh] = state.try_emplace(e.fn.get());
-        it->second.dependencies++;
+        auto [ns, fresh] = state.try_emplace(e.fn.get());
+        ns->dependencies++;
         if (fresh) stack.push_back(e.fn.get());
       }
     }
@@ -126,11 +168,11 @@ tensor_list run_backward(const tensor_list& roots, const tensor_list& grad_roots
       const Tensor& t = (*inputs)[i];
       WICK_CHECK(t.defined() && t.requires_grad(), RuntimeError, "One of the differentiated Tensors does not require grad");
       Edge e = gradient_edge(t);
-      auto it = state.find(e.fn.get());
-      WICK_CHECK(it != state.end() || allow_unused, RuntimeError,
+      NodeState* ns = state.find(e.fn.get());
+      WICK_CHECK(ns != nullptr || allow_unused, RuntimeError,
                  "One of the differentiated Tensors appears to not have been used in the graph. Set "
                  "allow_unused=True if this is the desired behavior.");
-      if (it != state.end()) it->second.captures.emplace_back(e.input_nr, i);
+      if (ns != nullptr) ns->captures.emplace_back(e.input_nr, i);
     }
     // A node runs only if something after it reaches an input; children are
     // discovered after parents, so walk the discovery order backwards.

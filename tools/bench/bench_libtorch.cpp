@@ -52,3 +52,35 @@ void torch_add_out_1elem(benchmark::State& state) {
 BENCHMARK(torch_add_out_1elem);
 
 }  // namespace
+
+namespace {
+
+struct TorchAffine : torch::autograd::Function<TorchAffine> {
+  static at::Tensor forward(torch::autograd::AutogradContext*, at::Tensor x) { return x * 2 + 1; }
+  static torch::autograd::variable_list backward(torch::autograd::AutogradContext*,
+                                                 torch::autograd::variable_list g) {
+    return {g[0] * 2};
+  }
+};
+
+void torch_autograd_small_graph(benchmark::State& state) {
+  at::Tensor x = torch::randn({16}).requires_grad_();
+  for (auto _ : state) {
+    at::Tensor y = ((x * 2) + 1).sum();
+    y.backward();
+  }
+  benchmark::DoNotOptimize(x.grad());
+}
+BENCHMARK(torch_autograd_small_graph);
+
+void torch_autograd_custom_function(benchmark::State& state) {
+  at::Tensor x = torch::randn({16}).requires_grad_();
+  for (auto _ : state) {
+    at::Tensor y = TorchAffine::apply(x).sum();
+    y.backward();
+  }
+  benchmark::DoNotOptimize(x.grad());
+}
+BENCHMARK(torch_autograd_custom_function);
+
+}  // namespace
