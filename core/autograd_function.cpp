@@ -229,6 +229,11 @@ tensor_list CppNodeBase::run_backward(tensor_list&& grads, BackwardFn fn, bool o
   return out;
 }
 
+void CppNodeBase::end() noexcept {
+  inputs_.clear();
+  detached_.clear();
+}
+
 void CppNodeBase::release_variables() {
   for (SavedVariable& v : ctx.saved_) v.reset();
 }

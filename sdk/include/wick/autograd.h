@@ -38,7 +38,7 @@
 
 namespace wick::autograd {
 
-using tensor_list = std::vector<Tensor>;
+using tensor_list = std::vector<Tensor>;  // NOLINT(readability-identifier-naming): libtorch's name
 
 class Node;
 

@@ -118,6 +118,9 @@ class WICK_API CppNodeBase : public Node {
   /// Attaches jvp's result to the outputs.
   void set_output_tangents(const tensor_list& outputs, const tensor_list& tangents);
   [[noreturn]] void missing_jvp() const;
+  /// Drops the references to inputs kept for the call (an input returned
+  /// as an output would otherwise own its own grad_fn through this node).
+  void end() noexcept;
 
  protected:
   using BackwardFn = tensor_list (*)(AutogradContext*, tensor_list);
@@ -252,6 +255,7 @@ struct Function {
         node->missing_jvp();
       }
     }
+    node->end();
     return detail::FromList<std::decay_t<Out>>::get(std::move(outputs));
   }
 };
