@@ -41,6 +41,7 @@
 #include <string_view>
 #include <vector>
 
+#include "wick/autograd.h"
 #include "wick/dtype.h"
 #include "wick/error.h"
 #include "wick/scalar.h"
@@ -379,6 +380,11 @@ std::string Tensor::repr() const {
     const Layout layout{sizes(), strides(), numel() > kThreshold};
     const Formatter formatter(reader, layout);
     contents = Printer(layout, formatter).str(0, 0, static_cast<std::int64_t>(kPrefix.size()));
+  }
+  if (auto fn = grad_fn()) {
+    suffixes.push_back("grad_fn=<" + fn->name() + ">");
+  } else if (requires_grad()) {
+    suffixes.emplace_back("requires_grad=True");
   }
   return add_suffixes(std::string(kPrefix) + contents, suffixes);
 }

@@ -29,12 +29,18 @@ std::size_t size_class(std::size_t nbytes) {
   return c;
 }
 
+// Set once the thread's cache is destroyed: storages freed later in thread
+// exit (static destructors, other thread_locals) bypass it. A trivially
+// destructible thread_local stays readable until the thread is gone.
+constinit thread_local bool t_cache_gone __attribute__((tls_model("initial-exec"))) = false;
+
 struct SmallBlockCache {
   std::array<std::array<void*, kMaxCached>, kNumClasses> blocks{};
   std::array<int, kNumClasses> count{};
   ~SmallBlockCache() {
     for (std::size_t c = 0; c < kNumClasses; ++c)
       for (int i = 0; i < count[c]; ++i) std::free(blocks[c][i]);
+    t_cache_gone = true;
   }
 };
 thread_local SmallBlockCache t_cache;
@@ -49,18 +55,18 @@ class CpuAllocator final : public Allocator {
  public:
   void* allocate(std::size_t nbytes) override {
     if (nbytes == 0) return nullptr;
-    if (nbytes <= kLargestClass) {
+    if (nbytes <= kLargestClass && !t_cache_gone) {
       const std::size_t c = size_class(nbytes);
       SmallBlockCache& cache = t_cache;
       if (cache.count[c] > 0) return cache.blocks[c][--cache.count[c]];
-      return aligned_or_throw(kCpuAlignment << c, nbytes);
     }
+    if (nbytes <= kLargestClass) return aligned_or_throw(kCpuAlignment << size_class(nbytes), nbytes);
     WICK_CHECK(nbytes <= SIZE_MAX - kCpuAlignment, RuntimeError, "CPU allocator: cannot allocate ", nbytes, " bytes");
     // aligned_alloc wants a multiple of the alignment.
     return aligned_or_throw((nbytes + kCpuAlignment - 1) / kCpuAlignment * kCpuAlignment, nbytes);
   }
   void deallocate(void* ptr, std::size_t nbytes) noexcept override {
-    if (ptr != nullptr && nbytes <= kLargestClass) {
+    if (ptr != nullptr && nbytes <= kLargestClass && !t_cache_gone) {
       const std::size_t c = size_class(nbytes);
       SmallBlockCache& cache = t_cache;
       if (cache.count[c] < kMaxCached) {

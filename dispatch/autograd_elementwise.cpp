@@ -382,7 +382,11 @@ Tensor unreduce(const Tensor& g, IntArrayRef sizes, bool all, const DimVector& d
 
 template <bool kMean>
 struct ReduceBackward {
-  static constexpr const char* kName = kMean ? "MeanBackward1" : "SumBackward1";
+  // PyTorch's names: 0 for the full reduction, 1 for the dim overload.
+  [[nodiscard]] const char* name() const {
+    if (all) return kMean ? "MeanBackward0" : "SumBackward0";
+    return kMean ? "MeanBackward1" : "SumBackward1";
+  }
   DimVector sizes;
   DimVector dims;
   bool all = true;

@@ -37,7 +37,13 @@ class FormulaNode final : public Node {
     if (!any) return tensor_list(num_outputs());
     return f.backward(*this, grads);
   }
-  [[nodiscard]] std::string name() const override { return F::kName; }
+  [[nodiscard]] std::string name() const override {
+    if constexpr (requires { f.name(); }) {
+      return f.name();  // a formula whose name depends on the overload used
+    } else {
+      return F::kName;
+    }
+  }
   void release_variables() override { f.release(); }
   /// Unpacks a saved tensor of this node.
   Tensor unpack(const SavedVariable& v) { return v.unpack(shared_from_this()); }

@@ -16,11 +16,19 @@ TEST_F(Engine, SmallGraphBackward) {
   EXPECT_TRUE(y.requires_grad());
   EXPECT_FALSE(y.is_leaf());
   ASSERT_NE(y.grad_fn(), nullptr);
-  EXPECT_EQ(y.grad_fn()->name(), "SumBackward1");
+  EXPECT_EQ(y.grad_fn()->name(), "SumBackward0");
   y.backward();
   expect_near(x.grad(), {2, 2, 2});
   EXPECT_TRUE(x.is_leaf());
   EXPECT_EQ(x.grad_fn(), nullptr);
+}
+
+TEST_F(Engine, PrintingShowsGradFnOrRequiresGrad) {
+  Tensor x = vec({1, 2}, ScalarType::kFloat32).requires_grad_();
+  EXPECT_EQ(x.repr(), "tensor([1., 2.], requires_grad=True)");
+  EXPECT_EQ((x * 2).repr(), "tensor([2., 4.], grad_fn=<MulBackward0>)");
+  EXPECT_EQ(x.sum().repr(), "tensor(3., grad_fn=<SumBackward0>)");
+  EXPECT_EQ(x.detach().repr(), "tensor([1., 2.])");
 }
 
 TEST_F(Engine, GradientsAccumulateIntoLeaves) {
