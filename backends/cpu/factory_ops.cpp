@@ -145,14 +145,14 @@ Tensor eye(std::int64_t n, std::optional<std::int64_t> m_opt, std::optional<Scal
   return out;
 }
 
-template <bool Normal>
+template <bool kNormal>
 Tensor random_tensor(const char* op, IntArrayRef size, std::optional<ScalarType> dtype, std::optional<Device> device) {
   const ScalarType t = dtype.value_or(kDefaultFloat);
-  WICK_CHECK(is_floating(t), RuntimeError, op, ": \"", Normal ? "normal" : "uniform", "\" not implemented for '",
+  WICK_CHECK(is_floating(t), RuntimeError, op, ": \"", kNormal ? "normal" : "uniform", "\" not implemented for '",
              type_title(t), "'");
   Tensor out = make_empty(size, t, cpu_device(device, op));
   std::vector<double> values(static_cast<std::size_t>(out.numel()));
-  if (Normal) {
+  if (kNormal) {
     default_generator().normal(values.data(), out.numel());
   } else {
     default_generator().uniform(values.data(), out.numel());

@@ -59,6 +59,17 @@ TEST_F(Engine, GradFunctionReturnsWithoutAccumulating) {
   EXPECT_FALSE(w.grad().defined());
 }
 
+TEST_F(Engine, GradWithRespectToIntermediatesAndSeveralOutputs) {
+  Tensor x = vec({1, 2}).requires_grad_();
+  Tensor h = x * 3;
+  Tensor a = (h * h).sum();
+  Tensor b = h.sum();
+  tensor_list g = autograd::grad({a, b}, {h, x}, {vec({1}).reshape({}), vec({10}).reshape({})});
+  expect_near(g[0], {2 * 3 + 10, 2 * 6 + 10});      // d/dh (h² + 10h)
+  expect_near(g[1], {3 * (6 + 10), 3 * (12 + 10)});  // through h = 3x
+  EXPECT_FALSE(x.grad().defined());
+}
+
 TEST_F(Engine, GradOfUnusedInput) {
   Tensor x = vec({1}).requires_grad_();
   Tensor z = vec({1}).requires_grad_();

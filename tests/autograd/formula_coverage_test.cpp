@@ -72,13 +72,13 @@ const std::map<std::string, std::vector<Sample>>& explicit_samples() {
 // A sample from the schema: tensors (2,3), (3), (2,1) to exercise
 // broadcasting, Scalars 1.5; arguments with defaults keep them.
 std::optional<Sample> generic_sample(const FunctionSchema& s) {
-  static const std::vector<std::vector<std::int64_t>> kShapes = {{2, 3}, {3}, {2, 1}};
+  static const std::vector<std::vector<std::int64_t>> shapes = {{2, 3}, {3}, {2, 1}};
   Sample out;
   std::size_t n_tensors = 0;
   for (const auto& a : s.arguments) {
     if (a.default_value || a.kwarg_only) break;
     if (a.type.kind == TypeKind::kTensor && !a.type.is_list) {
-      out.args.emplace_back(TensorArg{kShapes[std::min(n_tensors++, kShapes.size() - 1)]});
+      out.args.emplace_back(TensorArg{shapes[std::min(n_tensors++, shapes.size() - 1)]});
     } else if (a.type.kind == TypeKind::kScalar) {
       out.args.emplace_back(Value(1.5));
     } else {
@@ -95,7 +95,7 @@ bool has_tensor_argument(const FunctionSchema& s) {
 }
 
 Domain domain_of(const std::string& name) {
-  static const char* kPositive[] = {"log", "sqrt", "pow", "__pow__", "__rpow__"};
+  constexpr const char* kPositive[] = {"log", "sqrt", "pow", "__pow__", "__rpow__"};
   for (const char* p : kPositive)
     if (name == p) return Domain::kPositive;
   return Domain::kAwayFromZero;

@@ -165,9 +165,9 @@ template <typename R, typename... A> struct FnTraits<R (*)(DispatchKeySet, A...)
   using Args = std::tuple<A...>;
 };
 
-template <bool WithKeys, typename R, typename... A>
+template <bool kWithKeys, typename R, typename... A>
 R unboxed_caller(void* functor, DispatchKeySet ks, A... args) {
-  if constexpr (WithKeys) {
+  if constexpr (kWithKeys) {
     return reinterpret_cast<R (*)(DispatchKeySet, A...)>(functor)(ks, std::forward<A>(args)...);
   } else {
     (void)ks;
@@ -175,34 +175,34 @@ R unboxed_caller(void* functor, DispatchKeySet ks, A... args) {
   }
 }
 
-template <bool WithKeys, typename R, typename... A, std::size_t... I>
+template <bool kWithKeys, typename R, typename... A, std::size_t... I>
 void boxed_caller_impl(const KernelFunction& self, DispatchKeySet ks, Stack& stack,
                        std::index_sequence<I...>) {
   const std::size_t base = stack.size() - sizeof...(A);
   if constexpr (std::is_void_v<R>) {
-    unboxed_caller<WithKeys, R, A...>(self.functor, ks, Unbox<A>::get(stack[base + I])...);
+    unboxed_caller<kWithKeys, R, A...>(self.functor, ks, Unbox<A>::get(stack[base + I])...);
     stack.resize(base);
   } else {
-    R r = unboxed_caller<WithKeys, R, A...>(self.functor, ks, Unbox<A>::get(stack[base + I])...);
+    R r = unboxed_caller<kWithKeys, R, A...>(self.functor, ks, Unbox<A>::get(stack[base + I])...);
     stack.resize(base);
     push_results(stack, std::move(r));
   }
 }
 
-template <bool WithKeys, typename R, typename... A>
+template <bool kWithKeys, typename R, typename... A>
 void boxed_caller(const KernelFunction& self, const OperatorHandle&, DispatchKeySet ks, Stack& stack) {
   WICK_INTERNAL_ASSERT(stack.size() >= sizeof...(A), "boxed call with too few arguments");
-  boxed_caller_impl<WithKeys, R, A...>(self, ks, stack, std::index_sequence_for<A...>{});
+  boxed_caller_impl<kWithKeys, R, A...>(self, ks, stack, std::index_sequence_for<A...>{});
 }
 
-template <bool WithKeys, typename R, typename Tuple> struct KernelMaker;
-template <bool WithKeys, typename R, typename... A>
-struct KernelMaker<WithKeys, R, std::tuple<A...>> {
+template <bool kWithKeys, typename R, typename Tuple> struct KernelMaker;
+template <bool kWithKeys, typename R, typename... A>
+struct KernelMaker<kWithKeys, R, std::tuple<A...>> {
   static KernelFunction make(void* fn) {
     KernelFunction k;
     k.functor = fn;
-    k.unboxed = reinterpret_cast<void*>(&unboxed_caller<WithKeys, R, A...>);
-    k.boxed = &boxed_caller<WithKeys, R, A...>;
+    k.unboxed = reinterpret_cast<void*>(&unboxed_caller<kWithKeys, R, A...>);
+    k.boxed = &boxed_caller<kWithKeys, R, A...>;
     k.signature = &typeid(R(A...));
     return k;
   }
