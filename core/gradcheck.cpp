@@ -55,16 +55,25 @@ bool is_checked_output(const Tensor& t) { return t.defined() && is_differentiabl
 
 tensor_list call(const GradcheckFn& fn, const tensor_list& inputs) { return fn(inputs); }
 
+// Zero matrices for every (checked output, checked input) pair; others stay empty.
+std::vector<std::vector<Matrix>> zero_jacobians(const tensor_list& inputs, const tensor_list& outputs) {
+  std::vector<std::vector<Matrix>> jac(outputs.size(), std::vector<Matrix>(inputs.size()));
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    if (!is_checked_input(inputs[i])) continue;
+    for (std::size_t o = 0; o < outputs.size(); ++o)
+      jac[o][i].assign(static_cast<std::size_t>(outputs[o].defined() ? outputs[o].numel() : 0),
+                       std::vector<double>(static_cast<std::size_t>(inputs[i].numel()), 0.0));
+  }
+  return jac;
+}
+
 // Numerical Jacobians by central differences: [output][input] matrices.
 std::vector<std::vector<Matrix>> numerical(const GradcheckFn& fn, const tensor_list& inputs, const tensor_list& outputs,
                                            double eps) {
-  std::vector<std::vector<Matrix>> jac(outputs.size(), std::vector<Matrix>(inputs.size()));
+  std::vector<std::vector<Matrix>> jac = zero_jacobians(inputs, outputs);
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     const Tensor& x = inputs[i];
     if (!is_checked_input(x)) continue;
-    for (std::size_t o = 0; o < outputs.size(); ++o)
-      jac[o][i].assign(static_cast<std::size_t>(outputs[o].defined() ? outputs[o].numel() : 0),
-                       std::vector<double>(static_cast<std::size_t>(x.numel()), 0.0));
     for (std::int64_t e = 0; e < x.numel(); ++e) {
       // Read the outputs right away: they may be views of the input.
       auto evaluate = [&](double v) {
@@ -92,7 +101,7 @@ std::vector<std::vector<Matrix>> numerical(const GradcheckFn& fn, const tensor_l
 
 // Analytical Jacobians from backward: one vector-Jacobian product per output element.
 std::vector<std::vector<Matrix>> analytical_backward(const tensor_list& inputs, const tensor_list& outputs) {
-  std::vector<std::vector<Matrix>> jac(outputs.size(), std::vector<Matrix>(inputs.size()));
+  std::vector<std::vector<Matrix>> jac = zero_jacobians(inputs, outputs);
   tensor_list diff_inputs;
   std::vector<std::size_t> index;
   for (std::size_t i = 0; i < inputs.size(); ++i) {
@@ -103,11 +112,7 @@ std::vector<std::vector<Matrix>> analytical_backward(const tensor_list& inputs, 
   }
   for (std::size_t o = 0; o < outputs.size(); ++o) {
     const Tensor& out = outputs[o];
-    if (!is_checked_output(out)) continue;
-    for (std::size_t i : index) {
-      jac[o][i].assign(static_cast<std::size_t>(out.numel()), std::vector<double>(static_cast<std::size_t>(inputs[i].numel()), 0.0));
-    }
-    if (!out.requires_grad() || diff_inputs.empty()) continue;
+    if (!is_checked_output(out) || !out.requires_grad() || diff_inputs.empty()) continue;
     for (std::int64_t k = 0; k < out.numel(); ++k) {
       Tensor g = wick::zeros(out.sizes(), out.dtype(), out.device());
       set(g, k, 1.0);
@@ -124,13 +129,10 @@ std::vector<std::vector<Matrix>> analytical_backward(const tensor_list& inputs, 
 // Analytical Jacobians from forward mode: one Jacobian-vector product per input element.
 std::vector<std::vector<Matrix>> analytical_forward(const GradcheckFn& fn, const tensor_list& inputs,
                                                     const tensor_list& outputs) {
-  std::vector<std::vector<Matrix>> jac(outputs.size(), std::vector<Matrix>(inputs.size()));
+  std::vector<std::vector<Matrix>> jac = zero_jacobians(inputs, outputs);
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     const Tensor& x = inputs[i];
     if (!is_checked_input(x)) continue;
-    for (std::size_t o = 0; o < outputs.size(); ++o)
-      jac[o][i].assign(static_cast<std::size_t>(outputs[o].defined() ? outputs[o].numel() : 0),
-                       std::vector<double>(static_cast<std::size_t>(x.numel()), 0.0));
     for (std::int64_t e = 0; e < x.numel(); ++e) {
       forward_ad::dual_level level;
       Tensor tangent = wick::zeros(x.sizes(), x.dtype(), x.device());

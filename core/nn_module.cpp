@@ -271,13 +271,15 @@ Module& Module::to(Device device) {
   return *this;
 }
 
-void Module::zero_grad(bool set_to_none) {
+void Module::zero_grad(bool set_to_none) { nn::zero_grad(parameters(), set_to_none); }
+
+void zero_grad(const std::vector<Tensor>& params, bool set_to_none) {
   NoGradGuard no_grad;
-  for (Tensor& p : parameters()) {
+  for (const Tensor& p : params) {
     Tensor g = p.grad();
     if (!g.defined()) continue;
     if (set_to_none) {
-      p.mutable_grad() = Tensor();
+      Tensor(p).mutable_grad() = Tensor();
       continue;
     }
     if (g.grad_fn()) {

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "wick/autograd.h"
+#include "wick/nn.h"
 #include "wick/value.h"
 
 namespace wick::optim {
@@ -50,22 +51,6 @@ void SGD::step() {
   }
 }
 
-void SGD::zero_grad(bool set_to_none) {
-  NoGradGuard no_grad;
-  for (Tensor& p : params_) {
-    Tensor g = p.grad();
-    if (!g.defined()) continue;
-    if (set_to_none) {
-      p.mutable_grad() = Tensor();
-      continue;
-    }
-    if (g.grad_fn()) {
-      g.detach_();
-    } else {
-      g.requires_grad_(false);
-    }
-    g.fill_(0);
-  }
-}
+void SGD::zero_grad(bool set_to_none) { nn::zero_grad(params_, set_to_none); }
 
 }  // namespace wick::optim

@@ -47,12 +47,8 @@ Tensor add_sub_autograd(DispatchKeySet ks, T self, T other, const Scalar& alpha)
     node->f.alpha = alpha;
     set_history(out, node);
   }
-  if (any_tangent(self, other)) {
-    ExcludeDispatchKeyGuard below(DispatchKey::kAutograd);
-    Tensor to = fw_grad_of(other);
-    if (to.defined()) to = to * (kSub ? -alpha.to<double>() : alpha.to<double>());
-    set_tangent(out, fw_add(fw_grad_of(self), to));
-  }
+  const double a = kSub ? -alpha.to<double>() : alpha.to<double>();
+  binary_tangent(out, self, other, [](T ts) { return ts; }, [a](T to) { return to * a; });
   return out;
 }
 
@@ -82,13 +78,8 @@ Tensor mul_autograd(DispatchKeySet ks, T self, T other) {
     if (node->should_compute_output(1)) node->f.self = SavedVariable(self, false);
     set_history(out, node);
   }
-  if (any_tangent(self, other)) {
-    ExcludeDispatchKeyGuard below(DispatchKey::kAutograd);
-    Tensor ts = fw_grad_of(self);
-    Tensor to = fw_grad_of(other);
-    set_tangent(out, fw_add(ts.defined() ? wick::mul(ts, other) : Tensor(),
-                            to.defined() ? wick::mul(to, self) : Tensor()));
-  }
+  binary_tangent(out, self, other, [&](T ts) { return wick::mul(ts, other); },
+                 [&](T to) { return wick::mul(to, self); });
   return out;
 }
 
@@ -124,17 +115,12 @@ Tensor div_autograd(DispatchKeySet ks, T self, T other, std::optional<std::strin
     if (node->should_compute_output(1)) node->f.self = SavedVariable(self, false);
     set_history(out, node);
   }
-  if (any_tangent(self, other)) {
-    ExcludeDispatchKeyGuard below(DispatchKey::kAutograd);
-    Tensor ts = fw_grad_of(self);
-    Tensor to = fw_grad_of(other);
-    if (mode) {
-      set_tangent(out, wick::mul(out, scalar(0.0)));
-    } else {
-      Tensor a = ts.defined() ? wick::div(ts, other) : Tensor();
-      Tensor b = to.defined() ? wick::neg(wick::div(wick::mul(to, out), other)) : Tensor();
-      set_tangent(out, fw_add(a, b));
-    }
+  if (mode) {  // piecewise constant
+    binary_tangent(out, self, other, [&](T) { return wick::mul(out, scalar(0.0)); },
+                   [&](T) { return wick::mul(out, scalar(0.0)); });
+  } else {
+    binary_tangent(out, self, other, [&](T ts) { return wick::div(ts, other); },
+                   [&](T to) { return wick::neg(wick::div(wick::mul(to, out), other)); });
   }
   return out;
 }
@@ -174,13 +160,8 @@ Tensor pow_autograd(DispatchKeySet ks, T self, T exponent) {
     set_history(out, node);
     if (node->should_compute_output(1)) node->f.result = SavedVariable(out, true);
   }
-  if (any_tangent(self, exponent)) {
-    ExcludeDispatchKeyGuard below(DispatchKey::kAutograd);
-    Tensor ts = fw_grad_of(self);
-    Tensor te = fw_grad_of(exponent);
-    set_tangent(out, fw_add(ts.defined() ? wick::mul(ts, PowBackward::dself(self, exponent)) : Tensor(),
-                            te.defined() ? wick::mul(te, PowBackward::dexp(self, out)) : Tensor()));
-  }
+  binary_tangent(out, self, exponent, [&](T ts) { return wick::mul(ts, PowBackward::dself(self, exponent)); },
+                 [&](T te) { return wick::mul(te, PowBackward::dexp(self, out)); });
   return out;
 }
 
@@ -219,14 +200,9 @@ Tensor extremum_autograd(DispatchKeySet ks, T self, T other) {
     node->f.other = SavedVariable(other, false);
     set_history(out, node);
   }
-  if (any_tangent(self, other)) {
-    ExcludeDispatchKeyGuard below(DispatchKey::kAutograd);
-    Tensor ts = fw_grad_of(self);
-    Tensor to = fw_grad_of(other);
-    using B = ExtremumBackward<kMax>;
-    set_tangent(out, fw_add(ts.defined() ? wick::mul(ts, B::weight(self, other, out)) : Tensor(),
-                            to.defined() ? wick::mul(to, B::weight(other, self, out)) : Tensor()));
-  }
+  using B = ExtremumBackward<kMax>;
+  binary_tangent(out, self, other, [&](T ts) { return wick::mul(ts, B::weight(self, other, out)); },
+                 [&](T to) { return wick::mul(to, B::weight(other, self, out)); });
   return out;
 }
 
@@ -462,12 +438,7 @@ Tensor matmul_autograd(DispatchKeySet ks, T self, T mat2) {
     if (node->should_compute_output(0)) node->f.mat2 = SavedVariable(mat2, false);
     set_history(out, node);
   }
-  if (any_tangent(self, mat2)) {
-    ExcludeDispatchKeyGuard below(DispatchKey::kAutograd);
-    Tensor ts = fw_grad_of(self);
-    Tensor tm = fw_grad_of(mat2);
-    set_tangent(out, fw_add(ts.defined() ? B::mm(ts, mat2) : Tensor(), tm.defined() ? B::mm(self, tm) : Tensor()));
-  }
+  binary_tangent(out, self, mat2, [&](T ts) { return B::mm(ts, mat2); }, [&](T tm) { return B::mm(self, tm); });
   return out;
 }
 

@@ -91,6 +91,18 @@ inline Tensor fw_add(const Tensor& a, const Tensor& b) {
   return wick::add(a, b);
 }
 
+/// Forward mode for a binary op: out's tangent is d_self(t_self) +
+/// d_other(t_other), each term skipped when that input has no tangent.
+/// Computed with recording off.
+template <class DSelf, class DOther>
+void binary_tangent(const Tensor& out, const Tensor& self, const Tensor& other, DSelf d_self, DOther d_other) {
+  if (!any_tangent(self, other)) return;
+  ExcludeDispatchKeyGuard below(DispatchKey::kAutograd);
+  const Tensor ts = fw_grad_of(self);
+  const Tensor to = fw_grad_of(other);
+  set_tangent(out, fw_add(ts.defined() ? d_self(ts) : Tensor(), to.defined() ? d_other(to) : Tensor()));
+}
+
 /// The Autograd kernel's handle of the operator it serves.
 template <class Sig>
 TypedOperatorHandle<Sig> op_handle(const char* name) {

@@ -235,6 +235,11 @@ class WICK_API Module : public std::enable_shared_from_this<Module> {
 /// Prints `module.repr()`.
 WICK_API std::ostream& operator<<(std::ostream& os, const Module& module);
 
+/// Zeroes the gradients of `params` in place (detached from any graph), or
+/// with `set_to_none` resets them to undefined: what Module::zero_grad and
+/// the optimizers' zero_grad do.
+WICK_API void zero_grad(const std::vector<Tensor>& params, bool set_to_none = false);
+
 namespace detail {
 
 /// TypeError: the forward pre-hooks of `m` returned `got` inputs where forward takes `expected`.
