@@ -47,9 +47,11 @@ TEST(Loader, GoodPluginLoadsAndUnloadsCleanly) {
   Value r = call("testplug.twice", {ones({2})});
   EXPECT_EQ(r.to_tensor().sum().item<double>(), 4.0);
   auto rows = dispatch_table("testplug.twice");
-  ASSERT_EQ(rows.size(), 2u);  // the plugin's CPU kernel, and the Autograd fallback
-  EXPECT_EQ(rows[1].provider, "test_good");
+  ASSERT_EQ(rows.size(), 3u);  // the Autograd and Override fallbacks, and the plugin's CPU kernel
   EXPECT_EQ(rows[0].source, "fallback");
+  EXPECT_EQ(rows[1].source, "fallback");
+  EXPECT_EQ(rows[2].key, DispatchKey::kCPU);
+  EXPECT_EQ(rows[2].provider, "test_good");
   // A second plugin of the same name is refused.
   EXPECT_TRUE(contains(load_error(plugin_path("good")), "a plugin named 'test_good' is already loaded"));
   unload_plugin("test_good");
