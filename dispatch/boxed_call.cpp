@@ -3,8 +3,10 @@
 /// \file
 #include <string>
 
+#include "dispatch/override_internal.h"
 #include "wick/dispatcher.h"
 #include "wick/error.h"
+#include "wick/override.h"
 
 namespace wick {
 namespace {
@@ -165,6 +167,17 @@ Value call(std::string_view name, std::vector<Value> args, const Kwargs& kwargs)
       op = *out_op;
     }
   }
+  // The caller's own arguments, for override handlers (Note [Boxed call frame]).
+  bool overriding = has_torch_function(args);
+  for (const auto& kv : *kw) overriding = overriding || is_tensor_like(kv.second);
+  std::vector<Value> original_args;
+  Kwargs original_kwargs;
+  BoxedCallFrame frame;
+  if (overriding) {
+    original_args = args;
+    original_kwargs = *kw;
+    frame = BoxedCallFrame{op.entry(), &original_args, &original_kwargs};
+  }
   // Held for the whole call: the operator may be undefined meanwhile.
   const std::shared_ptr<const FunctionSchema> schema = op.schema_ptr();
   const FunctionSchema& s = *schema;
@@ -197,7 +210,17 @@ Value call(std::string_view name, std::vector<Value> args, const Kwargs& kwargs)
     stack.push_back(convert(op, arg, i, std::move(*bound[i])));
   }
 
-  op.call_boxed(stack);
+  {
+    BoxedCallFrame*& slot = tls_boxed_call_frame();
+    BoxedCallFrame* saved = slot;
+    slot = overriding ? &frame : nullptr;
+    struct Restore {
+      BoxedCallFrame*& slot;
+      BoxedCallFrame* saved;
+      ~Restore() { slot = saved; }
+    } restore{slot, saved};
+    op.call_boxed(stack);
+  }
   if (stack.empty()) return Value();
   if (stack.size() == 1) return std::move(stack[0]);
   return Value::list(std::move(stack), /*tuple=*/true);

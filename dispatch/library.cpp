@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "dispatch/builtins.h"
+#include "dispatch/override_internal.h"
 #include "dispatch/registry.h"
 #include "wick/log.h"
 #include "wick/plugin.h"
@@ -14,10 +15,11 @@
 namespace wick {
 
 struct Library::Record {
-  enum class Kind { kDef, kAlias, kKernel, kFallback } kind;
+  enum class Kind { kDef, kAlias, kKernel, kFallback, kType } kind;
   OperatorEntry* entry = nullptr;
   int key = 0;
   std::uint64_t id = 0;
+  const TypeInfo* type = nullptr;
 };
 
 namespace {
@@ -180,6 +182,12 @@ Library& Library::fallthrough_fallback(SourceLocation loc) {
   return *this;
 }
 
+const TypeInfo& Library::register_type(TypeSpec spec, SourceLocation loc) {
+  const TypeInfo& t = wick::register_type(std::move(spec), owner_, where(loc));
+  records_.push_back(std::make_unique<Record>(Record{Record::Kind::kType, nullptr, 0, 0, &t}));
+  return t;
+}
+
 void Library::reset() noexcept {
   if (records_.empty()) return;
   auto& reg = Registry::get();
@@ -213,6 +221,9 @@ void Library::reset() noexcept {
       case Record::Kind::kFallback:
         remove_record(reg, reg.fallbacks[r.key], r.id);
         all = true;
+        break;
+      case Record::Kind::kType:
+        unregister_type(*r.type);
         break;
     }
     if (r.entry != nullptr) reg.rebuild(*r.entry);
@@ -249,6 +260,7 @@ void ensure_builtins() {
     std::vector<std::unique_ptr<Library>> libs;
     register_torch_catalog(libs);
     register_composite_kernels(libs);
+    register_override_protocol(libs);
     autograd::register_autograd_elementwise(libs);
     autograd::register_autograd_shape(libs);
     auto& reg = Registry::get();

@@ -27,6 +27,7 @@
 #include "wick/dispatch_key.h"
 #include "wick/dispatcher.h"
 #include "wick/export.h"
+#include "wick/override.h"
 
 namespace wick {
 
@@ -88,6 +89,11 @@ class WICK_API Library final {
                     SourceLocation loc = SourceLocation::current());
   /// Makes this block's key fall through for every operator without a kernel.
   Library& fallthrough_fallback(SourceLocation loc = SourceLocation::current());
+
+  /// Registers a tensor-like type or tensor subclass (wick/override.h),
+  /// owned by this block: destroying it unregisters the type. PluginError
+  /// when the name is taken (naming both owners); ValueError for a bad spec.
+  const TypeInfo& register_type(TypeSpec spec, SourceLocation loc = SourceLocation::current());
 
   [[nodiscard]] const std::string& ns() const noexcept { return ns_; }
   [[nodiscard]] const std::string& owner() const noexcept { return owner_; }

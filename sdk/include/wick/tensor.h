@@ -66,7 +66,11 @@ class WICK_API TensorImpl final : public RefCounted {
   [[nodiscard]] bool is_wrapped_number() const noexcept { return wrapped_number_; }
   void set_wrapped_number(bool v) noexcept { wrapped_number_ = v; }
   [[nodiscard]] TensorTypeId type_id() const noexcept { return type_id_; }
-  void set_type_id(TensorTypeId id) noexcept { type_id_ = id; }
+  /// Sets the subclass; a subclass tensor carries the `Override` key.
+  void set_type_id(TensorTypeId id) noexcept {
+    type_id_ = id;
+    key_set_ = id != 0 ? key_set_.add(DispatchKey::kOverride) : key_set_.remove(DispatchKey::kOverride);
+  }
   /// Changes the geometry in place (used by resize and out= kernels).
   void set_geometry(IntArrayRef sizes, IntArrayRef strides, std::int64_t storage_offset);
   void set_storage(Storage storage) { storage_ = std::move(storage); }

@@ -1,0 +1,362 @@
+// dispatch/override_protocol.cpp - the Override kernel: modes, handler order, NotImplemented, subclasses.
+/// \file
+/// One boxed fallback at the `Override` key serves every operator; see
+/// wick/override.h for the rules it implements.
+#include <algorithm>
+#include <sstream>
+
+#include "dispatch/override_internal.h"
+#include "dispatch/registry.h"
+#include "wick/library.h"
+
+namespace wick {
+namespace {
+
+// The thread's mode stack (innermost last).
+thread_local std::vector<std::shared_ptr<TorchFunctionHandler>> t_modes;
+thread_local BoxedCallFrame* t_frame = nullptr;
+
+// Adds the overriding type of `v` (and of list items) to `out`, keeping
+// subclasses before their superclasses and otherwise first-seen order.
+void collect_types(const Value& v, std::vector<const TypeInfo*>& out) {
+  if (v.is_list() || v.is_tuple()) {
+    for (const Value& item : v.items()) collect_types(item, out);
+    return;
+  }
+  if (v.is_tensor_list()) {
+    for (const Tensor& t : v.to_tensor_list()) collect_types(Value(t), out);
+    return;
+  }
+  const TypeInfo* t = type_of(v);
+  if (t == nullptr || std::find(out.begin(), out.end(), t) != out.end()) return;
+  // Before the first type already collected that is a superclass of it.
+  auto pos = std::find_if(out.begin(), out.end(), [&](const TypeInfo* seen) { return t->is_subclass_of(*seen); });
+  out.insert(pos, t);
+}
+
+std::string type_list(const std::vector<const TypeInfo*>& types) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < types.size(); ++i) s += (i ? ", " : "") + types[i]->name();
+  return s + "]";
+}
+
+// Whether two Values are the same default (for rebuilding kwargs of typed calls).
+bool same_value(const Value& a, const Value& b) {
+  if (a.kind() != b.kind()) return false;
+  if (a.is_tensor() || a.is_object()) return false;
+  return a.repr() == b.repr();
+}
+
+// The call as the user wrote it: from the boxed-call frame when it is this
+// operator's, else rebuilt from the bound stack (positional parameters as
+// args, trailing defaults dropped; keyword-only ones that differ from their
+// defaults as kwargs).
+void caller_arguments(const OperatorHandle& op, const FunctionSchema& s, const Value* stack_args,
+                      TorchFunctionCall& call) {
+  BoxedCallFrame* frame = t_frame;
+  if (frame != nullptr && frame->op_entry == op.entry()) {
+    call.args = *frame->args;
+    call.kwargs = *frame->kwargs;
+    return;
+  }
+  std::size_t last = 0;
+  for (std::size_t i = 0; i < s.arguments.size(); ++i) {
+    const SchemaArgument& a = s.arguments[i];
+    const Value& v = stack_args[i];
+    const bool is_default = a.default_value && same_value(*a.default_value, v);
+    if (a.kwarg_only) {
+      if (!is_default) call.kwargs.emplace_back(a.name, v);
+    } else {
+      call.args.push_back(v);
+      if (!is_default) last = call.args.size();
+    }
+  }
+  call.args.resize(last);
+}
+
+// The handler of `t`: its own, or the default subclass behaviour.
+Value run_handler(const TypeInfo& t, const TorchFunctionCall& call) {
+  if (t.handler()) return t.handler()(call);
+  return default_torch_function(call);
+}
+
+// Runs the protocol for one call; `below` runs the operator without it
+// (used by the default subclass behaviour).
+Value run_protocol(const OperatorHandle& op, TorchFunctionCall& call) {
+  // 1. the innermost mode, popped while it runs.
+  if (!t_modes.empty()) {
+    std::shared_ptr<TorchFunctionHandler> mode = t_modes.back();
+    t_modes.pop_back();
+    const bool last = t_modes.empty();
+    auto& tls = tls_local_dispatch_key_set();
+    if (last) tls.included = tls.included.remove(DispatchKey::kOverride);
+    struct Restore {
+      std::shared_ptr<TorchFunctionHandler> mode;
+      bool last;
+      ~Restore() {
+        t_modes.push_back(std::move(mode));
+        if (last) tls_local_dispatch_key_set().included = tls_local_dispatch_key_set().included.add(DispatchKey::kOverride);
+      }
+    } restore{mode, last};
+    Value r = (*mode)(call);
+    if (!r.is_not_implemented()) return r;
+  }
+  // 2. argument types, subclasses first.
+  for (const TypeInfo* t : call.types) {
+    Value r = run_handler(*t, call);
+    if (!r.is_not_implemented()) return r;
+  }
+  if (call.types.empty()) return NotImplemented;  // only a mode, which declined: run the op
+  throw TypeError(detail::str_cat("no implementation found for '", op.qualified_name(),
+                                  "' on types that implement __torch_function__: ", type_list(call.types)));
+}
+
+// Pushes a handler's result as the operator's results.
+void push_result(const FunctionSchema& s, Stack& stack, Value r) {
+  if (s.returns.size() > 1 && r.is_tuple()) {
+    for (const Value& item : r.items()) stack.push_back(item);
+  } else if (!s.returns.empty()) {
+    stack.push_back(std::move(r));
+  }
+}
+
+class OverrideKernel final : public BoxedFunctor {
+ public:
+  void operator()(const OperatorHandle& op, DispatchKeySet ks, Stack& stack) override {
+    auto schema = op.schema_ptr();
+    const FunctionSchema& s = *schema;
+    const std::size_t n = s.arguments.size();
+    WICK_INTERNAL_ASSERT(stack.size() >= n, "override kernel: short stack");
+    const bool ignored = op.entry()->ignored;
+    if (ignored || (t_modes.empty() && !stack_has_types(stack, n))) {
+      op.redispatch_boxed(next_keys(ks), stack);  // nothing to do here (e.g. a mode is only included)
+      return;
+    }
+    TorchFunctionCall call{op, {}, {}, {}};
+    const Value* args = stack.data() + (stack.size() - n);
+    for (std::size_t i = 0; i < n; ++i) collect_types(args[i], call.types);
+    caller_arguments(op, s, args, call);
+    // The keys and stack for default_torch_function's redispatch.
+    Pending pending{ks, Stack(stack.end() - static_cast<std::ptrdiff_t>(n), stack.end())};
+    Pending* saved_pending = t_pending;
+    t_pending = &pending;
+    BoxedCallFrame* saved_frame = t_frame;
+    t_frame = nullptr;
+    struct Restore {
+      Pending* p;
+      BoxedCallFrame* f;
+      ~Restore() {
+        t_pending = p;
+        t_frame = f;
+      }
+    } restore{saved_pending, saved_frame};
+    Value r = run_protocol(op, call);
+    stack.resize(stack.size() - n);
+    if (r.is_not_implemented()) {  // a mode declined and no argument overrides: the plain op
+      Stack plain(pending.stack);
+      op.redispatch_boxed(next_keys(ks), plain);
+      for (Value& v : plain) stack.push_back(std::move(v));
+      return;
+    }
+    push_result(s, stack, std::move(r));
+  }
+
+  struct Pending {
+    DispatchKeySet ks;
+    Stack stack;
+  };
+  static thread_local Pending* t_pending;
+
+ private:
+  static bool stack_has_types(const Stack& stack, std::size_t n) {
+    for (std::size_t i = stack.size() - n; i < stack.size(); ++i)
+      if (is_tensor_like(stack[i])) return true;
+    return false;
+  }
+};
+thread_local OverrideKernel::Pending* OverrideKernel::t_pending = nullptr;
+
+// Re-types tensors in a result as `type` (keeping inputs returned as they are).
+Value rewrap(Value v, const TypeInfo* type, const Stack& inputs) {
+  if (v.is_tensor()) {
+    Tensor t = v.to_tensor();
+    if (!t.defined() || type == nullptr || t.impl()->type_id() == type->id()) return v;
+    for (const Value& in : inputs)
+      if (in.is_tensor() && in.to_tensor().is_same(t)) return v;
+    t.impl()->set_type_id(type->id());
+    return Value(t);
+  }
+  if (v.is_tensor_list()) {
+    std::vector<Tensor> out;
+    for (const Tensor& t : v.to_tensor_list()) out.push_back(rewrap(Value(t), type, inputs).to_tensor());
+    return Value(std::move(out));
+  }
+  if (v.is_tuple() || v.is_list()) {
+    std::vector<Value> items;
+    for (const Value& item : v.items()) items.push_back(rewrap(item, type, inputs));
+    return Value::list(std::move(items), v.is_tuple());
+  }
+  return v;
+}
+
+}  // namespace
+
+BoxedCallFrame*& tls_boxed_call_frame() noexcept { return t_frame; }
+
+// --- default subclass behaviour ----------------------------------------------------
+
+Value default_torch_function(const TorchFunctionCall& call) {
+  // Every type must be a superclass of one of them: a chain with a lowest member.
+  const TypeInfo* lowest = nullptr;
+  for (const TypeInfo* t : call.types) {
+    if (!t->is_tensor_subclass()) return NotImplemented;
+    if (lowest == nullptr || t->is_subclass_of(*lowest)) {
+      lowest = t;
+    } else if (!lowest->is_subclass_of(*t)) {
+      return NotImplemented;
+    }
+  }
+  OverrideKernel::Pending* pending = OverrideKernel::t_pending;
+  Stack stack;
+  DispatchKeySet ks;
+  if (pending != nullptr) {
+    stack = pending->stack;
+    ks = next_keys(pending->ks);
+  }
+  {
+    DisableTorchFunction off;  // nothing the operator calls inside sees the protocol again
+    if (pending != nullptr) {
+      call.op.redispatch_boxed(ks, stack);
+    } else {
+      stack.clear();
+      Value r = wick::call(call.op.name(), call.args, call.kwargs);
+      stack.push_back(std::move(r));
+    }
+  }
+  const Stack& inputs = pending != nullptr ? pending->stack : Stack{};
+  if (stack.size() == 1) return rewrap(std::move(stack[0]), lowest, inputs);
+  std::vector<Value> items;
+  for (Value& v : stack) items.push_back(rewrap(std::move(v), lowest, inputs));
+  return Value::list(std::move(items), /*tuple=*/true);
+}
+
+const Value* TorchFunctionCall::kwarg(std::string_view name) const noexcept {
+  for (const auto& [k, v] : kwargs)
+    if (k == name) return &v;
+  return nullptr;
+}
+
+// --- HandledFunctions and the converting fallback ----------------------------------------
+
+HandledFunctions& HandledFunctions::implements(std::string op, std::vector<std::string> params, Impl fn) {
+  WICK_CHECK(fn != nullptr, ValueError, "implements(", op, "): null implementation");
+  entries_.push_back(Entry{std::move(op), std::move(params), std::move(fn)});
+  return *this;
+}
+
+bool HandledFunctions::handles(std::string_view op) const {
+  return std::any_of(entries_.begin(), entries_.end(), [&](const Entry& e) { return e.op == op; });
+}
+
+Value HandledFunctions::handle(const TorchFunctionCall& call) const {
+  for (const Entry& e : entries_) {
+    if (e.op != call.op_name()) continue;
+    // Python's argument checks for a function declared with `params`.
+    const std::string fname = call.op.qualified_name().substr(call.op.qualified_name().rfind('.') + 1) + "()";
+    WICK_CHECK(call.args.size() <= e.params.size(), TypeError, fname, " takes ", e.params.size(),
+               " positional argument", e.params.size() == 1 ? "" : "s", " but ", call.args.size(),
+               call.args.size() == 1 ? " was" : " were", " given");
+    for (const auto& [key, value] : call.kwargs) {
+      const auto it = std::find(e.params.begin(), e.params.end(), key);
+      WICK_CHECK(it != e.params.end(), TypeError, fname, " got an unexpected keyword argument '", key, "'");
+      WICK_CHECK(static_cast<std::size_t>(it - e.params.begin()) >= call.args.size(), TypeError, fname,
+                 " got multiple values for argument '", key, "'");
+    }
+    return e.fn(call.args, call.kwargs);
+  }
+  return NotImplemented;
+}
+
+Value call_with_tensors(const TorchFunctionCall& call, const std::function<Tensor(const Value&)>& to_tensor) {
+  std::function<Value(const Value&)> convert = [&](const Value& v) -> Value {
+    if (v.is_object()) return Value(to_tensor(v));
+    if (v.is_list() || v.is_tuple()) {
+      std::vector<Value> items;
+      for (const Value& item : v.items()) items.push_back(convert(item));
+      return Value::list(std::move(items), v.is_tuple());
+    }
+    return v;
+  };
+  std::vector<Value> args;
+  for (const Value& a : call.args) args.push_back(convert(a));
+  Kwargs kwargs;
+  for (const auto& [k, v] : call.kwargs) kwargs.emplace_back(k, convert(v));
+  return wick::call(call.op.name(), std::move(args), kwargs);
+}
+
+// --- modes and the API -----------------------------------------------------------------
+
+TorchFunctionMode::TorchFunctionMode(TorchFunctionHandler handler)
+    : handler_(std::make_shared<TorchFunctionHandler>(std::move(handler))) {
+  WICK_CHECK(*handler_ != nullptr, ValueError, "TorchFunctionMode: null handler");
+  t_modes.push_back(handler_);
+  auto& tls = tls_local_dispatch_key_set();
+  tls.included = tls.included.add(DispatchKey::kOverride);
+}
+
+TorchFunctionMode::~TorchFunctionMode() {
+  auto it = std::find(t_modes.begin(), t_modes.end(), handler_);
+  if (it != t_modes.end()) t_modes.erase(it);
+  if (t_modes.empty()) {
+    auto& tls = tls_local_dispatch_key_set();
+    tls.included = tls.included.remove(DispatchKey::kOverride);
+  }
+}
+
+bool is_tensor_like(const Value& v) noexcept {
+  if (v.is_tensor()) {
+    const Tensor& t = v.to_tensor();
+    return t.defined() && t.impl()->type_id() != 0;
+  }
+  if (v.is_object()) return true;
+  if (v.is_tensor_list()) {
+    for (const Tensor& t : v.to_tensor_list())
+      if (t.defined() && t.impl()->type_id() != 0) return true;
+    return false;
+  }
+  if (v.is_list() || v.is_tuple()) {
+    for (const Value& item : v.items())
+      if (is_tensor_like(item)) return true;
+  }
+  return false;
+}
+
+bool has_torch_function(const std::vector<Value>& args) noexcept {
+  if (!t_modes.empty()) return true;
+  for (const Value& v : args)
+    if (is_tensor_like(v)) return true;
+  return false;
+}
+
+Value handle_torch_function(const OperatorHandle& op, const std::vector<Value>& args, const Kwargs& kwargs) {
+  TorchFunctionCall call{op, {}, args, kwargs};
+  for (const Value& v : args) collect_types(v, call.types);
+  for (const auto& [k, v] : kwargs) collect_types(v, call.types);
+  BoxedCallFrame* saved = t_frame;
+  t_frame = nullptr;
+  struct Restore {
+    BoxedCallFrame* f;
+    ~Restore() { t_frame = f; }
+  } restore{saved};
+  Value r = run_protocol(op, call);
+  if (r.is_not_implemented()) return wick::call(op.name(), args, kwargs);
+  return r;
+}
+
+void register_override_protocol(std::vector<std::unique_ptr<Library>>& out) {
+  auto lib = std::make_unique<Library>("torch", DispatchKey::kOverride);
+  lib->fallback(std::make_shared<OverrideKernel>());
+  out.push_back(std::move(lib));
+}
+
+}  // namespace wick

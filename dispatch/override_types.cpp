@@ -1,0 +1,160 @@
+// dispatch/override_types.cpp - the registry of tensor-like types and tensor subclasses.
+/// \file
+/// Types are never freed: a TypeInfo outlives its registration (objects and
+/// tensors may still point at it), so lookups by id need no lock.
+#include <array>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <shared_mutex>
+#include <unordered_map>
+
+#include "dispatch/override_internal.h"
+#include "wick/override.h"
+
+namespace wick {
+
+class TypeRegistryAccess {
+ public:
+  static TypeInfo& make(std::deque<std::unique_ptr<TypeInfo>>& store) {
+    store.push_back(std::unique_ptr<TypeInfo>(new TypeInfo()));
+    return *store.back();
+  }
+  static void fill(TypeInfo& t, TypeSpec spec, const TypeInfo* parent, bool subclass, TensorTypeId id,
+                   std::string owner) {
+    t.name_ = std::move(spec.name);
+    t.parent_ = parent;
+    t.subclass_ = subclass;
+    t.id_ = id;
+    t.handler_ = std::move(spec.handler);
+    t.constructor_ = std::move(spec.constructor);
+    t.owner_ = std::move(owner);
+    t.registered_.store(true, std::memory_order_release);
+  }
+  static void retire(TypeInfo& t) { t.registered_.store(false, std::memory_order_release); }
+};
+
+namespace {
+
+constexpr std::size_t kMaxSubclasses = 4096;
+
+struct TypeRegistry {
+  std::shared_mutex mutex;
+  std::deque<std::unique_ptr<TypeInfo>> store;                // never shrinks
+  std::unordered_map<std::string, TypeInfo*> by_name;         // registered ones
+  std::vector<std::string> order;                             // registration order
+  std::array<std::atomic<const TypeInfo*>, kMaxSubclasses> by_id{};  // subclass ids (0: Tensor)
+  TensorTypeId next_id = 1;
+};
+
+TypeRegistry& types() {
+  static auto* r = new TypeRegistry();  // never destroyed: types outlive static destructors
+  return *r;
+}
+
+}  // namespace
+
+bool TypeInfo::is_subclass_of(const TypeInfo& other) const noexcept {
+  for (const TypeInfo* t = this; t != nullptr; t = t->parent_)
+    if (t == &other) return true;
+  return false;
+}
+
+const TypeInfo* find_type(std::string_view name) {
+  auto& r = types();
+  std::shared_lock lock(r.mutex);
+  auto it = r.by_name.find(std::string(name));
+  return it == r.by_name.end() ? nullptr : it->second;
+}
+
+const TypeInfo* type_of(TensorTypeId id) noexcept {
+  if (id == 0 || id >= kMaxSubclasses) return nullptr;
+  return types().by_id[id].load(std::memory_order_acquire);
+}
+
+const TypeInfo* type_of(const Value& v) {
+  if (v.is_tensor()) {
+    const Tensor& t = v.to_tensor();
+    return t.defined() ? type_of(t.impl()->type_id()) : nullptr;
+  }
+  if (v.is_object()) {
+    const auto& o = v.to_object();
+    if (const auto* like = dynamic_cast<const TensorLike*>(o.get())) return &like->type();
+    return o ? find_type(o->type_name()) : nullptr;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> registered_types() {
+  auto& r = types();
+  std::shared_lock lock(r.mutex);
+  return r.order;
+}
+
+const TypeInfo& register_type(TypeSpec spec, const std::string& owner, const std::string& where) {
+  WICK_CHECK(!spec.name.empty(), ValueError, "register_type: empty type name (", owner, ", ", where, ")");
+  WICK_CHECK(spec.name != "Tensor", ValueError, "register_type: 'Tensor' is built in (", owner, ", ", where, ")");
+  auto& r = types();
+  std::unique_lock lock(r.mutex);
+  if (auto it = r.by_name.find(spec.name); it != r.by_name.end()) {
+    throw PluginError(detail::str_cat("type '", spec.name, "' is already registered by ", it->second->owner(),
+                                      "; second registration by ", owner, " (", where, ")"));
+  }
+  const bool subclass = !spec.parent.empty();
+  const TypeInfo* parent = nullptr;
+  if (subclass && spec.parent != "Tensor") {
+    auto it = r.by_name.find(spec.parent);
+    WICK_CHECK(it != r.by_name.end() && it->second->is_tensor_subclass(), ValueError, "register_type '", spec.name,
+               "': parent '", spec.parent, "' is not a registered tensor subclass (nor 'Tensor')");
+    parent = it->second;
+  }
+  WICK_CHECK(subclass || spec.handler, ValueError, "register_type '", spec.name,
+             "': a tensor-like type needs a handler (its __torch_function__)");
+  TensorTypeId id = 0;
+  if (subclass) {
+    WICK_CHECK(r.next_id < kMaxSubclasses, RuntimeError, "register_type: too many tensor subclasses");
+    id = r.next_id++;
+  }
+  TypeInfo& t = TypeRegistryAccess::make(r.store);
+  std::string name = spec.name;
+  TypeRegistryAccess::fill(t, std::move(spec), parent, subclass, id, owner);
+  r.by_name[name] = &t;
+  r.order.push_back(name);
+  if (subclass) r.by_id[id].store(&t, std::memory_order_release);
+  return t;
+}
+
+void unregister_type(const TypeInfo& type) noexcept {
+  auto& r = types();
+  std::unique_lock lock(r.mutex);
+  auto it = r.by_name.find(type.name());
+  if (it == r.by_name.end() || it->second != &type) return;
+  r.by_name.erase(it);
+  std::erase(r.order, type.name());
+  TypeRegistryAccess::retire(const_cast<TypeInfo&>(type));
+  // by_id keeps the pointer: tensors of this type may still exist and print.
+}
+
+// --- TensorLike -------------------------------------------------------------------
+
+TensorLike::TensorLike(std::string_view type_name) : type_(find_type(type_name)) {
+  WICK_CHECK(type_ != nullptr && !type_->is_tensor_subclass(), RuntimeError, "no tensor-like type '", type_name,
+             "' is registered");
+}
+
+std::string TensorLike::type_name() const { return type_->name(); }
+
+Tensor as_subclass(const Tensor& t, const TypeInfo* type) {
+  WICK_CHECK(t.defined(), RuntimeError, "as_subclass: undefined tensor");
+  WICK_CHECK(type == nullptr || type->is_tensor_subclass(), TypeError, "as_subclass: '", type->name(),
+             "' is not a tensor subclass");
+  Tensor out;
+  {
+    DisableTorchFunction off;  // an alias that stays attached to the autograd graph
+    out = t.view(t.sizes());
+  }
+  out.impl()->set_type_id(type == nullptr ? 0 : type->id());
+  return out;
+}
+
+}  // namespace wick

@@ -1,0 +1,220 @@
+// wick/override.h - the __torch_function__ protocol: tensor-like types, tensor subclasses, handlers, modes.
+/// \file
+/// A type that takes part in the protocol is registered by name: a
+/// *tensor-like* (an `Object` that is not a tensor, such as the note's
+/// ScalarTensor) or a *tensor subclass* (a `Tensor` whose type is a
+/// registered subclass of `Tensor`, such as SubTensor). Arguments of such
+/// types add the `Override` dispatch key to a call; the `Override` kernel (one
+/// boxed fallback, for every operator) runs the protocol:
+///
+///  1. the innermost active `TorchFunctionMode` sees the call first;
+///  2. the distinct overriding types among the arguments (keyword arguments
+///     and tensor lists included) are ordered subclasses before
+///     superclasses, otherwise left to right, and their handlers called in
+///     that order; the first result that is not `NotImplemented` wins;
+///  3. if all decline: TypeError "no implementation found for 'torch.mul' on
+///     types that implement __torch_function__: [ScalarTensor]".
+///
+/// A subclass without a handler of its own gets the default one: run the
+/// operator below `Override` and return tensors as the lowest subclass among
+/// the arguments (NotImplemented when the subclasses are unrelated).
+///
+///   auto& lib = registrar.library("scalar_tensor");
+///   auto type = lib.register_type({.name = "ScalarTensor", .handler = handle});
+///   Value handle(const TorchFunctionCall& call) {
+///     if (call.op_name() == "torch.mean") return ...;
+///     return NotImplemented;
+///   }
+///
+/// With no tensor-like argument and no mode a call never reaches this code:
+/// the `Override` bit is simply absent from its keys.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "wick/dispatcher.h"
+#include "wick/export.h"
+#include "wick/tensor.h"
+#include "wick/value.h"
+
+namespace wick {
+
+class TypeInfo;
+struct TorchFunctionCall;
+
+/// A handler (a type's `__torch_function__`, or a mode's): returns the
+/// result, or `NotImplemented` to decline.
+using TorchFunctionHandler = std::function<Value(const TorchFunctionCall&)>;
+
+/// Builds an instance from `wick eval`-style arguments: `ScalarTensor(5, 2)`.
+using TypeConstructor = std::function<Value(const std::vector<Value>& args, const Kwargs& kwargs)>;
+
+/// What registering a type needs.
+struct TypeSpec {
+  std::string name;  ///< "ScalarTensor", "SubTensor"
+  /// For a tensor subclass: "Tensor" or another registered subclass. Empty
+  /// for a tensor-like (not a tensor).
+  std::string parent;
+  /// The type's __torch_function__ (optional for subclasses: default
+  /// behaviour; required for tensor-likes).
+  TorchFunctionHandler handler;
+  /// Optional: makes the type callable by name in `wick eval`.
+  TypeConstructor constructor;
+};
+
+/// A registered type. Lives until the process ends (a type that is
+/// unregistered stays valid but is marked so); compare by address.
+class WICK_API TypeInfo final {
+ public:
+  [[nodiscard]] const std::string& name() const noexcept { return name_; }
+  /// The parent subclass; null for a direct subclass of Tensor and for tensor-likes.
+  [[nodiscard]] const TypeInfo* parent() const noexcept { return parent_; }
+  [[nodiscard]] bool is_tensor_subclass() const noexcept { return subclass_; }
+  /// The id a TensorImpl of this subclass carries (TensorImpl::type_id()).
+  [[nodiscard]] TensorTypeId id() const noexcept { return id_; }
+  /// True for this type and its descendants.
+  [[nodiscard]] bool is_subclass_of(const TypeInfo& other) const noexcept;
+  [[nodiscard]] const TorchFunctionHandler& handler() const noexcept { return handler_; }
+  [[nodiscard]] const TypeConstructor& constructor() const noexcept { return constructor_; }
+  [[nodiscard]] const std::string& owner() const noexcept { return owner_; }
+  [[nodiscard]] bool registered() const noexcept { return registered_.load(std::memory_order_acquire); }
+
+ private:
+  friend class TypeRegistryAccess;
+  TypeInfo() = default;
+  std::string name_;
+  const TypeInfo* parent_ = nullptr;
+  bool subclass_ = false;
+  TensorTypeId id_ = 0;
+  TorchFunctionHandler handler_;
+  TypeConstructor constructor_;
+  std::string owner_;
+  std::atomic<bool> registered_{false};
+};
+
+/// The registered type named `name` (nullptr when none).
+[[nodiscard]] WICK_API const TypeInfo* find_type(std::string_view name);
+/// The subclass with this id (nullptr for 0, plain Tensor).
+[[nodiscard]] WICK_API const TypeInfo* type_of(TensorTypeId id) noexcept;
+/// The type of a value: its subclass or tensor-like type; nullptr for a
+/// plain tensor and for everything else.
+[[nodiscard]] WICK_API const TypeInfo* type_of(const Value& v);
+/// Names of all registered types, in registration order.
+[[nodiscard]] WICK_API std::vector<std::string> registered_types();
+
+/// A view of `t` (same storage, no copy) whose type is `type` (a subclass;
+/// nullptr for plain Tensor): `torch.Tensor.as_subclass`.
+[[nodiscard]] WICK_API Tensor as_subclass(const Tensor& t, const TypeInfo* type);
+
+/// Base of tensor-like objects. The type is fixed at construction.
+/// (Declared in wick/value.h as `Object`; this is its typed form.)
+class WICK_API TensorLike : public Object {
+ public:
+  /// RuntimeError when no tensor-like type `type_name` is registered.
+  explicit TensorLike(std::string_view type_name);
+  [[nodiscard]] std::string type_name() const override;
+  [[nodiscard]] const TypeInfo& type() const noexcept { return *type_; }
+
+ private:
+  const TypeInfo* type_;
+};
+
+/// One call being handled: the operator, the overriding types (in the
+/// order handlers are tried), and the arguments as the caller gave them.
+struct WICK_API TorchFunctionCall {
+  OperatorHandle op;
+  std::vector<const TypeInfo*> types;
+  std::vector<Value> args;
+  Kwargs kwargs;
+
+  /// "torch.add", "torch.Tensor.__add__" (without the overload).
+  [[nodiscard]] const std::string& op_name() const noexcept { return op.qualified_name(); }
+  /// The keyword argument `name`, or nullptr.
+  [[nodiscard]] const Value* kwarg(std::string_view name) const noexcept;
+};
+
+/// The default behaviour of a tensor subclass (PyTorch's
+/// `Tensor.__torch_function__`): NotImplemented unless every type in
+/// `call.types` is a superclass of one of them (a chain), else runs the
+/// operator below `Override` (no handler sees it again, so a handler that
+/// defers here cannot recurse) and returns its tensors as the lowest
+/// subclass. A subclass handler calls this as its `super()`.
+WICK_API Value default_torch_function(const TorchFunctionCall& call);
+
+/// A per-type table of operator implementations (the note's HANDLED_FUNCTIONS
+/// and `@implements`).
+class WICK_API HandledFunctions final {
+ public:
+  using Impl = std::function<Value(const std::vector<Value>& args, const Kwargs& kwargs)>;
+  /// Registers `fn` for operator `op` ("torch.add"); `params` are the
+  /// parameter names the implementation declares. A call with more
+  /// positional arguments, or a keyword it does not declare, is a TypeError
+  /// as Python gives it: "add() got an unexpected keyword argument 'alpha'".
+  HandledFunctions& implements(std::string op, std::vector<std::string> params, Impl fn);
+  /// The handler: runs the implementation of `call`'s operator, or returns
+  /// NotImplemented when there is none (or `fallback` when given).
+  [[nodiscard]] Value handle(const TorchFunctionCall& call) const;
+  [[nodiscard]] bool handles(std::string_view op) const;
+
+ private:
+  struct Entry {
+    std::string op;
+    std::vector<std::string> params;
+    Impl fn;
+  };
+  std::vector<Entry> entries_;
+};
+
+/// The note's converting fallback: replaces every tensor-like argument by
+/// `to_tensor(arg)` (lists and keyword arguments included) and calls the
+/// operator again.
+WICK_API Value call_with_tensors(const TorchFunctionCall& call,
+                                 const std::function<Tensor(const Value&)>& to_tensor);
+
+// --- modes and guards ---------------------------------------------------------
+
+/// A TorchFunctionMode: while pushed (RAII, per thread) its handler sees
+/// every operator call first, before argument handlers; returning
+/// NotImplemented passes the call on. The handler runs with the mode popped,
+/// so the ops it calls are not seen by it again.
+class WICK_API TorchFunctionMode final {
+ public:
+  explicit TorchFunctionMode(TorchFunctionHandler handler);
+  ~TorchFunctionMode();
+  TorchFunctionMode(const TorchFunctionMode&) = delete;
+  TorchFunctionMode& operator=(const TorchFunctionMode&) = delete;
+
+ private:
+  std::shared_ptr<TorchFunctionHandler> handler_;
+};
+
+/// Turns the protocol off for a scope (torch._C.DisableTorchFunction):
+/// tensor-likes reach kernels unconverted, subclasses behave as Tensor.
+class WICK_API DisableTorchFunction final {
+ public:
+  DisableTorchFunction() noexcept : guard_(DispatchKey::kOverride) {}
+
+ private:
+  ExcludeDispatchKeyGuard guard_;
+};
+
+// --- the overrides API (torch.overrides) ------------------------------------------
+
+/// True when a value among `args` (lists included) has an overriding type,
+/// or a mode is active.
+[[nodiscard]] WICK_API bool has_torch_function(const std::vector<Value>& args) noexcept;
+/// True for tensor-likes and tensor subclasses (torch.overrides.is_tensor_like).
+[[nodiscard]] WICK_API bool is_tensor_like(const Value& v) noexcept;
+/// Runs the protocol for a plugin author's own entry point `op` (a catalog
+/// operator): what the dispatcher does at the Override key.
+WICK_API Value handle_torch_function(const OperatorHandle& op, const std::vector<Value>& args,
+                                      const Kwargs& kwargs = {});
+
+}  // namespace wick
