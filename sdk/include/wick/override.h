@@ -58,15 +58,15 @@ using TypeConstructor = std::function<Value(const std::vector<Value>& args, cons
 
 /// What registering a type needs.
 struct TypeSpec {
-  std::string name;  ///< "ScalarTensor", "SubTensor"
+  std::string name{};  ///< "ScalarTensor", "SubTensor"
   /// For a tensor subclass: "Tensor" or another registered subclass. Empty
   /// for a tensor-like (not a tensor).
-  std::string parent;
+  std::string parent{};
   /// The type's __torch_function__ (optional for subclasses: default
   /// behaviour; required for tensor-likes).
-  TorchFunctionHandler handler;
+  TorchFunctionHandler handler{};
   /// Optional: makes the type callable by name in `wick eval`.
-  TypeConstructor constructor;
+  TypeConstructor constructor{};
 };
 
 /// A registered type. Lives until the process ends (a type that is

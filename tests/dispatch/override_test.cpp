@@ -1,0 +1,248 @@
+// tests/dispatch/override_test.cpp - the __torch_function__ protocol: tensor-likes, subclasses,
+// handler order, NotImplemented, modes and the guard.
+/// \file
+#include <gtest/gtest.h>
+
+#include "tests/autograd/test_util.h"
+#include "wick/library.h"
+#include "wick/override.h"
+
+namespace wick::testing {
+namespace {
+
+// The note's ScalarTensor: N×N times a scalar, without storing the matrix.
+class ScalarTensorObj final : public TensorLike {
+ public:
+  ScalarTensorObj(std::int64_t n, Scalar value, const char* type = "TScalarTensor")
+      : TensorLike(type), n(n), value(value) {}
+  [[nodiscard]] std::string repr() const override {
+    return "ScalarTensor(N=" + std::to_string(n) + ", value=" + Value(value).repr() + ")";
+  }
+  [[nodiscard]] Tensor to_tensor() const { return mul(eye(n), wrap_scalar(value)); }
+  std::int64_t n;
+  Scalar value;  // int or float, as given
+};
+
+Scalar add_scalars(const Scalar& a, const Scalar& b) {
+  if (a.is_integral() && b.is_integral()) return Scalar(a.to<std::int64_t>() + b.to<std::int64_t>());
+  return Scalar(a.to<double>() + b.to<double>());
+}
+
+Tensor to_tensor(const Value& v) {
+  if (v.is_object())
+    if (auto s = std::dynamic_pointer_cast<ScalarTensorObj>(v.to_object())) return s->to_tensor();
+  return v.to_tensor();
+}
+
+std::shared_ptr<ScalarTensorObj> scalar_tensor(const Value& v) {
+  return std::dynamic_pointer_cast<ScalarTensorObj>(v.is_object() ? v.to_object() : nullptr);
+}
+
+// Types registered for the test binary's lifetime.
+struct TestTypes {
+  HandledFunctions handled;
+  Library lib{"override_test"};
+  TestTypes() {
+    handled.implements("torch.mean", {"input"}, [](const std::vector<Value>& args, const Kwargs&) {
+      auto s = scalar_tensor(args.at(0));
+      return Value(s->value.to<double>() / static_cast<double>(s->n));
+    });
+    handled.implements("torch.add", {"input", "other"}, [](const std::vector<Value>& args, const Kwargs&) -> Value {
+      auto a = scalar_tensor(args.at(0));
+      auto b = scalar_tensor(args.at(1));
+      if (a && b) {  // the fast path
+        WICK_CHECK(a->n == b->n, ValueError, "Shape mismatch!");
+        return Value(std::shared_ptr<Object>(std::make_shared<ScalarTensorObj>(a->n, add_scalars(a->value, b->value))));
+      }
+      return add(to_tensor(args.at(0)), to_tensor(args.at(1)));  // the slow path
+    });
+    lib.register_type({.name = "TScalarTensor", .handler = [this](const TorchFunctionCall& c) { return handled.handle(c); }});
+    lib.register_type({.name = "TScalarTensorFallback", .handler = [](const TorchFunctionCall& c) {
+                         return call_with_tensors(c, to_tensor);
+                       }});
+    lib.register_type({.name = "TSubTensor", .parent = "Tensor"});
+    lib.register_type({.name = "TSubTensor2", .parent = "TSubTensor"});
+    lib.register_type({.name = "TOtherSubTensor", .parent = "Tensor"});
+    lib.register_type({.name = "TLoggingTensor", .parent = "Tensor", .handler = [this](const TorchFunctionCall& c) {
+                         log.push_back(c.op_name());
+                         return default_torch_function(c);  // super(): can never recurse
+                       }});
+    // Two tensor-likes that record the order they are asked in.
+    lib.register_type({.name = "TAlpha", .handler = [this](const TorchFunctionCall& c) -> Value {
+                         order.push_back("TAlpha");
+                         return alpha_declines ? Value(NotImplemented) : Value(std::string("alpha:") + c.op_name());
+                       }});
+    lib.register_type({.name = "TBeta", .handler = [this](const TorchFunctionCall& c) -> Value {
+                         order.push_back("TBeta");
+                         return beta_declines ? Value(NotImplemented) : Value(std::string("beta:") + c.op_name());
+                       }});
+  }
+  std::vector<std::string> log;
+  std::vector<std::string> order;
+  bool alpha_declines = false;
+  bool beta_declines = false;
+};
+
+TestTypes& types() {
+  static TestTypes* t = new TestTypes();  // lives for the process: types outlive every test
+  return *t;
+}
+
+class Override : public AutogradTest {
+ protected:
+  void SetUp() override {
+    AutogradTest::SetUp();
+    types();
+  }
+};
+
+Value st(std::int64_t n, std::int64_t v, const char* type = "TScalarTensor") {
+  return Value(std::shared_ptr<Object>(std::make_shared<ScalarTensorObj>(n, v, type)));
+}
+Tensor sub(const char* type, std::vector<double> data) {
+  return as_subclass(vec(std::move(data), ScalarType::kFloat32), find_type(type));
+}
+std::string type_name_of(const Value& v) {
+  const TypeInfo* t = type_of(v);
+  return t != nullptr ? t->name() : v.type_name();
+}
+
+TEST_F(Override, TensorLikeHandlersAsInTheNote) {
+  EXPECT_EQ(call("torch.mean", {st(5, 2)}).repr(), "0.4");
+  EXPECT_EQ(call("torch.add", {st(2, 2), st(2, 2)}).repr(), "ScalarTensor(N=2, value=4)");
+  Tensor ones22 = tensor(Value::list({Value::list({1, 1}), Value::list({1, 1})}));
+  EXPECT_EQ(call("torch.add", {st(2, 2), ones22}).repr(), "tensor([[3., 1.],\n        [1., 3.]])");
+  WICK_EXPECT_THROW_MSG(call("torch.add", {st(2, 2), st(2, 2)}, {{"alpha", 2}}), TypeError,
+                        "add() got an unexpected keyword argument 'alpha'");
+  WICK_EXPECT_THROW_MSG(call("torch.mul", {st(2, 2), 3}), TypeError,
+                        "no implementation found for 'torch.mul' on types that implement __torch_function__: "
+                        "[TScalarTensor]");
+  // The converting fallback.
+  Value s = st(2, 2, "TScalarTensorFallback");
+  EXPECT_EQ(call("torch.mul", {s, s}).repr(), "tensor([[4., 0.],\n        [0., 4.]])");
+}
+
+TEST_F(Override, MethodsAndDundersAreSeparateEntries) {
+  // Only torch.add is implemented: the method and dunder are their own entries.
+  WICK_EXPECT_THROW_MSG(call("torch.Tensor.add", {st(2, 2), st(2, 2)}), TypeError,
+                        "no implementation found for 'torch.Tensor.add'");
+  WICK_EXPECT_THROW_MSG(call("torch.Tensor.__add__", {st(2, 2), st(2, 2)}), TypeError,
+                        "no implementation found for 'torch.Tensor.__add__'");
+}
+
+TEST_F(Override, SubclassesReturnTheLowestSubclass) {
+  EXPECT_EQ(type_name_of(call("torch.add", {sub("TSubTensor", {0}), sub("TSubTensor", {1})})), "TSubTensor");
+  EXPECT_EQ(type_name_of(call("torch.add", {sub("TSubTensor", {0}), vec({1}, ScalarType::kFloat32)})), "TSubTensor");
+  EXPECT_EQ(type_name_of(call("torch.add", {sub("TSubTensor2", {0}), sub("TSubTensor", {1})})), "TSubTensor2");
+  EXPECT_EQ(type_name_of(call("torch.add", {sub("TSubTensor", {0}), sub("TSubTensor2", {1})})), "TSubTensor2");
+  EXPECT_EQ(type_name_of(call("torch.add", {sub("TSubTensor2", {0}), vec({1}, ScalarType::kFloat32)})), "TSubTensor2");
+  WICK_EXPECT_THROW_MSG(call("torch.add", {sub("TSubTensor", {0}), sub("TOtherSubTensor", {1})}), TypeError,
+                        "no implementation found for 'torch.add' on types that implement __torch_function__: "
+                        "[TSubTensor, TOtherSubTensor]");
+  // The typed API sees subclasses too.
+  Tensor r = add(sub("TSubTensor", {1, 2}), vec({10, 20}, ScalarType::kFloat32));
+  EXPECT_EQ(type_name_of(Value(r)), "TSubTensor");
+  expect_near(r, {11, 22});
+}
+
+TEST_F(Override, LoggingSubclassDefersToSuperWithoutRecursing) {
+  Tensor x = sub("TLoggingTensor", {1, 2});
+  types().log.clear();
+  Tensor y = matmul(x.reshape({1, 2}), x.reshape({2, 1}));  // a composite: its parts run below the protocol
+  ASSERT_EQ(types().log.size(), 3u);
+  EXPECT_EQ(types().log[0], "torch.Tensor.reshape");
+  EXPECT_EQ(types().log[2], "torch.matmul");
+  EXPECT_EQ(type_name_of(Value(y)), "TLoggingTensor");
+  expect_near(y, {5});
+}
+
+TEST_F(Override, HandlerOrderNotImplementedAndAllDecline) {
+  auto& t = types();
+  auto obj = [](const char* type) { return st(1, 1, type); };
+  t.order.clear();
+  t.alpha_declines = false;
+  EXPECT_EQ(call("torch.add", {obj("TAlpha"), obj("TBeta")}).to_string(), "alpha:torch.add");
+  EXPECT_EQ(t.order, (std::vector<std::string>{"TAlpha"}));
+  t.order.clear();
+  t.alpha_declines = true;
+  EXPECT_EQ(call("torch.add", {obj("TAlpha"), obj("TBeta")}).to_string(), "beta:torch.add");
+  EXPECT_EQ(t.order, (std::vector<std::string>{"TAlpha", "TBeta"}));
+  t.order.clear();
+  EXPECT_EQ(call("torch.add", {obj("TBeta"), obj("TAlpha")}).to_string(), "beta:torch.add");
+  EXPECT_EQ(t.order, (std::vector<std::string>{"TBeta"}));  // left to right
+  t.beta_declines = true;
+  WICK_EXPECT_THROW_MSG(call("torch.add", {obj("TAlpha"), obj("TBeta")}), TypeError,
+                        "no implementation found for 'torch.add' on types that implement __torch_function__: "
+                        "[TAlpha, TBeta]");
+  // Tensor-likes inside lists and keyword arguments count too.
+  t.order.clear();
+  t.alpha_declines = false;
+  EXPECT_EQ(call("torch.add", {vec({1}), vec({1})}, {{"alpha", obj("TAlpha")}}).to_string(), "alpha:torch.add");
+  t.beta_declines = false;
+}
+
+TEST_F(Override, ModesSeeEveryCallFirst) {
+  std::vector<std::string> seen;
+  Tensor sum;
+  {
+    TorchFunctionMode mode([&](const TorchFunctionCall& c) -> Value {
+      seen.push_back(c.op_name());
+      if (c.op_name() == "torch.neg") return Value(std::string("intercepted"));
+      return NotImplemented;
+    });
+    EXPECT_EQ(call("torch.neg", {vec({1})}).to_string(), "intercepted");
+    sum = add(vec({1}), vec({2}));  // declined: the op runs as usual
+    EXPECT_TRUE(has_torch_function({Value(1)}));
+  }
+  EXPECT_EQ(seen, (std::vector<std::string>{"torch.neg", "torch.add"}));
+  expect_near(sum, {3});
+  EXPECT_FALSE(has_torch_function({Value(vec({1}))}));
+  expect_near(neg(vec({1})), {-1});
+}
+
+TEST_F(Override, DisableTorchFunction) {
+  Tensor x = sub("TLoggingTensor", {1, 2});
+  types().log.clear();
+  {
+    DisableTorchFunction off;
+    expect_near(mul(x, x), {1, 4});
+  }
+  EXPECT_TRUE(types().log.empty());
+}
+
+TEST_F(Override, OverridesApi) {
+  EXPECT_TRUE(is_tensor_like(st(2, 2)));
+  EXPECT_TRUE(is_tensor_like(Value(sub("TSubTensor", {1}))));
+  EXPECT_FALSE(is_tensor_like(Value(vec({1}))));
+  EXPECT_FALSE(is_tensor_like(Value(3)));
+  EXPECT_TRUE(has_torch_function({Value(vec({1})), Value::list({st(2, 2)})}));
+  EXPECT_EQ(handle_torch_function(find_op("torch.mean"), {st(5, 2)}).repr(), "0.4");
+  EXPECT_EQ(handle_torch_function(find_op("torch.neg"), {Value(vec({1}))}).repr(), "tensor([-1.], dtype=torch.float64)");
+}
+
+TEST_F(Override, TypeRegistrationErrorsAndUnregistration) {
+  WICK_EXPECT_THROW_MSG(types().lib.register_type({.name = "TSubTensor", .parent = "Tensor"}), PluginError,
+                        "type 'TSubTensor' is already registered by host");
+  Library scoped("override_scoped");
+  WICK_EXPECT_THROW_MSG(scoped.register_type({.name = "TOrphan", .parent = "NoSuchType"}), ValueError,
+                        "parent 'NoSuchType' is not a registered tensor subclass");
+  WICK_EXPECT_THROW_MSG(scoped.register_type({.name = "TNoHandler"}), ValueError, "needs a handler");
+  {
+    Library temp("override_temp");
+    temp.register_type({.name = "TTemp", .parent = "Tensor"});
+    EXPECT_NE(find_type("TTemp"), nullptr);
+  }
+  EXPECT_EQ(find_type("TTemp"), nullptr);
+}
+
+TEST_F(Override, AutogradThroughSubclasses) {
+  Tensor x = sub("TSubTensor", {1, 2, 3});
+  x.requires_grad_();
+  Tensor y = mul(x, x).sum();
+  EXPECT_EQ(type_name_of(Value(y)), "TSubTensor");
+  y.backward();
+  expect_near(x.grad(), {2, 4, 6});
+}
+
+}  // namespace
+}  // namespace wick::testing
