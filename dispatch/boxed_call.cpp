@@ -170,14 +170,9 @@ Value call(std::string_view name, std::vector<Value> args, const Kwargs& kwargs)
   // The caller's own arguments, for override handlers (Note [Boxed call frame]).
   bool overriding = has_torch_function(args);
   for (const auto& kv : *kw) overriding = overriding || is_tensor_like(kv.second);
-  std::vector<Value> original_args;
-  Kwargs original_kwargs;
+  // (`args` is then copied, not moved, into the bound arguments, so it stays intact.)
   BoxedCallFrame frame;
-  if (overriding) {
-    original_args = args;
-    original_kwargs = *kw;
-    frame = BoxedCallFrame{op.entry(), &original_args, &original_kwargs};
-  }
+  if (overriding) frame = BoxedCallFrame{op.entry(), &args, kw};
   // Held for the whole call: the operator may be undefined meanwhile.
   const std::shared_ptr<const FunctionSchema> schema = op.schema_ptr();
   const FunctionSchema& s = *schema;
@@ -190,7 +185,7 @@ Value call(std::string_view name, std::vector<Value> args, const Kwargs& kwargs)
   WICK_CHECK(args.size() <= npositional, TypeError, op_label(op), " takes ", npositional,
              " positional argument", npositional == 1 ? "" : "s", " but ", args.size(),
              args.size() == 1 ? " was" : " were", " given");
-  for (std::size_t i = 0; i < args.size(); ++i) bound[i] = std::move(args[i]);
+  for (std::size_t i = 0; i < args.size(); ++i) bound[i] = overriding ? args[i] : std::move(args[i]);
   for (const auto& [key, value] : *kw) {
     const int idx = s.find_argument(key);
     WICK_CHECK(idx >= 0, TypeError, op_label(op), " got an unexpected keyword argument '", key, "'");

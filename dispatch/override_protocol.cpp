@@ -12,9 +12,11 @@
 namespace wick {
 namespace {
 
-// The thread's mode stack (innermost last).
+// The thread's mode stack (innermost last), and its size in a trivially
+// destructible thread_local so the common "no mode" check is one load.
 thread_local std::vector<std::shared_ptr<TorchFunctionHandler>> t_modes;
-thread_local BoxedCallFrame* t_frame = nullptr;
+constinit thread_local std::size_t t_mode_count __attribute__((tls_model("initial-exec"))) = 0;
+constinit thread_local BoxedCallFrame* t_frame __attribute__((tls_model("initial-exec"))) = nullptr;
 
 // Adds the overriding type of `v` (and of list items) to `out`, keeping
 // subclasses before their superclasses and otherwise first-seen order.
@@ -84,9 +86,10 @@ Value run_handler(const TypeInfo& t, const TorchFunctionCall& call) {
 // (used by the default subclass behaviour).
 Value run_protocol(const OperatorHandle& op, TorchFunctionCall& call) {
   // 1. the innermost mode, popped while it runs.
-  if (!t_modes.empty()) {
+  if (t_mode_count != 0) {
     std::shared_ptr<TorchFunctionHandler> mode = t_modes.back();
     t_modes.pop_back();
+    t_mode_count = t_modes.size();
     const bool last = t_modes.empty();
     auto& tls = tls_local_dispatch_key_set();
     if (last) tls.included = tls.included.remove(DispatchKey::kOverride);
@@ -95,6 +98,7 @@ Value run_protocol(const OperatorHandle& op, TorchFunctionCall& call) {
       bool last;
       ~Restore() {
         t_modes.push_back(std::move(mode));
+        t_mode_count = t_modes.size();
         if (last) tls_local_dispatch_key_set().included = tls_local_dispatch_key_set().included.add(DispatchKey::kOverride);
       }
     } restore{mode, last};
@@ -128,7 +132,7 @@ class OverrideKernel final : public BoxedFunctor {
     const std::size_t n = s.arguments.size();
     WICK_INTERNAL_ASSERT(stack.size() >= n, "override kernel: short stack");
     const bool ignored = op.entry()->ignored;
-    if (ignored || (t_modes.empty() && !stack_has_types(stack, n))) {
+    if (ignored || (t_mode_count == 0 && !stack_has_types(stack, n))) {
       op.redispatch_boxed(next_keys(ks), stack);  // nothing to do here (e.g. a mode is only included)
       return;
     }
@@ -136,8 +140,9 @@ class OverrideKernel final : public BoxedFunctor {
     const Value* args = stack.data() + (stack.size() - n);
     for (std::size_t i = 0; i < n; ++i) collect_types(args[i], call.types);
     caller_arguments(op, s, args, call);
-    // The keys and stack for default_torch_function's redispatch.
-    Pending pending{ks, Stack(stack.end() - static_cast<std::ptrdiff_t>(n), stack.end())};
+    // The keys and arguments for default_torch_function's redispatch (the
+    // stack is left alone until the handlers are done).
+    Pending pending{ks, args, n};
     Pending* saved_pending = t_pending;
     t_pending = &pending;
     BoxedCallFrame* saved_frame = t_frame;
@@ -151,21 +156,23 @@ class OverrideKernel final : public BoxedFunctor {
       }
     } restore{saved_pending, saved_frame};
     Value r = run_protocol(op, call);
-    stack.resize(stack.size() - n);
     if (r.is_not_implemented()) {  // a mode declined and no argument overrides: the plain op
-      Stack plain(pending.stack);
+      Stack plain(args, args + n);
+      stack.resize(stack.size() - n);
       op.redispatch_boxed(next_keys(ks), plain);
       for (Value& v : plain) stack.push_back(std::move(v));
       return;
     }
+    stack.resize(stack.size() - n);
     push_result(s, stack, std::move(r));
   }
 
   struct Pending {
     DispatchKeySet ks;
-    Stack stack;
+    const Value* args;
+    std::size_t n;
   };
-  static thread_local Pending* t_pending;
+  static constinit thread_local Pending* t_pending __attribute__((tls_model("initial-exec")));
 
  private:
   static bool stack_has_types(const Stack& stack, std::size_t n) {
@@ -174,7 +181,7 @@ class OverrideKernel final : public BoxedFunctor {
     return false;
   }
 };
-thread_local OverrideKernel::Pending* OverrideKernel::t_pending = nullptr;
+constinit thread_local OverrideKernel::Pending* OverrideKernel::t_pending = nullptr;
 
 // Re-types tensors in a result as `type` (keeping inputs returned as they are).
 Value rewrap(Value v, const TypeInfo* type, const Stack& inputs) {
@@ -220,7 +227,7 @@ Value default_torch_function(const TorchFunctionCall& call) {
   Stack stack;
   DispatchKeySet ks;
   if (pending != nullptr) {
-    stack = pending->stack;
+    stack.assign(pending->args, pending->args + pending->n);
     ks = next_keys(pending->ks);
   }
   {
@@ -233,7 +240,7 @@ Value default_torch_function(const TorchFunctionCall& call) {
       stack.push_back(std::move(r));
     }
   }
-  const Stack& inputs = pending != nullptr ? pending->stack : Stack{};
+  const Stack inputs = pending != nullptr ? Stack(pending->args, pending->args + pending->n) : Stack{};
   if (stack.size() == 1) return rewrap(std::move(stack[0]), lowest, inputs);
   std::vector<Value> items;
   for (Value& v : stack) items.push_back(rewrap(std::move(v), lowest, inputs));
@@ -300,6 +307,7 @@ TorchFunctionMode::TorchFunctionMode(TorchFunctionHandler handler)
     : handler_(std::make_shared<TorchFunctionHandler>(std::move(handler))) {
   WICK_CHECK(*handler_ != nullptr, ValueError, "TorchFunctionMode: null handler");
   t_modes.push_back(handler_);
+  t_mode_count = t_modes.size();
   auto& tls = tls_local_dispatch_key_set();
   tls.included = tls.included.add(DispatchKey::kOverride);
 }
@@ -307,6 +315,7 @@ TorchFunctionMode::TorchFunctionMode(TorchFunctionHandler handler)
 TorchFunctionMode::~TorchFunctionMode() {
   auto it = std::find(t_modes.begin(), t_modes.end(), handler_);
   if (it != t_modes.end()) t_modes.erase(it);
+  t_mode_count = t_modes.size();
   if (t_modes.empty()) {
     auto& tls = tls_local_dispatch_key_set();
     tls.included = tls.included.remove(DispatchKey::kOverride);
@@ -318,7 +327,7 @@ bool is_tensor_like(const Value& v) noexcept {
     const Tensor& t = v.to_tensor();
     return t.defined() && t.impl()->type_id() != 0;
   }
-  if (v.is_object()) return true;
+  if (v.is_object()) return type_of(v) != nullptr;  // a registered tensor-like (not any object)
   if (v.is_tensor_list()) {
     for (const Tensor& t : v.to_tensor_list())
       if (t.defined() && t.impl()->type_id() != 0) return true;
@@ -332,9 +341,24 @@ bool is_tensor_like(const Value& v) noexcept {
 }
 
 bool has_torch_function(const std::vector<Value>& args) noexcept {
-  if (!t_modes.empty()) return true;
-  for (const Value& v : args)
-    if (is_tensor_like(v)) return true;
+  if (t_mode_count != 0) return true;
+  for (const Value& v : args) {
+    switch (v.kind()) {  // one kind() per argument; plain tensors and numbers stay inline
+      case Value::Kind::kTensor: {
+        const TensorImpl* impl = v.to_tensor().impl();
+        if (impl != nullptr && impl->type_id() != 0) return true;
+        break;
+      }
+      case Value::Kind::kObject:
+      case Value::Kind::kTensorList:
+      case Value::Kind::kList:
+      case Value::Kind::kTuple:
+        if (is_tensor_like(v)) return true;
+        break;
+      default:
+        break;
+    }
+  }
   return false;
 }
 

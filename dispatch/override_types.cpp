@@ -79,8 +79,7 @@ const TypeInfo* type_of(const Value& v) {
   }
   if (v.is_object()) {
     const auto& o = v.to_object();
-    if (const auto* like = dynamic_cast<const TensorLike*>(o.get())) return &like->type();
-    return o ? find_type(o->type_name()) : nullptr;
+    return o ? o->override_type() : nullptr;
   }
   return nullptr;
 }

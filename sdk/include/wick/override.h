@@ -120,6 +120,7 @@ class WICK_API TensorLike : public Object {
   /// RuntimeError when no tensor-like type `type_name` is registered.
   explicit TensorLike(std::string_view type_name);
   [[nodiscard]] std::string type_name() const override;
+  [[nodiscard]] const TypeInfo* override_type() const noexcept override { return type_; }
   [[nodiscard]] const TypeInfo& type() const noexcept { return *type_; }
 
  private:

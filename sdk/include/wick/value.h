@@ -29,10 +29,15 @@ class Value;
 
 /// Base of tensor-like objects (types that are not tensors but take part in
 /// the override protocol). `type_name()` is the registered type's name.
+class TypeInfo;
+
 class WICK_API Object {
  public:
   virtual ~Object() = default;
   [[nodiscard]] virtual std::string type_name() const = 0;
+  /// The registered override type (wick/override.h), when this object is a
+  /// `TensorLike`; nullptr otherwise (default).
+  [[nodiscard]] virtual const TypeInfo* override_type() const noexcept { return nullptr; }
   /// Printed by `wick eval`; default "<TypeName object>".
   [[nodiscard]] virtual std::string repr() const;
 };
@@ -141,7 +146,7 @@ struct ValueList {
 inline Value::Kind Value::kind() const noexcept {
   // Variant alternatives are in Kind order, except that index 11 (a list)
   // is a list or a tuple.
-  constexpr Kind kByIndex[] = {Kind::kNone,       Kind::kBool,   Kind::kInt,       Kind::kDouble,
+  static constexpr Kind kByIndex[] = {Kind::kNone,       Kind::kBool,   Kind::kInt,       Kind::kDouble,
                                Kind::kString,     Kind::kTensor, Kind::kTensorList, Kind::kIntList,
                                Kind::kDoubleList, Kind::kDtype,  Kind::kDevice,    Kind::kList,
                                Kind::kObject,     Kind::kNotImplemented};
