@@ -147,11 +147,11 @@ void pack_varargs(const FunctionSchema& s, std::vector<Value>& args) {
 
 }  // namespace
 
-Value call(std::string_view name, std::vector<Value> args, const Kwargs& kwargs) {
-  OperatorHandle op = find_op(name);
-  // `out=None` means "no out", as in PyTorch.
-  Kwargs filtered;
-  const Kwargs* kw = &kwargs;
+namespace {
+
+// `out=None` means "no out", as in PyTorch; `out=t` picks the out overload.
+OperatorHandle select_overload(OperatorHandle op, const Kwargs& kwargs, Kwargs& filtered, const Kwargs*& kw) {
+  kw = &kwargs;
   for (const auto& [key, value] : kwargs) {
     if (key == "out" && value.is_none()) {
       for (const auto& kv : kwargs)
@@ -167,17 +167,14 @@ Value call(std::string_view name, std::vector<Value> args, const Kwargs& kwargs)
       op = *out_op;
     }
   }
-  // The caller's own arguments, for override handlers (Note [Boxed call frame]).
-  bool overriding = has_torch_function(args);
-  for (const auto& kv : *kw) overriding = overriding || is_tensor_like(kv.second);
-  // (`args` is then copied, not moved, into the bound arguments, so it stays intact.)
-  BoxedCallFrame frame;
-  if (overriding) frame = BoxedCallFrame{op.entry(), &args, kw};
-  // Held for the whole call: the operator may be undefined meanwhile.
-  const std::shared_ptr<const FunctionSchema> schema = op.schema_ptr();
-  const FunctionSchema& s = *schema;
-  pack_varargs(s, args);
+  return op;
+}
 
+// Binds positional and keyword arguments to the schema, fills defaults and
+// converts each value (Python numbers for tensors become wrapped numbers).
+// `keep_args`: copy rather than move out of `args`.
+Stack bind_arguments(const OperatorHandle& op, const FunctionSchema& s, std::vector<Value>& args, const Kwargs& kw,
+                     bool keep_args) {
   std::vector<std::optional<Value>> bound(s.arguments.size());
   std::size_t npositional = 0;
   for (const auto& a : s.arguments)
@@ -185,14 +182,13 @@ Value call(std::string_view name, std::vector<Value> args, const Kwargs& kwargs)
   WICK_CHECK(args.size() <= npositional, TypeError, op_label(op), " takes ", npositional,
              " positional argument", npositional == 1 ? "" : "s", " but ", args.size(),
              args.size() == 1 ? " was" : " were", " given");
-  for (std::size_t i = 0; i < args.size(); ++i) bound[i] = overriding ? args[i] : std::move(args[i]);
-  for (const auto& [key, value] : *kw) {
+  for (std::size_t i = 0; i < args.size(); ++i) bound[i] = keep_args ? args[i] : std::move(args[i]);
+  for (const auto& [key, value] : kw) {
     const int idx = s.find_argument(key);
     WICK_CHECK(idx >= 0, TypeError, op_label(op), " got an unexpected keyword argument '", key, "'");
     WICK_CHECK(!bound[idx].has_value(), TypeError, op_label(op), " got multiple values for argument '", key, "'");
     bound[idx] = value;
   }
-
   Stack stack;
   stack.reserve(s.arguments.size());
   for (std::size_t i = 0; i < s.arguments.size(); ++i) {
@@ -204,7 +200,26 @@ Value call(std::string_view name, std::vector<Value> args, const Kwargs& kwargs)
     }
     stack.push_back(convert(op, arg, i, std::move(*bound[i])));
   }
+  return stack;
+}
 
+}  // namespace
+
+Value call(std::string_view name, std::vector<Value> args, const Kwargs& kwargs) {
+  Kwargs filtered;
+  const Kwargs* kw = nullptr;
+  OperatorHandle op = select_overload(find_op(name), kwargs, filtered, kw);
+  // The caller's own arguments, for override handlers (Note [Boxed call frame]);
+  // `args` is then copied, not moved, into the bound arguments, so it stays intact.
+  bool overriding = has_torch_function(args);
+  for (const auto& kv : *kw) overriding = overriding || is_tensor_like(kv.second);
+  BoxedCallFrame frame;
+  if (overriding) frame = BoxedCallFrame{op.entry(), &args, kw};
+  // Held for the whole call: the operator may be undefined meanwhile.
+  const std::shared_ptr<const FunctionSchema> schema = op.schema_ptr();
+  const FunctionSchema& s = *schema;
+  pack_varargs(s, args);
+  Stack stack = bind_arguments(op, s, args, *kw, overriding);
   {
     BoxedCallFrame*& slot = tls_boxed_call_frame();
     BoxedCallFrame* saved = slot;
@@ -219,6 +234,15 @@ Value call(std::string_view name, std::vector<Value> args, const Kwargs& kwargs)
   if (stack.empty()) return Value();
   if (stack.size() == 1) return std::move(stack[0]);
   return Value::list(std::move(stack), /*tuple=*/true);
+}
+
+Stack bind_call(std::string_view name, std::vector<Value> args, const Kwargs& kwargs) {
+  Kwargs filtered;
+  const Kwargs* kw = nullptr;
+  OperatorHandle op = select_overload(find_op(name), kwargs, filtered, kw);
+  const std::shared_ptr<const FunctionSchema> schema = op.schema_ptr();
+  pack_varargs(*schema, args);
+  return bind_arguments(op, *schema, args, *kw, false);
 }
 
 }  // namespace wick

@@ -60,6 +60,28 @@ std::vector<std::string> filtered(std::string_view ns, bool ignored) {
 std::vector<std::string> overridable_functions(std::string_view ns) { return filtered(ns, false); }
 std::vector<std::string> ignored_functions(std::string_view ns) { return filtered(ns, true); }
 
+std::map<std::string, std::vector<std::string>> get_overridable_functions() {
+  std::map<std::string, std::vector<std::string>> out;
+  for (const auto& c : catalog_entries())
+    if (!c.ignored) out[c.ns].push_back(c.qualified_name);
+  return out;
+}
+
+std::vector<std::string> get_ignored_functions() { return ignored_functions(); }
+
+std::map<std::string, TestingOverride> get_testing_overrides() {
+  std::map<std::string, TestingOverride> out;
+  for (const auto& c : catalog_entries()) {
+    if (c.ignored) continue;
+    const std::string name = c.qualified_name;
+    out[name] = TestingOverride{python_signature(name), [name](std::vector<Value> args, const Kwargs& kwargs) {
+                                  (void)wick::bind_call(name, std::move(args), kwargs);
+                                  return Value(-1);
+                                }};
+  }
+  return out;
+}
+
 std::string python_signature(std::string_view qualified_name) {
   OperatorHandle op = find_op(qualified_name);
   const FunctionSchema& s = op.schema();

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/autograd/test_util.h"
+#include "wick/catalog.h"
 #include "wick/library.h"
 #include "wick/override.h"
 
@@ -218,6 +219,24 @@ TEST_F(Override, OverridesApi) {
   EXPECT_TRUE(has_torch_function({Value(vec({1})), Value::list({st(2, 2)})}));
   EXPECT_EQ(handle_torch_function(find_op("torch.mean"), {st(5, 2)}).repr(), "0.4");
   EXPECT_EQ(handle_torch_function(find_op("torch.neg"), {Value(vec({1}))}).repr(), "tensor([-1.], dtype=torch.float64)");
+}
+
+TEST_F(Override, OverridableIgnoredAndTestingOverrides) {
+  auto overridable = get_overridable_functions();
+  ASSERT_TRUE(overridable.count("torch.nn.functional"));
+  EXPECT_NE(std::find(overridable["torch"].begin(), overridable["torch"].end(), "torch.add"), overridable["torch"].end());
+  ASSERT_TRUE(overridable.count("torch.Tensor"));
+  auto ignored = get_ignored_functions();
+  EXPECT_NE(std::find(ignored.begin(), ignored.end(), "torch.zeros"), ignored.end());
+  auto testing = get_testing_overrides();
+  ASSERT_TRUE(testing.count("torch.add"));
+  EXPECT_EQ(testing["torch.add"].signature, "(input, other, *, alpha=1, out=None)");
+  EXPECT_EQ(testing["torch.add"].fn({Value(vec({1})), Value(2)}, {{"alpha", 3}}).to_int(), -1);
+  WICK_EXPECT_THROW_MSG(testing["torch.add"].fn({Value(vec({1}))}, {}), TypeError,
+                        "torch.add() missing required argument 'other'");
+  WICK_EXPECT_THROW_MSG(testing["torch.add"].fn({Value(vec({1})), Value(vec({1}))}, {{"beta", 1}}), TypeError,
+                        "torch.add() got an unexpected keyword argument 'beta'");
+  EXPECT_EQ(testing.count("torch.zeros"), 0u);
 }
 
 TEST_F(Override, TypeRegistrationErrorsAndUnregistration) {

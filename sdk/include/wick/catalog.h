@@ -8,6 +8,8 @@
 ///   std::string sig = wick::python_signature("torch.add");  // (input, other, *, alpha=1, out=None)
 #pragma once
 
+#include <functional>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,6 +40,24 @@ struct CatalogEntry {
 /// Python-style signature of an entry, with `out=None` when it has an out
 /// overload; ValueError for an unknown operator.
 [[nodiscard]] WICK_API std::string python_signature(std::string_view qualified_name);
+
+// --- the overrides API (torch.overrides) -------------------------------------------
+
+/// Overridable operators by namespace ("torch", "torch.Tensor",
+/// "torch.nn.functional", and plugin namespaces), each list sorted.
+[[nodiscard]] WICK_API std::map<std::string, std::vector<std::string>> get_overridable_functions();
+/// Operators the protocol never sees (creation functions without tensor arguments).
+[[nodiscard]] WICK_API std::vector<std::string> get_ignored_functions();
+
+/// A stand-in for an overridable operator with its exact signature: calling
+/// it validates the arguments as the operator would (TypeError naming the
+/// operator and argument) and returns -1, without running anything.
+struct TestingOverride {
+  std::string signature;  ///< what `wick ops signature` prints
+  std::function<Value(std::vector<Value> args, const Kwargs& kwargs)> fn;
+};
+/// One stand-in per overridable operator (torch.overrides.get_testing_overrides).
+[[nodiscard]] WICK_API std::map<std::string, TestingOverride> get_testing_overrides();
 
 /// One row of an operator's dispatch table.
 struct DispatchTableRow {

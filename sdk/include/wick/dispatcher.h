@@ -205,6 +205,10 @@ using Kwargs = std::vector<std::pair<std::string, Value>>;
 /// several, or None. Errors are TypeError naming the operator and argument:
 ///   "torch.add(): argument 'other' (position 2) must be Tensor, not str".
 WICK_API Value call(std::string_view op, std::vector<Value> args, const Kwargs& kwargs = {});
+/// What `call` would pass the operator, without calling it: the schema's
+/// arguments in order, defaults filled in and values converted. Throws the
+/// same TypeErrors as `call`.
+[[nodiscard]] WICK_API Stack bind_call(std::string_view op, std::vector<Value> args, const Kwargs& kwargs = {});
 
 /// Registers a boxed per-key fallback for every operator, e.g. for
 /// `Override`; see Library::fallback for the scoped (RAII) form.
