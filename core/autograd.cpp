@@ -379,16 +379,6 @@ tensor_list ErrorNode::apply(tensor_list&&) { throw RuntimeError(message_); }
 
 // --- guards --------------------------------------------------------------------------
 
-EnableGradGuard::EnableGradGuard() noexcept
-    : was_excluded_(tls_local_dispatch_key_set().excluded.has(DispatchKey::kAutograd)) {
-  auto& tls = tls_local_dispatch_key_set();
-  tls.excluded = tls.excluded.remove(DispatchKey::kAutograd);
-}
-EnableGradGuard::~EnableGradGuard() {
-  auto& tls = tls_local_dispatch_key_set();
-  if (was_excluded_) tls.excluded = tls.excluded.add(DispatchKey::kAutograd);
-}
-
 AutoGradMode::AutoGradMode(bool enabled) noexcept
     : was_excluded_(tls_local_dispatch_key_set().excluded.has(DispatchKey::kAutograd)) {
   auto& tls = tls_local_dispatch_key_set();

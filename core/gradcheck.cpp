@@ -53,8 +53,6 @@ std::vector<double> flatten(const Tensor& t, std::int64_t n) {
 bool is_checked_input(const Tensor& t) { return t.defined() && t.requires_grad() && is_differentiable_type(t.dtype()); }
 bool is_checked_output(const Tensor& t) { return t.defined() && is_differentiable_type(t.dtype()); }
 
-tensor_list call(const GradcheckFn& fn, const tensor_list& inputs) { return fn(inputs); }
-
 // Zero matrices for every (checked output, checked input) pair; others stay empty.
 std::vector<std::vector<Matrix>> zero_jacobians(const tensor_list& inputs, const tensor_list& outputs) {
   std::vector<std::vector<Matrix>> jac(outputs.size(), std::vector<Matrix>(inputs.size()));
@@ -78,7 +76,7 @@ std::vector<std::vector<Matrix>> numerical(const GradcheckFn& fn, const tensor_l
       // Read the outputs right away: they may be views of the input.
       auto evaluate = [&](double v) {
         set(x, e, v);
-        tensor_list outs = call(fn, inputs);
+        tensor_list outs = fn(inputs);
         std::vector<std::vector<double>> flat(outputs.size());
         for (std::size_t o = 0; o < outputs.size(); ++o)
           if (is_checked_output(outputs[o])) flat[o] = flatten(outs.at(o), outputs[o].numel());
@@ -139,7 +137,7 @@ std::vector<std::vector<Matrix>> analytical_forward(const GradcheckFn& fn, const
       set(tangent, e, 1.0);
       tensor_list dual_inputs = inputs;
       dual_inputs[i] = forward_ad::make_dual(x, tangent);
-      tensor_list outs = call(fn, dual_inputs);
+      tensor_list outs = fn(dual_inputs);
       for (std::size_t o = 0; o < outputs.size(); ++o) {
         if (!is_checked_output(outputs[o])) continue;
         std::vector<double> col = flatten(forward_ad::unpack_dual(outs[o]).tangent, outputs[o].numel());
@@ -188,7 +186,7 @@ bool check_undefined(const GradcheckFn& fn, const tensor_list& inputs, std::stri
   for (const Tensor& t : inputs)
     if (is_checked_input(t)) diff_inputs.push_back(t);
   if (diff_inputs.empty()) return true;
-  tensor_list outputs = call(fn, inputs);
+  tensor_list outputs = fn(inputs);
   for (std::size_t o = 0; o < outputs.size(); ++o) {
     if (!is_checked_output(outputs[o]) || !outputs[o].requires_grad()) continue;
     Tensor blocked = UndefinedGrad::apply(outputs[o]);
@@ -212,7 +210,7 @@ bool check_undefined(const GradcheckFn& fn, const tensor_list& inputs, std::stri
 bool run_gradcheck(const GradcheckFn& fn, const tensor_list& inputs, const GradcheckOptions& opt) {
   std::string error;
   bool ok = true;
-  tensor_list outputs = call(fn, inputs);
+  tensor_list outputs = fn(inputs);
   std::vector<std::vector<Matrix>> num;
   {
     tensor_list detached;

@@ -2,14 +2,13 @@
 /// \file
 #include "wick/nn.h"
 
-#include <cxxabi.h>
 
-#include <cstdlib>
 #include <ostream>
 #include <typeinfo>
 #include <unordered_map>
 #include <unordered_set>
 
+#include "wick/autograd_function.h"
 #include "wick/ops.h"
 #include "wick/tensor_util.h"
 
@@ -23,13 +22,6 @@ std::string join_name(const std::string& prefix, const std::string& name) {
 
 // "wick::testing::(anonymous namespace)::Net" -> "Net" (qualifiers inside
 // template arguments are kept).
-std::string strip_namespaces(const std::string& full) {
-  const std::size_t head_end = full.find('<');
-  const std::string_view head = std::string_view(full).substr(0, head_end);
-  const std::size_t colon = head.rfind("::");
-  return colon == std::string_view::npos ? full : full.substr(colon + 2);
-}
-
 std::string torch_size(IntArrayRef sizes) { return "torch.Size(" + format_shape(sizes) + ")"; }
 
 // PyTorch's `_addindent`: indents every line but the first.
@@ -392,12 +384,8 @@ IncompatibleKeys Module::load_state_dict(const std::vector<std::pair<std::string
 // --- printing ----------------------------------------------------------------------------------
 
 std::string Module::name() const {
-  const char* mangled = typeid(*this).name();
-  int status = 0;
-  char* demangled = abi::__cxa_demangle(mangled, nullptr, nullptr, &status);
-  std::string full = status == 0 && demangled != nullptr ? demangled : mangled;
-  std::free(demangled);  // NOLINT(cppcoreguidelines-no-malloc): allocated by __cxa_demangle
-  return strip_namespaces(full);
+  // The dynamic class name without namespaces, as custom Functions name theirs.
+  return autograd::detail::function_name(typeid(*this));
 }
 
 void Module::repr_into(std::string& out) const {

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
 #include <vector>
 
 #include "wick/autograd.h"
@@ -45,6 +46,17 @@ class AutogradTest : public ::testing::Test {
     manual_seed(0);
   }
 };
+
+/// The message of the wick::Error `f` throws, or "<no error>".
+template <class F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "<no error>";
+}
 
 /// Expects `stmt` to throw `E` whose message contains `text`.
 #define WICK_EXPECT_THROW_MSG(stmt, E, text)                                              \

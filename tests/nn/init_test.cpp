@@ -10,16 +10,6 @@
 namespace wick::testing {
 namespace {
 
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "<no error>";
-}
-
 // --- nn::init ------------------------------------------------------------------------
 
 class Init : public AutogradTest {};

@@ -21,16 +21,6 @@ std::vector<std::string> names_of(const NamedTensors& named) {
   return out;
 }
 
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "<no error>";
-}
-
 class Linear : public nn::Callable<Linear> {
  public:
   Linear(std::int64_t in, std::int64_t out, bool bias = true) : in_(in), out_(out) {

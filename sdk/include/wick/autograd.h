@@ -193,18 +193,6 @@ struct GradMode {
   }
 };
 
-/// Turns gradient recording on for a scope (inside a NoGradGuard, say).
-class WICK_API EnableGradGuard final {
- public:
-  EnableGradGuard() noexcept;
-  ~EnableGradGuard();
-  EnableGradGuard(const EnableGradGuard&) = delete;
-  EnableGradGuard& operator=(const EnableGradGuard&) = delete;
-
- private:
-  bool was_excluded_;
-};
-
 /// Sets grad mode for a scope to `enabled`.
 class WICK_API AutoGradMode final {
  public:
@@ -215,6 +203,15 @@ class WICK_API AutoGradMode final {
 
  private:
   bool was_excluded_;
+};
+
+/// Turns gradient recording on for a scope (inside a NoGradGuard, say).
+class WICK_API EnableGradGuard final {
+ public:
+  EnableGradGuard() noexcept : mode_(true) {}
+
+ private:
+  AutoGradMode mode_;
 };
 
 }  // namespace wick::autograd
