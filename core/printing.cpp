@@ -20,7 +20,8 @@
 ///    Zeros, nan and inf never influence the choice.
 /// 2. The elements are laid out recursively: the innermost dim is a row of
 ///    "elem, elem" wrapped so no line exceeds 80 columns (continuation lines
-///    are indented past "tensor(" and the open brackets); outer dims join
+///    are indented past "tensor(" -- or "SubTensor(" for a subclass -- and
+///    the open brackets); outer dims join
 ///    their slices with ",\n" plus one blank line per extra dim.
 ///
 /// More than 1000 elements are summarised: every dim longer than 6 shows its
@@ -44,6 +45,7 @@
 #include "wick/autograd.h"
 #include "wick/dtype.h"
 #include "wick/error.h"
+#include "wick/override.h"
 #include "wick/scalar.h"
 #include "wick/tensor.h"
 #include "wick/value.h"
@@ -56,7 +58,6 @@ constexpr int kPrecision = 4;
 constexpr std::int64_t kThreshold = 1000;
 constexpr std::int64_t kEdgeItems = 3;
 constexpr std::int64_t kLineWidth = 80;
-constexpr std::string_view kPrefix = "tensor(";
 
 // --- number formatting (Python's str.format semantics) ----------------------
 
@@ -318,13 +319,13 @@ class Printer final {
 
 /// Appends ", suffix" for each suffix, moving one to its own line (indented
 /// under the contents) when it would pass the line width.
-std::string add_suffixes(std::string text, const std::vector<std::string>& suffixes) {
+std::string add_suffixes(std::string text, std::size_t prefix_size, const std::vector<std::string>& suffixes) {
   const std::size_t nl = text.rfind('\n');
   // PyTorch's measure: the characters after the last newline plus two (also
   // when there is no newline).
   auto last_line =
       static_cast<std::int64_t>(nl == std::string::npos ? text.size() + 2 : text.size() - nl + 1);
-  const auto indent = static_cast<std::int64_t>(kPrefix.size());
+  const auto indent = static_cast<std::int64_t>(prefix_size);
   for (const std::string& suffix : suffixes) {
     const auto len = static_cast<std::int64_t>(suffix.size());
     if (last_line + len + 2 > kLineWidth) {
@@ -358,6 +359,9 @@ std::string dtype_repr(ScalarType t) { return detail::str_cat("torch.", dtype_na
 
 std::string Tensor::repr() const {
   WICK_CHECK(defined(), RuntimeError, "repr() called on an undefined tensor");
+  // A subclass prints under its own name: SubTensor([5.]).
+  const TypeInfo* type = type_of(impl()->type_id());
+  const std::string prefix = type != nullptr ? type->name() + "(" : "tensor(";
   const Device dev = device();
   std::vector<std::string> suffixes;
   if (!dev.is_cpu()) suffixes.push_back(detail::str_cat("device='", dev.str(), "'"));
@@ -379,14 +383,14 @@ std::string Tensor::repr() const {
     const ElementReader reader(*this);
     const Layout layout{sizes(), strides(), numel() > kThreshold};
     const Formatter formatter(reader, layout);
-    contents = Printer(layout, formatter).str(0, 0, static_cast<std::int64_t>(kPrefix.size()));
+    contents = Printer(layout, formatter).str(0, 0, static_cast<std::int64_t>(prefix.size()));
   }
   if (auto fn = grad_fn()) {
     suffixes.push_back("grad_fn=<" + fn->name() + ">");
   } else if (requires_grad()) {
     suffixes.emplace_back("requires_grad=True");
   }
-  return add_suffixes(std::string(kPrefix) + contents, suffixes);
+  return add_suffixes(prefix + contents, prefix.size(), suffixes);
 }
 
 std::string python_float_repr(double v) {

@@ -2,6 +2,7 @@
 /// \file
 #include "wick/value.h"
 
+#include <algorithm>
 #include <string>
 
 #include "wick/error.h"
@@ -21,6 +22,21 @@ Value::Value(const Scalar& s) {
 Value Value::list(std::vector<Value> items, bool tuple) {
   Value v;
   v.v_ = std::make_shared<ValueList>(ValueList{std::move(items), tuple});
+  return v;
+}
+
+Value Value::dict(std::vector<std::pair<std::string, Value>> items) {
+  auto d = std::make_shared<ValueDict>();
+  for (auto& [key, value] : items) {
+    auto it = std::find_if(d->items.begin(), d->items.end(), [&](const auto& kv) { return kv.first == key; });
+    if (it != d->items.end()) {
+      it->second = std::move(value);  // as in Python: the last value, at the first key's place
+    } else {
+      d->items.emplace_back(std::move(key), std::move(value));
+    }
+  }
+  Value v;
+  v.v_ = std::move(d);
   return v;
 }
 
@@ -80,6 +96,15 @@ const std::vector<Value>& Value::items() const {
   if (const auto* l = std::get_if<std::shared_ptr<ValueList>>(&v_)) return (*l)->items;
   type_mismatch("list");
 }
+const std::vector<std::pair<std::string, Value>>& Value::dict_items() const {
+  if (const auto* d = std::get_if<std::shared_ptr<ValueDict>>(&v_)) return (*d)->items;
+  type_mismatch("dict");
+}
+const Value* Value::dict_get(std::string_view key) const {
+  for (const auto& [k, v] : dict_items())
+    if (k == key) return &v;
+  return nullptr;
+}
 const std::shared_ptr<Object>& Value::to_object() const {
   if (const auto* o = std::get_if<std::shared_ptr<Object>>(&v_)) return *o;
   type_mismatch("object");
@@ -102,6 +127,7 @@ std::string Value::type_name() const {
     case Kind::kDevice: return "torch.device";
     case Kind::kObject: return to_object()->type_name();
     case Kind::kNotImplemented: return "NotImplementedType";
+    case Kind::kDict: return "dict";
   }
   return "object";
 }
@@ -149,6 +175,14 @@ std::string Value::repr() const {
                                ")";
     case Kind::kObject: return to_object()->repr();
     case Kind::kNotImplemented: return "NotImplemented";
+    case Kind::kDict: {
+      std::string s = "{";
+      for (const auto& [k, v] : dict_items()) {
+        if (s.size() > 1) s += ", ";
+        s += quote(k) + ": " + v.repr();
+      }
+      return s + "}";
+    }
   }
   return "?";
 }

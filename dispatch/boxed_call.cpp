@@ -4,6 +4,7 @@
 #include <string>
 
 #include "dispatch/override_internal.h"
+#include "dispatch/registry.h"
 #include "wick/dispatcher.h"
 #include "wick/error.h"
 #include "wick/override.h"
@@ -13,9 +14,15 @@ namespace {
 
 std::string op_label(const OperatorHandle& op) { return op.qualified_name() + "()"; }
 
+/// The argument's name as Python spells it (`input` for a function's `self`).
+const std::string& python_name(const OperatorHandle& op, const SchemaArgument& arg) {
+  static const std::string kInput = "input";
+  return arg.name == "self" && op.entry()->self_is_input() ? kInput : arg.name;
+}
+
 [[noreturn]] void bad_type(const OperatorHandle& op, const SchemaArgument& arg, std::size_t pos,
                            const std::string& expected, const Value& got) {
-  throw TypeError(detail::str_cat(op_label(op), ": argument '", arg.name, "' (position ", pos + 1, ") must be ",
+  throw TypeError(detail::str_cat(op_label(op), ": argument '", python_name(op, arg), "' (position ", pos + 1, ") must be ",
                                   expected, ", not ", got.type_name()));
 }
 
@@ -184,7 +191,8 @@ Stack bind_arguments(const OperatorHandle& op, const FunctionSchema& s, std::vec
              args.size() == 1 ? " was" : " were", " given");
   for (std::size_t i = 0; i < args.size(); ++i) bound[i] = keep_args ? args[i] : std::move(args[i]);
   for (const auto& [key, value] : kw) {
-    const int idx = s.find_argument(key);
+    int idx = s.find_argument(key);
+    if (idx < 0 && key == "input" && op.entry()->self_is_input()) idx = s.find_argument("self");
     WICK_CHECK(idx >= 0, TypeError, op_label(op), " got an unexpected keyword argument '", key, "'");
     WICK_CHECK(!bound[idx].has_value(), TypeError, op_label(op), " got multiple values for argument '", key, "'");
     bound[idx] = value;
@@ -194,7 +202,8 @@ Stack bind_arguments(const OperatorHandle& op, const FunctionSchema& s, std::vec
   for (std::size_t i = 0; i < s.arguments.size(); ++i) {
     const SchemaArgument& arg = s.arguments[i];
     if (!bound[i]) {
-      WICK_CHECK(arg.default_value.has_value(), TypeError, op_label(op), " missing required argument '", arg.name,
+      WICK_CHECK(arg.default_value.has_value(), TypeError, op_label(op), " missing required argument '",
+                 python_name(op, arg),
                  "' (position ", i + 1, ")");
       bound[i] = *arg.default_value;
     }

@@ -85,8 +85,7 @@ std::map<std::string, TestingOverride> get_testing_overrides() {
 std::string python_signature(std::string_view qualified_name) {
   OperatorHandle op = find_op(qualified_name);
   const FunctionSchema& s = op.schema();
-  const bool method = op.entry()->ns == "torch.Tensor";
-  std::string sig = s.python_signature(/*rename_self=*/!method);
+  std::string sig = s.python_signature(/*rename_self=*/op.entry()->self_is_input());
   if (s.find_argument("out") < 0 && try_find_op(op.qualified_name() + ".out")) {
     const bool has_star = std::any_of(s.arguments.begin(), s.arguments.end(),
                                       [](const SchemaArgument& a) { return a.kwarg_only; });

@@ -255,9 +255,43 @@ const Value* TorchFunctionCall::kwarg(std::string_view name) const noexcept {
 
 // --- HandledFunctions and the converting fallback ----------------------------------------
 
-HandledFunctions& HandledFunctions::implements(std::string op, std::vector<std::string> params, Impl fn) {
+std::vector<Value> bind_params(std::string_view function, const std::vector<Param>& params,
+                               const std::vector<Value>& args, const Kwargs& kwargs) {
+  const std::size_t n = params.size();
+  WICK_CHECK(args.size() <= n, TypeError, function, "() takes ", n, " positional argument", n == 1 ? "" : "s",
+             " but ", args.size(), args.size() == 1 ? " was" : " were", " given");
+  std::vector<std::optional<Value>> bound(n);
+  for (std::size_t i = 0; i < args.size(); ++i) bound[i] = args[i];
+  for (const auto& [key, value] : kwargs) {
+    const auto it = std::find_if(params.begin(), params.end(), [&](const Param& p) { return p.name == key; });
+    WICK_CHECK(it != params.end(), TypeError, function, "() got an unexpected keyword argument '", key, "'");
+    auto& slot = bound[static_cast<std::size_t>(it - params.begin())];
+    WICK_CHECK(!slot.has_value(), TypeError, function, "() got multiple values for argument '", key, "'");
+    slot = value;
+  }
+  std::vector<std::string> missing;
+  std::vector<Value> out;
+  out.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!bound[i] && params[i].default_value) bound[i] = *params[i].default_value;
+    if (!bound[i]) missing.push_back("'" + params[i].name + "'");
+    out.push_back(bound[i] ? std::move(*bound[i]) : Value());
+  }
+  if (!missing.empty()) {
+    // Python: "'a'", "'a' and 'b'", "'a', 'b' and 'c'".
+    std::string names;
+    for (std::size_t i = 0; i < missing.size(); ++i)
+      names += (i == 0 ? "" : i + 1 == missing.size() ? " and " : ", ") + missing[i];
+    throw TypeError(detail::str_cat(function, "() missing ", missing.size(), " required positional argument",
+                                    missing.size() == 1 ? "" : "s", ": ", names));
+  }
+  return out;
+}
+
+HandledFunctions& HandledFunctions::implements(std::string op, std::vector<Param> params, Impl fn) {
   WICK_CHECK(fn != nullptr, ValueError, "implements(", op, "): null implementation");
-  entries_.push_back(Entry{std::move(op), std::move(params), std::move(fn)});
+  std::string function = op.substr(op.rfind('.') + 1);
+  entries_.push_back(Entry{std::move(op), std::move(function), std::move(params), std::move(fn)});
   return *this;
 }
 
@@ -266,35 +300,30 @@ bool HandledFunctions::handles(std::string_view op) const {
 }
 
 Value HandledFunctions::handle(const TorchFunctionCall& call) const {
-  for (const Entry& e : entries_) {
-    if (e.op != call.op_name()) continue;
-    // Python's argument checks for a function declared with `params`.
-    const std::string fname = call.op.qualified_name().substr(call.op.qualified_name().rfind('.') + 1) + "()";
-    WICK_CHECK(call.args.size() <= e.params.size(), TypeError, fname, " takes ", e.params.size(),
-               " positional argument", e.params.size() == 1 ? "" : "s", " but ", call.args.size(),
-               call.args.size() == 1 ? " was" : " were", " given");
-    for (const auto& [key, value] : call.kwargs) {
-      const auto it = std::find(e.params.begin(), e.params.end(), key);
-      WICK_CHECK(it != e.params.end(), TypeError, fname, " got an unexpected keyword argument '", key, "'");
-      WICK_CHECK(static_cast<std::size_t>(it - e.params.begin()) >= call.args.size(), TypeError, fname,
-                 " got multiple values for argument '", key, "'");
-    }
-    return e.fn(call.args, call.kwargs);
-  }
+  for (const Entry& e : entries_)
+    if (e.op == call.op_name()) return e.fn(bind_params(e.function, e.params, call.args, call.kwargs));
   return NotImplemented;
 }
 
-Value call_with_tensors(const TorchFunctionCall& call, const std::function<Tensor(const Value&)>& to_tensor) {
+Value call_with_tensors(const TorchFunctionCall& call) {
   std::function<Value(const Value&)> convert = [&](const Value& v) -> Value {
-    if (v.is_object()) return Value(to_tensor(v));
+    if (v.is_object()) {
+      const TypeInfo* t = type_of(v);
+      if (t == nullptr) return v;
+      WICK_CHECK(t->to_tensor() != nullptr, TypeError, call.op_name(), ": cannot convert the '", t->name(),
+                 "' argument to a tensor (the type registered no to_tensor)");
+      return Value(t->to_tensor()(v));
+    }
     if (v.is_list() || v.is_tuple()) {
       std::vector<Value> items;
+      items.reserve(v.items().size());
       for (const Value& item : v.items()) items.push_back(convert(item));
       return Value::list(std::move(items), v.is_tuple());
     }
     return v;
   };
   std::vector<Value> args;
+  args.reserve(call.args.size());
   for (const Value& a : call.args) args.push_back(convert(a));
   Kwargs kwargs;
   for (const auto& [k, v] : call.kwargs) kwargs.emplace_back(k, convert(v));

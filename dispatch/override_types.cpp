@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "dispatch/override_internal.h"
+#include "wick/ops.h"
 #include "wick/override.h"
 
 namespace wick {
@@ -28,6 +29,7 @@ class TypeRegistryAccess {
     t.id_ = id;
     t.handler_ = std::move(spec.handler);
     t.constructor_ = std::move(spec.constructor);
+    t.to_tensor_ = std::move(spec.to_tensor);
     t.owner_ = std::move(owner);
     t.registered_.store(true, std::memory_order_release);
   }
@@ -141,6 +143,11 @@ TensorLike::TensorLike(std::string_view type_name) : type_(find_type(type_name))
              "' is registered");
 }
 
+TensorLike::TensorLike(const TypeInfo& type) : type_(&type) {
+  WICK_CHECK(!type.is_tensor_subclass(), RuntimeError, "'", type.name(),
+             "' is a tensor subclass, not a tensor-like type (make instances with as_subclass)");
+}
+
 std::string TensorLike::type_name() const { return type_->name(); }
 
 Tensor as_subclass(const Tensor& t, const TypeInfo* type) {
@@ -154,6 +161,50 @@ Tensor as_subclass(const Tensor& t, const TypeInfo* type) {
   }
   out.impl()->set_type_id(type == nullptr ? 0 : type->id());
   return out;
+}
+
+namespace {
+
+// torch.Tensor(...), the legacy constructor: data, sizes, or a tensor.
+Tensor tensor_constructor(std::string_view type_name, const std::vector<Value>& args, const Kwargs& kwargs) {
+  WICK_CHECK(kwargs.empty(), TypeError, type_name, "() got an unexpected keyword argument '", kwargs.front().first,
+             "'");
+  if (args.empty()) return empty({0}, ScalarType::kFloat32);
+  bool all_ints = true;
+  for (const Value& a : args) all_ints = all_ints && a.is_int();
+  if (all_ints) {
+    std::vector<std::int64_t> sizes;
+    for (const Value& a : args) sizes.push_back(a.to_int());
+    for (std::size_t i = 0; i < sizes.size(); ++i)
+      WICK_CHECK(sizes[i] >= 0, RuntimeError, type_name, "(): negative dimension ", sizes[i], " (argument ", i + 1,
+                 ")");
+    return empty(sizes, ScalarType::kFloat32);
+  }
+  WICK_CHECK(args.size() == 1, TypeError, type_name, "() takes data, sizes or a tensor; got ", args.size(),
+             " arguments that are not all ints");
+  const Value& data = args[0];
+  if (data.is_tensor()) {  // an alias, whatever its dtype (as torch.Tensor(t) in PyTorch 1.13)
+    WICK_CHECK(data.to_tensor().defined(), TypeError, type_name, "(): argument 'data' is an undefined tensor");
+    return as_subclass(data.to_tensor(), nullptr);
+  }
+  WICK_CHECK(data.is_list() || data.is_tuple() || data.is_int_list() || data.is_double_list(), TypeError, type_name,
+             "(): argument 'data' must be a sequence (got ", data.type_name(), ")");
+  return tensor(data, ScalarType::kFloat32);
+}
+
+}  // namespace
+
+Value new_instance(const TypeInfo* type, const std::vector<Value>& args, const Kwargs& kwargs) {
+  for (const TypeInfo* t = type; t != nullptr; t = t->parent()) {
+    if (!t->constructor()) continue;
+    Value v = t->constructor()(args, kwargs);
+    if (t != type && v.is_tensor()) return Value(as_subclass(v.to_tensor(), type));
+    return v;
+  }
+  WICK_CHECK(type == nullptr || type->is_tensor_subclass(), TypeError, "cannot create '", type->name(),
+             "' instances: the type registered no constructor");
+  Tensor t = tensor_constructor(type == nullptr ? "Tensor" : type->name(), args, kwargs);
+  return Value(type == nullptr ? t : as_subclass(t, type));
 }
 
 }  // namespace wick

@@ -57,6 +57,10 @@ class OperatorEntry final : public OperatorTableSlot {
   bool signature_pinned = false;
 
   [[nodiscard]] bool defined() const noexcept { return schema != nullptr; }
+  /// Python spells a function's `self` parameter `input` (torch.add(input,
+  /// other)); methods keep `self`. Signatures print it so and keyword
+  /// arguments bind by it.
+  [[nodiscard]] bool self_is_input() const noexcept { return ns != "torch.Tensor"; }
   [[nodiscard]] const DispatchTable& current_table() const noexcept { return *table.load(std::memory_order_acquire); }
   /// Recomputes and publishes the table (caller holds the registry lock).
   void rebuild();

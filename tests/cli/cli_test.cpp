@@ -33,8 +33,9 @@ std::string quote(const std::string& arg) {
   return q + "'";
 }
 
-Result run(const std::string& args, const std::string& binary = WICK_CLI_PATH, bool merge_stderr = true) {
-  std::string cmd = "env -u WICK_PLUGIN_PATH WICK_LOG_LEVEL=error " + quote(binary) + " " + args +
+Result run(const std::string& args, const std::string& binary = WICK_CLI_PATH, bool merge_stderr = true,
+           const std::string& log_level = "error") {
+  std::string cmd = "env -u WICK_PLUGIN_PATH WICK_LOG_LEVEL=" + log_level + " " + quote(binary) + " " + args +
                     (merge_stderr ? " 2>&1" : " 2>/dev/null");
   Result r;
   FILE* p = popen(cmd.c_str(), "r");
@@ -128,6 +129,61 @@ TEST(Cli, Listings) {
   EXPECT_NE(r.out.find("cpu (binary_ops.cpp:"), std::string::npos) << r.out;
   r = run("keys");
   EXPECT_NE(r.out.find("Autograd"), std::string::npos);
+}
+
+// The note's __torch_function__ transcripts, end to end (tests/dispatch/extending_torch_test.cpp has them all).
+TEST(Cli, NoteTranscripts) {
+  EXPECT_EQ(eval("torch.mean(ScalarTensor(5, 2))").out, "0.4\n");
+  EXPECT_EQ(eval("torch.add(ScalarTensor(2, 2), ScalarTensor(2, 2))").out, "ScalarTensor(N=2, value=4)\n");
+  Result r = eval("torch.mul(ScalarTensor(2, 2), 3)");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.out,
+            "TypeError: no implementation found for 'torch.mul' on types that implement __torch_function__: "
+            "[ScalarTensor]\n");
+  EXPECT_EQ(eval("torch.add(torch.tensor([[1, 2], [1, 2]]), MetadataTensor([[1, 2], [3, 4]], "
+                 "{\"owner\": \"Ministry of Silly Walks\"}))")
+                .out,
+            "Metadata:\n{'owner': 'Ministry of Silly Walks'}\n\ndata:\ntensor([[2, 4],\n        [4, 6]])\n");
+  EXPECT_EQ(eval("type(torch.add(SubTensor2([0]), SubTensor([1])))").out, "SubTensor2\n");
+  r = eval("torch.add(SubTensor([0]), OtherSubTensor([1]))");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.out,
+            "TypeError: no implementation found for 'torch.add' on types that implement __torch_function__: "
+            "[SubTensor, OtherSubTensor]\n");
+  EXPECT_EQ(run("eval --json " + quote("type(SubTensor([1])), {'a': [1, 2]}")).out, "[\"SubTensor\",{\"a\":[1,2]}]\n");
+}
+
+TEST(Cli, LoggingTensorLogsThroughSpdlog) {
+  Result r = run("eval " + quote("torch.add(LoggingTensor([1., 2.]), LoggingTensor([3., 4.]), alpha=2)"), WICK_CLI_PATH,
+                 true, "info");
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("[info] func: add, args: (LoggingTensor([1., 2.]), LoggingTensor([3., 4.])), "
+                       "kwargs: {'alpha': 2}\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("LoggingTensor([ 7., 10.])\n"), std::string::npos) << r.out;
+  r = run("eval " + quote("LoggingTensor([1.]).neg()"), WICK_CLI_PATH, true, "info");
+  EXPECT_NE(r.out.find("[info] func: neg, args: (LoggingTensor([1.]),), kwargs: None\n"), std::string::npos) << r.out;
+  // At the default level nothing is logged.
+  EXPECT_EQ(run("eval " + quote("LoggingTensor([1.]).neg()"), WICK_CLI_PATH, true, "warn").out,
+            "LoggingTensor([-1.])\n");
+}
+
+TEST(Cli, OverridesApiListings) {
+  Result r = run("ops overridable --namespace torch.nn.functional");
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("torch.nn.functional.relu\n"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("torch.add"), std::string::npos) << r.out;
+  auto functional = nlohmann::json::parse(run("ops overridable --json --namespace torch.nn.functional").out);
+  EXPECT_NE(std::find(functional.begin(), functional.end(), "torch.nn.functional.relu"), functional.end());
+  auto ignored = nlohmann::json::parse(run("ops ignored --json").out);
+  EXPECT_NE(std::find(ignored.begin(), ignored.end(), "torch.zeros"), ignored.end());
+  EXPECT_EQ(std::find(ignored.begin(), ignored.end(), "torch.add"), ignored.end());
+  auto sig = nlohmann::json::parse(run("ops signature --json torch.add").out);
+  EXPECT_EQ(sig["name"], "torch.add");
+  EXPECT_EQ(sig["signature"], "(input, other, *, alpha=1, out=None)");
+  // Plugin namespaces are listed too.
+  EXPECT_NE(run("ops overridable").out.find("extending_autograd.linear\n"), std::string::npos);
 }
 
 TEST(Cli, ErrorsAndExitCodes) {

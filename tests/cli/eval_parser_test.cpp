@@ -372,6 +372,65 @@ TEST(EvalParser, PythonNumberErrors) {
   EXPECT_STREQ(ev::OverflowError("x").type_name(), "OverflowError");
 }
 
+TEST(EvalParser, DictLiterals) {
+  EXPECT_EQ(tree("{'owner': 'me', \"n\": [1, 2],}"), "{'owner': 'me', 'n': [1, 2]}");
+  EXPECT_EQ(tree("f(x, {})"), "f(x, {})");
+  EXPECT_EQ(ev::parse("{'a' 'b': 1}")->kwargs[0].first, "ab");  // adjacent strings join, as in Python
+  EXPECT_EQ(run("{'owner': 'Ministry of Silly Walks'}"), "{'owner': 'Ministry of Silly Walks'}");
+  EXPECT_EQ(run("{'a': 1, 'b': {'c': None}, 'a': 2}"), "{'a': 2, 'b': {'c': None}}");  // Python's last-wins
+  EXPECT_EQ(run("{}"), "{}");
+  EXPECT_EQ(run("{'a': 1} == {'a': 1}"), "True");
+  EXPECT_EQ(run("{'a': 1, 'b': 2} == {'b': 2, 'a': 1}"), "True");
+  EXPECT_EQ(run("{'a': 1} != {'a': 2}"), "True");
+  const Value d = ev::evaluate("{'k': [1, 2.5]}");
+  ASSERT_TRUE(d.is_dict());
+  ASSERT_NE(d.dict_get("k"), nullptr);
+  EXPECT_TRUE(d.dict_get("k")->is_list());
+  EXPECT_EQ(d.dict_get("nope"), nullptr);
+  EXPECT_EQ(d.type_name(), "dict");
+  EXPECT_EQ(ev::to_json(d), json::parse(R"({"k": [1, 2.5]})"));
+  struct Case {
+    const char* expr;
+    std::size_t column;
+    const char* message_start;
+  };
+  const Case errors[] = {
+      {"{1: 2}", 1, "dict keys must be string literals, not '1'"},
+      {"{'a' 2}", 5, "expected ':' after a dict key but found '2'"},
+      {"{'a': 2", 0, "'{' was never closed"},
+      {"{'a': 2]", 7, "closing parenthesis ']' does not match opening parenthesis '{'"},
+      {"{'a': 1 'b': 2}", 8, "expected ',' or '}' but found"},
+      {"}", 0, "unmatched '}'"},
+      {"x[1:2]", 1, "unexpected '['"},
+  };
+  for (const Case& c : errors) {
+    const ev::SyntaxError e = syntax_error(c.expr);
+    EXPECT_EQ(e.column(), c.column) << c.expr << "\n" << e.what();
+    EXPECT_EQ(std::string(e.what()).rfind(c.message_start, 0), 0U) << c.expr << "\n" << e.what();
+  }
+}
+
+TEST(EvalParser, TypesOfValues) {
+  EXPECT_EQ(run("type(1.5)"), "float");
+  EXPECT_EQ(run("type(1)"), "int");
+  EXPECT_EQ(run("type(True)"), "bool");
+  EXPECT_EQ(run("type('s')"), "str");
+  EXPECT_EQ(run("type(None)"), "NoneType");
+  EXPECT_EQ(run("type([1])"), "list");
+  EXPECT_EQ(run("type({})"), "dict");
+  EXPECT_EQ(run("type(type(1))"), "type");
+  EXPECT_EQ(run("type(1.5).__name__"), "'float'");
+  EXPECT_EQ(run("type(1.5) == float"), "True");
+  EXPECT_EQ(run("type(1) == float"), "False");
+  EXPECT_EQ(run("type(1) != float"), "True");
+  EXPECT_EQ(run("float"), "float");
+  EXPECT_EQ(run("type(2.5)(3)"), "3.0");  // calling the class converts, as float(3)
+  EXPECT_EQ(run("int('7')"), "7");
+  EXPECT_EQ(error_of<wick::TypeError>("type()"), "type() takes 1 argument (0 given)");
+  EXPECT_EQ(error_of<wick::TypeError>("type('s')(1)"), "cannot create 'str' instances in wick eval");
+  EXPECT_EQ(error_of<wick::TypeError>("float + 1"), "unsupported operand type(s) for +: 'type' and 'int'");
+}
+
 TEST(EvalParser, Builtins) {
   EXPECT_EQ(run("float('nan')"), "nan");
   EXPECT_EQ(run("float('NaN')"), "nan");
@@ -466,7 +525,7 @@ TEST(EvalParser, UnknownNames) {
 TEST(EvalParser, NamesThatAreNotValues) {
   EXPECT_EQ(error_of<wick::TypeError>("torch"), "'torch' is a module, not a value");
   EXPECT_EQ(error_of<wick::TypeError>("torch.nn"), "'torch.nn' is a module, not a value");
-  EXPECT_NE(error_of<wick::TypeError>("float").find("is a function, not a value"), std::string::npos);
+  EXPECT_NE(error_of<wick::TypeError>("abs").find("is a function, not a value"), std::string::npos);
   EXPECT_EQ(error_of<wick::TypeError>("1(2)"), "'int' object is not callable");
   EXPECT_EQ(error_of<wick::TypeError>("torch.nn(2)"), "'module' object is not callable (torch.nn)");
   EXPECT_NE(error_of<wick::TypeError>("torch.float16").find("unknown dtype 'torch.float16'"), std::string::npos);
@@ -561,6 +620,17 @@ TEST(EvalParser, EndToEndOperatorCall) {
             json::parse(R"({"dtype": "float32", "shape": [1, 2], "data": [[7.0, 8.0]]})"));
   EXPECT_EQ(run("torch.add(torch.tensor([7., 10.]), 0)"), "tensor([ 7., 10.])");
   EXPECT_EQ(error_of<ev::NameError>("torch.tensor([1.]).nope()"), "'Tensor' object has no attribute 'nope'");
+}
+
+TEST(EvalParser, EndToEndTypesOfTensors) {
+  wick::init();
+  if (!wick::try_find_op("torch.tensor")) GTEST_SKIP() << "no CPU backend";
+  EXPECT_EQ(run("type(torch.ones(1))"), "Tensor");
+  EXPECT_EQ(run("type(torch.ones(1)) == type(torch.zeros(2))"), "True");
+  EXPECT_EQ(run("torch.Tensor([1, 2])"), "tensor([1., 2.])");
+  EXPECT_EQ(run("torch.Tensor(torch.tensor([1, 2]))"), "tensor([1, 2])");  // an alias, as in PyTorch 1.13
+  EXPECT_EQ(run("torch.Tensor()"), "tensor([])");
+  EXPECT_EQ(run("type(torch.ones(1))([[1, 2]])"), "tensor([[1., 2.]])");
 }
 
 TEST(EvalParser, EndToEndOperatorsOnTensors) {

@@ -3,6 +3,10 @@
 /// \file
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+
 #include "tests/autograd/test_util.h"
 #include "wick/catalog.h"
 #include "wick/library.h"
@@ -44,11 +48,11 @@ struct TestTypes {
   HandledFunctions handled;
   Library lib{"override_test"};
   TestTypes() {
-    handled.implements("torch.mean", {"input"}, [](const std::vector<Value>& args, const Kwargs&) {
+    handled.implements("torch.mean", {"input"}, [](const std::vector<Value>& args) {
       auto s = scalar_tensor(args.at(0));
       return Value(s->value.to<double>() / static_cast<double>(s->n));
     });
-    handled.implements("torch.add", {"input", "other"}, [](const std::vector<Value>& args, const Kwargs&) -> Value {
+    handled.implements("torch.add", {"input", "other"}, [](const std::vector<Value>& args) -> Value {
       auto a = scalar_tensor(args.at(0));
       auto b = scalar_tensor(args.at(1));
       if (a && b) {  // the fast path
@@ -58,9 +62,9 @@ struct TestTypes {
       return add(to_tensor(args.at(0)), to_tensor(args.at(1)));  // the slow path
     });
     lib.register_type({.name = "TScalarTensor", .handler = [this](const TorchFunctionCall& c) { return handled.handle(c); }});
-    lib.register_type({.name = "TScalarTensorFallback", .handler = [](const TorchFunctionCall& c) {
-                         return call_with_tensors(c, to_tensor);
-                       }});
+    lib.register_type({.name = "TScalarTensorFallback",
+                       .handler = [](const TorchFunctionCall& c) { return call_with_tensors(c); },
+                       .to_tensor = to_tensor});
     lib.register_type({.name = "TSubTensor", .parent = "Tensor"});
     lib.register_type({.name = "TSubTensor2", .parent = "TSubTensor"});
     lib.register_type({.name = "TOtherSubTensor", .parent = "Tensor"});
@@ -121,6 +125,34 @@ TEST_F(Override, TensorLikeHandlersAsInTheNote) {
   // The converting fallback.
   Value s = st(2, 2, "TScalarTensorFallback");
   EXPECT_EQ(call("torch.mul", {s, s}).repr(), "tensor([[4., 0.],\n        [0., 4.]])");
+}
+
+TEST_F(Override, BindParamsAsPython) {
+  const std::vector<Param> params{"input", "other", {"alpha", 1}};
+  auto bound = bind_params("add", params, {Value(1)}, {{"other", 2}});
+  ASSERT_EQ(bound.size(), 3u);
+  EXPECT_EQ(bound[0].to_int(), 1);
+  EXPECT_EQ(bound[1].to_int(), 2);
+  EXPECT_EQ(bound[2].to_int(), 1);
+  WICK_EXPECT_THROW_MSG(bind_params("add", params, {}, {}), TypeError,
+                        "add() missing 2 required positional arguments: 'input' and 'other'");
+  WICK_EXPECT_THROW_MSG(bind_params("f", {"a", "b", "c"}, {}, {}), TypeError,
+                        "f() missing 3 required positional arguments: 'a', 'b' and 'c'");
+  WICK_EXPECT_THROW_MSG(bind_params("add", params, {1}, {}), TypeError,
+                        "add() missing 1 required positional argument: 'other'");
+  WICK_EXPECT_THROW_MSG(bind_params("add", params, {1, 2, 3, 4}, {}), TypeError,
+                        "add() takes 3 positional arguments but 4 were given");
+  WICK_EXPECT_THROW_MSG(bind_params("add", params, {1, 2}, {{"input", 3}}), TypeError,
+                        "add() got multiple values for argument 'input'");
+  WICK_EXPECT_THROW_MSG(bind_params("add", params, {1, 2}, {{"beta", 3}}), TypeError,
+                        "add() got an unexpected keyword argument 'beta'");
+}
+
+TEST_F(Override, ConvertingFallbackNeedsToTensor) {
+  // TAlpha registered no to_tensor: the fallback cannot convert it.
+  TorchFunctionCall c{find_op("torch.neg"), {find_type("TAlpha")}, {st(1, 1, "TAlpha")}, {}};
+  WICK_EXPECT_THROW_MSG(call_with_tensors(c), TypeError,
+                        "torch.neg: cannot convert the 'TAlpha' argument to a tensor (the type registered no to_tensor)");
 }
 
 TEST_F(Override, MethodsAndDundersAreSeparateEntries) {
@@ -237,6 +269,36 @@ TEST_F(Override, OverridableIgnoredAndTestingOverrides) {
   WICK_EXPECT_THROW_MSG(testing["torch.add"].fn({Value(vec({1})), Value(vec({1}))}, {{"beta", 1}}), TypeError,
                         "torch.add() got an unexpected keyword argument 'beta'");
   EXPECT_EQ(testing.count("torch.zeros"), 0u);
+}
+
+// Every name wick declares in a torch namespace is PyTorch 1.13's, overridable
+// or ignored as there (../shared/reference/torch-1.13-*.json).
+TEST_F(Override, NamesMatchPyTorchReference) {
+  auto reference = [](const char* file) {
+    std::ifstream f(std::string(WICK_REFERENCE_DIR) + "/" + file);
+    EXPECT_TRUE(f.good()) << file;
+    std::set<std::string> names;
+    const nlohmann::json j = nlohmann::json::parse(f);
+    for (const auto& [ns, entries] : j["namespaces"].items())
+      for (const auto& e : entries) names.insert(ns + "." + e["name"].get<std::string>());
+    return names;
+  };
+  const std::set<std::string> overridable = reference("torch-1.13-overridable.json");
+  const std::set<std::string> ignored = reference("torch-1.13-ignored.json");
+  ASSERT_GT(overridable.size(), 1000u);
+  std::size_t checked = 0;
+  for (const auto& [ns, names] : get_overridable_functions()) {
+    if (ns != "torch" && ns.rfind("torch.", 0) != 0) continue;  // plugin namespaces
+    for (const std::string& name : names) {
+      EXPECT_TRUE(overridable.count(name)) << name << " is not overridable in PyTorch 1.13";
+      ++checked;
+    }
+  }
+  for (const std::string& name : get_ignored_functions()) {
+    EXPECT_TRUE(ignored.count(name)) << name << " is not ignored in PyTorch 1.13";
+    ++checked;
+  }
+  EXPECT_GT(checked, 100u);
 }
 
 TEST_F(Override, TypeRegistrationErrorsAndUnregistration) {

@@ -14,6 +14,7 @@
 #include "wick/catalog.h"
 #include "wick/dispatcher.h"
 #include "wick/dtype.h"
+#include "wick/override.h"
 #include "wick/random.h"
 
 namespace wick::eval {
@@ -34,9 +35,43 @@ struct Namespace {
 /// What a sub-expression evaluates to; only a Value can be an operand.
 using Thing = std::variant<Value, Callable, Namespace>;
 
-constexpr std::string_view kBuiltins[] = {"float", "int", "bool", "abs"};
+constexpr std::string_view kBuiltins[] = {"abs", "type"};
+/// Python's number types: classes (`type(1.0) == float`) that convert when called.
+constexpr std::string_view kNumberTypes[] = {"float", "int", "bool"};
 
-bool is_tensorish(const Value& v) noexcept { return v.is_tensor() || v.is_object(); }
+/// A class, as `type(x)` or a registered type's name gives it: prints as its
+/// name ("SubTensor", "Tensor", "float"), `.__name__` is that name, calling
+/// it makes an instance, and two compare equal when they are the same class.
+class PyType final : public Object {
+ public:
+  PyType(std::string name, const TypeInfo* info) : name_(std::move(name)), info_(info) {}
+  [[nodiscard]] std::string type_name() const override { return "type"; }
+  [[nodiscard]] std::string repr() const override { return name_; }
+  [[nodiscard]] const std::string& name() const noexcept { return name_; }
+  /// The registered type; nullptr for Tensor and Python's own types.
+  [[nodiscard]] const TypeInfo* info() const noexcept { return info_; }
+
+ private:
+  std::string name_;
+  const TypeInfo* info_;
+};
+
+Value make_type(std::string name, const TypeInfo* info) {
+  return Value(std::shared_ptr<Object>(std::make_shared<PyType>(std::move(name), info)));
+}
+
+const PyType* as_type(const Value& v) {
+  return v.is_object() ? dynamic_cast<const PyType*>(v.to_object().get()) : nullptr;
+}
+
+/// `type(v)`: a subclass or tensor-like type, Tensor, or the Python type.
+Value type_of_value(const Value& v) {
+  if (const TypeInfo* t = type_of(v)) return make_type(t->name(), t);
+  return make_type(v.type_name(), nullptr);
+}
+
+/// Tensors and tensor-likes: what operators and tensor methods accept.
+bool is_tensorish(const Value& v) noexcept { return v.is_tensor() || (v.is_object() && is_tensor_like(v)); }
 
 std::string_view dunder(BinaryOp op) noexcept {
   switch (op) {
@@ -159,6 +194,12 @@ class Evaluator {
         for (const auto& c : n.children) items.push_back(value(*c));
         return Value::list(std::move(items), n.kind == Node::Kind::kTuple);
       }
+      case Node::Kind::kDict: {
+        std::vector<std::pair<std::string, Value>> items;
+        items.reserve(n.kwargs.size());
+        for (const auto& [key, node] : n.kwargs) items.emplace_back(key, value(*node));
+        return Value::dict(std::move(items));
+      }
       case Node::Kind::kUnary:
         return unary(n.unary_op, value(*n.children[0]));
       case Node::Kind::kBinary: {
@@ -190,7 +231,9 @@ class Evaluator {
   Thing first_name(const std::string& n, bool last) {
     if (auto it = scope_.find(n); it != scope_.end()) return it->second;
     if (one_of(n, kBuiltins)) return Callable{Callable::Kind::kBuiltin, n, Value()};
+    if (one_of(n, kNumberTypes)) return make_type(n, nullptr);
     if (n == "F") return Namespace{"torch.nn.functional"};
+    if (const TypeInfo* t = find_type(n)) return make_type(t->name(), t);
     if (!last && is_namespace(n)) return Namespace{n};
     if (try_find_op(n)) return Callable{Callable::Kind::kOp, n, Value()};
     if (is_namespace(n)) return Namespace{n};
@@ -215,9 +258,10 @@ class Evaluator {
                                       "' has no attribute '", attr, "'"));
     }
     Value& v = std::get<Value>(base);
+    if (const PyType* type = as_type(v); type != nullptr && attr == "__name__") return Value(type->name());
     if (is_tensorish(v)) {
       if (try_find_op("torch.Tensor." + attr)) return Callable{Callable::Kind::kMethod, attr, std::move(v)};
-      throw NameError(detail::str_cat("'", v.type_name(), "' object has no attribute '", attr, "'"));
+      throw NameError(detail::str_cat("'", type_of_value(v).repr(), "' object has no attribute '", attr, "'"));
     }
     throw NameError(detail::str_cat("'", v.type_name(), "' object has no attribute '", attr, "'"));
   }
@@ -260,9 +304,17 @@ class Evaluator {
       }
     }
     if (auto* ns = std::get_if<Namespace>(&callee)) {
+      if (ns->path == "torch.Tensor") return new_instance(nullptr, args, kwargs);
       throw TypeError(detail::str_cat("'module' object is not callable (", ns->path, ")"));
     }
-    throw TypeError(detail::str_cat("'", std::get<Value>(callee).type_name(), "' object is not callable"));
+    const Value& v = std::get<Value>(callee);
+    if (const PyType* type = as_type(v)) {
+      if (type->info() != nullptr) return new_instance(type->info(), args, kwargs);
+      if (type->name() == "Tensor") return new_instance(nullptr, args, kwargs);
+      if (one_of(type->name(), kNumberTypes)) return builtin(type->name(), args, kwargs);
+      throw TypeError(detail::str_cat("cannot create '", type->name(), "' instances in wick eval"));
+    }
+    throw TypeError(detail::str_cat("'", v.type_name(), "' object is not callable"));
   }
 
   static Value builtin(const std::string& name, const std::vector<Value>& args, const Kwargs& kwargs) {
@@ -276,6 +328,10 @@ class Evaluator {
       return Value();
     }
     WICK_CHECK(kwargs.empty(), TypeError, name, "() takes no keyword arguments");
+    if (name == "type") {
+      WICK_CHECK(args.size() == 1, TypeError, "type() takes 1 argument (", args.size(), " given)");
+      return type_of_value(args[0]);
+    }
     if (name == "abs") {
       WICK_CHECK(args.size() == 1, TypeError, "abs() takes exactly one argument (", args.size(), " given)");
       if (is_tensorish(args[0])) {
@@ -312,6 +368,11 @@ class Evaluator {
     } else if (is_tensorish(r)) {
       Value out = dispatch_dunder(reflected_dunder(op), r, l);
       if (!out.is_not_implemented()) return out;
+    } else if ((op == BinaryOp::kEq || op == BinaryOp::kNe) && (as_type(l) != nullptr || as_type(r) != nullptr)) {
+      const PyType* a = as_type(l);
+      const PyType* b = as_type(r);
+      const bool same = a != nullptr && b != nullptr && a->name() == b->name() && a->info() == b->info();
+      return Value(same == (op == BinaryOp::kEq));
     } else if (op == BinaryOp::kEq || op == BinaryOp::kNe) {
       return Value(values_equal(l, r) == (op == BinaryOp::kEq));
     } else if (is_comparison(op) && l.is_string() && r.is_string()) {

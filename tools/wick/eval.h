@@ -22,6 +22,7 @@
 ///   atom       := INT | FLOAT | STRING+ | True | False | None | NAME
 ///               | '(' ')' | '(' expr ')' | '(' expr ',' [expr (',' expr)* [',']] ')'
 ///               | '[' [expr (',' expr)* [',']] ']'
+///               | '{' [STRING+ ':' expr (',' STRING+ ':' expr)* [',']] '}'
 ///
 /// Note [Eval names]
 /// A dotted name made only of names (`torch.nn.functional.relu`) is one
@@ -110,6 +111,7 @@ struct Node {
     kCall,       ///< children[0](children[1..], kwargs)
     kList,       ///< [children...]
     kTuple,      ///< (children...)
+    kDict,       ///< {kwargs[i].first: kwargs[i].second, ...}
     kUnary,      ///< unary_op children[0]
     kBinary,     ///< children[0] binary_op children[1]
   };

@@ -108,6 +108,11 @@ nlohmann::ordered_json to_json(const Value& v) {
       for (const Value& item : v.items()) out.push_back(to_json(item));
       return out;
     }
+    case Value::Kind::kDict: {
+      nlohmann::ordered_json out = nlohmann::ordered_json::object();
+      for (const auto& [key, item] : v.dict_items()) out[key] = to_json(item);
+      return out;
+    }
     case Value::Kind::kObject:
     case Value::Kind::kNotImplemented:
       return v.repr();

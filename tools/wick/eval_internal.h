@@ -27,7 +27,7 @@ namespace wick::eval {
 /// `bool(v)`: Python truthiness; a tensor must have exactly one element.
 [[nodiscard]] bool truth(const Value& v);
 /// `l == r` for values that are not tensors: numbers by value, strings,
-/// None, dtypes, and lists/tuples item by item.
+/// None, dtypes, lists/tuples item by item, dicts key by key.
 [[nodiscard]] bool values_equal(const Value& l, const Value& r);
 
 }  // namespace wick::eval

@@ -329,6 +329,14 @@ bool values_equal(const Value& l, const Value& r) {
       }
       return true;
     }
+    case Value::Kind::kDict: {  // the same keys with equal values, in any order
+      if (l.dict_items().size() != r.dict_items().size()) return false;
+      for (const auto& [key, value] : l.dict_items()) {
+        const Value* other = r.dict_get(key);
+        if (other == nullptr || !values_equal(value, *other)) return false;
+      }
+      return true;
+    }
     default:
       return false;
   }

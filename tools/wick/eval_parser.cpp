@@ -57,6 +57,8 @@ class Parser {
     ++i_;
     return true;
   }
+  [[nodiscard]] bool is_closer() const { return is_op(")") || is_op("]") || is_op("}"); }
+
   [[nodiscard]] std::string describe(const Token& t) const {
     if (t.kind == Token::Kind::kEnd) return "end of expression";
     return "'" + std::string(text_.substr(t.pos, t.end - t.pos)) + "'";
@@ -76,7 +78,7 @@ class Parser {
     const Token& t = peek();
     if (t.kind == Token::Kind::kEnd) return;
     if (t.kind == Token::Kind::kKeyword) fail(t.pos, "keyword '", t.text, "' is not supported");
-    if (is_op(")") || is_op("]")) fail(t.pos, "unmatched '", t.text, "'");
+    if (is_closer()) fail(t.pos, "unmatched '", t.text, "'");
     if (is_op("=")) fail(t.pos, "unexpected '=' (assignment is not supported; did you mean '=='?)");
     fail(t.pos, "unexpected ", describe(t), " after the expression");
   }
@@ -87,7 +89,7 @@ class Parser {
     if (accept(close)) return;
     const Token& t = peek();
     if (t.kind == Token::Kind::kEnd) fail(open.pos, "'", open.text, "' was never closed");
-    if (is_op(")") || is_op("]")) {
+    if (is_closer()) {
       fail(t.pos, "closing parenthesis '", t.text, "' does not match opening parenthesis '", open.text, "'");
     }
     if (t.kind == Token::Kind::kKeyword) fail(t.pos, "keyword '", t.text, "' is not supported");
@@ -307,6 +309,7 @@ class Parser {
       }
       case Token::Kind::kOp:
         if (t.text == "(" || t.text == "[") return bracket();
+        if (t.text == "{") return dict();
         break;
       default:
         break;
@@ -314,7 +317,7 @@ class Parser {
     if (t.kind == Token::Kind::kEnd) fail(t.pos, "unexpected end of expression (expected an expression)");
     // Inside brackets `f(1, )` is fine and `[1, +]` wants an expression; with
     // nothing open, a closer is unmatched.
-    if ((is_op(")") || is_op("]")) && open_brackets_ == 0) fail(t.pos, "unmatched '", t.text, "'");
+    if (is_closer() && open_brackets_ == 0) fail(t.pos, "unmatched '", t.text, "'");
     unexpected("an expression");
   }
 
@@ -340,6 +343,34 @@ class Parser {
         items(*n, open, ")");
       }
     }
+    --open_brackets_;
+    return n;
+  }
+
+  /// `{'key': expr, ...}`: keys are string literals (the dicts wick passes
+  /// around have string keys).
+  std::unique_ptr<Node> dict() {
+    const Token& open = peek();
+    ++i_;
+    ++open_brackets_;
+    auto n = make(Node::Kind::kDict, open.pos);
+    while (!is_op("}")) {
+      const Token& key = peek();
+      if (key.kind == Token::Kind::kEnd) fail(open.pos, "'{' was never closed");
+      if (key.kind != Token::Kind::kString) {
+        if (is_closer()) expect_close(open, "}");  // throws: the wrong closer
+        fail(key.pos, "dict keys must be string literals, not ", describe(key));
+      }
+      std::string text;
+      while (peek().kind == Token::Kind::kString) text += toks_[i_++].text;
+      if (!accept(":")) fail(peek().pos, "expected ':' after a dict key but found ", describe(peek()));
+      auto value = expr();
+      n->height = std::max(n->height, value->height + 1);
+      if (n->height > kMaxHeight) fail(n->pos, "expression too deeply nested");
+      n->kwargs.emplace_back(std::move(text), std::move(value));
+      if (!accept(",")) break;
+    }
+    expect_close(open, "}");
     --open_brackets_;
     return n;
   }
@@ -440,6 +471,15 @@ void print(const Node& n, std::string& out) {
       out += "(";
       list(0, true);
       out += ")";
+      return;
+    case Node::Kind::kDict:
+      out += "{";
+      for (std::size_t k = 0; k < n.kwargs.size(); ++k) {
+        if (k > 0) out += ", ";
+        out += quote(n.kwargs[k].first) + ": ";
+        print(*n.kwargs[k].second, out);
+      }
+      out += "}";
       return;
     case Node::Kind::kUnary:
       out += n.unary_op == UnaryOp::kNeg ? "(-" : "(+";

@@ -56,6 +56,9 @@ using TorchFunctionHandler = std::function<Value(const TorchFunctionCall&)>;
 /// Builds an instance from `wick eval`-style arguments: `ScalarTensor(5, 2)`.
 using TypeConstructor = std::function<Value(const std::vector<Value>& args, const Kwargs& kwargs)>;
 
+/// A tensor-like instance as a plain tensor (the note's `ScalarTensor.tensor()`).
+using ToTensor = std::function<Tensor(const Value& instance)>;
+
 /// What registering a type needs.
 struct TypeSpec {
   std::string name{};  ///< "ScalarTensor", "SubTensor"
@@ -65,8 +68,13 @@ struct TypeSpec {
   /// The type's __torch_function__ (optional for subclasses: default
   /// behaviour; required for tensor-likes).
   TorchFunctionHandler handler{};
-  /// Optional: makes the type callable by name in `wick eval`.
+  /// Optional: what calling the type by name does (`new_instance`, `wick
+  /// eval`). A subclass without one inherits its parent's, and at the top
+  /// `torch.Tensor(...)`'s.
   TypeConstructor constructor{};
+  /// Optional, for tensor-likes: converts an instance to a tensor; used by
+  /// the converting fallback (`call_with_tensors`).
+  ToTensor to_tensor{};
 };
 
 /// A registered type. Lives until the process ends (a type that is
@@ -83,6 +91,7 @@ class WICK_API TypeInfo final {
   [[nodiscard]] bool is_subclass_of(const TypeInfo& other) const noexcept;
   [[nodiscard]] const TorchFunctionHandler& handler() const noexcept { return handler_; }
   [[nodiscard]] const TypeConstructor& constructor() const noexcept { return constructor_; }
+  [[nodiscard]] const ToTensor& to_tensor() const noexcept { return to_tensor_; }
   [[nodiscard]] const std::string& owner() const noexcept { return owner_; }
   [[nodiscard]] bool registered() const noexcept { return registered_.load(std::memory_order_acquire); }
 
@@ -95,6 +104,7 @@ class WICK_API TypeInfo final {
   TensorTypeId id_ = 0;
   TorchFunctionHandler handler_;
   TypeConstructor constructor_;
+  ToTensor to_tensor_;
   std::string owner_;
   std::atomic<bool> registered_{false};
 };
@@ -113,12 +123,23 @@ class WICK_API TypeInfo final {
 /// nullptr for plain Tensor): `torch.Tensor.as_subclass`.
 [[nodiscard]] WICK_API Tensor as_subclass(const Tensor& t, const TypeInfo* type);
 
+/// Calls the class `type` as Python would (`SubTensor([0])`, `ScalarTensor(5,
+/// 2)`; nullptr is `torch.Tensor`): the type's constructor, else its nearest
+/// ancestor's (the result re-typed as `type`), else `torch.Tensor`'s, which
+/// takes data (`[[1, 2]]`: a float32 tensor), sizes (`2, 3`: uninitialised
+/// float32) or a tensor (an alias). TypeError for arguments the
+/// constructor refuses and for a tensor-like without a constructor.
+[[nodiscard]] WICK_API Value new_instance(const TypeInfo* type, const std::vector<Value>& args,
+                                          const Kwargs& kwargs = {});
+
 /// Base of tensor-like objects. The type is fixed at construction.
 /// (Declared in wick/value.h as `Object`; this is its typed form.)
 class WICK_API TensorLike : public Object {
  public:
   /// RuntimeError when no tensor-like type `type_name` is registered.
   explicit TensorLike(std::string_view type_name);
+  /// The same with the type at hand (no lookup); RuntimeError for a subclass.
+  explicit TensorLike(const TypeInfo& type);
   [[nodiscard]] std::string type_name() const override;
   [[nodiscard]] const TypeInfo* override_type() const noexcept override { return type_; }
   [[nodiscard]] const TypeInfo& type() const noexcept { return *type_; }
@@ -149,35 +170,56 @@ struct WICK_API TorchFunctionCall {
 /// subclass. A subclass handler calls this as its `super()`.
 WICK_API Value default_torch_function(const TorchFunctionCall& call);
 
+/// A parameter of a function written in C++ with Python's calling rules:
+/// `"input"` (required) or `{"metadata", Value()}` (default None).
+struct WICK_API Param {
+  Param(const char* n) : name(n) {}                     // NOLINT(implicit)
+  Param(std::string n) : name(std::move(n)) {}          // NOLINT(implicit)
+  Param(std::string n, Value d) : name(std::move(n)), default_value(std::move(d)) {}
+  std::string name;
+  std::optional<Value> default_value;
+};
+
+/// Binds `args` and `kwargs` to `params` as Python binds a call of
+/// `function(params...)`: the values in parameter order, defaults filled in.
+/// TypeError in Python's words: "add() got an unexpected keyword argument
+/// 'alpha'", "add() takes 2 positional arguments but 3 were given", "add()
+/// got multiple values for argument 'other'", "add() missing 1 required
+/// positional argument: 'other'".
+[[nodiscard]] WICK_API std::vector<Value> bind_params(std::string_view function, const std::vector<Param>& params,
+                                                      const std::vector<Value>& args, const Kwargs& kwargs);
+
 /// A per-type table of operator implementations (the note's HANDLED_FUNCTIONS
 /// and `@implements`).
 class WICK_API HandledFunctions final {
  public:
-  using Impl = std::function<Value(const std::vector<Value>& args, const Kwargs& kwargs)>;
-  /// Registers `fn` for operator `op` ("torch.add"); `params` are the
-  /// parameter names the implementation declares. A call with more
-  /// positional arguments, or a keyword it does not declare, is a TypeError
-  /// as Python gives it: "add() got an unexpected keyword argument 'alpha'".
-  HandledFunctions& implements(std::string op, std::vector<std::string> params, Impl fn);
+  /// An implementation gets its arguments bound to its parameters, in order.
+  using Impl = std::function<Value(const std::vector<Value>& bound)>;
+  /// Registers `fn` for operator `op` ("torch.add"), declared with `params`.
+  /// A call is bound with `bind_params` under the operator's short name, so
+  /// an argument the implementation does not declare is a TypeError as
+  /// Python gives it: "add() got an unexpected keyword argument 'alpha'".
+  HandledFunctions& implements(std::string op, std::vector<Param> params, Impl fn);
   /// The handler: runs the implementation of `call`'s operator, or returns
-  /// NotImplemented when there is none (or `fallback` when given).
+  /// NotImplemented when there is none.
   [[nodiscard]] Value handle(const TorchFunctionCall& call) const;
   [[nodiscard]] bool handles(std::string_view op) const;
 
  private:
   struct Entry {
     std::string op;
-    std::vector<std::string> params;
+    std::string function;  ///< "add", for messages
+    std::vector<Param> params;
     Impl fn;
   };
   std::vector<Entry> entries_;
 };
 
-/// The note's converting fallback: replaces every tensor-like argument by
-/// `to_tensor(arg)` (lists and keyword arguments included) and calls the
-/// operator again.
-WICK_API Value call_with_tensors(const TorchFunctionCall& call,
-                                 const std::function<Tensor(const Value&)>& to_tensor);
+/// The note's converting fallback: replaces every tensor-like argument
+/// (lists and keyword arguments included) by its type's `to_tensor` and
+/// calls the operator again. TypeError naming the operator and the type when
+/// a tensor-like's type has no `to_tensor`.
+WICK_API Value call_with_tensors(const TorchFunctionCall& call);
 
 // --- modes and guards ---------------------------------------------------------
 

@@ -3,8 +3,9 @@
 /// A `Value` holds anything an operator argument or result can be: None, a
 /// bool, an int, a float, a string, a Tensor, a list of tensors / ints /
 /// floats, a dtype, a device, a generic list or tuple (what `wick eval`
-/// builds from `[...]` and `(...)`), a tensor-like object, or the
-/// `NotImplemented` sentinel an override handler returns to decline.
+/// builds from `[...]` and `(...)`), a dict with string keys (`{'a': 1}`), a
+/// tensor-like object, or the `NotImplemented` sentinel an override handler
+/// returns to decline.
 ///
 ///   wick::Value v = wick::Value(3);          // int
 ///   v.is_int();  v.to_int();                 // 3
@@ -14,6 +15,8 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -49,12 +52,14 @@ inline constexpr NotImplementedType NotImplemented{};
 
 /// A generic list or tuple of Values.
 struct ValueList;
+/// A dict with string keys, in insertion order.
+struct ValueDict;
 
 class WICK_API Value final {
  public:
   enum class Kind : std::uint8_t {
     kNone, kBool, kInt, kDouble, kString, kTensor, kTensorList, kIntList,
-    kDoubleList, kDtype, kDevice, kList, kTuple, kObject, kNotImplemented,
+    kDoubleList, kDtype, kDevice, kList, kTuple, kObject, kNotImplemented, kDict,
   };
 
   Value() noexcept = default;  // None
@@ -81,6 +86,9 @@ class WICK_API Value final {
   }
   /// A generic list (`tuple = false`) or a tuple.
   static Value list(std::vector<Value> items, bool tuple = false);
+  /// A dict with string keys (Python's `{'owner': 'me'}`), in the order
+  /// given; a repeated key keeps its first place and its last value, as in Python.
+  static Value dict(std::vector<std::pair<std::string, Value>> items);
 
   [[nodiscard]] inline Kind kind() const noexcept;
   [[nodiscard]] bool is_none() const noexcept { return kind() == Kind::kNone; }
@@ -100,6 +108,7 @@ class WICK_API Value final {
   [[nodiscard]] bool is_tuple() const noexcept { return kind() == Kind::kTuple; }
   [[nodiscard]] bool is_object() const noexcept { return kind() == Kind::kObject; }
   [[nodiscard]] bool is_not_implemented() const noexcept { return kind() == Kind::kNotImplemented; }
+  [[nodiscard]] bool is_dict() const noexcept { return kind() == Kind::kDict; }
 
   // Accessors throw TypeError ("expected Tensor but got int") on a mismatch.
   [[nodiscard]] bool to_bool() const;
@@ -120,20 +129,24 @@ class WICK_API Value final {
   [[nodiscard]] Device to_device() const;
   /// Items of a generic list or tuple.
   [[nodiscard]] const std::vector<Value>& items() const;
+  /// Entries of a dict, in insertion order.
+  [[nodiscard]] const std::vector<std::pair<std::string, Value>>& dict_items() const;
+  /// The entry `key` of a dict, or nullptr.
+  [[nodiscard]] const Value* dict_get(std::string_view key) const;
   [[nodiscard]] const std::shared_ptr<Object>& to_object() const;
 
   /// The Python type name of what is held: "NoneType", "bool", "int",
-  /// "float", "str", "Tensor", "list", "tuple", "torch.dtype", ...
+  /// "float", "str", "Tensor", "list", "tuple", "dict", "torch.dtype", ...
   [[nodiscard]] std::string type_name() const;
   /// Python's repr: "3", "0.4", "True", "'mean'", "tensor([1., 2.])",
-  /// "torch.float32", "(1, 2)".
+  /// "torch.float32", "(1, 2)", "{'a': 1}".
   [[nodiscard]] std::string repr() const;
 
  private:
   using Storage = std::variant<std::monostate, bool, std::int64_t, double, std::string, Tensor,
                                std::vector<Tensor>, std::vector<std::int64_t>, std::vector<double>,
                                ScalarType, Device, std::shared_ptr<ValueList>, std::shared_ptr<Object>,
-                               NotImplementedType>;
+                               NotImplementedType, std::shared_ptr<ValueDict>>;
   [[noreturn]] void type_mismatch(const char* expected) const;
   Storage v_;
 };
@@ -143,13 +156,17 @@ struct ValueList {
   bool is_tuple = false;
 };
 
+struct ValueDict {
+  std::vector<std::pair<std::string, Value>> items;
+};
+
 inline Value::Kind Value::kind() const noexcept {
   // Variant alternatives are in Kind order, except that index 11 (a list)
   // is a list or a tuple.
   static constexpr Kind kByIndex[] = {Kind::kNone,       Kind::kBool,   Kind::kInt,       Kind::kDouble,
                                Kind::kString,     Kind::kTensor, Kind::kTensorList, Kind::kIntList,
                                Kind::kDoubleList, Kind::kDtype,  Kind::kDevice,    Kind::kList,
-                               Kind::kObject,     Kind::kNotImplemented};
+                               Kind::kObject,     Kind::kNotImplemented, Kind::kDict};
   const std::size_t i = v_.index();
   if (i == 11) return std::get<11>(v_)->is_tuple ? Kind::kTuple : Kind::kList;
   return kByIndex[i];
