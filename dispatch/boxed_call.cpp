@@ -134,18 +134,28 @@ Value convert(const OperatorHandle& op, const SchemaArgument& arg, std::size_t p
 // besides self (`torch.ones(2, 3)`, `x.reshape(2, 3)`, `x.permute(1, 0)`):
 // the positional ints become the list. `x.sum(0, 1)` is not packed: sum has
 // more positional parameters, so 1 goes to keepdim (and is refused there).
-void pack_varargs(const FunctionSchema& s, std::vector<Value>& args) {
-  std::vector<const SchemaArgument*> positional;
-  for (const auto& a : s.arguments)
-    if (!a.kwarg_only) positional.push_back(&a);
-  const std::size_t first =
-      !positional.empty() && positional[0]->name == "self" && positional[0]->type.kind == TypeKind::kTensor ? 1 : 0;
-  if (positional.size() != first + 1 || args.size() <= first) return;
-  const SchemaType& t = positional[first]->type;
-  if (!t.is_list || t.kind != TypeKind::kInt) return;
+// Returns the range [first, end) of `args` to pack, empty when none.
+std::pair<std::size_t, std::size_t> varargs_range(const FunctionSchema& s, const std::vector<Value>& args) {
+  std::size_t npositional = 0;
+  const SchemaArgument* lone = nullptr;  // the positional parameter after self, if it is the only one
+  bool leading_self = false;
+  for (const auto& a : s.arguments) {
+    if (a.kwarg_only) continue;
+    if (npositional == 0 && a.name == "self" && a.type.kind == TypeKind::kTensor) leading_self = true;
+    if (npositional == (leading_self ? 1u : 0u)) lone = &a;
+    ++npositional;
+  }
+  const std::size_t first = leading_self ? 1 : 0;
+  if (lone == nullptr || npositional != first + 1 || args.size() <= first) return {0, 0};
+  if (!lone->type.is_list || lone->type.kind != TypeKind::kInt) return {0, 0};
   std::size_t end = first;
   while (end < args.size() && args[end].is_int()) ++end;
-  if (end - first < 2) return;
+  if (end - first < 2) return {0, 0};
+  return {first, end};
+}
+
+void pack_varargs(std::vector<Value>& args, std::pair<std::size_t, std::size_t> range) {
+  const auto [first, end] = range;
   std::vector<std::int64_t> packed;
   for (std::size_t i = first; i < end; ++i) packed.push_back(args[i].to_int());
   args.erase(args.begin() + static_cast<std::ptrdiff_t>(first), args.begin() + static_cast<std::ptrdiff_t>(end));
@@ -222,13 +232,20 @@ Value call(std::string_view name, std::vector<Value> args, const Kwargs& kwargs)
   // `args` is then copied, not moved, into the bound arguments, so it stays intact.
   bool overriding = has_torch_function(args);
   for (const auto& kv : *kw) overriding = overriding || is_tensor_like(kv.second);
-  BoxedCallFrame frame;
-  if (overriding) frame = BoxedCallFrame{op.entry(), &args, kw};
   // Held for the whole call: the operator may be undefined meanwhile.
   const std::shared_ptr<const FunctionSchema> schema = op.schema_ptr();
   const FunctionSchema& s = *schema;
-  pack_varargs(s, args);
-  Stack stack = bind_arguments(op, s, args, *kw, overriding);
+  BoxedCallFrame frame;
+  if (overriding) frame = BoxedCallFrame{op.entry(), &s, &args, kw};
+  // Packing varargs changes the list: on a copy when the frame shows `args`.
+  const auto range = varargs_range(s, args);
+  std::vector<Value> packed;
+  std::vector<Value>* to_bind = &args;
+  if (range.second != 0) {
+    if (overriding) to_bind = &(packed = args);
+    pack_varargs(*to_bind, range);
+  }
+  Stack stack = bind_arguments(op, s, *to_bind, *kw, /*keep_args=*/to_bind == &args && overriding);
   {
     BoxedCallFrame*& slot = tls_boxed_call_frame();
     BoxedCallFrame* saved = slot;
@@ -250,7 +267,7 @@ Stack bind_call(std::string_view name, std::vector<Value> args, const Kwargs& kw
   const Kwargs* kw = nullptr;
   OperatorHandle op = select_overload(find_op(name), kwargs, filtered, kw);
   const std::shared_ptr<const FunctionSchema> schema = op.schema_ptr();
-  pack_varargs(*schema, args);
+  if (const auto range = varargs_range(*schema, args); range.second != 0) pack_varargs(args, range);
   return bind_arguments(op, *schema, args, *kw, false);
 }
 

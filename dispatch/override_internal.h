@@ -22,9 +22,12 @@ void unregister_type(const TypeInfo& type) noexcept;
 /// Override kernel hands handlers what the user wrote (PyTorch passes
 /// __torch_function__ the original args and kwargs) rather than the bound,
 /// default-filled stack. The kernel takes the frame only if it belongs to the
-/// operator it is handling, and clears it while handlers run.
+/// operator it is handling, and clears it while handlers run. The frame also
+/// carries the schema wick::call holds, so the kernel need not take the
+/// registry lock to get it again.
 struct BoxedCallFrame {
   const void* op_entry = nullptr;
+  const FunctionSchema* schema = nullptr;  ///< held by wick::call for the call
   const std::vector<Value>* args = nullptr;
   const Kwargs* kwargs = nullptr;
 };

@@ -3,6 +3,7 @@
 /// One boxed fallback at the `Override` key serves every operator; see
 /// wick/override.h for the rules it implements.
 #include <algorithm>
+#include <array>
 #include <sstream>
 
 #include "dispatch/override_internal.h"
@@ -18,25 +19,58 @@ thread_local std::vector<std::shared_ptr<TorchFunctionHandler>> t_modes;
 constinit thread_local std::size_t t_mode_count __attribute__((tls_model("initial-exec"))) = 0;
 constinit thread_local BoxedCallFrame* t_frame __attribute__((tls_model("initial-exec"))) = nullptr;
 
-// Adds the overriding type of `v` (and of list items) to `out`, keeping
-// subclasses before their superclasses and otherwise first-seen order.
-void collect_types(const Value& v, std::vector<const TypeInfo*>& out) {
-  if (v.is_list() || v.is_tuple()) {
-    for (const Value& item : v.items()) collect_types(item, out);
-    return;
-  }
-  if (v.is_tensor_list()) {
-    for (const Tensor& t : v.to_tensor_list()) collect_types(Value(t), out);
-    return;
-  }
-  const TypeInfo* t = type_of(v);
-  if (t == nullptr || std::find(out.begin(), out.end(), t) != out.end()) return;
-  // Before the first type already collected that is a superclass of it.
-  auto pos = std::find_if(out.begin(), out.end(), [&](const TypeInfo* seen) { return t->is_subclass_of(*seen); });
-  out.insert(pos, t);
-}
+// The distinct overriding types of a call, subclasses before their
+// superclasses and otherwise first-seen order. Calls rarely have more than
+// a few, so they live inline (no allocation).
+class TypeList {
+ public:
+  TypeList() = default;
+  TypeList(const TypeList&) = delete;
+  TypeList& operator=(const TypeList&) = delete;
 
-std::string type_list(const std::vector<const TypeInfo*>& types) {
+  // Adds the type of `v` (and of list items).
+  void collect(const Value& v) {
+    if (v.is_list() || v.is_tuple()) {
+      for (const Value& item : v.items()) collect(item);
+    } else if (v.is_tensor_list()) {
+      for (const Tensor& t : v.to_tensor_list())
+        if (t.defined()) add(type_of(t.impl()->type_id()));
+    } else {
+      add(type_of(v));
+    }
+  }
+  [[nodiscard]] ArrayRef<const TypeInfo*> ref() const noexcept { return {data(), size_}; }
+
+ private:
+  static constexpr std::size_t kInline = 8;
+  const TypeInfo** data() noexcept { return heap_.empty() ? inline_.data() : heap_.data(); }
+  const TypeInfo* const* data() const noexcept { return heap_.empty() ? inline_.data() : heap_.data(); }
+
+  void add(const TypeInfo* t) {
+    if (t == nullptr) return;
+    const TypeInfo** d = data();
+    if (std::find(d, d + size_, t) != d + size_) return;
+    // Before the first type already collected that is a superclass of it.
+    const std::size_t pos = static_cast<std::size_t>(
+        std::find_if(d, d + size_, [&](const TypeInfo* seen) { return t->is_subclass_of(*seen); }) - d);
+    if (heap_.empty() && size_ == kInline) heap_.assign(inline_.begin(), inline_.end());
+    if (!heap_.empty()) {
+      heap_.insert(heap_.begin() + static_cast<std::ptrdiff_t>(pos), t);
+    } else {
+      std::copy_backward(inline_.begin() + static_cast<std::ptrdiff_t>(pos),
+                         inline_.begin() + static_cast<std::ptrdiff_t>(size_),
+                         inline_.begin() + static_cast<std::ptrdiff_t>(size_ + 1));
+      inline_[pos] = t;
+    }
+    ++size_;
+  }
+
+  std::array<const TypeInfo*, kInline> inline_{};
+  std::vector<const TypeInfo*> heap_;
+  std::size_t size_ = 0;
+};
+
+std::string type_list(ArrayRef<const TypeInfo*> types) {
   std::string s = "[";
   for (std::size_t i = 0; i < types.size(); ++i) s += (i ? ", " : "") + types[i]->name();
   return s + "]";
@@ -49,31 +83,23 @@ bool same_value(const Value& a, const Value& b) {
   return a.repr() == b.repr();
 }
 
-// The call as the user wrote it: from the boxed-call frame when it is this
-// operator's, else rebuilt from the bound stack (positional parameters as
-// args, trailing defaults dropped; keyword-only ones that differ from their
-// defaults as kwargs).
-void caller_arguments(const OperatorHandle& op, const FunctionSchema& s, const Value* stack_args,
-                      TorchFunctionCall& call) {
-  BoxedCallFrame* frame = t_frame;
-  if (frame != nullptr && frame->op_entry == op.entry()) {
-    call.args = *frame->args;
-    call.kwargs = *frame->kwargs;
-    return;
-  }
+// A typed call's arguments as the user would have written them, rebuilt from
+// the bound stack: positional parameters as args (trailing defaults
+// dropped), keyword-only ones that differ from their defaults as kwargs.
+void rebuild_arguments(const FunctionSchema& s, const Value* stack_args, std::vector<Value>& args, Kwargs& kwargs) {
   std::size_t last = 0;
   for (std::size_t i = 0; i < s.arguments.size(); ++i) {
     const SchemaArgument& a = s.arguments[i];
     const Value& v = stack_args[i];
     const bool is_default = a.default_value && same_value(*a.default_value, v);
     if (a.kwarg_only) {
-      if (!is_default) call.kwargs.emplace_back(a.name, v);
+      if (!is_default) kwargs.emplace_back(a.name, v);
     } else {
-      call.args.push_back(v);
-      if (!is_default) last = call.args.size();
+      args.push_back(v);
+      if (!is_default) last = args.size();
     }
   }
-  call.args.resize(last);
+  args.resize(last);
 }
 
 // The handler of `t`: its own, or the default subclass behaviour.
@@ -127,19 +153,37 @@ void push_result(const FunctionSchema& s, Stack& stack, Value r) {
 class OverrideKernel final : public BoxedFunctor {
  public:
   void operator()(const OperatorHandle& op, DispatchKeySet ks, Stack& stack) override {
-    auto schema = op.schema_ptr();
-    const FunctionSchema& s = *schema;
+    if (op.entry()->ignored) {
+      op.redispatch_boxed(next_keys(ks), stack);
+      return;
+    }
+    // wick::call's frame, when it is this operator's, holds the schema and
+    // the arguments as the user wrote them (Note [Boxed call frame]); a typed
+    // call holds the schema here and rebuilds the arguments from the stack.
+    BoxedCallFrame* frame = t_frame;
+    const bool own_frame = frame != nullptr && frame->op_entry == op.entry();
+    std::shared_ptr<const FunctionSchema> held;
+    const FunctionSchema& s = own_frame ? *frame->schema : *(held = op.schema_ptr());
     const std::size_t n = s.arguments.size();
     WICK_INTERNAL_ASSERT(stack.size() >= n, "override kernel: short stack");
-    const bool ignored = op.entry()->ignored;
-    if (ignored || (t_mode_count == 0 && !stack_has_types(stack, n))) {
+    const Value* args = stack.data() + (stack.size() - n);
+    TypeList types;
+    for (std::size_t i = 0; i < n; ++i) types.collect(args[i]);
+    if (types.ref().empty() && t_mode_count == 0) {
       op.redispatch_boxed(next_keys(ks), stack);  // nothing to do here (e.g. a mode is only included)
       return;
     }
-    TorchFunctionCall call{op, {}, {}, {}};
-    const Value* args = stack.data() + (stack.size() - n);
-    for (std::size_t i = 0; i < n; ++i) collect_types(args[i], call.types);
-    caller_arguments(op, s, args, call);
+    TorchFunctionCall call{op, types.ref(), {}, {}};
+    std::vector<Value> rebuilt_args;
+    Kwargs rebuilt_kwargs;
+    if (own_frame) {
+      call.args = *frame->args;
+      call.kwargs = *frame->kwargs;
+    } else {
+      rebuild_arguments(s, args, rebuilt_args, rebuilt_kwargs);
+      call.args = rebuilt_args;
+      call.kwargs = rebuilt_kwargs;
+    }
     // The keys and arguments for default_torch_function's redispatch (the
     // stack is left alone until the handlers are done).
     Pending pending{ks, args, n};
@@ -174,12 +218,6 @@ class OverrideKernel final : public BoxedFunctor {
   };
   static constinit thread_local Pending* t_pending __attribute__((tls_model("initial-exec")));
 
- private:
-  static bool stack_has_types(const Stack& stack, std::size_t n) {
-    for (std::size_t i = stack.size() - n; i < stack.size(); ++i)
-      if (is_tensor_like(stack[i])) return true;
-    return false;
-  }
 };
 constinit thread_local OverrideKernel::Pending* OverrideKernel::t_pending = nullptr;
 
@@ -236,7 +274,7 @@ Value default_torch_function(const TorchFunctionCall& call) {
       call.op.redispatch_boxed(ks, stack);
     } else {
       stack.clear();
-      Value r = wick::call(call.op.name(), call.args, call.kwargs);
+      Value r = wick::call(call.op.name(), call.args.vec(), call.kwargs.vec());
       stack.push_back(std::move(r));
     }
   }
@@ -255,8 +293,8 @@ const Value* TorchFunctionCall::kwarg(std::string_view name) const noexcept {
 
 // --- HandledFunctions and the converting fallback ----------------------------------------
 
-std::vector<Value> bind_params(std::string_view function, const std::vector<Param>& params,
-                               const std::vector<Value>& args, const Kwargs& kwargs) {
+std::vector<Value> bind_params(std::string_view function, const std::vector<Param>& params, ArrayRef<Value> args,
+                               KwargsRef kwargs) {
   const std::size_t n = params.size();
   WICK_CHECK(args.size() <= n, TypeError, function, "() takes ", n, " positional argument", n == 1 ? "" : "s",
              " but ", args.size(), args.size() == 1 ? " was" : " were", " given");
@@ -369,32 +407,11 @@ bool is_tensor_like(const Value& v) noexcept {
   return false;
 }
 
-bool has_torch_function(const std::vector<Value>& args) noexcept {
-  if (t_mode_count != 0) return true;
-  for (const Value& v : args) {
-    switch (v.kind()) {  // one kind() per argument; plain tensors and numbers stay inline
-      case Value::Kind::kTensor: {
-        const TensorImpl* impl = v.to_tensor().impl();
-        if (impl != nullptr && impl->type_id() != 0) return true;
-        break;
-      }
-      case Value::Kind::kObject:
-      case Value::Kind::kTensorList:
-      case Value::Kind::kList:
-      case Value::Kind::kTuple:
-        if (is_tensor_like(v)) return true;
-        break;
-      default:
-        break;
-    }
-  }
-  return false;
-}
-
-Value handle_torch_function(const OperatorHandle& op, const std::vector<Value>& args, const Kwargs& kwargs) {
-  TorchFunctionCall call{op, {}, args, kwargs};
-  for (const Value& v : args) collect_types(v, call.types);
-  for (const auto& [k, v] : kwargs) collect_types(v, call.types);
+Value handle_torch_function(const OperatorHandle& op, ArrayRef<Value> args, KwargsRef kwargs) {
+  TypeList types;
+  for (const Value& v : args) types.collect(v);
+  for (const auto& [k, v] : kwargs) types.collect(v);
+  TorchFunctionCall call{op, types.ref(), args, kwargs};
   BoxedCallFrame* saved = t_frame;
   t_frame = nullptr;
   struct Restore {
@@ -402,7 +419,7 @@ Value handle_torch_function(const OperatorHandle& op, const std::vector<Value>& 
     ~Restore() { t_frame = f; }
   } restore{saved};
   Value r = run_protocol(op, call);
-  if (r.is_not_implemented()) return wick::call(op.name(), args, kwargs);
+  if (r.is_not_implemented()) return wick::call(op.name(), args.vec(), kwargs.vec());
   return r;
 }
 

@@ -21,8 +21,8 @@ namespace {
 /// f-string prints `func.__name__`, `args!r` and `kwargs!r`.
 std::string describe(const wick::TorchFunctionCall& call) {
   const std::string& op = call.op_name();
-  std::string args = wick::Value::list(call.args, /*tuple=*/true).repr();
-  std::string kwargs = call.kwargs.empty() ? "None" : wick::Value::dict(call.kwargs).repr();
+  std::string args = wick::Value::list(call.args.vec(), /*tuple=*/true).repr();
+  std::string kwargs = call.kwargs.empty() ? "None" : wick::Value::dict(call.kwargs.vec()).repr();
   return "func: " + op.substr(op.rfind('.') + 1) + ", args: " + args + ", kwargs: " + kwargs;
 }
 

@@ -150,7 +150,9 @@ TEST_F(Override, BindParamsAsPython) {
 
 TEST_F(Override, ConvertingFallbackNeedsToTensor) {
   // TAlpha registered no to_tensor: the fallback cannot convert it.
-  TorchFunctionCall c{find_op("torch.neg"), {find_type("TAlpha")}, {st(1, 1, "TAlpha")}, {}};
+  const std::vector<const TypeInfo*> types{find_type("TAlpha")};
+  const std::vector<Value> args{st(1, 1, "TAlpha")};
+  const TorchFunctionCall c{find_op("torch.neg"), types, args, {}};
   WICK_EXPECT_THROW_MSG(call_with_tensors(c), TypeError,
                         "torch.neg: cannot convert the 'TAlpha' argument to a tensor (the type registered no to_tensor)");
 }
@@ -228,6 +230,16 @@ TEST_F(Override, ModesSeeEveryCallFirst) {
     EXPECT_TRUE(has_torch_function({Value(1)}));
   }
   EXPECT_EQ(seen, (std::vector<std::string>{"torch.neg", "torch.add"}));
+  // Handlers see the arguments as written: varargs are not packed for them.
+  std::size_t nargs = 0;
+  {
+    TorchFunctionMode mode([&](const TorchFunctionCall& c) -> Value {
+      if (c.op_name() == "torch.Tensor.reshape") nargs = c.args.size();
+      return NotImplemented;
+    });
+    expect_near(call("torch.Tensor.reshape", {vec({1, 2, 3, 4}), 2, 2}).to_tensor(), {1, 2, 3, 4});
+  }
+  EXPECT_EQ(nargs, 3u);
   expect_near(sum, {3});
   EXPECT_FALSE(has_torch_function({Value(vec({1}))}));
   expect_near(neg(vec({1})), {-1});

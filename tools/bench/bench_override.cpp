@@ -3,7 +3,8 @@
 /// \file
 /// Pairs (compare within the pair, not with libtorch):
 ///   override_typed_plain          typed no-op call, plain tensor (the protocol is absent)
-///   override_has_torch_function   the explicit check a plugin entry point makes, 3 plain args
+///   override_has_torch_function   the check wick::call (or a plugin entry point) makes, 3 plain args
+///   override_has_torch_function_1arg  the same, 1 plain tensor
 ///   override_boxed_plain          wick::call of a no-op with a plain tensor
 ///   override_boxed_one_handler    the same call with a tensor-like whose handler returns at once
 #include <benchmark/benchmark.h>
@@ -51,11 +52,28 @@ void wick_override_typed_plain(benchmark::State& state) {
 }
 BENCHMARK(wick_override_typed_plain);
 
+// The check wick::call makes on its arguments (and a plugin entry point
+// should make): two plain tensors and a number, as in torch.add(x, y, alpha=2).
 void wick_override_has_torch_function(benchmark::State& state) {
+  bench();
   std::vector<wick::Value> args{wick::Value(wick::ones({1})), wick::Value(wick::ones({1})), wick::Value(2)};
-  for (auto _ : state) benchmark::DoNotOptimize(wick::has_torch_function(args));
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(args.data());
+    benchmark::DoNotOptimize(wick::has_torch_function(args));
+  }
 }
 BENCHMARK(wick_override_has_torch_function);
+
+// The same for the one-tensor call of the boxed benchmarks below.
+void wick_override_has_torch_function_1arg(benchmark::State& state) {
+  bench();
+  std::vector<wick::Value> args{wick::Value(wick::ones({1}))};
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(args.data());
+    benchmark::DoNotOptimize(wick::has_torch_function(args));
+  }
+}
+BENCHMARK(wick_override_has_torch_function_1arg);
 
 void wick_override_boxed_plain(benchmark::State& state) {
   bench();

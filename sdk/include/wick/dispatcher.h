@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "wick/dispatch_key.h"
+#include "wick/array_ref.h"
 #include "wick/export.h"
 #include "wick/schema.h"
 #include "wick/tensor.h"
@@ -196,6 +197,8 @@ TypedOperatorHandle<Sig> OperatorHandle::typed() const {
 
 /// Keyword arguments of a boxed call, in the order given.
 using Kwargs = std::vector<std::pair<std::string, Value>>;
+/// A view of keyword arguments (binds to a Kwargs without copying).
+using KwargsRef = ArrayRef<std::pair<std::string, Value>>;
 
 /// The boxed call with Python's argument conventions: binds positional and
 /// keyword arguments to the schema (defaults filled in), picks the `out`

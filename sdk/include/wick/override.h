@@ -150,11 +150,12 @@ class WICK_API TensorLike : public Object {
 
 /// One call being handled: the operator, the overriding types (in the
 /// order handlers are tried), and the arguments as the caller gave them.
+/// The fields are views: valid while the handler runs (copy what you keep).
 struct WICK_API TorchFunctionCall {
   OperatorHandle op;
-  std::vector<const TypeInfo*> types;
-  std::vector<Value> args;
-  Kwargs kwargs;
+  ArrayRef<const TypeInfo*> types;
+  ArrayRef<Value> args;
+  KwargsRef kwargs;
 
   /// "torch.add", "torch.Tensor.__add__" (without the overload).
   [[nodiscard]] const std::string& op_name() const noexcept { return op.qualified_name(); }
@@ -187,7 +188,7 @@ struct WICK_API Param {
 /// got multiple values for argument 'other'", "add() missing 1 required
 /// positional argument: 'other'".
 [[nodiscard]] WICK_API std::vector<Value> bind_params(std::string_view function, const std::vector<Param>& params,
-                                                      const std::vector<Value>& args, const Kwargs& kwargs);
+                                                      ArrayRef<Value> args, KwargsRef kwargs);
 
 /// A per-type table of operator implementations (the note's HANDLED_FUNCTIONS
 /// and `@implements`).
@@ -250,14 +251,33 @@ class WICK_API DisableTorchFunction final {
 
 // --- the overrides API (torch.overrides) ------------------------------------------
 
-/// True when a value among `args` (lists included) has an overriding type,
-/// or a mode is active.
-[[nodiscard]] WICK_API bool has_torch_function(const std::vector<Value>& args) noexcept;
-/// True for tensor-likes and tensor subclasses (torch.overrides.is_tensor_like).
+/// True for tensor-likes and tensor subclasses (torch.overrides.is_tensor_like),
+/// and for lists holding one.
 [[nodiscard]] WICK_API bool is_tensor_like(const Value& v) noexcept;
+/// True when the protocol would run for these arguments: a value among
+/// `args` (lists included) has an overriding type, or a mode is active; and
+/// the protocol is not disabled (DisableTorchFunction). Inline: plain
+/// tensors and numbers cost a load and a test each.
+[[nodiscard]] inline bool has_torch_function(ArrayRef<Value> args) noexcept {
+  const LocalDispatchKeySet& tls = tls_local_dispatch_key_set();
+  if (tls.excluded.has(DispatchKey::kOverride)) return false;
+  if (tls.included.has(DispatchKey::kOverride)) return true;  // a TorchFunctionMode is active
+  for (const Value& v : args) {
+    if (const Tensor* t = v.tensor_if()) {
+      if (t->key_set().has(DispatchKey::kOverride)) return true;  // a subclass
+      continue;
+    }
+    // Only objects and lists can hold a tensor-like; one test for the rest.
+    constexpr std::uint32_t kMayHold = 1u << static_cast<int>(Value::Kind::kObject) |
+                                       1u << static_cast<int>(Value::Kind::kTensorList) |
+                                       1u << static_cast<int>(Value::Kind::kList) |
+                                       1u << static_cast<int>(Value::Kind::kTuple);
+    if (((kMayHold >> static_cast<int>(v.kind())) & 1u) != 0 && is_tensor_like(v)) return true;
+  }
+  return false;
+}
 /// Runs the protocol for a plugin author's own entry point `op` (a catalog
 /// operator): what the dispatcher does at the Override key.
-WICK_API Value handle_torch_function(const OperatorHandle& op, const std::vector<Value>& args,
-                                      const Kwargs& kwargs = {});
+WICK_API Value handle_torch_function(const OperatorHandle& op, ArrayRef<Value> args, KwargsRef kwargs = {});
 
 }  // namespace wick

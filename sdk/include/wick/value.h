@@ -16,6 +16,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -122,6 +123,9 @@ class WICK_API Value final {
     if (const auto* t = std::get_if<Tensor>(&v_)) return *t;
     type_mismatch("Tensor");
   }
+  /// The tensor held, or nullptr when the value is not a tensor (no throw:
+  /// for hot paths that test and use in one step).
+  [[nodiscard]] const Tensor* tensor_if() const noexcept { return std::get_if<Tensor>(&v_); }
   [[nodiscard]] const std::vector<Tensor>& to_tensor_list() const;
   [[nodiscard]] const std::vector<std::int64_t>& to_int_list() const;
   [[nodiscard]] const std::vector<double>& to_double_list() const;
@@ -161,15 +165,17 @@ struct ValueDict {
 };
 
 inline Value::Kind Value::kind() const noexcept {
-  // Variant alternatives are in Kind order, except that index 11 (a list)
-  // is a list or a tuple.
-  static constexpr Kind kByIndex[] = {Kind::kNone,       Kind::kBool,   Kind::kInt,       Kind::kDouble,
-                               Kind::kString,     Kind::kTensor, Kind::kTensorList, Kind::kIntList,
-                               Kind::kDoubleList, Kind::kDtype,  Kind::kDevice,    Kind::kList,
-                               Kind::kObject,     Kind::kNotImplemented, Kind::kDict};
+  // Variant alternatives 0..10 are in Kind order; index 11 (a list) is a
+  // list or a tuple, and the later ones are shifted by one.
+  static_assert(std::is_same_v<std::variant_alternative_t<5, Storage>, Tensor> &&
+                std::is_same_v<std::variant_alternative_t<10, Storage>, Device> &&
+                std::is_same_v<std::variant_alternative_t<12, Storage>, std::shared_ptr<Object>> &&
+                std::is_same_v<std::variant_alternative_t<14, Storage>, std::shared_ptr<ValueDict>> &&
+                std::variant_size_v<Storage> == 15 && static_cast<int>(Kind::kDict) == 15);
   const std::size_t i = v_.index();
+  if (i < 11) return static_cast<Kind>(i);
   if (i == 11) return std::get<11>(v_)->is_tuple ? Kind::kTuple : Kind::kList;
-  return kByIndex[i];
+  return static_cast<Kind>(i + 1);
 }
 
 /// The boxed calling convention's operand stack.
