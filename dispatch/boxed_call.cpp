@@ -45,6 +45,13 @@ std::vector<std::int64_t> to_int_list(const OperatorHandle& op, const SchemaArgu
   bad_type(op, arg, pos, "tuple of ints", v);
 }
 
+// A tensor-like the override protocol will see: it goes to the Override
+// kernel as it is. Under DisableTorchFunction (and for objects that are not
+// tensor-likes) it is just a value of the wrong type.
+bool goes_to_override(const Value& v) noexcept {
+  return is_tensor_like(v) && !tls_local_dispatch_key_set().excluded.has(DispatchKey::kOverride);
+}
+
 // Converts a bound argument to what the schema type expects.
 Value convert(const OperatorHandle& op, const SchemaArgument& arg, std::size_t pos, Value v) {
   const SchemaType& t = arg.type;
@@ -52,7 +59,7 @@ Value convert(const OperatorHandle& op, const SchemaArgument& arg, std::size_t p
     if (t.optional || t.kind == TypeKind::kAny) return v;
     bad_type(op, arg, pos, t.str(), v);
   }
-  if (v.is_object()) return v;  // tensor-likes go to the override layer as they are
+  if (v.is_object() && goes_to_override(v)) return v;
   if (t.is_list) {
     switch (t.kind) {
       case TypeKind::kInt: {
@@ -79,7 +86,7 @@ Value convert(const OperatorHandle& op, const SchemaArgument& arg, std::size_t p
           bool has_object = false;
           std::vector<Tensor> out;
           for (const Value& item : v.items()) {
-            if (item.is_object()) {
+            if (item.is_object() && goes_to_override(item)) {
               has_object = true;
             } else if (item.is_tensor()) {
               out.push_back(item.to_tensor());
@@ -231,7 +238,7 @@ Value call(std::string_view name, std::vector<Value> args, const Kwargs& kwargs)
   // The caller's own arguments, for override handlers (Note [Boxed call frame]);
   // `args` is then copied, not moved, into the bound arguments, so it stays intact.
   bool overriding = has_torch_function(args);
-  for (const auto& kv : *kw) overriding = overriding || is_tensor_like(kv.second);
+  for (const auto& kv : *kw) overriding = overriding || goes_to_override(kv.second);
   // Held for the whole call: the operator may be undefined meanwhile.
   const std::shared_ptr<const FunctionSchema> schema = op.schema_ptr();
   const FunctionSchema& s = *schema;

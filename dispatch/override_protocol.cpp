@@ -4,7 +4,6 @@
 /// wick/override.h for the rules it implements.
 #include <algorithm>
 #include <array>
-#include <sstream>
 
 #include "dispatch/override_internal.h"
 #include "dispatch/registry.h"
@@ -103,8 +102,11 @@ void rebuild_arguments(const FunctionSchema& s, const Value* stack_args, std::ve
 }
 
 // The handler of `t`: its own, or the default subclass behaviour.
+// A subclass whose registration is gone keeps its name (its tensors still
+// print) but its handler is not called again: the default runs instead.
+// (Objects of a tensor-like type cannot outlive their plugin's code.)
 Value run_handler(const TypeInfo& t, const TorchFunctionCall& call) {
-  if (t.handler()) return t.handler()(call);
+  if (t.handler() && t.registered()) return t.handler()(call);
   return default_torch_function(call);
 }
 
@@ -150,6 +152,37 @@ void push_result(const FunctionSchema& s, Stack& stack, Value r) {
   }
 }
 
+// What default_torch_function needs to run the operator below Override on
+// the bound arguments: the call being handled (only its own operator may
+// use it), its keys, and its stack arguments.
+struct Pending {
+  const void* op_entry;
+  DispatchKeySet ks;
+  const Value* args;
+  std::size_t n;
+};
+constinit thread_local Pending* t_pending __attribute__((tls_model("initial-exec"))) = nullptr;
+
+// While handlers run: `pending` is the call's (nullptr: none), and the
+// boxed-call frame is cleared (it belonged to the call being handled).
+class HandlerScope {
+ public:
+  explicit HandlerScope(Pending* pending) noexcept : pending_(t_pending), frame_(t_frame) {
+    t_pending = pending;
+    t_frame = nullptr;
+  }
+  ~HandlerScope() {
+    t_pending = pending_;
+    t_frame = frame_;
+  }
+  HandlerScope(const HandlerScope&) = delete;
+  HandlerScope& operator=(const HandlerScope&) = delete;
+
+ private:
+  Pending* pending_;
+  BoxedCallFrame* frame_;
+};
+
 class OverrideKernel final : public BoxedFunctor {
  public:
   void operator()(const OperatorHandle& op, DispatchKeySet ks, Stack& stack) override {
@@ -186,19 +219,8 @@ class OverrideKernel final : public BoxedFunctor {
     }
     // The keys and arguments for default_torch_function's redispatch (the
     // stack is left alone until the handlers are done).
-    Pending pending{ks, args, n};
-    Pending* saved_pending = t_pending;
-    t_pending = &pending;
-    BoxedCallFrame* saved_frame = t_frame;
-    t_frame = nullptr;
-    struct Restore {
-      Pending* p;
-      BoxedCallFrame* f;
-      ~Restore() {
-        t_pending = p;
-        t_frame = f;
-      }
-    } restore{saved_pending, saved_frame};
+    Pending pending{op.entry(), ks, args, n};
+    HandlerScope scope(&pending);
     Value r = run_protocol(op, call);
     if (r.is_not_implemented()) {  // a mode declined and no argument overrides: the plain op
       Stack plain(args, args + n);
@@ -211,15 +233,7 @@ class OverrideKernel final : public BoxedFunctor {
     push_result(s, stack, std::move(r));
   }
 
-  struct Pending {
-    DispatchKeySet ks;
-    const Value* args;
-    std::size_t n;
-  };
-  static constinit thread_local Pending* t_pending __attribute__((tls_model("initial-exec")));
-
 };
-constinit thread_local OverrideKernel::Pending* OverrideKernel::t_pending = nullptr;
 
 // Re-types tensors in a result as `type` (keeping inputs returned as they are).
 Value rewrap(Value v, const TypeInfo* type, const Stack& inputs) {
@@ -261,7 +275,8 @@ Value default_torch_function(const TorchFunctionCall& call) {
       return NotImplemented;
     }
   }
-  OverrideKernel::Pending* pending = OverrideKernel::t_pending;
+  Pending* pending = t_pending;
+  if (pending != nullptr && pending->op_entry != call.op.entry()) pending = nullptr;  // another call's
   Stack stack;
   DispatchKeySet ks;
   if (pending != nullptr) {
@@ -296,8 +311,13 @@ const Value* TorchFunctionCall::kwarg(std::string_view name) const noexcept {
 std::vector<Value> bind_params(std::string_view function, const std::vector<Param>& params, ArrayRef<Value> args,
                                KwargsRef kwargs) {
   const std::size_t n = params.size();
-  WICK_CHECK(args.size() <= n, TypeError, function, "() takes ", n, " positional argument", n == 1 ? "" : "s",
-             " but ", args.size(), args.size() == 1 ? " was" : " were", " given");
+  if (args.size() > n) {  // CPython: "takes 2 ..." or, with defaults, "takes from 1 to 3 ..."
+    const auto required = static_cast<std::size_t>(
+        std::count_if(params.begin(), params.end(), [](const Param& p) { return !p.default_value; }));
+    const std::string count = required == n ? std::to_string(n) : detail::str_cat("from ", required, " to ", n);
+    throw TypeError(detail::str_cat(function, "() takes ", count, " positional argument", n == 1 ? "" : "s", " but ",
+                                    args.size(), args.size() == 1 ? " was" : " were", " given"));
+  }
   std::vector<std::optional<Value>> bound(n);
   for (std::size_t i = 0; i < args.size(); ++i) bound[i] = args[i];
   for (const auto& [key, value] : kwargs) {
@@ -316,10 +336,12 @@ std::vector<Value> bind_params(std::string_view function, const std::vector<Para
     out.push_back(bound[i] ? std::move(*bound[i]) : Value());
   }
   if (!missing.empty()) {
-    // Python: "'a'", "'a' and 'b'", "'a', 'b' and 'c'".
+    // CPython: "'a'", "'a' and 'b'", "'a', 'b', and 'c'".
     std::string names;
-    for (std::size_t i = 0; i < missing.size(); ++i)
-      names += (i == 0 ? "" : i + 1 == missing.size() ? " and " : ", ") + missing[i];
+    for (std::size_t i = 0; i < missing.size(); ++i) {
+      const bool last = i + 1 == missing.size();
+      names += (i == 0 ? "" : !last ? ", " : missing.size() == 2 ? " and " : ", and ") + missing[i];
+    }
     throw TypeError(detail::str_cat(function, "() missing ", missing.size(), " required positional argument",
                                     missing.size() == 1 ? "" : "s", ": ", names));
   }
@@ -348,9 +370,9 @@ Value call_with_tensors(const TorchFunctionCall& call) {
     if (v.is_object()) {
       const TypeInfo* t = type_of(v);
       if (t == nullptr) return v;
-      WICK_CHECK(t->to_tensor() != nullptr, TypeError, call.op_name(), ": cannot convert the '", t->name(),
-                 "' argument to a tensor (the type registered no to_tensor)");
-      return Value(t->to_tensor()(v));
+      WICK_CHECK(t->to_tensor() != nullptr && t->registered(), TypeError, call.op_name(), ": cannot convert the '",
+                 t->name(), "' argument to a tensor (the type registered no to_tensor, or its plugin is unloaded)");
+      return Value(t->to_tensor()(*t, v));
     }
     if (v.is_list() || v.is_tuple()) {
       std::vector<Value> items;
@@ -412,12 +434,7 @@ Value handle_torch_function(const OperatorHandle& op, ArrayRef<Value> args, Kwar
   for (const Value& v : args) types.collect(v);
   for (const auto& [k, v] : kwargs) types.collect(v);
   TorchFunctionCall call{op, types.ref(), args, kwargs};
-  BoxedCallFrame* saved = t_frame;
-  t_frame = nullptr;
-  struct Restore {
-    BoxedCallFrame* f;
-    ~Restore() { t_frame = f; }
-  } restore{saved};
+  HandlerScope scope(nullptr);
   Value r = run_protocol(op, call);
   if (r.is_not_implemented()) return wick::call(op.name(), args.vec(), kwargs.vec());
   return r;

@@ -196,9 +196,14 @@ Tensor tensor_constructor(std::string_view type_name, const std::vector<Value>& 
 
 Value new_instance(const TypeInfo* type, const std::vector<Value>& args, const Kwargs& kwargs) {
   for (const TypeInfo* t = type; t != nullptr; t = t->parent()) {
+    // A type whose plugin is gone calls no code of that plugin.
+    WICK_CHECK(t->registered(), TypeError, "cannot create '", type->name(), "' instances: the plugin of '", t->name(),
+               "' is unloaded");
     if (!t->constructor()) continue;
-    Value v = t->constructor()(args, kwargs);
-    if (t != type && v.is_tensor()) return Value(as_subclass(v.to_tensor(), type));
+    Value v = t->constructor()(*type, args, kwargs);
+    if (v.is_tensor() && v.to_tensor().defined() && type->is_tensor_subclass() &&
+        v.to_tensor().impl()->type_id() != type->id())
+      return Value(as_subclass(v.to_tensor(), type));  // an ancestor's constructor made its own type
     return v;
   }
   WICK_CHECK(type == nullptr || type->is_tensor_subclass(), TypeError, "cannot create '", type->name(),

@@ -40,9 +40,9 @@ Value make(const TypeInfo& type, Tensor t, Value metadata) {
       std::shared_ptr<wick::Object>(std::make_shared<MetadataTensor>(type, std::move(t), std::move(metadata))));
 }
 
-const MetadataTensor* get(const TypeInfo& type, const Value& v) {
-  if (wick::type_of(v) != &type) return nullptr;
-  return static_cast<const MetadataTensor*>(v.to_object().get());
+/// The MetadataTensor in `v`, or nullptr.
+const MetadataTensor* get(const Value& v) {
+  return v.is_object() ? dynamic_cast<const MetadataTensor*>(v.to_object().get()) : nullptr;
 }
 
 /// `MetadataTensor(data, metadata=None, dtype=None)`: the data as `torch.as_tensor` makes it.
@@ -81,27 +81,26 @@ Value wrap(const TypeInfo& type, const Value& r, const Value& metadata) {
 }
 
 /// The note's __torch_function__: unwrap, call, rewrap with the first metadata.
-Value handle(const TypeInfo& type, const wick::TorchFunctionCall& call) {
+Value handle(const wick::TorchFunctionCall& call) {
   const MetadataTensor* first = nullptr;
   for (const Value& a : call.args)
-    if ((first = get(type, a)) != nullptr) break;
+    if ((first = get(a)) != nullptr) break;
   for (const auto& kv : call.kwargs)
-    if (first == nullptr) first = get(type, kv.second);
+    if (first == nullptr) first = get(kv.second);
   if (first == nullptr) return wick::NotImplemented;  // only inside a list: not one of the note's cases
-  return wrap(type, wick::call_with_tensors(call), first->metadata());
+  return wrap(first->type(), wick::call_with_tensors(call), first->metadata());
+}
+
+Tensor to_tensor(const TypeInfo& type, const Value& v) {
+  const MetadataTensor* m = get(v);
+  WICK_CHECK(m != nullptr, TypeError, type.name(), ".to_tensor(): expected a ", type.name(), ", not ", v.type_name());
+  return m->tensor();
 }
 
 }  // namespace
 
 void register_metadata_tensor(wick::Library& lib) {
-  auto type = std::make_shared<const TypeInfo*>(nullptr);
-  *type = &lib.register_type({
-      .name = "MetadataTensor",
-      .handler = [type](const wick::TorchFunctionCall& call) { return handle(**type, call); },
-      .constructor = [type](const std::vector<Value>& args,
-                            const Kwargs& kwargs) { return construct(**type, args, kwargs); },
-      .to_tensor = [type](const Value& v) { return get(**type, v)->tensor(); },
-  });
+  lib.register_type({.name = "MetadataTensor", .handler = handle, .constructor = construct, .to_tensor = to_tensor});
 }
 
 }  // namespace extending_torch

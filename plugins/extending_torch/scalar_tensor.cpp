@@ -39,19 +39,10 @@ class ScalarTensor final : public wick::TensorLike {
   Scalar value_;  // a Python number: bool, int or float, as given
 };
 
-/// The two registered types (both are ScalarTensor objects in C++).
-struct Types {
-  const TypeInfo* plain = nullptr;
-  const TypeInfo* fallback = nullptr;
-  wick::HandledFunctions handled;
-
-  /// The ScalarTensor in `v`, or nullptr.
-  [[nodiscard]] const ScalarTensor* get(const Value& v) const {
-    const TypeInfo* t = wick::type_of(v);
-    if (t == nullptr || (t != plain && t != fallback)) return nullptr;
-    return static_cast<const ScalarTensor*>(v.to_object().get());
-  }
-};
+/// The ScalarTensor in `v` (of either registered type), or nullptr.
+const ScalarTensor* get(const Value& v) {
+  return v.is_object() ? dynamic_cast<const ScalarTensor*>(v.to_object().get()) : nullptr;
+}
 
 /// Python's `a + b` on two numbers: bools and ints add as ints.
 Scalar add_numbers(const Scalar& a, const Scalar& b) {
@@ -73,55 +64,61 @@ Value construct(const TypeInfo& type, const std::vector<Value>& args, const Kwar
 }
 
 /// The note's `ensure_tensor`: a ScalarTensor as its matrix, anything else as it is.
-Value ensure_tensor(const Types& types, const Value& v) {
-  if (const ScalarTensor* s = types.get(v)) return Value(s->to_tensor());
+Value ensure_tensor(const Value& v) {
+  if (const ScalarTensor* s = get(v)) return Value(s->to_tensor());
   return v;
 }
 
-void implement_operators(const std::shared_ptr<Types>& types) {
+/// The note's HANDLED_FUNCTIONS, shared by both types.
+wick::HandledFunctions handled_functions() {
+  wick::HandledFunctions handled;
   // @implements(torch.mean): float(input._value) / input._N
-  types->handled.implements("torch.mean", {"input"}, [t = types.get()](const std::vector<Value>& a) -> Value {
-    const ScalarTensor* s = t->get(a[0]);
-    if (s == nullptr) return wick::call("torch.mean", {ensure_tensor(*t, a[0])});
+  handled.implements("torch.mean", {"input"}, [](const std::vector<Value>& a) -> Value {
+    const ScalarTensor* s = get(a[0]);
+    if (s == nullptr) return wick::call("torch.mean", {a[0]});
     return Value(s->value().to<double>() / static_cast<double>(s->n()));
   });
   // @implements(torch.add): the fast path for two ScalarTensors, else through tensors.
-  types->handled.implements("torch.add", {"input", "other"}, [t = types.get()](const std::vector<Value>& a) -> Value {
-    const ScalarTensor* x = t->get(a[0]);
-    const ScalarTensor* y = t->get(a[1]);
+  handled.implements("torch.add", {"input", "other"}, [](const std::vector<Value>& a) -> Value {
+    const ScalarTensor* x = get(a[0]);
+    const ScalarTensor* y = get(a[1]);
     if (x != nullptr && y != nullptr) {
       WICK_CHECK(x->n() == y->n(), ValueError, "Shape mismatch!");
       return make(x->type(), x->n(), add_numbers(x->value(), y->value()));
     }
-    return wick::call("torch.add", {ensure_tensor(*t, a[0]), ensure_tensor(*t, a[1])});
+    return wick::call("torch.add", {ensure_tensor(a[0]), ensure_tensor(a[1])});
   });
+  return handled;
+}
+
+Tensor to_tensor(const TypeInfo& type, const Value& v) {
+  const ScalarTensor* s = get(v);
+  WICK_CHECK(s != nullptr, TypeError, type.name(), ".to_tensor(): expected a ", type.name(), ", not ", v.type_name());
+  return s->to_tensor();
 }
 
 }  // namespace
 
 void register_scalar_tensor(wick::Library& lib) {
-  auto types = std::make_shared<Types>();
-  implement_operators(types);
-  auto to_tensor = [t = types.get()](const Value& v) { return t->get(v)->to_tensor(); };
-  types->plain = &lib.register_type({
+  auto handled = std::make_shared<const wick::HandledFunctions>(handled_functions());
+  lib.register_type({
       .name = "ScalarTensor",
-      .handler = [types](const wick::TorchFunctionCall& call) { return types->handled.handle(call); },
-      .constructor = [t = types.get()](const std::vector<Value>& args,
-                                       const Kwargs& kwargs) { return construct(*t->plain, args, kwargs); },
+      .handler = [handled](const wick::TorchFunctionCall& call) { return handled->handle(call); },
+      .constructor = construct,
       .to_tensor = to_tensor,
   });
-  types->fallback = &lib.register_type({
+  lib.register_type({
       .name = "ScalarTensorFallback",
       // The note's second __torch_function__: the table when it has the
       // operator and every type is a tensor or a ScalarTensor, else convert.
-      .handler = [types](const wick::TorchFunctionCall& call) -> Value {
-        bool ours = types->handled.handles(call.op_name());
+      .handler = [handled](const wick::TorchFunctionCall& call) -> Value {
+        bool ours = handled->handles(call.op_name());
         for (const TypeInfo* t : call.types)
-          ours = ours && (t->is_tensor_subclass() || t == types->plain || t == types->fallback);
-        return ours ? types->handled.handle(call) : wick::call_with_tensors(call);
+          ours =
+              ours && (t->is_tensor_subclass() || t->name() == "ScalarTensor" || t->name() == "ScalarTensorFallback");
+        return ours ? handled->handle(call) : wick::call_with_tensors(call);
       },
-      .constructor = [t = types.get()](const std::vector<Value>& args,
-                                       const Kwargs& kwargs) { return construct(*t->fallback, args, kwargs); },
+      .constructor = construct,
       .to_tensor = to_tensor,
   });
 }

@@ -12,6 +12,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "wick/version.h"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -211,7 +213,7 @@ TEST(Cli, PluginsInspectAndCheck) {
   EXPECT_EQ(r.code, 1);  // the directory holds deliberately broken plugins
   EXPECT_NE(r.out.find("ok      "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("FAILED  "), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("plugin ABI version 99, this host supports 1"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("plugin ABI version 99, this host supports " WICK_STR(WICK_PLUGIN_ABI_VERSION)), std::string::npos) << r.out;
   r = run("plugins inspect /nonexistent.so");
   EXPECT_EQ(r.code, 1);
   EXPECT_EQ(r.out.rfind("PluginError: /nonexistent.so: no such plugin file", 0), 0u) << r.out;

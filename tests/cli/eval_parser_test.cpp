@@ -425,6 +425,9 @@ TEST(EvalParser, TypesOfValues) {
   EXPECT_EQ(run("type(1) != float"), "True");
   EXPECT_EQ(run("float"), "float");
   EXPECT_EQ(run("type(2.5)(3)"), "3.0");  // calling the class converts, as float(3)
+  EXPECT_EQ(run("[type(1), type(2.5)] == [int, float]"), "True");
+  EXPECT_EQ(run("bool({})"), "False");
+  EXPECT_EQ(run("bool({'a': 0})"), "True");
   EXPECT_EQ(run("int('7')"), "7");
   EXPECT_EQ(error_of<wick::TypeError>("type()"), "type() takes 1 argument (0 given)");
   EXPECT_EQ(error_of<wick::TypeError>("type('s')(1)"), "cannot create 'str' instances in wick eval");
@@ -627,6 +630,10 @@ TEST(EvalParser, EndToEndTypesOfTensors) {
   if (!wick::try_find_op("torch.tensor")) GTEST_SKIP() << "no CPU backend";
   EXPECT_EQ(run("type(torch.ones(1))"), "Tensor");
   EXPECT_EQ(run("type(torch.ones(1)) == type(torch.zeros(2))"), "True");
+  EXPECT_EQ(run("type(torch.ones(1)) == torch.Tensor"), "True");
+  EXPECT_EQ(run("torch.Tensor"), "Tensor");
+  EXPECT_EQ(error_of<wick::TypeError>("torch.neg(type(1))"),
+            "torch.neg(): argument 'input' (position 1) must be Tensor, not type");
   EXPECT_EQ(run("torch.Tensor([1, 2])"), "tensor([1., 2.])");
   EXPECT_EQ(run("torch.Tensor(torch.tensor([1, 2]))"), "tensor([1, 2])");  // an alias, as in PyTorch 1.13
   EXPECT_EQ(run("torch.Tensor()"), "tensor([])");

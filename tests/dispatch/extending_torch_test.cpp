@@ -103,6 +103,12 @@ TEST_F(ExtendingTorch, ConstructorErrorsNameTheArgument) {
   WICK_EXPECT_THROW_MSG(make("SubTensor", {Value::list({1})}, {{"dtype", ScalarType::kFloat64}}), TypeError,
                         "SubTensor() got an unexpected keyword argument 'dtype'");
   WICK_EXPECT_THROW_MSG(eval("SubTensor(2, -1)"), RuntimeError, "SubTensor(): negative dimension -1 (argument 2)");
+  // A type's to_tensor given something else.
+  for (const char* name : {"ScalarTensor", "MetadataTensor"}) {
+    const TypeInfo& t = *find_type(name);
+    WICK_EXPECT_THROW_MSG(t.to_tensor()(t, Value(1)), TypeError,
+                          std::string(name) + ".to_tensor(): expected a " + name + ", not int");
+  }
 }
 
 // --- MetadataTensor ------------------------------------------------------------------------
@@ -175,6 +181,7 @@ TEST_F(ExtendingTorch, SubclassesThroughEval) {
   EXPECT_EQ(sized.to_tensor().dtype(), ScalarType::kFloat32);
   EXPECT_EQ(eval("type(SubTensor([1]).add(1)) == SubTensor"), "True");
   EXPECT_EQ(eval("type(torch.ones(1)) == SubTensor"), "False");
+  EXPECT_EQ(eval("[type(SubTensor2([1]) + 1)] == [SubTensor2]"), "True");
 }
 
 TEST_F(ExtendingTorch, LoggingTensorDefersToSuper) {

@@ -64,7 +64,7 @@ struct TestTypes {
     lib.register_type({.name = "TScalarTensor", .handler = [this](const TorchFunctionCall& c) { return handled.handle(c); }});
     lib.register_type({.name = "TScalarTensorFallback",
                        .handler = [](const TorchFunctionCall& c) { return call_with_tensors(c); },
-                       .to_tensor = to_tensor});
+                       .to_tensor = [](const TypeInfo&, const Value& v) { return to_tensor(v); }});
     lib.register_type({.name = "TSubTensor", .parent = "Tensor"});
     lib.register_type({.name = "TSubTensor2", .parent = "TSubTensor"});
     lib.register_type({.name = "TOtherSubTensor", .parent = "Tensor"});
@@ -137,11 +137,12 @@ TEST_F(Override, BindParamsAsPython) {
   WICK_EXPECT_THROW_MSG(bind_params("add", params, {}, {}), TypeError,
                         "add() missing 2 required positional arguments: 'input' and 'other'");
   WICK_EXPECT_THROW_MSG(bind_params("f", {"a", "b", "c"}, {}, {}), TypeError,
-                        "f() missing 3 required positional arguments: 'a', 'b' and 'c'");
+                        "f() missing 3 required positional arguments: 'a', 'b', and 'c'");
   WICK_EXPECT_THROW_MSG(bind_params("add", params, {1}, {}), TypeError,
                         "add() missing 1 required positional argument: 'other'");
   WICK_EXPECT_THROW_MSG(bind_params("add", params, {1, 2, 3, 4}, {}), TypeError,
-                        "add() takes 3 positional arguments but 4 were given");
+                        "add() takes from 2 to 3 positional arguments but 4 were given");
+  WICK_EXPECT_THROW_MSG(bind_params("f", {"a"}, {1, 2}, {}), TypeError, "f() takes 1 positional argument but 2 were given");
   WICK_EXPECT_THROW_MSG(bind_params("add", params, {1, 2}, {{"input", 3}}), TypeError,
                         "add() got multiple values for argument 'input'");
   WICK_EXPECT_THROW_MSG(bind_params("add", params, {1, 2}, {{"beta", 3}}), TypeError,
@@ -154,7 +155,7 @@ TEST_F(Override, ConvertingFallbackNeedsToTensor) {
   const std::vector<Value> args{st(1, 1, "TAlpha")};
   const TorchFunctionCall c{find_op("torch.neg"), types, args, {}};
   WICK_EXPECT_THROW_MSG(call_with_tensors(c), TypeError,
-                        "torch.neg: cannot convert the 'TAlpha' argument to a tensor (the type registered no to_tensor)");
+                        "torch.neg: cannot convert the 'TAlpha' argument to a tensor (the type registered no to_tensor");
 }
 
 TEST_F(Override, MethodsAndDundersAreSeparateEntries) {
@@ -245,6 +246,32 @@ TEST_F(Override, ModesSeeEveryCallFirst) {
   expect_near(neg(vec({1})), {-1});
 }
 
+TEST_F(Override, DefaultBehaviourInsideAnotherOperatorsHandler) {
+  // A handler for torch.add runs the protocol for torch.neg itself (as a
+  // plugin entry point would): the default there must run neg on neg's
+  // arguments, not on the add call's.
+  Library lib("override_nested");
+  lib.register_type({.name = "TNested", .parent = "Tensor", .handler = [](const TorchFunctionCall& c) -> Value {
+                       if (c.op_name() == "torch.add") return handle_torch_function(find_op("torch.neg"), {c.args[0]});
+                       return default_torch_function(c);
+                     }});
+  Tensor x = as_subclass(vec({1, 2}, ScalarType::kFloat32), find_type("TNested"));
+  Value r = call("torch.add", {x, vec({10, 20}, ScalarType::kFloat32)}, {{"alpha", 3}});
+  EXPECT_EQ(r.repr(), "TNested([-1., -2.])");
+}
+
+TEST_F(Override, ObjectsThatDoNotOverrideAreJustTheWrongType) {
+  struct Plain final : Object {
+    [[nodiscard]] std::string type_name() const override { return "Plain"; }
+  };
+  WICK_EXPECT_THROW_MSG(call("torch.neg", {Value(std::shared_ptr<Object>(std::make_shared<Plain>()))}), TypeError,
+                        "torch.neg(): argument 'input' (position 1) must be Tensor, not Plain");
+  DisableTorchFunction off;  // a tensor-like is then only an object
+  WICK_EXPECT_THROW_MSG(call("torch.add", {vec({1}), st(2, 2)}), TypeError,
+                        "torch.add(): argument 'other' (position 2) must be Tensor, not TScalarTensor");
+  EXPECT_FALSE(has_torch_function({st(2, 2)}));
+}
+
 TEST_F(Override, DisableTorchFunction) {
   Tensor x = sub("TLoggingTensor", {1, 2});
   types().log.clear();
@@ -320,12 +347,26 @@ TEST_F(Override, TypeRegistrationErrorsAndUnregistration) {
   WICK_EXPECT_THROW_MSG(scoped.register_type({.name = "TOrphan", .parent = "NoSuchType"}), ValueError,
                         "parent 'NoSuchType' is not a registered tensor subclass");
   WICK_EXPECT_THROW_MSG(scoped.register_type({.name = "TNoHandler"}), ValueError, "needs a handler");
+  int handled = 0;
+  Tensor survivor;
   {
     Library temp("override_temp");
-    temp.register_type({.name = "TTemp", .parent = "Tensor"});
+    const TypeInfo& t = temp.register_type({.name = "TTemp", .parent = "Tensor", .handler = [&](const TorchFunctionCall& c) {
+      ++handled;
+      return default_torch_function(c);
+    }});
     EXPECT_NE(find_type("TTemp"), nullptr);
+    survivor = as_subclass(vec({1, 2}, ScalarType::kFloat32), &t);
+    (void)neg(survivor);
+    EXPECT_EQ(handled, 1);
   }
   EXPECT_EQ(find_type("TTemp"), nullptr);
+  // A tensor of a subclass whose registration is gone keeps its type's name
+  // and gets the default behaviour: the handler is not called again.
+  EXPECT_EQ(neg(survivor).repr(), "TTemp([-1., -2.])");
+  EXPECT_EQ(handled, 1);
+  WICK_EXPECT_THROW_MSG(new_instance(type_of(survivor.impl()->type_id()), {Value::list({1})}), TypeError,
+                        "cannot create 'TTemp' instances: the plugin of 'TTemp' is unloaded");
 }
 
 TEST_F(Override, AutogradThroughSubclasses) {

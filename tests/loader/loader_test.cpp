@@ -9,6 +9,7 @@
 #include "wick/dispatcher.h"
 #include "wick/loader.h"
 #include "wick/ops.h"
+#include "wick/version.h"
 
 namespace wick {
 namespace {
@@ -86,7 +87,7 @@ TEST(Loader, ConflictNamesBothPluginsAndRollsBack) {
 
 TEST(Loader, BrokenFilesGetOneSpecificMessageEach) {
   init();
-  EXPECT_TRUE(contains(load_error(plugin_path("bad_abi")), "plugin ABI version 99, this host supports 1"));
+  EXPECT_TRUE(contains(load_error(plugin_path("bad_abi")), "plugin ABI version 99, this host supports " WICK_STR(WICK_PLUGIN_ABI_VERSION)));
   EXPECT_TRUE(contains(load_error(plugin_path("bad_fingerprint")), "ABI fingerprint mismatch"));
   EXPECT_TRUE(contains(load_error(plugin_path("no_entry")), "no entry point 'wick_plugin_descriptor' (is this a wick plugin?)"));
   EXPECT_TRUE(contains(load_error("/nonexistent/libx.so"), "no such plugin file"));

@@ -1,4 +1,4 @@
-// tests/plugins/bad_abi.cpp - a descriptor from a future plugin ABI.
+// tests/plugins/bad_abi.cpp - a descriptor from a future plugin ABI (version 99).
 #include <wick/plugin.h>
 
 namespace {
@@ -6,7 +6,7 @@ const char* init(wick::Registrar*) { return nullptr; }
 }  // namespace
 
 WICK_PLUGIN_EXPORT const wick::PluginDescriptor* wick_plugin_descriptor() {
-  static const wick::PluginDescriptor d{WICK_PLUGIN_ABI_VERSION + 98, "test_bad_abi", "9.9", WICK_SDK_VERSION,
+  static const wick::PluginDescriptor d{99, "test_bad_abi", "9.9", WICK_SDK_VERSION,
                                         WICK_ABI_FINGERPRINT, &init};
   return &d;
 }

@@ -39,29 +39,8 @@ constexpr std::string_view kBuiltins[] = {"abs", "type"};
 /// Python's number types: classes (`type(1.0) == float`) that convert when called.
 constexpr std::string_view kNumberTypes[] = {"float", "int", "bool"};
 
-/// A class, as `type(x)` or a registered type's name gives it: prints as its
-/// name ("SubTensor", "Tensor", "float"), `.__name__` is that name, calling
-/// it makes an instance, and two compare equal when they are the same class.
-class PyType final : public Object {
- public:
-  PyType(std::string name, const TypeInfo* info) : name_(std::move(name)), info_(info) {}
-  [[nodiscard]] std::string type_name() const override { return "type"; }
-  [[nodiscard]] std::string repr() const override { return name_; }
-  [[nodiscard]] const std::string& name() const noexcept { return name_; }
-  /// The registered type; nullptr for Tensor and Python's own types.
-  [[nodiscard]] const TypeInfo* info() const noexcept { return info_; }
-
- private:
-  std::string name_;
-  const TypeInfo* info_;
-};
-
 Value make_type(std::string name, const TypeInfo* info) {
   return Value(std::shared_ptr<Object>(std::make_shared<PyType>(std::move(name), info)));
-}
-
-const PyType* as_type(const Value& v) {
-  return v.is_object() ? dynamic_cast<const PyType*>(v.to_object().get()) : nullptr;
 }
 
 /// `type(v)`: a subclass or tensor-like type, Tensor, or the Python type.
@@ -245,6 +224,7 @@ class Evaluator {
   Thing attribute(Thing base, const std::string& attr, bool last) {
     if (auto* ns = std::get_if<Namespace>(&base)) {
       const std::string path = ns->path + "." + attr;
+      if (path == "torch.Tensor" && last) return make_type("Tensor", nullptr);  // the class; `torch.Tensor.add` is a name
       if (!last && is_namespace(path)) return Namespace{path};
       if (try_find_op(path)) return Callable{Callable::Kind::kOp, path, Value()};
       if (path == "torch.manual_seed") return Callable{Callable::Kind::kBuiltin, path, Value()};
@@ -304,7 +284,6 @@ class Evaluator {
       }
     }
     if (auto* ns = std::get_if<Namespace>(&callee)) {
-      if (ns->path == "torch.Tensor") return new_instance(nullptr, args, kwargs);
       throw TypeError(detail::str_cat("'module' object is not callable (", ns->path, ")"));
     }
     const Value& v = std::get<Value>(callee);
@@ -368,11 +347,6 @@ class Evaluator {
     } else if (is_tensorish(r)) {
       Value out = dispatch_dunder(reflected_dunder(op), r, l);
       if (!out.is_not_implemented()) return out;
-    } else if ((op == BinaryOp::kEq || op == BinaryOp::kNe) && (as_type(l) != nullptr || as_type(r) != nullptr)) {
-      const PyType* a = as_type(l);
-      const PyType* b = as_type(r);
-      const bool same = a != nullptr && b != nullptr && a->name() == b->name() && a->info() == b->info();
-      return Value(same == (op == BinaryOp::kEq));
     } else if (op == BinaryOp::kEq || op == BinaryOp::kNe) {
       return Value(values_equal(l, r) == (op == BinaryOp::kEq));
     } else if (is_comparison(op) && l.is_string() && r.is_string()) {

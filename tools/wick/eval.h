@@ -27,12 +27,19 @@
 /// Note [Eval names]
 /// A dotted name made only of names (`torch.nn.functional.relu`) is one
 /// `kName` node and is resolved as a whole when evaluated: a variable of the
-/// scope (then the rest are attributes of its value), a builtin (`float`,
-/// `int`, `bool`, `abs`), a dtype (`torch.float32`), `torch.manual_seed`, an
-/// operator of the catalog (`wick::try_find_op`), or a namespace (a prefix of
-/// an operator's name, such as `torch.nn`). `F` is `torch.nn.functional`, as
-/// in `import torch.nn.functional as F`. An attribute of a tensor names a
-/// method: `x.reshape(2, 3)` calls `torch.Tensor.reshape(x, 2, 3)`.
+/// scope (then the rest are attributes of its value), a builtin (`abs`,
+/// `type`), a class (`float`, `int`, `bool`, or a registered tensor-like or
+/// subclass such as `ScalarTensor`), a dtype (`torch.float32`),
+/// `torch.manual_seed`, an operator of the catalog (`wick::try_find_op`), or a
+/// namespace (a prefix of an operator's name, such as `torch.nn`). `F` is
+/// `torch.nn.functional`, as in `import torch.nn.functional as F`. An
+/// attribute of a tensor or tensor-like names a method: `x.reshape(2, 3)`
+/// calls `torch.Tensor.reshape(x, 2, 3)`.
+///
+/// Classes are values: `type(x)` gives the class of `x` (`SubTensor`,
+/// `Tensor`, `float`), printed by its name, with `.__name__`, compared with
+/// `==`, and called to make an instance (`wick::new_instance` for registered
+/// types and for `torch.Tensor(...)`).
 #pragma once
 
 #include <cstddef>

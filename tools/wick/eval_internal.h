@@ -5,10 +5,37 @@
 /// `wick_eval`.
 #pragma once
 
+#include <memory>
+#include <string>
+#include <utility>
+
 #include "wick/eval.h"
+#include "wick/override.h"
 #include "wick/value.h"
 
 namespace wick::eval {
+
+/// A class, as `type(x)` or a class name gives it: prints as its name
+/// ("SubTensor", "Tensor", "float"), `.__name__` is that name, calling it
+/// makes an instance, and two are equal when they are the same class.
+class PyType final : public Object {
+ public:
+  PyType(std::string name, const TypeInfo* info) : name_(std::move(name)), info_(info) {}
+  [[nodiscard]] std::string type_name() const override { return "type"; }
+  [[nodiscard]] std::string repr() const override { return name_; }
+  [[nodiscard]] const std::string& name() const noexcept { return name_; }
+  /// The registered type; nullptr for Tensor and Python's own types.
+  [[nodiscard]] const TypeInfo* info() const noexcept { return info_; }
+
+ private:
+  std::string name_;
+  const TypeInfo* info_;
+};
+
+/// The class `v` holds, or nullptr.
+[[nodiscard]] inline const PyType* as_type(const Value& v) {
+  return v.is_object() ? dynamic_cast<const PyType*>(v.to_object().get()) : nullptr;
+}
 
 /// `l op r` for two numbers: int stays int for + - * and ** with a
 /// non-negative exponent, `/` is float, comparisons are bool. Throws
@@ -27,7 +54,7 @@ namespace wick::eval {
 /// `bool(v)`: Python truthiness; a tensor must have exactly one element.
 [[nodiscard]] bool truth(const Value& v);
 /// `l == r` for values that are not tensors: numbers by value, strings,
-/// None, dtypes, lists/tuples item by item, dicts key by key.
+/// None, dtypes, classes, lists/tuples item by item, dicts key by key.
 [[nodiscard]] bool values_equal(const Value& l, const Value& r);
 
 }  // namespace wick::eval

@@ -289,6 +289,8 @@ bool truth(const Value& v) {
       return !v.to_int_list().empty();
     case Value::Kind::kDoubleList:
       return !v.to_double_list().empty();
+    case Value::Kind::kDict:
+      return !v.dict_items().empty();
     case Value::Kind::kTensor: {
       const std::int64_t n = v.to_tensor().numel();
       WICK_CHECK(n == 1, RuntimeError, "Boolean value of Tensor with ", n == 0 ? "no values" : "more than one value",
@@ -302,6 +304,11 @@ bool truth(const Value& v) {
 
 bool values_equal(const Value& l, const Value& r) {
   if (l.is_number() && r.is_number()) return compare_numbers(l, r) == 0;
+  if (const PyType* a = as_type(l)) {
+    const PyType* b = as_type(r);
+    return b != nullptr && a->name() == b->name() && a->info() == b->info();
+  }
+  if (as_type(r) != nullptr) return false;
   if (l.is_tensor() || r.is_tensor() || l.is_object() || r.is_object()) {
     throw TypeError("comparing lists that hold tensors is not supported; compare the tensors");
   }

@@ -53,11 +53,15 @@ struct TorchFunctionCall;
 /// result, or `NotImplemented` to decline.
 using TorchFunctionHandler = std::function<Value(const TorchFunctionCall&)>;
 
-/// Builds an instance from `wick eval`-style arguments: `ScalarTensor(5, 2)`.
-using TypeConstructor = std::function<Value(const std::vector<Value>& args, const Kwargs& kwargs)>;
+/// Builds an instance of `type` (the type called, which may be a subclass of
+/// the one that registered the constructor) from Python-style arguments:
+/// `ScalarTensor(5, 2)`.
+using TypeConstructor =
+    std::function<Value(const TypeInfo& type, const std::vector<Value>& args, const Kwargs& kwargs)>;
 
-/// A tensor-like instance as a plain tensor (the note's `ScalarTensor.tensor()`).
-using ToTensor = std::function<Tensor(const Value& instance)>;
+/// An instance of the tensor-like `type` as a plain tensor (the note's
+/// `ScalarTensor.tensor()`).
+using ToTensor = std::function<Tensor(const TypeInfo& type, const Value& instance)>;
 
 /// What registering a type needs.
 struct TypeSpec {
