@@ -232,7 +232,6 @@ class OverrideKernel final : public BoxedFunctor {
     stack.resize(stack.size() - n);
     push_result(s, stack, std::move(r));
   }
-
 };
 
 // Re-types tensors in a result as `type` (keeping inputs returned as they are).

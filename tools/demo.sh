@@ -4,7 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/install-deps.sh
 cmake --preset release -DWICK_BUILD_TESTS=OFF -DWICK_BUILD_BENCH=OFF
-cmake --build --preset release --target wick_cli cpu extending_autograd wick_example_train
+cmake --build --preset release --target wick_cli cpu extending_autograd extending_torch wick_example_train
 build/release/bin/wick demo
 echo
 echo "== training the note's Linear module (plugins/extending_autograd) =="

@@ -153,6 +153,9 @@ TEST(Cli, NoteTranscripts) {
             "TypeError: no implementation found for 'torch.add' on types that implement __torch_function__: "
             "[SubTensor, OtherSubTensor]\n");
   EXPECT_EQ(run("eval --json " + quote("type(SubTensor([1])), {'a': [1, 2]}")).out, "[\"SubTensor\",{\"a\":[1,2]}]\n");
+  r = run("demo");
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find(">>> type(torch.add(SubTensor2([0]), SubTensor([1])))\nSubTensor2\n"), std::string::npos) << r.out;
 }
 
 TEST(Cli, LoggingTensorLogsThroughSpdlog) {

@@ -169,6 +169,8 @@ int demo() {
       "torch.matmul(torch.tensor([[1, 2], [3, 4]]), torch.tensor([[1], [1]]))",
       "(torch.arange(6.).reshape(2, 3) * 2 + 1).sum(1)",
       "torch.add(torch.tensor([1, 2]), 0.5)",
+      "torch.add(ScalarTensor(2, 2), torch.tensor([[1, 1], [1, 1]]))",
+      "type(torch.add(SubTensor2([0]), SubTensor([1])))",
   };
   for (const char* e : exprs) {
     std::cout << "\n>>> " << e << "\n";
