@@ -27,12 +27,12 @@ Value Value::list(std::vector<Value> items, bool tuple) {
 
 Value Value::dict(std::vector<std::pair<std::string, Value>> items) {
   auto d = std::make_shared<ValueDict>();
-  for (auto& [key, value] : items) {
-    auto it = std::find_if(d->items.begin(), d->items.end(), [&](const auto& kv) { return kv.first == key; });
+  for (auto& item : items) {
+    auto it = std::find_if(d->items.begin(), d->items.end(), [&](const auto& kv) { return kv.first == item.first; });
     if (it != d->items.end()) {
-      it->second = std::move(value);  // as in Python: the last value, at the first key's place
+      it->second = std::move(item.second);  // as in Python: the last value, at the first key's place
     } else {
-      d->items.emplace_back(std::move(key), std::move(value));
+      d->items.push_back(std::move(item));
     }
   }
   Value v;

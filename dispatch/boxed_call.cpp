@@ -15,9 +15,8 @@ namespace {
 std::string op_label(const OperatorHandle& op) { return op.qualified_name() + "()"; }
 
 /// The argument's name as Python spells it (`input` for a function's `self`).
-const std::string& python_name(const OperatorHandle& op, const SchemaArgument& arg) {
-  static const std::string kInput = "input";
-  return arg.name == "self" && op.entry()->self_is_input() ? kInput : arg.name;
+std::string_view python_name(const OperatorHandle& op, const SchemaArgument& arg) {
+  return arg.name == "self" && op.entry()->self_is_input() ? std::string_view("input") : std::string_view(arg.name);
 }
 
 [[noreturn]] void bad_type(const OperatorHandle& op, const SchemaArgument& arg, std::size_t pos,

@@ -319,12 +319,12 @@ std::vector<Value> bind_params(std::string_view function, const std::vector<Para
   }
   std::vector<std::optional<Value>> bound(n);
   for (std::size_t i = 0; i < args.size(); ++i) bound[i] = args[i];
-  for (const auto& [key, value] : kwargs) {
-    const auto it = std::find_if(params.begin(), params.end(), [&](const Param& p) { return p.name == key; });
-    WICK_CHECK(it != params.end(), TypeError, function, "() got an unexpected keyword argument '", key, "'");
+  for (const auto& kv : kwargs) {
+    const auto it = std::find_if(params.begin(), params.end(), [&](const Param& p) { return p.name == kv.first; });
+    WICK_CHECK(it != params.end(), TypeError, function, "() got an unexpected keyword argument '", kv.first, "'");
     auto& slot = bound[static_cast<std::size_t>(it - params.begin())];
-    WICK_CHECK(!slot.has_value(), TypeError, function, "() got multiple values for argument '", key, "'");
-    slot = value;
+    WICK_CHECK(!slot.has_value(), TypeError, function, "() got multiple values for argument '", kv.first, "'");
+    slot = kv.second;
   }
   std::vector<std::string> missing;
   std::vector<Value> out;
