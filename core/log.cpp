@@ -5,10 +5,13 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
+#include <mutex>
+#include <vector>
 
-namespace wick::log {
+namespace wick::logging {
 namespace {
 
 spdlog::level::level_enum to_spdlog(Level l) {
@@ -49,7 +52,32 @@ spdlog::logger& logger() {
   return *l;
 }
 
+struct Sinks {
+  std::mutex mutex;
+  std::vector<std::shared_ptr<ScopedSink::Fn>> fns;
+  std::atomic<bool> any{false};
+};
+
+Sinks& sinks() {
+  static auto* s = new Sinks();  // never destroyed: logging may happen during static destruction
+  return *s;
+}
+
 }  // namespace
+
+ScopedSink::ScopedSink(Fn fn) : fn_(std::make_shared<Fn>(std::move(fn))) {
+  auto& s = sinks();
+  std::lock_guard lock(s.mutex);
+  s.fns.push_back(fn_);
+  s.any.store(true, std::memory_order_release);
+}
+
+ScopedSink::~ScopedSink() {
+  auto& s = sinks();
+  std::lock_guard lock(s.mutex);
+  std::erase(s.fns, fn_);
+  s.any.store(!s.fns.empty(), std::memory_order_release);
+}
 
 Level parse_level(std::string_view name) {
   if (name == "trace") return Level::kTrace;
@@ -68,6 +96,14 @@ Level level() noexcept { return current().load(std::memory_order_relaxed); }
 void write(Level level, std::string_view message) {
   if (level < current().load(std::memory_order_relaxed) || level == Level::kOff) return;
   logger().log(to_spdlog(level), "{}", message);
+  auto& s = sinks();
+  if (!s.any.load(std::memory_order_acquire)) return;
+  std::vector<std::shared_ptr<ScopedSink::Fn>> fns;
+  {
+    std::lock_guard lock(s.mutex);
+    fns = s.fns;  // called without the lock: a sink may log
+  }
+  for (const auto& fn : fns) (*fn)(level, message);
 }
 
-}  // namespace wick::log
+}  // namespace wick::logging

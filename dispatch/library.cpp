@@ -126,7 +126,7 @@ Library& Library::impl_kernel(std::string_view name, KernelFunction k, std::shar
     WICK_CHECK(replace, PluginError, "conflicting kernels for ", e.full_name, " at ", dispatch_key_name(*key_),
                ": already registered by ", old.owner, " (", old.where, "); new registration by ", owner_, " (",
                where(loc), "). Pass replace = true to override explicitly.");
-    log::warn(e.full_name, " at ", dispatch_key_name(*key_), ": kernel of ", old.owner, " (", old.where,
+    logging::warn(e.full_name, " at ", dispatch_key_name(*key_), ": kernel of ", old.owner, " (", old.where,
               ") replaced by ", owner_, " (", where(loc), ")");
   }
   if (k.signature != nullptr && root->cpp_signature.empty()) root->cpp_signature = k.signature->name();

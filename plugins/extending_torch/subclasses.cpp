@@ -5,7 +5,7 @@
 /// refuses unrelated ones. They have no constructor either, so, as
 /// `class SubTensor(torch.Tensor): pass` in Python, they are built like
 /// `torch.Tensor(...)`: `SubTensor([0])` is a float32 SubTensor([0.]).
-/// LoggingTensor logs every call through wick::log (level info) and defers
+/// LoggingTensor logs every call through wick::logging (level info) and defers
 /// to the default behaviour, its `super().__torch_function__`.
 #include <string>
 
@@ -34,7 +34,7 @@ void register_subclasses(wick::Library& lib) {
       .parent = "Tensor",
       .handler =
           [](const wick::TorchFunctionCall& call) {
-            if (wick::log::level() <= wick::log::Level::kInfo) wick::log::info(describe(call));
+            if (wick::logging::level() <= wick::logging::Level::kInfo) wick::logging::info(describe(call));
             return wick::default_torch_function(call);
           },
   });

@@ -8,12 +8,15 @@
 #include "wick/loader.h"
 
 #include <dlfcn.h>
+#include <elf.h>
 
 #include <algorithm>
 #include <boost/dll/runtime_symbol_info.hpp>
 #include <boost/dll/shared_library.hpp>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -57,16 +60,69 @@ fs::path libwick_dir() {
 
 std::string fail(const std::string& path, const std::string& what) { return path + ": " + what; }
 
+// Note [Checking the ELF file first]
+// glibc's dlopen trusts the file: a shared library cut short maps segments
+// past the end of the file and the process dies of SIGBUS on first touch.
+// So the loader reads the ELF and program headers itself and refuses a file
+// whose headers or loadable segments do not fit inside it, or that is not a
+// shared library for this machine, before dlopen ever sees it.
+void check_elf_file(const std::string& path) {
+  std::error_code ec;
+  const std::uintmax_t size = fs::file_size(path, ec);
+  if (ec) throw PluginError(fail(path, "cannot read the file: " + ec.message()));
+  std::ifstream in(path, std::ios::binary);
+  Elf64_Ehdr eh{};
+  if (!in.read(reinterpret_cast<char*>(&eh), sizeof eh) || std::memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0)
+    throw PluginError(fail(path, "cannot load as a shared library: not an ELF file"));
+  if (eh.e_ident[EI_CLASS] != ELFCLASS64)
+    throw PluginError(fail(path, "cannot load as a shared library: not a 64-bit ELF file"));
+#if defined(__x86_64__)
+  constexpr Elf64_Half kMachine = EM_X86_64;
+#elif defined(__aarch64__)
+  constexpr Elf64_Half kMachine = EM_AARCH64;
+#else
+  constexpr Elf64_Half kMachine = 0;
+#endif
+  if (kMachine != 0 && eh.e_machine != kMachine)
+    throw PluginError(fail(path, detail::str_cat("cannot load as a shared library: built for another machine (ELF "
+                                                 "machine ", eh.e_machine, ", this host is ", kMachine, ")")));
+  if (eh.e_type != ET_DYN)
+    throw PluginError(fail(path, "cannot load as a shared library: an ELF file but not a shared library"));
+  auto truncated = [&](std::uintmax_t needed) {
+    return PluginError(fail(path, detail::str_cat("cannot load as a shared library: truncated (the file has ", size,
+                                                  " bytes, its headers need ", needed, ")")));
+  };
+  const std::uintmax_t ph_end = eh.e_phoff + std::uintmax_t{eh.e_phnum} * eh.e_phentsize;
+  if (eh.e_phentsize != sizeof(Elf64_Phdr) || ph_end > size) throw truncated(ph_end);
+  in.seekg(static_cast<std::streamoff>(eh.e_phoff));
+  for (unsigned i = 0; i < eh.e_phnum; ++i) {
+    Elf64_Phdr ph{};
+    if (!in.read(reinterpret_cast<char*>(&ph), sizeof ph)) throw truncated(ph_end);
+    if (ph.p_type == PT_NULL) continue;
+    const std::uintmax_t end = std::uintmax_t{ph.p_offset} + ph.p_filesz;
+    if (end > size) throw truncated(end);
+  }
+  const std::uintmax_t sh_end = eh.e_shoff + std::uintmax_t{eh.e_shnum} * eh.e_shentsize;
+  if (eh.e_shoff != 0 && sh_end > size) throw truncated(sh_end);
+}
+
 std::unique_ptr<LoadedPlugin> open_plugin(const std::string& path, const std::string& kind) {
   auto p = std::make_unique<LoadedPlugin>();
   std::error_code fs_ec;
   if (!fs::is_regular_file(path, fs_ec)) throw PluginError(fail(path, "no such plugin file"));
+  check_elf_file(path);
   boost::system::error_code ec;
   p->library.load(path, boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local, ec);
   if (ec) {
     const char* why = dlerror();  // Boost.DLL leaves dlerror's text in place
     std::string detail = why != nullptr ? why : ec.message();
     (void)dlerror();  // releases glibc's per-thread message buffer
+    // glibc: "<file>: undefined symbol: <name>". Name the symbol on its own.
+    if (const auto at = detail.find("undefined symbol: "); at != std::string::npos) {
+      const std::string symbol = detail.substr(at + 18);
+      throw PluginError(fail(path, "undefined symbol '" + symbol +
+                                       "' (the plugin needs a library or a wick build that is not here)"));
+    }
     throw PluginError(fail(path, "cannot load as a shared library: " + detail));
   }
   if (!p->library.has(WICK_PLUGIN_ENTRY_POINT_NAME))
@@ -75,9 +131,14 @@ std::unique_ptr<LoadedPlugin> open_plugin(const std::string& path, const std::st
   const PluginDescriptor* d = entry();
   if (d == nullptr) throw PluginError(fail(path, "the entry point returned no descriptor"));
   p->descriptor = d;
-  if (d->abi_version != WICK_PLUGIN_ABI_VERSION)
+  if (d->abi_version != WICK_PLUGIN_ABI_VERSION) {
+    const bool newer = d->abi_version > WICK_PLUGIN_ABI_VERSION;
     throw PluginError(fail(path, detail::str_cat("plugin ABI version ", d->abi_version, ", this host supports ",
-                                                 WICK_PLUGIN_ABI_VERSION)));
+                                                 WICK_PLUGIN_ABI_VERSION,
+                                                 newer ? " (the plugin is newer: update wick)"
+                                                       : " (the plugin is older: rebuild it against SDK " WICK_SDK_VERSION
+                                                         ")")));
+  }
   auto str = [](const char* s) { return std::string(s != nullptr ? s : ""); };
   if (str(d->abi_fingerprint) != WICK_ABI_FINGERPRINT)
     throw PluginError(fail(path, "ABI fingerprint mismatch: plugin built with '" + str(d->abi_fingerprint) +
@@ -108,7 +169,7 @@ PluginInfo load_locked(LoaderState& s, const std::string& path, const std::strin
     throw PluginError(fail(path, "init of plugin '" + p->info.name + "' failed: " + message +
                                      " (its registrations were rolled back)"));
   }
-  log::info("loaded ", kind, " '", p->info.name, "' ", p->info.version, " from ", p->info.path);
+  logging::info("loaded ", kind, " '", p->info.name, "' ", p->info.version, " from ", p->info.path);
   PluginInfo info = p->info;
   s.plugins.push_back(std::move(p));
   return info;
@@ -149,14 +210,14 @@ void init() {
   for (const auto& [dir, kind] : search_dirs()) {
     std::error_code ec;
     if (!fs::is_directory(dir, ec)) {
-      log::debug("plugin directory ", dir, " does not exist; skipped");
+      logging::debug("plugin directory ", dir, " does not exist; skipped");
       continue;
     }
     std::vector<std::string> files;
     for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator(); it.increment(ec))
       if (it->path().extension() == ".so") files.push_back(it->path().string());
     if (ec) {
-      log::warn("cannot list plugin directory ", dir, ": ", ec.message());
+      logging::warn("cannot list plugin directory ", dir, ": ", ec.message());
       s.errors.push_back(PluginLoadError{dir, "cannot list directory: " + ec.message()});
     }
     std::sort(files.begin(), files.end());
@@ -164,7 +225,7 @@ void init() {
       try {
         load_locked(s, file, kind);
       } catch (const std::exception& e) {  // never let one file stop the others
-        log::warn(e.what());
+        logging::warn("not loaded: ", e.what());
         s.errors.push_back(PluginLoadError{file, e.what()});
       }
     }
@@ -174,7 +235,12 @@ void init() {
 PluginInfo load_plugin(const std::string& path, const std::string& kind) {
   auto& s = state();
   std::lock_guard lock(s.mutex);
-  return load_locked(s, path, kind);
+  try {
+    return load_locked(s, path, kind);
+  } catch (const std::exception& e) {
+    logging::warn("not loaded: ", e.what());
+    throw;
+  }
 }
 
 PluginInfo inspect_plugin(const std::string& path) { return open_plugin(path, "plugin")->info; }
@@ -186,7 +252,7 @@ void unload_plugin(const std::string& name) {
   WICK_CHECK(it != s.plugins.end(), PluginError, "unload_plugin: no plugin named '", name, "' is loaded");
   (*it)->registrar.reset();
   s.plugins.erase(it);
-  log::info("unloaded plugin '", name, "'");
+  logging::info("unloaded plugin '", name, "'");
 }
 
 std::vector<PluginInfo> loaded_plugins() {

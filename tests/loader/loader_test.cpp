@@ -2,12 +2,15 @@
 /// \file
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 
 #include "wick/catalog.h"
 #include "wick/dispatcher.h"
 #include "wick/loader.h"
+#include "wick/log.h"
 #include "wick/ops.h"
 #include "wick/version.h"
 
@@ -85,22 +88,103 @@ TEST(Loader, ConflictNamesBothPluginsAndRollsBack) {
   EXPECT_EQ(neg(ones({1})).item<double>(), -1.0);
 }
 
+/// A temporary directory removed with the object.
+struct TempDir {
+  std::filesystem::path path;
+  TempDir() {
+    path = std::filesystem::temp_directory_path() /
+           ("wick_loader_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter()++));
+    std::filesystem::create_directories(path);
+  }
+  ~TempDir() { std::filesystem::remove_all(path); }
+  static int& counter() {
+    static int n = 0;
+    return n;
+  }
+};
+
+/// Each fault case: one message naming the file and the problem, nothing
+/// registered, and the host and the other plugins go on working.
 TEST(Loader, BrokenFilesGetOneSpecificMessageEach) {
   init();
-  EXPECT_TRUE(contains(load_error(plugin_path("bad_abi")), "plugin ABI version 99, this host supports " WICK_STR(WICK_PLUGIN_ABI_VERSION)));
-  EXPECT_TRUE(contains(load_error(plugin_path("bad_fingerprint")), "ABI fingerprint mismatch"));
-  EXPECT_TRUE(contains(load_error(plugin_path("no_entry")), "no entry point 'wick_plugin_descriptor' (is this a wick plugin?)"));
-  EXPECT_TRUE(contains(load_error("/nonexistent/libx.so"), "no such plugin file"));
-  auto garbage = std::filesystem::temp_directory_path() / "wick_loader_test_garbage.so";
+  load_plugin(plugin_path("good"));
+  auto others_still_work = [] {
+    EXPECT_EQ(add(ones({1}), ones({1})).item<double>(), 2.0);
+    EXPECT_EQ(call("testplug.twice", {ones({2})}).to_tensor().sum().item<double>(), 4.0);
+  };
+  struct Case {
+    std::string file;
+    std::string message;
+  };
+  TempDir dir;
+  const auto garbage = dir.path / "libgarbage.so";
+  std::ofstream(garbage) << "this is not an ELF file";
+  const auto truncated = dir.path / "libtruncated.so";  // the first kilobyte of a real plugin
   {
-    std::ofstream f(garbage);
-    f << "this is not an ELF file";
+    std::ifstream in(plugin_path("good"), std::ios::binary);
+    std::string head(1024, '\0');
+    in.read(head.data(), static_cast<std::streamsize>(head.size()));
+    std::ofstream(truncated, std::ios::binary).write(head.data(), static_cast<std::streamsize>(head.size()));
   }
-  std::string m = load_error(garbage.string());
-  EXPECT_TRUE(contains(m, "cannot load as a shared library")) << m;
-  EXPECT_TRUE(contains(m, garbage.string())) << m;
-  std::filesystem::remove(garbage);
-  EXPECT_EQ(add(ones({1}), ones({1})).item<double>(), 2.0);
+  const auto relocatable = dir.path / "librelocatable.so";  // an ELF object file, not a shared library
+  {
+    std::string head(64, '\0');
+    std::ifstream(plugin_path("good"), std::ios::binary).read(head.data(), 64);
+    head[16] = 1;  // e_type = ET_REL
+    head[17] = 0;
+    std::ofstream(relocatable, std::ios::binary) << head;
+  }
+  const Case cases[] = {
+      {garbage.string(), "cannot load as a shared library: not an ELF file"},
+      {truncated.string(), "cannot load as a shared library: truncated (the file has 1024 bytes, its headers need "},
+      {relocatable.string(), "cannot load as a shared library: an ELF file but not a shared library"},
+      {"/nonexistent/libx.so", "no such plugin file"},
+      {plugin_path("no_entry"), "no entry point 'wick_plugin_descriptor' (is this a wick plugin?)"},
+      {plugin_path("bad_abi"), "plugin ABI version 99, this host supports " WICK_STR(
+                                   WICK_PLUGIN_ABI_VERSION) " (the plugin is newer: update wick)"},
+      {plugin_path("old_abi"),
+       "plugin ABI version 1, this host supports " WICK_STR(
+           WICK_PLUGIN_ABI_VERSION) " (the plugin is older: rebuild it against SDK " WICK_SDK_VERSION ")"},
+      {plugin_path("bad_sdk"), "SDK version mismatch: plugin built against SDK 0.0.9, host is SDK " WICK_SDK_VERSION},
+      {plugin_path("bad_fingerprint"), "ABI fingerprint mismatch: plugin built with 'msvc-19;msvcprt;cxx201703'"},
+      {plugin_path("undefined_symbol"), "undefined symbol 'wick_test_symbol_nobody_defines'"},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::string> logged;
+    logging::ScopedSink sink([&](logging::Level, std::string_view m) { logged.emplace_back(m); });
+    const std::string m = load_error(c.file);
+    EXPECT_TRUE(contains(m, c.message)) << m;
+    EXPECT_EQ(m.rfind(c.file + ": ", 0), 0u) << m;  // names the file first
+    // The decision is logged with its reason.
+    ASSERT_FALSE(logged.empty()) << c.file;
+    EXPECT_TRUE(contains(logged.back(), "not loaded: " + c.file)) << logged.back();
+    others_still_work();
+  }
+  // A second plugin of a name already loaded, from another file.
+  const auto copy = dir.path / "libcopy_of_good.so";
+  std::filesystem::copy_file(plugin_path("good"), copy);
+  const std::string m = load_error(copy.string());
+  EXPECT_TRUE(contains(m, "a plugin named 'test_good' is already loaded from ")) << m;
+  EXPECT_TRUE(contains(m, "libwick_test_good.so")) << m;
+  others_still_work();
+  unload_plugin("test_good");
+}
+
+TEST(Loader, ExplicitReplacementWarns) {
+  init();
+  std::vector<std::string> warnings;
+  {
+    logging::ScopedSink sink([&](logging::Level level, std::string_view m) {
+      if (level == logging::Level::kWarn) warnings.emplace_back(m);
+    });
+    load_plugin(plugin_path("replacing"));
+  }
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_TRUE(contains(warnings[0], "torch.neg at CPU: kernel of cpu (unary_ops.cpp:")) << warnings[0];
+  EXPECT_TRUE(contains(warnings[0], "replaced by test_replacing (replacing.cpp:")) << warnings[0];
+  EXPECT_EQ(neg(ones({1})).item<double>(), -2.0);  // the replacement runs
+  unload_plugin("test_replacing");
+  EXPECT_EQ(neg(ones({1})).item<double>(), -1.0);  // and the original is back
 }
 
 }  // namespace

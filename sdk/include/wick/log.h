@@ -1,24 +1,42 @@
 // wick/log.h - a thin logging facade over spdlog.
 /// \file
 /// Plugins and applications log through these functions; spdlog stays an
-/// implementation detail of libwick. The level comes from `WICK_LOG_LEVEL`
-/// (trace, debug, info, warn, error, off; default warn) and can be changed
-/// with `set_level`.
+/// implementation detail of libwick. The namespace is `wick::logging` (as
+/// Python's module): `wick::log` is the operator torch.log. The level comes
+/// from `WICK_LOG_LEVEL` (trace, debug, info, warn, error, off; default warn)
+/// and can be changed with `set_level`.
 ///
-///   wick::log::info("loaded ", n, " plugins");
+///   wick::logging::info("loaded ", n, " plugins");
 #pragma once
 
+#include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 
 #include "wick/error.h"
 #include "wick/export.h"
 
-namespace wick::log {
+namespace wick::logging {
 
 enum class Level : int { kTrace = 0, kDebug, kInfo, kWarn, kError, kOff };
 
 WICK_API void write(Level level, std::string_view message);
+
+/// Also sends every message that passes the level to `fn` while this object
+/// lives (for tests, and applications that keep their own logs). Messages
+/// still go to stderr. Several may be active; each is called in turn.
+class WICK_API ScopedSink final {
+ public:
+  using Fn = std::function<void(Level level, std::string_view message)>;
+  explicit ScopedSink(Fn fn);
+  ~ScopedSink();
+  ScopedSink(const ScopedSink&) = delete;
+  ScopedSink& operator=(const ScopedSink&) = delete;
+
+ private:
+  std::shared_ptr<Fn> fn_;
+};
 WICK_API void set_level(Level level);
 [[nodiscard]] WICK_API Level level() noexcept;
 /// Parses "trace".."off"; throws ValueError on anything else.
@@ -35,4 +53,4 @@ void warn(const Args&... a) { if (level() <= Level::kWarn) write(Level::kWarn, d
 template <typename... Args>
 void error(const Args&... a) { if (level() <= Level::kError) write(Level::kError, detail::str_cat(a...)); }
 
-}  // namespace wick::log
+}  // namespace wick::logging
