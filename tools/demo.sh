@@ -2,6 +2,9 @@
 # wick quick start, part 1: install dependencies, build (release), run the demo.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Plugins that other users could modify are refused (README, "Trust"): build
+# them with files only their owner can write.
+umask 022
 bash tools/install-deps.sh
 cmake --preset release -DWICK_BUILD_TESTS=OFF -DWICK_BUILD_BENCH=OFF
 cmake --build --preset release --target wick_cli cpu extending_autograd extending_torch wick_example_train

@@ -5,6 +5,9 @@
 # Set WICK_TEST_PRESETS to run a subset, e.g. WICK_TEST_PRESETS=release.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Plugins that other users could modify are refused (README, "Trust"): build
+# them with files only their owner can write.
+umask 022
 bash tools/install-deps.sh
 for preset in ${WICK_TEST_PRESETS:-release asan}; do
   echo "== $preset =="

@@ -8,20 +8,18 @@
 #include "wick/loader.h"
 
 #include <dlfcn.h>
-#include <elf.h>
 
 #include <algorithm>
 #include <boost/dll/runtime_symbol_info.hpp>
 #include <boost/dll/shared_library.hpp>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <mutex>
 #include <string>
 
 #include "dispatch/builtins.h"
+#include "plugins/loader/file_checks.h"
 #include "wick/error.h"
 #include "wick/log.h"
 #include "wick/plugin.h"
@@ -60,57 +58,12 @@ fs::path libwick_dir() {
 
 std::string fail(const std::string& path, const std::string& what) { return path + ": " + what; }
 
-// Note [Checking the ELF file first]
-// glibc's dlopen trusts the file: a shared library cut short maps segments
-// past the end of the file and the process dies of SIGBUS on first touch.
-// So the loader reads the ELF and program headers itself and refuses a file
-// whose headers or loadable segments do not fit inside it, or that is not a
-// shared library for this machine, before dlopen ever sees it.
-void check_elf_file(const std::string& path) {
-  std::error_code ec;
-  const std::uintmax_t size = fs::file_size(path, ec);
-  if (ec) throw PluginError(fail(path, "cannot read the file: " + ec.message()));
-  std::ifstream in(path, std::ios::binary);
-  Elf64_Ehdr eh{};
-  if (!in.read(reinterpret_cast<char*>(&eh), sizeof eh) || std::memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0)
-    throw PluginError(fail(path, "cannot load as a shared library: not an ELF file"));
-  if (eh.e_ident[EI_CLASS] != ELFCLASS64)
-    throw PluginError(fail(path, "cannot load as a shared library: not a 64-bit ELF file"));
-#if defined(__x86_64__)
-  constexpr Elf64_Half kMachine = EM_X86_64;
-#elif defined(__aarch64__)
-  constexpr Elf64_Half kMachine = EM_AARCH64;
-#else
-  constexpr Elf64_Half kMachine = 0;
-#endif
-  if (kMachine != 0 && eh.e_machine != kMachine)
-    throw PluginError(fail(path, detail::str_cat("cannot load as a shared library: built for another machine (ELF "
-                                                 "machine ", eh.e_machine, ", this host is ", kMachine, ")")));
-  if (eh.e_type != ET_DYN)
-    throw PluginError(fail(path, "cannot load as a shared library: an ELF file but not a shared library"));
-  auto truncated = [&](std::uintmax_t needed) {
-    return PluginError(fail(path, detail::str_cat("cannot load as a shared library: truncated (the file has ", size,
-                                                  " bytes, its headers need ", needed, ")")));
-  };
-  const std::uintmax_t ph_end = eh.e_phoff + std::uintmax_t{eh.e_phnum} * eh.e_phentsize;
-  if (eh.e_phentsize != sizeof(Elf64_Phdr) || ph_end > size) throw truncated(ph_end);
-  in.seekg(static_cast<std::streamoff>(eh.e_phoff));
-  for (unsigned i = 0; i < eh.e_phnum; ++i) {
-    Elf64_Phdr ph{};
-    if (!in.read(reinterpret_cast<char*>(&ph), sizeof ph)) throw truncated(ph_end);
-    if (ph.p_type == PT_NULL) continue;
-    const std::uintmax_t end = std::uintmax_t{ph.p_offset} + ph.p_filesz;
-    if (end > size) throw truncated(end);
-  }
-  const std::uintmax_t sh_end = eh.e_shoff + std::uintmax_t{eh.e_shnum} * eh.e_shentsize;
-  if (eh.e_shoff != 0 && sh_end > size) throw truncated(sh_end);
-}
-
 std::unique_ptr<LoadedPlugin> open_plugin(const std::string& path, const std::string& kind) {
   auto p = std::make_unique<LoadedPlugin>();
   std::error_code fs_ec;
   if (!fs::is_regular_file(path, fs_ec)) throw PluginError(fail(path, "no such plugin file"));
-  check_elf_file(path);
+  detail::check_trust(path);
+  detail::check_elf_file(path);
   boost::system::error_code ec;
   p->library.load(path, boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local, ec);
   if (ec) {

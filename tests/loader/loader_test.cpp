@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "plugins/loader/sha256.h"
 #include "wick/catalog.h"
 #include "wick/dispatcher.h"
 #include "wick/loader.h"
@@ -185,6 +186,81 @@ TEST(Loader, ExplicitReplacementWarns) {
   EXPECT_EQ(neg(ones({1})).item<double>(), -2.0);  // the replacement runs
   unload_plugin("test_replacing");
   EXPECT_EQ(neg(ones({1})).item<double>(), -1.0);  // and the original is back
+}
+
+TEST(Loader, Sha256MatchesTheStandardVectors) {
+  EXPECT_EQ(detail::sha256_hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  EXPECT_EQ(detail::sha256_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  EXPECT_EQ(detail::sha256_hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+  EXPECT_EQ(detail::sha256_hex(std::string(1000000, 'a')),
+            "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+  // A file, read in blocks, matches the same bytes hashed at once.
+  std::ifstream in(plugin_path("good"), std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(detail::sha256_file_hex(plugin_path("good")), detail::sha256_hex(bytes));
+}
+
+/// Sets an environment variable for a scope.
+struct ScopedEnv {
+  std::string name;
+  ScopedEnv(std::string n, const std::string& value) : name(std::move(n)) { ::setenv(name.c_str(), value.c_str(), 1); }
+  ~ScopedEnv() { ::unsetenv(name.c_str()); }
+};
+
+TEST(Loader, FilesOthersCanWriteAreRefused) {
+  init();
+  namespace fs = std::filesystem;
+  TempDir dir;
+  const fs::path file = dir.path / "libwick_test_good.so";
+  fs::copy_file(plugin_path("good"), file);
+  fs::permissions(file, fs::perms::others_write, fs::perm_options::add);
+  std::string m = load_error(file.string());
+  EXPECT_TRUE(
+      contains(m, "refused: the plugin file " + fs::canonical(file).string() +
+                      " is writable by every user (mode 0757); fix its permissions or set WICK_PLUGIN_INSECURE=1"))
+      << m;
+  fs::permissions(file, fs::perms::others_write, fs::perm_options::remove);
+  fs::permissions(dir.path, fs::perms::group_write, fs::perm_options::add);
+  m = load_error(file.string());
+  EXPECT_TRUE(contains(m, "refused: the directory " + fs::canonical(dir.path).string() + " is writable by its group"))
+      << m;
+  {
+    ScopedEnv insecure("WICK_PLUGIN_INSECURE", "1");
+    std::vector<std::string> warnings;
+    logging::ScopedSink sink([&](logging::Level level, std::string_view line) {
+      if (level == logging::Level::kWarn) warnings.emplace_back(line);
+    });
+    EXPECT_EQ(load_plugin(file.string()).name, "test_good");
+    ASSERT_EQ(warnings.size(), 1u);
+    EXPECT_TRUE(contains(warnings[0], "loading although the directory")) << warnings[0];
+    unload_plugin("test_good");
+  }
+  fs::permissions(dir.path, fs::perms::group_write, fs::perm_options::remove);
+  EXPECT_EQ(load_plugin(file.string()).name, "test_good");
+  unload_plugin("test_good");
+}
+
+TEST(Loader, AllowlistRestrictsLoadingToListedFiles) {
+  init();
+  TempDir dir;
+  const std::string good = plugin_path("good");
+  const std::string digest = detail::sha256_file_hex(good);
+  const auto list = dir.path / "allowlist";
+  std::ofstream(list) << "# plugins we trust\n"
+                      << std::string(64, '0') << "  libwick_test_other.so\n"
+                      << digest << " *libwick_test_good.so\n";
+  ScopedEnv allow("WICK_PLUGIN_ALLOWLIST", list.string());
+  EXPECT_EQ(load_plugin(good).name, "test_good");
+  unload_plugin("test_good");
+  const std::string m = load_error(plugin_path("replacing"));
+  EXPECT_TRUE(contains(m, "refused: not on the allowlist " + list.string() + " (its SHA-256 is ")) << m;
+  // The right digest under another name is not enough.
+  const auto renamed = dir.path / "librenamed.so";
+  std::filesystem::copy_file(good, renamed);
+  EXPECT_TRUE(contains(load_error(renamed.string()), "not on the allowlist"));
+  ScopedEnv missing("WICK_PLUGIN_ALLOWLIST", (dir.path / "nope").string());
+  EXPECT_TRUE(contains(load_error(good), "cannot read the allowlist"));
 }
 
 }  // namespace
