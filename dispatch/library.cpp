@@ -188,6 +188,35 @@ const TypeInfo& Library::register_type(TypeSpec spec, SourceLocation loc) {
   return t;
 }
 
+void Registrations::merge(const Registrations& other) {
+  operators.insert(operators.end(), other.operators.begin(), other.operators.end());
+  kernels.insert(kernels.end(), other.kernels.begin(), other.kernels.end());
+  fallbacks.insert(fallbacks.end(), other.fallbacks.begin(), other.fallbacks.end());
+  types.insert(types.end(), other.types.begin(), other.types.end());
+}
+
+Registrations Library::registrations() const {
+  Registrations out;
+  for (const auto& r : records_) {
+    switch (r->kind) {
+      case Record::Kind::kDef:
+      case Record::Kind::kAlias:
+        out.operators.push_back(r->entry->full_name);
+        break;
+      case Record::Kind::kKernel:
+        out.kernels.emplace_back(r->entry->full_name, dispatch_key_name(static_cast<DispatchKey>(r->key)));
+        break;
+      case Record::Kind::kFallback:
+        out.fallbacks.push_back(dispatch_key_name(static_cast<DispatchKey>(r->key)));
+        break;
+      case Record::Kind::kType:
+        out.types.push_back(r->type->name());
+        break;
+    }
+  }
+  return out;
+}
+
 void Library::reset() noexcept {
   if (records_.empty()) return;
   auto& reg = Registry::get();
@@ -244,6 +273,12 @@ Library& Registrar::library(std::string ns, std::optional<DispatchKey> key, Sour
 
 DispatchKey Registrar::register_backend(std::string_view device_type_name) {
   return backend_key(register_device_type(device_type_name));
+}
+
+Registrations Registrar::registrations() const {
+  Registrations out;
+  for (const auto& lib : libraries_) out.merge(lib->registrations());
+  return out;
 }
 
 void Registrar::clear() noexcept {

@@ -104,7 +104,7 @@ std::unique_ptr<LoadedPlugin> open_plugin(const std::string& path, const std::st
   std::error_code abs_ec;
   fs::path abs = fs::absolute(path, abs_ec);
   p->info = PluginInfo{str(d->name), str(d->version), (abs_ec ? fs::path(path) : abs).lexically_normal().string(),
-                       str(d->sdk_version), str(d->abi_fingerprint), kind};
+                       str(d->sdk_version), str(d->abi_fingerprint), kind, {}};
   return p;
 }
 
@@ -212,7 +212,10 @@ std::vector<PluginInfo> loaded_plugins() {
   auto& s = state();
   std::lock_guard lock(s.mutex);
   std::vector<PluginInfo> out;
-  for (const auto& p : s.plugins) out.push_back(p->info);
+  for (const auto& p : s.plugins) {
+    out.push_back(p->info);
+    out.back().registrations = p->registrar->registrations();
+  }
   return out;
 }
 

@@ -126,6 +126,19 @@ TEST(Cli, Listings) {
   r = run("plugins list");
   EXPECT_NE(r.out.find("cpu 0.1.0 (backend) "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("libwick_cpu.so"), std::string::npos);
+  // What each plugin registered.
+  EXPECT_NE(r.out.find("  operators (2): extending_autograd.linear, extending_autograd.mul_constant\n"),
+            std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  autograd formulas (1): extending_autograd.mul_constant\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  types (7): ScalarTensor, ScalarTensorFallback, MetadataTensor, LoggingTensor, SubTensor, "
+                       "SubTensor2, OtherSubTensor\n"),
+            std::string::npos)
+      << r.out;
+  auto listed = nlohmann::json::parse(run("plugins list --json").out);
+  bool cpu_kernels = false;
+  for (const auto& p : listed["plugins"])
+    if (p["name"] == "cpu") cpu_kernels = p["registered"]["kernels"]["CPU"].size() > 10;
+  EXPECT_TRUE(cpu_kernels) << listed.dump();
   r = run("ops show torch.add");
   EXPECT_NE(r.out.find("CPU"), std::string::npos);
   EXPECT_NE(r.out.find("cpu (binary_ops.cpp:"), std::string::npos) << r.out;

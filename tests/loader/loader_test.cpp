@@ -49,6 +49,12 @@ TEST(Loader, GoodPluginLoadsAndUnloadsCleanly) {
   PluginInfo info = load_plugin(plugin_path("good"));
   EXPECT_EQ(info.name, "test_good");
   EXPECT_EQ(info.version, "1.2.3");
+  for (const PluginInfo& p : loaded_plugins()) {
+    if (p.name != "test_good") continue;
+    EXPECT_EQ(p.registrations.operators, std::vector<std::string>{"testplug.twice"});
+    ASSERT_EQ(p.registrations.kernels.size(), 1u);
+    EXPECT_EQ(p.registrations.kernels[0], (std::pair<std::string, std::string>{"testplug.twice", "CPU"}));
+  }
   Value r = call("testplug.twice", {ones({2})});
   EXPECT_EQ(r.to_tensor().sum().item<double>(), 4.0);
   auto rows = dispatch_table("testplug.twice");

@@ -14,8 +14,8 @@
 #include "wick/dispatch_key.h"
 #include "wick/dispatcher.h"
 #include "wick/error.h"
-#include "wick/loader.h"
 #include "wick/eval.h"
+#include "wick/loader.h"
 
 namespace {
 
@@ -31,28 +31,86 @@ void print_list(const std::vector<std::string>& items, bool as_json) {
   for (const auto& i : items) std::cout << i << "\n";
 }
 
+// A plugin's registrations as JSON: kernels grouped by key ("Autograd" ones
+// are also listed as formulas).
+json registrations_json(const wick::Registrations& r) {
+  json kernels = json::object();
+  json formulas = json::array();
+  for (const auto& [op, key] : r.kernels) {
+    kernels[key].push_back(op);
+    if (key == "Autograd") formulas.push_back(op);
+  }
+  return {{"operators", r.operators},
+          {"kernels", kernels},
+          {"formulas", formulas},
+          {"fallbacks", r.fallbacks},
+          {"types", r.types}};
+}
+
+// "a, b, c" (the first `max` and a count of the rest).
+std::string name_list(const std::vector<std::string>& names, std::size_t max = 8) {
+  std::string out;
+  for (std::size_t i = 0; i < names.size() && i < max; ++i) out += (i ? ", " : "") + names[i];
+  if (names.size() > max) out += ", ... (" + std::to_string(names.size() - max) + " more)";
+  return out;
+}
+
+void print_registrations(const wick::Registrations& r) {
+  if (!r.operators.empty())
+    std::cout << "  operators (" << r.operators.size() << "): " << name_list(r.operators) << "\n";
+  if (!r.kernels.empty()) {
+    std::vector<std::pair<std::string, int>> per_key;  // in first-registered order
+    std::vector<std::string> formulas;
+    for (const auto& [op, key] : r.kernels) {
+      auto it = std::find_if(per_key.begin(), per_key.end(), [&](const auto& kv) { return kv.first == key; });
+      if (it == per_key.end())
+        per_key.emplace_back(key, 1);
+      else
+        ++it->second;
+      if (key == "Autograd") formulas.push_back(op);
+    }
+    std::cout << "  kernels (" << r.kernels.size() << "):";
+    for (std::size_t i = 0; i < per_key.size(); ++i)
+      std::cout << (i ? ", " : " ") << per_key[i].first << " " << per_key[i].second;
+    std::cout << "\n";
+    if (!formulas.empty())
+      std::cout << "  autograd formulas (" << formulas.size() << "): " << name_list(formulas) << "\n";
+  }
+  if (!r.fallbacks.empty()) std::cout << "  fallbacks: " << name_list(r.fallbacks) << "\n";
+  if (!r.types.empty()) std::cout << "  types (" << r.types.size() << "): " << name_list(r.types) << "\n";
+}
+
 void plugins_list(bool as_json) {
   const auto plugins = wick::loaded_plugins();
   const auto errors = wick::plugin_errors();
   if (as_json) {
     json j = {{"plugins", json::array()}, {"errors", json::array()}, {"search_path", wick::plugin_search_path()}};
     for (const auto& p : plugins)
-      j["plugins"].push_back({{"name", p.name}, {"version", p.version}, {"kind", p.kind}, {"path", p.path},
-                              {"sdk_version", p.sdk_version}});
+      j["plugins"].push_back({{"name", p.name},
+                              {"version", p.version},
+                              {"kind", p.kind},
+                              {"path", p.path},
+                              {"sdk_version", p.sdk_version},
+                              {"registered", registrations_json(p.registrations)}});
     for (const auto& e : errors) j["errors"].push_back({{"path", e.path}, {"message", e.message}});
     print_json(j);
     return;
   }
   if (plugins.empty()) std::cout << "no plugins loaded\n";
-  for (const auto& p : plugins)
+  for (const auto& p : plugins) {
     std::cout << p.name << " " << p.version << " (" << p.kind << ") " << p.path << "\n";
+    print_registrations(p.registrations);
+  }
   for (const auto& e : errors) std::cout << "failed: " << e.message << "\n";
 }
 
 void plugins_inspect(const std::string& file, bool as_json) {
   wick::PluginInfo p = wick::inspect_plugin(file);
   if (as_json) {
-    print_json({{"name", p.name}, {"version", p.version}, {"path", p.path}, {"sdk_version", p.sdk_version},
+    print_json({{"name", p.name},
+                {"version", p.version},
+                {"path", p.path},
+                {"sdk_version", p.sdk_version},
                 {"abi_fingerprint", p.abi_fingerprint}});
     return;
   }
@@ -104,8 +162,8 @@ void keys(bool as_json) {
     std::string name = wick::dispatch_key_name(key);
     if (name.starts_with("Key")) continue;  // unused slot
     std::string kind = key == wick::DispatchKey::kCompositeImplicit ? "alias"
-                       : wick::is_backend_key(key)                   ? "backend"
-                                                                     : "functionality";
+                       : wick::is_backend_key(key)                  ? "backend"
+                                                                    : "functionality";
     j.push_back({{"name", name}, {"priority", k}, {"kind", kind}});
   }
   if (as_json) {
@@ -129,8 +187,10 @@ void ops_show(const std::string& name, bool as_json) {
     for (const auto& o : c.overloads) {
       json ov = {{"name", o}, {"schema", wick::find_op(o).schema().str()}, {"dispatch", json::array()}};
       for (const auto& row : wick::dispatch_table(o))
-        ov["dispatch"].push_back({{"key", wick::dispatch_key_name(row.key)}, {"source", row.source},
-                                  {"provider", row.provider}, {"location", row.location}});
+        ov["dispatch"].push_back({{"key", wick::dispatch_key_name(row.key)},
+                                  {"source", row.source},
+                                  {"provider", row.provider},
+                                  {"location", row.location}});
       j["overloads"].push_back(ov);
     }
   }

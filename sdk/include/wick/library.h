@@ -22,6 +22,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "wick/dispatch_key.h"
@@ -48,6 +49,18 @@ struct DefOptions {
   /// Not overridable (PyTorch's "ignored" functions: creation functions
   /// without tensor arguments).
   bool ignored = false;
+};
+
+/// What a Library, or a plugin's Registrar, registered (for listings such as
+/// `wick plugins list`).
+struct WICK_API Registrations {
+  std::vector<std::string> operators;  ///< defined or aliased: "myops.twice", "myops.twice.out"
+  /// Kernels as (operator, dispatch key name); those at "Autograd" are formulas.
+  std::vector<std::pair<std::string, std::string>> kernels;
+  std::vector<std::string> fallbacks;  ///< dispatch key names
+  std::vector<std::string> types;      ///< tensor-like types and tensor subclasses
+  /// Appends `other`'s entries.
+  void merge(const Registrations& other);
 };
 
 class WICK_API Library final {
@@ -95,6 +108,8 @@ class WICK_API Library final {
   /// when the name is taken (naming both owners); ValueError for a bad spec.
   const TypeInfo& register_type(TypeSpec spec, SourceLocation loc = SourceLocation::current());
 
+  /// What this block registered (and still holds).
+  [[nodiscard]] Registrations registrations() const;
   [[nodiscard]] const std::string& ns() const noexcept { return ns_; }
   [[nodiscard]] const std::string& owner() const noexcept { return owner_; }
   /// Removes everything this block registered (also done by the destructor).

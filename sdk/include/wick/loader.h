@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "wick/export.h"
+#include "wick/library.h"
 
 namespace wick {
 
@@ -25,6 +26,8 @@ struct PluginInfo {
   std::string abi_fingerprint;
   /// "backend" (from a backend directory) or "plugin".
   std::string kind;
+  /// What it registered (empty for `inspect_plugin`, which runs no code).
+  Registrations registrations;
 };
 
 struct PluginLoadError {

@@ -43,6 +43,8 @@ class WICK_API Registrar final {
   /// Registers a backend device type ("xla") and returns its dispatch key.
   DispatchKey register_backend(std::string_view device_type_name);
   [[nodiscard]] const std::string& owner() const noexcept { return owner_; }
+  /// Everything registered through this registrar's blocks.
+  [[nodiscard]] Registrations registrations() const;
   /// Rolls back everything registered so far, newest first.
   void clear() noexcept;
 
