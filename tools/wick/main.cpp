@@ -61,13 +61,14 @@ void print_registrations(const wick::Registrations& r) {
   if (!r.kernels.empty()) {
     std::vector<std::pair<std::string, int>> per_key;  // in first-registered order
     std::vector<std::string> formulas;
-    for (const auto& [op, key] : r.kernels) {
+    for (const auto& kernel : r.kernels) {
+      const std::string& key = kernel.second;
       auto it = std::find_if(per_key.begin(), per_key.end(), [&](const auto& kv) { return kv.first == key; });
       if (it == per_key.end())
         per_key.emplace_back(key, 1);
       else
         ++it->second;
-      if (key == "Autograd") formulas.push_back(op);
+      if (key == "Autograd") formulas.push_back(kernel.first);
     }
     std::cout << "  kernels (" << r.kernels.size() << "):";
     for (std::size_t i = 0; i < per_key.size(); ++i)

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# tests/integration/out_of_tree.sh - the SDK from an extension author's side:
+# install wick to a temporary prefix, build sdk/template and an application
+# against it with only CMAKE_PREFIX_PATH, drop the plugin into a directory,
+# and use it through WICK_PLUGIN_PATH, `wick eval` and the application; then
+# move the install and check it still finds its own backends and plugins.
+# Usage: out_of_tree.sh CMAKE_COMMAND BUILD_DIR SOURCE_DIR
+set -euo pipefail
+cmake=$1 build=$2 src=$3
+umask 022
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+chmod 755 "$work"
+
+expect() {  # expect WHAT EXPECTED ACTUAL
+  if [[ "$2" != "$3" ]]; then
+    printf 'FAILED: %s\n  expected: %s\n  actual:   %s\n' "$1" "$2" "$3"
+    exit 1
+  fi
+  echo "ok: $1"
+}
+
+"$cmake" --install "$build" --prefix "$work/prefix" > "$work/install.log"
+prefix=$work/prefix
+# The layout: SDK headers only, libwick with its SONAME, backends, plugins,
+# the CMake package, the pkg-config file, the CLI, the template.
+for f in include/wick/plugin.h lib/libwick.so lib/cmake/Wick/WickConfig.cmake lib/cmake/Wick/WickConfigVersion.cmake \
+         lib/cmake/Wick/WickTargets.cmake lib/pkgconfig/wick.pc lib/wick/backends/libwick_cpu.so \
+         lib/wick/plugins/libwick_extending_torch.so bin/wick share/wick/template/CMakeLists.txt; do
+  [[ -e "$prefix/$f" ]] || { echo "FAILED: $f is not installed"; exit 1; }
+done
+expect "only headers under include/wick" "" "$(find "$prefix/include/wick" -type f ! -name '*.h')"
+expect "libwick's SONAME" "libwick.so.0" \
+  "$(objdump -p "$prefix/lib/libwick.so" | awk '/SONAME/ {print $2}')"
+expect "no compile flags leak into consumers" "" \
+  "$(grep -E 'INTERFACE_COMPILE_OPTIONS|INTERFACE_COMPILE_DEFINITIONS' "$prefix/lib/cmake/Wick/WickTargets.cmake" || true)"
+
+# The template and an application, each against the installed package only.
+gen=()
+command -v ninja > /dev/null && gen=(-G Ninja)
+"$cmake" -S "$prefix/share/wick/template" -B "$work/template" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_PREFIX_PATH="$prefix" > "$work/template.log"
+"$cmake" --build "$work/template" >> "$work/template.log"
+mkdir "$work/plugins"
+cp "$work/template/libwick_myplugin.so" "$work/plugins/"
+export WICK_PLUGIN_PATH=$work/plugins WICK_LOG_LEVEL=error
+
+expect "the operator through wick eval" "tensor([3., 3.])" \
+  "$("$prefix/bin/wick" eval 'myplugin.scale(torch.ones(2), 3.0)')"
+expect "the type's handler through wick eval" "tensor(6.)" \
+  "$("$prefix/bin/wick" eval 'torch.sum(Scaled(torch.ones(3), 2.0))')"
+expect "plugins list names it" "myplugin 0.1.0 (plugin) $work/plugins/libwick_myplugin.so" \
+  "$("$prefix/bin/wick" plugins list | grep '^myplugin ')"
+
+"$cmake" -S "$src/tests/integration/consumer" -B "$work/consumer" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_PREFIX_PATH="$prefix" > "$work/consumer.log"
+"$cmake" --build "$work/consumer" >> "$work/consumer.log"
+expect "an application built against the package" "consumer: all checks passed" "$("$work/consumer/consumer")"
+
+# pkg-config: the same library for builds without CMake.
+if command -v pkg-config > /dev/null; then
+  flags=$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs wick)
+  printf '#include <wick/loader.h>\n#include <wick/ops.h>\nint main() { wick::init(); return wick::ones({2}).dim() == 1 ? 0 : 1; }\n' > "$work/pc.cpp"
+  # shellcheck disable=SC2086
+  c++ -std=c++20 "$work/pc.cpp" -o "$work/pc" $flags -Wl,-rpath,"$prefix/lib"
+  "$work/pc" && echo "ok: a program built with pkg-config's flags"
+fi
+
+# Relocatable: a moved install still finds its own backends and plugins.
+mv "$prefix" "$work/moved"
+unset WICK_PLUGIN_PATH
+expect "the moved install's CLI" "tensor([2., 4.])" \
+  "$("$work/moved/bin/wick" eval 'torch.tensor([1., 2.]) * 2')"
+expect "the moved install's plugins" "$work/moved/lib/wick/backends/libwick_cpu.so" \
+  "$("$work/moved/bin/wick" plugins list --json | grep -o '"path":"[^"]*libwick_cpu.so"' | cut -d'"' -f4)"
+echo "out-of-tree: all checks passed"
