@@ -2,6 +2,9 @@
 /// \file
 #include "wick/tensor.h"
 
+#include <array>
+#include <atomic>
+
 #include <limits>
 
 #include "wick/error.h"
@@ -42,7 +45,31 @@ void TensorImpl::refresh() {
   key_set_ = (key_set_ - DispatchKeySet::all_backends()).add(backend_key(storage_->device().type()));
 }
 
-TensorImpl::~TensorImpl() = default;
+namespace {
+
+// Live TensorImpls per subclass id (Note [Live instances] in dispatch/override_types.cpp).
+std::array<std::atomic<std::int64_t>, kMaxTensorTypeIds>& subclass_counts() noexcept {
+  static std::array<std::atomic<std::int64_t>, kMaxTensorTypeIds> counts{};
+  return counts;
+}
+
+}  // namespace
+
+std::int64_t live_subclass_tensors(TensorTypeId id) noexcept {
+  return id == 0 || id >= kMaxTensorTypeIds ? 0 : subclass_counts()[id].load(std::memory_order_acquire);
+}
+
+TensorImpl::~TensorImpl() {
+  if (type_id_ != 0) subclass_counts()[type_id_].fetch_sub(1, std::memory_order_acq_rel);
+}
+
+void TensorImpl::set_type_id(TensorTypeId id) noexcept {
+  if (id == type_id_) return;  // ids come from the type registry, always below kMaxTensorTypeIds
+  if (type_id_ != 0) subclass_counts()[type_id_].fetch_sub(1, std::memory_order_acq_rel);
+  if (id != 0) subclass_counts()[id].fetch_add(1, std::memory_order_acq_rel);
+  type_id_ = id;
+  key_set_ = id != 0 ? key_set_.add(DispatchKey::kOverride) : key_set_.remove(DispatchKey::kOverride);
+}
 
 void TensorImpl::set_data_from(const TensorImpl& src) {
   storage_ = src.storage_;
@@ -104,7 +131,7 @@ Tensor make_empty(IntArrayRef sizes, ScalarType dtype, Device device) {
 Tensor make_view(const Tensor& base, IntArrayRef sizes, IntArrayRef strides, std::int64_t storage_offset) {
   WICK_CHECK(base.defined(), RuntimeError, "view of an undefined tensor");
   auto impl = IntrusivePtr<TensorImpl>::make(base.storage(), base.dtype(), sizes, strides, storage_offset);
-  impl->set_type_id(base.impl()->type_id());
+  if (const TensorTypeId type = base.impl()->type_id(); type != 0) impl->set_type_id(type);
   return Tensor(std::move(impl));
 }
 

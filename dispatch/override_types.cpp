@@ -38,7 +38,7 @@ class TypeRegistryAccess {
 
 namespace {
 
-constexpr std::size_t kMaxSubclasses = 4096;
+constexpr std::size_t kMaxSubclasses = kMaxTensorTypeIds;
 
 struct TypeRegistry {
   std::shared_mutex mutex;
@@ -138,14 +138,32 @@ void unregister_type(const TypeInfo& type) noexcept {
 
 // --- TensorLike -------------------------------------------------------------------
 
+// Note [Live instances]
+// A type's code lives in its plugin: the vtable of a TensorLike, the handler
+// a subclass tensor dispatches to. So each type counts its instances alive
+// (TensorLike objects here, subclass TensorImpls in core/tensor.cpp), and
+// unload_plugin refuses while any of the plugin's types has one.
+
 TensorLike::TensorLike(std::string_view type_name) : type_(find_type(type_name)) {
   WICK_CHECK(type_ != nullptr && !type_->is_tensor_subclass(), RuntimeError, "no tensor-like type '", type_name,
              "' is registered");
+  type_->live_objects_.fetch_add(1, std::memory_order_acq_rel);
 }
 
 TensorLike::TensorLike(const TypeInfo& type) : type_(&type) {
   WICK_CHECK(!type.is_tensor_subclass(), RuntimeError, "'", type.name(),
              "' is a tensor subclass, not a tensor-like type (make instances with as_subclass)");
+  type_->live_objects_.fetch_add(1, std::memory_order_acq_rel);
+}
+
+TensorLike::TensorLike(const TensorLike& other) : Object(other), type_(other.type_) {
+  type_->live_objects_.fetch_add(1, std::memory_order_acq_rel);
+}
+
+TensorLike::~TensorLike() { type_->live_objects_.fetch_sub(1, std::memory_order_acq_rel); }
+
+std::int64_t TypeInfo::live_instances() const noexcept {
+  return live_objects_.load(std::memory_order_acquire) + live_subclass_tensors(id_);
 }
 
 std::string TensorLike::type_name() const { return type_->name(); }

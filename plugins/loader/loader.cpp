@@ -22,6 +22,7 @@
 #include "plugins/loader/file_checks.h"
 #include "wick/error.h"
 #include "wick/log.h"
+#include "wick/override.h"
 #include "wick/plugin.h"
 
 namespace wick {
@@ -203,6 +204,19 @@ void unload_plugin(const std::string& name) {
   std::lock_guard lock(s.mutex);
   auto it = std::find_if(s.plugins.begin(), s.plugins.end(), [&](const auto& p) { return p->info.name == name; });
   WICK_CHECK(it != s.plugins.end(), PluginError, "unload_plugin: no plugin named '", name, "' is loaded");
+  // Its types' code must outlive their instances (Note [Live instances]).
+  std::string alive;
+  for (const std::string& type_name : (*it)->registrar->registrations().types) {
+    const TypeInfo* t = find_type(type_name);
+    const std::int64_t n = t != nullptr ? t->live_instances() : 0;
+    if (n > 0) alive += detail::str_cat(alive.empty() ? "" : ", ", type_name, ": ", n);
+  }
+  if (!alive.empty()) {
+    const std::string message = detail::str_cat("cannot unload plugin '", name, "' (", (*it)->info.path,
+                                                "): instances of its types are alive (", alive, "); drop them first");
+    logging::warn(message);
+    throw PluginError(message);
+  }
   (*it)->registrar.reset();
   s.plugins.erase(it);
   logging::info("unloaded plugin '", name, "'");

@@ -13,6 +13,7 @@
 #include "wick/loader.h"
 #include "wick/log.h"
 #include "wick/ops.h"
+#include "wick/override.h"
 #include "wick/version.h"
 
 namespace wick {
@@ -267,6 +268,43 @@ TEST(Loader, AllowlistRestrictsLoadingToListedFiles) {
   EXPECT_TRUE(contains(load_error(renamed.string()), "not on the allowlist"));
   ScopedEnv missing("WICK_PLUGIN_ALLOWLIST", (dir.path / "nope").string());
   EXPECT_TRUE(contains(load_error(good), "cannot read the allowlist"));
+}
+
+TEST(Loader, UnloadWaitsForTheInstancesOfItsTypes) {
+  init();
+  load_plugin(plugin_path("typed"));
+  const TypeInfo* sub = find_type("TestTypedSub");
+  const TypeInfo* thing = find_type("TestTypedThing");
+  ASSERT_NE(sub, nullptr);
+  ASSERT_NE(thing, nullptr);
+  {
+    Tensor a = new_instance(sub, {Value::list({1, 2})}).to_tensor();
+    Tensor b = a.view({2, 1});  // a view is an instance too
+    Value t = new_instance(thing, {});
+    EXPECT_EQ(sub->live_instances(), 2);
+    EXPECT_EQ(thing->live_instances(), 1);
+    std::string m;
+    try {
+      unload_plugin("test_typed");
+    } catch (const PluginError& e) {
+      m = e.what();
+    }
+    EXPECT_TRUE(contains(m, "cannot unload plugin 'test_typed' (")) << m;
+    EXPECT_TRUE(contains(m, "instances of its types are alive (TestTypedSub: 2, TestTypedThing: 1); drop them first"))
+        << m;
+    EXPECT_NE(find_type("TestTypedSub"), nullptr);  // nothing was removed
+    Tensor c = b.mul(b);  // and the plugin's types still work
+    EXPECT_EQ(type_of(Value(c)), sub);
+  }
+  EXPECT_EQ(sub->live_instances(), 0);
+  EXPECT_EQ(thing->live_instances(), 0);
+  unload_plugin("test_typed");
+  EXPECT_EQ(find_type("TestTypedSub"), nullptr);
+  EXPECT_EQ(find_type("TestTypedThing"), nullptr);
+  // Loaded again, its types are back.
+  load_plugin(plugin_path("typed"));
+  EXPECT_NE(find_type("TestTypedThing"), nullptr);
+  unload_plugin("test_typed");
 }
 
 }  // namespace

@@ -98,9 +98,14 @@ class WICK_API TypeInfo final {
   [[nodiscard]] const ToTensor& to_tensor() const noexcept { return to_tensor_; }
   [[nodiscard]] const std::string& owner() const noexcept { return owner_; }
   [[nodiscard]] bool registered() const noexcept { return registered_.load(std::memory_order_acquire); }
+  /// Instances alive now: TensorLike objects of this type, or TensorImpls of
+  /// this subclass (not counting descendants). A plugin cannot be unloaded
+  /// while its types have any.
+  [[nodiscard]] std::int64_t live_instances() const noexcept;
 
  private:
   friend class TypeRegistryAccess;
+  friend class TensorLike;
   TypeInfo() = default;
   std::string name_;
   const TypeInfo* parent_ = nullptr;
@@ -111,6 +116,7 @@ class WICK_API TypeInfo final {
   ToTensor to_tensor_;
   std::string owner_;
   std::atomic<bool> registered_{false};
+  mutable std::atomic<std::int64_t> live_objects_{0};  // TensorLike instances
 };
 
 /// The registered type named `name` (nullptr when none).
@@ -144,6 +150,9 @@ class WICK_API TensorLike : public Object {
   explicit TensorLike(std::string_view type_name);
   /// The same with the type at hand (no lookup); RuntimeError for a subclass.
   explicit TensorLike(const TypeInfo& type);
+  ~TensorLike() override;
+  TensorLike(const TensorLike& other);
+  TensorLike& operator=(const TensorLike&) = delete;
   [[nodiscard]] std::string type_name() const override;
   [[nodiscard]] const TypeInfo* override_type() const noexcept override { return type_; }
   [[nodiscard]] const TypeInfo& type() const noexcept { return *type_; }

@@ -40,6 +40,11 @@ class RemovableHandle;
 /// Identifies a tensor's Python-level type: 0 is plain `Tensor`; registered
 /// tensor subclasses get other ids (see the override protocol).
 using TensorTypeId = std::uint32_t;
+/// Ids are below this.
+inline constexpr TensorTypeId kMaxTensorTypeIds = 4096;
+/// How many TensorImpls of subclass `id` exist now (0 for id 0): what
+/// unloading a plugin checks before its types go away.
+[[nodiscard]] WICK_API std::int64_t live_subclass_tensors(TensorTypeId id) noexcept;
 
 class WICK_API TensorImpl final : public RefCounted {
  public:
@@ -67,10 +72,7 @@ class WICK_API TensorImpl final : public RefCounted {
   void set_wrapped_number(bool v) noexcept { wrapped_number_ = v; }
   [[nodiscard]] TensorTypeId type_id() const noexcept { return type_id_; }
   /// Sets the subclass; a subclass tensor carries the `Override` key.
-  void set_type_id(TensorTypeId id) noexcept {
-    type_id_ = id;
-    key_set_ = id != 0 ? key_set_.add(DispatchKey::kOverride) : key_set_.remove(DispatchKey::kOverride);
-  }
+  void set_type_id(TensorTypeId id) noexcept;
   /// Changes the geometry in place (used by resize and out= kernels).
   void set_geometry(IntArrayRef sizes, IntArrayRef strides, std::int64_t storage_offset);
   void set_storage(Storage storage) { storage_ = std::move(storage); }
