@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # wick quick start, part 2: install dependencies, then build and run the whole
-# test suite with ctest twice: in the release preset and under
-# AddressSanitizer + UndefinedBehaviorSanitizer (the asan preset).
+# test suite with ctest in the release preset and under AddressSanitizer +
+# UndefinedBehaviorSanitizer (the asan preset), and the concurrency tests
+# under ThreadSanitizer (the tsan preset).
 # Set WICK_TEST_PRESETS to run a subset, e.g. WICK_TEST_PRESETS=release.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -9,7 +10,7 @@ cd "$(dirname "$0")/.."
 # them with files only their owner can write.
 umask 022
 bash tools/install-deps.sh
-for preset in ${WICK_TEST_PRESETS:-release asan}; do
+for preset in ${WICK_TEST_PRESETS:-release asan tsan}; do
   echo "== $preset =="
   cmake --preset "$preset" -DWICK_WERROR=ON
   cmake --build --preset "$preset"
