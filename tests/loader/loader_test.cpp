@@ -69,9 +69,25 @@ TEST(Loader, GoodPluginLoadsAndUnloadsCleanly) {
   unload_plugin("test_good");
   EXPECT_FALSE(try_find_op("testplug.twice").has_value());
   EXPECT_THROW(unload_plugin("test_good"), PluginError);
-  // Reloading works.
+  // Reloading works, and so does loading a rebuilt version of the plugin:
+  // its new kernel and formula take the old ones' places, and go with it.
   load_plugin(plugin_path("good"));
   EXPECT_TRUE(try_find_op("testplug.twice").has_value());
+  unload_plugin("test_good");
+  EXPECT_EQ(load_plugin(plugin_path("good_v2")).version, "2.0.0");
+  EXPECT_EQ(call("testplug.twice", {ones({2})}).to_tensor().sum().item<double>(), 6.0);
+  auto keys = [] {
+    std::vector<DispatchKey> out;
+    for (const auto& row : dispatch_table("testplug.twice"))
+      if (row.provider == "test_good") out.push_back(row.key);
+    return out;
+  };
+  EXPECT_EQ(keys(), (std::vector<DispatchKey>{DispatchKey::kAutograd, DispatchKey::kCPU}));
+  unload_plugin("test_good");
+  EXPECT_FALSE(try_find_op("testplug.twice").has_value());
+  load_plugin(plugin_path("good"));
+  EXPECT_EQ(keys(), (std::vector<DispatchKey>{DispatchKey::kCPU}));
+  EXPECT_EQ(call("testplug.twice", {ones({2})}).to_tensor().sum().item<double>(), 4.0);
   unload_plugin("test_good");
 }
 
@@ -293,7 +309,7 @@ TEST(Loader, UnloadWaitsForTheInstancesOfItsTypes) {
     EXPECT_TRUE(contains(m, "instances of its types are alive (TestTypedSub: 2, TestTypedThing: 1); drop them first"))
         << m;
     EXPECT_NE(find_type("TestTypedSub"), nullptr);  // nothing was removed
-    Tensor c = b.mul(b);  // and the plugin's types still work
+    Tensor c = b.mul(b);                            // and the plugin's types still work
     EXPECT_EQ(type_of(Value(c)), sub);
   }
   EXPECT_EQ(sub->live_instances(), 0);
