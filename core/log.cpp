@@ -52,8 +52,11 @@ spdlog::logger& logger() {
   return *l;
 }
 
+// Callbacks run under a recursive mutex: a sink may log (same thread), and
+// ~ScopedSink waits for a callback running on another thread to finish, so
+// no callback runs after its sink is gone.
 struct Sinks {
-  std::mutex mutex;
+  std::recursive_mutex mutex;
   std::vector<std::shared_ptr<ScopedSink::Fn>> fns;
   std::atomic<bool> any{false};
 };
@@ -98,11 +101,8 @@ void write(Level level, std::string_view message) {
   logger().log(to_spdlog(level), "{}", message);
   auto& s = sinks();
   if (!s.any.load(std::memory_order_acquire)) return;
-  std::vector<std::shared_ptr<ScopedSink::Fn>> fns;
-  {
-    std::lock_guard lock(s.mutex);
-    fns = s.fns;  // called without the lock: a sink may log
-  }
+  std::lock_guard lock(s.mutex);
+  const std::vector<std::shared_ptr<ScopedSink::Fn>> fns = s.fns;  // a sink may add or remove sinks
   for (const auto& fn : fns) (*fn)(level, message);
 }
 

@@ -63,8 +63,10 @@ TensorImpl::~TensorImpl() {
   if (type_id_ != 0) subclass_counts()[type_id_].fetch_sub(1, std::memory_order_acq_rel);
 }
 
-void TensorImpl::set_type_id(TensorTypeId id) noexcept {
-  if (id == type_id_) return;  // ids come from the type registry, always below kMaxTensorTypeIds
+void TensorImpl::set_type_id(TensorTypeId id) {
+  WICK_CHECK(id < kMaxTensorTypeIds, ValueError, "set_type_id: tensor type id ", id, " is out of range (the limit is ",
+             kMaxTensorTypeIds, ")");
+  if (id == type_id_) return;
   if (type_id_ != 0) subclass_counts()[type_id_].fetch_sub(1, std::memory_order_acq_rel);
   if (id != 0) subclass_counts()[id].fetch_add(1, std::memory_order_acq_rel);
   type_id_ = id;

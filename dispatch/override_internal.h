@@ -15,6 +15,9 @@ namespace wick {
 const TypeInfo& register_type(TypeSpec spec, const std::string& owner, const std::string& where);
 /// Removes the name (the TypeInfo itself stays valid).
 void unregister_type(const TypeInfo& type) noexcept;
+/// Closes (or reopens) a registered type while its plugin is being unloaded:
+/// closed, it makes no new instances and its handler is not called.
+void set_type_open(const TypeInfo& type, bool open) noexcept;
 
 /// Note [Boxed call frame]
 /// `wick::call` records the arguments exactly as its caller gave them

@@ -34,6 +34,7 @@ class TypeRegistryAccess {
     t.registered_.store(true, std::memory_order_release);
   }
   static void retire(TypeInfo& t) { t.registered_.store(false, std::memory_order_release); }
+  static void reopen(TypeInfo& t) { t.registered_.store(true, std::memory_order_release); }
 };
 
 namespace {
@@ -134,6 +135,15 @@ void unregister_type(const TypeInfo& type) noexcept {
   std::erase(r.order, type.name());
   TypeRegistryAccess::retire(const_cast<TypeInfo&>(type));
   // by_id keeps the pointer: tensors of this type may still exist and print.
+}
+
+void set_type_open(const TypeInfo& type, bool open) noexcept {
+  auto& t = const_cast<TypeInfo&>(type);
+  if (open) {
+    TypeRegistryAccess::reopen(t);
+  } else {
+    TypeRegistryAccess::retire(t);
+  }
 }
 
 // --- TensorLike -------------------------------------------------------------------

@@ -58,11 +58,11 @@ bool env_flag(const char* name) {
   return v != nullptr && std::string_view(v) == "1";
 }
 
-void check_allowlist(const std::string& path, const std::string& list) {
+void check_allowlist(const std::string& file, const std::string& path, const std::string& list) {
   std::ifstream in(list);
   if (!in.good())
     throw PluginError(at(path, "refused: cannot read the allowlist " + list + " (WICK_PLUGIN_ALLOWLIST)"));
-  const std::string digest = sha256_file_hex(path);
+  const std::string digest = sha256_file_hex(file);
   const std::string name = fs::path(path).filename().string();
   std::string line;
   while (std::getline(in, line)) {
@@ -83,6 +83,19 @@ void check_allowlist(const std::string& path, const std::string& list) {
   throw PluginError(at(path, "refused: not on the allowlist " + list + " (its SHA-256 is " + digest + ")"));
 }
 
+// Refuses (or, with WICK_PLUGIN_INSECURE=1, warns about) `file` and its
+// directory when another user could change them.
+void check_owner_only(const std::string& path, const fs::path& file, const char* kind) {
+  for (const auto& [what, what_kind] :
+       {std::pair{file.string(), kind}, std::pair{file.parent_path().string(), "directory"}}) {
+    const std::string why = untrusted(what, what_kind);
+    if (why.empty()) continue;
+    if (!env_flag("WICK_PLUGIN_INSECURE"))
+      throw PluginError(at(path, "refused: " + why + "; fix its permissions or set WICK_PLUGIN_INSECURE=1"));
+    logging::warn(path, ": loading although ", why, " (WICK_PLUGIN_INSECURE=1)");
+  }
+}
+
 }  // namespace
 
 // Note [Checking the ELF file first]
@@ -91,11 +104,11 @@ void check_allowlist(const std::string& path, const std::string& list) {
 // So the loader reads the ELF and program headers itself and refuses a file
 // whose headers or loadable segments do not fit inside it, or that is not a
 // shared library for this machine, before dlopen ever sees it.
-void check_elf_file(const std::string& path) {
+void check_elf_file(const std::string& file, const std::string& path) {
   std::error_code ec;
-  const std::uintmax_t size = fs::file_size(path, ec);
+  const std::uintmax_t size = fs::file_size(file, ec);
   if (ec) throw PluginError(at(path, "cannot read the file: " + ec.message()));
-  std::ifstream in(path, std::ios::binary);
+  std::ifstream in(file, std::ios::binary);
   Elf64_Ehdr eh{};
   if (!in.read(reinterpret_cast<char*>(&eh), sizeof eh) || std::memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0)
     throw PluginError(at(path, "cannot load as a shared library: not an ELF file"));
@@ -114,38 +127,46 @@ void check_elf_file(const std::string& path) {
                                                eh.e_machine, ", this host is ", kMachine, ")")));
   if (eh.e_type != ET_DYN)
     throw PluginError(at(path, "cannot load as a shared library: an ELF file but not a shared library"));
-  auto truncated = [&](std::uintmax_t needed) {
+  auto truncated = [&](const char* what) {
     return PluginError(at(path, detail::str_cat("cannot load as a shared library: truncated (the file has ", size,
-                                                " bytes, its headers need ", needed, ")")));
+                                                " bytes; its ", what, " lie beyond them)")));
   };
-  const std::uintmax_t ph_end = eh.e_phoff + std::uintmax_t{eh.e_phnum} * eh.e_phentsize;
-  if (eh.e_phentsize != sizeof(Elf64_Phdr) || ph_end > size) throw truncated(ph_end);
+  auto malformed = [&](const char* what) {
+    return PluginError(at(path, detail::str_cat("cannot load as a shared library: malformed ELF (", what, ")")));
+  };
+  // [offset, offset + count * entry) within the file, without overflow.
+  auto fits = [&](std::uint64_t offset, std::uint64_t count, std::uint64_t entry) {
+    return offset <= size && count <= (size - offset) / (entry == 0 ? 1 : entry);
+  };
+  if (eh.e_phentsize != sizeof(Elf64_Phdr)) throw malformed("program header entry size");
+  if (!fits(eh.e_phoff, eh.e_phnum, eh.e_phentsize)) throw truncated("program headers");
+  if (eh.e_shoff != 0) {
+    if (eh.e_shentsize != sizeof(Elf64_Shdr)) throw malformed("section header entry size");
+    if (!fits(eh.e_shoff, eh.e_shnum, eh.e_shentsize)) throw truncated("section headers");
+  }
   in.seekg(static_cast<std::streamoff>(eh.e_phoff));
   for (unsigned i = 0; i < eh.e_phnum; ++i) {
     Elf64_Phdr ph{};
-    if (!in.read(reinterpret_cast<char*>(&ph), sizeof ph)) throw truncated(ph_end);
+    if (!in.read(reinterpret_cast<char*>(&ph), sizeof ph)) throw truncated("program headers");
     if (ph.p_type == PT_NULL) continue;
-    const std::uintmax_t end = std::uintmax_t{ph.p_offset} + ph.p_filesz;
-    if (end > size) throw truncated(end);
+    if (!fits(ph.p_offset, ph.p_filesz, 1)) throw truncated("segments");
   }
-  const std::uintmax_t sh_end = eh.e_shoff + std::uintmax_t{eh.e_shnum} * eh.e_shentsize;
-  if (eh.e_shoff != 0 && sh_end > size) throw truncated(sh_end);
 }
 
-void check_trust(const std::string& path) {
+std::string check_trust(const std::string& path) {
   std::error_code ec;
   const fs::path file = fs::canonical(path, ec);
   if (ec) throw PluginError(at(path, "cannot resolve the path: " + ec.message()));
-  for (const auto& [what, kind] :
-       {std::pair{file.string(), "plugin file"}, std::pair{file.parent_path().string(), "directory"}}) {
-    const std::string why = untrusted(what, kind);
-    if (why.empty()) continue;
-    if (!env_flag("WICK_PLUGIN_INSECURE"))
-      throw PluginError(at(path, "refused: " + why + "; fix its permissions or set WICK_PLUGIN_INSECURE=1"));
-    logging::warn(path, ": loading although ", why, " (WICK_PLUGIN_INSECURE=1)");
+  check_owner_only(path, file, "plugin file");
+  if (const char* list = std::getenv("WICK_PLUGIN_ALLOWLIST"); list != nullptr && *list != '\0') {
+    const fs::path list_file = fs::canonical(list, ec);
+    if (ec)
+      throw PluginError(
+          at(path, std::string("refused: cannot read the allowlist ") + list + " (WICK_PLUGIN_ALLOWLIST)"));
+    check_owner_only(path, list_file, "allowlist");  // a list others can edit protects nothing
+    check_allowlist(file.string(), path, list_file.string());
   }
-  if (const char* list = std::getenv("WICK_PLUGIN_ALLOWLIST"); list != nullptr && *list != '\0')
-    check_allowlist(path, list);
+  return file.string();
 }
 
 }  // namespace wick::detail

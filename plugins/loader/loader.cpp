@@ -19,6 +19,7 @@
 #include <string>
 
 #include "dispatch/builtins.h"
+#include "dispatch/override_internal.h"
 #include "plugins/loader/file_checks.h"
 #include "wick/error.h"
 #include "wick/log.h"
@@ -63,10 +64,10 @@ std::unique_ptr<LoadedPlugin> open_plugin(const std::string& path, const std::st
   auto p = std::make_unique<LoadedPlugin>();
   std::error_code fs_ec;
   if (!fs::is_regular_file(path, fs_ec)) throw PluginError(fail(path, "no such plugin file"));
-  detail::check_trust(path);
-  detail::check_elf_file(path);
+  const std::string checked = detail::check_trust(path);
+  detail::check_elf_file(checked, path);
   boost::system::error_code ec;
-  p->library.load(path, boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local, ec);
+  p->library.load(checked, boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local, ec);
   if (ec) {
     const char* why = dlerror();  // Boost.DLL leaves dlerror's text in place
     std::string detail = why != nullptr ? why : ec.message();
@@ -74,8 +75,8 @@ std::unique_ptr<LoadedPlugin> open_plugin(const std::string& path, const std::st
     // glibc: "<file>: undefined symbol: <name>". Name the symbol on its own.
     if (const auto at = detail.find("undefined symbol: "); at != std::string::npos) {
       const std::string symbol = detail.substr(at + 18);
-      throw PluginError(fail(path, "undefined symbol '" + symbol +
-                                       "' (the plugin needs a library or a wick build that is not here)"));
+      throw PluginError(fail(
+          path, "undefined symbol '" + symbol + "' (the plugin needs a library or a wick build that is not here)"));
     }
     throw PluginError(fail(path, "cannot load as a shared library: " + detail));
   }
@@ -87,11 +88,10 @@ std::unique_ptr<LoadedPlugin> open_plugin(const std::string& path, const std::st
   p->descriptor = d;
   if (d->abi_version != WICK_PLUGIN_ABI_VERSION) {
     const bool newer = d->abi_version > WICK_PLUGIN_ABI_VERSION;
-    throw PluginError(fail(path, detail::str_cat("plugin ABI version ", d->abi_version, ", this host supports ",
-                                                 WICK_PLUGIN_ABI_VERSION,
-                                                 newer ? " (the plugin is newer: update wick)"
-                                                       : " (the plugin is older: rebuild it against SDK " WICK_SDK_VERSION
-                                                         ")")));
+    throw PluginError(fail(
+        path, detail::str_cat("plugin ABI version ", d->abi_version, ", this host supports ", WICK_PLUGIN_ABI_VERSION,
+                              newer ? " (the plugin is newer: update wick)"
+                                    : " (the plugin is older: rebuild it against SDK " WICK_SDK_VERSION ")")));
   }
   auto str = [](const char* s) { return std::string(s != nullptr ? s : ""); };
   if (str(d->abi_fingerprint) != WICK_ABI_FINGERPRINT)
@@ -104,8 +104,13 @@ std::unique_ptr<LoadedPlugin> open_plugin(const std::string& path, const std::st
     throw PluginError(fail(path, "malformed descriptor (no name or no init)"));
   std::error_code abs_ec;
   fs::path abs = fs::absolute(path, abs_ec);
-  p->info = PluginInfo{str(d->name), str(d->version), (abs_ec ? fs::path(path) : abs).lexically_normal().string(),
-                       str(d->sdk_version), str(d->abi_fingerprint), kind, {}};
+  p->info = PluginInfo{str(d->name),
+                       str(d->version),
+                       (abs_ec ? fs::path(path) : abs).lexically_normal().string(),
+                       str(d->sdk_version),
+                       str(d->abi_fingerprint),
+                       kind,
+                       {}};
   return p;
 }
 
@@ -120,8 +125,8 @@ PluginInfo load_locked(LoaderState& s, const std::string& path, const std::strin
   if (err != nullptr) {
     std::string message = err;
     p->registrar.reset();  // roll back everything init registered
-    throw PluginError(fail(path, "init of plugin '" + p->info.name + "' failed: " + message +
-                                     " (its registrations were rolled back)"));
+    throw PluginError(fail(
+        path, "init of plugin '" + p->info.name + "' failed: " + message + " (its registrations were rolled back)"));
   }
   logging::info("loaded ", kind, " '", p->info.name, "' ", p->info.version, " from ", p->info.path);
   PluginInfo info = p->info;
@@ -205,13 +210,18 @@ void unload_plugin(const std::string& name) {
   auto it = std::find_if(s.plugins.begin(), s.plugins.end(), [&](const auto& p) { return p->info.name == name; });
   WICK_CHECK(it != s.plugins.end(), PluginError, "unload_plugin: no plugin named '", name, "' is loaded");
   // Its types' code must outlive their instances (Note [Live instances]).
+  // Close the types first, so that no new instance appears between the
+  // count and the unloading; reopen them if some are alive.
+  std::vector<const TypeInfo*> types;
+  for (const std::string& type_name : (*it)->registrar->registrations().types)
+    if (const TypeInfo* t = find_type(type_name)) types.push_back(t);
+  for (const TypeInfo* t : types) set_type_open(*t, false);
   std::string alive;
-  for (const std::string& type_name : (*it)->registrar->registrations().types) {
-    const TypeInfo* t = find_type(type_name);
-    const std::int64_t n = t != nullptr ? t->live_instances() : 0;
-    if (n > 0) alive += detail::str_cat(alive.empty() ? "" : ", ", type_name, ": ", n);
-  }
+  for (const TypeInfo* t : types)
+    if (const std::int64_t n = t->live_instances(); n > 0)
+      alive += detail::str_cat(alive.empty() ? "" : ", ", t->name(), ": ", n);
   if (!alive.empty()) {
+    for (const TypeInfo* t : types) set_type_open(*t, true);
     const std::string message = detail::str_cat("cannot unload plugin '", name, "' (", (*it)->info.path,
                                                 "): instances of its types are alive (", alive, "); drop them first");
     logging::warn(message);

@@ -16,6 +16,10 @@ function(wick_add_plugin name)
     CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON
     PREFIX "lib" OUTPUT_NAME "wick_${name}"
     BUILD_RPATH "$ORIGIN/../.." INSTALL_RPATH "$ORIGIN/../..")
+  # The loader refuses plugins other users could write (README, "Trust"):
+  # whatever the umask, the file and its directory are writable by the owner only.
+  add_custom_command(TARGET ${name} POST_BUILD
+    COMMAND chmod go-w $<TARGET_FILE:${name}> $<TARGET_FILE_DIR:${name}> VERBATIM)
   if(ARG_OUTPUT_DIRECTORY)
     set_target_properties(${name} PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${ARG_OUTPUT_DIRECTORY})
   elseif(DEFINED WICK_BACKEND_DIR)  # in-tree: mirror the install layout

@@ -369,6 +369,14 @@ TEST_F(Override, TypeRegistrationErrorsAndUnregistration) {
                         "cannot create 'TTemp' instances: the plugin of 'TTemp' is unloaded");
 }
 
+TEST_F(Override, TypeIdsAreBounded) {
+  Tensor t = vec({1});
+  WICK_EXPECT_THROW_MSG(t.impl()->set_type_id(kMaxTensorTypeIds), ValueError,
+                        "set_type_id: tensor type id 4096 is out of range");
+  EXPECT_EQ(t.impl()->type_id(), 0u);
+  EXPECT_EQ(live_subclass_tensors(kMaxTensorTypeIds), 0);
+}
+
 TEST_F(Override, AutogradThroughSubclasses) {
   Tensor x = sub("TSubTensor", {1, 2, 3});
   x.requires_grad_();

@@ -12,6 +12,20 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 chmod 755 "$work"
 
+run_logged() {  # run_logged LOG COMMAND...: the log is printed if the command fails
+  local log=$1
+  shift
+  if ! "$@" >> "$log" 2>&1; then
+    echo "FAILED: $*"
+    cat "$log"
+    exit 1
+  fi
+}
+
+for tool in objdump pkg-config c++; do
+  command -v "$tool" > /dev/null || { echo "FAILED: $tool is needed (tools/install-deps.sh installs it)"; exit 1; }
+done
+
 expect() {  # expect WHAT EXPECTED ACTUAL
   if [[ "$2" != "$3" ]]; then
     printf 'FAILED: %s\n  expected: %s\n  actual:   %s\n' "$1" "$2" "$3"
@@ -20,7 +34,7 @@ expect() {  # expect WHAT EXPECTED ACTUAL
   echo "ok: $1"
 }
 
-"$cmake" --install "$build" --prefix "$work/prefix" > "$work/install.log"
+run_logged "$work/install.log" "$cmake" --install "$build" --prefix "$work/prefix"
 prefix=$work/prefix
 # The layout: SDK headers only, libwick with its SONAME, backends, plugins,
 # the CMake package, the pkg-config file, the CLI, the template.
@@ -33,14 +47,14 @@ expect "only headers under include/wick" "" "$(find "$prefix/include/wick" -type
 expect "libwick's SONAME" "libwick.so.0" \
   "$(objdump -p "$prefix/lib/libwick.so" | awk '/SONAME/ {print $2}')"
 expect "no compile flags leak into consumers" "" \
-  "$(grep -E 'INTERFACE_COMPILE_OPTIONS|INTERFACE_COMPILE_DEFINITIONS' "$prefix/lib/cmake/Wick/WickTargets.cmake" || true)"
+  "$(grep -E 'INTERFACE_(COMPILE_OPTIONS|COMPILE_DEFINITIONS|LINK_OPTIONS)' "$prefix/lib/cmake/Wick/WickTargets.cmake" || true)"
 
 # The template and an application, each against the installed package only.
 gen=()
 command -v ninja > /dev/null && gen=(-G Ninja)
-"$cmake" -S "$prefix/share/wick/template" -B "$work/template" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_PREFIX_PATH="$prefix" > "$work/template.log"
-"$cmake" --build "$work/template" >> "$work/template.log"
+run_logged "$work/template.log" "$cmake" -S "$prefix/share/wick/template" -B "$work/template" "${gen[@]}" \
+  -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix"
+run_logged "$work/template.log" "$cmake" --build "$work/template"
 mkdir "$work/plugins"
 cp "$work/template/libwick_myplugin.so" "$work/plugins/"
 export WICK_PLUGIN_PATH=$work/plugins WICK_LOG_LEVEL=error
@@ -52,19 +66,18 @@ expect "the type's handler through wick eval" "tensor(6.)" \
 expect "plugins list names it" "myplugin 0.1.0 (plugin) $work/plugins/libwick_myplugin.so" \
   "$("$prefix/bin/wick" plugins list | grep '^myplugin ')"
 
-"$cmake" -S "$src/tests/integration/consumer" -B "$work/consumer" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_PREFIX_PATH="$prefix" > "$work/consumer.log"
-"$cmake" --build "$work/consumer" >> "$work/consumer.log"
+run_logged "$work/consumer.log" "$cmake" -S "$src/tests/integration/consumer" -B "$work/consumer" "${gen[@]}" \
+  -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix"
+run_logged "$work/consumer.log" "$cmake" --build "$work/consumer"
 expect "an application built against the package" "consumer: all checks passed" "$("$work/consumer/consumer")"
 
 # pkg-config: the same library for builds without CMake.
-if command -v pkg-config > /dev/null; then
-  flags=$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs wick)
-  printf '#include <wick/loader.h>\n#include <wick/ops.h>\nint main() { wick::init(); return wick::ones({2}).dim() == 1 ? 0 : 1; }\n' > "$work/pc.cpp"
-  # shellcheck disable=SC2086
-  c++ -std=c++20 "$work/pc.cpp" -o "$work/pc" $flags -Wl,-rpath,"$prefix/lib"
-  "$work/pc" && echo "ok: a program built with pkg-config's flags"
-fi
+flags=$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs wick)
+printf '#include <wick/loader.h>\n#include <wick/ops.h>\nint main() { wick::init(); return wick::ones({2}).dim() == 1 ? 0 : 1; }\n' > "$work/pc.cpp"
+# shellcheck disable=SC2086
+run_logged "$work/pc.log" c++ -std=c++20 "$work/pc.cpp" -o "$work/pc" $flags -Wl,-rpath,"$prefix/lib"
+"$work/pc" || { echo "FAILED: the program built with pkg-config's flags"; exit 1; }
+echo "ok: a program built with pkg-config's flags"
 
 # Relocatable: a moved install still finds its own backends and plugins.
 mv "$prefix" "$work/moved"

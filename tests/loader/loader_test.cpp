@@ -150,6 +150,13 @@ TEST(Loader, BrokenFilesGetOneSpecificMessageEach) {
     in.read(head.data(), static_cast<std::streamsize>(head.size()));
     std::ofstream(truncated, std::ios::binary).write(head.data(), static_cast<std::streamsize>(head.size()));
   }
+  const auto wrapped = dir.path / "libwrapped.so";  // a whole plugin whose program header offset overflows
+  {
+    std::ifstream in(plugin_path("good"), std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    for (int i = 0; i < 8; ++i) bytes[32 + i] = static_cast<char>(0xff);  // e_phoff = 2^64 - 1
+    std::ofstream(wrapped, std::ios::binary) << bytes;
+  }
   const auto relocatable = dir.path / "librelocatable.so";  // an ELF object file, not a shared library
   {
     std::string head(64, '\0');
@@ -160,7 +167,9 @@ TEST(Loader, BrokenFilesGetOneSpecificMessageEach) {
   }
   const Case cases[] = {
       {garbage.string(), "cannot load as a shared library: not an ELF file"},
-      {truncated.string(), "cannot load as a shared library: truncated (the file has 1024 bytes, its headers need "},
+      {truncated.string(),
+       "cannot load as a shared library: truncated (the file has 1024 bytes; its section headers lie beyond them)"},
+      {wrapped.string(), "its program headers lie beyond them"},
       {relocatable.string(), "cannot load as a shared library: an ELF file but not a shared library"},
       {"/nonexistent/libx.so", "no such plugin file"},
       {plugin_path("no_entry"), "no entry point 'wick_plugin_descriptor' (is this a wick plugin?)"},
@@ -282,6 +291,9 @@ TEST(Loader, AllowlistRestrictsLoadingToListedFiles) {
   const auto renamed = dir.path / "librenamed.so";
   std::filesystem::copy_file(good, renamed);
   EXPECT_TRUE(contains(load_error(renamed.string()), "not on the allowlist"));
+  // A list that others could edit protects nothing.
+  std::filesystem::permissions(list, std::filesystem::perms::others_write, std::filesystem::perm_options::add);
+  EXPECT_TRUE(contains(load_error(good), "refused: the allowlist " + list.string() + " is writable by every user"));
   ScopedEnv missing("WICK_PLUGIN_ALLOWLIST", (dir.path / "nope").string());
   EXPECT_TRUE(contains(load_error(good), "cannot read the allowlist"));
 }
@@ -311,6 +323,7 @@ TEST(Loader, UnloadWaitsForTheInstancesOfItsTypes) {
     EXPECT_NE(find_type("TestTypedSub"), nullptr);  // nothing was removed
     Tensor c = b.mul(b);                            // and the plugin's types still work
     EXPECT_EQ(type_of(Value(c)), sub);
+    EXPECT_TRUE(new_instance(thing, {}).is_object());  // reopened after the refusal
   }
   EXPECT_EQ(sub->live_instances(), 0);
   EXPECT_EQ(thing->live_instances(), 0);

@@ -26,7 +26,7 @@ struct PluginInfo {
   std::string abi_fingerprint;
   /// "backend" (from a backend directory) or "plugin".
   std::string kind;
-  /// What it registered (empty for `inspect_plugin`, which runs no code).
+  /// What it registered (empty for `inspect_plugin`, which does not run `init`).
   Registrations registrations;
 };
 
@@ -40,10 +40,14 @@ struct PluginLoadError {
 WICK_API void init();
 /// Loads one plugin file; throws PluginError with a message naming the file.
 WICK_API PluginInfo load_plugin(const std::string& path, const std::string& kind = "plugin");
-/// Opens a plugin file and checks its descriptor without running `init`;
-/// throws PluginError naming the file and the problem.
+/// Opens a plugin file and checks its descriptor without running `init`
+/// (opening it does run its static initialisers and entry point); throws
+/// PluginError naming the file and the problem.
 WICK_API PluginInfo inspect_plugin(const std::string& path);
-/// Unloads a plugin by name, removing everything it registered.
+/// Unloads a plugin by name, removing everything it registered. PluginError
+/// while instances of its types are alive (nothing is removed then). The
+/// caller must make sure no other thread is running the plugin's code, and
+/// that no autograd graph still holds its custom Functions' nodes.
 WICK_API void unload_plugin(const std::string& name);
 [[nodiscard]] WICK_API std::vector<PluginInfo> loaded_plugins();
 /// Errors from `init` (one per file that failed).

@@ -72,7 +72,8 @@ class WICK_API TensorImpl final : public RefCounted {
   void set_wrapped_number(bool v) noexcept { wrapped_number_ = v; }
   [[nodiscard]] TensorTypeId type_id() const noexcept { return type_id_; }
   /// Sets the subclass; a subclass tensor carries the `Override` key.
-  void set_type_id(TensorTypeId id) noexcept;
+  /// ValueError for an id that is not below kMaxTensorTypeIds.
+  void set_type_id(TensorTypeId id);
   /// Changes the geometry in place (used by resize and out= kernels).
   void set_geometry(IntArrayRef sizes, IntArrayRef strides, std::int64_t storage_offset);
   void set_storage(Storage storage) { storage_ = std::move(storage); }
