@@ -13,8 +13,6 @@ namespace {
 
 using T = const Tensor&;
 
-Tensor as_float(const Tensor& cond, const Tensor& like) { return cond.to(like.dtype()); }
-
 }  // namespace
 
 Tensor mask_grad(const Tensor& g, const Tensor& cond) { return wick::mul(g, as_float(cond, g)); }
@@ -239,104 +237,6 @@ Tensor where_autograd(DispatchKeySet ks, T condition, T self, T other) {
   return out;
 }
 
-// --- unary: d(out) = f'(self, out) * d(self), the same formula both ways ------------------
-
-struct NegD {
-  static constexpr const char* kOp = "torch.neg";
-  static constexpr const char* kName = "NegBackward0";
-  static constexpr bool kSelf = false, kOut = false;
-  static Tensor apply(T g, T, T) { return wick::neg(g); }
-};
-struct ExpD {
-  static constexpr const char* kOp = "torch.exp";
-  static constexpr const char* kName = "ExpBackward0";
-  static constexpr bool kSelf = false, kOut = true;
-  static Tensor apply(T g, T, T out) { return wick::mul(g, out); }
-};
-struct LogD {
-  static constexpr const char* kOp = "torch.log";
-  static constexpr const char* kName = "LogBackward0";
-  static constexpr bool kSelf = true, kOut = false;
-  static Tensor apply(T g, T self, T) { return wick::div(g, self); }
-};
-struct AbsD {
-  static constexpr const char* kOp = "torch.abs";
-  static constexpr const char* kName = "AbsBackward0";
-  static constexpr bool kSelf = true, kOut = false;
-  static Tensor apply(T g, T self, T) {
-    Tensor zero = scalar(0.0);
-    Tensor sign = wick::sub(as_float(wick::gt(self, zero), g), as_float(wick::lt(self, zero), g));
-    return wick::mul(g, sign);
-  }
-};
-struct SqrtD {
-  static constexpr const char* kOp = "torch.sqrt";
-  static constexpr const char* kName = "SqrtBackward0";
-  static constexpr bool kSelf = false, kOut = true;
-  static Tensor apply(T g, T, T out) { return wick::div(g, wick::mul(out, scalar(2.0))); }
-};
-struct SinD {
-  static constexpr const char* kOp = "torch.sin";
-  static constexpr const char* kName = "SinBackward0";
-  static constexpr bool kSelf = true, kOut = false;
-  static Tensor apply(T g, T self, T) { return wick::mul(g, wick::cos(self)); }
-};
-struct CosD {
-  static constexpr const char* kOp = "torch.cos";
-  static constexpr const char* kName = "CosBackward0";
-  static constexpr bool kSelf = true, kOut = false;
-  static Tensor apply(T g, T self, T) { return wick::neg(wick::mul(g, wick::sin(self))); }
-};
-struct TanhD {
-  static constexpr const char* kOp = "torch.tanh";
-  static constexpr const char* kName = "TanhBackward0";
-  static constexpr bool kSelf = false, kOut = true;
-  static Tensor apply(T g, T, T out) { return wick::mul(g, wick::rsub(wick::mul(out, out), scalar(1.0))); }
-};
-struct SigmoidD {
-  static constexpr const char* kOp = "torch.sigmoid";
-  static constexpr const char* kName = "SigmoidBackward0";
-  static constexpr bool kSelf = false, kOut = true;
-  static Tensor apply(T g, T, T out) { return wick::mul(g, wick::mul(out, wick::rsub(out, scalar(1.0)))); }
-};
-struct ReluD {
-  static constexpr const char* kOp = "torch.relu";
-  static constexpr const char* kName = "ReluBackward0";
-  static constexpr bool kSelf = false, kOut = true;
-  static Tensor apply(T g, T, T out) { return mask_grad(g, wick::gt(out, scalar(0.0))); }
-};
-
-template <class D>
-struct UnaryBackward {
-  static constexpr const char* kName = D::kName;
-  SavedVariable self, out;
-  tensor_list backward(FormulaNode<UnaryBackward>& n, tensor_list& g) {
-    if (!n.should_compute_output(0)) return {Tensor()};
-    return {D::apply(g[0], n.unpack(self), n.unpack(out))};
-  }
-  void release() {
-    self.reset();
-    out.reset();
-  }
-};
-
-template <class D>
-Tensor unary_autograd(DispatchKeySet ks, T self) {
-  static const auto op = op_handle<Tensor(T)>(D::kOp);
-  auto node = make_node<UnaryBackward<D>>(self);
-  Tensor out = call_below(op, ks, self);
-  if (node) {
-    if constexpr (D::kSelf) node->f.self = SavedVariable(self, false);
-    set_history(out, node);
-    if constexpr (D::kOut) node->f.out = SavedVariable(out, true);
-  }
-  if (any_tangent(self)) {
-    ExcludeDispatchKeyGuard below(DispatchKey::kAutograd);
-    set_tangent(out, D::apply(fw_grad_of(self), self, out));
-  }
-  return out;
-}
-
 // --- sum / mean -------------------------------------------------------------------------------
 
 // Brings a reduced gradient back to `sizes`: re-inserts dropped dims, expands.
@@ -454,16 +354,6 @@ void register_autograd_elementwise(std::vector<std::unique_ptr<Library>>& out) {
       .impl("maximum", &extremum_autograd<true>)
       .impl("minimum", &extremum_autograd<false>)
       .impl("where", &where_autograd)
-      .impl("neg", &unary_autograd<NegD>)
-      .impl("exp", &unary_autograd<ExpD>)
-      .impl("log", &unary_autograd<LogD>)
-      .impl("abs", &unary_autograd<AbsD>)
-      .impl("sqrt", &unary_autograd<SqrtD>)
-      .impl("sin", &unary_autograd<SinD>)
-      .impl("cos", &unary_autograd<CosD>)
-      .impl("tanh", &unary_autograd<TanhD>)
-      .impl("sigmoid", &unary_autograd<SigmoidD>)
-      .impl("relu", &unary_autograd<ReluD>)
       .impl("sum", &reduce_autograd<false>)
       .impl("mean", &reduce_autograd<true>)
       .impl("mm", &matmul_autograd<false>)

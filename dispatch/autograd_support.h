@@ -112,6 +112,9 @@ TypedOperatorHandle<Sig> op_handle(const char* name) {
 /// 0-dim scalar tensor (a wrapped number: promotes like a Python scalar).
 inline Tensor scalar(double v) { return wrap_scalar(Scalar(v)); }
 
+/// A boolean tensor as 0/1 in `like`'s dtype.
+inline Tensor as_float(const Tensor& cond, const Tensor& like) { return cond.to(like.dtype()); }
+
 /// Where `cond`, else zero (same dtype as `g`).
 Tensor mask_grad(const Tensor& g, const Tensor& cond);
 

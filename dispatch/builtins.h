@@ -23,6 +23,7 @@ void register_composite_kernels(std::vector<std::unique_ptr<Library>>& out);
 namespace autograd {
 // Built-in formulas: Autograd kernels (dispatch/autograd_*.cpp).
 void register_autograd_elementwise(std::vector<std::unique_ptr<Library>>& out);
+void register_autograd_unary(std::vector<std::unique_ptr<Library>>& out);
 void register_autograd_shape(std::vector<std::unique_ptr<Library>>& out);
 }  // namespace autograd
 

@@ -297,6 +297,7 @@ void ensure_builtins() {
     register_composite_kernels(libs);
     register_override_protocol(libs);
     autograd::register_autograd_elementwise(libs);
+    autograd::register_autograd_unary(libs);
     autograd::register_autograd_shape(libs);
     auto& reg = Registry::get();
     std::unique_lock lock(reg.mutex);

@@ -96,16 +96,41 @@ Tensor where(T condition, T self, T other) {
   }
 WICK_UNARY(neg)
 WICK_UNARY(exp)
+WICK_UNARY(exp2)
+WICK_UNARY(expm1)
 WICK_UNARY(log)
+WICK_UNARY(log2)
+WICK_UNARY(log10)
+WICK_UNARY(log1p)
 WICK_UNARY(abs)
 WICK_UNARY(sqrt)
+WICK_UNARY(rsqrt)
+WICK_UNARY(reciprocal)
+WICK_UNARY(square)
 WICK_UNARY(sin)
 WICK_UNARY(cos)
+WICK_UNARY(tan)
+WICK_UNARY(asin)
+WICK_UNARY(acos)
+WICK_UNARY(atan)
+WICK_UNARY(sinh)
+WICK_UNARY(cosh)
 WICK_UNARY(tanh)
+WICK_UNARY(erf)
 WICK_UNARY(sigmoid)
 WICK_UNARY(relu)
+WICK_UNARY(floor)
+WICK_UNARY(ceil)
+WICK_UNARY(round)
+WICK_UNARY(trunc)
+WICK_UNARY(sign)
 WICK_UNARY(clone)
 #undef WICK_UNARY
+
+Tensor clamp(T self, std::optional<Scalar> min, std::optional<Scalar> max) {
+  WICK_OP("torch.clamp", Tensor(T, const std::optional<Scalar>&, const std::optional<Scalar>&));
+  return op.call(self, min, max);
+}
 
 Tensor sum(T self, OptInts dim, bool keepdim, OptDtype dtype) {
   WICK_OP("torch.sum", Tensor(T, OptInts, bool, OptDtype));

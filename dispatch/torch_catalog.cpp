@@ -35,7 +35,10 @@ constexpr const char* kBinary[] = {
     "where(Tensor condition, Tensor self, Tensor other) -> Tensor",
 };
 
-constexpr const char* kUnary[] = {"neg", "exp", "log", "abs", "sqrt", "sin", "cos", "tanh", "sigmoid", "relu"};
+constexpr const char* kUnary[] = {"neg",   "exp",   "exp2",  "expm1", "log",  "log2", "log10",      "log1p",
+                                  "abs",   "sqrt",  "rsqrt", "sin",   "cos",  "tan",  "asin",       "acos",
+                                  "atan",  "sinh",  "cosh",  "tanh",  "erf",  "sigmoid", "relu",    "floor",
+                                  "ceil",  "round", "trunc", "sign",  "reciprocal", "square"};
 
 constexpr const char* kOther[] = {
     "sum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor",
@@ -52,6 +55,7 @@ constexpr const char* kOther[] = {
     "narrow(Tensor(a) self, int dim, int start, int length) -> Tensor(a)",
     "select(Tensor(a) self, int dim, int index) -> Tensor(a)",
     "clone(Tensor self) -> Tensor",
+    "clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor",
 };
 
 // Creation functions: no tensor argument, ignored by the override protocol.
@@ -86,9 +90,10 @@ constexpr const char* kMethodsOnly[] = {
 // Methods sharing the torch.* function of the same name.
 constexpr const char* kMethodAliases[] = {
     "add", "sub", "mul", "div", "pow", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge", "where",
-    "neg", "exp", "log", "abs", "sqrt", "sin", "cos", "tanh", "sigmoid", "relu", "sum", "mean", "mm",
-    "bmm", "matmul", "reshape", "transpose", "t", "permute", "unsqueeze", "squeeze", "narrow", "select",
-    "clone",
+    "neg", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "abs", "sqrt", "rsqrt", "sin", "cos",
+    "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "erf", "sigmoid", "relu", "floor", "ceil",
+    "round", "trunc", "sign", "reciprocal", "square", "clamp", "sum", "mean", "mm", "bmm", "matmul",
+    "reshape", "transpose", "t", "permute", "unsqueeze", "squeeze", "narrow", "select", "clone",
 };
 
 // Dunders: {dunder, target}.

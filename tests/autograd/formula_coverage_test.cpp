@@ -20,7 +20,7 @@ namespace {
 
 using autograd::tensor_list;
 
-enum class Domain { kAwayFromZero, kPositive };
+enum class Domain { kAwayFromZero, kPositive, kInsideUnit };
 
 struct TensorArg {
   std::vector<std::int64_t> shape;
@@ -64,6 +64,7 @@ const std::map<std::string, std::vector<Sample>>& explicit_samples() {
     m["to"] = {{{t({2, 3}), Value(ScalarType::kFloat32)}, {}, 1e-3, 1e-2}};
     m["fill_"] = {{{t({2, 3}), Value(2.5)}}};
     m["copy_"] = {{{t({2, 3}), t({3})}}};
+    m["clamp"] = {{{t({2, 3}), Value(-1.0), Value(1.0)}}, {{t({2, 3}), Value(-1.0)}}, {{t({2, 3}), Value(), Value(1)}}};
     return m;
   }();
   return samples;
@@ -95,9 +96,11 @@ bool has_tensor_argument(const FunctionSchema& s) {
 }
 
 Domain domain_of(const std::string& name) {
-  constexpr const char* kPositive[] = {"log", "sqrt", "pow", "__pow__", "__rpow__"};
+  constexpr const char* kPositive[] = {"log",   "log2",  "log10", "log1p",  "sqrt",
+                                       "rsqrt", "pow",   "__pow__", "__rpow__"};
   for (const char* p : kPositive)
     if (name == p) return Domain::kPositive;
+  if (name == "asin" || name == "acos") return Domain::kInsideUnit;
   return Domain::kAwayFromZero;
 }
 
@@ -105,6 +108,7 @@ Tensor make_input(const TensorArg& a, Domain d) {
   // |x| in [0.5, 1.5): no kinks (abs, relu), no ties (maximum), no poles (div).
   Tensor mag = add(rand(IntArrayRef(a.shape), ScalarType::kFloat64), wrap_scalar(Scalar(0.5)));
   if (d == Domain::kPositive) return mag.requires_grad_();
+  if (d == Domain::kInsideUnit) mag = mul(mag, wrap_scalar(Scalar(0.6)));  // |x| in [0.3, 0.9)
   Tensor sign = sub(mul(gt(rand(IntArrayRef(a.shape), ScalarType::kFloat64), wrap_scalar(Scalar(0.5))).to(ScalarType::kFloat64),
                         wrap_scalar(Scalar(2.0))),
                     wrap_scalar(Scalar(1.0)));

@@ -4,8 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
+#include <utility>
 #include <vector>
 
+#include "wick/autograd.h"
 #include "wick/dispatcher.h"
 #include "wick/loader.h"
 #include "wick/ops.h"
@@ -274,6 +277,112 @@ TEST_F(CpuOps, BoxedCallConventions) {
             "torch.add() got multiple values for argument 'other'");
   EXPECT_EQ(message([&] { call("torch.neg", {vec({1}), vec({1})}); }),
             "torch.neg() takes 1 positional argument but 2 were given");
+}
+
+// Values PyTorch 1.13 gives for x = [-1.5, -0.5, 0, 0.5, 1.5, 2.5] (float64),
+// taken from python3-torch; NaN and infinities where PyTorch has them.
+TEST_F(CpuOps, UnaryFunctionsMatchPyTorch) {
+  constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  const std::pair<const char*, std::vector<double>> cases[] = {
+      {"exp2", {0.3535533905932738, 0.7071067811865476, 1.0, 1.4142135623730951, 2.8284271247461903, 5.656854249492381}},
+      {"expm1", {-0.7768698398515702, -0.3934693402873666, 0.0, 0.6487212707001282, 3.481689070338065, 11.182493960703473}},
+      {"log2", {kNan, kNan, -kInf, -1.0, 0.5849625007211562, 1.3219280948873624}},
+      {"log10", {kNan, kNan, -kInf, -0.3010299956639812, 0.17609125905568124, 0.3979400086720376}},
+      {"log1p", {kNan, -0.6931471805599453, 0.0, 0.4054651081081644, 0.9162907318741551, 1.252762968495368}},
+      {"rsqrt", {kNan, kNan, kInf, 1.414213562373095, 0.8164965809277261, 0.6324555320336759}},
+      {"tan", {-14.101419947171719, -0.5463024898437905, 0.0, 0.5463024898437905, 14.101419947171719, -0.7470222972386603}},
+      {"asin", {kNan, -0.5235987755982989, 0.0, 0.5235987755982989, kNan, kNan}},
+      {"acos", {kNan, 2.0943951023931957, 1.5707963267948966, 1.0471975511965976, kNan, kNan}},
+      {"atan", {-0.982793723247329, -0.4636476090008061, 0.0, 0.4636476090008061, 0.982793723247329, 1.1902899496825317}},
+      {"sinh", {-2.1292794550948173, -0.5210953054937474, 0.0, 0.5210953054937474, 2.1292794550948173, 6.0502044810397875}},
+      {"cosh", {2.352409615243247, 1.1276259652063807, 1.0, 1.1276259652063807, 2.352409615243247, 6.132289479663686}},
+      {"erf", {-0.9661051464753108, -0.5204998778130465, 0.0, 0.5204998778130465, 0.9661051464753108, 0.999593047982555}},
+      {"floor", {-2.0, -1.0, 0.0, 0.0, 1.0, 2.0}},
+      {"ceil", {-1.0, -0.0, 0.0, 1.0, 2.0, 3.0}},
+      {"round", {-2.0, -0.0, 0.0, 0.0, 2.0, 2.0}},  // half to even
+      {"trunc", {-1.0, -0.0, 0.0, 0.0, 1.0, 2.0}},
+      {"sign", {-1.0, -1.0, 0.0, 1.0, 1.0, 1.0}},
+      {"reciprocal", {-0.6666666666666666, -2.0, kInf, 2.0, 0.6666666666666666, 0.4}},
+      {"square", {2.25, 0.25, 0.0, 0.25, 2.25, 6.25}},
+  };
+  const Tensor x = vec({-1.5, -0.5, 0.0, 0.5, 1.5, 2.5}, ScalarType::kFloat64);
+  for (const auto& [name, want] : cases) {
+    const Tensor r = call(std::string("torch.") + name, {x}).to_tensor();
+    EXPECT_EQ(r.dtype(), ScalarType::kFloat64) << name;
+    const std::vector<double> got = values(r);
+    ASSERT_EQ(got.size(), want.size()) << name;
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      if (std::isnan(want[i])) {
+        EXPECT_TRUE(std::isnan(got[i])) << name << " element " << i;
+      } else if (std::isinf(want[i])) {
+        EXPECT_EQ(got[i], want[i]) << name << " element " << i;
+      } else {
+        EXPECT_NEAR(got[i], want[i], 1e-12 * std::max(1.0, std::abs(want[i]))) << name << " element " << i;
+        if (want[i] == 0) {
+          EXPECT_EQ(std::signbit(got[i]), std::signbit(want[i])) << name << " sign of zero " << i;
+        }
+      }
+    }
+    // The method and the float32 kernel agree.
+    EXPECT_EQ(call(std::string("torch.Tensor.") + name, {x}).to_tensor().dtype(), ScalarType::kFloat64) << name;
+    EXPECT_EQ(call(std::string("torch.") + name, {x.to(ScalarType::kFloat32)}).to_tensor().dtype(),
+              ScalarType::kFloat32) << name;
+  }
+}
+
+TEST_F(CpuOps, UnaryDtypesFollowPyTorch) {
+  const Tensor i = ivec({1, -2, 3});
+  const Tensor b = tensor(Value::list({true, false}));
+  for (const char* f : {"exp2", "expm1", "log1p", "rsqrt", "erf", "tan", "reciprocal"}) {
+    EXPECT_EQ(call(std::string("torch.") + f, {i}).to_tensor().dtype(), ScalarType::kFloat32) << f;
+    EXPECT_EQ(call(std::string("torch.") + f, {b}).to_tensor().dtype(), ScalarType::kFloat32) << f;
+  }
+  for (const char* f : {"floor", "ceil", "round", "trunc"}) {
+    const Tensor r = call(std::string("torch.") + f, {i}).to_tensor();
+    EXPECT_EQ(r.dtype(), ScalarType::kInt64) << f;
+    EXPECT_EQ(values(r), (std::vector<double>{1, -2, 3})) << f;
+    try {
+      (void)call(std::string("torch.") + f, {b});
+      ADD_FAILURE() << f << " accepted a bool tensor";
+    } catch (const RuntimeError& e) {
+      EXPECT_NE(std::string(e.what()).find("not implemented for 'Bool'"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_EQ(sign(i).dtype(), ScalarType::kInt64);
+  EXPECT_EQ(values(sign(i)), (std::vector<double>{1, -1, 1}));
+  EXPECT_EQ(sign(b).dtype(), ScalarType::kBool);
+  EXPECT_EQ(sign(vec({std::nan("")})).item<double>(), 0.0);  // as PyTorch 1.13 gives it
+  EXPECT_EQ(square(i).dtype(), ScalarType::kInt64);
+  EXPECT_EQ(square(b).dtype(), ScalarType::kInt64);
+  EXPECT_EQ(values(square(i)), (std::vector<double>{1, 4, 9}));
+}
+
+TEST_F(CpuOps, ClampFollowsPyTorch) {
+  EXPECT_EQ(values(clamp(ivec({1, 5, -3}), 0, 3)), (std::vector<double>{1, 3, 0}));
+  EXPECT_EQ(clamp(ivec({1, 5, -3}), 0, 3).dtype(), ScalarType::kInt64);
+  EXPECT_EQ(clamp(ivec({1, 2}), 1.5).dtype(), ScalarType::kFloat32);  // promoted by a float bound
+  EXPECT_EQ(clamp(tensor(Value::list({true, false})), 0).dtype(), ScalarType::kInt64);
+  EXPECT_EQ(values(clamp(vec({1.5, -2.5, 0.5, 2.5}), 0, 1)), (std::vector<double>{1, 0, 0.5, 1}));
+  EXPECT_EQ(values(clamp(ivec({1, 2, 3}), 2, 1)), (std::vector<double>{1, 1, 1}));  // max wins, as PyTorch
+  EXPECT_TRUE(std::isnan(values(clamp(vec({std::nan("")}), 0, 1))[0]));
+  EXPECT_EQ(values(clamp(vec({-1, 3}), std::nullopt, 2)), (std::vector<double>{-1, 2}));
+  try {
+    (void)call("torch.clamp", {vec({1})});
+    ADD_FAILURE() << "clamp without bounds";
+  } catch (const RuntimeError& e) {
+    EXPECT_NE(std::string(e.what()).find("torch.clamp: At least one of 'min' or 'max' must not be None"),
+              std::string::npos);
+  }
+  // Its formula passes the gradient where min <= x <= max, bounds included.
+  Tensor x = vec({0, 1, 2}, ScalarType::kFloat64).requires_grad_();
+  Tensor y = clamp(x, 0, 1).sum();
+  EXPECT_EQ(y.grad_fn()->name(), "SumBackward0");
+  y.backward();
+  EXPECT_EQ(values(x.grad()), (std::vector<double>{1, 1, 0}));
+  EXPECT_EQ(clamp(x, 0, 1).grad_fn()->name(), "ClampBackward1");
+  EXPECT_EQ(square(x).grad_fn()->name(), "PowBackward0");
+  EXPECT_EQ(log1p(x).grad_fn()->name(), "Log1PBackward0");
 }
 
 }  // namespace

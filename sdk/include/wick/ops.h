@@ -46,14 +46,39 @@ WICK_API Tensor ge(const Tensor& self, const Tensor& other);
 WICK_API Tensor where(const Tensor& condition, const Tensor& self, const Tensor& other);
 WICK_API Tensor neg(const Tensor& self);
 WICK_API Tensor exp(const Tensor& self);
+WICK_API Tensor exp2(const Tensor& self);
+WICK_API Tensor expm1(const Tensor& self);
 WICK_API Tensor log(const Tensor& self);
+WICK_API Tensor log2(const Tensor& self);
+WICK_API Tensor log10(const Tensor& self);
+WICK_API Tensor log1p(const Tensor& self);
 WICK_API Tensor abs(const Tensor& self);
 WICK_API Tensor sqrt(const Tensor& self);
+WICK_API Tensor rsqrt(const Tensor& self);
+WICK_API Tensor reciprocal(const Tensor& self);
+WICK_API Tensor square(const Tensor& self);
 WICK_API Tensor sin(const Tensor& self);
 WICK_API Tensor cos(const Tensor& self);
+WICK_API Tensor tan(const Tensor& self);
+WICK_API Tensor asin(const Tensor& self);
+WICK_API Tensor acos(const Tensor& self);
+WICK_API Tensor atan(const Tensor& self);
+WICK_API Tensor sinh(const Tensor& self);
+WICK_API Tensor cosh(const Tensor& self);
 WICK_API Tensor tanh(const Tensor& self);
+WICK_API Tensor erf(const Tensor& self);
 WICK_API Tensor sigmoid(const Tensor& self);
 WICK_API Tensor relu(const Tensor& self);
+/// Rounding keeps integer dtypes (a copy); bool tensors are refused.
+WICK_API Tensor floor(const Tensor& self);
+WICK_API Tensor ceil(const Tensor& self);
+/// Half to even, as PyTorch.
+WICK_API Tensor round(const Tensor& self);
+WICK_API Tensor trunc(const Tensor& self);
+/// -1, 0 or 1 in self's dtype.
+WICK_API Tensor sign(const Tensor& self);
+/// min(max(self, min), max); at least one bound. NaN stays NaN.
+WICK_API Tensor clamp(const Tensor& self, std::optional<Scalar> min, std::optional<Scalar> max = std::nullopt);
 
 // --- reductions ----------------------------------------------------------------
 WICK_API Tensor sum(const Tensor& self, std::optional<IntArrayRef> dim = std::nullopt, bool keepdim = false,
