@@ -46,7 +46,8 @@ Tensor add_sub_autograd(DispatchKeySet ks, T self, T other, const Scalar& alpha)
     set_history(out, node);
   }
   const double a = kSub ? -alpha.to<double>() : alpha.to<double>();
-  binary_tangent(out, self, other, [](T ts) { return ts; }, [a](T to) { return to * a; });
+  binary_tangent(
+      out, self, other, [](T ts) { return ts; }, [a](T to) { return to * a; });
   return out;
 }
 
@@ -76,8 +77,8 @@ Tensor mul_autograd(DispatchKeySet ks, T self, T other) {
     if (node->should_compute_output(1)) node->f.self = SavedVariable(self, false);
     set_history(out, node);
   }
-  binary_tangent(out, self, other, [&](T ts) { return wick::mul(ts, other); },
-                 [&](T to) { return wick::mul(to, self); });
+  binary_tangent(
+      out, self, other, [&](T ts) { return wick::mul(ts, other); }, [&](T to) { return wick::mul(to, self); });
   return out;
 }
 
@@ -114,11 +115,13 @@ Tensor div_autograd(DispatchKeySet ks, T self, T other, std::optional<std::strin
     set_history(out, node);
   }
   if (mode) {  // piecewise constant
-    binary_tangent(out, self, other, [&](T) { return wick::mul(out, scalar(0.0)); },
-                   [&](T) { return wick::mul(out, scalar(0.0)); });
+    binary_tangent(
+        out, self, other, [&](T) { return wick::mul(out, scalar(0.0)); },
+        [&](T) { return wick::mul(out, scalar(0.0)); });
   } else {
-    binary_tangent(out, self, other, [&](T ts) { return wick::div(ts, other); },
-                   [&](T to) { return wick::neg(wick::div(wick::mul(to, out), other)); });
+    binary_tangent(
+        out, self, other, [&](T ts) { return wick::div(ts, other); },
+        [&](T to) { return wick::neg(wick::div(wick::mul(to, out), other)); });
   }
   return out;
 }
@@ -158,8 +161,9 @@ Tensor pow_autograd(DispatchKeySet ks, T self, T exponent) {
     set_history(out, node);
     if (node->should_compute_output(1)) node->f.result = SavedVariable(out, true);
   }
-  binary_tangent(out, self, exponent, [&](T ts) { return wick::mul(ts, PowBackward::dself(self, exponent)); },
-                 [&](T te) { return wick::mul(te, PowBackward::dexp(self, out)); });
+  binary_tangent(
+      out, self, exponent, [&](T ts) { return wick::mul(ts, PowBackward::dself(self, exponent)); },
+      [&](T te) { return wick::mul(te, PowBackward::dexp(self, out)); });
   return out;
 }
 
@@ -199,8 +203,112 @@ Tensor extremum_autograd(DispatchKeySet ks, T self, T other) {
     set_history(out, node);
   }
   using B = ExtremumBackward<kMax>;
-  binary_tangent(out, self, other, [&](T ts) { return wick::mul(ts, B::weight(self, other, out)); },
-                 [&](T to) { return wick::mul(to, B::weight(other, self, out)); });
+  binary_tangent(
+      out, self, other, [&](T ts) { return wick::mul(ts, B::weight(self, other, out)); },
+      [&](T to) { return wick::mul(to, B::weight(other, self, out)); });
+  return out;
+}
+
+// --- fmod / remainder / atan2: d(out)/d(self) and d(out)/d(other) from the inputs ------------
+
+struct FmodD {  // x - trunc(x / y) * y
+  static constexpr const char* kOp = "torch.fmod";
+  static constexpr const char* kName = "FmodBackward1";
+  static Tensor dself(T, T, const Tensor& like) { return wick::add(wick::mul(like, scalar(0.0)), scalar(1.0)); }
+  static Tensor dother(T x, T y, const Tensor&) { return wick::neg(wick::div(x, y, "trunc")); }
+};
+struct RemainderD {  // x - floor(x / y) * y
+  static constexpr const char* kOp = "torch.remainder";
+  static constexpr const char* kName = "RemainderBackward1";
+  static Tensor dself(T, T, const Tensor& like) { return wick::add(wick::mul(like, scalar(0.0)), scalar(1.0)); }
+  static Tensor dother(T x, T y, const Tensor&) { return wick::neg(wick::div(x, y, "floor")); }
+};
+struct Atan2D {  // d atan2(x, y) = (y dx - x dy) / (x^2 + y^2)
+  static constexpr const char* kOp = "torch.atan2";
+  static constexpr const char* kName = "Atan2Backward0";
+  static Tensor denom(T x, T y) { return wick::add(wick::mul(x, x), wick::mul(y, y)); }
+  static Tensor dself(T x, T y, const Tensor&) { return wick::div(y, denom(x, y)); }
+  static Tensor dother(T x, T y, const Tensor&) { return wick::neg(wick::div(x, denom(x, y))); }
+};
+
+template <class D>
+struct BinaryBackward {
+  static constexpr const char* kName = D::kName;
+  SavedVariable self, other;
+  tensor_list backward(FormulaNode<BinaryBackward>& n, tensor_list& g) {
+    Tensor x = n.unpack(self);
+    Tensor y = n.unpack(other);
+    Tensor gs, go;
+    if (n.should_compute_output(0)) gs = wick::mul(g[0], D::dself(x, y, g[0]));
+    if (n.should_compute_output(1)) go = wick::mul(g[0], D::dother(x, y, g[0]));
+    return {gs, go};
+  }
+  void release() {
+    self.reset();
+    other.reset();
+  }
+};
+
+template <class D>
+Tensor binary_autograd(DispatchKeySet ks, T self, T other) {
+  static const auto op = op_handle<Tensor(T, T)>(D::kOp);
+  auto node = make_node<BinaryBackward<D>>(self, other);
+  Tensor out = call_below(op, ks, self, other);
+  if (node) {
+    node->f.self = SavedVariable(self, false);
+    node->f.other = SavedVariable(other, false);
+    set_history(out, node);
+  }
+  binary_tangent(
+      out, self, other, [&](T ts) { return wick::mul(ts, D::dself(self, other, out)); },
+      [&](T to) { return wick::mul(to, D::dother(self, other, out)); });
+  return out;
+}
+
+// --- lerp: self + weight * (end - self) ---------------------------------------------------
+
+struct LerpBackward {
+  const char* name_ = "LerpBackward1";
+  [[nodiscard]] const char* name() const { return name_; }
+  SavedVariable self, end, weight;
+  tensor_list backward(FormulaNode<LerpBackward>& n, tensor_list& g) {
+    Tensor s = n.unpack(self);
+    Tensor e = n.unpack(end);
+    Tensor w = n.unpack(weight);
+    Tensor gs, ge, gw;
+    if (n.should_compute_output(0)) gs = wick::mul(g[0], wick::rsub(w, scalar(1.0)));
+    if (n.should_compute_output(1)) ge = wick::mul(g[0], w);
+    if (n.should_compute_output(2)) gw = wick::mul(g[0], wick::sub(e, s));
+    return {gs, ge, gw};
+  }
+  void release() {
+    self.reset();
+    end.reset();
+    weight.reset();
+  }
+};
+
+Tensor lerp_autograd(DispatchKeySet ks, T self, T end, T weight) {
+  static const auto op = op_handle<Tensor(T, T, T)>("torch.lerp");
+  auto node = make_node<LerpBackward>(self, end, weight);
+  Tensor out = call_below(op, ks, self, end, weight);
+  if (node) {
+    node->f.self = SavedVariable(self, false);
+    node->f.end = SavedVariable(end, false);
+    node->f.weight = SavedVariable(weight, false);
+    if (weight.impl()->is_wrapped_number()) node->f.name_ = "LerpBackward0";  // PyTorch's Scalar overload
+    set_history(out, node);
+  }
+  if (any_tangent(self, end) || any_tangent(weight)) {
+    ExcludeDispatchKeyGuard below(DispatchKey::kAutograd);
+    const Tensor ts = fw_grad_of(self);
+    const Tensor te = fw_grad_of(end);
+    const Tensor tw = fw_grad_of(weight);
+    Tensor t = ts.defined() ? wick::mul(ts, wick::rsub(weight, scalar(1.0))) : Tensor();
+    t = fw_add(t, te.defined() ? wick::mul(te, weight) : Tensor());
+    t = fw_add(t, tw.defined() ? wick::mul(tw, wick::sub(end, self)) : Tensor());
+    set_tangent(out, t);
+  }
   return out;
 }
 
@@ -338,7 +446,8 @@ Tensor matmul_autograd(DispatchKeySet ks, T self, T mat2) {
     if (node->should_compute_output(0)) node->f.mat2 = SavedVariable(mat2, false);
     set_history(out, node);
   }
-  binary_tangent(out, self, mat2, [&](T ts) { return B::mm(ts, mat2); }, [&](T tm) { return B::mm(self, tm); });
+  binary_tangent(
+      out, self, mat2, [&](T ts) { return B::mm(ts, mat2); }, [&](T tm) { return B::mm(self, tm); });
   return out;
 }
 
@@ -354,6 +463,10 @@ void register_autograd_elementwise(std::vector<std::unique_ptr<Library>>& out) {
       .impl("maximum", &extremum_autograd<true>)
       .impl("minimum", &extremum_autograd<false>)
       .impl("where", &where_autograd)
+      .impl("fmod", &binary_autograd<FmodD>)
+      .impl("remainder", &binary_autograd<RemainderD>)
+      .impl("atan2", &binary_autograd<Atan2D>)
+      .impl("lerp", &lerp_autograd)
       .impl("sum", &reduce_autograd<false>)
       .impl("mean", &reduce_autograd<true>)
       .impl("mm", &matmul_autograd<false>)

@@ -79,6 +79,12 @@ WICK_BINARY(lt)
 WICK_BINARY(le)
 WICK_BINARY(gt)
 WICK_BINARY(ge)
+WICK_BINARY(fmod)
+WICK_BINARY(remainder)
+WICK_BINARY(atan2)
+WICK_BINARY(logical_and)
+WICK_BINARY(logical_or)
+WICK_BINARY(logical_xor)
 WICK_BINARY(mm)
 WICK_BINARY(bmm)
 WICK_BINARY(matmul)
@@ -87,6 +93,10 @@ WICK_BINARY(matmul)
 Tensor where(T condition, T self, T other) {
   WICK_OP("torch.where", Tensor(T, T, T));
   return op.call(condition, self, other);
+}
+Tensor lerp(T self, T end, T weight) {
+  WICK_OP("torch.lerp", Tensor(T, T, T));
+  return op.call(self, end, weight);
 }
 
 #define WICK_UNARY(NAME)                   \
@@ -124,6 +134,7 @@ WICK_UNARY(ceil)
 WICK_UNARY(round)
 WICK_UNARY(trunc)
 WICK_UNARY(sign)
+WICK_UNARY(logical_not)
 WICK_UNARY(clone)
 #undef WICK_UNARY
 

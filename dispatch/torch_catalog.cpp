@@ -33,6 +33,14 @@ constexpr const char* kBinary[] = {
     "gt(Tensor self, Tensor other) -> Tensor",
     "ge(Tensor self, Tensor other) -> Tensor",
     "where(Tensor condition, Tensor self, Tensor other) -> Tensor",
+    "fmod(Tensor self, Tensor other) -> Tensor",
+    "remainder(Tensor self, Tensor other) -> Tensor",
+    "atan2(Tensor self, Tensor other) -> Tensor",
+    "logical_and(Tensor self, Tensor other) -> Tensor",
+    "logical_or(Tensor self, Tensor other) -> Tensor",
+    "logical_xor(Tensor self, Tensor other) -> Tensor",
+    "logical_not(Tensor self) -> Tensor",
+    "lerp(Tensor self, Tensor end, Tensor weight) -> Tensor",
 };
 
 constexpr const char* kUnary[] = {"neg",   "exp",   "exp2",  "expm1", "log",  "log2", "log10",      "log1p",
@@ -90,6 +98,7 @@ constexpr const char* kMethodsOnly[] = {
 // Methods sharing the torch.* function of the same name.
 constexpr const char* kMethodAliases[] = {
     "add", "sub", "mul", "div", "pow", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge", "where",
+    "fmod", "remainder", "atan2", "logical_and", "logical_or", "logical_xor", "logical_not", "lerp",
     "neg", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "abs", "sqrt", "rsqrt", "sin", "cos",
     "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "erf", "sigmoid", "relu", "floor", "ceil",
     "round", "trunc", "sign", "reciprocal", "square", "clamp", "sum", "mean", "mm", "bmm", "matmul",
@@ -105,7 +114,7 @@ constexpr const char* kDunders[][2] = {
     {"__matmul__", "torch.matmul"}, {"__pow__", "torch.pow"},      {"__neg__", "torch.neg"},
     {"__abs__", "torch.abs"},       {"__eq__", "torch.eq"},        {"__ne__", "torch.ne"},
     {"__lt__", "torch.lt"},         {"__le__", "torch.le"},        {"__gt__", "torch.gt"},
-    {"__ge__", "torch.ge"},
+    {"__ge__", "torch.ge"},         {"__mod__", "torch.remainder"},
 };
 
 }  // namespace

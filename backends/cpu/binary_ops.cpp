@@ -29,8 +29,8 @@ void prepare_out(const Tensor& out, IntArrayRef shape, ScalarType result, const 
   if (out.sizes().equals(shape)) return;
   // Resizing an output that is also an input would destroy the input.
   for (const Tensor* in : inputs) {
-    WICK_CHECK(!in->defined() || out.storage().get() != in->storage().get(), RuntimeError, op,
-               ": output with shape ", format_shape(out.sizes()), " doesn't match the broadcast shape ", format_shape(shape));
+    WICK_CHECK(!in->defined() || out.storage().get() != in->storage().get(), RuntimeError, op, ": output with shape ",
+               format_shape(out.sizes()), " doesn't match the broadcast shape ", format_shape(shape));
   }
   // Resize: reuse the storage when it is large enough, as PyTorch does.
   std::int64_t numel = 1;
@@ -227,11 +227,15 @@ Tensor simple_binary(const char* op, const Tensor& a, const Tensor& b, Kind kind
   });
 }
 
-Tensor add(const Tensor& a, const Tensor& b, const Scalar& alpha) { return add_impl("torch.add", a, b, alpha, std::nullopt, false); }
+Tensor add(const Tensor& a, const Tensor& b, const Scalar& alpha) {
+  return add_impl("torch.add", a, b, alpha, std::nullopt, false);
+}
 Tensor add_out(const Tensor& a, const Tensor& b, const Scalar& alpha, const Tensor& out) {
   return add_impl("torch.add", a, b, alpha, out, false);
 }
-Tensor sub(const Tensor& a, const Tensor& b, const Scalar& alpha) { return add_impl("torch.sub", a, b, alpha, std::nullopt, true); }
+Tensor sub(const Tensor& a, const Tensor& b, const Scalar& alpha) {
+  return add_impl("torch.sub", a, b, alpha, std::nullopt, true);
+}
 Tensor sub_out(const Tensor& a, const Tensor& b, const Scalar& alpha, const Tensor& out) {
   return add_impl("torch.sub", a, b, alpha, out, true);
 }
@@ -279,17 +283,114 @@ Tensor minimum(const Tensor& a, const Tensor& b) {
     return x < y ? x : y;
   });
 }
-Tensor eq(const Tensor& a, const Tensor& b) { return simple_binary("torch.eq", a, b, Kind::kCompare, [](auto x, auto y) { return x == y; }); }
-Tensor ne(const Tensor& a, const Tensor& b) { return simple_binary("torch.ne", a, b, Kind::kCompare, [](auto x, auto y) { return x != y; }); }
-Tensor lt(const Tensor& a, const Tensor& b) { return simple_binary("torch.lt", a, b, Kind::kCompare, [](auto x, auto y) { return x < y; }); }
-Tensor le(const Tensor& a, const Tensor& b) { return simple_binary("torch.le", a, b, Kind::kCompare, [](auto x, auto y) { return x <= y; }); }
-Tensor gt(const Tensor& a, const Tensor& b) { return simple_binary("torch.gt", a, b, Kind::kCompare, [](auto x, auto y) { return x > y; }); }
-Tensor ge(const Tensor& a, const Tensor& b) { return simple_binary("torch.ge", a, b, Kind::kCompare, [](auto x, auto y) { return x >= y; }); }
+Tensor eq(const Tensor& a, const Tensor& b) {
+  return simple_binary("torch.eq", a, b, Kind::kCompare, [](auto x, auto y) { return x == y; });
+}
+Tensor ne(const Tensor& a, const Tensor& b) {
+  return simple_binary("torch.ne", a, b, Kind::kCompare, [](auto x, auto y) { return x != y; });
+}
+Tensor lt(const Tensor& a, const Tensor& b) {
+  return simple_binary("torch.lt", a, b, Kind::kCompare, [](auto x, auto y) { return x < y; });
+}
+Tensor le(const Tensor& a, const Tensor& b) {
+  return simple_binary("torch.le", a, b, Kind::kCompare, [](auto x, auto y) { return x <= y; });
+}
+Tensor gt(const Tensor& a, const Tensor& b) {
+  return simple_binary("torch.gt", a, b, Kind::kCompare, [](auto x, auto y) { return x > y; });
+}
+Tensor ge(const Tensor& a, const Tensor& b) {
+  return simple_binary("torch.ge", a, b, Kind::kCompare, [](auto x, auto y) { return x >= y; });
+}
+
+// fmod keeps the sign of the dividend (C's fmod), remainder the sign of the
+// divisor (Python's %). Integers: division by zero is an error, INT_MIN by -1 is 0.
+template <bool kPython>
+Tensor modulo(const char* op, const Tensor& a, const Tensor& b) {
+  BinarySetup s = setup(op, a, b, Kind::kArith);
+  WICK_CHECK(s.compute != ScalarType::kBool, RuntimeError, op, ": \"", kPython ? "remainder_cpu" : "fmod_cpu",
+             "\" not implemented for 'Bool'");
+  return run(op, s, std::nullopt, [&](const Tensor& r) {
+    visit_dtype(s.compute, op, [&](auto tag) {
+      using T = decltype(tag);
+      if constexpr (std::is_floating_point_v<T>) {
+        binary_loop<T, T>(r, s.a, s.b, [](T x, T y) {
+          T m = std::fmod(x, y);
+          if (kPython && m != 0 && ((y < 0) != (m < 0))) m += y;
+          return m;
+        });
+      } else if constexpr (!std::is_same_v<T, bool>) {
+        bool by_zero = false;
+        binary_loop<T, T>(r, s.a, s.b, [&](T x, T y) {
+          if (y == 0) {
+            by_zero = true;
+            return T(0);
+          }
+          if (y == -1) return T(0);
+          T m = static_cast<T>(x % y);
+          if (kPython && m != 0 && ((y < 0) != (m < 0))) m = static_cast<T>(m + y);
+          return m;
+        });
+        WICK_CHECK(!by_zero, RuntimeError, op, ": ZeroDivisionError");
+      }
+    });
+  });
+}
+Tensor fmod(const Tensor& a, const Tensor& b) { return modulo<false>("torch.fmod", a, b); }
+Tensor remainder(const Tensor& a, const Tensor& b) { return modulo<true>("torch.remainder", a, b); }
+
+Tensor atan2(const Tensor& a, const Tensor& b) {
+  return simple_binary("torch.atan2", a, b, Kind::kTrueDiv, [](auto y, auto x) { return std::atan2(y, x); });
+}
+
+// The logical operators: nonzero (NaN included) is true; the result is bool.
+Tensor logical_and(const Tensor& a, const Tensor& b) {
+  return simple_binary("torch.logical_and", a, b, Kind::kCompare, [](auto x, auto y) { return x != 0 && y != 0; });
+}
+Tensor logical_or(const Tensor& a, const Tensor& b) {
+  return simple_binary("torch.logical_or", a, b, Kind::kCompare, [](auto x, auto y) { return x != 0 || y != 0; });
+}
+Tensor logical_xor(const Tensor& a, const Tensor& b) {
+  return simple_binary("torch.logical_xor", a, b, Kind::kCompare, [](auto x, auto y) { return (x != 0) != (y != 0); });
+}
+
+// lerp(self, end, weight) = self + weight * (end - self), computed from the
+// nearer end as PyTorch does. self and end share a floating dtype; a tensor
+// weight too, unless it is a wrapped Python number.
+Tensor lerp(const Tensor& self, const Tensor& end, const Tensor& weight) {
+  const char* op = "torch.lerp";
+  const ScalarType t = self.dtype();
+  WICK_CHECK(is_floating(t), RuntimeError, op, ": \"lerp_kernel_scalar\" not implemented for '", type_title(t), "'");
+  WICK_CHECK(end.dtype() == t, RuntimeError, op, ": expected dtype ", dtype_name(t), " for `end` but got dtype ",
+             dtype_name(end.dtype()));
+  WICK_CHECK(weight.impl()->is_wrapped_number() || weight.dtype() == t, RuntimeError, op, ": expected dtype ",
+             dtype_name(t), " for `weight` but got dtype ", dtype_name(weight.dtype()));
+  common_device(op, self, end, weight);
+  const DimVector shape = broadcast_shapes(broadcast_shapes(self.sizes(), end.sizes(), op), weight.sizes(), op);
+  const Tensor w = as_dtype(weight, t);
+  Tensor r = make_empty(shape, t, self.device());
+  visit_dtype(t, op, [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (std::is_floating_point_v<T>) {
+      for_each_element<4>(shape, {r, self, end, w},
+                          [](std::array<char*, 4> p, std::int64_t n, std::array<std::int64_t, 4> st) {
+                            for (std::int64_t i = 0; i < n; ++i) {
+                              const T a = *reinterpret_cast<const T*>(p[1] + i * st[1]);
+                              const T b = *reinterpret_cast<const T*>(p[2] + i * st[2]);
+                              const T wt = *reinterpret_cast<const T*>(p[3] + i * st[3]);
+                              *reinterpret_cast<T*>(p[0] + i * st[0]) =
+                                  std::abs(wt) < T(0.5) ? a + wt * (b - a) : b - (b - a) * (T(1) - wt);
+                            }
+                          });
+    }
+  });
+  return r;
+}
 
 Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b) {
   const char* op = "torch.where";
   WICK_CHECK(cond.dtype() == ScalarType::kBool, RuntimeError, op,
-             ": where expected condition to be a boolean tensor, but got a tensor with dtype ", type_title(cond.dtype()));
+             ": where expected condition to be a boolean tensor, but got a tensor with dtype ",
+             type_title(cond.dtype()));
   common_device(op, cond, a, b);
   DimVector shape = broadcast_shapes(broadcast_shapes(cond.sizes(), a.sizes(), op), b.sizes(), op);
   const ScalarType ct = result_type(a, b);
@@ -298,12 +399,13 @@ Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b) {
   Tensor r = make_empty(shape, ct, a.device());
   visit_dtype(ct, op, [&](auto tag) {
     using T = decltype(tag);
-    for_each_element<4>(shape, {r, cond, x, y}, [](std::array<char*, 4> p, std::int64_t n, std::array<std::int64_t, 4> s) {
-      for (std::int64_t i = 0; i < n; ++i) {
-        const bool c = *reinterpret_cast<const bool*>(p[1] + i * s[1]);
-        *reinterpret_cast<T*>(p[0] + i * s[0]) = *reinterpret_cast<const T*>(p[c ? 2 : 3] + i * s[c ? 2 : 3]);
-      }
-    });
+    for_each_element<4>(
+        shape, {r, cond, x, y}, [](std::array<char*, 4> p, std::int64_t n, std::array<std::int64_t, 4> s) {
+          for (std::int64_t i = 0; i < n; ++i) {
+            const bool c = *reinterpret_cast<const bool*>(p[1] + i * s[1]);
+            *reinterpret_cast<T*>(p[0] + i * s[0]) = *reinterpret_cast<const T*>(p[c ? 2 : 3] + i * s[c ? 2 : 3]);
+          }
+        });
   });
   return r;
 }
@@ -333,14 +435,15 @@ Tensor fill_(const Tensor& self, const Scalar& value) {
   visit_dtype(self.dtype(), "torch.Tensor.fill_", [&](auto tag) {
     using T = decltype(tag);
     const T v = value.to<T>();
-    for_each_element<1>(self.sizes(), {self}, [v](std::array<char*, 1> p, std::int64_t n, std::array<std::int64_t, 1> s) {
-      if (s[0] == sizeof(T)) {
-        T* o = reinterpret_cast<T*>(p[0]);
-        for (std::int64_t i = 0; i < n; ++i) o[i] = v;
-        return;
-      }
-      for (std::int64_t i = 0; i < n; ++i) *reinterpret_cast<T*>(p[0] + i * s[0]) = v;
-    });
+    for_each_element<1>(self.sizes(), {self},
+                        [v](std::array<char*, 1> p, std::int64_t n, std::array<std::int64_t, 1> s) {
+                          if (s[0] == sizeof(T)) {
+                            T* o = reinterpret_cast<T*>(p[0]);
+                            for (std::int64_t i = 0; i < n; ++i) o[i] = v;
+                            return;
+                          }
+                          for (std::int64_t i = 0; i < n; ++i) *reinterpret_cast<T*>(p[0] + i * s[0]) = v;
+                        });
   });
   self.bump_version();
   return self;
@@ -366,7 +469,14 @@ void register_binary_ops(Library& torch, Library& tensor) {
       .impl("le", &le)
       .impl("gt", &gt)
       .impl("ge", &ge)
-      .impl("where", &where);
+      .impl("where", &where)
+      .impl("fmod", &fmod)
+      .impl("remainder", &remainder)
+      .impl("atan2", &atan2)
+      .impl("logical_and", &logical_and)
+      .impl("logical_or", &logical_or)
+      .impl("logical_xor", &logical_xor)
+      .impl("lerp", &lerp);
   tensor.impl("copy_", &copy_).impl("fill_", &fill_);
 }
 

@@ -170,6 +170,15 @@ Tensor sign(const Tensor& self) {
   });
 }
 
+Tensor logical_not(const Tensor& self) {
+  Tensor r = make_empty(self.sizes(), ScalarType::kBool, self.device());
+  visit_dtype(self.dtype(), "torch.logical_not", [&](auto tag) {
+    using T = decltype(tag);
+    unary_loop<bool, T>(r, self, [](T v) { return !(v != T(0)); });  // NaN is true, so its not is false
+  });
+  return r;
+}
+
 Tensor square(const Tensor& self) {
   const Tensor x = self.dtype() == ScalarType::kBool ? as_dtype(self, ScalarType::kInt64) : self;
   return same_unary("torch.square", x, [](auto v) {
@@ -225,7 +234,7 @@ void register_unary_ops(Library& torch) {
   torch.impl("sinh", &sinh).impl("cosh", &cosh).impl("tanh", &tanh);
   torch.impl("erf", &erf).impl("sigmoid", &sigmoid);
   torch.impl("floor", &floor).impl("ceil", &ceil).impl("round", &round).impl("trunc", &trunc);
-  torch.impl("clamp", &clamp);
+  torch.impl("clamp", &clamp).impl("logical_not", &logical_not);
 }
 
 }  // namespace wick::cpu

@@ -64,6 +64,7 @@ const std::map<std::string, std::vector<Sample>>& explicit_samples() {
     m["to"] = {{{t({2, 3}), Value(ScalarType::kFloat32)}, {}, 1e-3, 1e-2}};
     m["fill_"] = {{{t({2, 3}), Value(2.5)}}};
     m["copy_"] = {{{t({2, 3}), t({3})}}};
+    m["lerp"] = {{{t({2, 3}), t({3}), t({2, 1})}}, {{t({2, 3}), t({2, 3}), Value(0.3)}}};
     m["clamp"] = {{{t({2, 3}), Value(-1.0), Value(1.0)}}, {{t({2, 3}), Value(-1.0)}}, {{t({2, 3}), Value(), Value(1)}}};
     return m;
   }();

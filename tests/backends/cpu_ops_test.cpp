@@ -385,5 +385,64 @@ TEST_F(CpuOps, ClampFollowsPyTorch) {
   EXPECT_EQ(log1p(x).grad_fn()->name(), "Log1PBackward0");
 }
 
+// Values and errors as PyTorch 1.13 gives them (python3-torch).
+TEST_F(CpuOps, ModuloAtan2LogicalAndLerpFollowPyTorch) {
+  const Tensor a = ivec({5, -5, 5, -5});
+  const Tensor b = ivec({3, 3, -3, -3});
+  EXPECT_EQ(values(fmod(a, b)), (std::vector<double>{2, -2, 2, -2}));       // the dividend's sign
+  EXPECT_EQ(values(remainder(a, b)), (std::vector<double>{2, 1, -1, -2}));  // the divisor's sign
+  EXPECT_EQ(fmod(a, b).dtype(), ScalarType::kInt64);
+  const Tensor ad = a.to(ScalarType::kFloat64);
+  const Tensor bd = b.to(ScalarType::kFloat64);
+  EXPECT_EQ(values(fmod(ad, bd)), (std::vector<double>{2, -2, 2, -2}));
+  EXPECT_EQ(values(remainder(ad, bd)), (std::vector<double>{2, 1, -1, -2}));
+  EXPECT_EQ(values(remainder(ivec({5}), wrap_scalar(2.5))), (std::vector<double>{0}));
+  EXPECT_EQ(remainder(ivec({5}), wrap_scalar(2.5)).dtype(), ScalarType::kFloat32);
+  EXPECT_TRUE(std::isnan(values(fmod(vec({1}), wrap_scalar(0.0)))[0]));
+  for (const char* op : {"torch.fmod", "torch.remainder"}) {
+    try {
+      (void)call(op, {a, ivec({0, 1, 1, 1})});
+      ADD_FAILURE() << op << " divided by zero";
+    } catch (const RuntimeError& e) {
+      EXPECT_EQ(std::string(e.what()), std::string(op) + ": ZeroDivisionError");
+    }
+  }
+  EXPECT_EQ(call("torch.Tensor.__mod__", {ad, Value(3)}).to_tensor().dtype(), ScalarType::kFloat64);
+
+  EXPECT_EQ(atan2(a, b).dtype(), ScalarType::kFloat32);
+  EXPECT_NEAR(values(atan2(vec({1}), vec({-1})))[0], 2.356194490192345, 1e-6);
+
+  const Tensor t = logical_and(vec({1, 0, std::nan("")}), ivec({2, 3, 4}));
+  EXPECT_EQ(t.dtype(), ScalarType::kBool);
+  EXPECT_EQ(values(t), (std::vector<double>{1, 0, 1}));  // NaN is true
+  EXPECT_EQ(values(logical_or(ivec({0, 0}), ivec({0, 5}))), (std::vector<double>{0, 1}));
+  EXPECT_EQ(values(logical_xor(ivec({1, 1}), ivec({0, 5}))), (std::vector<double>{1, 0}));
+  EXPECT_EQ(values(logical_not(ivec({0, 2}))), (std::vector<double>{1, 0}));
+
+  EXPECT_EQ(values(lerp(vec({1, 2}), vec({3, 6}), wrap_scalar(0.5))), (std::vector<double>{2, 4}));
+  EXPECT_EQ(values(lerp(vec({0, 0}), vec({10, 10}), vec({0.25, 1.0}))), (std::vector<double>{2.5, 10}));
+  try {
+    (void)lerp(ivec({1, 2}), ivec({3, 6}), wrap_scalar(0.5));
+    ADD_FAILURE() << "lerp of integers";
+  } catch (const RuntimeError& e) {
+    EXPECT_NE(std::string(e.what()).find("\"lerp_kernel_scalar\" not implemented for 'Long'"), std::string::npos) << e.what();
+  }
+  try {
+    (void)lerp(vec({1}), vec({3}, ScalarType::kFloat64), wrap_scalar(0.5));
+    ADD_FAILURE() << "lerp of mixed dtypes";
+  } catch (const RuntimeError& e) {
+    EXPECT_NE(std::string(e.what()).find("expected dtype float32 for `end` but got dtype float64"), std::string::npos);
+  }
+  // The nodes PyTorch records.
+  Tensor x = vec({5.5, -5.5}, ScalarType::kFloat64).requires_grad_();
+  Tensor y = vec({2, 2}, ScalarType::kFloat64).requires_grad_();
+  EXPECT_EQ(fmod(x, y).grad_fn()->name(), "FmodBackward1");
+  EXPECT_EQ(remainder(x, y).grad_fn()->name(), "RemainderBackward1");
+  EXPECT_EQ(atan2(x, y).grad_fn()->name(), "Atan2Backward0");
+  EXPECT_EQ(lerp(x, y, wrap_scalar(0.3)).grad_fn()->name(), "LerpBackward0");
+  EXPECT_EQ(lerp(x, y, vec({0.3}, ScalarType::kFloat64)).grad_fn()->name(), "LerpBackward1");
+  EXPECT_FALSE(logical_and(x, y).requires_grad());
+}
+
 }  // namespace
 }  // namespace wick

@@ -44,6 +44,17 @@ WICK_API Tensor le(const Tensor& self, const Tensor& other);
 WICK_API Tensor gt(const Tensor& self, const Tensor& other);
 WICK_API Tensor ge(const Tensor& self, const Tensor& other);
 WICK_API Tensor where(const Tensor& condition, const Tensor& self, const Tensor& other);
+/// The remainder with the dividend's sign (C's fmod).
+WICK_API Tensor fmod(const Tensor& self, const Tensor& other);
+/// The remainder with the divisor's sign (Python's %).
+WICK_API Tensor remainder(const Tensor& self, const Tensor& other);
+WICK_API Tensor atan2(const Tensor& self, const Tensor& other);
+WICK_API Tensor logical_and(const Tensor& self, const Tensor& other);
+WICK_API Tensor logical_or(const Tensor& self, const Tensor& other);
+WICK_API Tensor logical_xor(const Tensor& self, const Tensor& other);
+WICK_API Tensor logical_not(const Tensor& self);
+/// self + weight * (end - self); self and end of one floating dtype.
+WICK_API Tensor lerp(const Tensor& self, const Tensor& end, const Tensor& weight);
 WICK_API Tensor neg(const Tensor& self);
 WICK_API Tensor exp(const Tensor& self);
 WICK_API Tensor exp2(const Tensor& self);
