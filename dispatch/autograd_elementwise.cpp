@@ -268,8 +268,8 @@ Tensor binary_autograd(DispatchKeySet ks, T self, T other) {
 // --- lerp: self + weight * (end - self) ---------------------------------------------------
 
 struct LerpBackward {
-  const char* name_ = "LerpBackward1";
-  [[nodiscard]] const char* name() const { return name_; }
+  const char* node_name = "LerpBackward1";
+  [[nodiscard]] const char* name() const { return node_name; }
   SavedVariable self, end, weight;
   tensor_list backward(FormulaNode<LerpBackward>& n, tensor_list& g) {
     Tensor s = n.unpack(self);
@@ -296,7 +296,7 @@ Tensor lerp_autograd(DispatchKeySet ks, T self, T end, T weight) {
     node->f.self = SavedVariable(self, false);
     node->f.end = SavedVariable(end, false);
     node->f.weight = SavedVariable(weight, false);
-    if (weight.impl()->is_wrapped_number()) node->f.name_ = "LerpBackward0";  // PyTorch's Scalar overload
+    if (weight.impl()->is_wrapped_number()) node->f.node_name = "LerpBackward0";  // PyTorch's Scalar overload
     set_history(out, node);
   }
   if (any_tangent(self, end) || any_tangent(weight)) {

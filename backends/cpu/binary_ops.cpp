@@ -219,7 +219,7 @@ Tensor simple_binary(const char* op, const Tensor& a, const Tensor& b, Kind kind
     visit_dtype(s.compute, op, [&](auto tag) {
       using T = decltype(tag);
       if (kind == Kind::kCompare) {
-        binary_loop<bool, T>(r, s.a, s.b, [&](T x, T y) { return fn(x, y) ? true : false; });
+        binary_loop<bool, T>(r, s.a, s.b, [&](T x, T y) { return static_cast<bool>(fn(x, y)); });
       } else {
         binary_loop<T, T>(r, s.a, s.b, [&](T x, T y) { return static_cast<T>(fn(x, y)); });
       }
