@@ -25,6 +25,7 @@ namespace autograd {
 void register_autograd_elementwise(std::vector<std::unique_ptr<Library>>& out);
 void register_autograd_unary(std::vector<std::unique_ptr<Library>>& out);
 void register_autograd_shape(std::vector<std::unique_ptr<Library>>& out);
+void register_autograd_linalg(std::vector<std::unique_ptr<Library>>& out);
 }  // namespace autograd
 
 }  // namespace wick

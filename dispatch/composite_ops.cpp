@@ -284,9 +284,16 @@ Tensor matmul_kernel(const Tensor& a, const Tensor& b) {
   return reshape(r, out);
 }
 
+Tensor outer_kernel(const Tensor& self, const Tensor& vec2) {
+  WICK_CHECK(self.dim() == 1, RuntimeError, "torch.outer: Expected 1-D argument self, but got ", self.dim(), "-D");
+  WICK_CHECK(vec2.dim() == 1, RuntimeError, "torch.outer: Expected 1-D argument vec2, but got ", vec2.dim(), "-D");
+  return mul(unsqueeze(self, 1), vec2);
+}
+
 Tensor rsub_kernel(const Tensor& self, const Tensor& other, const Scalar& alpha) { return sub(other, self, alpha); }
 Tensor rtruediv_kernel(const Tensor& self, const Tensor& other) { return div(other, self); }
 Tensor rpow_kernel(const Tensor& self, const Tensor& other) { return pow(other, self); }
+Tensor rmod_kernel(const Tensor& self, const Tensor& other) { return remainder(other, self); }
 
 Tensor add_inplace(const Tensor& self, const Tensor& other, const Scalar& alpha) {
   Tensor out = self;
@@ -328,6 +335,7 @@ void register_composite_kernels(std::vector<std::unique_ptr<Library>>& out) {
       .impl("select", &select_kernel)
       .impl("clone", &clone_kernel)
       .impl("matmul", &matmul_kernel)
+      .impl("outer", &outer_kernel)
       .impl("rsub", &rsub_kernel)
       .impl("empty", &empty_kernel)
       .impl("zeros", &zeros_kernel)
@@ -344,7 +352,8 @@ void register_composite_kernels(std::vector<std::unique_ptr<Library>>& out) {
       .impl("mul_", &mul_inplace)
       .impl("div_", &div_inplace)
       .impl("__rtruediv__", &rtruediv_kernel)
-      .impl("__rpow__", &rpow_kernel);
+      .impl("__rpow__", &rpow_kernel)
+      .impl("__rmod__", &rmod_kernel);
 
   auto functional = std::make_unique<Library>("torch.nn.functional", kComposite);
   functional->impl("relu", &functional_relu);

@@ -88,7 +88,15 @@ WICK_BINARY(logical_xor)
 WICK_BINARY(mm)
 WICK_BINARY(bmm)
 WICK_BINARY(matmul)
+WICK_BINARY(dot)
+WICK_BINARY(mv)
+WICK_BINARY(outer)
 #undef WICK_BINARY
+
+Tensor addmm(T self, T mat1, T mat2, const Scalar& beta, const Scalar& alpha) {
+  WICK_OP("torch.addmm", Tensor(T, T, T, const Scalar&, const Scalar&));
+  return op.call(self, mat1, mat2, beta, alpha);
+}
 
 Tensor where(T condition, T self, T other) {
   WICK_OP("torch.where", Tensor(T, T, T));

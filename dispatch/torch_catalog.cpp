@@ -66,6 +66,15 @@ constexpr const char* kOther[] = {
     "clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor",
 };
 
+// Linear algebra beyond mm/bmm/matmul.
+constexpr const char* kLinalg[] = {
+    "addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor",
+    "dot(Tensor self, Tensor tensor) -> Tensor",
+    "mv(Tensor self, Tensor vec) -> Tensor",
+    "outer(Tensor self, Tensor vec2) -> Tensor",
+};
+constexpr const char* kLinalgMethodAliases[] = {"addmm", "dot", "mv", "outer"};
+
 // Creation functions: no tensor argument, ignored by the override protocol.
 constexpr const char* kCreation[] = {
     "tensor(Any data, *, ScalarType? dtype=None, Device? device=None) -> Tensor",
@@ -93,6 +102,7 @@ constexpr const char* kMethodsOnly[] = {
     "div_(Tensor(a!) self, Tensor other) -> Tensor(a!)",
     "__rtruediv__(Tensor self, Tensor other) -> Tensor",
     "__rpow__(Tensor self, Tensor other) -> Tensor",
+    "__rmod__(Tensor self, Tensor other) -> Tensor",
 };
 
 // Methods sharing the torch.* function of the same name.
@@ -124,11 +134,13 @@ void register_torch_catalog(std::vector<std::unique_ptr<Library>>& out) {
   for (const char* s : kBinary) torch->def(s);
   for (const char* name : kUnary) torch->def(std::string(name) + "(Tensor self) -> Tensor");
   for (const char* s : kOther) torch->def(s);
+  for (const char* s : kLinalg) torch->def(s);
   for (const char* s : kCreation) torch->def(s, DefOptions{.ignored = true});
 
   auto tensor = std::make_unique<Library>("torch.Tensor");
   for (const char* s : kMethodsOnly) tensor->def(s);
   for (const char* name : kMethodAliases) tensor->alias(name, std::string("torch.") + name);
+  for (const char* name : kLinalgMethodAliases) tensor->alias(name, std::string("torch.") + name);
   for (const auto& d : kDunders) tensor->alias(d[0], d[1]);
 
   auto functional = std::make_unique<Library>("torch.nn.functional");

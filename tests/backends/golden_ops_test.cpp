@@ -1,8 +1,9 @@
-// tests/backends/golden_ops_test.cpp - forward values of ../shared/reference/golden/ops-basic.json.
+// tests/backends/golden_ops_test.cpp - forward values and gradients of ../shared/reference/golden/ops-basic.json.
 /// \file
 /// Each case's `op` is a PyTorch expression over named inputs; it is evaluated
 /// through `wick eval`'s engine with the inputs bound as variables, and every
-/// output is compared with PyTorch 1.13's (float64: 1e-10 relative).
+/// output, and the gradient of the generator's weighted-sum loss with respect
+/// to every float64 input, is compared with PyTorch 1.13's (1e-10 relative).
 /// Cases whose operators arrive with the operator-breadth issue are listed in
 /// kPending with that reason: the test fails if any other case does not pass,
 /// and also if a pending case starts passing (so the list stays honest).
@@ -12,9 +13,13 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <utility>
+#include <vector>
 
+#include "wick/autograd.h"
 #include "wick/eval.h"
 #include "wick/loader.h"
+#include "wick/ops.h"
 
 namespace wick {
 namespace {
@@ -25,7 +30,7 @@ using nlohmann::json;
 // (operator breadth, issue #6).
 const std::set<std::string> kPending = {
     "gelu", "gelu_tanh", "max_all", "max_dim", "min_all", "min_dim_keepdim", "argmax_all", "argmax_dim",
-    "prod_all", "prod_dim", "var_all", "var_dim_keepdim", "std_all", "std_dim", "addmm", "cat", "stack",
+    "prod_all", "prod_dim", "var_all", "var_dim_keepdim", "std_all", "std_dim", "cat", "stack",
     "index_select", "softmax", "log_softmax", "linear", "mse_loss", "cross_entropy", "nll_loss", "conv2d_pad1",
     "conv2d_stride2_nobias", "max_pool2d", "max_pool2d_k3s2p1", "avg_pool2d", "adaptive_avg_pool2d", "layer_norm",
     "embedding",
@@ -43,6 +48,8 @@ Tensor make_input(const json& spec) {
   return t;
 }
 
+Tensor zeros_like_input(const Tensor& t) { return zeros(t.sizes(), t.dtype()); }
+
 // Compares one output; returns an empty string when it matches.
 std::string compare(const Tensor& got, const json& want) {
   std::vector<std::int64_t> shape = want["shape"].get<std::vector<std::int64_t>>();
@@ -59,16 +66,49 @@ std::string compare(const Tensor& got, const json& want) {
   return "";
 }
 
-TEST(GoldenOps, ForwardValuesMatchPyTorch) {
+// Checks dL/d input for L = sum_k (outputs[k] * grad_weights[k]).sum(), as
+// the generator defines it; returns an empty string when all match.
+std::string compare_grads(const std::vector<Tensor>& outs, const std::vector<std::pair<std::string, Tensor>>& leaves,
+                          const json& c) {
+  Tensor loss;
+  for (std::size_t k = 0; k < outs.size(); ++k) {
+    const json& w = c["grad_weights"][k];
+    if (w.is_null()) continue;
+    Tensor term = sum(mul(outs[k], make_input(w)));
+    loss = loss.defined() ? add(loss, term) : term;
+  }
+  if (!loss.defined() || !loss.requires_grad()) return "gradient: the result does not require grad";
+  autograd::tensor_list inputs;
+  for (const auto& leaf : leaves) inputs.push_back(leaf.second);
+  autograd::tensor_list grads = autograd::grad({loss}, inputs, {}, std::nullopt, false, /*allow_unused=*/true);
+  for (std::size_t i = 0; i < leaves.size(); ++i) {
+    const std::string& name = leaves[i].first;
+    Tensor g = grads[i].defined() ? grads[i] : zeros_like_input(leaves[i].second);
+    std::string p = compare(g, c["grads"][name]);
+    if (!p.empty()) return "gradient of " + name + ": " + p;
+  }
+  return "";
+}
+
+TEST(GoldenOps, ForwardValuesAndGradientsMatchPyTorch) {
   init();
   std::ifstream f(std::string(WICK_REFERENCE_DIR) + "/golden/ops-basic.json");
   ASSERT_TRUE(f.good());
   json golden = json::parse(f);
   int passed = 0;
+  int with_grads = 0;
   for (const json& c : golden["cases"]) {
     const std::string id = c["id"];
     eval::Scope scope;
-    for (auto& [name, spec] : c["inputs"].items()) scope[name] = Value(make_input(spec));
+    std::vector<std::pair<std::string, Tensor>> leaves;  // float64 inputs, as the generator marks them
+    for (auto& [name, spec] : c["inputs"].items()) {
+      Tensor t = make_input(spec);
+      if (t.dtype() == ScalarType::kFloat64) {
+        t.requires_grad_();
+        leaves.emplace_back(name, t);
+      }
+      scope[name] = Value(t);
+    }
     std::string problem;
     try {
       Value r = eval::evaluate(c["op"].get<std::string>(), scope);
@@ -80,6 +120,10 @@ TEST(GoldenOps, ForwardValuesMatchPyTorch) {
       }
       if (outs.size() != c["outputs"].size()) problem = "wrong number of outputs";
       for (std::size_t i = 0; problem.empty() && i < outs.size(); ++i) problem = compare(outs[i], c["outputs"][i]);
+      if (problem.empty() && c.value("differentiable", false)) {
+        problem = compare_grads(outs, leaves, c);
+        if (!kPending.count(id)) ++with_grads;
+      }
     } catch (const Error& e) {
       problem = std::string(e.type_name()) + ": " + e.what();
     }
@@ -91,6 +135,7 @@ TEST(GoldenOps, ForwardValuesMatchPyTorch) {
     }
   }
   EXPECT_GE(passed, 40);
+  EXPECT_GE(with_grads, 30);
 }
 
 }  // namespace

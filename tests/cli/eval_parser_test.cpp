@@ -87,6 +87,8 @@ TEST(EvalParser, PowerIsRightAssociativeAndBindsTighterThanUnaryMinus) {
   EXPECT_EQ(tree("+-1"), "(+(-1))");
   EXPECT_EQ(tree("-x.sum()"), "(-x.sum())");
   EXPECT_EQ(tree("-x.pow(2) ** 2"), "(-(x.pow(2) ** 2))");
+  EXPECT_EQ(tree("a % b * c"), "((a % b) * c)");  // one precedence level with * / @
+  EXPECT_EQ(tree("a + b % -c"), "(a + (b % (-c)))");
 }
 
 TEST(EvalParser, CallsWithKeywords) {
@@ -255,7 +257,7 @@ TEST(EvalParser, SyntaxErrorColumns) {
       {"1 < 2 < 3", 6, "chained comparisons are not supported"},
       {"x = 1", 2, "unexpected '='"},
       {"7 // 2", 2, "operator '//' is not supported"},
-      {"7 % 2", 2, "operator '%' is not supported"},
+      {"7 ^ 2", 2, "operator '^' is not supported"},
       {"not x", 0, "keyword 'not' is not supported"},
       {"a and b", 2, "keyword 'and' is not supported"},
       {"x.", 2, "expected a name after '.' but found end of expression"},
@@ -351,6 +353,15 @@ TEST(EvalParser, PythonNumberComparisons) {
   EXPECT_EQ(run("None == None"), "True");
   EXPECT_EQ(run("None != 0"), "True");
   EXPECT_EQ(run("torch.float32 == torch.float"), "True");
+  // % takes the divisor's sign, as in Python.
+  EXPECT_EQ(run("-7 % 2"), "1");
+  EXPECT_EQ(run("7 % -2"), "-1");
+  EXPECT_EQ(run("-7.5 % 2"), "0.5");
+  EXPECT_EQ(run("7.5 % -2"), "-0.5");
+  EXPECT_EQ(run("-0.0 % 2"), "0.0");
+  EXPECT_EQ(run("-5 % float('inf')"), "inf");
+  EXPECT_EQ(run("True % 2"), "1");
+  EXPECT_EQ(run("(-9223372036854775807 - 1) % -1"), "0");
 }
 
 TEST(EvalParser, PythonNumberErrors) {
@@ -358,6 +369,8 @@ TEST(EvalParser, PythonNumberErrors) {
   EXPECT_EQ(error_of<ev::ZeroDivisionError>("1.0/0"), "float division by zero");
   EXPECT_EQ(error_of<ev::ZeroDivisionError>("1/0.0"), "float division by zero");
   EXPECT_EQ(error_of<ev::ZeroDivisionError>("0 ** -1"), "0.0 cannot be raised to a negative power");
+  EXPECT_EQ(error_of<ev::ZeroDivisionError>("7 % 0"), "integer modulo by zero");
+  EXPECT_EQ(error_of<ev::ZeroDivisionError>("7.0 % 0"), "float modulo");
   EXPECT_NE(error_of<ev::OverflowError>("9223372036854775807 + 1").find("does not fit in 64 bits"), std::string::npos);
   EXPECT_NE(error_of<ev::OverflowError>("2**63").find("2 ** 63"), std::string::npos);
   EXPECT_NE(error_of<ev::OverflowError>("3**100").find("does not fit"), std::string::npos);
@@ -669,6 +682,13 @@ TEST(EvalParser, EndToEndGoldenPrints) {
       ADD_FAILURE() << expr << ": " << e.what();
     }
   }
+}
+
+TEST(EvalParser, EndToEndModuloUsesRemainder) {
+  if (!have_ops({"torch.remainder", "torch.tensor"})) GTEST_SKIP() << "torch.remainder not available";
+  EXPECT_EQ(run("torch.tensor([-3., 4.]) % 2"), "tensor([1., 0.])");
+  EXPECT_EQ(run("7 % torch.tensor([-3., 4.])"), "tensor([-2.,  3.])");  // Tensor.__rmod__
+  EXPECT_EQ(run("2 % torch.tensor([3])"), "tensor([2])");
 }
 
 }  // namespace

@@ -62,6 +62,8 @@ std::string_view dunder(BinaryOp op) noexcept {
       return "__mul__";
     case BinaryOp::kDiv:
       return "__truediv__";
+    case BinaryOp::kMod:
+      return "__mod__";
     case BinaryOp::kMatMul:
       return "__matmul__";
     case BinaryOp::kPow:
@@ -94,6 +96,8 @@ std::string_view reflected_dunder(BinaryOp op) noexcept {
       return "__rmul__";
     case BinaryOp::kDiv:
       return "__rtruediv__";
+    case BinaryOp::kMod:
+      return "__rmod__";
     case BinaryOp::kMatMul:
       return "__rmatmul__";
     case BinaryOp::kPow:

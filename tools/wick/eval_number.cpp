@@ -167,6 +167,29 @@ std::optional<double> parse_float(std::string_view text) {
 
 Value from_tensor(const Value& v) { return Value(v.to_tensor().item()); }
 
+/// Python's `%`: the result takes the divisor's sign.
+Value python_mod(const Value& l, const Value& r, bool ints) {
+  if (ints) {
+    const std::int64_t a = l.to_int();
+    const std::int64_t b = r.to_int();
+    if (b == 0) throw ZeroDivisionError("integer modulo by zero");
+    if (b == -1) return Value(std::int64_t{0});  // INT64_MIN % -1 would overflow in C++
+    std::int64_t m = a % b;
+    if (m != 0 && ((m < 0) != (b < 0))) m += b;
+    return Value(m);
+  }
+  const double a = l.to_double();
+  const double b = r.to_double();
+  if (b == 0.0) throw ZeroDivisionError("float modulo");
+  double m = std::fmod(a, b);
+  if (m != 0.0) {
+    if ((m < 0) != (b < 0)) m += b;
+  } else {
+    m = std::copysign(0.0, b);
+  }
+  return Value(m);
+}
+
 }  // namespace
 
 Value number_binary(BinaryOp op, const Value& l, const Value& r) {
@@ -180,6 +203,7 @@ Value number_binary(BinaryOp op, const Value& l, const Value& r) {
     if (r.to_double() == 0.0) throw ZeroDivisionError(ints ? "division by zero" : "float division by zero");
     return Value(l.to_double() / r.to_double());
   }
+  if (op == BinaryOp::kMod) return python_mod(l, r, ints);
   if (op == BinaryOp::kPow) {
     if (ints && r.to_int() >= 0) return Value(int_pow(l, r));
     return Value(float_pow(l.to_double(), r.to_double()));

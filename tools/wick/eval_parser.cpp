@@ -159,6 +159,8 @@ class Parser {
         left = binary(BinaryOp::kMul, std::move(left), factor());
       else if (accept("/"))
         left = binary(BinaryOp::kDiv, std::move(left), factor());
+      else if (accept("%"))
+        left = binary(BinaryOp::kMod, std::move(left), factor());
       else if (accept("@"))
         left = binary(BinaryOp::kMatMul, std::move(left), factor());
       else
@@ -510,6 +512,8 @@ std::string_view op_symbol(BinaryOp op) noexcept {
       return "*";
     case BinaryOp::kDiv:
       return "/";
+    case BinaryOp::kMod:
+      return "%";
     case BinaryOp::kMatMul:
       return "@";
     case BinaryOp::kPow:

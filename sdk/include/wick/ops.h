@@ -101,6 +101,12 @@ WICK_API Tensor mean(const Tensor& self, std::optional<IntArrayRef> dim = std::n
 WICK_API Tensor mm(const Tensor& self, const Tensor& mat2);
 WICK_API Tensor bmm(const Tensor& self, const Tensor& mat2);
 WICK_API Tensor matmul(const Tensor& self, const Tensor& other);
+/// beta * self + alpha * (mat1 @ mat2), self broadcast to the product's shape.
+WICK_API Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta = 1,
+                      const Scalar& alpha = 1);
+WICK_API Tensor dot(const Tensor& self, const Tensor& tensor);
+WICK_API Tensor mv(const Tensor& self, const Tensor& vec);
+WICK_API Tensor outer(const Tensor& self, const Tensor& vec2);
 
 // --- shape ---------------------------------------------------------------------------
 WICK_API Tensor reshape(const Tensor& self, IntArrayRef shape);
