@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build/release}
 mapfile -t files < <(git ls-files 'core/*.cpp' 'dispatch/*.cpp' 'plugins/*.cpp' 'backends/*.cpp' 'tools/*.cpp' \
-  'tests/*.cpp' | grep -v 'tools/bench/bench_libtorch.cpp')
+  'tests/*.cpp' | grep -v 'tools/bench/.*libtorch.cpp')
 run-clang-tidy -p "$build" -quiet -j "$(nproc)" -extra-arg=-Wno-unknown-warning-option "${files[@]}" > "$build/lint.log" 2>&1 || {
   grep -E 'error:|warning:' "$build/lint.log" | grep -v 'warnings generated' | sort -u
   echo "lint: naming check failed (full log: $build/lint.log)"

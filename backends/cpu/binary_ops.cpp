@@ -5,6 +5,7 @@
 /// a typed loop. out= kernels write straight into `out` when its shape and
 /// dtype already match (no allocation), otherwise they check the cast,
 /// resize, and copy.
+#include <atomic>
 #include <cmath>
 #include <optional>
 #include <string_view>
@@ -197,11 +198,11 @@ Tensor div_impl(const char* op, const Tensor& a, const Tensor& b, std::optional<
           binary_loop<T, T>(r, s.a, s.b, [](T x, T y) { return floor_divide(x, y); });
         }
       } else {
-        bool by_zero = false;
+        std::atomic<bool> by_zero{false};  // set from any thread of the loop
         const bool floor = *mode == "floor";
         binary_loop<T, T>(r, s.a, s.b, [&](T x, T y) {
           if (y == 0) {
-            by_zero = true;
+            by_zero.store(true, std::memory_order_relaxed);
             return T(0);
           }
           return floor ? floor_divide(x, y) : trunc_divide(x, y);
@@ -319,10 +320,10 @@ Tensor modulo(const char* op, const Tensor& a, const Tensor& b) {
           return m;
         });
       } else if constexpr (!std::is_same_v<T, bool>) {
-        bool by_zero = false;
+        std::atomic<bool> by_zero{false};  // set from any thread of the loop
         binary_loop<T, T>(r, s.a, s.b, [&](T x, T y) {
           if (y == 0) {
-            by_zero = true;
+            by_zero.store(true, std::memory_order_relaxed);
             return T(0);
           }
           if (y == -1) return T(0);

@@ -4,12 +4,18 @@
 /// broadcast through their strides) and hands the innermost dimension to a
 /// callback as (pointers, count, byte strides). Operands that are all
 /// contiguous collapse to one flat run, so the callback sees plain arrays
-/// and the compiler can vectorise it.
+/// and the compiler can vectorise it; a long flat run is split across
+/// OpenMP threads (Note [Grain size]).
 #pragma once
 
+#include <omp.h>
+
+#include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <exception>
 #include <initializer_list>
 #include <string>
 
@@ -18,6 +24,47 @@
 #include <wick/tensor_util.h>
 
 namespace wick::cpu {
+
+// Note [Grain size]
+// Below kGrainSize elements a loop runs on the calling thread: starting an
+// OpenMP team costs a few microseconds, more than a small loop takes. Above
+// it, the range is cut into one contiguous chunk per thread (cache-line
+// aligned), so each thread streams its own part of every operand. Loops
+// already inside a parallel region (a caller's OpenMP loop) stay serial.
+inline constexpr std::int64_t kGrainSize = 32768;
+
+/// Calls fn(begin, end) over [0, n), split across threads when n is at
+/// least `grain`. An exception thrown by fn on any thread is rethrown on the
+/// caller once every thread has finished (the first one wins).
+template <typename Fn>
+void parallel_for(std::int64_t n, std::int64_t grain, Fn&& fn) {
+  if (n <= 0) return;
+  const int max_threads = n < grain || omp_in_parallel() ? 1 : omp_get_max_threads();
+  const std::int64_t threads = std::min<std::int64_t>(max_threads, (n + grain - 1) / grain);
+  if (threads <= 1) {
+    fn(std::int64_t{0}, n);
+    return;
+  }
+  std::exception_ptr error;
+  std::atomic<bool> failed{false};
+#pragma omp parallel num_threads(static_cast<int>(threads))
+  {
+    const std::int64_t t = omp_get_thread_num();
+    const std::int64_t team = omp_get_num_threads();
+    // Chunks are multiples of 16 elements so no two threads share a cache line.
+    const std::int64_t chunk = ((n + team - 1) / team + 15) / 16 * 16;
+    const std::int64_t begin = std::min(n, t * chunk);
+    const std::int64_t end = std::min(n, begin + chunk);
+    if (begin < end) {
+      try {
+        fn(begin, end);
+      } catch (...) {
+        if (!failed.exchange(true)) error = std::current_exception();
+      }
+    }
+  }
+  if (error) std::rethrow_exception(error);
+}
 
 template <int N>
 struct Operands {
@@ -48,7 +95,11 @@ void for_each_element(IntArrayRef shape, const std::array<Tensor, N>& ops, Inner
       data[k] = static_cast<char*>(ops[k].data_ptr());
       inner_strides[k] = static_cast<std::int64_t>(itemsize(ops[k].dtype()));
     }
-    inner(data, numel, inner_strides);
+    parallel_for(numel, kGrainSize, [&](std::int64_t begin, std::int64_t end) {
+      std::array<char*, N> part;
+      for (int k = 0; k < N; ++k) part[k] = data[k] + begin * inner_strides[k];
+      inner(part, end - begin, inner_strides);
+    });
     return;
   }
   Operands<N> o;

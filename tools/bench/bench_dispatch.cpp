@@ -77,14 +77,15 @@ void wick_add_out_1elem(benchmark::State& state) {
 }
 BENCHMARK(wick_add_out_1elem);
 
-// Console output as usual, then one line per wick_X / torch_X pair with the
-// ratio of their real times (below 1: wick is faster).
+// Console output as usual, then one line per wick_X / torch_X pair (and
+// wick_X / blas_X, a raw library call) with the ratio of their real times
+// (below 1: wick is faster). Names include the arguments: wick_add/1000.
 class RatioReporter final : public benchmark::ConsoleReporter {
  public:
   void ReportRuns(const std::vector<Run>& runs) override {
     // With --benchmark_repetitions the median is used, else the single run.
     for (const Run& r : runs) {
-      const std::string& name = r.run_name.function_name;
+      const std::string name = key(r);
       if (r.run_type == Run::RT_Aggregate && r.aggregate_name == "median") {
         times_[name] = r.GetAdjustedRealTime();
         medians_.insert(name);
@@ -96,18 +97,26 @@ class RatioReporter final : public benchmark::ConsoleReporter {
   }
   void print_ratios() const {
     bool any = false;
-    for (const auto& [name, t] : times_) {
-      if (name.rfind("wick_", 0) != 0) continue;
-      auto twin = times_.find("torch_" + name.substr(5));
-      if (twin == times_.end()) continue;
-      if (!any) std::printf("\n%-26s %12s %12s %8s\n", "pair", "wick", "libtorch", "ratio");
-      any = true;
-      std::printf("%-26s %10.1fns %10.1fns %8.3f\n", name.substr(5).c_str(), t, twin->second, t / twin->second);
+    for (const char* other : {"torch_", "blas_"}) {
+      const char* title = other[0] == 't' ? "libtorch" : "raw BLAS";
+      bool header = false;
+      for (const auto& [name, t] : times_) {
+        if (name.rfind("wick_", 0) != 0) continue;
+        auto twin = times_.find(other + name.substr(5));
+        if (twin == times_.end()) continue;
+        if (!header) std::printf("\n%-26s %14s %14s %8s\n", "pair", "wick", title, "ratio");
+        header = any = true;
+        std::printf("%-26s %12.1fns %12.1fns %8.3f\n", name.substr(5).c_str(), t, twin->second, t / twin->second);
+      }
     }
     if (!any) std::printf("\n(libtorch twins not built: install libtorch-dev and reconfigure for ratios)\n");
   }
 
  private:
+  // "wick_add/1000" from the family name and its arguments.
+  static std::string key(const Run& r) {
+    return r.run_name.args.empty() ? r.run_name.function_name : r.run_name.function_name + "/" + r.run_name.args;
+  }
   std::map<std::string, double> times_;
   std::set<std::string> medians_;
 };

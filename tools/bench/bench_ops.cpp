@@ -1,0 +1,87 @@
+// tools/bench/bench_ops.cpp - CPU operator throughput: elementwise, reductions, GEMM.
+/// \file
+/// Each `wick_X/N` has a libtorch twin `torch_X/N` in bench_ops_libtorch.cpp
+/// (same shapes, same dtype, outputs allocated per call as user code does),
+/// and GEMM also has `blas_mm/N`, a raw cblas_sgemm into a preallocated
+/// matrix: the ceiling wick's mm should reach. Throughput is reported as
+/// bytes or FLOPs per second; the ratio table compares times.
+#include <benchmark/benchmark.h>
+#include <cblas.h>
+
+#include <vector>
+
+#include "wick/loader.h"
+#include "wick/ops.h"
+#include "wick/random.h"
+
+namespace {
+
+wick::Tensor random_floats(std::int64_t n) {
+  wick::init();
+  return wick::randn({n});
+}
+
+void elementwise_counters(benchmark::State& state, int tensors) {
+  state.SetBytesProcessed(state.iterations() * state.range(0) * 4 * tensors);
+}
+
+void wick_add(benchmark::State& state) {
+  wick::Tensor a = random_floats(state.range(0));
+  wick::Tensor b = random_floats(state.range(0));
+  for (auto _ : state) benchmark::DoNotOptimize(wick::add(a, b));
+  elementwise_counters(state, 3);
+}
+BENCHMARK(wick_add)->Arg(1000)->Arg(100000)->Arg(10000000)->UseRealTime();
+
+void wick_mul(benchmark::State& state) {
+  wick::Tensor a = random_floats(state.range(0));
+  wick::Tensor b = random_floats(state.range(0));
+  for (auto _ : state) benchmark::DoNotOptimize(wick::mul(a, b));
+  elementwise_counters(state, 3);
+}
+BENCHMARK(wick_mul)->Arg(1000)->Arg(100000)->Arg(10000000)->UseRealTime();
+
+void wick_exp(benchmark::State& state) {
+  wick::Tensor a = random_floats(state.range(0));
+  for (auto _ : state) benchmark::DoNotOptimize(wick::exp(a));
+  elementwise_counters(state, 2);
+}
+BENCHMARK(wick_exp)->Arg(1000)->Arg(100000)->Arg(10000000)->UseRealTime();
+
+void wick_sum(benchmark::State& state) {
+  wick::Tensor a = random_floats(state.range(0));
+  for (auto _ : state) benchmark::DoNotOptimize(wick::sum(a));
+  elementwise_counters(state, 1);
+}
+BENCHMARK(wick_sum)->Arg(10000000)->UseRealTime();
+
+void gemm_counters(benchmark::State& state) {
+  const double n = static_cast<double>(state.range(0));
+  state.counters["flops"] = benchmark::Counter(2 * n * n * n, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+void wick_mm(benchmark::State& state) {
+  const std::int64_t n = state.range(0);
+  wick::init();
+  wick::Tensor a = wick::randn({n, n});
+  wick::Tensor b = wick::randn({n, n});
+  for (auto _ : state) benchmark::DoNotOptimize(wick::mm(a, b));
+  gemm_counters(state);
+}
+BENCHMARK(wick_mm)->Arg(256)->Arg(512)->Arg(1024)->Arg(2048)->UseRealTime();
+
+// The ceiling: OpenBLAS's sgemm on the same data, output preallocated.
+void blas_mm(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  std::vector<float> a(static_cast<std::size_t>(n) * n, 0.5f);
+  std::vector<float> b(a.size(), 0.25f);
+  std::vector<float> c(a.size());
+  for (auto _ : state) {
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, a.data(), n, b.data(), n, 0.0f, c.data(), n);
+    benchmark::DoNotOptimize(c.data());
+  }
+  gemm_counters(state);
+}
+BENCHMARK(blas_mm)->Arg(256)->Arg(512)->Arg(1024)->Arg(2048)->UseRealTime();
+
+}  // namespace

@@ -1,0 +1,53 @@
+// tools/bench/bench_ops_libtorch.cpp - the libtorch twins of bench_ops.cpp,
+// built only when Debian's libtorch-dev is installed, run in the same binary.
+/// \file
+#include <benchmark/benchmark.h>
+#include <torch/torch.h>
+
+namespace {
+
+void elementwise_counters(benchmark::State& state, int tensors) {
+  state.SetBytesProcessed(state.iterations() * state.range(0) * 4 * tensors);
+}
+
+void torch_add(benchmark::State& state) {
+  at::Tensor a = torch::randn({state.range(0)});
+  at::Tensor b = torch::randn({state.range(0)});
+  for (auto _ : state) benchmark::DoNotOptimize(at::add(a, b));
+  elementwise_counters(state, 3);
+}
+BENCHMARK(torch_add)->Arg(1000)->Arg(100000)->Arg(10000000)->UseRealTime();
+
+void torch_mul(benchmark::State& state) {
+  at::Tensor a = torch::randn({state.range(0)});
+  at::Tensor b = torch::randn({state.range(0)});
+  for (auto _ : state) benchmark::DoNotOptimize(at::mul(a, b));
+  elementwise_counters(state, 3);
+}
+BENCHMARK(torch_mul)->Arg(1000)->Arg(100000)->Arg(10000000)->UseRealTime();
+
+void torch_exp(benchmark::State& state) {
+  at::Tensor a = torch::randn({state.range(0)});
+  for (auto _ : state) benchmark::DoNotOptimize(at::exp(a));
+  elementwise_counters(state, 2);
+}
+BENCHMARK(torch_exp)->Arg(1000)->Arg(100000)->Arg(10000000)->UseRealTime();
+
+void torch_sum(benchmark::State& state) {
+  at::Tensor a = torch::randn({state.range(0)});
+  for (auto _ : state) benchmark::DoNotOptimize(at::sum(a));
+  elementwise_counters(state, 1);
+}
+BENCHMARK(torch_sum)->Arg(10000000)->UseRealTime();
+
+void torch_mm(benchmark::State& state) {
+  const std::int64_t n = state.range(0);
+  at::Tensor a = torch::randn({n, n});
+  at::Tensor b = torch::randn({n, n});
+  for (auto _ : state) benchmark::DoNotOptimize(at::mm(a, b));
+  const double d = static_cast<double>(n);
+  state.counters["flops"] = benchmark::Counter(2 * d * d * d, benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(torch_mm)->Arg(256)->Arg(512)->Arg(1024)->Arg(2048)->UseRealTime();
+
+}  // namespace
