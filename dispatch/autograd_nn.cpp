@@ -1,0 +1,328 @@
+// dispatch/autograd_nn.cpp - Autograd kernels of softmax, log_softmax, the nn activations and nll_loss.
+/// \file
+/// Every backward is written with differentiable operators, so double
+/// backward works, and the same expression gives the forward-mode tangent:
+///   softmax:      d = y * (g - sum(g * y, dim))
+///   log_softmax:  d = g - exp(y) * sum(g, dim); tangent t - sum(exp(y) * t, dim)
+///   activations:  d = g * f'(x)
+///   nll_loss:     d = g * coef, with coef = -weight[t] at the target class
+///                 (zero where ignored), divided by the total weight for
+///                 'mean'; coef is built from the target with eq/arange.
+///   binary_cross_entropy: PyTorch's formulas for input and target (its
+///                 forward is the composite kernel, run below Autograd).
+/// An `inplace=True` activation computes out of place and copies back (the
+/// copy records its own node).
+#include <numbers>
+#include <optional>
+
+#include "dispatch/autograd_support.h"
+#include "wick/nn_functional.h"
+
+namespace wick::autograd {
+namespace {
+
+using T = const Tensor&;
+namespace nnf = wick::nn::functional;
+
+// --- softmax / log_softmax ---------------------------------------------------------------------
+
+// Backward (vector-Jacobian) product; softmax's Jacobian is symmetric, so it
+// is also its tangent.
+template <bool kLog>
+Tensor softmax_derivative(T g, T out, std::int64_t dim) {
+  if constexpr (kLog) return wick::sub(g, wick::mul(wick::exp(out), wick::sum(g, IntArrayRef(dim), true)));
+  return wick::mul(out, wick::sub(g, wick::sum(wick::mul(g, out), IntArrayRef(dim), true)));
+}
+
+// Forward (Jacobian-vector) product.
+template <bool kLog>
+Tensor softmax_tangent(T t, T out, std::int64_t dim) {
+  if constexpr (kLog) return wick::sub(t, wick::sum(wick::mul(wick::exp(out), t), IntArrayRef(dim), true));
+  return softmax_derivative<false>(t, out, dim);
+}
+
+template <bool kLog>
+struct SoftmaxBackward {
+  static constexpr const char* kName = kLog ? "LogSoftmaxBackward0" : "SoftmaxBackward0";
+  SavedVariable out;
+  std::int64_t dim = 0;
+  tensor_list backward(FormulaNode<SoftmaxBackward>& n, tensor_list& g) {
+    if (!n.should_compute_output(0)) return {Tensor()};
+    return {softmax_derivative<kLog>(g[0], n.unpack(out), dim)};
+  }
+  void release() { out.reset(); }
+};
+
+template <bool kLog>
+Tensor softmax_autograd(DispatchKeySet ks, T input, std::int64_t dim, std::optional<ScalarType> dtype) {
+  static const auto op =
+      op_handle<Tensor(T, std::int64_t, std::optional<ScalarType>)>(kLog ? "torch.log_softmax" : "torch.softmax");
+  if (dtype && *dtype != input.dtype() && is_floating(input.dtype())) {
+    // Convert first (a recorded step), so the gradient returns in the input's dtype.
+    Tensor converted = input.to(*dtype);
+    return kLog ? wick::log_softmax(converted, dim) : wick::softmax(converted, dim);
+  }
+  auto node = make_node<SoftmaxBackward<kLog>>(input);
+  Tensor out = call_below(op, ks, input, dim, dtype);
+  // The wrapped dim is what the formulas reduce over (a 0-dim tensor has dim 0 or -1).
+  const std::int64_t d = input.dim() == 0 ? -1 : wrap_dim(dim, input.dim());
+  if (node) {
+    node->f.dim = d;
+    set_history(out, node);
+    node->f.out = SavedVariable(out, true);
+  }
+  if (any_tangent(input)) {
+    ExcludeDispatchKeyGuard below(DispatchKey::kAutograd);
+    set_tangent(out, softmax_tangent<kLog>(fw_grad_of(input), out, d));
+  }
+  return out;
+}
+
+// --- activations -------------------------------------------------------------------------------
+
+struct LeakyReluD {
+  static constexpr const char* kName = "LeakyReluBackward0";
+  double p = 0.01;  // negative_slope
+  [[nodiscard]] Tensor derivative(T x) const {
+    return wick::add(wick::mul(as_float(wick::gt(x, scalar(0.0)), x), scalar(1.0 - p)), scalar(p));
+  }
+};
+struct EluD {
+  static constexpr const char* kName = "EluBackward0";
+  double p = 1.0;  // alpha
+  [[nodiscard]] Tensor derivative(T x) const {
+    return wick::where(wick::gt(x, scalar(0.0)), scalar(1.0), wick::mul(wick::exp(x), scalar(p)));
+  }
+};
+struct GeluD {
+  static constexpr const char* kName = "GeluBackward0";
+  bool use_tanh = false;
+  [[nodiscard]] Tensor derivative(T x) const {
+    if (use_tanh) {
+      // y = x/2 (1 + tanh(u)), u = k (x + c x^3): y' = (1 + th)/2 + x/2 (1 - th^2) k (1 + 3c x^2)
+      const double k = std::numbers::sqrt2 * std::numbers::inv_sqrtpi;
+      const double c = 0.044715;
+      Tensor x2 = wick::mul(x, x);
+      Tensor th = wick::tanh(wick::mul(wick::mul(x, wick::add(wick::mul(x2, scalar(c)), scalar(1.0))), scalar(k)));
+      Tensor left = wick::mul(wick::add(th, scalar(1.0)), scalar(0.5));
+      Tensor du = wick::mul(wick::add(wick::mul(x2, scalar(3 * c)), scalar(1.0)), scalar(0.5 * k));
+      return wick::add(left, wick::mul(wick::mul(x, wick::rsub(wick::mul(th, th), scalar(1.0))), du));
+    }
+    // Phi(x) + x phi(x)
+    Tensor cdf = wick::mul(wick::add(wick::erf(wick::mul(x, scalar(1.0 / std::numbers::sqrt2))), scalar(1.0)),
+                           scalar(0.5));
+    Tensor pdf = wick::mul(wick::exp(wick::mul(wick::mul(x, x), scalar(-0.5))),
+                           scalar(std::numbers::inv_sqrtpi / std::numbers::sqrt2));
+    return wick::add(cdf, wick::mul(x, pdf));
+  }
+};
+struct SiluD {
+  static constexpr const char* kName = "SiluBackward0";
+  [[nodiscard]] Tensor derivative(T x) const {  // s (1 + x (1 - s))
+    Tensor s = wick::sigmoid(x);
+    return wick::mul(s, wick::add(wick::mul(x, wick::rsub(s, scalar(1.0))), scalar(1.0)));
+  }
+};
+struct LogSigmoidD {
+  static constexpr const char* kName = "LogSigmoidBackward0";
+  [[nodiscard]] Tensor derivative(T x) const { return wick::sigmoid(wick::neg(x)); }
+};
+
+template <class D>
+struct ActivationBackward {
+  static constexpr const char* kName = D::kName;
+  SavedVariable self;
+  D d;
+  tensor_list backward(FormulaNode<ActivationBackward>& n, tensor_list& g) {
+    if (!n.should_compute_output(0)) return {Tensor()};
+    return {wick::mul(g[0], d.derivative(n.unpack(self)))};
+  }
+  void release() { self.reset(); }
+};
+
+// Records D's node around `below()`, the operator run below Autograd.
+template <class D, class Below>
+Tensor activation(T self, const D& d, Below below) {
+  auto node = make_node<ActivationBackward<D>>(self);
+  Tensor out = below();
+  if (node) {
+    node->f.self = SavedVariable(self, false);
+    node->f.d = d;
+    set_history(out, node);
+  }
+  if (any_tangent(self)) {
+    ExcludeDispatchKeyGuard guard(DispatchKey::kAutograd);
+    set_tangent(out, wick::mul(fw_grad_of(self), d.derivative(self)));
+  }
+  return out;
+}
+
+Tensor write_back(T self, T result) {
+  Tensor s = self;
+  s.copy_(result);
+  return s;
+}
+
+Tensor leaky_relu_ag(DispatchKeySet ks, T self, double slope, bool inplace) {
+  static const auto op = op_handle<Tensor(T, double, bool)>("torch.nn.functional.leaky_relu");
+  if (inplace) return write_back(self, nnf::leaky_relu(self, slope, false));
+  return activation(self, LeakyReluD{slope}, [&] { return call_below(op, ks, self, slope, false); });
+}
+Tensor elu_ag(DispatchKeySet ks, T self, double alpha, bool inplace) {
+  static const auto op = op_handle<Tensor(T, double, bool)>("torch.nn.functional.elu");
+  if (inplace) return write_back(self, nnf::elu(self, alpha, false));
+  return activation(self, EluD{alpha}, [&] { return call_below(op, ks, self, alpha, false); });
+}
+Tensor gelu_ag(DispatchKeySet ks, T self, std::string_view approximate) {
+  static const auto op = op_handle<Tensor(T, std::string_view)>("torch.nn.functional.gelu");
+  return activation(self, GeluD{approximate == "tanh"}, [&] { return call_below(op, ks, self, approximate); });
+}
+Tensor silu_ag(DispatchKeySet ks, T self, bool inplace) {
+  static const auto op = op_handle<Tensor(T, bool)>("torch.nn.functional.silu");
+  if (inplace) return write_back(self, nnf::silu(self, false));
+  return activation(self, SiluD{}, [&] { return call_below(op, ks, self, false); });
+}
+Tensor logsigmoid_ag(DispatchKeySet ks, T self) {
+  static const auto op = op_handle<Tensor(T)>("torch.nn.functional.logsigmoid");
+  return activation(self, LogSigmoidD{}, [&] { return call_below(op, ks, self); });
+}
+
+// --- nll_loss ------------------------------------------------------------------------------------
+
+// -weight[t] (0 where t is ignored) at each target class, in input's shape and dtype;
+// divided by the total weight for 'mean'.
+Tensor nll_coefficients(T input, T target, const std::optional<Tensor>& weight, std::int64_t ignore_index,
+                        nnf::Reduction red) {
+  const std::int64_t cdim = input.dim() == 1 ? 0 : 1;
+  const std::int64_t c = input.sizes()[cdim];
+  DimVector cshape(static_cast<std::size_t>(input.dim() - cdim), 1);
+  cshape[0] = c;
+  Tensor classes = wick::reshape(wick::arange(0, c, 1, ScalarType::kInt64, input.device()), cshape);
+  Tensor t = wick::unsqueeze(target, cdim);
+  Tensor coef = wick::mul(wick::eq(t, classes).to(input.dtype()),
+                          wick::ne(t, wrap_scalar(Scalar(ignore_index))).to(input.dtype()));
+  if (weight) coef = wick::mul(coef, wick::reshape(*weight, cshape));
+  if (red == nnf::Reduction::kMean) coef = wick::div(coef, wick::sum(coef));
+  return wick::neg(coef);
+}
+
+struct NllLossBackward {
+  static constexpr const char* kName = "NllLossBackward0";
+  Tensor coef;  // constant: no gradient flows through it
+  std::int64_t cdim = 1;
+  bool none = false;
+  tensor_list backward(FormulaNode<NllLossBackward>& n, tensor_list& g) {
+    if (!n.should_compute_output(0)) return {Tensor()};
+    return {wick::mul(none ? wick::unsqueeze(g[0], cdim) : g[0], coef)};
+  }
+  void release() { coef = Tensor(); }
+};
+
+Tensor nll_loss_ag(DispatchKeySet ks, T input, T target, const std::optional<Tensor>& weight,
+                   const Value& size_average, std::int64_t ignore_index, const Value& reduce,
+                   std::string_view reduction) {
+  using Sig = Tensor(T, T, const std::optional<Tensor>&, const Value&, std::int64_t, const Value&, std::string_view);
+  static const auto op = op_handle<Sig>("torch.nn.functional.nll_loss");
+  auto node = make_node<NllLossBackward>(input);
+  Tensor out = call_below(op, ks, input, target, weight, size_average, ignore_index, reduce, reduction);
+  if (!node && !any_tangent(input)) return out;
+  const nnf::Reduction red = nnf::resolve_reduction("torch.nn.functional.nll_loss", size_average, reduce, reduction);
+  const std::int64_t cdim = input.dim() == 1 ? 0 : 1;
+  Tensor coef;
+  {
+    ExcludeDispatchKeyGuard guard(DispatchKey::kAutograd);
+    coef = nll_coefficients(input.detach(), target, weight ? std::optional<Tensor>(weight->detach()) : std::nullopt,
+                            ignore_index, red);
+  }
+  if (node) {
+    node->f.coef = coef;
+    node->f.cdim = cdim;
+    node->f.none = red == nnf::Reduction::kNone;
+    set_history(out, node);
+  }
+  if (any_tangent(input)) {
+    ExcludeDispatchKeyGuard guard(DispatchKey::kAutograd);
+    Tensor prod = wick::mul(fw_grad_of(input), coef);
+    set_tangent(out, red == nnf::Reduction::kNone ? wick::sum(prod, IntArrayRef(cdim)) : wick::sum(prod));
+  }
+  return out;
+}
+
+// --- binary_cross_entropy ------------------------------------------------------------------------
+// d/dx = w (x - t) / max(x (1 - x), 1e-12) (finite at 0 and 1, as PyTorch's);
+// d/dt = w (log(1 - x) - log(x)); 'mean' divides both by the element count.
+
+struct BceParts {
+  Tensor dx, dt;
+};
+BceParts bce_parts(T x, T t, const Tensor& weight) {
+  Tensor dx = wick::div(wick::sub(x, t), wick::clamp(wick::mul(x, wick::rsub(x, scalar(1.0))), 1e-12));
+  Tensor dt = wick::sub(wick::log(wick::rsub(x, scalar(1.0))), wick::log(x));
+  if (weight.defined()) return {wick::mul(dx, weight), wick::mul(dt, weight)};
+  return {dx, dt};
+}
+
+struct BceBackward {
+  static constexpr const char* kName = "BinaryCrossEntropyBackward0";
+  SavedVariable self, target;
+  Tensor weight;  // not differentiated, as in PyTorch
+  nnf::Reduction red = nnf::Reduction::kMean;
+  tensor_list backward(FormulaNode<BceBackward>& n, tensor_list& g) {
+    const Tensor x = n.unpack(self);
+    Tensor go = red == nnf::Reduction::kMean ? wick::div(g[0], scalar(static_cast<double>(x.numel()))) : g[0];
+    BceParts p = bce_parts(x, n.unpack(target), weight);
+    return {n.should_compute_output(0) ? wick::mul(go, p.dx) : Tensor(),
+            n.should_compute_output(1) ? wick::mul(go, p.dt) : Tensor()};
+  }
+  void release() {
+    self.reset();
+    target.reset();
+  }
+};
+
+Tensor bce_ag(DispatchKeySet ks, T input, T target, const std::optional<Tensor>& weight, const Value& size_average,
+              const Value& reduce, std::string_view reduction) {
+  using Sig = Tensor(T, T, const std::optional<Tensor>&, const Value&, const Value&, std::string_view);
+  static const auto op = op_handle<Sig>("torch.nn.functional.binary_cross_entropy");
+  auto node = make_node<BceBackward>(input, target);
+  Tensor out = call_below(op, ks, input, target, weight, size_average, reduce, reduction);
+  const auto red = nnf::resolve_reduction("torch.nn.functional.binary_cross_entropy", size_average, reduce, reduction);
+  const Tensor w = weight ? weight->detach() : Tensor();
+  if (node) {
+    node->f.self = SavedVariable(input, false);
+    node->f.target = SavedVariable(target, false);
+    node->f.weight = w;
+    node->f.red = red;
+    set_history(out, node);
+  }
+  if (any_tangent(input, target)) {
+    ExcludeDispatchKeyGuard guard(DispatchKey::kAutograd);
+    BceParts p = bce_parts(input, target, w);
+    const Tensor tx = fw_grad_of(input);
+    const Tensor tt = fw_grad_of(target);
+    Tensor d = fw_add(tx.defined() ? wick::mul(tx, p.dx) : Tensor(), tt.defined() ? wick::mul(tt, p.dt) : Tensor());
+    if (red == nnf::Reduction::kSum) d = wick::sum(d);
+    if (red == nnf::Reduction::kMean) d = wick::mean(d);
+    set_tangent(out, d);
+  }
+  return out;
+}
+
+}  // namespace
+
+void register_autograd_nn(std::vector<std::unique_ptr<Library>>& out) {
+  auto torch = std::make_unique<Library>("torch", DispatchKey::kAutograd);
+  torch->impl("softmax", &softmax_autograd<false>).impl("log_softmax", &softmax_autograd<true>);
+  auto functional = std::make_unique<Library>("torch.nn.functional", DispatchKey::kAutograd);
+  functional->impl("leaky_relu", &leaky_relu_ag)
+      .impl("elu", &elu_ag)
+      .impl("gelu", &gelu_ag)
+      .impl("silu", &silu_ag)
+      .impl("logsigmoid", &logsigmoid_ag)
+      .impl("nll_loss", &nll_loss_ag)
+      .impl("binary_cross_entropy", &bce_ag);
+  out.push_back(std::move(torch));
+  out.push_back(std::move(functional));
+}
+
+}  // namespace wick::autograd
