@@ -10,8 +10,9 @@
 ///                 'mean'; coef is built from the target with eq/arange.
 ///   binary_cross_entropy: PyTorch's formulas for input and target (its
 ///                 forward is the composite kernel, run below Autograd).
-/// An `inplace=True` activation computes out of place and copies back (the
-/// copy records its own node).
+/// An `inplace=True` activation computes out of place on a copy of its input
+/// (which the node saves: the input itself is about to be overwritten) and
+/// copies back (the copy records its own node).
 #include <numbers>
 #include <optional>
 
@@ -165,12 +166,12 @@ Tensor write_back(T self, T result) {
 
 Tensor leaky_relu_ag(DispatchKeySet ks, T self, double slope, bool inplace) {
   static const auto op = op_handle<Tensor(T, double, bool)>("torch.nn.functional.leaky_relu");
-  if (inplace) return write_back(self, nnf::leaky_relu(self, slope, false));
+  if (inplace) return write_back(self, nnf::leaky_relu(self.clone(), slope, false));
   return activation(self, LeakyReluD{slope}, [&] { return call_below(op, ks, self, slope, false); });
 }
 Tensor elu_ag(DispatchKeySet ks, T self, double alpha, bool inplace) {
   static const auto op = op_handle<Tensor(T, double, bool)>("torch.nn.functional.elu");
-  if (inplace) return write_back(self, nnf::elu(self, alpha, false));
+  if (inplace) return write_back(self, nnf::elu(self.clone(), alpha, false));
   return activation(self, EluD{alpha}, [&] { return call_below(op, ks, self, alpha, false); });
 }
 Tensor gelu_ag(DispatchKeySet ks, T self, std::string_view approximate) {
@@ -179,7 +180,7 @@ Tensor gelu_ag(DispatchKeySet ks, T self, std::string_view approximate) {
 }
 Tensor silu_ag(DispatchKeySet ks, T self, bool inplace) {
   static const auto op = op_handle<Tensor(T, bool)>("torch.nn.functional.silu");
-  if (inplace) return write_back(self, nnf::silu(self, false));
+  if (inplace) return write_back(self, nnf::silu(self.clone(), false));
   return activation(self, SiluD{}, [&] { return call_below(op, ks, self, false); });
 }
 Tensor logsigmoid_ag(DispatchKeySet ks, T self) {

@@ -1,14 +1,16 @@
 // backends/cpu/nn_ops.cpp - softmax, log_softmax, the nn activations and nll_loss.
 /// \file
-/// Softmax views the input as [outer, n, inner] (n along `dim`) and handles
-/// each of the outer * inner rows with stride `inner`: the row maximum is
-/// subtracted before exponentiating, and sums are accumulated in double.
+/// Softmax views the input as [outer, n, inner] (n along `dim`): the
+/// maximum along `dim` is subtracted before exponentiating, and sums are
+/// accumulated in double. With inner > 1 the passes sweep contiguous rows
+/// of `inner` columns at a time rather than striding down each column.
 /// The activations are float-only elementwise functions (PyTorch refuses
 /// integer inputs with its kernel's name). nll_loss views its input as
 /// [N, C, S] (S the flattened extra dims) and its target as [N, S].
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <vector>
 
 #include <wick/nn_functional.h>
 
@@ -34,26 +36,59 @@ void visit_float(ScalarType t, Fn&& fn) {
   }
 }
 
-// One softmax row of n elements at stride s.
+template <typename T>
+T nan_max(T a, T b) {
+  return (b > a || std::isnan(b)) ? b : a;  // a NaN, once met, stays
+}
+
+// One contiguous softmax row of n elements.
 template <bool kLog, typename T>
-void softmax_row(const T* x, T* y, std::int64_t n, std::int64_t s) {
+void softmax_row(const T* x, T* y, std::int64_t n) {
   T mx = -std::numeric_limits<T>::infinity();
-  for (std::int64_t j = 0; j < n; ++j) {
-    const T v = x[j * s];
-    mx = (v > mx || std::isnan(v)) ? v : mx;
-  }
+  for (std::int64_t j = 0; j < n; ++j) mx = nan_max(mx, x[j]);
   double sum = 0;
   for (std::int64_t j = 0; j < n; ++j) {
-    const T e = std::exp(x[j * s] - mx);
-    if constexpr (!kLog) y[j * s] = e;
+    const T e = std::exp(x[j] - mx);
+    if constexpr (!kLog) y[j] = e;
     sum += static_cast<double>(e);
   }
   if constexpr (kLog) {
     const T shift = mx + static_cast<T>(std::log(sum));
-    for (std::int64_t j = 0; j < n; ++j) y[j * s] = x[j * s] - shift;
+    for (std::int64_t j = 0; j < n; ++j) y[j] = x[j] - shift;
   } else {
     const T inv = static_cast<T>(1.0 / sum);
-    for (std::int64_t j = 0; j < n; ++j) y[j * s] *= inv;
+    for (std::int64_t j = 0; j < n; ++j) y[j] *= inv;
+  }
+}
+
+// A [n, inner] block, softmax along n for each of the inner columns: the
+// passes walk whole contiguous rows (cache-friendly), keeping one running
+// maximum and sum per column.
+template <bool kLog, typename T>
+void softmax_columns(const T* x, T* y, std::int64_t n, std::int64_t inner, std::vector<T>& mx,
+                     std::vector<double>& sum) {
+  mx.assign(static_cast<std::size_t>(inner), -std::numeric_limits<T>::infinity());
+  sum.assign(static_cast<std::size_t>(inner), 0.0);
+  for (std::int64_t j = 0; j < n; ++j)
+    for (std::int64_t i = 0; i < inner; ++i) mx[i] = nan_max(mx[i], x[j * inner + i]);
+  for (std::int64_t j = 0; j < n; ++j) {
+    for (std::int64_t i = 0; i < inner; ++i) {
+      const T e = std::exp(x[j * inner + i] - mx[i]);
+      if constexpr (!kLog) y[j * inner + i] = e;
+      sum[i] += static_cast<double>(e);
+    }
+  }
+  // mx becomes the per-column shift (log) or scale (softmax).
+  for (std::int64_t i = 0; i < inner; ++i)
+    mx[i] = kLog ? mx[i] + static_cast<T>(std::log(sum[i])) : static_cast<T>(1.0 / sum[i]);
+  for (std::int64_t j = 0; j < n; ++j) {
+    for (std::int64_t i = 0; i < inner; ++i) {
+      if constexpr (kLog) {
+        y[j * inner + i] = x[j * inner + i] - mx[i];
+      } else {
+        y[j * inner + i] *= mx[i];
+      }
+    }
   }
 }
 
@@ -76,14 +111,14 @@ Tensor softmax(const Tensor& input, std::int64_t dim, std::optional<ScalarType> 
     using T = decltype(tag);
     const T* px = static_cast<const T*>(x.data_ptr());
     T* py = static_cast<T*>(out.data_ptr());
+    std::vector<T> mx;
+    std::vector<double> sum;
     for (std::int64_t o = 0; o < outer; ++o) {
-      for (std::int64_t i = 0; i < inner; ++i) {
-        const std::int64_t base = o * n * inner + i;
-        if (inner == 1) {
-          softmax_row<kLog>(px + base, py + base, n, 1);
-        } else {
-          softmax_row<kLog>(px + base, py + base, n, inner);
-        }
+      const std::int64_t base = o * n * inner;
+      if (inner == 1) {
+        softmax_row<kLog>(px + base, py + base, n);
+      } else {
+        softmax_columns<kLog>(px + base, py + base, n, inner, mx, sum);
       }
     }
   });

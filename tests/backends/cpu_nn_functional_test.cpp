@@ -142,6 +142,25 @@ TEST_F(NnFunctional, NodeNamesAreThoseOfPyTorch) {
   EXPECT_EQ(node_name(F::dropout(x, 0.5)), "MulBackward0");
 }
 
+TEST_F(NnFunctional, InplaceActivationsKeepTheGraph) {
+  Tensor a = y_.clone().requires_grad_();
+  Tensor b = mul(a, wrap_scalar(1.0));
+  Tensor r = F::elu(b, 0.7, true);
+  EXPECT_TRUE(r.is_same(b));
+  sum(r).backward();
+  // d elu = 1 for x > 0, else alpha * exp(x)
+  std::vector<double> want;
+  for (double v : values(y_)) want.push_back(v > 0 ? 1.0 : 0.7 * std::exp(v));
+  expect_values(a.grad(), want, {7});
+  // In-place dropout: the gradient is the scaled mask.
+  Tensor c = y_.clone().requires_grad_();
+  Tensor d = mul(c, wrap_scalar(1.0));
+  Tensor dropped = F::dropout(d, 0.5, true, true);
+  EXPECT_TRUE(dropped.is_same(d));
+  sum(dropped).backward();
+  for (double g : values(c.grad())) EXPECT_TRUE(g == 0.0 || g == 2.0) << g;
+}
+
 TEST_F(NnFunctional, LinearAndRegressionLosses) {
   Tensor a = vec({0.5, -1.0, 2.0, 1.5, 0.0, -0.5}, {2, 3});
   Tensor b = vec({1.0, 1.0, 1.0, -1.0, 2.0, 0.5}, {2, 3});
