@@ -8,8 +8,7 @@
 ///   nll_loss:     d = g * coef, with coef = -weight[t] at the target class
 ///                 (zero where ignored), divided by the total weight for
 ///                 'mean'; coef is built from the target with eq/arange.
-///   binary_cross_entropy: PyTorch's formulas for input and target (its
-///                 forward is the composite kernel, run below Autograd).
+/// The pointwise losses' formulas are in dispatch/autograd_loss.cpp.
 /// An `inplace=True` activation computes out of place on a copy of its input
 /// (which the node saves: the input itself is about to be overwritten) and
 /// copies back (the copy records its own node).
@@ -110,8 +109,8 @@ struct GeluD {
       return wick::add(left, wick::mul(wick::mul(x, wick::rsub(wick::mul(th, th), scalar(1.0))), du));
     }
     // Phi(x) + x phi(x)
-    Tensor cdf = wick::mul(wick::add(wick::erf(wick::mul(x, scalar(1.0 / std::numbers::sqrt2))), scalar(1.0)),
-                           scalar(0.5));
+    Tensor cdf =
+        wick::mul(wick::add(wick::erf(wick::mul(x, scalar(1.0 / std::numbers::sqrt2))), scalar(1.0)), scalar(0.5));
     Tensor pdf = wick::mul(wick::exp(wick::mul(wick::mul(x, x), scalar(-0.5))),
                            scalar(std::numbers::inv_sqrtpi / std::numbers::sqrt2));
     return wick::add(cdf, wick::mul(x, pdf));
@@ -219,9 +218,8 @@ struct NllLossBackward {
   void release() { coef = Tensor(); }
 };
 
-Tensor nll_loss_ag(DispatchKeySet ks, T input, T target, const std::optional<Tensor>& weight,
-                   const Value& size_average, std::int64_t ignore_index, const Value& reduce,
-                   std::string_view reduction) {
+Tensor nll_loss_ag(DispatchKeySet ks, T input, T target, const std::optional<Tensor>& weight, const Value& size_average,
+                   std::int64_t ignore_index, const Value& reduce, std::string_view reduction) {
   using Sig = Tensor(T, T, const std::optional<Tensor>&, const Value&, std::int64_t, const Value&, std::string_view);
   static const auto op = op_handle<Sig>("torch.nn.functional.nll_loss");
   auto node = make_node<NllLossBackward>(input);
@@ -249,66 +247,6 @@ Tensor nll_loss_ag(DispatchKeySet ks, T input, T target, const std::optional<Ten
   return out;
 }
 
-// --- binary_cross_entropy ------------------------------------------------------------------------
-// d/dx = w (x - t) / max(x (1 - x), 1e-12) (finite at 0 and 1, as PyTorch's);
-// d/dt = w (log(1 - x) - log(x)); 'mean' divides both by the element count.
-
-struct BceParts {
-  Tensor dx, dt;
-};
-BceParts bce_parts(T x, T t, const Tensor& weight) {
-  Tensor dx = wick::div(wick::sub(x, t), wick::clamp(wick::mul(x, wick::rsub(x, scalar(1.0))), 1e-12));
-  Tensor dt = wick::sub(wick::log(wick::rsub(x, scalar(1.0))), wick::log(x));
-  if (weight.defined()) return {wick::mul(dx, weight), wick::mul(dt, weight)};
-  return {dx, dt};
-}
-
-struct BceBackward {
-  static constexpr const char* kName = "BinaryCrossEntropyBackward0";
-  SavedVariable self, target;
-  Tensor weight;  // not differentiated, as in PyTorch
-  nnf::Reduction red = nnf::Reduction::kMean;
-  tensor_list backward(FormulaNode<BceBackward>& n, tensor_list& g) {
-    const Tensor x = n.unpack(self);
-    Tensor go = red == nnf::Reduction::kMean ? wick::div(g[0], scalar(static_cast<double>(x.numel()))) : g[0];
-    BceParts p = bce_parts(x, n.unpack(target), weight);
-    return {n.should_compute_output(0) ? wick::mul(go, p.dx) : Tensor(),
-            n.should_compute_output(1) ? wick::mul(go, p.dt) : Tensor()};
-  }
-  void release() {
-    self.reset();
-    target.reset();
-  }
-};
-
-Tensor bce_ag(DispatchKeySet ks, T input, T target, const std::optional<Tensor>& weight, const Value& size_average,
-              const Value& reduce, std::string_view reduction) {
-  using Sig = Tensor(T, T, const std::optional<Tensor>&, const Value&, const Value&, std::string_view);
-  static const auto op = op_handle<Sig>("torch.nn.functional.binary_cross_entropy");
-  auto node = make_node<BceBackward>(input, target);
-  Tensor out = call_below(op, ks, input, target, weight, size_average, reduce, reduction);
-  const auto red = nnf::resolve_reduction("torch.nn.functional.binary_cross_entropy", size_average, reduce, reduction);
-  const Tensor w = weight ? weight->detach() : Tensor();
-  if (node) {
-    node->f.self = SavedVariable(input, false);
-    node->f.target = SavedVariable(target, false);
-    node->f.weight = w;
-    node->f.red = red;
-    set_history(out, node);
-  }
-  if (any_tangent(input, target)) {
-    ExcludeDispatchKeyGuard guard(DispatchKey::kAutograd);
-    BceParts p = bce_parts(input, target, w);
-    const Tensor tx = fw_grad_of(input);
-    const Tensor tt = fw_grad_of(target);
-    Tensor d = fw_add(tx.defined() ? wick::mul(tx, p.dx) : Tensor(), tt.defined() ? wick::mul(tt, p.dt) : Tensor());
-    if (red == nnf::Reduction::kSum) d = wick::sum(d);
-    if (red == nnf::Reduction::kMean) d = wick::mean(d);
-    set_tangent(out, d);
-  }
-  return out;
-}
-
 }  // namespace
 
 void register_autograd_nn(std::vector<std::unique_ptr<Library>>& out) {
@@ -320,8 +258,7 @@ void register_autograd_nn(std::vector<std::unique_ptr<Library>>& out) {
       .impl("gelu", &gelu_ag)
       .impl("silu", &silu_ag)
       .impl("logsigmoid", &logsigmoid_ag)
-      .impl("nll_loss", &nll_loss_ag)
-      .impl("binary_cross_entropy", &bce_ag);
+      .impl("nll_loss", &nll_loss_ag);
   out.push_back(std::move(torch));
   out.push_back(std::move(functional));
 }

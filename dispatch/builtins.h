@@ -27,6 +27,7 @@ void register_autograd_elementwise(std::vector<std::unique_ptr<Library>>& out);
 void register_autograd_unary(std::vector<std::unique_ptr<Library>>& out);
 void register_autograd_shape(std::vector<std::unique_ptr<Library>>& out);
 void register_autograd_nn(std::vector<std::unique_ptr<Library>>& out);
+void register_autograd_loss(std::vector<std::unique_ptr<Library>>& out);
 }  // namespace autograd
 
 }  // namespace wick

@@ -301,6 +301,7 @@ void ensure_builtins() {
     autograd::register_autograd_unary(libs);
     autograd::register_autograd_shape(libs);
     autograd::register_autograd_nn(libs);
+    autograd::register_autograd_loss(libs);
     auto& reg = Registry::get();
     std::unique_lock lock(reg.mutex);
     reg.builtins = std::move(libs);

@@ -57,11 +57,16 @@ std::string torch_size(IntArrayRef s) { return "torch.Size(" + format_shape(s) +
 // PyTorch's names for dtypes in kernel messages ("Long").
 const char* title(ScalarType t) {
   switch (t) {
-    case ScalarType::kBool: return "Bool";
-    case ScalarType::kInt32: return "Int";
-    case ScalarType::kInt64: return "Long";
-    case ScalarType::kFloat32: return "Float";
-    default: return "Double";
+    case ScalarType::kBool:
+      return "Bool";
+    case ScalarType::kInt32:
+      return "Int";
+    case ScalarType::kInt64:
+      return "Long";
+    case ScalarType::kFloat32:
+      return "Float";
+    default:
+      return "Double";
   }
 }
 
@@ -94,8 +99,8 @@ Tensor f_log_softmax(T input, std::optional<std::int64_t> dim, std::int64_t, std
 Tensor dropout_impl(const char* op, T input, double p, bool train, bool inplace) {
   WICK_CHECK(p >= 0.0 && p <= 1.0, ValueError, op, ": dropout probability has to be between 0 and 1, but got ", p);
   if (p == 0.0 || !train || input.numel() == 0) return input;
-  WICK_CHECK(is_floating(input.dtype()), RuntimeError, op, ": result type Float can't be cast to the desired output type ",
-             title(input.dtype()));
+  WICK_CHECK(is_floating(input.dtype()), RuntimeError, op,
+             ": result type Float can't be cast to the desired output type ", title(input.dtype()));
   Tensor noise;
   if (p == 1.0) {
     noise = zeros({}, input.dtype(), input.device());
@@ -122,8 +127,10 @@ nnf::Reduction pointwise_loss_reduction(const char* op, T input, T target, const
                                         const Value& reduce_arg, std::string_view reduction) {
   const auto red = nnf::resolve_reduction(op, size_average, reduce_arg, reduction);
   if (!input.sizes().equals(target.sizes()))
-    logging::warn(op, ": Using a target size (", torch_size(target.sizes()), ") that is different to the input size (",
-                  torch_size(input.sizes()), "). This will likely lead to incorrect results due to broadcasting.");
+    logging::warn(
+        op, ": Using a target size (", torch_size(target.sizes()), ") that is different to the input size (",
+        torch_size(input.sizes()),
+        "). This will likely lead to incorrect results due to broadcasting. Please ensure they have the same size.");
   return red;
 }
 
@@ -196,7 +203,8 @@ Tensor cross_entropy_kernel(T input, T target, OptTensor weight, const Value& si
   if (red == nnf::Reduction::kMean) {
     Tensor denom = sum(valid);
     if (weight) {
-      Tensor classes = reshape(arange(0, input.sizes()[cdim], 1, ScalarType::kInt64, input.device()), class_shape(input));
+      Tensor classes =
+          reshape(arange(0, input.sizes()[cdim], 1, ScalarType::kInt64, input.device()), class_shape(input));
       Tensor onehot = eq(unsqueeze(target, cdim), classes).to(input.dtype());
       denom = sum(mul(sum(mul(onehot, reshape(*weight, class_shape(input))), IntArrayRef(cdim)), valid));
     }

@@ -97,8 +97,7 @@ Tensor binary_cross_entropy(T input, T target, OptTensor weight, Str reduction) 
   return op.call(input, target, weight, Value(), Value(), reduction);
 }
 Tensor binary_cross_entropy_with_logits(T input, T target, OptTensor weight, Str reduction, OptTensor pos_weight) {
-  WICK_NN_OP("torch.nn.functional.binary_cross_entropy_with_logits",
-             Tensor(T, T, OptTensor, V, V, Str, OptTensor));
+  WICK_NN_OP("torch.nn.functional.binary_cross_entropy_with_logits", Tensor(T, T, OptTensor, V, V, Str, OptTensor));
   return op.call(input, target, weight, Value(), Value(), reduction, pos_weight);
 }
 

@@ -202,16 +202,17 @@ NllShape check_nll(const char* op, const Tensor& input, const Tensor& target, co
   if (input.dim() <= 2) {
     WICK_CHECK(target.dim() <= 1, RuntimeError, op, ": 0D or 1D target tensor expected, multi-target not supported");
     const bool no_batch = input.dim() == 1 && target.dim() == 0;
-    WICK_CHECK(no_batch || input.sizes()[0] == target.sizes()[0], RuntimeError, op, ": size mismatch (got input: ",
-               format_shape(input.sizes()), ", target: ", format_shape(target.sizes()), ")");
+    WICK_CHECK(no_batch || input.sizes()[0] == target.sizes()[0], RuntimeError, op,
+               ": size mismatch (got input: ", format_shape(input.sizes()), ", target: ", format_shape(target.sizes()),
+               ")");
     sh.n = input.dim() == 1 ? 1 : input.sizes()[0];
     sh.c = input.sizes()[input.dim() - 1];
   } else {
     DimVector want;
     want.push_back(input.sizes()[0]);
     for (std::int64_t i = 2; i < input.dim(); ++i) want.push_back(input.sizes()[i]);
-    WICK_CHECK(target.sizes().equals(want), RuntimeError, op, ": Expected target size ", format_shape(want),
-               ", got ", format_shape(target.sizes()));
+    WICK_CHECK(target.sizes().equals(want), RuntimeError, op, ": Expected target size ", format_shape(want), ", got ",
+               format_shape(target.sizes()));
     sh.n = input.sizes()[0];
     sh.c = input.sizes()[1];
     for (std::int64_t i = 2; i < input.dim(); ++i) sh.s *= input.sizes()[i];
@@ -220,18 +221,16 @@ NllShape check_nll(const char* op, const Tensor& input, const Tensor& target, co
              type_title(target.dtype()));
   check_float(op, "nll_loss_out_frame", input.dtype());
   if (weight) {
-    WICK_CHECK(weight->numel() == sh.c, RuntimeError, op,
-               ": weight tensor should be defined either for all ", sh.c,
+    WICK_CHECK(weight->numel() == sh.c, RuntimeError, op, ": weight tensor should be defined either for all ", sh.c,
                " classes or no classes but got weight tensor of shape: ", format_shape(weight->sizes()));
-    WICK_CHECK(weight->dtype() == input.dtype(), RuntimeError, op, ": expected scalar type ",
-               type_title(input.dtype()), " but found ", type_title(weight->dtype()));
+    WICK_CHECK(weight->dtype() == input.dtype(), RuntimeError, op, ": expected scalar type ", type_title(input.dtype()),
+               " but found ", type_title(weight->dtype()));
   }
   return sh;
 }
 
 Tensor nll_loss(const Tensor& input, const Tensor& target, const std::optional<Tensor>& weight,
-                const Value& size_average, std::int64_t ignore_index, const Value& reduce,
-                std::string_view reduction) {
+                const Value& size_average, std::int64_t ignore_index, const Value& reduce, std::string_view reduction) {
   const char* op = "torch.nn.functional.nll_loss";
   const nnf::Reduction red = nnf::resolve_reduction(op, size_average, reduce, reduction);
   const NllShape sh = check_nll(op, input, target, weight);

@@ -43,9 +43,11 @@ void add_nn_samples(std::map<std::string, std::vector<Sample>>& m) {
   const Value target(tensor(Value(std::vector<std::int64_t>{1, 3, -100})));
   const Value target3(tensor(Value(std::vector<std::int64_t>{0, 2, 1, -100, 1, 1, 0, 2})).reshape({2, 4}));
   const Value weight(add(rand({4}, ScalarType::kFloat64), wrap_scalar(Scalar(0.5))));
-  const Value pos_weight(add(rand({3}, ScalarType::kFloat64), wrap_scalar(Scalar(0.5))));
+  // Positive per-column weights of (2, 3) inputs.
+  const Value positive3(add(rand({3}, ScalarType::kFloat64), wrap_scalar(Scalar(0.5))));
   const Kwargs none = {{"reduction", Value("none")}};
-  const Kwargs sum = {{"reduction", Value("sum")}};
+  const Value sum_str("sum");
+  const Kwargs sum = {{"reduction", sum_str}};
   m["softmax"] = {{{t({2, 3}), i(1)}}, {{t({2, 3, 2}), i(-2)}}, {{t({3}), i(0)}}};
   m["log_softmax"] = m["softmax"];
   m["gelu"] = {{{t({2, 3})}}, {{t({2, 3}), Value("tanh")}}};
@@ -59,12 +61,14 @@ void add_nn_samples(std::map<std::string, std::vector<Sample>>& m) {
                         {{t({3, 4}), target}, {{"label_smoothing", Value(0.2)}, {"reduction", Value("none")}}},
                         {{t({2, 3, 4}), target3}},
                         {{t({3, 4}), t({3, 4})}},
-                        {{t({3, 4}), t({3, 4}), weight}, {{"label_smoothing", Value(0.3)}, {"reduction", Value("sum")}}}};
+                        {{t({3, 4}), t({3, 4}), weight}, {{"label_smoothing", Value(0.3)}, {"reduction", sum_str}}}};
   m["mse_loss"] = {{{t({2, 3}), t({2, 3})}}, {{t({2, 3}), t({2, 3})}, none}};
   m["l1_loss"] = {{{t({2, 3}), t({2, 3})}}, {{t({2, 3}), t({2, 3})}, sum}};
-  m["binary_cross_entropy"] = {{{t({2, 3}), t({2, 3})}}, {{t({2, 3}), t({2, 3}), pos_weight}, none}};
-  m["binary_cross_entropy_with_logits"] = {{{t({2, 3}), t({2, 3})}},
-                                           {{t({2, 3}), t({2, 3}), t({2, 3})}, {{"pos_weight", pos_weight}}}};
+  m["binary_cross_entropy"] = {{{t({2, 3}), t({2, 3})}}, {{t({2, 3}), t({2, 3}), positive3}, none}};
+  const Kwargs with_pw = {{"pos_weight", positive3}};
+  const Kwargs with_pw_sum = {{"pos_weight", positive3}, {"reduction", sum_str}};
+  m["binary_cross_entropy_with_logits"] = {
+      {{t({2, 3}), t({2, 3})}}, {{t({2, 3}), t({2, 3}), positive3}, with_pw}, {{t({2, 3}), t({2, 3})}, with_pw_sum}};
 }
 
 // Operators whose arguments cannot be generated from the schema alone (or

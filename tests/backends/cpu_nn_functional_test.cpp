@@ -60,9 +60,9 @@ class NnFunctional : public ::testing::Test {
 
 TEST_F(NnFunctional, SoftmaxAndLogSoftmaxAreStableAlongAnyDim) {
   expect_values(softmax(x_, 1),
-                {0.01862648243346952, 0.13763212362665256, 0.22691700975489176, 0.6168243841849862,
-                 0.6930408927745736, 0.044304622003865646, 0.007698988878693095, 0.2549554963428676,
-                 0.26894142136999516, 0.7310585786300049, 3.721870989295777e-88, 1.6495168126693405e-44},
+                {0.01862648243346952, 0.13763212362665256, 0.22691700975489176, 0.6168243841849862, 0.6930408927745736,
+                 0.044304622003865646, 0.007698988878693095, 0.2549554963428676, 0.26894142136999516,
+                 0.7310585786300049, 3.721870989295777e-88, 1.6495168126693405e-44},
                 {3, 4});
   expect_values(softmax(x_, 0),
                 {3.0536243137246927e-45, 8.300611482938556e-45, 0.8175744761936437, 0.23122389762214907,
@@ -70,9 +70,9 @@ TEST_F(NnFunctional, SoftmaxAndLogSoftmaxAreStableAlongAnyDim) {
                  3.041439167495793e-44, 0.14024438316608848},
                 {3, 4});
   expect_values(log_softmax(x_, 1),
-                {-3.9831709241405977, -1.983170924140598, -1.483170924140598, -0.48317092414059787,
-                 -0.3666662732004389, -3.1166662732004387, -4.866666273200439, -1.3666662732004389,
-                 -1.3132616875182228, -0.31326168751822286, -201.31326168751824, -100.81326168751822},
+                {-3.9831709241405977, -1.983170924140598, -1.483170924140598, -0.48317092414059787, -0.3666662732004389,
+                 -3.1166662732004387, -4.866666273200439, -1.3666662732004389, -1.3132616875182228,
+                 -0.31326168751822286, -201.31326168751824, -100.81326168751822},
                 {3, 4});
   expect_values(F::log_softmax(x_, -2),
                 {-102.5, -101.5, -0.20141327798275246, -1.464368784107945, -97.0, -100.75, -1.7014132779827524,
@@ -93,7 +93,8 @@ TEST_F(NnFunctional, SoftmaxAndLogSoftmaxAreStableAlongAnyDim) {
   WICK_EXPECT_THROW_MSG(softmax(ivec({1, 2}), 0), RuntimeError,
                         "torch.softmax: \"softmax_lastdim_kernel_impl\" not implemented for 'Long'");
   WICK_EXPECT_THROW_MSG(log_softmax(ivec({1, 2}), 0), RuntimeError, "\"log_softmax_lastdim_kernel_impl\"");
-  WICK_EXPECT_THROW_MSG(softmax(x_, 2), IndexError, "Dimension out of range (expected to be in range of [-2, 1], but got 2)");
+  WICK_EXPECT_THROW_MSG(softmax(x_, 2), IndexError,
+                        "Dimension out of range (expected to be in range of [-2, 1], but got 2)");
 }
 
 TEST_F(NnFunctional, ActivationsMatchPyTorch) {
@@ -106,8 +107,8 @@ TEST_F(NnFunctional, ActivationsMatchPyTorch) {
                  1.3995715769802328, 3.9999297540518075},
                 {7});
   expect_values(F::leaky_relu(y_, 0.2), {-0.6000000000000001, -0.2, -0.020000000000000004, 0.0, 0.2, 1.5, 4.0}, {7});
-  expect_values(F::elu(y_, 0.7),
-                {-0.6651490521424952, -0.44248439117999033, -0.06661380737482833, 0.0, 0.2, 1.5, 4.0}, {7});
+  expect_values(F::elu(y_, 0.7), {-0.6651490521424952, -0.44248439117999033, -0.06661380737482833, 0.0, 0.2, 1.5, 4.0},
+                {7});
   expect_values(F::silu(y_),
                 {-0.14227761953270035, -0.2689414213699951, -0.047502081252106004, 0.0, 0.1099667994624956,
                  1.2263617142904655, 3.928055160151634},
@@ -168,7 +169,8 @@ TEST_F(NnFunctional, LinearAndRegressionLosses) {
   expect_values(F::linear(a, w, vec({0.1, -0.2})), {-3.4, 6.05, 2.1, -0.95}, {2, 2});
   expect_values(F::linear(a, w), {-3.5, 6.25, 2.0, -0.75}, {2, 2});
   expect_values(F::linear(vec({1.0, 2.0, 3.0}), vec({1.0, 1.0, 1.0})), {6.0}, {});
-  WICK_EXPECT_THROW_MSG(F::linear(a, vec({1.0, 2.0}, {1, 2})), RuntimeError, "mat1 and mat2 shapes cannot be multiplied (2x3 and 2x1)");
+  WICK_EXPECT_THROW_MSG(F::linear(a, vec({1.0, 2.0}, {1, 2})), RuntimeError,
+                        "mat1 and mat2 shapes cannot be multiplied (2x3 and 2x1)");
   expect_values(F::mse_loss(a, b), {2.75}, {});
   expect_values(F::mse_loss(a, b, "sum"), {16.5}, {});
   expect_values(F::mse_loss(a, b, "none"), {0.25, 4.0, 1.0, 6.25, 4.0, 1.0}, {2, 3});
@@ -183,6 +185,14 @@ TEST_F(NnFunctional, LinearAndRegressionLosses) {
   expect_values(mse(Value(false), none), {16.5}, {});
   expect_values(mse(none, Value(false)), {0.25, 4.0, 1.0, 6.25, 4.0, 1.0}, {2, 3});
   expect_values(mse(Value(true), Value(true)), {2.75}, {});
+  Tensor ag = a.clone().requires_grad_();
+  Tensor mse_loss = F::mse_loss(ag, vec({1.0, 1.0, 1.0}));  // the target broadcasts (with a warning)
+  EXPECT_EQ(node_name(mse_loss), "MseLossBackward0");
+  mse_loss.backward();
+  expect_values(
+      ag.grad(),
+      {-0.16666666666666666, -0.6666666666666666, 0.3333333333333333, 0.16666666666666666, -0.3333333333333333, -0.5},
+      {2, 3});
   WICK_EXPECT_THROW_MSG(F::mse_loss(a, b, "avg"), ValueError,
                         "torch.nn.functional.mse_loss: avg is not a valid value for reduction");
   WICK_EXPECT_THROW_MSG(F::l1_loss(a, b, "total"), ValueError, "total is not a valid value for reduction");
@@ -198,15 +208,16 @@ TEST_F(NnFunctional, NllLossWithWeightsIgnoreIndexAndExtraDims) {
   expect_values(F::nll_loss(logits_, target_, weight_, -100, "none"), {-4.0, -3.0, 0.0}, {3});
   Tensor x3 = div(arange(0, 24, 1, ScalarType::kFloat64).reshape({2, 3, 4}), wrap_scalar(10.0)) - wrap_scalar(1.0);
   Tensor t3 = ivec({0, 2, 1, -100, 1, 1, 0, 2}).reshape({2, 4});
-  expect_values(F::nll_loss(x3, t3, std::nullopt, -100, "none"),
-                {1.0, 0.09999999999999998, 0.4, 0.0, -0.6000000000000001, -0.7, -0.3999999999999999,
-                 -1.2999999999999998},
-                {2, 4});
+  expect_values(
+      F::nll_loss(x3, t3, std::nullopt, -100, "none"),
+      {1.0, 0.09999999999999998, 0.4, 0.0, -0.6000000000000001, -0.7, -0.3999999999999999, -1.2999999999999998},
+      {2, 4});
   expect_values(F::nll_loss(vec({0.5, -1.0, 2.0}), ivec({2}).reshape({})), {-2.0}, {});
   EXPECT_TRUE(std::isnan(values(F::nll_loss(logits_, ivec({-100, -100, -100})))[0]));  // 0 / 0
   WICK_EXPECT_THROW_MSG(F::nll_loss(logits_, ivec({0, 1, 5})), IndexError, "Target 5 is out of bounds.");
   WICK_EXPECT_THROW_MSG(F::nll_loss(logits_, ivec({0, 1, -1})), IndexError, "Target -1 is out of bounds.");
-  WICK_EXPECT_THROW_MSG(F::nll_loss(logits_, vec({0, 1, 2})), RuntimeError, "expected scalar type Long but found Double");
+  WICK_EXPECT_THROW_MSG(F::nll_loss(logits_, vec({0, 1, 2})), RuntimeError,
+                        "expected scalar type Long but found Double");
   WICK_EXPECT_THROW_MSG(F::nll_loss(logits_, ivec({0, 1})), ValueError,
                         "Expected input batch_size (3) to match target batch_size (2).");
   WICK_EXPECT_THROW_MSG(F::nll_loss(logits_, target_, vec({1, 1, 1})), RuntimeError,
@@ -221,15 +232,15 @@ TEST_F(NnFunctional, NllLossWithWeightsIgnoreIndexAndExtraDims) {
 
 TEST_F(NnFunctional, CrossEntropyWithIndicesProbabilitiesAndSmoothing) {
   const char* reductions[] = {"mean", "sum", "none"};
-  const std::vector<std::vector<double>> plain = {{1.3353486303512851}, {2.6706972607025703},
-                                                  {0.49518189808585605, 2.1755153626167143, 0.0}};
-  const std::vector<std::vector<double>> smooth = {{1.5228486303512851}, {3.0456972607025703},
-                                                   {0.7701818980858561, 2.2755153626167144, 0.0}};
-  const std::vector<std::vector<double>> weighted = {{1.543800903389164}, {7.7190045169458195},
-                                                     {1.4907251538152728, 6.228279363130547, 0.0}};
+  const std::vector<std::vector<double>> plain = {
+      {1.3353486303512851}, {2.6706972607025703}, {0.49518189808585605, 2.1755153626167143, 0.0}};
+  const std::vector<std::vector<double>> smooth = {
+      {1.5228486303512851}, {3.0456972607025703}, {0.7701818980858561, 2.2755153626167144, 0.0}};
+  const std::vector<std::vector<double>> weighted = {
+      {1.543800903389164}, {7.7190045169458195}, {1.4907251538152728, 6.228279363130547, 0.0}};
   Tensor probs = softmax(vec({0.3, 0.1, 0.5, 0.1, 1.0, 0.0, 0.0, 2.0, 0.2, 0.2, 0.2, 0.4}, {3, 4}), 1);
-  const std::vector<std::vector<double>> by_probs = {{2.1472577319072936}, {6.441773195721881},
-                                                     {1.8656100951531582, 2.4826251377595563, 2.0935379628091666}};
+  const std::vector<std::vector<double>> by_probs = {
+      {2.1472577319072936}, {6.441773195721881}, {1.8656100951531582, 2.4826251377595563, 2.0935379628091666}};
   const std::vector<std::vector<double>> by_probs_weighted = {
       {4.271102101217022}, {12.813306303651066}, {3.2442885787793236, 5.401346732547367, 4.167670992324375}};
   for (int k = 0; k < 3; ++k) {
@@ -271,16 +282,16 @@ TEST_F(NnFunctional, BinaryCrossEntropyAndWithLogits) {
   expect_values(F::binary_cross_entropy(x, t, std::nullopt, "sum"), {2.4419254160109514}, {});
   expect_values(F::binary_cross_entropy(x, t, std::nullopt, "none"),
                 {0.10536051565782628, 0.6931471805599453, 1.6434177197931799, 0.0, 0.0}, {5});
-  expect_values(F::binary_cross_entropy(x, vec({1.0, 0., 0.5, 1., 0.}), vec({2.0, 1, 1, 1, 0.5})),
-                {31.300458034174795}, {});
+  expect_values(F::binary_cross_entropy(x, vec({1.0, 0., 0.5, 1., 0.}), vec({2.0, 1, 1, 1, 0.5})), {31.300458034174795},
+                {});
   Tensor logits = vec({-200.0, -1.0, 0.0, 0.5, 50.0});
   expect_values(F::binary_cross_entropy_with_logits(logits, t), {0.5960971704516549}, {});
   expect_values(F::binary_cross_entropy_with_logits(logits, t, std::nullopt, "sum"), {2.9804858522582744}, {});
   expect_values(F::binary_cross_entropy_with_logits(logits, t, std::nullopt, "none"),
                 {0.0, 1.3132616875182228, 0.6931471805599453, 0.9740769841801067, 0.0}, {5});
-  expect_values(F::binary_cross_entropy_with_logits(logits, t, vec({2.0, 1, 1, 1, 0.5}), "mean",
-                                                    vec({3.0, 1, 0.5, 2, 1})),
-                {0.5753027550348566}, {});
+  expect_values(
+      F::binary_cross_entropy_with_logits(logits, t, vec({2.0, 1, 1, 1, 0.5}), "mean", vec({3.0, 1, 0.5, 2, 1})),
+      {0.5753027550348566}, {});
   EXPECT_EQ(values(call("torch.binary_cross_entropy_with_logits", {Value(logits), Value(t)}).to_tensor()),
             values(F::binary_cross_entropy_with_logits(logits, t)));
   Tensor xg = vec({0.1, 0.5, 0.9}).requires_grad_();
@@ -299,6 +310,19 @@ TEST_F(NnFunctional, BinaryCrossEntropyAndWithLogits) {
                         "is deprecated. Please ensure they have the same size.");
   WICK_EXPECT_THROW_MSG(F::binary_cross_entropy(add(x, wrap_scalar(1.0)), t), RuntimeError,
                         "all elements of input should be between 0 and 1");
+  Tensor lx = logits.clone().requires_grad_();
+  Tensor lt = t.clone().requires_grad_();
+  Tensor lloss =
+      F::binary_cross_entropy_with_logits(lx, lt, vec({2.0, 1, 1, 1, 0.5}), "mean", vec({3.0, 1, 0.5, 2, 1}));
+  EXPECT_EQ(node_name(lloss), "BinaryCrossEntropyWithLogitsBackward0");
+  lloss.backward();
+  expect_values(lx.grad(), {5.53558610694695e-88, -0.14621171572600097, 0.05499999999999998, 0.12449186624037092, 0.0},
+                {5});
+  expect_values(lt.grad(), {240.0, 0.2, -0.06931471805599453, -0.0051846031639786625, -5.0}, {5});
+  WICK_EXPECT_THROW_MSG(F::binary_cross_entropy(xg, vec({0.0, 1.0, 0.3}), vec({1.0, 1, 1}).requires_grad_()),
+                        RuntimeError, "binary_cross_entropy: the derivative for 'weight' is not implemented.");
+  WICK_EXPECT_THROW_MSG(F::binary_cross_entropy_with_logits(x, t, std::nullopt, "mean", t.clone().requires_grad_()),
+                        RuntimeError, "the derivative for 'pos_weight' is not implemented.");
   WICK_EXPECT_THROW_MSG(F::binary_cross_entropy_with_logits(x, vec({0.5, 0.5})), ValueError,
                         "Target size (torch.Size([2])) must be the same as input size (torch.Size([5]))");
   WICK_EXPECT_THROW_MSG(F::binary_cross_entropy(x, t, std::nullopt, "all"), ValueError,
@@ -327,7 +351,8 @@ TEST_F(NnFunctional, DropoutIsSeededScaledAndChecked) {
   EXPECT_TRUE(r.is_same(y));
   EXPECT_EQ(F::dropout(x.to(ScalarType::kFloat32), 0.5).dtype(), ScalarType::kFloat32);
   WICK_EXPECT_THROW_MSG(F::dropout(x, 1.5), ValueError, "dropout probability has to be between 0 and 1, but got 1.5");
-  WICK_EXPECT_THROW_MSG(dropout(x, -0.1, true), ValueError, "torch.dropout: dropout probability has to be between 0 and 1");
+  WICK_EXPECT_THROW_MSG(dropout(x, -0.1, true), ValueError,
+                        "torch.dropout: dropout probability has to be between 0 and 1");
   WICK_EXPECT_THROW_MSG(F::dropout(ivec({1, 2}), 0.5), RuntimeError,
                         "result type Float can't be cast to the desired output type Long");
 }
