@@ -222,6 +222,8 @@ Tensor nll_loss_ag(DispatchKeySet ks, T input, T target, const std::optional<Ten
                    std::int64_t ignore_index, const Value& reduce, std::string_view reduction) {
   using Sig = Tensor(T, T, const std::optional<Tensor>&, const Value&, std::int64_t, const Value&, std::string_view);
   static const auto op = op_handle<Sig>("torch.nn.functional.nll_loss");
+  WICK_CHECK(!needs_grad(weight), RuntimeError,
+             "torch.nn.functional.nll_loss: the derivative for 'weight' is not implemented.");
   auto node = make_node<NllLossBackward>(input);
   Tensor out = call_below(op, ks, input, target, weight, size_average, ignore_index, reduce, reduction);
   if (!node && !any_tangent(input)) return out;

@@ -161,13 +161,14 @@ DimVector class_shape(T input) {
   return s;
 }
 
-Tensor cross_entropy_probs(T logp, T target, OptTensor weight, std::int64_t ignore_index, nnf::Reduction red,
+Tensor cross_entropy_probs(T input, T target, OptTensor weight, std::int64_t ignore_index, nnf::Reduction red,
                            double smoothing) {
   const char* op = "torch.nn.functional.cross_entropy";
   WICK_CHECK(is_floating(target.dtype()), RuntimeError, op,
              ": Expected floating point type for target with class probabilities, got ", title(target.dtype()));
   WICK_CHECK(ignore_index < 0, RuntimeError, op, ": ignore_index is not supported for floating point target");
-  const std::int64_t cdim = logp.dim() == 1 ? 0 : 1;
+  const std::int64_t cdim = input.dim() == 1 ? 0 : 1;
+  Tensor logp = log_softmax(input, cdim);
   const std::int64_t c = logp.sizes()[cdim];
   Tensor t = target;
   if (smoothing > 0) t = add(mul(t, num(1.0 - smoothing)), num(smoothing / static_cast<double>(c)));
@@ -185,11 +186,11 @@ Tensor cross_entropy_kernel(T input, T target, OptTensor weight, const Value& si
   const auto red = nnf::resolve_reduction(op, size_average, reduce_arg, reduction);
   WICK_CHECK(label_smoothing >= 0.0 && label_smoothing <= 1.0, RuntimeError, op,
              ": label_smoothing must be between 0.0 and 1.0. Got: ", label_smoothing);
+  if (input.sizes().equals(target.sizes()))
+    return cross_entropy_probs(input, target, weight, ignore_index, red, label_smoothing);
   WICK_CHECK(input.dim() >= 1, ValueError, op, ": Expected 1 or more dimensions (got 0)");
   const std::int64_t cdim = input.dim() == 1 ? 0 : 1;
   Tensor logp = log_softmax(input, cdim);
-  if (input.sizes().equals(target.sizes()))
-    return cross_entropy_probs(logp, target, weight, ignore_index, red, label_smoothing);
   const char* reduction_name = red == nnf::Reduction::kMean ? "mean" : red == nnf::Reduction::kSum ? "sum" : "none";
   Tensor nll = nnf::nll_loss(logp, target, weight, ignore_index, reduction_name);
   if (label_smoothing <= 0.0) return nll;

@@ -195,7 +195,7 @@ struct NllShape {
 
 NllShape check_nll(const char* op, const Tensor& input, const Tensor& target, const std::optional<Tensor>& weight) {
   WICK_CHECK(input.dim() >= 1, ValueError, op, ": Expected 1 or more dimensions (got ", input.dim(), ")");
-  WICK_CHECK(input.dim() == 1 || target.dim() == 0 || input.sizes()[0] == target.sizes()[0], ValueError, op,
+  WICK_CHECK(input.dim() == 1 || (target.dim() > 0 && input.sizes()[0] == target.sizes()[0]), ValueError, op,
              ": Expected input batch_size (", input.sizes()[0], ") to match target batch_size (",
              target.dim() == 0 ? 0 : target.sizes()[0], ").");
   NllShape sh;

@@ -226,6 +226,12 @@ TEST_F(NnFunctional, NllLossWithWeightsIgnoreIndexAndExtraDims) {
   WICK_EXPECT_THROW_MSG(F::nll_loss(logits_, target_, std::nullopt, -100, "bad"), ValueError,
                         "bad is not a valid value for reduction");
   WICK_EXPECT_THROW_MSG(F::nll_loss(x3, ivec({0, 1})), RuntimeError, "Expected target size [2, 4], got [2]");
+  WICK_EXPECT_THROW_MSG(F::nll_loss(logits_, ivec({1}).reshape({})), ValueError,
+                        "Expected input batch_size (3) to match target batch_size (0).");
+  WICK_EXPECT_THROW_MSG(F::nll_loss(vec({1.0}).reshape({}), ivec({1}).reshape({})), ValueError,
+                        "Expected 1 or more dimensions (got 0)");
+  WICK_EXPECT_THROW_MSG(F::cross_entropy(vec({1.0}).reshape({}), ivec({1}).reshape({})), RuntimeError,
+                        "Expected floating point type for target with class probabilities, got Long");
   WICK_EXPECT_THROW_MSG(F::nll_loss(vec({1, 2, 3, 4}), ivec({1})), RuntimeError,
                         "size mismatch (got input: [4], target: [1])");
 }
@@ -265,6 +271,8 @@ TEST_F(NnFunctional, CrossEntropyWithIndicesProbabilitiesAndSmoothing) {
   Tensor l = logits_.clone().requires_grad_();
   F::nll_loss(l, target_, weight_).backward();
   expect_values(l.grad(), {0.0, -0.4, 0.0, 0.0, 0.0, 0.0, 0.0, -0.6, 0.0, 0.0, 0.0, 0.0}, {3, 4});
+  WICK_EXPECT_THROW_MSG(F::nll_loss(l, target_, weight_.clone().requires_grad_()), RuntimeError,
+                        "nll_loss: the derivative for 'weight' is not implemented.");
   WICK_EXPECT_THROW_MSG(F::cross_entropy(logits_, probs, std::nullopt, -100, "mean", 1.5), RuntimeError,
                         "label_smoothing must be between 0.0 and 1.0. Got: 1.5");
   WICK_EXPECT_THROW_MSG(F::cross_entropy(logits_, vec({0, 1, 2}, {3}, ScalarType::kFloat64)), RuntimeError,
