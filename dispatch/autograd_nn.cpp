@@ -7,7 +7,8 @@
 ///   activations:  d = g * f'(x)
 ///   nll_loss:     d = g * coef, with coef = -weight[t] at the target class
 ///                 (zero where ignored), divided by the total weight for
-///                 'mean'; coef is built from the target with eq/arange.
+///                 'mean'; coef is built from the target with eq/arange
+///                 when backward runs (the node keeps only the target).
 /// The pointwise losses' formulas are in dispatch/autograd_loss.cpp.
 /// An `inplace=True` activation computes out of place on a copy of its input
 /// (which the node saves: the input itself is about to be overwritten) and
@@ -189,33 +190,42 @@ Tensor logsigmoid_ag(DispatchKeySet ks, T self) {
 
 // --- nll_loss ------------------------------------------------------------------------------------
 
-// -weight[t] (0 where t is ignored) at each target class, in input's shape and dtype;
-// divided by the total weight for 'mean'.
-Tensor nll_coefficients(T input, T target, const std::optional<Tensor>& weight, std::int64_t ignore_index,
-                        nnf::Reduction red) {
-  const std::int64_t cdim = input.dim() == 1 ? 0 : 1;
-  const std::int64_t c = input.sizes()[cdim];
-  DimVector cshape(static_cast<std::size_t>(input.dim() - cdim), 1);
-  cshape[0] = c;
-  Tensor classes = wick::reshape(wick::arange(0, c, 1, ScalarType::kInt64, input.device()), cshape);
-  Tensor t = wick::unsqueeze(target, cdim);
-  Tensor coef = wick::mul(wick::eq(t, classes).to(input.dtype()),
-                          wick::ne(t, wrap_scalar(Scalar(ignore_index))).to(input.dtype()));
-  if (weight) coef = wick::mul(coef, wick::reshape(*weight, cshape));
-  if (red == nnf::Reduction::kMean) coef = wick::div(coef, wick::sum(coef));
+// What nll_loss's coefficients are made from: the node keeps these (the
+// target, not an input-sized tensor) and builds the coefficients in backward.
+struct NllSpec {
+  Tensor target, weight;  // constants
+  std::int64_t ignore_index = -100;
+  nnf::Reduction red = nnf::Reduction::kMean;
+  std::int64_t dim = 2;  // the input's
+  std::int64_t classes = 0;
+  ScalarType dtype = ScalarType::kFloat32;
+  Device device;
+  [[nodiscard]] std::int64_t cdim() const { return dim == 1 ? 0 : 1; }
+};
+
+// -weight[t] (0 where t is ignored) at each target class, in the input's
+// shape and dtype; divided by the total weight for 'mean'.
+Tensor nll_coefficients(const NllSpec& s) {
+  DimVector cshape(static_cast<std::size_t>(s.dim - s.cdim()), 1);
+  cshape[0] = s.classes;
+  Tensor classes = wick::reshape(wick::arange(0, s.classes, 1, ScalarType::kInt64, s.device), cshape);
+  Tensor t = wick::unsqueeze(s.target, s.cdim());
+  Tensor coef =
+      wick::mul(wick::eq(t, classes).to(s.dtype), wick::ne(t, wrap_scalar(Scalar(s.ignore_index))).to(s.dtype));
+  if (s.weight.defined()) coef = wick::mul(coef, wick::reshape(s.weight, cshape));
+  if (s.red == nnf::Reduction::kMean) coef = wick::div(coef, wick::sum(coef));
   return wick::neg(coef);
 }
 
 struct NllLossBackward {
   static constexpr const char* kName = "NllLossBackward0";
-  Tensor coef;  // constant: no gradient flows through it
-  std::int64_t cdim = 1;
-  bool none = false;
+  NllSpec spec;
   tensor_list backward(FormulaNode<NllLossBackward>& n, tensor_list& g) {
     if (!n.should_compute_output(0)) return {Tensor()};
-    return {wick::mul(none ? wick::unsqueeze(g[0], cdim) : g[0], coef)};
+    const bool none = spec.red == nnf::Reduction::kNone;
+    return {wick::mul(none ? wick::unsqueeze(g[0], spec.cdim()) : g[0], nll_coefficients(spec))};
   }
-  void release() { coef = Tensor(); }
+  void release() { spec = NllSpec(); }
 };
 
 Tensor nll_loss_ag(DispatchKeySet ks, T input, T target, const std::optional<Tensor>& weight, const Value& size_average,
@@ -227,24 +237,23 @@ Tensor nll_loss_ag(DispatchKeySet ks, T input, T target, const std::optional<Ten
   auto node = make_node<NllLossBackward>(input);
   Tensor out = call_below(op, ks, input, target, weight, size_average, ignore_index, reduce, reduction);
   if (!node && !any_tangent(input)) return out;
-  const nnf::Reduction red = nnf::resolve_reduction("torch.nn.functional.nll_loss", size_average, reduce, reduction);
-  const std::int64_t cdim = input.dim() == 1 ? 0 : 1;
-  Tensor coef;
-  {
-    ExcludeDispatchKeyGuard guard(DispatchKey::kAutograd);
-    coef = nll_coefficients(input.detach(), target, weight ? std::optional<Tensor>(weight->detach()) : std::nullopt,
-                            ignore_index, red);
-  }
-  if (node) {
-    node->f.coef = coef;
-    node->f.cdim = cdim;
-    node->f.none = red == nnf::Reduction::kNone;
-    set_history(out, node);
-  }
+  NllSpec spec{.target = target.detach(),
+               .weight = weight ? weight->detach() : Tensor(),
+               .ignore_index = ignore_index,
+               .red = nnf::resolve_reduction("torch.nn.functional.nll_loss", size_average, reduce, reduction),
+               .dim = input.dim(),
+               .classes = input.sizes()[input.dim() == 1 ? 0 : 1],
+               .dtype = input.dtype(),
+               .device = input.device()};
   if (any_tangent(input)) {
     ExcludeDispatchKeyGuard guard(DispatchKey::kAutograd);
-    Tensor prod = wick::mul(fw_grad_of(input), coef);
-    set_tangent(out, red == nnf::Reduction::kNone ? wick::sum(prod, IntArrayRef(cdim)) : wick::sum(prod));
+    Tensor prod = wick::mul(fw_grad_of(input), nll_coefficients(spec));
+    const std::int64_t cdim = spec.cdim();
+    set_tangent(out, spec.red == nnf::Reduction::kNone ? wick::sum(prod, IntArrayRef(cdim)) : wick::sum(prod));
+  }
+  if (node) {
+    node->f.spec = std::move(spec);
+    set_history(out, node);
   }
   return out;
 }
