@@ -19,6 +19,7 @@ void ensure_builtins();
 // Each adds its registration blocks to `out`.
 void register_torch_catalog(std::vector<std::unique_ptr<Library>>& out);
 void register_composite_kernels(std::vector<std::unique_ptr<Library>>& out);
+void register_nn_composite_kernels(std::vector<std::unique_ptr<Library>>& out);
 
 namespace autograd {
 // Built-in formulas: Autograd kernels (dispatch/autograd_*.cpp).
@@ -26,6 +27,8 @@ void register_autograd_elementwise(std::vector<std::unique_ptr<Library>>& out);
 void register_autograd_unary(std::vector<std::unique_ptr<Library>>& out);
 void register_autograd_shape(std::vector<std::unique_ptr<Library>>& out);
 void register_autograd_linalg(std::vector<std::unique_ptr<Library>>& out);
+void register_autograd_nn(std::vector<std::unique_ptr<Library>>& out);
+void register_autograd_loss(std::vector<std::unique_ptr<Library>>& out);
 }  // namespace autograd
 
 }  // namespace wick

@@ -127,6 +127,41 @@ constexpr const char* kDunders[][2] = {
     {"__ge__", "torch.ge"},         {"__mod__", "torch.remainder"},
 };
 
+// Softmax, dropout and the losses: torch.* functions (and their methods) of
+// the torch.nn.functional family. Argument names as PyTorch 1.13's.
+constexpr const char* kNnTorch[] = {
+    "softmax(Tensor input, int dim, ScalarType? dtype=None) -> Tensor",
+    "log_softmax(Tensor input, int dim, ScalarType? dtype=None) -> Tensor",
+    "dropout(Tensor input, float p, bool train, bool inplace=False) -> Tensor",
+};
+constexpr const char* kNnMethodAliases[] = {"softmax", "log_softmax"};
+
+// torch.nn.functional. size_average and reduce are PyTorch's deprecated
+// spellings of `reduction`, honoured as PyTorch does.
+constexpr const char* kNnFunctional[] = {
+    "linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor",
+    "leaky_relu(Tensor input, float negative_slope=0.01, bool inplace=False) -> Tensor",
+    "elu(Tensor input, float alpha=1.0, bool inplace=False) -> Tensor",
+    "gelu(Tensor input, str approximate='none') -> Tensor",
+    "silu(Tensor input, bool inplace=False) -> Tensor",
+    "logsigmoid(Tensor input) -> Tensor",
+    "softmax(Tensor input, int? dim=None, int _stacklevel=3, ScalarType? dtype=None) -> Tensor",
+    "log_softmax(Tensor input, int? dim=None, int _stacklevel=3, ScalarType? dtype=None) -> Tensor",
+    "dropout(Tensor input, float p=0.5, bool training=True, bool inplace=False) -> Tensor",
+    "mse_loss(Tensor input, Tensor target, bool? size_average=None, bool? reduce=None, str reduction='mean') -> Tensor",
+    "l1_loss(Tensor input, Tensor target, bool? size_average=None, bool? reduce=None, str reduction='mean') -> Tensor",
+    "nll_loss(Tensor input, Tensor target, Tensor? weight=None, bool? size_average=None, int ignore_index=-100, "
+    "bool? reduce=None, str reduction='mean') -> Tensor",
+    "cross_entropy(Tensor input, Tensor target, Tensor? weight=None, bool? size_average=None, int ignore_index=-100, "
+    "bool? reduce=None, str reduction='mean', float label_smoothing=0.0) -> Tensor",
+    "binary_cross_entropy(Tensor input, Tensor target, Tensor? weight=None, bool? size_average=None, "
+    "bool? reduce=None, str reduction='mean') -> Tensor",
+    "binary_cross_entropy_with_logits(Tensor input, Tensor target, Tensor? weight=None, bool? size_average=None, "
+    "bool? reduce=None, str reduction='mean', Tensor? pos_weight=None) -> Tensor",
+};
+// torch.* twins that share the torch.nn.functional entry's signature.
+constexpr const char* kNnTorchAliases[] = {"binary_cross_entropy_with_logits"};
+
 }  // namespace
 
 void register_torch_catalog(std::vector<std::unique_ptr<Library>>& out) {
@@ -145,6 +180,10 @@ void register_torch_catalog(std::vector<std::unique_ptr<Library>>& out) {
 
   auto functional = std::make_unique<Library>("torch.nn.functional");
   functional->def("relu(Tensor input, bool inplace=False) -> Tensor");
+  for (const char* s : kNnTorch) torch->def(s);
+  for (const char* name : kNnMethodAliases) tensor->alias(name, std::string("torch.") + name);
+  for (const char* s : kNnFunctional) functional->def(s);
+  for (const char* name : kNnTorchAliases) torch->alias(name, std::string("torch.nn.functional.") + name);
 
   out.push_back(std::move(torch));
   out.push_back(std::move(tensor));

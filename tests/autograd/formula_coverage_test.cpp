@@ -20,7 +20,7 @@ namespace {
 
 using autograd::tensor_list;
 
-enum class Domain { kAwayFromZero, kPositive, kInsideUnit };
+enum class Domain { kAwayFromZero, kPositive, kInsideUnit, kProbability };
 
 struct TensorArg {
   std::vector<std::int64_t> shape;
@@ -37,6 +37,39 @@ struct Sample {
 TensorArg t(std::vector<std::int64_t> shape) { return {std::move(shape)}; }
 Value ints(std::vector<std::int64_t> v) { return Value(std::move(v)); }
 Value i(std::int64_t v) { return Value(v); }
+
+// torch.nn.functional and its torch.* twins (softmax, dropout, losses).
+void add_nn_samples(std::map<std::string, std::vector<Sample>>& m) {
+  const Value target(tensor(Value(std::vector<std::int64_t>{1, 3, -100})));
+  const Value target3(tensor(Value(std::vector<std::int64_t>{0, 2, 1, -100, 1, 1, 0, 2})).reshape({2, 4}));
+  const Value weight(add(rand({4}, ScalarType::kFloat64), wrap_scalar(Scalar(0.5))));
+  // Positive per-column weights of (2, 3) inputs.
+  const Value positive3(add(rand({3}, ScalarType::kFloat64), wrap_scalar(Scalar(0.5))));
+  const Kwargs none = {{"reduction", Value("none")}};
+  const Value sum_str("sum");
+  const Kwargs sum = {{"reduction", sum_str}};
+  m["softmax"] = {{{t({2, 3}), i(1)}}, {{t({2, 3, 2}), i(-2)}}, {{t({3}), i(0)}}};
+  m["log_softmax"] = m["softmax"];
+  m["gelu"] = {{{t({2, 3})}}, {{t({2, 3}), Value("tanh")}}};
+  m["linear"] = {{{t({2, 3}), t({4, 3}), t({4})}}, {{t({3}), t({2, 3})}}, {{t({2, 2, 3}), t({4, 3}), t({4})}}};
+  // Deterministic cases only: gradcheck calls the function many times.
+  m["dropout"] = {{{t({2, 3}), Value(1.0), Value(true)}}, {{t({2, 3}), Value(0.5), Value(false)}}};
+  m["nll_loss"] = {{{t({3, 4}), target}}, {{t({3, 4}), target, weight}, sum}, {{t({3, 4}), target, weight}, none},
+                   {{t({2, 3, 4}), target3}}, {{t({2, 3, 4}), target3}, none}};
+  m["cross_entropy"] = {{{t({3, 4}), target}},
+                        {{t({3, 4}), target, weight}, {{"label_smoothing", Value(0.2)}}},
+                        {{t({3, 4}), target}, {{"label_smoothing", Value(0.2)}, {"reduction", Value("none")}}},
+                        {{t({2, 3, 4}), target3}},
+                        {{t({3, 4}), t({3, 4})}},
+                        {{t({3, 4}), t({3, 4}), weight}, {{"label_smoothing", Value(0.3)}, {"reduction", sum_str}}}};
+  m["mse_loss"] = {{{t({2, 3}), t({2, 3})}}, {{t({2, 3}), t({2, 3})}, none}};
+  m["l1_loss"] = {{{t({2, 3}), t({2, 3})}}, {{t({2, 3}), t({2, 3})}, sum}};
+  m["binary_cross_entropy"] = {{{t({2, 3}), t({2, 3})}}, {{t({2, 3}), t({2, 3}), positive3}, none}};
+  const Kwargs with_pw = {{"pos_weight", positive3}};
+  const Kwargs with_pw_sum = {{"pos_weight", positive3}, {"reduction", sum_str}};
+  m["binary_cross_entropy_with_logits"] = {
+      {{t({2, 3}), t({2, 3})}}, {{t({2, 3}), t({2, 3}), positive3}, with_pw}, {{t({2, 3}), t({2, 3})}, with_pw_sum}};
+}
 
 // Operators whose arguments cannot be generated from the schema alone (or
 // that deserve more than the generic case), by entry name.
@@ -71,6 +104,7 @@ const std::map<std::string, std::vector<Sample>>& explicit_samples() {
     m["copy_"] = {{{t({2, 3}), t({3})}}};
     m["lerp"] = {{{t({2, 3}), t({3}), t({2, 1})}}, {{t({2, 3}), t({2, 3}), Value(0.3)}}};
     m["clamp"] = {{{t({2, 3}), Value(-1.0), Value(1.0)}}, {{t({2, 3}), Value(-1.0)}}, {{t({2, 3}), Value(), Value(1)}}};
+    add_nn_samples(m);
     return m;
   }();
   return samples;
@@ -107,6 +141,7 @@ Domain domain_of(const std::string& name) {
   for (const char* p : kPositive)
     if (name == p) return Domain::kPositive;
   if (name == "asin" || name == "acos") return Domain::kInsideUnit;
+  if (name == "binary_cross_entropy") return Domain::kProbability;
   return Domain::kAwayFromZero;
 }
 
@@ -114,6 +149,7 @@ Tensor make_input(const TensorArg& a, Domain d) {
   // |x| in [0.5, 1.5): no kinks (abs, relu), no ties (maximum), no poles (div).
   Tensor mag = add(rand(IntArrayRef(a.shape), ScalarType::kFloat64), wrap_scalar(Scalar(0.5)));
   if (d == Domain::kPositive) return mag.requires_grad_();
+  if (d == Domain::kProbability) return mul(mag, wrap_scalar(Scalar(0.6))).requires_grad_();  // [0.3, 0.9)
   if (d == Domain::kInsideUnit) mag = mul(mag, wrap_scalar(Scalar(0.6)));  // |x| in [0.3, 0.9)
   Tensor sign = sub(mul(gt(rand(IntArrayRef(a.shape), ScalarType::kFloat64), wrap_scalar(Scalar(0.5))).to(ScalarType::kFloat64),
                         wrap_scalar(Scalar(2.0))),

@@ -1,0 +1,87 @@
+// wick/nn_functional.h - typed API of torch.nn.functional's activations, softmax, dropout and losses.
+/// \file
+/// Typed calls of the catalog entries (no boxing), with PyTorch 1.13's
+/// argument names and defaults:
+///
+///   namespace F = wick::nn::functional;
+///   Tensor h = F::gelu(F::linear(x, w, b), "tanh");
+///   Tensor loss = F::cross_entropy(h, target, std::nullopt, -100, "mean", /*label_smoothing=*/0.1);
+///   Tensor p = wick::softmax(h, 1);                     // torch.softmax
+///
+/// Losses take `reduction` "mean", "sum" or "none" (ValueError naming any
+/// other string). The deprecated size_average / reduce arguments exist in
+/// the boxed API only.
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+#include "wick/export.h"
+#include "wick/tensor.h"
+#include "wick/value.h"
+
+namespace wick {
+
+/// torch.softmax: exp(x - max) / sum(exp(x - max)) along `dim`, computed in
+/// `dtype` when given (the input is converted first).
+WICK_API Tensor softmax(const Tensor& input, std::int64_t dim, std::optional<ScalarType> dtype = std::nullopt);
+/// torch.log_softmax: x - max - log(sum(exp(x - max))) along `dim`.
+WICK_API Tensor log_softmax(const Tensor& input, std::int64_t dim, std::optional<ScalarType> dtype = std::nullopt);
+/// torch.dropout: zeroes each element with probability p (default generator)
+/// and scales the rest by 1/(1-p) when `train`; the input itself otherwise.
+WICK_API Tensor dropout(const Tensor& input, double p, bool train);
+
+}  // namespace wick
+
+namespace wick::nn::functional {
+
+/// The reduction a loss applies.
+enum class Reduction { kNone, kMean, kSum };
+
+/// The reduction named by `reduction` ("none", "mean", "sum"), or, when
+/// `size_average` or `reduce` is given (not None), PyTorch's legacy rule:
+/// reduce=False -> none, else size_average (default true) -> mean, else sum.
+/// ValueError "<op>: foo is not a valid value for reduction".
+[[nodiscard]] WICK_API Reduction resolve_reduction(const char* op, const Value& size_average, const Value& reduce,
+                                                   std::string_view reduction);
+
+/// input @ weight^T + bias.
+WICK_API Tensor linear(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias = std::nullopt);
+WICK_API Tensor leaky_relu(const Tensor& input, double negative_slope = 0.01, bool inplace = false);
+/// x if x > 0, else alpha * (exp(x) - 1).
+WICK_API Tensor elu(const Tensor& input, double alpha = 1.0, bool inplace = false);
+/// approximate: "none" (x * Phi(x) with erf) or "tanh"; RuntimeError otherwise.
+WICK_API Tensor gelu(const Tensor& input, std::string_view approximate = "none");
+/// x * sigmoid(x).
+WICK_API Tensor silu(const Tensor& input, bool inplace = false);
+/// log(sigmoid(x)), computed as min(x, 0) - log1p(exp(-|x|)).
+WICK_API Tensor logsigmoid(const Tensor& input);
+/// dim: PyTorch's implicit choice when absent (0 for 0-, 1- and 3-dim inputs, else 1).
+WICK_API Tensor softmax(const Tensor& input, std::optional<std::int64_t> dim,
+                        std::optional<ScalarType> dtype = std::nullopt);
+WICK_API Tensor log_softmax(const Tensor& input, std::optional<std::int64_t> dim,
+                            std::optional<ScalarType> dtype = std::nullopt);
+/// ValueError when p is outside [0, 1].
+WICK_API Tensor dropout(const Tensor& input, double p = 0.5, bool training = true, bool inplace = false);
+
+WICK_API Tensor mse_loss(const Tensor& input, const Tensor& target, std::string_view reduction = "mean");
+WICK_API Tensor l1_loss(const Tensor& input, const Tensor& target, std::string_view reduction = "mean");
+/// input: (C), (N, C) or (N, C, d1, ...) log-probabilities; target: int64
+/// class indices of shape (), (N) or (N, d1, ...).
+WICK_API Tensor nll_loss(const Tensor& input, const Tensor& target, const std::optional<Tensor>& weight = std::nullopt,
+                         std::int64_t ignore_index = -100, std::string_view reduction = "mean");
+/// target: int64 class indices (as nll_loss) or class probabilities of the
+/// input's shape.
+WICK_API Tensor cross_entropy(const Tensor& input, const Tensor& target,
+                              const std::optional<Tensor>& weight = std::nullopt, std::int64_t ignore_index = -100,
+                              std::string_view reduction = "mean", double label_smoothing = 0.0);
+/// input: probabilities in [0, 1]; the logs are clamped at -100 as PyTorch does.
+WICK_API Tensor binary_cross_entropy(const Tensor& input, const Tensor& target,
+                                     const std::optional<Tensor>& weight = std::nullopt,
+                                     std::string_view reduction = "mean");
+WICK_API Tensor binary_cross_entropy_with_logits(const Tensor& input, const Tensor& target,
+                                                 const std::optional<Tensor>& weight = std::nullopt,
+                                                 std::string_view reduction = "mean",
+                                                 const std::optional<Tensor>& pos_weight = std::nullopt);
+
+}  // namespace wick::nn::functional
