@@ -19,12 +19,14 @@ void ensure_builtins();
 // Each adds its registration blocks to `out`.
 void register_torch_catalog(std::vector<std::unique_ptr<Library>>& out);
 void register_composite_kernels(std::vector<std::unique_ptr<Library>>& out);
+void register_composite_shape(std::vector<std::unique_ptr<Library>>& out);
 
 namespace autograd {
 // Built-in formulas: Autograd kernels (dispatch/autograd_*.cpp).
 void register_autograd_elementwise(std::vector<std::unique_ptr<Library>>& out);
 void register_autograd_unary(std::vector<std::unique_ptr<Library>>& out);
 void register_autograd_shape(std::vector<std::unique_ptr<Library>>& out);
+void register_autograd_index(std::vector<std::unique_ptr<Library>>& out);
 }  // namespace autograd
 
 }  // namespace wick

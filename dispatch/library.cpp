@@ -295,10 +295,12 @@ void ensure_builtins() {
     std::vector<std::unique_ptr<Library>> libs;
     register_torch_catalog(libs);
     register_composite_kernels(libs);
+    register_composite_shape(libs);
     register_override_protocol(libs);
     autograd::register_autograd_elementwise(libs);
     autograd::register_autograd_unary(libs);
     autograd::register_autograd_shape(libs);
+    autograd::register_autograd_index(libs);
     auto& reg = Registry::get();
     std::unique_lock lock(reg.mutex);
     reg.builtins = std::move(libs);

@@ -11,5 +11,6 @@ void register_unary_ops(Library& torch);
 void register_reduce_ops(Library& torch);
 void register_blas_ops(Library& torch);
 void register_factory_ops(Library& torch);
+void register_index_ops(Library& torch);
 
 }  // namespace wick::cpu
