@@ -127,4 +127,37 @@ Tensor randint(I64 low, I64 high, IntArrayRef size, OptDtype dtype, OptDevice de
 }
 Tensor randint(I64 high, IntArrayRef size, OptDtype dtype, OptDevice device) { return randint(0, high, size, dtype, device); }
 
+// --- Tensor methods: through the torch.Tensor entries, which can be overridden on their own ---
+
+Tensor Tensor::flatten(I64 start_dim, I64 end_dim) const {
+  WICK_OP("torch.Tensor.flatten", Tensor(T, I64, I64));
+  return op.call(*this, start_dim, end_dim);
+}
+Tensor Tensor::expand_as(T other) const { return wick::expand_as(*this, other); }
+Tensor Tensor::repeat(IntArrayRef repeats) const { return wick::repeat(*this, repeats); }
+Tensor Tensor::flip(IntArrayRef dims) const {
+  WICK_OP("torch.Tensor.flip", Tensor(T, IntArrayRef));
+  return op.call(*this, dims);
+}
+Tensor Tensor::index_select(I64 dim, T index) const {
+  WICK_OP("torch.Tensor.index_select", Tensor(T, I64, T));
+  return op.call(*this, dim, index);
+}
+Tensor Tensor::gather(I64 dim, T index) const {
+  WICK_OP("torch.Tensor.gather", Tensor(T, I64, T, bool));
+  return op.call(*this, dim, index, false);
+}
+Tensor Tensor::masked_fill(T mask, const Scalar& value) const {
+  WICK_OP("torch.Tensor.masked_fill", Tensor(T, T, T));
+  return op.call(*this, mask, wrap_scalar(value));
+}
+std::vector<Tensor> Tensor::split(I64 split_size, I64 dim) const {
+  WICK_OP("torch.Tensor.split", std::vector<Tensor>(T, const Value&, I64));
+  return op.call(*this, Value(split_size), dim);
+}
+std::vector<Tensor> Tensor::chunk(I64 chunks, I64 dim) const {
+  WICK_OP("torch.Tensor.chunk", std::vector<Tensor>(T, I64, I64));
+  return op.call(*this, chunks, dim);
+}
+
 }  // namespace wick

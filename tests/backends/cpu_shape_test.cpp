@@ -299,5 +299,48 @@ TEST_F(CpuShape, CatalogEntries) {
   EXPECT_FALSE(has("torch.zeros_like"));  // takes a tensor: overridable, as in PyTorch
 }
 
+TEST_F(CpuShape, FormulasNameTheirNodesAndKeepInputDtypes) {
+  Tensor x = ones({2, 3}).requires_grad_();
+  Tensor y = ones({1, 3}, ScalarType::kFloat64).requires_grad_();
+  Tensor c = cat({x, y});
+  EXPECT_EQ(c.dtype(), ScalarType::kFloat64);
+  EXPECT_EQ(c.grad_fn()->name(), "CatBackward0");
+  mul(c, arange(9, std::nullopt, 1, ScalarType::kFloat64).reshape({3, 3})).sum().backward();
+  EXPECT_EQ(x.grad().dtype(), ScalarType::kFloat32);  // each input gets its gradient in its own dtype
+  EXPECT_EQ(values(x.grad()), (Doubles{0, 1, 2, 3, 4, 5}));
+  EXPECT_EQ(values(y.grad()), (Doubles{6, 7, 8}));
+
+  Tensor value = full({}, 2.0).requires_grad_();
+  Tensor mask = tensor(Value::list({Value(true), Value(false), Value(true)}));
+  Tensor filled = masked_fill(x, mask, value);
+  EXPECT_EQ(filled.grad_fn()->name(), "MaskedFillBackward1");
+  EXPECT_EQ(x.masked_fill(mask, 0.5).grad_fn()->name(), "MaskedFillBackward0");
+  filled.sum().backward();
+  EXPECT_EQ(values(value.grad()), (Doubles{4}));  // two rows, two masked entries each
+
+  Tensor idx = imat({1, 0, 0}, {1, 3});
+  EXPECT_EQ(scatter(x, 0, idx, Scalar(1.0)).grad_fn()->name(), "ScatterBackward1");
+  EXPECT_EQ(scatter(x, 0, idx, x).grad_fn()->name(), "ScatterBackward0");
+  EXPECT_EQ(scatter_add(x, 0, idx, x).grad_fn()->name(), "ScatterAddBackward0");
+  EXPECT_EQ(x.gather(0, idx).grad_fn()->name(), "GatherBackward0");
+  EXPECT_EQ(x.index_select(1, ivec({2})).grad_fn()->name(), "IndexSelectBackward0");
+  EXPECT_EQ(x.flip({0}).grad_fn()->name(), "FlipBackward0");
+  EXPECT_EQ(tril(x).grad_fn()->name(), "TrilBackward0");
+  EXPECT_EQ(triu(x).grad_fn()->name(), "TriuBackward0");
+  EXPECT_FALSE(zeros_like(x).requires_grad());
+  EXPECT_FALSE(index_select(x, 0, ivec({0})).to(ScalarType::kInt64).requires_grad());
+}
+
+TEST_F(CpuShape, TensorMethods) {
+  Tensor a = a34();
+  EXPECT_EQ(shape(a.flatten()), (Shape{12}));
+  EXPECT_EQ(shape(a.narrow(0, 0, 1).expand_as(a)), (Shape{3, 4}));
+  EXPECT_EQ(shape(a.repeat({2, 1})), (Shape{6, 4}));
+  EXPECT_EQ(values(a.flip({1}).select(0, 0)), (Doubles{3, 2, 1, 0}));
+  EXPECT_EQ(a.split(2).size(), 2u);
+  EXPECT_EQ(a.chunk(2, 1).size(), 2u);
+  EXPECT_EQ(values(a.index_select(0, ivec({2})).flatten()), (Doubles{8, 9, 10, 11}));
+}
+
 }  // namespace
 }  // namespace wick
