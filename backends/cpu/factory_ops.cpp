@@ -187,7 +187,7 @@ Tensor linspace(const Scalar& start, const Scalar& end, std::int64_t steps, std:
     using C = std::conditional_t<std::is_floating_point_v<T>, T, double>;
     const C a = start.to<C>(), b = end.to<C>();
     const C step = steps > 1 ? (b - a) / static_cast<C>(steps - 1) : C(0);
-    const std::int64_t half = steps / 2;
+    const std::int64_t half = steps == 1 ? 1 : steps / 2;  // a single step is `start`
     T* p = static_cast<T*>(out.data_ptr());
     for (std::int64_t i = 0; i < steps; ++i)
       p[i] = static_cast<T>(i < half ? a + step * static_cast<C>(i) : b - step * static_cast<C>(steps - i - 1));

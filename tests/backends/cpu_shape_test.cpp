@@ -268,6 +268,8 @@ TEST_F(CpuShape, LikeLinspaceRandint) {
   EXPECT_EQ(seven.dtype(), ScalarType::kFloat32);
   EXPECT_FLOAT_EQ(static_cast<float>(values(seven)[1]), 1.6666666269302368F);
   EXPECT_EQ(linspace(0, 1, 0).numel(), 0);
+  EXPECT_EQ(values(linspace(0, 1, 1)), (Doubles{0}));
+  EXPECT_EQ(values(linspace(-5, 5, 3, ScalarType::kInt64)), (Doubles{-5, 0, 5}));
   expect_error<RuntimeError>([] { (void)linspace(0, 1, -1); }, "number of steps must be non-negative");
 
   manual_seed(0);
