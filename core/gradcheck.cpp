@@ -43,7 +43,7 @@ void set(const Tensor& t, std::int64_t flat, double v) {
   });
 }
 
-std::vector<double> flatten(const Tensor& t, std::int64_t n) {
+std::vector<double> values_of(const Tensor& t, std::int64_t n) {
   std::vector<double> out(static_cast<std::size_t>(n), 0.0);
   if (!t.defined()) return out;
   for (std::int64_t k = 0; k < n; ++k) out[k] = get(t, k);
@@ -79,7 +79,7 @@ std::vector<std::vector<Matrix>> numerical(const GradcheckFn& fn, const tensor_l
         tensor_list outs = fn(inputs);
         std::vector<std::vector<double>> flat(outputs.size());
         for (std::size_t o = 0; o < outputs.size(); ++o)
-          if (is_checked_output(outputs[o])) flat[o] = flatten(outs.at(o), outputs[o].numel());
+          if (is_checked_output(outputs[o])) flat[o] = values_of(outs.at(o), outputs[o].numel());
         return flat;
       };
       const double orig = get(x, e);
@@ -117,7 +117,7 @@ std::vector<std::vector<Matrix>> analytical_backward(const tensor_list& inputs, 
       tensor_list grads = grad({out}, diff_inputs, {g}, /*retain_graph=*/true, /*create_graph=*/false,
                                /*allow_unused=*/true);
       for (std::size_t j = 0; j < index.size(); ++j) {
-        jac[o][index[j]][k] = flatten(grads[j], inputs[index[j]].numel());
+        jac[o][index[j]][k] = values_of(grads[j], inputs[index[j]].numel());
       }
     }
   }
@@ -140,7 +140,7 @@ std::vector<std::vector<Matrix>> analytical_forward(const GradcheckFn& fn, const
       tensor_list outs = fn(dual_inputs);
       for (std::size_t o = 0; o < outputs.size(); ++o) {
         if (!is_checked_output(outputs[o])) continue;
-        std::vector<double> col = flatten(forward_ad::unpack_dual(outs[o]).tangent, outputs[o].numel());
+        std::vector<double> col = values_of(forward_ad::unpack_dual(outs[o]).tangent, outputs[o].numel());
         for (std::int64_t k = 0; k < outputs[o].numel(); ++k) jac[o][i][k][e] = col[k];
       }
     }
@@ -193,7 +193,7 @@ bool check_undefined(const GradcheckFn& fn, const tensor_list& inputs, std::stri
     tensor_list grads = grad({blocked}, diff_inputs, {wick::ones(blocked.sizes(), blocked.dtype())}, true, false, true);
     for (std::size_t j = 0; j < grads.size(); ++j) {
       if (!grads[j].defined()) continue;
-      for (double v : flatten(grads[j], grads[j].numel())) {
+      for (double v : values_of(grads[j], grads[j].numel())) {
         if (v != 0.0) {
           std::ostringstream os;
           os << "gradcheck: backward is not correct for an undefined output gradient (output " << o

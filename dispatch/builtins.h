@@ -20,6 +20,7 @@ void ensure_builtins();
 void register_torch_catalog(std::vector<std::unique_ptr<Library>>& out);
 void register_composite_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_nn_composite_kernels(std::vector<std::unique_ptr<Library>>& out);
+void register_composite_shape(std::vector<std::unique_ptr<Library>>& out);
 
 namespace autograd {
 // Built-in formulas: Autograd kernels (dispatch/autograd_*.cpp).
@@ -29,6 +30,7 @@ void register_autograd_shape(std::vector<std::unique_ptr<Library>>& out);
 void register_autograd_linalg(std::vector<std::unique_ptr<Library>>& out);
 void register_autograd_nn(std::vector<std::unique_ptr<Library>>& out);
 void register_autograd_loss(std::vector<std::unique_ptr<Library>>& out);
+void register_autograd_index(std::vector<std::unique_ptr<Library>>& out);
 }  // namespace autograd
 
 }  // namespace wick

@@ -162,6 +162,50 @@ constexpr const char* kNnFunctional[] = {
 // torch.* twins that share the torch.nn.functional entry's signature.
 constexpr const char* kNnTorchAliases[] = {"binary_cross_entropy_with_logits"};
 
+// Shape, indexing and creation-like operators (issue 6). Type-based
+// overloads of PyTorch (scatter's src/value, masked_fill's Scalar/Tensor
+// value, split's int/list) are one entry each: a Python number passed for a
+// Tensor argument arrives as a wrapped number, and `Any` takes either form.
+constexpr const char* kShapeOps[] = {
+    "flatten(Tensor(a) self, int start_dim=0, int end_dim=-1) -> Tensor(a)",
+    "unflatten(Tensor(a) self, int dim, int[] sizes) -> Tensor(a)",
+    "cat(Tensor[] tensors, int dim=0) -> Tensor",
+    "stack(Tensor[] tensors, int dim=0) -> Tensor",
+    "split(Tensor(a) self, Any split_size_or_sections, int dim=0) -> Tensor[]",
+    "split_with_sizes(Tensor(a) self, int[] split_sizes, int dim=0) -> Tensor[]",
+    "chunk(Tensor(a) self, int chunks, int dim=0) -> Tensor[]",
+    "index_select(Tensor self, int dim, Tensor index) -> Tensor",
+    "gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor",
+    "scatter(Tensor self, int dim, Tensor index, Tensor src) -> Tensor",
+    "scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor",
+    "masked_fill(Tensor self, Tensor mask, Tensor value) -> Tensor",
+    "flip(Tensor self, int[] dims) -> Tensor",
+    "roll(Tensor self, int[1] shifts, int[1] dims=[]) -> Tensor",
+    "tril(Tensor self, int diagonal=0) -> Tensor",
+    "triu(Tensor self, int diagonal=0) -> Tensor",
+    "zeros_like(Tensor self, *, ScalarType? dtype=None, Device? device=None) -> Tensor",
+    "ones_like(Tensor self, *, ScalarType? dtype=None, Device? device=None) -> Tensor",
+    "full_like(Tensor self, Scalar fill_value, *, ScalarType? dtype=None, Device? device=None) -> Tensor",
+    "rand_like(Tensor self, *, ScalarType? dtype=None, Device? device=None) -> Tensor",
+    "randn_like(Tensor self, *, ScalarType? dtype=None, Device? device=None) -> Tensor",
+};
+
+constexpr const char* kShapeCreation[] = {
+    "linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, Device? device=None) -> Tensor",
+    // randint(high, size) or randint(low, high, size): sorted out by the kernel.
+    "randint(Any low=None, Any high=None, int[]? size=None, *, ScalarType? dtype=None, Device? device=None) -> Tensor",
+};
+
+constexpr const char* kShapeMethodsOnly[] = {
+    "expand_as(Tensor(a) self, Tensor other) -> Tensor(a)",
+    "repeat(Tensor self, int[] repeats) -> Tensor",
+};
+
+constexpr const char* kShapeMethodAliases[] = {
+    "flatten", "split", "split_with_sizes", "chunk", "index_select", "gather", "scatter",
+    "scatter_add", "masked_fill", "flip", "roll", "tril", "triu",
+};
+
 }  // namespace
 
 void register_torch_catalog(std::vector<std::unique_ptr<Library>>& out) {
@@ -171,12 +215,16 @@ void register_torch_catalog(std::vector<std::unique_ptr<Library>>& out) {
   for (const char* s : kOther) torch->def(s);
   for (const char* s : kLinalg) torch->def(s);
   for (const char* s : kCreation) torch->def(s, DefOptions{.ignored = true});
+  for (const char* s : kShapeOps) torch->def(s);
+  for (const char* s : kShapeCreation) torch->def(s, DefOptions{.ignored = true});
 
   auto tensor = std::make_unique<Library>("torch.Tensor");
   for (const char* s : kMethodsOnly) tensor->def(s);
   for (const char* name : kMethodAliases) tensor->alias(name, std::string("torch.") + name);
   for (const char* name : kLinalgMethodAliases) tensor->alias(name, std::string("torch.") + name);
   for (const auto& d : kDunders) tensor->alias(d[0], d[1]);
+  for (const char* s : kShapeMethodsOnly) tensor->def(s);
+  for (const char* name : kShapeMethodAliases) tensor->alias(name, std::string("torch.") + name);
 
   auto functional = std::make_unique<Library>("torch.nn.functional");
   functional->def("relu(Tensor input, bool inplace=False) -> Tensor");

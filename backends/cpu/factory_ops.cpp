@@ -1,6 +1,7 @@
-// backends/cpu/factory_ops.cpp - tensor, arange, eye, rand and randn.
+// backends/cpu/factory_ops.cpp - tensor, arange, linspace, eye, rand, randn and randint.
 /// \file
 #include <cmath>
+#include <type_traits>
 #include <vector>
 
 #include <wick/random.h>
@@ -172,10 +173,78 @@ Tensor randn(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<De
   return random_tensor<true>("torch.randn", size, dtype, device);
 }
 
+Tensor linspace(const Scalar& start, const Scalar& end, std::int64_t steps, std::optional<ScalarType> dtype,
+                std::optional<Device> device) {
+  const char* op = "torch.linspace";
+  WICK_CHECK(steps >= 0, RuntimeError, "number of steps must be non-negative");
+  const ScalarType t = dtype.value_or(kDefaultFloat);
+  WICK_CHECK(t != ScalarType::kBool, RuntimeError, "\"linspace_cpu\" not implemented for 'Bool'");
+  Tensor out = make_empty({steps}, t, cpu_device(device, op));
+  visit_dtype(t, op, [&](auto tag) {
+    using T = decltype(tag);
+    // Floating results are computed in their own precision, integers in double;
+    // the second half counts back from `end`, so both ends are exact.
+    using C = std::conditional_t<std::is_floating_point_v<T>, T, double>;
+    const C a = start.to<C>(), b = end.to<C>();
+    const C step = steps > 1 ? (b - a) / static_cast<C>(steps - 1) : C(0);
+    const std::int64_t half = steps == 1 ? 1 : steps / 2;  // a single step is `start`
+    T* p = static_cast<T*>(out.data_ptr());
+    for (std::int64_t i = 0; i < steps; ++i)
+      p[i] = static_cast<T>(i < half ? a + step * static_cast<C>(i) : b - step * static_cast<C>(steps - i - 1));
+  });
+  return out;
+}
+
+// randint(high, size), randint(low, high, size), with size or high as keywords.
+Tensor randint(const Value& low_v, const Value& high_v, std::optional<IntArrayRef> size_opt,
+               std::optional<ScalarType> dtype, std::optional<Device> device) {
+  const char* op = "torch.randint";
+  auto as_int = [&](const Value& v, const char* name) {
+    WICK_CHECK(v.is_int(), TypeError, "randint(): argument '", name, "' must be int, not ", v.type_name());
+    return v.to_int();
+  };
+  std::vector<std::int64_t> size;
+  Value low = low_v;
+  Value high = high_v;
+  if (size_opt) {
+    size = size_opt->vec();
+  } else {
+    // Positional randint(high, size): the second argument is the size.
+    const bool listy = high.is_int_list() || high.is_list() || high.is_tuple();
+    WICK_CHECK(listy, TypeError, "randint() missing required argument 'size'");
+    if (high.is_int_list()) {
+      size = high.to_int_list();
+    } else {
+      for (const Value& item : high.items()) size.push_back(as_int(item, "size"));
+    }
+    high = Value();
+  }
+  if (high.is_none()) {
+    high = low;
+    low = Value(std::int64_t{0});
+  }
+  if (low.is_none()) low = Value(std::int64_t{0});
+  WICK_CHECK(!high.is_none(), TypeError, "randint() missing required argument 'high'");
+  const std::int64_t lo = as_int(low, "low");
+  const std::int64_t hi = as_int(high, "high");
+  WICK_CHECK(lo < hi, RuntimeError, "random_ expects 'from' to be less than 'to', but got from=", lo, " >= to=", hi);
+  const ScalarType t = dtype.value_or(ScalarType::kInt64);
+  Tensor out = make_empty(size, t, cpu_device(device, op));
+  std::vector<std::int64_t> values(static_cast<std::size_t>(out.numel()));
+  default_generator().integers(values.data(), out.numel(), lo, hi);
+  visit_dtype(t, op, [&](auto tag) {
+    using T = decltype(tag);
+    T* p = static_cast<T*>(out.data_ptr());
+    for (std::size_t i = 0; i < values.size(); ++i) p[i] = static_cast<T>(values[i]);
+  });
+  return out;
+}
+
 }  // namespace
 
 void register_factory_ops(Library& torch) {
   torch.impl("tensor", &tensor).impl("arange", &arange).impl("eye", &eye).impl("rand", &rand).impl("randn", &randn);
+  torch.impl("linspace", &linspace).impl("randint", &randint);
 }
 
 }  // namespace wick::cpu

@@ -25,7 +25,11 @@ enum class Domain { kAwayFromZero, kPositive, kInsideUnit, kProbability };
 struct TensorArg {
   std::vector<std::int64_t> shape;
 };
-using Arg = std::variant<TensorArg, Value>;
+// A Tensor[] argument whose tensors are all gradchecked inputs.
+struct TensorListArg {
+  std::vector<std::vector<std::int64_t>> shapes;
+};
+using Arg = std::variant<TensorArg, Value, TensorListArg>;
 
 struct Sample {
   std::vector<Arg> args;
@@ -37,6 +41,16 @@ struct Sample {
 TensorArg t(std::vector<std::int64_t> shape) { return {std::move(shape)}; }
 Value ints(std::vector<std::int64_t> v) { return Value(std::move(v)); }
 Value i(std::int64_t v) { return Value(v); }
+TensorListArg tl(std::vector<std::vector<std::int64_t>> shapes) { return {std::move(shapes)}; }
+Value index(std::vector<std::int64_t> v, std::vector<std::int64_t> shape) {
+  return Value(tensor(Value(std::move(v))).reshape(shape));
+}
+
+// Creation functions that take a tensor only for its shape: their result never requires grad.
+bool result_never_requires_grad(const std::string& name) {
+  return name == "zeros_like" || name == "ones_like" || name == "full_like" || name == "rand_like" ||
+         name == "randn_like";
+}
 
 // torch.nn.functional and its torch.* twins (softmax, dropout, losses).
 void add_nn_samples(std::map<std::string, std::vector<Sample>>& m) {
@@ -103,6 +117,27 @@ const std::map<std::string, std::vector<Sample>>& explicit_samples() {
     m["fill_"] = {{{t({2, 3}), Value(2.5)}}};
     m["copy_"] = {{{t({2, 3}), t({3})}}};
     m["lerp"] = {{{t({2, 3}), t({3}), t({2, 1})}}, {{t({2, 3}), t({2, 3}), Value(0.3)}}};
+    // Shape and indexing (issue 6): indices unique per column, so scatter's gradient is well defined.
+    const Value idx = index({0, 2, 1, 0, 2, 0, 0, 1}, {2, 4});
+    const Value mask = Value(gt(randn({3}), wrap_scalar(Scalar(0.0))));
+    m["flatten"] = {{{t({2, 3, 4}), i(1)}}, {{t({})}}};
+    m["unflatten"] = {{{t({2, 6}), i(1), ints({2, -1})}}};
+    m["cat"] = {{{tl({{2, 3}, {1, 3}})}}, {{tl({{2, 3}, {2, 2}, {0}}), i(-1)}}};
+    m["stack"] = {{{tl({{2, 3}, {2, 3}}), i(1)}}};
+    m["split"] = {{{t({5, 2}), i(2)}}, {{t({5, 2}), ints({2, 3})}}};
+    m["split_with_sizes"] = {{{t({2, 5}), ints({1, 4}), i(1)}}};
+    m["chunk"] = {{{t({5, 2}), i(3)}}};
+    m["index_select"] = {{{t({3, 4}), i(1), index({3, 0, 3}, {3})}}, {{t({3, 4}), i(0), index({2}, {})}}};
+    m["gather"] = {{{t({3, 4}), i(0), idx}}, {{t({3, 4}), i(1), index({3, 0, 1, 1}, {2, 2})}}};
+    m["scatter"] = {{{t({3, 4}), i(0), idx, t({3, 5})}}, {{t({3, 4}), i(0), idx, Value(1.5)}}};
+    m["scatter_add"] = {{{t({3, 4}), i(0), idx, t({2, 4})}}};
+    m["masked_fill"] = {{{t({2, 3}), mask, Value(1.5)}}, {{t({2, 3}), mask, t({})}}, {{t({3}), Value(gt(randn({2, 3}), wrap_scalar(Scalar(0.0)))), t({})}}};
+    m["repeat"] = {{{t({2, 3}), ints({2, 1, 2})}}};
+    m["expand_as"] = {{{t({3, 1}), Value(zeros({2, 3, 4}))}}};
+    m["flip"] = {{{t({2, 3, 4}), ints({0, 2})}}};
+    m["roll"] = {{{t({3, 4}), ints({1})}}, {{t({3, 4}), ints({-1, 5}), ints({0, 1})}}};
+    m["tril"] = {{{t({3, 4}), i(1)}}, {{t({2, 3, 3})}}};
+    m["triu"] = {{{t({3, 4}), i(-1)}}, {{t({2, 3, 3})}}};
     m["clamp"] = {{{t({2, 3}), Value(-1.0), Value(1.0)}}, {{t({2, 3}), Value(-1.0)}}, {{t({2, 3}), Value(), Value(1)}}};
     add_nn_samples(m);
     return m;
@@ -181,8 +216,11 @@ TEST_F(FormulaCoverage, EveryDifferentiableOperatorPassesGradcheck) {
     for (const Sample& sample : samples) {
       SCOPED_TRACE(e.qualified_name + " with " + std::to_string(sample.args.size()) + " arguments");
       tensor_list inputs;
-      for (const Arg& a : sample.args)
+      for (const Arg& a : sample.args) {
         if (auto* ta = std::get_if<TensorArg>(&a)) inputs.push_back(make_input(*ta, domain_of(e.name)));
+        if (auto* la = std::get_if<TensorListArg>(&a))
+          for (const auto& s : la->shapes) inputs.push_back(make_input(TensorArg{s}, domain_of(e.name)));
+      }
       auto fn = [&](const tensor_list& in) {
         std::vector<Value> args;
         std::size_t k = 0;
@@ -192,14 +230,27 @@ TEST_F(FormulaCoverage, EveryDifferentiableOperatorPassesGradcheck) {
             if (k == 0 && inplace) x = x.clone();  // an in-place op writes into a copy of the leaf
             args.emplace_back(x);
             ++k;
+          } else if (auto* la = std::get_if<TensorListArg>(&a)) {
+            std::vector<Tensor> list(in.begin() + static_cast<std::ptrdiff_t>(k),
+                                     in.begin() + static_cast<std::ptrdiff_t>(k + la->shapes.size()));
+            k += la->shapes.size();
+            args.emplace_back(std::move(list));
           } else {
             args.push_back(std::get<Value>(a));
           }
         }
         Value r = call(e.qualified_name, args, sample.kwargs);
-        return r.to_tensor();
+        if (!r.is_tensor_list()) return r.to_tensor();
+        std::vector<Tensor> flat;  // a Tensor[] result (split, chunk): checked as one vector
+        for (const Tensor& part : r.to_tensor_list()) flat.push_back(part.reshape({-1}));
+        return cat(flat);
       };
       Tensor probe = fn(inputs);
+      if (result_never_requires_grad(e.name)) {
+        EXPECT_FALSE(probe.requires_grad());
+        ++non_differentiable;
+        continue;
+      }
       if (!autograd::is_differentiable_type(probe.dtype())) {
         EXPECT_FALSE(probe.requires_grad());
         ++non_differentiable;

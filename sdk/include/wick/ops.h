@@ -142,4 +142,59 @@ WICK_API Tensor rand(IntArrayRef size, std::optional<ScalarType> dtype = std::nu
 WICK_API Tensor randn(IntArrayRef size, std::optional<ScalarType> dtype = std::nullopt,
                       std::optional<Device> device = std::nullopt);
 
+// --- shape, indexing and *_like (issue 6) -------------------------------------------------
+/// Merges dims start_dim..end_dim into one (a view when possible).
+WICK_API Tensor flatten(const Tensor& self, std::int64_t start_dim = 0, std::int64_t end_dim = -1);
+/// Splits dim `dim` into `sizes` (one may be -1); a view.
+WICK_API Tensor unflatten(const Tensor& self, std::int64_t dim, IntArrayRef sizes);
+/// Concatenates along `dim` with type promotion; legacy empty 1-D tensors are skipped.
+WICK_API Tensor cat(const std::vector<Tensor>& tensors, std::int64_t dim = 0);
+/// Joins equal-sized tensors along a new dim `dim`.
+WICK_API Tensor stack(const std::vector<Tensor>& tensors, std::int64_t dim = 0);
+/// Views of `split_size` elements along `dim` (the last may be smaller).
+WICK_API std::vector<Tensor> split(const Tensor& self, std::int64_t split_size, std::int64_t dim = 0);
+/// Views of the given sizes along `dim` (they must add up to its size).
+WICK_API std::vector<Tensor> split_with_sizes(const Tensor& self, IntArrayRef split_sizes, std::int64_t dim = 0);
+WICK_API std::vector<Tensor> chunk(const Tensor& self, std::int64_t chunks, std::int64_t dim = 0);
+/// Entries of `self` along `dim` at `index` (1-D int64 or int32).
+WICK_API Tensor index_select(const Tensor& self, std::int64_t dim, const Tensor& index);
+/// out[i][j] = self[index[i][j]][j] for dim 0 (and so on); index is int64.
+WICK_API Tensor gather(const Tensor& self, std::int64_t dim, const Tensor& index, bool sparse_grad = false);
+/// A copy of self with src's entries written at index along dim.
+WICK_API Tensor scatter(const Tensor& self, std::int64_t dim, const Tensor& index, const Tensor& src);
+/// A copy of self with `value` written at index along dim.
+WICK_API Tensor scatter(const Tensor& self, std::int64_t dim, const Tensor& index, const Scalar& value);
+/// A copy of self with src's entries added at index along dim.
+WICK_API Tensor scatter_add(const Tensor& self, std::int64_t dim, const Tensor& index, const Tensor& src);
+/// self where mask is false, `value` (a number or a 0-dim tensor) where it is true; mask broadcasts.
+WICK_API Tensor masked_fill(const Tensor& self, const Tensor& mask, const Tensor& value);
+WICK_API Tensor masked_fill(const Tensor& self, const Tensor& mask, const Scalar& value);
+/// Tiles self `repeats[i]` times along dim i (a copy).
+WICK_API Tensor repeat(const Tensor& self, IntArrayRef repeats);
+WICK_API Tensor expand_as(const Tensor& self, const Tensor& other);
+WICK_API Tensor flip(const Tensor& self, IntArrayRef dims);
+/// Rotates along dims; with no dims, rotates the flattened tensor.
+WICK_API Tensor roll(const Tensor& self, IntArrayRef shifts, IntArrayRef dims = {});
+/// Lower (upper) triangle of the last two dims; `diagonal` shifts it.
+WICK_API Tensor tril(const Tensor& self, std::int64_t diagonal = 0);
+WICK_API Tensor triu(const Tensor& self, std::int64_t diagonal = 0);
+WICK_API Tensor zeros_like(const Tensor& self, std::optional<ScalarType> dtype = std::nullopt,
+                           std::optional<Device> device = std::nullopt);
+WICK_API Tensor ones_like(const Tensor& self, std::optional<ScalarType> dtype = std::nullopt,
+                          std::optional<Device> device = std::nullopt);
+WICK_API Tensor full_like(const Tensor& self, const Scalar& fill_value, std::optional<ScalarType> dtype = std::nullopt,
+                          std::optional<Device> device = std::nullopt);
+WICK_API Tensor rand_like(const Tensor& self, std::optional<ScalarType> dtype = std::nullopt,
+                          std::optional<Device> device = std::nullopt);
+WICK_API Tensor randn_like(const Tensor& self, std::optional<ScalarType> dtype = std::nullopt,
+                           std::optional<Device> device = std::nullopt);
+/// `steps` evenly spaced values from start to end inclusive (creation: ignored by overrides).
+WICK_API Tensor linspace(const Scalar& start, const Scalar& end, std::int64_t steps,
+                         std::optional<ScalarType> dtype = std::nullopt, std::optional<Device> device = std::nullopt);
+/// Uniform integers in [low, high) from the default generator; int64 unless `dtype`.
+WICK_API Tensor randint(std::int64_t low, std::int64_t high, IntArrayRef size,
+                        std::optional<ScalarType> dtype = std::nullopt, std::optional<Device> device = std::nullopt);
+WICK_API Tensor randint(std::int64_t high, IntArrayRef size, std::optional<ScalarType> dtype = std::nullopt,
+                        std::optional<Device> device = std::nullopt);
+
 }  // namespace wick

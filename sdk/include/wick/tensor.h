@@ -170,6 +170,16 @@ class WICK_API Tensor final {
   [[nodiscard]] Tensor contiguous() const;
   [[nodiscard]] Tensor clone() const;
   [[nodiscard]] Tensor to(ScalarType dtype) const;
+  /// Shape and indexing methods (torch.Tensor.flatten, ...; see wick/ops.h).
+  [[nodiscard]] Tensor flatten(std::int64_t start_dim = 0, std::int64_t end_dim = -1) const;
+  [[nodiscard]] Tensor expand_as(const Tensor& other) const;
+  [[nodiscard]] Tensor repeat(IntArrayRef repeats) const;
+  [[nodiscard]] Tensor flip(IntArrayRef dims) const;
+  [[nodiscard]] Tensor index_select(std::int64_t dim, const Tensor& index) const;
+  [[nodiscard]] Tensor gather(std::int64_t dim, const Tensor& index) const;
+  [[nodiscard]] Tensor masked_fill(const Tensor& mask, const Scalar& value) const;
+  [[nodiscard]] std::vector<Tensor> split(std::int64_t split_size, std::int64_t dim = 0) const;
+  [[nodiscard]] std::vector<Tensor> chunk(std::int64_t chunks, std::int64_t dim = 0) const;
 
   // --- operators (dispatched; see wick/ops.h for the full list) -------------
   [[nodiscard]] Tensor add(const Tensor& other, const Scalar& alpha = 1) const;
