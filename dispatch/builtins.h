@@ -25,6 +25,8 @@ namespace autograd {
 void register_autograd_elementwise(std::vector<std::unique_ptr<Library>>& out);
 void register_autograd_unary(std::vector<std::unique_ptr<Library>>& out);
 void register_autograd_shape(std::vector<std::unique_ptr<Library>>& out);
+void register_autograd_reduce(std::vector<std::unique_ptr<Library>>& out);
+void register_autograd_scan(std::vector<std::unique_ptr<Library>>& out);
 }  // namespace autograd
 
 }  // namespace wick

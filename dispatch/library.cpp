@@ -299,6 +299,8 @@ void ensure_builtins() {
     autograd::register_autograd_elementwise(libs);
     autograd::register_autograd_unary(libs);
     autograd::register_autograd_shape(libs);
+    autograd::register_autograd_reduce(libs);
+    autograd::register_autograd_scan(libs);
     auto& reg = Registry::get();
     std::unique_lock lock(reg.mutex);
     reg.builtins = std::move(libs);
