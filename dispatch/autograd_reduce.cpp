@@ -72,6 +72,19 @@ bool record(const std::shared_ptr<N>& node, T out) {
   return true;
 }
 
+// Saves what a formula with `r`, `self` (and `result`) needs and records it
+// on `out`; false when nothing was recorded.
+template <class F>
+bool record_reduction(const std::shared_ptr<FormulaNode<F>>& node, T self, T out, const Reduced& r) {
+  if (node) {
+    node->f.r = r;
+    node->f.self = SavedVariable(self, false);
+  }
+  if (!record(node, out)) return false;
+  if constexpr (requires { node->f.result; }) node->f.result = SavedVariable(out, true);
+  return true;
+}
+
 // --- prod ----------------------------------------------------------------------------------
 
 // For every element, the product of the others in its slice, as PyTorch's
@@ -104,12 +117,8 @@ struct ProdBackward {
 
 Tensor prod_record(const std::shared_ptr<FormulaNode<ProdBackward>>& node, T self, T out, const Reduced& r,
                    bool overload_dim) {
-  if (node) {
-    node->f.r = r;
-    node->f.overload_dim = overload_dim;
-    node->f.self = SavedVariable(self, false);
-  }
-  record(node, out);
+  if (node) node->f.overload_dim = overload_dim;
+  record_reduction(node, self, out, r);
   if (any_tangent(self) && is_differentiable_type(out.dtype())) {
     ExcludeDispatchKeyGuard below(DispatchKey::kAutograd);
     set_tangent(out, r.sum(wick::mul(fw_grad_of(self), prod_others(self, r))).to(out.dtype()));
@@ -162,11 +171,7 @@ struct SpreadBackward {
 template <bool kMax, bool kWhole>
 Tensor spread_record(const std::shared_ptr<FormulaNode<SpreadBackward<kMax, kWhole>>>& node, T self, T out,
                      const Reduced& r) {
-  if (node) {
-    node->f.r = r;
-    node->f.self = SavedVariable(self, false);
-  }
-  if (record(node, out)) node->f.result = SavedVariable(out, true);
+  record_reduction(node, self, out, r);
   if (any_tangent(self)) {
     ExcludeDispatchKeyGuard below(DispatchKey::kAutograd);
     Tensor m = ties(self, r.restore(out), kWhole);
@@ -285,12 +290,8 @@ Tensor var_std_autograd(DispatchKeySet ks, T self, OptInts dim, OptInt correctio
   Tensor out = call_below(op, ks, self, dim, correction, keepdim);
   const Reduced r = Reduced::of(self, dim, keepdim);
   const auto c = static_cast<double>(correction.value_or(1));
-  if (node) {
-    node->f.r = r;
-    node->f.correction = c;
-    node->f.self = SavedVariable(self, false);
-  }
-  if (record(node, out) && kStd) node->f.result = SavedVariable(out, true);
+  if (node) node->f.correction = c;
+  record_reduction(node, self, out, r);
   if (any_tangent(self)) {
     ExcludeDispatchKeyGuard below(DispatchKey::kAutograd);
     Tensor tv = r.sum(wick::mul(fw_grad_of(self), B::dvar(self, r, c)));
@@ -357,12 +358,10 @@ struct NormBackward {
 Tensor norm_record(const std::shared_ptr<FormulaNode<NormBackward>>& node, T self, T out, const Reduced& r, double p,
                    bool overload_dim) {
   if (node) {
-    node->f.r = r;
     node->f.p = p;
     node->f.overload_dim = overload_dim;
-    node->f.self = SavedVariable(self, false);
   }
-  if (record(node, out)) node->f.result = SavedVariable(out, true);
+  record_reduction(node, self, out, r);
   if (any_tangent(self)) {
     ExcludeDispatchKeyGuard below(DispatchKey::kAutograd);
     set_tangent(out, r.sum(wick::mul(fw_grad_of(self), dnorm(self, r.restore(out), p, r))));
@@ -408,11 +407,7 @@ Tensor logsumexp_autograd(DispatchKeySet ks, T self, IntArrayRef dim, bool keepd
   auto node = make_node<LogsumexpBackward>(self);
   Tensor out = call_below(op, ks, self, dim, keepdim);
   const Reduced r = Reduced::of(self, dim, keepdim);
-  if (node) {
-    node->f.r = r;
-    node->f.self = SavedVariable(self, false);
-  }
-  if (record(node, out)) node->f.result = SavedVariable(out, true);
+  record_reduction(node, self, out, r);
   if (any_tangent(self)) {
     ExcludeDispatchKeyGuard below(DispatchKey::kAutograd);
     set_tangent(out, r.sum(wick::mul(fw_grad_of(self), softmax_of(self, out, r))));

@@ -105,9 +105,10 @@ Tensor var_std(const Tensor& self, std::optional<IntArrayRef> dim, std::optional
 // --- norm -----------------------------------------------------------------------------
 
 // The p-norm of a row: max|x| (inf), min|x| (-inf), the count of non-zeros
-// (0), else (sum |x|^p)^(1/p). The empty row's norm is 0 (inf for -inf).
+// (0), else (sum |x|^p)^(1/p). The empty row's norm is 0, whatever p.
 template <typename T>
 double row_norm(const T* x, std::int64_t n, double p) {
+  if (n == 0) return 0.0;
   if (std::isinf(p)) {
     double r = p > 0 ? 0.0 : std::numeric_limits<double>::infinity();
     for (std::int64_t j = 0; j < n; ++j) {
