@@ -5,7 +5,8 @@
 /// with PyTorch's formulas (node names as PyTorch's) in both modes; each
 /// backward is written in differentiable ops, so double backward works.
 /// Also the CompositeImplicit kernels of torch.var / var.dim / std / std.dim,
-/// which call the correction overload, as PyTorch does. argmax, argmin, all
+/// which call the correction overload, as PyTorch does, and of max.other /
+/// min.other (maximum / minimum). argmax, argmin, all
 /// and any have integer or bool results: not differentiable.
 #include <cmath>
 #include <tuple>
@@ -308,6 +309,12 @@ Tensor var_std_whole(T self, bool unbiased) {
   return kStd ? wick::std_correction(self, std::nullopt, c, false) : wick::var_correction(self, std::nullopt, c, false);
 }
 
+// torch.max.other / min.other: torch.maximum / minimum under another name.
+template <bool kMax>
+Tensor extreme_other(T self, T other) {
+  return kMax ? wick::maximum(self, other) : wick::minimum(self, other);
+}
+
 template <bool kStd>
 Tensor var_std_dim(T self, OptInts dim, bool unbiased, bool keepdim) {
   const OptInt c = unbiased ? 1 : 0;
@@ -437,7 +444,9 @@ void register_autograd_reduce(std::vector<std::unique_ptr<Library>>& out) {
   composite->impl("var", &var_std_whole<false>)
       .impl("var.dim", &var_std_dim<false>)
       .impl("std", &var_std_whole<true>)
-      .impl("std.dim", &var_std_dim<true>);
+      .impl("std.dim", &var_std_dim<true>)
+      .impl("max.other", &extreme_other<true>)
+      .impl("min.other", &extreme_other<false>);
   out.push_back(std::move(composite));
 }
 

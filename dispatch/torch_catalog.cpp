@@ -112,8 +112,10 @@ constexpr const char* kReductions[] = {
     "prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor",
     "max(Tensor self) -> Tensor",
     "max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)",
+    "max.other(Tensor self, Tensor other) -> Tensor",
     "min(Tensor self) -> Tensor",
     "min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)",
+    "min.other(Tensor self, Tensor other) -> Tensor",
     "amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor",
     "amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor",
     "argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor",
@@ -137,7 +139,7 @@ constexpr const char* kReductions[] = {
 
 // Their methods: torch.Tensor.X (and each overload) share torch.X's kernels.
 constexpr const char* kReductionMethodAliases[] = {
-    "prod", "prod.dim_int", "max", "max.dim", "min", "min.dim", "amax", "amin", "argmax", "argmin",
+    "prod", "prod.dim_int", "max", "max.dim", "max.other", "min", "min.dim", "min.other", "amax", "amin", "argmax", "argmin",
     "var", "var.dim", "var.correction", "std", "std.dim", "std.correction", "norm", "norm.ScalarOpt_dim",
     "logsumexp", "cumsum", "cumprod", "all", "all.dim", "any", "any.dim",
 };

@@ -68,7 +68,7 @@ const std::map<std::string, std::vector<Sample>>& explicit_samples() {
     m["lerp"] = {{{t({2, 3}), t({3}), t({2, 1})}}, {{t({2, 3}), t({2, 3}), Value(0.3)}}};
     m["clamp"] = {{{t({2, 3}), Value(-1.0), Value(1.0)}}, {{t({2, 3}), Value(-1.0)}}, {{t({2, 3}), Value(), Value(1)}}};
     m["prod"] = {{{t({2, 3})}}, {{t({2, 3}), i(1)}}, {{t({2, 3}), i(0), Value(true)}}};
-    m["max"] = {{{t({2, 3})}}, {{t({2, 3}), i(1)}}, {{t({2, 3}), i(0), Value(true)}}};
+    m["max"] = {{{t({2, 3})}}, {{t({2, 3}), i(1)}}, {{t({2, 3}), i(0), Value(true)}}, {{t({2, 3}), t({3})}}};
     m["min"] = m["max"];
     m["amax"] = {{{t({2, 3})}}, {{t({2, 3, 2}), ints({0, 2})}}, {{t({2, 3}), ints({-1}), Value(true)}}};
     m["amin"] = m["amax"];

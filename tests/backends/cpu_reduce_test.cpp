@@ -218,6 +218,9 @@ TEST_F(CpuReduce, BoxedCallsPickTheOverloadTheArgumentsFit) {
   expect_near(call("torch.norm", {Value(x), Value(1), Value(std::vector<std::int64_t>{1})}).to_tensor(),
               {3.75, 7.25}, 1e-6);
   expect_near(call("torch.all", {Value(x), Value(0)}).to_tensor(), {1, 1, 1});
+  // A tensor is not an int: max(x, y) is max.other, the elementwise maximum.
+  expect_near(call("torch.Tensor.max", {Value(x), Value(fvec({1, 0, 0}))}).to_tensor(), {1, 0, 2, 3, 0.25, 0});
+  expect_near(call("torch.min", {Value(x), Value(fvec({1, 0, 0}))}).to_tensor(), {0.5, -1.25, 0, 1, 0, -4});
   // Nothing fits: the named overload's error.
   WICK_EXPECT_THROW_MSG((void)call("torch.max", {Value(x), Value(1), Value(true), Value(2)}), TypeError,
                         "torch.max() takes 1 positional argument but 4 were given");
