@@ -260,18 +260,20 @@ std::vector<OperatorHandle> sibling_overloads(const OperatorHandle& op) {
   return out;
 }
 
-// Note [Overload resolution]: as PyTorch's argument parser, a call binds to
-// the first overload its arguments fit: the one named, then its siblings
-// (`torch.max(x, 1)` is torch.max.dim, `torch.var(x, 1)` torch.var.dim since
-// an int is not a bool). When none fits, the named overload's TypeError is
-// reported. Siblings are only looked up when the named overload does not fit.
+// Note [Overload resolution]: as with PyTorch's argument parser, a call by
+// plain name binds to an overload its arguments fit: the unnamed one, else
+// the first sibling in name order that fits (`torch.max(x, 1)` is
+// torch.max.dim, `torch.var(x, 1)` torch.var.dim since an int is not a
+// bool). When none fits, the unnamed overload's TypeError is reported. A call
+// naming an overload ("torch.max.dim", or out= picking ".out") binds to that
+// one only. Siblings are only looked up when the first try fails.
 Stack bind_overload(OperatorHandle& op, std::shared_ptr<const FunctionSchema>& schema, std::vector<Value>& args,
                     const Kwargs& kw) {
   schema = op.schema_ptr();
   try {
     return bind_one(op, *schema, args, kw);
   } catch (const TypeError&) {
-    if (op.entry()->overload == "out") throw;
+    if (!op.entry()->overload.empty()) throw;
     for (const OperatorHandle& other : sibling_overloads(op)) {
       std::shared_ptr<const FunctionSchema> s = other.schema_ptr();
       try {

@@ -226,6 +226,8 @@ TEST_F(CpuReduce, BoxedCallsPickTheOverloadTheArgumentsFit) {
                         "torch.max() takes 1 positional argument but 4 were given");
   WICK_EXPECT_THROW_MSG((void)call("torch.var", {Value(x)}, {{"correction", Value(0)}}), TypeError,
                         "torch.var() got an unexpected keyword argument 'correction'");
+  // A named overload is the one called.
+  WICK_EXPECT_THROW_MSG((void)call("torch.max.dim", {Value(x)}), TypeError, "missing required argument 'dim'");
 }
 
 }  // namespace
