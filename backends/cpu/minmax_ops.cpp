@@ -5,6 +5,7 @@
 /// ties report the first occurrence, and reducing an empty tensor without a
 /// dim (or over a dim of size zero) is an error, since there is no identity.
 #include <cmath>
+#include <limits>
 #include <tuple>
 #include <type_traits>
 
@@ -36,6 +37,36 @@ std::int64_t extreme_index(const T* x, std::int64_t n) {
     if (kMax ? v > x[best] : v < x[best]) best = j;
   }
   return best;
+}
+
+// The extreme value of x[0, n) (n > 0), NaN if any (for max(), amax: no
+// index is needed). Sixteen independent lanes of selects, which the
+// compiler vectorises; a NaN lane stays NaN (no comparison replaces it).
+template <bool kMax, typename T>
+T extreme_value(const T* x, std::int64_t n) {
+  constexpr std::int64_t kLanes = 16;
+  auto pick = [](T m, T v) { return (is_nan(v) || (kMax ? v > m : v < m)) ? v : m; };
+  T m = x[0];
+  std::int64_t j = 1;
+  if (n >= 2 * kLanes) {
+    T acc[kLanes];
+    int nan[kLanes] = {};
+    for (std::int64_t l = 0; l < kLanes; ++l) acc[l] = x[l];
+    for (j = kLanes; j + kLanes <= n; j += kLanes) {
+      for (std::int64_t l = 0; l < kLanes; ++l) {
+        const T v = x[j + l];
+        nan[l] |= static_cast<int>(is_nan(v));
+        acc[l] = (kMax ? v > acc[l] : v < acc[l]) ? v : acc[l];
+      }
+    }
+    m = acc[0];
+    for (std::int64_t l = 0; l < kLanes; ++l) {
+      if (nan[l] != 0) return std::numeric_limits<T>::quiet_NaN();  // only floats set it
+      m = pick(m, acc[l]);
+    }
+  }
+  for (; j < n; ++j) m = pick(m, x[j]);
+  return m;
 }
 
 // `name(): Expected reduction dim to be specified ...` for an empty tensor
@@ -70,9 +101,13 @@ void select_rows(const char* op, const Plan& p, const Tensor& values, const Tens
     std::int64_t* ix = indices.defined() ? indices.data_ptr<std::int64_t>() : nullptr;
     for (std::int64_t i = 0; i < p.outer; ++i) {
       const T* row = in + i * p.inner;
+      if (ix == nullptr) {
+        v[i] = extreme_value<kMax>(row, p.inner);
+        continue;
+      }
       const std::int64_t k = extreme_index<kMax>(row, p.inner);
       if (v != nullptr) v[i] = row[k];
-      if (ix != nullptr) ix[i] = k;
+      ix[i] = k;
     }
   });
 }

@@ -72,6 +72,13 @@ TEST_F(CpuReduce, MaxMinPropagateNanAndReportTheFirstIndex) {
   auto [sv, si] = max(fvec({3}).reshape({}), 0);  // a 0-dim tensor reduces over dim 0
   expect_near(sv, {3});
   expect_near(si, {0});
+  // Long rows (the vectorised path for values only): NaN anywhere wins.
+  Tensor longrow = arange(0, 40, 1, ScalarType::kFloat64);
+  expect_near(max(longrow), {39});
+  expect_near(amin(longrow.reshape({2, 20}), {1}), {0, 20});
+  EXPECT_TRUE(std::isnan(values(max(where(eq(longrow, wrap_scalar(37)), wrap_scalar(kNan), longrow)))[0]));
+  EXPECT_TRUE(std::isnan(values(amin(where(eq(longrow, wrap_scalar(3)), wrap_scalar(kNan), longrow)))[0]));
+  expect_near(min(arange(5, 45, 1, ScalarType::kInt64)), {5});
   auto [ev, ei] = max(empty({0, 3}), 1);  // nothing reduced over an empty outer dim
   EXPECT_EQ(shape(ev), (std::vector<std::int64_t>{0}));
   EXPECT_EQ(shape(ei), (std::vector<std::int64_t>{0}));
