@@ -347,7 +347,8 @@ Tensor where_autograd(DispatchKeySet ks, T condition, T self, T other) {
 
 // --- sum / mean -------------------------------------------------------------------------------
 
-// Brings a reduced gradient back to `sizes`: re-inserts dropped dims, expands.
+}  // namespace
+
 Tensor unreduce(const Tensor& g, IntArrayRef sizes, bool all, const DimVector& dims, bool keepdim) {
   Tensor r = g;
   const auto rank = static_cast<std::int64_t>(sizes.size());
@@ -363,6 +364,8 @@ Tensor unreduce(const Tensor& g, IntArrayRef sizes, bool all, const DimVector& d
   }
   return r.expand(sizes);
 }
+
+namespace {
 
 template <bool kMean>
 struct ReduceBackward {

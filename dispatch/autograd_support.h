@@ -118,4 +118,8 @@ inline Tensor as_float(const Tensor& cond, const Tensor& like) { return cond.to(
 /// Where `cond`, else zero (same dtype as `g`).
 Tensor mask_grad(const Tensor& g, const Tensor& cond);
 
+/// Brings a reduced gradient back to `sizes`: re-inserts the reduced dims
+/// (`all`: every dim; else `dims`) unless `keepdim`, then expands.
+Tensor unreduce(const Tensor& g, IntArrayRef sizes, bool all, const DimVector& dims, bool keepdim);
+
 }  // namespace wick::autograd

@@ -1,6 +1,9 @@
 // dispatch/boxed_call.cpp - wick::call: the boxed call with Python's argument
 // conventions (keywords, defaults, varargs int lists, wrapped numbers, out=).
 /// \file
+#include <algorithm>
+#include <mutex>
+#include <shared_mutex>
 #include <string>
 
 #include "dispatch/override_internal.h"
@@ -228,6 +231,63 @@ Stack bind_arguments(const OperatorHandle& op, const FunctionSchema& s, std::vec
   return stack;
 }
 
+// Binds `args` (left intact) to one overload's schema, packing varargs ints.
+Stack bind_one(const OperatorHandle& op, const FunctionSchema& s, std::vector<Value>& args, const Kwargs& kw) {
+  if (const auto range = varargs_range(s, args); range.second != 0) {
+    std::vector<Value> packed = args;
+    pack_varargs(packed, range);
+    return bind_arguments(op, s, packed, kw, /*keep_args=*/false);
+  }
+  return bind_arguments(op, s, args, kw, /*keep_args=*/true);
+}
+
+// The other overloads of `op`'s name that a plain call may pick (not the
+// out overloads), in name order.
+std::vector<OperatorHandle> sibling_overloads(const OperatorHandle& op) {
+  std::vector<std::string> names;
+  {
+    auto& reg = Registry::get();
+    std::shared_lock lock(reg.mutex);
+    const OperatorEntry& self = *op.entry();
+    for (const auto& [full, e] : reg.ops)
+      if (e.get() != &self && e->defined() && e->qualified == self.qualified && e->overload != "out")
+        names.push_back(full);
+  }
+  std::sort(names.begin(), names.end());
+  std::vector<OperatorHandle> out;
+  for (const auto& n : names)
+    if (auto h = try_find_op(n)) out.push_back(*h);
+  return out;
+}
+
+// Note [Overload resolution]: as with PyTorch's argument parser, a call by
+// plain name binds to an overload its arguments fit: the unnamed one, else
+// the first sibling in name order that fits (`torch.max(x, 1)` is
+// torch.max.dim, `torch.var(x, 1)` torch.var.dim since an int is not a
+// bool). When none fits, the unnamed overload's TypeError is reported. A call
+// naming an overload ("torch.max.dim", or out= picking ".out") binds to that
+// one only. Siblings are only looked up when the first try fails.
+Stack bind_overload(OperatorHandle& op, std::shared_ptr<const FunctionSchema>& schema, std::vector<Value>& args,
+                    const Kwargs& kw) {
+  schema = op.schema_ptr();
+  try {
+    return bind_one(op, *schema, args, kw);
+  } catch (const TypeError&) {
+    if (!op.entry()->overload.empty()) throw;
+    for (const OperatorHandle& other : sibling_overloads(op)) {
+      std::shared_ptr<const FunctionSchema> s = other.schema_ptr();
+      try {
+        Stack stack = bind_one(other, *s, args, kw);
+        op = other;
+        schema = std::move(s);
+        return stack;
+      } catch (const TypeError&) {  // NOLINT(bugprone-empty-catch): try the next overload
+      }
+    }
+    throw;
+  }
+}
+
 }  // namespace
 
 Value call(std::string_view name, std::vector<Value> args, const Kwargs& kwargs) {
@@ -235,23 +295,14 @@ Value call(std::string_view name, std::vector<Value> args, const Kwargs& kwargs)
   const Kwargs* kw = nullptr;
   OperatorHandle op = select_overload(find_op(name), kwargs, filtered, kw);
   // The caller's own arguments, for override handlers (Note [Boxed call frame]);
-  // `args` is then copied, not moved, into the bound arguments, so it stays intact.
+  // binding copies them, so `args` stays intact.
   bool overriding = has_torch_function(args);
   for (const auto& kv : *kw) overriding = overriding || goes_to_override(kv.second);
   // Held for the whole call: the operator may be undefined meanwhile.
-  const std::shared_ptr<const FunctionSchema> schema = op.schema_ptr();
-  const FunctionSchema& s = *schema;
+  std::shared_ptr<const FunctionSchema> schema;
+  Stack stack = bind_overload(op, schema, args, *kw);
   BoxedCallFrame frame;
-  if (overriding) frame = BoxedCallFrame{op.entry(), &s, &args, kw};
-  // Packing varargs changes the list: on a copy when the frame shows `args`.
-  const auto range = varargs_range(s, args);
-  std::vector<Value> packed;
-  std::vector<Value>* to_bind = &args;
-  if (range.second != 0) {
-    if (overriding) to_bind = &(packed = args);
-    pack_varargs(*to_bind, range);
-  }
-  Stack stack = bind_arguments(op, s, *to_bind, *kw, /*keep_args=*/to_bind == &args && overriding);
+  if (overriding) frame = BoxedCallFrame{op.entry(), schema.get(), &args, kw};
   {
     BoxedCallFrame*& slot = tls_boxed_call_frame();
     BoxedCallFrame* saved = slot;
@@ -272,9 +323,8 @@ Stack bind_call(std::string_view name, std::vector<Value> args, const Kwargs& kw
   Kwargs filtered;
   const Kwargs* kw = nullptr;
   OperatorHandle op = select_overload(find_op(name), kwargs, filtered, kw);
-  const std::shared_ptr<const FunctionSchema> schema = op.schema_ptr();
-  if (const auto range = varargs_range(*schema, args); range.second != 0) pack_varargs(args, range);
-  return bind_arguments(op, *schema, args, *kw, false);
+  std::shared_ptr<const FunctionSchema> schema;
+  return bind_overload(op, schema, args, *kw);
 }
 
 }  // namespace wick

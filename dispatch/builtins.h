@@ -31,6 +31,8 @@ void register_autograd_linalg(std::vector<std::unique_ptr<Library>>& out);
 void register_autograd_nn(std::vector<std::unique_ptr<Library>>& out);
 void register_autograd_loss(std::vector<std::unique_ptr<Library>>& out);
 void register_autograd_index(std::vector<std::unique_ptr<Library>>& out);
+void register_autograd_reduce(std::vector<std::unique_ptr<Library>>& out);
+void register_autograd_scan(std::vector<std::unique_ptr<Library>>& out);
 }  // namespace autograd
 
 }  // namespace wick

@@ -305,6 +305,8 @@ void ensure_builtins() {
     autograd::register_autograd_nn(libs);
     autograd::register_autograd_loss(libs);
     autograd::register_autograd_index(libs);
+    autograd::register_autograd_reduce(libs);
+    autograd::register_autograd_scan(libs);
     auto& reg = Registry::get();
     std::unique_lock lock(reg.mutex);
     reg.builtins = std::move(libs);

@@ -115,6 +115,45 @@ constexpr const char* kMethodAliases[] = {
     "reshape", "transpose", "t", "permute", "unsqueeze", "squeeze", "narrow", "select", "clone",
 };
 
+// Reductions and scans, with PyTorch 1.13's overloads: a boxed call picks
+// the overload its arguments fit (Note [Overload resolution]).
+constexpr const char* kReductions[] = {
+    "prod(Tensor self, *, ScalarType? dtype=None) -> Tensor",
+    "prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor",
+    "max(Tensor self) -> Tensor",
+    "max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)",
+    "max.other(Tensor self, Tensor other) -> Tensor",
+    "min(Tensor self) -> Tensor",
+    "min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)",
+    "min.other(Tensor self, Tensor other) -> Tensor",
+    "amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor",
+    "amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor",
+    "argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor",
+    "argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor",
+    "var(Tensor self, bool unbiased=True) -> Tensor",
+    "var.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor",
+    "var.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> Tensor",
+    "std(Tensor self, bool unbiased=True) -> Tensor",
+    "std.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor",
+    "std.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> Tensor",
+    "norm(Tensor self, Scalar p=2) -> Tensor",
+    "norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor",
+    "logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor",
+    "cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor",
+    "cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor",
+    "all(Tensor self) -> Tensor",
+    "all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor",
+    "any(Tensor self) -> Tensor",
+    "any.dim(Tensor self, int dim, bool keepdim=False) -> Tensor",
+};
+
+// Their methods: torch.Tensor.X (and each overload) share torch.X's kernels.
+constexpr const char* kReductionMethodAliases[] = {
+    "prod", "prod.dim_int", "max", "max.dim", "max.other", "min", "min.dim", "min.other", "amax", "amin", "argmax", "argmin",
+    "var", "var.dim", "var.correction", "std", "std.dim", "std.correction", "norm", "norm.ScalarOpt_dim",
+    "logsumexp", "cumsum", "cumprod", "all", "all.dim", "any", "any.dim",
+};
+
 // Dunders: {dunder, target}.
 constexpr const char* kDunders[][2] = {
     {"__add__", "torch.add"},       {"__radd__", "torch.add"},     {"__iadd__", "torch.Tensor.add_"},
@@ -217,6 +256,7 @@ void register_torch_catalog(std::vector<std::unique_ptr<Library>>& out) {
   for (const char* s : kCreation) torch->def(s, DefOptions{.ignored = true});
   for (const char* s : kShapeOps) torch->def(s);
   for (const char* s : kShapeCreation) torch->def(s, DefOptions{.ignored = true});
+  for (const char* s : kReductions) torch->def(s);
 
   auto tensor = std::make_unique<Library>("torch.Tensor");
   for (const char* s : kMethodsOnly) tensor->def(s);
@@ -225,6 +265,7 @@ void register_torch_catalog(std::vector<std::unique_ptr<Library>>& out) {
   for (const auto& d : kDunders) tensor->alias(d[0], d[1]);
   for (const char* s : kShapeMethodsOnly) tensor->def(s);
   for (const char* name : kShapeMethodAliases) tensor->alias(name, std::string("torch.") + name);
+  for (const char* name : kReductionMethodAliases) tensor->alias(name, std::string("torch.") + name);
 
   auto functional = std::make_unique<Library>("torch.nn.functional");
   functional->def("relu(Tensor input, bool inplace=False) -> Tensor");

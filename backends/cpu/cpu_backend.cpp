@@ -14,6 +14,8 @@ WICK_PLUGIN("cpu", "0.1.0", registrar) {
   wick::cpu::register_binary_ops(torch, tensor);
   wick::cpu::register_unary_ops(torch);
   wick::cpu::register_reduce_ops(torch);
+  wick::cpu::register_minmax_ops(torch);
+  wick::cpu::register_stat_ops(torch);
   wick::cpu::register_blas_ops(torch);
   wick::cpu::register_factory_ops(torch);
   wick::cpu::register_nn_ops(torch, registrar.library("torch.nn.functional", DispatchKey::kCPU));

@@ -9,6 +9,8 @@ namespace wick::cpu {
 void register_binary_ops(Library& torch, Library& tensor);
 void register_unary_ops(Library& torch);
 void register_reduce_ops(Library& torch);
+void register_minmax_ops(Library& torch);
+void register_stat_ops(Library& torch);
 void register_blas_ops(Library& torch);
 void register_factory_ops(Library& torch);
 void register_nn_ops(Library& torch, Library& functional);

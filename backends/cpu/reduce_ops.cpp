@@ -1,8 +1,7 @@
 // backends/cpu/reduce_ops.cpp - sum and mean over all or some dims.
 /// \file
-/// A reduction permutes the kept dims to the front and the reduced ones to
-/// the back, so each output element is the reduction of one contiguous row.
-/// Rows are summed pairwise in double (floats) or int64 (integers), which
+/// Each output element is the reduction of one contiguous row (see
+/// reduce_plan.h). Rows are summed pairwise in double (floats) or int64 (integers), which
 /// keeps float32 sums of millions of elements accurate.
 #include <cmath>
 #include <optional>
@@ -10,18 +9,11 @@
 
 #include "backends/cpu/cpu_kernels.h"
 #include "backends/cpu/loops.h"
+#include "backends/cpu/reduce_plan.h"
 
 namespace wick::cpu {
-namespace {
 
-struct Plan {
-  DimVector out_shape;
-  Tensor rows;  // contiguous [outer, inner]
-  std::int64_t outer = 1;
-  std::int64_t inner = 1;
-};
-
-Plan plan(const char* op, const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim) {
+Plan plan_reduction(const char* op, const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim) {
   const std::int64_t nd = self.dim();
   std::vector<bool> reduce(static_cast<std::size_t>(nd), !dim || dim->empty());
   if (dim && !dim->empty()) {
@@ -55,16 +47,7 @@ Plan plan(const char* op, const Tensor& self, std::optional<IntArrayRef> dim, bo
   return p;
 }
 
-template <typename Acc, typename T>
-Acc pairwise_sum(const T* x, std::int64_t n) {
-  if (n <= 128) {
-    Acc s = 0;
-    for (std::int64_t i = 0; i < n; ++i) s += static_cast<Acc>(x[i]);
-    return s;
-  }
-  const std::int64_t h = n / 2;
-  return pairwise_sum<Acc>(x, h) + pairwise_sum<Acc>(x + h, n - h);
-}
+namespace {
 
 // out[i] = scale * sum(rows[i, :]) in the output dtype.
 void reduce_rows(const Plan& p, const Tensor& out, double scale, const char* op) {
@@ -86,7 +69,7 @@ void reduce_rows(const Plan& p, const Tensor& out, double scale, const char* op)
 Tensor sum(const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim, std::optional<ScalarType> dtype) {
   const char* op = "torch.sum";
   const ScalarType out_t = dtype ? *dtype : is_floating(self.dtype()) ? self.dtype() : ScalarType::kInt64;
-  Plan p = plan(op, as_dtype(self, dtype.value_or(self.dtype())), dim, keepdim);
+  Plan p = plan_reduction(op, as_dtype(self, dtype.value_or(self.dtype())), dim, keepdim);
   Tensor out = make_empty(p.out_shape, out_t, self.device());
   reduce_rows(p, out, 1.0, op);
   return out;
@@ -98,7 +81,7 @@ Tensor mean(const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim, st
   WICK_CHECK(is_floating(out_t), RuntimeError, op,
              ": mean(): could not infer output dtype. Input dtype must be either a floating point or complex "
              "dtype. Got: ", type_title(out_t));
-  Plan p = plan(op, as_dtype(self, out_t), dim, keepdim);
+  Plan p = plan_reduction(op, as_dtype(self, out_t), dim, keepdim);
   Tensor out = make_empty(p.out_shape, out_t, self.device());
   const double scale = p.inner == 0 ? std::nan("") : 1.0 / static_cast<double>(p.inner);
   reduce_rows(p, out, scale, op);

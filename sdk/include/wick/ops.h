@@ -13,6 +13,7 @@
 
 #include <optional>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "wick/export.h"
@@ -96,6 +97,51 @@ WICK_API Tensor sum(const Tensor& self, std::optional<IntArrayRef> dim = std::nu
                     std::optional<ScalarType> dtype = std::nullopt);
 WICK_API Tensor mean(const Tensor& self, std::optional<IntArrayRef> dim = std::nullopt, bool keepdim = false,
                      std::optional<ScalarType> dtype = std::nullopt);
+/// Product of all elements; integers (and bools) give int64 unless `dtype`
+/// is given (the input is converted to it first).
+WICK_API Tensor prod(const Tensor& self, std::optional<ScalarType> dtype = std::nullopt);
+/// torch.prod.dim_int: the product along `dim`.
+WICK_API Tensor prod(const Tensor& self, std::int64_t dim, bool keepdim = false,
+                     std::optional<ScalarType> dtype = std::nullopt);
+/// Largest element (NaN if any); RuntimeError for an empty tensor.
+WICK_API Tensor max(const Tensor& self);
+/// torch.max.dim: (values, indices) along `dim`, the first occurrence on
+/// ties; IndexError when `dim` has size zero.
+WICK_API std::tuple<Tensor, Tensor> max(const Tensor& self, std::int64_t dim, bool keepdim = false);
+WICK_API Tensor min(const Tensor& self);
+WICK_API std::tuple<Tensor, Tensor> min(const Tensor& self, std::int64_t dim, bool keepdim = false);
+/// Largest values over `dim` (empty: every dim).
+WICK_API Tensor amax(const Tensor& self, IntArrayRef dim = {}, bool keepdim = false);
+WICK_API Tensor amin(const Tensor& self, IntArrayRef dim = {}, bool keepdim = false);
+/// Index of the first largest value (into the flattened tensor without `dim`); int64.
+WICK_API Tensor argmax(const Tensor& self, std::optional<std::int64_t> dim = std::nullopt, bool keepdim = false);
+WICK_API Tensor argmin(const Tensor& self, std::optional<std::int64_t> dim = std::nullopt, bool keepdim = false);
+/// Variance over every dim, with Bessel's correction when `unbiased`.
+WICK_API Tensor var(const Tensor& self, bool unbiased = true);
+/// torch.var.dim: over `dim` (none: every dim).
+WICK_API Tensor var(const Tensor& self, std::optional<IntArrayRef> dim, bool unbiased = true, bool keepdim = false);
+/// torch.var.correction: the sum of squared deviations over
+/// max(0, N - correction) (none: 1). A name of its own, so that an int
+/// correction is never taken for `unbiased`.
+WICK_API Tensor var_correction(const Tensor& self, std::optional<IntArrayRef> dim,
+                               std::optional<std::int64_t> correction = std::nullopt, bool keepdim = false);
+WICK_API Tensor std(const Tensor& self, bool unbiased = true);
+WICK_API Tensor std(const Tensor& self, std::optional<IntArrayRef> dim, bool unbiased = true, bool keepdim = false);
+WICK_API Tensor std_correction(const Tensor& self, std::optional<IntArrayRef> dim,
+                               std::optional<std::int64_t> correction = std::nullopt, bool keepdim = false);
+/// The p-norm of all elements (p = inf: max |x|, 0: count of non-zeros).
+WICK_API Tensor norm(const Tensor& self, const Scalar& p = 2);
+/// torch.norm.ScalarOpt_dim: over `dim` (empty: every dim); no p means 2.
+WICK_API Tensor norm(const Tensor& self, const std::optional<Scalar>& p, IntArrayRef dim, bool keepdim = false);
+/// log(sum(exp(self))) over `dim`, computed stably; integers give float32.
+WICK_API Tensor logsumexp(const Tensor& self, IntArrayRef dim, bool keepdim = false);
+WICK_API Tensor cumsum(const Tensor& self, std::int64_t dim, std::optional<ScalarType> dtype = std::nullopt);
+WICK_API Tensor cumprod(const Tensor& self, std::int64_t dim, std::optional<ScalarType> dtype = std::nullopt);
+/// Whether every (any) element is non-zero; bool.
+WICK_API Tensor all(const Tensor& self);
+WICK_API Tensor all(const Tensor& self, std::int64_t dim, bool keepdim = false);
+WICK_API Tensor any(const Tensor& self);
+WICK_API Tensor any(const Tensor& self, std::int64_t dim, bool keepdim = false);
 
 // --- linear algebra ----------------------------------------------------------------
 WICK_API Tensor mm(const Tensor& self, const Tensor& mat2);
