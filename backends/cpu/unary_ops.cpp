@@ -9,6 +9,7 @@
 
 #include "backends/cpu/cpu_kernels.h"
 #include "backends/cpu/loops.h"
+#include "backends/cpu/vector_math.h"
 
 namespace wick::cpu {
 namespace {
@@ -19,9 +20,9 @@ Tensor float_unary(const char* op, const Tensor& self, Fn fn) {
   Tensor x = as_dtype(self, t);
   Tensor r = make_empty(self.sizes(), t, self.device());
   if (t == ScalarType::kFloat32) {
-    unary_loop<float, float>(r, x, [&](float v) { return static_cast<float>(fn(v)); });
+    unary_loop<float, float, true>(r, x, [&](float v) { return static_cast<float>(fn(v)); });
   } else {
-    unary_loop<double, double>(r, x, [&](double v) { return fn(v); });
+    unary_loop<double, double, true>(r, x, [&](double v) { return fn(v); });
   }
   (void)op;
   return r;
