@@ -3,6 +3,7 @@
 /// Each output element is the reduction of one contiguous row (see
 /// reduce_plan.h). Rows are summed pairwise in double (floats) or int64 (integers), which
 /// keeps float32 sums of millions of elements accurate.
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <vector>
@@ -58,10 +59,28 @@ void reduce_rows(const Plan& p, const Tensor& out, double scale, const char* op)
     visit_dtype(out.dtype(), op, [&](auto out_tag) {
       using O = decltype(out_tag);
       O* o = static_cast<O*>(out.data_ptr());
-      for (std::int64_t i = 0; i < p.outer; ++i) {
-        const Acc s = pairwise_sum<Acc>(in + i * p.inner, p.inner);
+      auto store = [&](std::int64_t i, Acc s) {
         o[i] = scale == 1.0 ? static_cast<O>(s) : static_cast<O>(static_cast<double>(s) * scale);
+      };
+      if (p.outer == 1 && p.inner >= 2 * kGrainSize) {
+        // One long row: fixed blocks summed in parallel, then their sums
+        // pairwise. The block size, not the thread count, fixes the order of
+        // additions, so the result is the same on any number of threads.
+        const std::int64_t blocks = (p.inner + kGrainSize - 1) / kGrainSize;
+        std::vector<Acc> partial(static_cast<std::size_t>(blocks));
+        parallel_for(blocks, 2, [&](std::int64_t b0, std::int64_t b1) {
+          for (std::int64_t b = b0; b < b1; ++b) {
+            const std::int64_t start = b * kGrainSize;
+            partial[b] = pairwise_sum<Acc>(in + start, std::min(kGrainSize, p.inner - start));
+          }
+        });
+        store(0, pairwise_sum<Acc>(partial.data(), blocks));
+        return;
       }
+      const std::int64_t grain = std::max<std::int64_t>(1, kGrainSize / std::max<std::int64_t>(p.inner, 1));
+      parallel_for(p.outer, grain, [&](std::int64_t r0, std::int64_t r1) {
+        for (std::int64_t i = r0; i < r1; ++i) store(i, pairwise_sum<Acc>(in + i * p.inner, p.inner));
+      });
     });
   });
 }
