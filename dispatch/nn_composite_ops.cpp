@@ -2,7 +2,8 @@
 // implicit dim, dropout and the losses.
 /// \file
 /// These follow PyTorch 1.13's own decompositions, so their gradients come
-/// from the operators they call: linear is matmul(input, weight^T) + bias;
+/// from the operators they call: linear is addmm(bias, input, weight^T) for
+/// a matrix input, else matmul(input, weight^T) + bias;
 /// F.softmax resolves its dim and calls torch.softmax; dropout multiplies by
 /// a Bernoulli(1-p) mask scaled by 1/(1-p) drawn from the default generator;
 /// mse_loss and l1_loss reduce the squared / absolute difference;
@@ -73,6 +74,9 @@ const char* title(ScalarType t) {
 // --- linear / softmax ----------------------------------------------------------------------------
 
 Tensor linear_kernel(T input, T weight, OptTensor bias) {
+  // A matrix input with a bias is one GEMM with the bias as its C (PyTorch
+  // records AddmmBackward0 here too); other ranks go through matmul.
+  if (input.dim() == 2 && bias && bias->defined()) return addmm(*bias, input, weight.t());
   Tensor out = matmul(input, weight.t());
   return bias ? add(out, *bias) : out;
 }

@@ -12,6 +12,7 @@
 
 #include "wick/autograd.h"
 #include "wick/loader.h"
+#include "wick/nn_functional.h"
 #include "wick/ops.h"
 
 namespace wick {
@@ -160,6 +161,12 @@ TEST_F(CpuLinalg, FormulasHaveTheirNames) {
   EXPECT_EQ(dot(s, s).grad_fn()->name(), "DotBackward0");
   EXPECT_EQ(mv(y.t(), randn({3}, ScalarType::kFloat64)).grad_fn()->name(), "MvBackward0");
   EXPECT_EQ(outer(s, s).grad_fn()->name(), "MulBackward0");  // a composite, as in PyTorch
+  // F.linear on a matrix with a bias is one addmm, as in PyTorch.
+  Tensor w = randn({4, 3}, ScalarType::kFloat64).requires_grad_();
+  Tensor lin = nn::functional::linear(x, w, s);
+  EXPECT_EQ(lin.grad_fn()->name(), "AddmmBackward0");
+  Tensor expected = add(matmul(x, w.t()), s);
+  EXPECT_LT(values(sum(abs(sub(lin, expected))))[0], 1e-12);
 }
 
 }  // namespace
