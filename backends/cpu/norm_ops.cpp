@@ -49,12 +49,28 @@ void check_layer_norm(const char* op, const Tensor& input, IntArrayRef shape, co
 template <typename T>
 std::pair<double, double> row_moments(const T* x, std::int64_t n, double eps) {
   const double shift = static_cast<double>(x[0]);
+  // Eight independent lanes, so the compiler can vectorise the sums.
+  constexpr std::int64_t kLanes = 8;
+  double l1[kLanes] = {};
+  double l2[kLanes] = {};
+  const std::int64_t body = n - n % kLanes;
+  for (std::int64_t j = 0; j < body; j += kLanes) {
+    for (std::int64_t k = 0; k < kLanes; ++k) {
+      const double d = static_cast<double>(x[j + k]) - shift;
+      l1[k] += d;
+      l2[k] += d * d;
+    }
+  }
   double s1 = 0;
   double s2 = 0;
-  for (std::int64_t j = 0; j < n; ++j) {
+  for (std::int64_t j = body; j < n; ++j) {
     const double d = static_cast<double>(x[j]) - shift;
     s1 += d;
     s2 += d * d;
+  }
+  for (std::int64_t k = 0; k < kLanes; ++k) {
+    s1 += l1[k];
+    s2 += l2[k];
   }
   const double nn = static_cast<double>(n);
   const double var = std::max((s2 - s1 * s1 / nn) / nn, 0.0);
@@ -70,6 +86,11 @@ void layer_norm_rows(const T* x, const T* w, const T* b, T* y, std::int64_t m, s
     const T* xr = x + i * n;
     T* yr = y + i * n;
     const auto [mean, rstd] = row_moments(xr, n, eps);
+    if (w != nullptr && b != nullptr) {  // the common case, in one sweep
+      for (std::int64_t j = 0; j < n; ++j)
+        yr[j] = static_cast<T>((static_cast<double>(xr[j]) - mean) * rstd) * w[j] + b[j];
+      continue;
+    }
     for (std::int64_t j = 0; j < n; ++j) yr[j] = static_cast<T>((static_cast<double>(xr[j]) - mean) * rstd);
     if (w != nullptr) {
       for (std::int64_t j = 0; j < n; ++j) yr[j] *= w[j];
