@@ -13,6 +13,22 @@
 
 namespace wick {
 
+/// PyTorch's names for dtypes in kernel messages ("Long", "Float").
+inline const char* dtype_title(ScalarType t) {
+  switch (t) {
+    case ScalarType::kBool:
+      return "Bool";
+    case ScalarType::kInt32:
+      return "Int";
+    case ScalarType::kInt64:
+      return "Long";
+    case ScalarType::kFloat32:
+      return "Float";
+    default:
+      return "Double";
+  }
+}
+
 /// Registers the builtins once per process (thread-safe).
 void ensure_builtins();
 
@@ -20,6 +36,7 @@ void ensure_builtins();
 void register_torch_catalog(std::vector<std::unique_ptr<Library>>& out);
 void register_composite_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_nn_composite_kernels(std::vector<std::unique_ptr<Library>>& out);
+void register_norm_composite_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_composite_shape(std::vector<std::unique_ptr<Library>>& out);
 
 namespace autograd {
@@ -29,6 +46,7 @@ void register_autograd_unary(std::vector<std::unique_ptr<Library>>& out);
 void register_autograd_shape(std::vector<std::unique_ptr<Library>>& out);
 void register_autograd_linalg(std::vector<std::unique_ptr<Library>>& out);
 void register_autograd_nn(std::vector<std::unique_ptr<Library>>& out);
+void register_autograd_norm(std::vector<std::unique_ptr<Library>>& out);
 void register_autograd_loss(std::vector<std::unique_ptr<Library>>& out);
 void register_autograd_index(std::vector<std::unique_ptr<Library>>& out);
 void register_autograd_reduce(std::vector<std::unique_ptr<Library>>& out);

@@ -190,16 +190,6 @@ Tensor roll_kernel(const Tensor& self, IntArrayRef shifts, IntArrayRef dims) {
   return r;
 }
 
-// PyTorch's dtype names in kernel messages ("Long", "Int", "Bool").
-const char* dtype_title(ScalarType t) {
-  switch (t) {
-    case ScalarType::kBool: return "Bool";
-    case ScalarType::kInt32: return "Int";
-    case ScalarType::kInt64: return "Long";
-    default: return "Float";
-  }
-}
-
 Tensor zeros_like_kernel(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device) {
   return zeros(self.sizes(), dtype.value_or(self.dtype()), device.value_or(self.device()));
 }

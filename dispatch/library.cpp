@@ -296,6 +296,7 @@ void ensure_builtins() {
     register_torch_catalog(libs);
     register_composite_kernels(libs);
     register_nn_composite_kernels(libs);
+    register_norm_composite_kernels(libs);
     register_composite_shape(libs);
     register_override_protocol(libs);
     autograd::register_autograd_elementwise(libs);
@@ -303,6 +304,7 @@ void ensure_builtins() {
     autograd::register_autograd_shape(libs);
     autograd::register_autograd_linalg(libs);
     autograd::register_autograd_nn(libs);
+    autograd::register_autograd_norm(libs);
     autograd::register_autograd_loss(libs);
     autograd::register_autograd_index(libs);
     autograd::register_autograd_reduce(libs);

@@ -55,22 +55,6 @@ Tensor reduce(T loss, nnf::Reduction red) {
 
 std::string torch_size(IntArrayRef s) { return "torch.Size(" + format_shape(s) + ")"; }
 
-// PyTorch's names for dtypes in kernel messages ("Long").
-const char* title(ScalarType t) {
-  switch (t) {
-    case ScalarType::kBool:
-      return "Bool";
-    case ScalarType::kInt32:
-      return "Int";
-    case ScalarType::kInt64:
-      return "Long";
-    case ScalarType::kFloat32:
-      return "Float";
-    default:
-      return "Double";
-  }
-}
-
 // --- linear / softmax ----------------------------------------------------------------------------
 
 Tensor linear_kernel(T input, T weight, OptTensor bias) {
@@ -104,7 +88,7 @@ Tensor dropout_impl(const char* op, T input, double p, bool train, bool inplace)
   WICK_CHECK(p >= 0.0 && p <= 1.0, ValueError, op, ": dropout probability has to be between 0 and 1, but got ", p);
   if (p == 0.0 || !train || input.numel() == 0) return input;
   WICK_CHECK(is_floating(input.dtype()), RuntimeError, op,
-             ": result type Float can't be cast to the desired output type ", title(input.dtype()));
+             ": result type Float can't be cast to the desired output type ", dtype_title(input.dtype()));
   Tensor noise;
   if (p == 1.0) {
     noise = zeros({}, input.dtype(), input.device());
@@ -143,7 +127,7 @@ Tensor mse_loss_kernel(T input, T target, const Value& size_average, const Value
   const char* op = "torch.nn.functional.mse_loss";
   const auto red = pointwise_loss_reduction(op, input, target, size_average, reduce_arg, reduction);
   const ScalarType t = result_type(input, target);
-  WICK_CHECK(is_floating(t), RuntimeError, op, ": \"mse_cpu\" not implemented for '", title(t), "'");
+  WICK_CHECK(is_floating(t), RuntimeError, op, ": \"mse_cpu\" not implemented for '", dtype_title(t), "'");
   Tensor d = sub(input, target);
   return reduce(mul(d, d), red);
 }
@@ -169,7 +153,7 @@ Tensor cross_entropy_probs(T input, T target, OptTensor weight, std::int64_t ign
                            double smoothing) {
   const char* op = "torch.nn.functional.cross_entropy";
   WICK_CHECK(is_floating(target.dtype()), RuntimeError, op,
-             ": Expected floating point type for target with class probabilities, got ", title(target.dtype()));
+             ": Expected floating point type for target with class probabilities, got ", dtype_title(target.dtype()));
   WICK_CHECK(ignore_index < 0, RuntimeError, op, ": ignore_index is not supported for floating point target");
   const std::int64_t cdim = input.dim() == 1 ? 0 : 1;
   Tensor logp = log_softmax(input, cdim);
@@ -227,7 +211,7 @@ Tensor bce_kernel(T input, T target, OptTensor weight, const Value& size_average
              torch_size(target.sizes()), ") that is different to the input size (", torch_size(input.sizes()),
              ") is deprecated. Please ensure they have the same size.");
   WICK_CHECK(is_floating(input.dtype()), RuntimeError, op, ": \"binary_cross_entropy\" not implemented for '",
-             title(input.dtype()), "'");
+             dtype_title(input.dtype()), "'");
   {
     Tensor inside = logical_and(ge(input, num(0.0)), le(input, num(1.0)));
     WICK_CHECK(sum(logical_not(inside.detach())).item<std::int64_t>() == 0, RuntimeError, op,

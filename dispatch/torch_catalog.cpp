@@ -245,6 +245,34 @@ constexpr const char* kShapeMethodAliases[] = {
     "scatter_add", "masked_fill", "flip", "roll", "tril", "triu",
 };
 
+
+// Normalisation, embedding and padding (issue 6): torch.nn.functional
+// entries, their torch.* twins, and the torch.linalg norms.
+constexpr const char* kNormFunctional[] = {
+    "layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05) -> Tensor",
+    "batch_norm(Tensor input, Tensor? running_mean, Tensor? running_var, Tensor? weight=None, Tensor? bias=None, "
+    "bool training=False, float momentum=0.1, float eps=1e-05) -> Tensor",
+    "group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05) -> Tensor",
+    "embedding(Tensor input, Tensor weight, int? padding_idx=None, float? max_norm=None, float norm_type=2.0, "
+    "bool scale_grad_by_freq=False, bool sparse=False) -> Tensor",
+    "pad(Tensor input, int[] pad, str mode='constant', float? value=None) -> Tensor",
+};
+constexpr const char* kNormTorch[] = {
+    "layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, "
+    "bool cudnn_enable=True) -> Tensor",
+    "batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, "
+    "float momentum, float eps, bool cudnn_enabled) -> Tensor",
+    "group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, "
+    "bool cudnn_enabled=True) -> Tensor",
+    "constant_pad_nd(Tensor input, int[] pad, Scalar value=0) -> Tensor",
+};
+constexpr const char* kNormTorchAliases[] = {"embedding"};
+constexpr const char* kLinalgNorms[] = {
+    "vector_norm(Tensor input, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor",
+    "matrix_norm(Tensor input, Any ord='fro', int[] dim=[-2, -1], bool keepdim=False, *, ScalarType? dtype=None) "
+    "-> Tensor",
+};
+
 }  // namespace
 
 void register_torch_catalog(std::vector<std::unique_ptr<Library>>& out) {
@@ -274,9 +302,16 @@ void register_torch_catalog(std::vector<std::unique_ptr<Library>>& out) {
   for (const char* s : kNnFunctional) functional->def(s);
   for (const char* name : kNnTorchAliases) torch->alias(name, std::string("torch.nn.functional.") + name);
 
+  for (const char* s : kNormFunctional) functional->def(s);
+  for (const char* s : kNormTorch) torch->def(s);
+  for (const char* name : kNormTorchAliases) torch->alias(name, std::string("torch.nn.functional.") + name);
+  auto linalg = std::make_unique<Library>("torch.linalg");
+  for (const char* s : kLinalgNorms) linalg->def(s);
+
   out.push_back(std::move(torch));
   out.push_back(std::move(tensor));
   out.push_back(std::move(functional));
+  out.push_back(std::move(linalg));
 }
 
 }  // namespace wick

@@ -20,4 +20,5 @@ WICK_PLUGIN("cpu", "0.1.0", registrar) {
   wick::cpu::register_factory_ops(torch);
   wick::cpu::register_nn_ops(torch, registrar.library("torch.nn.functional", DispatchKey::kCPU));
   wick::cpu::register_index_ops(torch);
+  wick::cpu::register_norm_ops(registrar.library("torch.nn.functional", DispatchKey::kCPU));
 }

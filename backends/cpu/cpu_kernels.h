@@ -15,5 +15,6 @@ void register_blas_ops(Library& torch);
 void register_factory_ops(Library& torch);
 void register_nn_ops(Library& torch, Library& functional);
 void register_index_ops(Library& torch);
+void register_norm_ops(Library& functional);
 
 }  // namespace wick::cpu

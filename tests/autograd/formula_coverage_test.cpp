@@ -86,6 +86,45 @@ void add_nn_samples(std::map<std::string, std::vector<Sample>>& m) {
       {{t({2, 3}), t({2, 3})}}, {{t({2, 3}), t({2, 3}), positive3}, with_pw}, {{t({2, 3}), t({2, 3})}, with_pw_sum}};
 }
 
+// Normalisation, embedding, pad and the torch.linalg norms. torch.batch_norm
+// and F.batch_norm order their arguments differently: keyed by full name.
+void add_norm_samples(std::map<std::string, std::vector<Sample>>& m) {
+  const Value running_mean(randn({2}, ScalarType::kFloat64));
+  const Value running_var(add(rand({2}, ScalarType::kFloat64), wrap_scalar(Scalar(0.5))));
+  const double inf = std::numeric_limits<double>::infinity();
+  m["layer_norm"] = {{{t({2, 3, 4}), ints({4}), t({4}), t({4})}},
+                     {{t({2, 3, 4}), ints({3, 4})}},
+                     {{t({3, 4}), ints({4}), t({4})}, {{"eps", Value(0.1)}}}};
+  m["group_norm"] = {{{t({2, 4, 3}), i(2), t({4}), t({4})}}, {{t({2, 6}), i(3)}}};
+  m["torch.nn.functional.batch_norm"] = {
+      {{t({3, 2, 2}), Value(), Value(), t({2}), t({2}), Value(true)}},
+      {{t({4, 2}), Value(running_mean.to_tensor().clone()), Value(running_var.to_tensor().clone()), Value(), t({2}),
+        Value(true)}},
+      {{t({3, 2}), running_mean, running_var, t({2}), t({2})}}};
+  m["torch.batch_norm"] = {
+      {{t({3, 2, 2}), t({2}), t({2}), Value(), Value(), Value(true), Value(0.1), Value(1e-5), Value(true)}},
+      {{t({3, 2}), t({2}), Value(), running_mean, running_var, Value(false), Value(0.1), Value(1e-5), Value(true)}}};
+  const Value rows = index({0, 2, 1, 2}, {2, 2});
+  // No padding_idx sample: as in PyTorch, that row's gradient is zero by
+  // definition, not the true derivative (tests/backends/cpu_norm_test.cpp checks it).
+  m["embedding"] = {{{rows, t({3, 4})}}, {{index({1}, {}), t({3, 2})}}};
+  m["pad"] = {{{t({2, 3}), ints({1, 2})}},
+              {{t({2, 3}), ints({-1, 1, 1, 0}), Value("constant"), Value(0.5)}},
+              {{t({2, 3, 4}), ints({2, 1}), Value("reflect")}},
+              {{t({2, 3, 4}), ints({1, 2, 0, 1}), Value("replicate")}}};
+  m["constant_pad_nd"] = {{{t({2, 3}), ints({1, -1, 0, 2}), Value(1.5)}}};
+  m["vector_norm"] = {{{t({2, 3})}},
+                      {{t({2, 3}), Value(1), ints({1})}},
+                      {{t({2, 3}), Value(inf), ints({0}), Value(true)}},
+                      {{t({2, 3}), Value(-inf)}},
+                      {{t({2, 3, 2}), Value(3.0), ints({0, 2})}}};
+  m["matrix_norm"] = {{{t({2, 3})}},
+                      {{t({2, 3, 3}), Value(1)}},
+                      {{t({3, 3}), Value(-inf)}},
+                      {{t({3, 4}), Value(-1), ints({1, 0}), Value(true)}},
+                      {{t({3, 4}), Value(inf)}}};
+}
+
 // Operators whose arguments cannot be generated from the schema alone (or
 // that deserve more than the generic case), by entry name.
 const std::map<std::string, std::vector<Sample>>& explicit_samples() {
@@ -141,6 +180,7 @@ const std::map<std::string, std::vector<Sample>>& explicit_samples() {
     m["triu"] = {{{t({3, 4}), i(-1)}}, {{t({2, 3, 3})}}};
     m["clamp"] = {{{t({2, 3}), Value(-1.0), Value(1.0)}}, {{t({2, 3}), Value(-1.0)}}, {{t({2, 3}), Value(), Value(1)}}};
     add_nn_samples(m);
+    add_norm_samples(m);
     m["prod"] = {{{t({2, 3})}}, {{t({2, 3}), i(1)}}, {{t({2, 3}), i(0), Value(true)}}};
     m["max"] = {{{t({2, 3})}}, {{t({2, 3}), i(1)}}, {{t({2, 3}), i(0), Value(true)}}, {{t({2, 3}), t({3})}}};
     m["min"] = m["max"];
@@ -225,8 +265,10 @@ TEST_F(FormulaCoverage, EveryDifferentiableOperatorPassesGradcheck) {
     const FunctionSchema schema = find_op(op_name).schema();
     if (!has_tensor_argument(schema)) continue;
     std::vector<Sample> samples;
-    if (auto it = explicit_samples().find(e.name); it != explicit_samples().end()) {
+    if (auto it = explicit_samples().find(e.qualified_name); it != explicit_samples().end()) {
       samples = it->second;
+    } else if (auto it2 = explicit_samples().find(e.name); it2 != explicit_samples().end()) {
+      samples = it2->second;
     } else if (auto g = generic_sample(schema)) {
       samples.push_back(*g);
     } else {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "wick/loader.h"
+#include "wick/nn_functional.h"
 #include "wick/ops.h"
 #include "wick/random.h"
 
@@ -83,5 +84,16 @@ void blas_mm(benchmark::State& state) {
   gemm_counters(state);
 }
 BENCHMARK(blas_mm)->Arg(256)->Arg(512)->Arg(1024)->Arg(2048)->UseRealTime();
+
+// layer_norm over the rows of a (512, 1024) float32 matrix, with weight and bias.
+void wick_layer_norm(benchmark::State& state) {
+  const std::int64_t cols = state.range(0);
+  wick::Tensor x = random_floats(512 * cols).reshape({512, cols});
+  wick::Tensor w = random_floats(cols);
+  wick::Tensor b = random_floats(cols);
+  for (auto _ : state) benchmark::DoNotOptimize(wick::nn::functional::layer_norm(x, cols, w, b));
+  state.SetBytesProcessed(state.iterations() * 512 * cols * 4 * 2);
+}
+BENCHMARK(wick_layer_norm)->Arg(1024)->UseRealTime();
 
 }  // namespace

@@ -50,4 +50,14 @@ void torch_mm(benchmark::State& state) {
 }
 BENCHMARK(torch_mm)->Arg(256)->Arg(512)->Arg(1024)->Arg(2048)->UseRealTime();
 
+void torch_layer_norm(benchmark::State& state) {
+  const std::int64_t cols = state.range(0);
+  at::Tensor x = torch::randn({512, cols});
+  at::Tensor w = torch::randn({cols});
+  at::Tensor b = torch::randn({cols});
+  for (auto _ : state) benchmark::DoNotOptimize(at::layer_norm(x, {cols}, w, b));
+  state.SetBytesProcessed(state.iterations() * 512 * cols * 4 * 2);
+}
+BENCHMARK(torch_layer_norm)->Arg(1024)->UseRealTime();
+
 }  // namespace

@@ -1,4 +1,4 @@
-// wick/nn_functional.h - typed API of torch.nn.functional's activations, softmax, dropout and losses.
+// wick/nn_functional.h - typed API of torch.nn.functional's activations, softmax, dropout, losses and norms.
 /// \file
 /// Typed calls of the catalog entries (no boxing), with PyTorch 1.13's
 /// argument names and defaults:
@@ -83,5 +83,32 @@ WICK_API Tensor binary_cross_entropy_with_logits(const Tensor& input, const Tens
                                                  const std::optional<Tensor>& weight = std::nullopt,
                                                  std::string_view reduction = "mean",
                                                  const std::optional<Tensor>& pos_weight = std::nullopt);
+
+/// Normalises over the trailing `normalized_shape` dims: (x - mean) /
+/// sqrt(var + eps) * weight + bias (biased variance); weight and bias have
+/// the shape `normalized_shape`.
+WICK_API Tensor layer_norm(const Tensor& input, IntArrayRef normalized_shape,
+                           const std::optional<Tensor>& weight = std::nullopt,
+                           const std::optional<Tensor>& bias = std::nullopt, double eps = 1e-5);
+/// input (N, C, ...): normalises each channel. training: over the batch's
+/// statistics, updating running_mean / running_var in place (momentum, the
+/// unbiased variance) when given; otherwise with the running statistics.
+WICK_API Tensor batch_norm(const Tensor& input, const std::optional<Tensor>& running_mean,
+                           const std::optional<Tensor>& running_var, const std::optional<Tensor>& weight = std::nullopt,
+                           const std::optional<Tensor>& bias = std::nullopt, bool training = false,
+                           double momentum = 0.1, double eps = 1e-5);
+/// input (N, C, ...): normalises each of num_groups groups of C/num_groups channels.
+WICK_API Tensor group_norm(const Tensor& input, std::int64_t num_groups,
+                           const std::optional<Tensor>& weight = std::nullopt,
+                           const std::optional<Tensor>& bias = std::nullopt, double eps = 1e-5);
+/// Rows of `weight` (2-D) picked by int64/int32 `input`; the padding_idx
+/// row gets no gradient. (max_norm, scale_grad_by_freq and sparse exist
+/// in the boxed API, which refuses them with NotImplementedError.)
+WICK_API Tensor embedding(const Tensor& input, const Tensor& weight,
+                          std::optional<std::int64_t> padding_idx = std::nullopt);
+/// pad: (before, after) pairs from the last dim backwards; negative crops.
+/// mode: "constant" (value, default 0), "reflect" or "replicate".
+WICK_API Tensor pad(const Tensor& input, IntArrayRef pad, std::string_view mode = "constant",
+                    std::optional<double> value = std::nullopt);
 
 }  // namespace wick::nn::functional

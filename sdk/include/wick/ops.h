@@ -243,4 +243,23 @@ WICK_API Tensor randint(std::int64_t low, std::int64_t high, IntArrayRef size,
 WICK_API Tensor randint(std::int64_t high, IntArrayRef size, std::optional<ScalarType> dtype = std::nullopt,
                         std::optional<Device> device = std::nullopt);
 
+// --- torch.linalg norms ------------------------------------------------------
+namespace linalg {
+/// torch.linalg.vector_norm: (sum |x|^ord)^(1/ord) over `dim` (none: every
+/// dim); ord inf / -inf: max / min |x|, 0: the count of non-zeros. A
+/// floating input (RuntimeError otherwise), computed in `dtype` when given.
+WICK_API Tensor vector_norm(const Tensor& input, const Scalar& ord = 2,
+                            std::optional<IntArrayRef> dim = std::nullopt, bool keepdim = false,
+                            std::optional<ScalarType> dtype = std::nullopt);
+/// torch.linalg.matrix_norm with ord "fro" (or "nuc": NotImplementedError,
+/// it needs an SVD) over the two dims `dim`.
+WICK_API Tensor matrix_norm(const Tensor& input, std::string_view ord = "fro",
+                            IntArrayRef dim = IntArrayRef({-2, -1}), bool keepdim = false,
+                            std::optional<ScalarType> dtype = std::nullopt);
+/// ord 1 / -1: max / min absolute column sum; inf / -inf: of row sums;
+/// 2 / -2 need an SVD: NotImplementedError.
+WICK_API Tensor matrix_norm(const Tensor& input, double ord, IntArrayRef dim = IntArrayRef({-2, -1}),
+                            bool keepdim = false, std::optional<ScalarType> dtype = std::nullopt);
+}  // namespace linalg
+
 }  // namespace wick

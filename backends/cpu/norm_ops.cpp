@@ -1,0 +1,135 @@
+// backends/cpu/norm_ops.cpp - layer_norm's CPU kernel.
+/// \file
+/// layer_norm views its input as [M, N] rows, N the product of
+/// `normalized_shape`. Each row's mean and variance come from one pass of
+/// sums accumulated in double around a shift (the row's first element), so
+/// a large common offset does not cancel away the variance:
+///   d = x - x0, mean = x0 + sum(d)/N, var = (sum(d^2) - sum(d)^2/N) / N.
+/// The second pass writes (x - mean) * rstd (in double) * weight + bias.
+#include <algorithm>
+#include <cmath>
+#include <utility>
+#include <vector>
+
+#include <wick/ops.h>
+#include <wick/tensor_util.h>
+
+#include "backends/cpu/cpu_kernels.h"
+#include "backends/cpu/loops.h"
+
+namespace wick::cpu {
+namespace {
+
+void check_layer_norm(const char* op, const Tensor& input, IntArrayRef shape, const std::optional<Tensor>& weight,
+                      const std::optional<Tensor>& bias) {
+  const auto k = static_cast<std::int64_t>(shape.size());
+  WICK_CHECK(k >= 1, RuntimeError, op,
+             ": Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one element, but got "
+             "normalized_shape = ",
+             format_shape(shape));
+  bool fits = input.dim() >= k;
+  for (std::int64_t i = 0; fits && i < k; ++i) fits = input.sizes()[input.dim() - k + i] == shape[i];
+  WICK_CHECK(fits, RuntimeError, op, ": Given normalized_shape=", format_shape(shape),
+             ", expected input with shape [*, ", format_shape(shape).substr(1), ", but got input of size",
+             format_shape(input.sizes()));
+  WICK_CHECK(is_floating(input.dtype()), RuntimeError, op, ": \"LayerNormKernelImpl\" not implemented for '",
+             type_title(input.dtype()), "'");
+  const std::pair<const char*, const std::optional<Tensor>*> affine[] = {{"weight", &weight}, {"bias", &bias}};
+  for (const auto& [name, t] : affine) {
+    if (!*t) continue;
+    WICK_CHECK((*t)->sizes().equals(shape), RuntimeError, op, ": Expected ", name,
+               " to be of same shape as normalized_shape, but got ", name, " of shape ", format_shape((*t)->sizes()),
+               " and normalized_shape = ", format_shape(shape));
+    WICK_CHECK((*t)->dtype() == input.dtype(), RuntimeError, op, ": expected scalar type ",
+               type_title(input.dtype()), " but found ", type_title((*t)->dtype()));
+  }
+}
+
+// One row: its mean and 1/sqrt(var + eps).
+template <typename T>
+std::pair<double, double> row_moments(const T* x, std::int64_t n, double eps) {
+  const double shift = static_cast<double>(x[0]);
+  // Eight independent lanes, so the compiler can vectorise the sums.
+  constexpr std::int64_t kLanes = 8;
+  double l1[kLanes] = {};
+  double l2[kLanes] = {};
+  const std::int64_t body = n - n % kLanes;
+  for (std::int64_t j = 0; j < body; j += kLanes) {
+    for (std::int64_t k = 0; k < kLanes; ++k) {
+      const double d = static_cast<double>(x[j + k]) - shift;
+      l1[k] += d;
+      l2[k] += d * d;
+    }
+  }
+  double s1 = 0;
+  double s2 = 0;
+  for (std::int64_t j = body; j < n; ++j) {
+    const double d = static_cast<double>(x[j]) - shift;
+    s1 += d;
+    s2 += d * d;
+  }
+  for (std::int64_t k = 0; k < kLanes; ++k) {
+    s1 += l1[k];
+    s2 += l2[k];
+  }
+  const double nn = static_cast<double>(n);
+  const double var = std::max((s2 - s1 * s1 / nn) / nn, 0.0);
+  return {shift + s1 / nn, 1.0 / std::sqrt(var + eps)};
+}
+
+// (x - mean) * rstd in double: a float32 mean near a large offset would
+// round away much of each deviation.
+template <typename T>
+void layer_norm_rows(const T* x, const T* w, const T* b, T* y, std::int64_t m, std::int64_t n, double eps) {
+#pragma omp parallel for if (m * n >= 65536) schedule(static)
+  for (std::int64_t i = 0; i < m; ++i) {
+    const T* xr = x + i * n;
+    T* yr = y + i * n;
+    const auto [mean, rstd] = row_moments(xr, n, eps);
+    if (w != nullptr && b != nullptr) {  // the common case, in one sweep
+      for (std::int64_t j = 0; j < n; ++j)
+        yr[j] = static_cast<T>((static_cast<double>(xr[j]) - mean) * rstd) * w[j] + b[j];
+      continue;
+    }
+    for (std::int64_t j = 0; j < n; ++j) yr[j] = static_cast<T>((static_cast<double>(xr[j]) - mean) * rstd);
+    if (w != nullptr) {
+      for (std::int64_t j = 0; j < n; ++j) yr[j] *= w[j];
+    }
+    if (b != nullptr) {
+      for (std::int64_t j = 0; j < n; ++j) yr[j] += b[j];
+    }
+  }
+}
+
+Tensor layer_norm(const Tensor& input, IntArrayRef normalized_shape, const std::optional<Tensor>& weight,
+                  const std::optional<Tensor>& bias, double eps) {
+  const char* op = "torch.nn.functional.layer_norm";
+  check_layer_norm(op, input, normalized_shape, weight, bias);
+  std::int64_t n = 1;
+  for (std::int64_t s : normalized_shape) n *= s;
+  const std::int64_t m = n == 0 ? 0 : input.numel() / n;
+  Tensor x = input.contiguous();
+  Tensor out = make_empty(input.sizes(), input.dtype(), input.device());
+  if (m == 0 || n == 0) return out;
+  std::optional<Tensor> w;
+  std::optional<Tensor> b;
+  if (weight) w = weight->contiguous();
+  if (bias) b = bias->contiguous();
+  auto run = [&](auto tag) {
+    using T = decltype(tag);
+    layer_norm_rows<T>(x.data_ptr<T>(), w ? w->data_ptr<T>() : nullptr, b ? b->data_ptr<T>() : nullptr,
+                       out.data_ptr<T>(), m, n, eps);
+  };
+  if (x.dtype() == ScalarType::kFloat32) {
+    run(float{});
+  } else {
+    run(double{});
+  }
+  return out;
+}
+
+}  // namespace
+
+void register_norm_ops(Library& functional) { functional.impl("layer_norm", &layer_norm); }
+
+}  // namespace wick::cpu
