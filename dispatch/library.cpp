@@ -297,6 +297,7 @@ void ensure_builtins() {
     register_composite_kernels(libs);
     register_nn_composite_kernels(libs);
     register_composite_shape(libs);
+    register_conv_composite_kernels(libs);
     register_override_protocol(libs);
     autograd::register_autograd_elementwise(libs);
     autograd::register_autograd_unary(libs);
@@ -307,6 +308,7 @@ void ensure_builtins() {
     autograd::register_autograd_index(libs);
     autograd::register_autograd_reduce(libs);
     autograd::register_autograd_scan(libs);
+    autograd::register_autograd_conv(libs);
     auto& reg = Registry::get();
     std::unique_lock lock(reg.mutex);
     reg.builtins = std::move(libs);

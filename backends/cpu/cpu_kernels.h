@@ -15,5 +15,8 @@ void register_blas_ops(Library& torch);
 void register_factory_ops(Library& torch);
 void register_nn_ops(Library& torch, Library& functional);
 void register_index_ops(Library& torch);
+// The internal `aten` operators of convolution and pooling.
+void register_conv_ops(Library& aten);
+void register_pool_ops(Library& aten);
 
 }  // namespace wick::cpu
