@@ -12,6 +12,7 @@
 /// PyTorch's max_pool2d_with_indices does.
 #include <cmath>
 #include <limits>
+#include <string_view>
 #include <vector>
 
 #include <wick/ops.h>
@@ -36,9 +37,13 @@ Pool2dArgs pool_shape(const char* op, IntArrayRef sizes) {
   return {sizes[0] * sizes[1], sizes[2], sizes[3]};
 }
 
+// float and double; int64 too where `allow_long` (avg_pool2d: integer sums
+// divided with C's truncation, as PyTorch).
 template <typename Fn>
-void visit_float(const char* op, const char* kernel, ScalarType t, Fn&& fn) {
-  if (t == ScalarType::kFloat32) {
+void visit_float(const char* op, const char* kernel, ScalarType t, Fn&& fn, bool allow_long = false) {
+  if (allow_long && t == ScalarType::kInt64) {
+    fn(std::int64_t{});
+  } else if (t == ScalarType::kFloat32) {
     fn(float{});
   } else if (t == ScalarType::kFloat64) {
     fn(double{});
@@ -145,12 +150,15 @@ Tensor run_window_pool(const char* op, const char* kernel, const Tensor& src, In
                ": grad_output of shape ", format_shape(s.sizes()), " does not match the pooling's output");
   Tensor out = kForward ? make_empty({input_size[0], input_size[1], oh, ow}, s.dtype(), s.device())
                         : make_empty(input_size, s.dtype(), s.device());
-  visit_float(op, kernel, s.dtype(), [&](auto tag) {
-    using T = decltype(tag);
-    T* po = static_cast<T*>(out.data_ptr());
-    if (!kForward) std::fill(po, po + out.numel(), T(0));
-    window_pool<kForward, T>(a, wh, ww, divisor_override, static_cast<const T*>(s.data_ptr()), po);
-  });
+  visit_float(
+      op, kernel, s.dtype(),
+      [&](auto tag) {
+        using T = decltype(tag);
+        T* po = static_cast<T*>(out.data_ptr());
+        if (!kForward) std::fill(po, po + out.numel(), T(0));
+        window_pool<kForward, T>(a, wh, ww, divisor_override, static_cast<const T*>(s.data_ptr()), po);
+      },
+      kForward && std::string_view(kernel) == "avg_pool2d");
   return out;
 }
 

@@ -220,6 +220,16 @@ TEST_F(Pool, AvgPool2d) {
   expect_case(outc, {1, 2, 4, 4}, E::kAvgpoolCeilPadOut, {xc}, {&E::kAvgpoolCeilPadG0});
 }
 
+TEST_F(Pool, AvgPool2dOfIntegersTruncates) {
+  Tensor x = tensor(Value(std::vector<std::int64_t>{-3, 0, 5, 0, 0, 7, 1, 2, 3})).reshape({1, 1, 3, 3});
+  Tensor out = F::avg_pool2d(x, 2, IntArrayRef(1));
+  EXPECT_EQ(out.dtype(), ScalarType::kInt64);
+  expect_values(out, {0, 3, 0, 3});
+  expect_values(F::avg_pool2d(x, 2, std::nullopt, 1, false, false), {-3, 2, 0, 3});
+  expect_error([&] { (void)F::adaptive_avg_pool2d(x, 2); }, "\"adaptive_avg_pool2d\" not implemented for 'Long'");
+  expect_error([&] { (void)F::avg_pool2d(x.to(ScalarType::kInt32), 2); }, "\"avg_pool2d\" not implemented for 'Int'");
+}
+
 TEST_F(Pool, AdaptiveAndOneDimensional) {
   Tensor x = seq({2, 3, 5, 7});
   const std::vector<std::int64_t> size = {3, 4};
