@@ -192,6 +192,7 @@ std::tuple<Tensor, Tensor> max_pool2d_indices(T input, IntArrayRef kernel_size, 
   Tensor x = as_batched(op, input, batched);
   const Ints k = pool_param(op, "kernel_size", kernel_size, 2);
   const Ints s = stride && !stride->empty() ? pool_param(op, "stride", *stride, 2) : k;
+  for (std::int64_t v : s) WICK_CHECK(v != 0, RuntimeError, op, ": stride should not be zero");
   auto [out, idx] =
       pool.call(x, k, s, pool_param(op, "padding", padding, 2), pool_param(op, "dilation", dilation, 2), ceil_mode);
   if (batched) return {out, idx};

@@ -78,7 +78,9 @@ namespace nn::functional {
 using OptInts = std::optional<IntArrayRef>;
 
 Tensor max_pool2d(T input, Ints kernel_size, OptInts stride, Ints padding, Ints dilation, bool ceil_mode) {
-  return std::get<0>(max_pool2d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode));
+  // The entry returns Any: the output, or (output, indices) with return_indices.
+  WICK_NN_OP("torch.nn.functional.max_pool2d", Value(T, Ints, OptInts, Ints, Ints, bool, bool));
+  return op.call(input, kernel_size, stride, padding, dilation, ceil_mode, false).to_tensor();
 }
 std::tuple<Tensor, Tensor> max_pool2d_with_indices(T input, Ints kernel_size, OptInts stride, Ints padding,
                                                    Ints dilation, bool ceil_mode) {
@@ -88,8 +90,7 @@ std::tuple<Tensor, Tensor> max_pool2d_with_indices(T input, Ints kernel_size, Op
 }
 Tensor avg_pool2d(T input, Ints kernel_size, OptInts stride, Ints padding, bool ceil_mode, bool count_include_pad,
                   std::optional<std::int64_t> divisor_override) {
-  WICK_NN_OP("torch.nn.functional.avg_pool2d",
-             Tensor(T, Ints, OptInts, Ints, bool, bool, std::optional<std::int64_t>));
+  WICK_NN_OP("torch.nn.functional.avg_pool2d", Tensor(T, Ints, OptInts, Ints, bool, bool, std::optional<std::int64_t>));
   return op.call(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
 }
 Tensor adaptive_avg_pool2d(T input, Ints output_size) {

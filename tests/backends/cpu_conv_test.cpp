@@ -277,6 +277,7 @@ TEST_F(Pool, ErrorsAsPyTorch) {
   expect_error([&] { (void)F::max_pool2d(seq({5, 5}, 0.7, 0.3, false), 2); }, "Expected 3D or 4D tensor");
   expect_error([&] { (void)F::max_pool2d(x.to(ScalarType::kInt64), 2); }, "\"max_pool2d\" not implemented for 'Long'");
   expect_error([&] { (void)F::avg_pool2d(x, 2, IntArrayRef(0)); }, "stride should not be zero");
+  expect_error([&] { (void)F::max_pool2d(x, 0); }, "stride should not be zero");
   expect_error([&] { (void)F::avg_pool2d(x, 2, std::nullopt, 0, false, true, 0); }, "divisor must be not zero");
   expect_error(
       [&] {

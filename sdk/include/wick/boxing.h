@@ -92,6 +92,7 @@ template <> struct Unbox<std::optional<std::string_view>> {
   }
 };
 template <> struct Unbox<const Value&> { static const Value& get(const Value& v) { return v; } };
+template <> struct Unbox<Value> { static Value get(const Value& v) { return v; } };  // an `Any` result
 
 // Argument -> Value.
 template <typename T>
