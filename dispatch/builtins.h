@@ -38,6 +38,7 @@ void register_composite_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_nn_composite_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_norm_composite_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_composite_shape(std::vector<std::unique_ptr<Library>>& out);
+void register_conv_composite_kernels(std::vector<std::unique_ptr<Library>>& out);
 
 namespace autograd {
 // Built-in formulas: Autograd kernels (dispatch/autograd_*.cpp).
@@ -51,6 +52,7 @@ void register_autograd_loss(std::vector<std::unique_ptr<Library>>& out);
 void register_autograd_index(std::vector<std::unique_ptr<Library>>& out);
 void register_autograd_reduce(std::vector<std::unique_ptr<Library>>& out);
 void register_autograd_scan(std::vector<std::unique_ptr<Library>>& out);
+void register_autograd_conv(std::vector<std::unique_ptr<Library>>& out);
 }  // namespace autograd
 
 }  // namespace wick

@@ -298,6 +298,7 @@ void ensure_builtins() {
     register_nn_composite_kernels(libs);
     register_norm_composite_kernels(libs);
     register_composite_shape(libs);
+    register_conv_composite_kernels(libs);
     register_override_protocol(libs);
     autograd::register_autograd_elementwise(libs);
     autograd::register_autograd_unary(libs);
@@ -309,6 +310,7 @@ void ensure_builtins() {
     autograd::register_autograd_index(libs);
     autograd::register_autograd_reduce(libs);
     autograd::register_autograd_scan(libs);
+    autograd::register_autograd_conv(libs);
     auto& reg = Registry::get();
     std::unique_lock lock(reg.mutex);
     reg.builtins = std::move(libs);

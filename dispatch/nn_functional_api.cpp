@@ -37,7 +37,66 @@ Tensor dropout(T input, double p, bool train) {
   return op.call(input, p, train, false);
 }
 
+using Ints = IntArrayRef;
+
+Value padding_value(PaddingMode mode) { return Value(mode == PaddingMode::kSame ? "same" : "valid"); }
+using ConvSig = Tensor(T, T, OptTensor, Ints, V, Ints, std::int64_t);
+
+Tensor conv1d(T input, T weight, OptTensor bias, Ints stride, Ints padding, Ints dilation, std::int64_t groups) {
+  WICK_NN_OP("torch.conv1d", ConvSig);
+  return op.call(input, weight, bias, stride, Value(padding), dilation, groups);
+}
+Tensor conv2d(T input, T weight, OptTensor bias, Ints stride, Ints padding, Ints dilation, std::int64_t groups) {
+  WICK_NN_OP("torch.conv2d", ConvSig);
+  return op.call(input, weight, bias, stride, Value(padding), dilation, groups);
+}
+Tensor conv1d(T input, T weight, OptTensor bias, Ints stride, PaddingMode padding, Ints dilation, std::int64_t groups) {
+  WICK_NN_OP("torch.conv1d", ConvSig);
+  return op.call(input, weight, bias, stride, padding_value(padding), dilation, groups);
+}
+Tensor conv2d(T input, T weight, OptTensor bias, Ints stride, PaddingMode padding, Ints dilation, std::int64_t groups) {
+  WICK_NN_OP("torch.conv2d", ConvSig);
+  return op.call(input, weight, bias, stride, padding_value(padding), dilation, groups);
+}
+Tensor max_pool2d(T input, Ints kernel_size, Ints stride, Ints padding, Ints dilation, bool ceil_mode) {
+  WICK_NN_OP("torch.max_pool2d", Tensor(T, Ints, std::optional<Ints>, Ints, Ints, bool));
+  return op.call(input, kernel_size, stride.empty() ? std::nullopt : std::optional<Ints>(stride), padding, dilation,
+                 ceil_mode);
+}
+Tensor avg_pool1d(T input, Ints kernel_size, Ints stride, Ints padding, bool ceil_mode, bool count_include_pad) {
+  WICK_NN_OP("torch.avg_pool1d", Tensor(T, Ints, std::optional<Ints>, Ints, bool, bool));
+  return op.call(input, kernel_size, stride.empty() ? std::nullopt : std::optional<Ints>(stride), padding, ceil_mode,
+                 count_include_pad);
+}
+Tensor adaptive_avg_pool1d(T input, Ints output_size) {
+  WICK_NN_OP("torch.adaptive_avg_pool1d", Tensor(T, Ints));
+  return op.call(input, output_size);
+}
+
 namespace nn::functional {
+
+using OptInts = std::optional<IntArrayRef>;
+
+Tensor max_pool2d(T input, Ints kernel_size, OptInts stride, Ints padding, Ints dilation, bool ceil_mode) {
+  // The entry returns Any: the output, or (output, indices) with return_indices.
+  WICK_NN_OP("torch.nn.functional.max_pool2d", Value(T, Ints, OptInts, Ints, Ints, bool, bool));
+  return op.call(input, kernel_size, stride, padding, dilation, ceil_mode, false).to_tensor();
+}
+std::tuple<Tensor, Tensor> max_pool2d_with_indices(T input, Ints kernel_size, OptInts stride, Ints padding,
+                                                   Ints dilation, bool ceil_mode) {
+  using Sig = std::tuple<Tensor, Tensor>(T, Ints, OptInts, Ints, Ints, bool, bool);
+  WICK_NN_OP("torch.nn.functional.max_pool2d_with_indices", Sig);
+  return op.call(input, kernel_size, stride, padding, dilation, ceil_mode, true);
+}
+Tensor avg_pool2d(T input, Ints kernel_size, OptInts stride, Ints padding, bool ceil_mode, bool count_include_pad,
+                  std::optional<std::int64_t> divisor_override) {
+  WICK_NN_OP("torch.nn.functional.avg_pool2d", Tensor(T, Ints, OptInts, Ints, bool, bool, std::optional<std::int64_t>));
+  return op.call(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
+}
+Tensor adaptive_avg_pool2d(T input, Ints output_size) {
+  WICK_NN_OP("torch.nn.functional.adaptive_avg_pool2d", Tensor(T, Ints));
+  return op.call(input, output_size);
+}
 
 Tensor linear(T input, T weight, OptTensor bias) {
   WICK_NN_OP("torch.nn.functional.linear", Tensor(T, T, OptTensor));

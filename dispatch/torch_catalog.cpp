@@ -273,6 +273,49 @@ constexpr const char* kLinalgNorms[] = {
     "-> Tensor",
 };
 
+// Convolution and pooling (issue 6). `padding` of conv1d/conv2d is one entry
+// for PyTorch's two overloads: ints, or the strings 'valid' / 'same'.
+constexpr const char* kConvPoolTorch[] = {
+    "conv1d(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=1, Any padding=0, int[1] dilation=1, "
+    "int groups=1) -> Tensor",
+    "conv2d(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, Any padding=0, int[2] dilation=1, "
+    "int groups=1) -> Tensor",
+    "max_pool2d(Tensor input, int[2] kernel_size, int[2]? stride=None, int[2] padding=0, int[2] dilation=1, "
+    "bool ceil_mode=False) -> Tensor",
+    "avg_pool1d(Tensor input, int[1] kernel_size, int[1]? stride=None, int[1] padding=0, bool ceil_mode=False, "
+    "bool count_include_pad=True) -> Tensor",
+    "adaptive_avg_pool1d(Tensor input, int[1] output_size) -> Tensor",
+};
+// torch.nn.functional twins of the torch.* entries above (same signature).
+constexpr const char* kConvPoolFunctionalAliases[] = {"conv1d", "conv2d", "avg_pool1d", "adaptive_avg_pool1d"};
+constexpr const char* kConvPoolFunctional[] = {
+    "max_pool2d(Tensor input, int[2] kernel_size, int[2]? stride=None, int[2] padding=0, int[2] dilation=1, "
+    "bool ceil_mode=False, bool return_indices=False) -> Any",
+    "max_pool2d_with_indices(Tensor input, int[2] kernel_size, int[2]? stride=None, int[2] padding=0, "
+    "int[2] dilation=1, bool ceil_mode=False, bool return_indices=False) -> (Tensor, Tensor)",
+    "avg_pool2d(Tensor input, int[2] kernel_size, int[2]? stride=None, int[2] padding=0, bool ceil_mode=False, "
+    "bool count_include_pad=True, int? divisor_override=None) -> Tensor",
+    "adaptive_avg_pool2d(Tensor input, int[2] output_size) -> Tensor",
+};
+// Internal operators (namespace `aten`, not part of the torch API) on batched
+// 4-D tensors: the CPU kernels of convolution and pooling and their adjoints.
+constexpr const char* kConvPoolInternal[] = {
+    "convolution2d(Tensor input, Tensor weight, Tensor? bias, int[2] stride, int[2] padding, int[2] dilation, "
+    "int groups) -> Tensor",
+    "convolution2d_input_backward(Tensor grad_output, Tensor weight, int[4] input_size, int[2] stride, "
+    "int[2] padding, int[2] dilation, int groups) -> Tensor",
+    "convolution2d_weight_backward(Tensor grad_output, Tensor input, int[4] weight_size, int[2] stride, "
+    "int[2] padding, int[2] dilation, int groups) -> Tensor",
+    "avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, "
+    "bool count_include_pad, int? divisor_override) -> Tensor",
+    "avg_pool2d_backward(Tensor grad_output, int[4] input_size, int[2] kernel_size, int[2] stride, int[2] padding, "
+    "bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor",
+    "adaptive_avg_pool2d(Tensor self, int[2] output_size) -> Tensor",
+    "adaptive_avg_pool2d_backward(Tensor grad_output, int[4] input_size) -> Tensor",
+    "max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, "
+    "bool ceil_mode) -> (Tensor, Tensor)",
+};
+
 }  // namespace
 
 void register_torch_catalog(std::vector<std::unique_ptr<Library>>& out) {
@@ -308,10 +351,17 @@ void register_torch_catalog(std::vector<std::unique_ptr<Library>>& out) {
   auto linalg = std::make_unique<Library>("torch.linalg");
   for (const char* s : kLinalgNorms) linalg->def(s);
 
+  for (const char* s : kConvPoolTorch) torch->def(s);
+  for (const char* name : kConvPoolFunctionalAliases) functional->alias(name, std::string("torch.") + name);
+  for (const char* s : kConvPoolFunctional) functional->def(s);
+  auto aten = std::make_unique<Library>("aten");
+  for (const char* s : kConvPoolInternal) aten->def(s);
+
   out.push_back(std::move(torch));
   out.push_back(std::move(tensor));
   out.push_back(std::move(functional));
   out.push_back(std::move(linalg));
+  out.push_back(std::move(aten));
 }
 
 }  // namespace wick

@@ -21,4 +21,7 @@ WICK_PLUGIN("cpu", "0.1.0", registrar) {
   wick::cpu::register_nn_ops(torch, registrar.library("torch.nn.functional", DispatchKey::kCPU));
   wick::cpu::register_index_ops(torch);
   wick::cpu::register_norm_ops(registrar.library("torch.nn.functional", DispatchKey::kCPU));
+  auto& aten = registrar.library("aten", DispatchKey::kCPU);
+  wick::cpu::register_conv_ops(aten);
+  wick::cpu::register_pool_ops(aten);
 }

@@ -16,5 +16,8 @@ void register_factory_ops(Library& torch);
 void register_nn_ops(Library& torch, Library& functional);
 void register_index_ops(Library& torch);
 void register_norm_ops(Library& functional);
+// The internal `aten` operators of convolution and pooling.
+void register_conv_ops(Library& aten);
+void register_pool_ops(Library& aten);
 
 }  // namespace wick::cpu

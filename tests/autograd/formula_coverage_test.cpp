@@ -125,6 +125,24 @@ void add_norm_samples(std::map<std::string, std::vector<Sample>>& m) {
                       {{t({3, 4}), Value(inf)}}};
 }
 
+// Convolution and pooling (torch.* and torch.nn.functional share names).
+void add_conv_samples(std::map<std::string, std::vector<Sample>>& m) {
+  const Kwargs strided = {{"stride", ints({2, 1})}, {"padding", ints({1, 0})}, {"groups", i(2)}};
+  m["conv2d"] = {{{t({2, 4, 4, 5}), t({4, 2, 2, 3}), t({4})}, strided},
+                 {{t({2, 4, 5}), t({3, 2, 3, 2})}, {{"padding", Value("same")}, {"dilation", i(2)}}}};
+  m["conv1d"] = {{{t({2, 3, 6}), t({4, 3, 3}), t({4})}, {{"stride", i(2)}, {"padding", i(1)}}},
+                 {{t({3, 6}), t({2, 3, 2})}, {{"padding", Value("same")}}}};
+  const Kwargs pool = {{"stride", i(2)}, {"padding", i(1)}};
+  m["max_pool2d"] = {{{t({1, 2, 5, 6}), i(3)}, pool}, {{t({2, 4, 5}), ints({2, 3})}, {{"dilation", i(2)}}}};
+  m["max_pool2d_with_indices"] = {{{t({1, 2, 5, 6}), i(3)}, pool}};
+  m["avg_pool2d"] = {{{t({1, 2, 5, 6}), i(3)}, {{"stride", i(2)}, {"padding", i(1)}, {"ceil_mode", Value(true)}}},
+                     {{t({2, 5, 6}), ints({2, 3})}, {{"count_include_pad", Value(false)}, {"padding", i(1)}}},
+                     {{t({2, 4, 4}), i(2)}, {{"divisor_override", i(3)}}}};
+  m["avg_pool1d"] = {{{t({2, 2, 7}), i(3)}, pool}};
+  m["adaptive_avg_pool2d"] = {{{t({2, 2, 5, 7}), ints({3, 4})}}, {{t({2, 4, 4}), i(3)}}};
+  m["adaptive_avg_pool1d"] = {{{t({2, 2, 7}), ints({3})}}};
+}
+
 // Operators whose arguments cannot be generated from the schema alone (or
 // that deserve more than the generic case), by entry name.
 const std::map<std::string, std::vector<Sample>>& explicit_samples() {
@@ -181,6 +199,7 @@ const std::map<std::string, std::vector<Sample>>& explicit_samples() {
     m["clamp"] = {{{t({2, 3}), Value(-1.0), Value(1.0)}}, {{t({2, 3}), Value(-1.0)}}, {{t({2, 3}), Value(), Value(1)}}};
     add_nn_samples(m);
     add_norm_samples(m);
+    add_conv_samples(m);
     m["prod"] = {{{t({2, 3})}}, {{t({2, 3}), i(1)}}, {{t({2, 3}), i(0), Value(true)}}};
     m["max"] = {{{t({2, 3})}}, {{t({2, 3}), i(1)}}, {{t({2, 3}), i(0), Value(true)}}, {{t({2, 3}), t({3})}}};
     m["min"] = m["max"];

@@ -1,4 +1,4 @@
-// tools/bench/bench_ops.cpp - CPU operator throughput: elementwise, reductions, GEMM.
+// tools/bench/bench_ops.cpp - CPU operator throughput: elementwise, reductions, GEMM, conv2d.
 /// \file
 /// Each `wick_X/N` has a libtorch twin `torch_X/N` in bench_ops_libtorch.cpp
 /// (same shapes, same dtype, outputs allocated per call as user code does),
@@ -95,5 +95,25 @@ void wick_layer_norm(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * 512 * cols * 4 * 2);
 }
 BENCHMARK(wick_layer_norm)->Arg(1024)->UseRealTime();
+
+// conv2d/C/HW: ResNet-like 3x3 convolutions, batch 8, C -> C channels, padding 1.
+void conv_counters(benchmark::State& state) {
+  const double c = static_cast<double>(state.range(0));
+  const double hw = static_cast<double>(state.range(1));
+  state.counters["flops"] =
+      benchmark::Counter(2 * 8 * c * c * 9 * hw * hw, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+void wick_conv2d(benchmark::State& state) {
+  const std::int64_t c = state.range(0);
+  const std::int64_t hw = state.range(1);
+  wick::init();
+  wick::Tensor x = wick::randn({8, c, hw, hw});
+  wick::Tensor w = wick::randn({c, c, 3, 3});
+  wick::Tensor b = wick::randn({c});
+  for (auto _ : state) benchmark::DoNotOptimize(wick::conv2d(x, w, b, 1, 1));
+  conv_counters(state);
+}
+BENCHMARK(wick_conv2d)->Args({64, 56})->Args({128, 28})->Args({256, 14})->UseRealTime();
 
 }  // namespace

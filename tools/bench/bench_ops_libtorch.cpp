@@ -59,5 +59,18 @@ void torch_layer_norm(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * 512 * cols * 4 * 2);
 }
 BENCHMARK(torch_layer_norm)->Arg(1024)->UseRealTime();
+void torch_conv2d(benchmark::State& state) {
+  const std::int64_t c = state.range(0);
+  const std::int64_t hw = state.range(1);
+  at::Tensor x = torch::randn({8, c, hw, hw});
+  at::Tensor w = torch::randn({c, c, 3, 3});
+  at::Tensor b = torch::randn({c});
+  for (auto _ : state) benchmark::DoNotOptimize(at::conv2d(x, w, b, 1, 1));
+  const double cc = static_cast<double>(c);
+  const double d = static_cast<double>(hw);
+  state.counters["flops"] =
+      benchmark::Counter(2 * 8 * cc * cc * 9 * d * d, benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(torch_conv2d)->Args({64, 56})->Args({128, 28})->Args({256, 14})->UseRealTime();
 
 }  // namespace

@@ -92,6 +92,7 @@ template <> struct Unbox<std::optional<std::string_view>> {
   }
 };
 template <> struct Unbox<const Value&> { static const Value& get(const Value& v) { return v; } };
+template <> struct Unbox<Value> { static Value get(const Value& v) { return v; } };  // an `Any` result
 
 // Argument -> Value.
 template <typename T>
@@ -109,6 +110,7 @@ inline void push_results(Stack& s, double v) { s.emplace_back(v); }
 inline void push_results(Stack& s, std::int64_t v) { s.emplace_back(v); }
 inline void push_results(Stack& s, bool v) { s.emplace_back(v); }
 inline void push_results(Stack& s, const Scalar& v) { s.emplace_back(v); }
+inline void push_results(Stack& s, Value v) { s.emplace_back(std::move(v)); }  // an `Any` result
 template <typename... Ts>
 void push_results(Stack& s, std::tuple<Ts...> t) {
   std::apply([&](auto&&... x) { (push_results(s, std::move(x)), ...); }, std::move(t));

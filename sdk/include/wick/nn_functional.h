@@ -14,6 +14,7 @@
 #pragma once
 
 #include <optional>
+#include <tuple>
 #include <string_view>
 
 #include "wick/export.h"
@@ -30,6 +31,29 @@ WICK_API Tensor log_softmax(const Tensor& input, std::int64_t dim, std::optional
 /// torch.dropout: zeroes each element with probability p (default generator)
 /// and scales the rest by 1/(1-p) when `train`; the input itself otherwise.
 WICK_API Tensor dropout(const Tensor& input, double p, bool train);
+
+/// torch.conv1d / torch.conv2d: cross-correlation of a batched (N, C, ...)
+/// or unbatched (C, ...) input with weight (O, C/groups, k...). A list of
+/// one value stands for every spatial dim.
+WICK_API Tensor conv1d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias = std::nullopt,
+                       IntArrayRef stride = 1, IntArrayRef padding = 0, IntArrayRef dilation = 1,
+                       std::int64_t groups = 1);
+WICK_API Tensor conv2d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias = std::nullopt,
+                       IntArrayRef stride = 1, IntArrayRef padding = 0, IntArrayRef dilation = 1,
+                       std::int64_t groups = 1);
+/// conv's padding='valid' (none) or 'same' (output as large as the input; stride 1 only).
+enum class PaddingMode { kValid, kSame };
+WICK_API Tensor conv1d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias,
+                       IntArrayRef stride, PaddingMode padding, IntArrayRef dilation = 1, std::int64_t groups = 1);
+WICK_API Tensor conv2d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias,
+                       IntArrayRef stride, PaddingMode padding, IntArrayRef dilation = 1, std::int64_t groups = 1);
+/// torch.max_pool2d: an empty stride means kernel_size.
+WICK_API Tensor max_pool2d(const Tensor& input, IntArrayRef kernel_size, IntArrayRef stride = {},
+                           IntArrayRef padding = 0, IntArrayRef dilation = 1, bool ceil_mode = false);
+WICK_API Tensor avg_pool1d(const Tensor& input, IntArrayRef kernel_size, IntArrayRef stride = {},
+                           IntArrayRef padding = 0, bool ceil_mode = false, bool count_include_pad = true);
+/// Windows [floor(i*L/out), ceil((i+1)*L/out)).
+WICK_API Tensor adaptive_avg_pool1d(const Tensor& input, IntArrayRef output_size);
 
 }  // namespace wick
 
@@ -110,5 +134,27 @@ WICK_API Tensor embedding(const Tensor& input, const Tensor& weight,
 /// mode: "constant" (value, default 0), "reflect" or "replicate".
 WICK_API Tensor pad(const Tensor& input, IntArrayRef pad, std::string_view mode = "constant",
                     std::optional<double> value = std::nullopt);
+using wick::adaptive_avg_pool1d;
+using wick::avg_pool1d;
+using wick::conv1d;
+using wick::conv2d;
+
+/// Max pooling over (N, C, H, W) or (C, H, W); stride std::nullopt means
+/// kernel_size. A NaN in a window wins.
+WICK_API Tensor max_pool2d(const Tensor& input, IntArrayRef kernel_size,
+                           std::optional<IntArrayRef> stride = std::nullopt, IntArrayRef padding = 0,
+                           IntArrayRef dilation = 1, bool ceil_mode = false);
+/// max_pool2d and the flat (h * W + w) index of each maximum in its plane.
+WICK_API std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& input, IntArrayRef kernel_size,
+                                                            std::optional<IntArrayRef> stride = std::nullopt,
+                                                            IntArrayRef padding = 0, IntArrayRef dilation = 1,
+                                                            bool ceil_mode = false);
+/// divisor_override replaces the window's element count.
+WICK_API Tensor avg_pool2d(const Tensor& input, IntArrayRef kernel_size,
+                           std::optional<IntArrayRef> stride = std::nullopt, IntArrayRef padding = 0,
+                           bool ceil_mode = false, bool count_include_pad = true,
+                           std::optional<std::int64_t> divisor_override = std::nullopt);
+/// Windows [floor(i*H/out), ceil((i+1)*H/out)) in each dim.
+WICK_API Tensor adaptive_avg_pool2d(const Tensor& input, IntArrayRef output_size);
 
 }  // namespace wick::nn::functional

@@ -1,0 +1,222 @@
+// backends/cpu/conv_ops.cpp - 2-D convolution and its two adjoints, lowered to GEMM (im2col / col2im + OpenBLAS).
+/// \file
+/// The internal operators (namespace `aten`) work on batched 4-D tensors:
+/// input [N, C, H, W], weight [O, C/groups, kh, kw], output [N, O, oh, ow].
+/// torch.conv1d / conv2d (dispatch/nn_conv_composite.cpp) check the user's
+/// arguments and reshape onto them.
+///   forward:         out_g  = W_g [O/g, K] * col(x_g) [K, L]      (+ bias)
+///   input_backward:  x_g   += col2im(W_g^T [K, O/g] * g_g [O/g, L])
+///   weight_backward: W_g   += g_g [O/g, L] * col(x_g)^T [L, K]
+/// with K = C/g * kh * kw and L = oh * ow. The two backwards are the
+/// adjoints of the forward in each of its arguments, so each operator's
+/// derivatives are the other two (dispatch/autograd_conv.cpp).
+#include <cblas.h>
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include <wick/tensor_util.h>
+
+#include "backends/cpu/cpu_kernels.h"
+#include "backends/cpu/loops.h"
+
+namespace wick::cpu {
+namespace {
+
+struct ConvGeometry {
+  std::int64_t n = 0, c = 0, h = 0, w = 0;  // input
+  std::int64_t o = 0, kh = 0, kw = 0;       // weight (C/g channels)
+  std::int64_t oh = 0, ow = 0;              // output
+  std::int64_t sh = 1, sw = 1, ph = 0, pw = 0, dh = 1, dw = 1, groups = 1;
+  [[nodiscard]] std::int64_t cg() const { return c / groups; }
+  [[nodiscard]] std::int64_t og() const { return o / groups; }
+  [[nodiscard]] std::int64_t k() const { return cg() * kh * kw; }
+  [[nodiscard]] std::int64_t l() const { return oh * ow; }
+};
+
+ConvGeometry geometry(const char* op, IntArrayRef input, IntArrayRef weight, IntArrayRef stride, IntArrayRef padding,
+                      IntArrayRef dilation, std::int64_t groups) {
+  WICK_CHECK(
+      input.size() == 4 && weight.size() == 4 && stride.size() == 2 && padding.size() == 2 && dilation.size() == 2,
+      RuntimeError, op, ": expected 4-D input and weight and two-element stride, padding and dilation");
+  ConvGeometry g;
+  g.n = input[0];
+  g.c = input[1];
+  g.h = input[2];
+  g.w = input[3];
+  g.o = weight[0];
+  g.kh = weight[2];
+  g.kw = weight[3];
+  g.sh = stride[0];
+  g.sw = stride[1];
+  g.ph = padding[0];
+  g.pw = padding[1];
+  g.dh = dilation[0];
+  g.dw = dilation[1];
+  g.groups = groups;
+  WICK_CHECK(groups > 0 && g.c % groups == 0 && g.o % groups == 0 && weight[1] == g.c / groups, RuntimeError, op,
+             ": weight of shape ", format_shape(weight), " does not fit ", g.c, " input channels in ", groups,
+             " groups");
+  WICK_CHECK(g.sh > 0 && g.sw > 0 && g.dh > 0 && g.dw > 0 && g.ph >= 0 && g.pw >= 0, RuntimeError, op,
+             ": stride and dilation must be positive and padding non-negative");
+  g.oh = (g.h + 2 * g.ph - g.dh * (g.kh - 1) - 1) / g.sh + 1;
+  g.ow = (g.w + 2 * g.pw - g.dw * (g.kw - 1) - 1) / g.sw + 1;
+  WICK_CHECK(g.oh > 0 && g.ow > 0, RuntimeError, op, ": kernel size can't be greater than actual input size");
+  return g;
+}
+
+void gemm(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, std::int64_t m, std::int64_t n, std::int64_t k, const float* a,
+          std::int64_t lda, const float* b, std::int64_t ldb, float beta, float* c, std::int64_t ldc) {
+  cblas_sgemm(CblasRowMajor, ta, tb, static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), 1.0F, a,
+              static_cast<int>(lda), b, static_cast<int>(ldb), beta, c, static_cast<int>(ldc));
+}
+void gemm(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, std::int64_t m, std::int64_t n, std::int64_t k, const double* a,
+          std::int64_t lda, const double* b, std::int64_t ldb, double beta, double* c, std::int64_t ldc) {
+  cblas_dgemm(CblasRowMajor, ta, tb, static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), 1.0, a,
+              static_cast<int>(lda), b, static_cast<int>(ldb), beta, c, static_cast<int>(ldc));
+}
+
+// col [cg * kh * kw, oh * ow] from one group's channels x [cg, h, w]; zeros
+// where the window reads padding. kToCol false: the adjoint (col2im), adding
+// col back into x.
+template <bool kToCol, typename T>
+void im2col(const ConvGeometry& g, std::conditional_t<kToCol, const T*, T*> x,
+            std::conditional_t<kToCol, T*, const T*> col) {
+  std::int64_t row = 0;
+  for (std::int64_t ci = 0; ci < g.cg(); ++ci) {
+    for (std::int64_t i = 0; i < g.kh; ++i) {
+      for (std::int64_t j = 0; j < g.kw; ++j, ++row) {
+        auto* crow = col + row * g.l();
+        for (std::int64_t y = 0; y < g.oh; ++y) {
+          const std::int64_t iy = y * g.sh - g.ph + i * g.dh;
+          auto* cseg = crow + y * g.ow;
+          if (iy < 0 || iy >= g.h) {
+            if constexpr (kToCol) std::fill(cseg, cseg + g.ow, T(0));
+            continue;
+          }
+          auto* xrow = x + (ci * g.h + iy) * g.w;
+          const std::int64_t off = j * g.dw - g.pw;
+          for (std::int64_t xo = 0; xo < g.ow; ++xo) {
+            const std::int64_t ix = xo * g.sw + off;
+            const bool inside = ix >= 0 && ix < g.w;
+            if constexpr (kToCol) {
+              cseg[xo] = inside ? xrow[ix] : T(0);
+            } else if (inside) {
+              xrow[ix] += cseg[xo];
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+template <typename Fn>
+void visit_float(const char* op, ScalarType t, Fn&& fn) {
+  if (t == ScalarType::kFloat32) {
+    fn(float{});
+  } else if (t == ScalarType::kFloat64) {
+    fn(double{});
+  } else {
+    WICK_CHECK(false, RuntimeError, op, ": \"slow_conv2d_cpu\" not implemented for '", type_title(t), "'");
+  }
+}
+
+void check_same_dtype(const char* op, const Tensor& a, const Tensor& b) {
+  WICK_CHECK(a.dtype() == b.dtype(), RuntimeError, op, ": expected scalar type ", type_title(a.dtype()), " but found ",
+             type_title(b.dtype()));
+}
+
+template <typename T>
+const T* cptr(const Tensor& t) {
+  return static_cast<const T*>(t.data_ptr());
+}
+template <typename T>
+T* mptr(Tensor& t) {
+  return static_cast<T*>(t.data_ptr());
+}
+
+Tensor conv2d_forward(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias, IntArrayRef stride,
+                      IntArrayRef padding, IntArrayRef dilation, std::int64_t groups) {
+  const char* op = "aten.convolution2d";
+  const ConvGeometry g = geometry(op, input.sizes(), weight.sizes(), stride, padding, dilation, groups);
+  check_same_dtype(op, input, weight);
+  if (bias) check_same_dtype(op, input, *bias);
+  Tensor x = input.contiguous();
+  Tensor wt = weight.contiguous();
+  Tensor out = make_empty({g.n, g.o, g.oh, g.ow}, input.dtype(), input.device());
+  visit_float(op, input.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    std::vector<T> col(static_cast<std::size_t>(g.k() * g.l()));
+    const T* px = cptr<T>(x);
+    const T* pw = cptr<T>(wt);
+    T* po = mptr<T>(out);
+    std::optional<Tensor> b;
+    if (bias) b = bias->contiguous();
+    for (std::int64_t n = 0; n < g.n; ++n) {
+      for (std::int64_t gi = 0; gi < g.groups; ++gi) {
+        im2col<true, T>(g, px + (n * g.c + gi * g.cg()) * g.h * g.w, col.data());
+        T* og = po + (n * g.o + gi * g.og()) * g.l();
+        gemm(CblasNoTrans, CblasNoTrans, g.og(), g.l(), g.k(), pw + gi * g.og() * g.k(), g.k(), col.data(), g.l(), T(0),
+             og, g.l());
+      }
+      if (b) {
+        const T* pb = cptr<T>(*b);
+        for (std::int64_t oc = 0; oc < g.o; ++oc) {
+          T* row = po + (n * g.o + oc) * g.l();
+          for (std::int64_t i = 0; i < g.l(); ++i) row[i] += pb[oc];
+        }
+      }
+    }
+  });
+  return out;
+}
+
+// kInput: input_backward(grad, other = weight) into size = the input's sizes;
+// else weight_backward(grad, other = input) into size = the weight's sizes.
+template <bool kInput>
+Tensor conv2d_backward(const Tensor& grad, const Tensor& other, IntArrayRef size, IntArrayRef stride,
+                       IntArrayRef padding, IntArrayRef dilation, std::int64_t groups) {
+  const char* op = kInput ? "aten.convolution2d_input_backward" : "aten.convolution2d_weight_backward";
+  const ConvGeometry g = kInput ? geometry(op, size, other.sizes(), stride, padding, dilation, groups)
+                                : geometry(op, other.sizes(), size, stride, padding, dilation, groups);
+  WICK_CHECK(grad.sizes().equals(IntArrayRef{g.n, g.o, g.oh, g.ow}), RuntimeError, op, ": grad_output of shape ",
+             format_shape(grad.sizes()), " does not match the convolution's output");
+  check_same_dtype(op, grad, other);
+  Tensor gr = grad.contiguous();
+  Tensor o = other.contiguous();
+  Tensor out = make_empty(size, grad.dtype(), grad.device());
+  visit_float(op, grad.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    std::vector<T> col(static_cast<std::size_t>(g.k() * g.l()));
+    T* po = mptr<T>(out);
+    std::fill(po, po + out.numel(), T(0));
+    for (std::int64_t n = 0; n < g.n; ++n) {
+      for (std::int64_t gi = 0; gi < g.groups; ++gi) {
+        const T* pg = cptr<T>(gr) + (n * g.o + gi * g.og()) * g.l();
+        const std::int64_t image = (n * g.c + gi * g.cg()) * g.h * g.w;
+        if constexpr (kInput) {
+          gemm(CblasTrans, CblasNoTrans, g.k(), g.l(), g.og(), cptr<T>(o) + gi * g.og() * g.k(), g.k(), pg, g.l(), T(0),
+               col.data(), g.l());
+          im2col<false, T>(g, po + image, col.data());
+        } else {
+          im2col<true, T>(g, cptr<T>(o) + image, col.data());
+          gemm(CblasNoTrans, CblasTrans, g.og(), g.k(), g.l(), pg, g.l(), col.data(), g.l(), T(1),
+               po + gi * g.og() * g.k(), g.k());
+        }
+      }
+    }
+  });
+  return out;
+}
+
+}  // namespace
+
+void register_conv_ops(Library& aten) {
+  aten.impl("convolution2d", &conv2d_forward)
+      .impl("convolution2d_input_backward", &conv2d_backward<true>)
+      .impl("convolution2d_weight_backward", &conv2d_backward<false>);
+}
+
+}  // namespace wick::cpu

@@ -1,0 +1,293 @@
+// dispatch/nn_conv_composite.cpp - torch.conv1d/conv2d and the pooling functions: argument checks and reshaping onto
+// the aten 2-D kernels.
+/// \file
+/// The public entries check their arguments with PyTorch's messages, give
+/// unbatched inputs a batch dim (removed again from the result), view 1-D
+/// problems as 2-D ones of height 1, and call the internal `aten.*`
+/// operators, whose Autograd kernels hold the formulas
+/// (dispatch/autograd_conv.cpp). padding='same' with an odd total padding
+/// pads one extra zero on the right/bottom (a recorded cat), as PyTorch.
+#include <string>
+
+#include "wick/dispatcher.h"
+#include "wick/library.h"
+#include "wick/nn_functional.h"
+#include "wick/ops.h"
+#include "wick/tensor_util.h"
+
+namespace wick {
+namespace {
+
+using T = const Tensor&;
+using OptTensor = const std::optional<Tensor>&;
+using Ints = DimVector;
+
+template <typename Sig>
+TypedOperatorHandle<Sig> typed(const char* name) {
+  return find_op(name).typed<Sig>();
+}
+
+// A list argument of `n` values: one value stands for all of them.
+Ints expand(const char* op, const char* name, IntArrayRef v, std::size_t n) {
+  WICK_CHECK(v.size() == n || v.size() == 1, RuntimeError, op, ": expected ", name,
+             " to be a single integer value or a list of ", n, " values to match the convolution dimensions, but got ",
+             name, "=", format_shape(v));
+  Ints out;
+  for (std::size_t i = 0; i < n; ++i) out.push_back(v.size() == 1 ? v[0] : v[i]);
+  return out;
+}
+
+// PyTorch's legacy tensor type names ("torch.FloatTensor") in conv's dtype message.
+const char* legacy_type(ScalarType t) {
+  switch (t) {
+    case ScalarType::kFloat32:
+      return "torch.FloatTensor";
+    case ScalarType::kFloat64:
+      return "torch.DoubleTensor";
+    case ScalarType::kInt64:
+      return "torch.LongTensor";
+    case ScalarType::kInt32:
+      return "torch.IntTensor";
+    case ScalarType::kBool:
+      return "torch.BoolTensor";
+    default:
+      return "torch.Tensor";
+  }
+}
+
+// --- convolution -------------------------------------------------------------------------------
+
+Tensor pad_right(const Tensor& x, std::int64_t dim) {
+  DimVector sizes(x.sizes());
+  sizes[static_cast<std::size_t>(dim)] = 1;
+  return cat({x, zeros(sizes, x.dtype())}, dim);
+}
+
+// spatial: 1 or 2. Returns the result of input (batched or not) conv weight.
+Tensor conv_nd(const char* op, std::size_t spatial, T input, T weight, OptTensor bias, IntArrayRef stride_arg,
+               const Value& padding, IntArrayRef dilation_arg, std::int64_t groups) {
+  const auto dims = static_cast<std::int64_t>(spatial);
+  const bool batched = input.dim() == dims + 2;
+  WICK_CHECK(batched || input.dim() == dims + 1, RuntimeError, op, ": Expected ", dims + 1, "D (unbatched) or ",
+             dims + 2, "D (batched) input to ", spatial == 1 ? "conv1d" : "conv2d",
+             ", but got input of size: ", format_shape(input.sizes()));
+  Tensor x = batched ? input : input.unsqueeze(0);
+  WICK_CHECK(weight.dim() == dims + 2, RuntimeError, op, ": Expected ", weight.dim(), "-dimensional input for ",
+             weight.dim(), "-dimensional weight ", format_shape(weight.sizes()), ", but got ", x.dim(),
+             "-dimensional input of size ", format_shape(x.sizes()), " instead");
+  Ints stride = expand(op, "stride", stride_arg, spatial);
+  Ints dilation = expand(op, "dilation", dilation_arg, spatial);
+  for (std::int64_t s : stride) WICK_CHECK(s > 0, RuntimeError, op, ": non-positive stride is not supported");
+  for (std::int64_t d : dilation) WICK_CHECK(d > 0, RuntimeError, op, ": non-positive dilation is not supported");
+  WICK_CHECK(groups > 0, RuntimeError, op, ": non-positive groups is not supported");
+  WICK_CHECK(x.dtype() == weight.dtype(), RuntimeError, op, ": Input type (", legacy_type(x.dtype()),
+             ") and weight type (", legacy_type(weight.dtype()), ") should be the same");
+  const std::int64_t channels = x.sizes()[1];
+  WICK_CHECK(weight.sizes()[0] % groups == 0, RuntimeError, op, ": Given groups=", groups,
+             ", expected weight to be divisible by ", groups, " at dimension 0, but got weight of size ",
+             format_shape(weight.sizes()), " instead");
+  WICK_CHECK(channels == weight.sizes()[1] * groups, RuntimeError, op, ": Given groups=", groups, ", weight of size ",
+             format_shape(weight.sizes()), ", expected input", format_shape(x.sizes()), " to have ",
+             weight.sizes()[1] * groups, " channels, but got ", channels, " channels instead");
+  if (bias)
+    WICK_CHECK(bias->dim() == 1 && bias->sizes()[0] == weight.sizes()[0], RuntimeError, op, ": Given weight of size ",
+               format_shape(weight.sizes()), ", expected bias to be 1-dimensional with ", weight.sizes()[0],
+               " elements, but got bias of size ", format_shape(bias->sizes()), " instead");
+  Ints pad;
+  if (padding.is_string()) {
+    const std::string& mode = padding.to_string();
+    WICK_CHECK(mode == "valid" || mode == "same", RuntimeError, op, ": Invalid padding string: '", mode, "'");
+    for (std::size_t i = 0; i < spatial; ++i) pad.push_back(0);
+    if (mode == "same") {
+      for (std::int64_t s : stride)
+        WICK_CHECK(s == 1, RuntimeError, op, ": padding='same' is not supported for strided convolutions");
+      for (std::size_t i = 0; i < spatial; ++i) {
+        const std::int64_t total = dilation[i] * (weight.sizes()[2 + i] - 1);
+        pad[i] = total / 2;
+        if (total % 2 != 0) x = pad_right(x, 2 + static_cast<std::int64_t>(i));
+      }
+    }
+  } else {
+    std::vector<std::int64_t> p;
+    if (padding.is_int() || padding.is_bool()) {
+      p.push_back(padding.to_int());
+    } else if (padding.is_int_list()) {
+      p = padding.to_int_list();
+    } else {
+      WICK_CHECK(padding.is_list() || padding.is_tuple(), TypeError, op,
+                 ": argument 'padding' must be a tuple of ints or a string");
+      for (const Value& v : padding.items()) {
+        WICK_CHECK(v.is_int(), TypeError, op, ": argument 'padding' must be a tuple of ints or a string");
+        p.push_back(v.to_int());
+      }
+    }
+    pad = expand(op, "padding", p, spatial);
+  }
+  for (std::int64_t p : pad) WICK_CHECK(p >= 0, RuntimeError, op, ": negative padding is not supported");
+  // Kernel larger than the padded input.
+  bool fits = true;
+  for (std::size_t i = 0; i < spatial; ++i)
+    fits = fits && x.sizes()[2 + i] + 2 * pad[i] >= dilation[i] * (weight.sizes()[2 + i] - 1) + 1;
+  if (!fits) {
+    std::string padded;
+    std::string kernel;
+    for (std::size_t i = 0; i < spatial; ++i) {
+      padded += (i != 0 ? " x " : "") + std::to_string(x.sizes()[2 + i] + 2 * pad[i]);
+      kernel += (i != 0 ? " x " : "") + std::to_string(dilation[i] * (weight.sizes()[2 + i] - 1) + 1);
+    }
+    WICK_CHECK(false, RuntimeError, op, ": Calculated padded input size per channel: (", padded, "). Kernel size: (",
+               kernel, "). Kernel size can't be greater than actual input size");
+  }
+  static const auto conv =
+      typed<Tensor(T, T, OptTensor, IntArrayRef, IntArrayRef, IntArrayRef, std::int64_t)>("aten.convolution2d");
+  Tensor out;
+  if (spatial == 1) {
+    const std::int64_t s[] = {1, stride[0]};
+    const std::int64_t p[] = {0, pad[0]};
+    const std::int64_t d[] = {1, dilation[0]};
+    out = conv.call(x.unsqueeze(2), weight.unsqueeze(2), bias, IntArrayRef(s, 2), IntArrayRef(p, 2), IntArrayRef(d, 2),
+                    groups)
+              .squeeze(2);
+  } else {
+    out = conv.call(x, weight, bias, stride, pad, dilation, groups);
+  }
+  return batched ? out : out.squeeze(0);
+}
+
+Tensor conv1d_kernel(T input, T weight, OptTensor bias, IntArrayRef stride, const Value& padding, IntArrayRef dilation,
+                     std::int64_t groups) {
+  return conv_nd("torch.conv1d", 1, input, weight, bias, stride, padding, dilation, groups);
+}
+Tensor conv2d_kernel(T input, T weight, OptTensor bias, IntArrayRef stride, const Value& padding, IntArrayRef dilation,
+                     std::int64_t groups) {
+  return conv_nd("torch.conv2d", 2, input, weight, bias, stride, padding, dilation, groups);
+}
+
+// --- pooling -----------------------------------------------------------------------------------
+
+// A 3-D (unbatched) or 4-D input as 4-D; `batched` says which.
+Tensor as_batched(const char* op, T input, bool& batched) {
+  WICK_CHECK(input.dim() == 3 || input.dim() == 4, RuntimeError, op, ": Expected 3D or 4D tensor, but got ",
+             format_shape(input.sizes()));
+  batched = input.dim() == 4;
+  return batched ? input : input.unsqueeze(0);
+}
+
+Ints pool_param(const char* op, const char* name, IntArrayRef v, std::size_t n) {
+  WICK_CHECK(v.size() == n || v.size() == 1, RuntimeError, op, ": ", name,
+             " must either be a single int, or a tuple of ", n, " ints");
+  Ints out;
+  for (std::size_t i = 0; i < n; ++i) out.push_back(v.size() == 1 ? v[0] : v[i]);
+  return out;
+}
+
+std::tuple<Tensor, Tensor> max_pool2d_indices(T input, IntArrayRef kernel_size, std::optional<IntArrayRef> stride,
+                                              IntArrayRef padding, IntArrayRef dilation, bool ceil_mode,
+                                              bool /*return_indices*/) {
+  const char* op = "torch.nn.functional.max_pool2d";
+  static const auto pool =
+      typed<std::tuple<Tensor, Tensor>(T, IntArrayRef, IntArrayRef, IntArrayRef, IntArrayRef, bool)>(
+          "aten.max_pool2d_with_indices");
+  bool batched = false;
+  Tensor x = as_batched(op, input, batched);
+  const Ints k = pool_param(op, "kernel_size", kernel_size, 2);
+  const Ints s = stride && !stride->empty() ? pool_param(op, "stride", *stride, 2) : k;
+  for (std::int64_t v : s) WICK_CHECK(v != 0, RuntimeError, op, ": stride should not be zero");
+  auto [out, idx] =
+      pool.call(x, k, s, pool_param(op, "padding", padding, 2), pool_param(op, "dilation", dilation, 2), ceil_mode);
+  if (batched) return {out, idx};
+  return {out.squeeze(0), idx.squeeze(0)};
+}
+
+Tensor torch_max_pool2d(T input, IntArrayRef kernel_size, std::optional<IntArrayRef> stride, IntArrayRef padding,
+                        IntArrayRef dilation, bool ceil_mode) {
+  return std::get<0>(max_pool2d_indices(input, kernel_size, stride, padding, dilation, ceil_mode, false));
+}
+
+Value f_max_pool2d(T input, IntArrayRef kernel_size, std::optional<IntArrayRef> stride, IntArrayRef padding,
+                   IntArrayRef dilation, bool ceil_mode, bool return_indices) {
+  auto [out, idx] = max_pool2d_indices(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices);
+  if (!return_indices) return Value(out);
+  return Value::list({Value(out), Value(idx)}, true);
+}
+
+Tensor avg_pool2d_kernel(T input, IntArrayRef kernel_size, std::optional<IntArrayRef> stride, IntArrayRef padding,
+                         bool ceil_mode, bool count_include_pad, std::optional<std::int64_t> divisor_override) {
+  const char* op = "torch.nn.functional.avg_pool2d";
+  static const auto pool =
+      typed<Tensor(T, IntArrayRef, IntArrayRef, IntArrayRef, bool, bool, std::optional<std::int64_t>)>(
+          "aten.avg_pool2d");
+  bool batched = false;
+  Tensor x = as_batched(op, input, batched);
+  const Ints k = pool_param(op, "kernel_size", kernel_size, 2);
+  const Ints s = stride && !stride->empty() ? pool_param(op, "stride", *stride, 2) : k;
+  for (std::int64_t v : s) WICK_CHECK(v != 0, RuntimeError, op, ": stride should not be zero");
+  Tensor out =
+      pool.call(x, k, s, pool_param(op, "padding", padding, 2), ceil_mode, count_include_pad, divisor_override);
+  return batched ? out : out.squeeze(0);
+}
+
+Tensor avg_pool1d_kernel(T input, IntArrayRef kernel_size, std::optional<IntArrayRef> stride, IntArrayRef padding,
+                         bool ceil_mode, bool count_include_pad) {
+  const char* op = "torch.avg_pool1d";
+  WICK_CHECK(input.dim() == 2 || input.dim() == 3, RuntimeError, op, ": Expected 2 to 3 dimensions, but got ",
+             input.dim(), "-dimensional tensor for argument #1 'self' (while checking arguments for avg_pool1d)");
+  const Ints k = pool_param(op, "kernel_size", kernel_size, 1);
+  const Ints s = stride && !stride->empty() ? pool_param(op, "stride", *stride, 1) : k;
+  const Ints p = pool_param(op, "padding", padding, 1);
+  const std::int64_t k2[] = {1, k[0]};
+  const std::int64_t s2[] = {1, s[0]};
+  const std::int64_t p2[] = {0, p[0]};
+  return avg_pool2d_kernel(input.unsqueeze(-2), IntArrayRef(k2, 2), IntArrayRef(s2, 2), IntArrayRef(p2, 2), ceil_mode,
+                           count_include_pad, std::nullopt)
+      .squeeze(-2);
+}
+
+Tensor adaptive_avg_pool2d_kernel(T input, IntArrayRef output_size) {
+  const char* op = "torch.nn.functional.adaptive_avg_pool2d";
+  static const auto pool = typed<Tensor(T, IntArrayRef)>("aten.adaptive_avg_pool2d");
+  WICK_CHECK(input.dim() == 3 || input.dim() == 4, RuntimeError, op, ": Expected 3D or 4D tensor, but got ",
+             format_shape(input.sizes()));
+  for (std::int64_t d = 1; d < input.dim(); ++d)
+    WICK_CHECK(input.sizes()[d] > 0, RuntimeError, op,
+               ": Expected input to have non-zero size for non-batch dimensions, but input has sizes ",
+               format_shape(input.sizes()), " with dimension ", d, " being empty");
+  const Ints out_size = pool_param(op, "output_size", output_size, 2);
+  bool batched = false;
+  Tensor x = as_batched(op, input, batched);
+  Tensor out = pool.call(x, out_size);
+  return batched ? out : out.squeeze(0);
+}
+
+Tensor adaptive_avg_pool1d_kernel(T input, IntArrayRef output_size) {
+  const char* op = "torch.adaptive_avg_pool1d";
+  WICK_CHECK(output_size.size() == 1, RuntimeError, op, ": argument 'output_size' should contain one int (got ",
+             output_size.size(), ")");
+  WICK_CHECK(input.dim() == 2 || input.dim() == 3, RuntimeError, op, ": Expected 2 to 3 dimensions, but got ",
+             input.dim(),
+             "-dimensional tensor for argument #1 'self' (while checking arguments for "
+             "adaptive_avg_pool1d)");
+  const std::int64_t size2[] = {1, output_size[0]};
+  return adaptive_avg_pool2d_kernel(input.unsqueeze(-2), IntArrayRef(size2, 2)).squeeze(-2);
+}
+
+}  // namespace
+
+void register_conv_composite_kernels(std::vector<std::unique_ptr<Library>>& out) {
+  constexpr auto kComposite = DispatchKey::kCompositeImplicit;
+  auto torch = std::make_unique<Library>("torch", kComposite);
+  torch->impl("conv1d", &conv1d_kernel)
+      .impl("conv2d", &conv2d_kernel)
+      .impl("max_pool2d", &torch_max_pool2d)
+      .impl("avg_pool1d", &avg_pool1d_kernel)
+      .impl("adaptive_avg_pool1d", &adaptive_avg_pool1d_kernel);
+  auto functional = std::make_unique<Library>("torch.nn.functional", kComposite);
+  functional->impl("max_pool2d", &f_max_pool2d)
+      .impl("max_pool2d_with_indices", &max_pool2d_indices)
+      .impl("avg_pool2d", &avg_pool2d_kernel)
+      .impl("adaptive_avg_pool2d", &adaptive_avg_pool2d_kernel);
+  out.push_back(std::move(torch));
+  out.push_back(std::move(functional));
+}
+
+}  // namespace wick
