@@ -85,6 +85,24 @@ void blas_mm(benchmark::State& state) {
 }
 BENCHMARK(blas_mm)->Arg(256)->Arg(512)->Arg(1024)->Arg(2048)->UseRealTime();
 
+// softmax over the last dim of 10^7 floats, as 1000 rows of 10^4.
+void wick_softmax(benchmark::State& state) {
+  wick::Tensor x = random_floats(state.range(0)).reshape({1000, -1});
+  for (auto _ : state) benchmark::DoNotOptimize(wick::softmax(x, 1));
+  elementwise_counters(state, 2);
+}
+BENCHMARK(wick_softmax)->Arg(10000000)->UseRealTime();
+
+// cross_entropy of (512, 1024) logits against class indices, mean reduction.
+void wick_cross_entropy(benchmark::State& state) {
+  const std::int64_t classes = state.range(0);
+  wick::Tensor x = random_floats(512 * classes).reshape({512, classes});
+  wick::Tensor target = wick::randint(classes, {512});
+  for (auto _ : state) benchmark::DoNotOptimize(wick::nn::functional::cross_entropy(x, target));
+  state.SetBytesProcessed(state.iterations() * 512 * classes * 4);
+}
+BENCHMARK(wick_cross_entropy)->Arg(1024)->UseRealTime();
+
 // layer_norm over the rows of a (512, 1024) float32 matrix, with weight and bias.
 void wick_layer_norm(benchmark::State& state) {
   const std::int64_t cols = state.range(0);

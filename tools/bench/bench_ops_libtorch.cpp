@@ -73,4 +73,20 @@ void torch_conv2d(benchmark::State& state) {
 }
 BENCHMARK(torch_conv2d)->Args({64, 56})->Args({128, 28})->Args({256, 14})->UseRealTime();
 
+void torch_softmax(benchmark::State& state) {
+  at::Tensor x = torch::randn({state.range(0)}).reshape({1000, -1});
+  for (auto _ : state) benchmark::DoNotOptimize(at::softmax(x, 1));
+  elementwise_counters(state, 2);
+}
+BENCHMARK(torch_softmax)->Arg(10000000)->UseRealTime();
+
+void torch_cross_entropy(benchmark::State& state) {
+  const std::int64_t classes = state.range(0);
+  at::Tensor x = torch::randn({512, classes});
+  at::Tensor target = torch::randint(classes, {512});
+  for (auto _ : state) benchmark::DoNotOptimize(torch::nn::functional::cross_entropy(x, target));
+  state.SetBytesProcessed(state.iterations() * 512 * classes * 4);
+}
+BENCHMARK(torch_cross_entropy)->Arg(1024)->UseRealTime();
+
 }  // namespace
