@@ -139,8 +139,10 @@ inline bool cpu_has_avx2() {
   return yes;
 }
 
+// One body per loop, inlined into a baseline and an AVX2 copy: a function
+// inlined into a [[gnu::target]] function is compiled for that target.
 template <bool kVectorMath, typename Out, typename In, typename F>
-void map_run(Out* o, const In* x, std::int64_t n, F& f) {
+[[gnu::always_inline]] inline void map_body(Out* o, const In* x, std::int64_t n, F& f) {
   if constexpr (kVectorMath) {
 #pragma omp simd
     for (std::int64_t i = 0; i < n; ++i) o[i] = f(x[i]);
@@ -149,18 +151,18 @@ void map_run(Out* o, const In* x, std::int64_t n, F& f) {
   }
 }
 template <bool kVectorMath, typename Out, typename In, typename F>
+void map_run(Out* o, const In* x, std::int64_t n, F& f) {
+  map_body<kVectorMath>(o, x, n, f);
+}
+template <bool kVectorMath, typename Out, typename In, typename F>
 [[gnu::target("avx2,fma")]] void map_run_avx2(Out* o, const In* x, std::int64_t n, F& f) {
-  if constexpr (kVectorMath) {
-#pragma omp simd
-    for (std::int64_t i = 0; i < n; ++i) o[i] = f(x[i]);
-  } else {
-    for (std::int64_t i = 0; i < n; ++i) o[i] = f(x[i]);
-  }
+  map_body<kVectorMath>(o, x, n, f);
 }
 
 // out[i] = f(x[i], y[i]); a stride of 0 marks a broadcast scalar operand.
 template <typename Out, typename In, typename F>
-void zip_run(Out* o, const In* x, const In* y, std::int64_t n, bool x_scalar, bool y_scalar, F& f) {
+[[gnu::always_inline]] inline void zip_body(Out* o, const In* x, const In* y, std::int64_t n, bool x_scalar,
+                                            bool y_scalar, F& f) {
   if (y_scalar) {
     const In yv = *y;
     for (std::int64_t i = 0; i < n; ++i) o[i] = f(x[i], yv);
@@ -172,17 +174,13 @@ void zip_run(Out* o, const In* x, const In* y, std::int64_t n, bool x_scalar, bo
   }
 }
 template <typename Out, typename In, typename F>
+void zip_run(Out* o, const In* x, const In* y, std::int64_t n, bool x_scalar, bool y_scalar, F& f) {
+  zip_body(o, x, y, n, x_scalar, y_scalar, f);
+}
+template <typename Out, typename In, typename F>
 [[gnu::target("avx2,fma")]] void zip_run_avx2(Out* o, const In* x, const In* y, std::int64_t n, bool x_scalar,
                                               bool y_scalar, F& f) {
-  if (y_scalar) {
-    const In yv = *y;
-    for (std::int64_t i = 0; i < n; ++i) o[i] = f(x[i], yv);
-  } else if (x_scalar) {
-    const In xv = *x;
-    for (std::int64_t i = 0; i < n; ++i) o[i] = f(xv, y[i]);
-  } else {
-    for (std::int64_t i = 0; i < n; ++i) o[i] = f(x[i], y[i]);
-  }
+  zip_body(o, x, y, n, x_scalar, y_scalar, f);
 }
 
 /// out[i] = f(a[i]) with typed pointers. `kVectorMath`: f is a math
