@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include <wick/tensor_util.h>
@@ -77,39 +78,83 @@ void gemm(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, std::int64_t m, std::int64_t n
               static_cast<int>(lda), b, static_cast<int>(ldb), beta, c, static_cast<int>(ldc));
 }
 
-// col [cg * kh * kw, oh * ow] from one group's channels x [cg, h, w]; zeros
+// The output columns [lo, hi) whose input column xo * sw + off lies in [0, w).
+std::pair<std::int64_t, std::int64_t> inside_columns(const ConvGeometry& g, std::int64_t off) {
+  // xo * sw + off >= 0  <=>  xo >= ceil(-off / sw);  xo * sw + off < w  <=>  xo <= floor((w - 1 - off) / sw).
+  const std::int64_t lo = off >= 0 ? 0 : (-off + g.sw - 1) / g.sw;
+  const std::int64_t hi = g.w - 1 - off < 0 ? 0 : (g.w - 1 - off) / g.sw + 1;
+  return {std::min(lo, g.ow), std::clamp(hi, std::min(lo, g.ow), g.ow)};
+}
+
+// Note [Convolution bands]
+// The output is computed a band of output rows at a time: col for a band
+// is [K, rows * ow], sized to stay in L2 (kBandBytes) while OpenBLAS packs
+// it, rather than one [K, oh * ow] matrix per image that goes out to L3
+// and is read back. Each band is one GEMM into the output's columns
+// (ldc = oh * ow).
+constexpr std::int64_t kBandBytes = 1 << 20;
+
+struct Band {
+  std::int64_t y0 = 0, y1 = 0;  // output rows [y0, y1)
+  [[nodiscard]] std::int64_t columns(const ConvGeometry& g) const { return (y1 - y0) * g.ow; }
+};
+
+// Output rows per band for elements of `bytes` bytes: at least one.
+std::int64_t band_rows(const ConvGeometry& g, std::size_t bytes) {
+  const std::int64_t row_bytes = g.k() * g.ow * static_cast<std::int64_t>(bytes);
+  return std::clamp<std::int64_t>(kBandBytes / std::max<std::int64_t>(row_bytes, 1), 1, g.oh);
+}
+
+// Calls fn(band) for the bands covering the output rows.
+template <typename Fn>
+void for_each_band(const ConvGeometry& g, std::size_t bytes, Fn&& fn) {
+  const std::int64_t rows = band_rows(g, bytes);
+  for (std::int64_t y0 = 0; y0 < g.oh; y0 += rows) fn(Band{y0, std::min(g.oh, y0 + rows)});
+}
+
+// col [cg * kh * kw, band columns] from one group's channels x [cg, h, w]; zeros
 // where the window reads padding. kToCol false: the adjoint (col2im), adding
-// col back into x.
+// col back into x. Each window row is cut into its padding and its inside
+// once (no test per element); the inside is a copy (stride 1) or a strided
+// gather. Channels are spread over threads: each channel's rows of col read
+// (or, in col2im, write) only that channel of x.
 template <bool kToCol, typename T>
-void im2col(const ConvGeometry& g, std::conditional_t<kToCol, const T*, T*> x,
+void im2col(const ConvGeometry& g, const Band& band, std::conditional_t<kToCol, const T*, T*> x,
             std::conditional_t<kToCol, T*, const T*> col) {
-  std::int64_t row = 0;
-  for (std::int64_t ci = 0; ci < g.cg(); ++ci) {
-    for (std::int64_t i = 0; i < g.kh; ++i) {
-      for (std::int64_t j = 0; j < g.kw; ++j, ++row) {
-        auto* crow = col + row * g.l();
-        for (std::int64_t y = 0; y < g.oh; ++y) {
-          const std::int64_t iy = y * g.sh - g.ph + i * g.dh;
-          auto* cseg = crow + y * g.ow;
-          if (iy < 0 || iy >= g.h) {
-            if constexpr (kToCol) std::fill(cseg, cseg + g.ow, T(0));
-            continue;
-          }
-          auto* xrow = x + (ci * g.h + iy) * g.w;
+  const std::int64_t lb = band.columns(g);
+  const std::int64_t per_channel = g.kh * g.kw * lb;
+  parallel_for(g.cg(), std::max<std::int64_t>(1, kGrainSize / per_channel), [&](std::int64_t c0, std::int64_t c1) {
+    for (std::int64_t ci = c0; ci < c1; ++ci) {
+      std::int64_t row = ci * g.kh * g.kw;
+      for (std::int64_t i = 0; i < g.kh; ++i) {
+        for (std::int64_t j = 0; j < g.kw; ++j, ++row) {
+          auto* crow = col + row * lb;
           const std::int64_t off = j * g.dw - g.pw;
-          for (std::int64_t xo = 0; xo < g.ow; ++xo) {
-            const std::int64_t ix = xo * g.sw + off;
-            const bool inside = ix >= 0 && ix < g.w;
+          const auto [lo, hi] = inside_columns(g, off);
+          for (std::int64_t y = band.y0; y < band.y1; ++y) {
+            const std::int64_t iy = y * g.sh - g.ph + i * g.dh;
+            auto* cseg = crow + (y - band.y0) * g.ow;
+            if (iy < 0 || iy >= g.h) {
+              if constexpr (kToCol) std::fill(cseg, cseg + g.ow, T(0));
+              continue;
+            }
+            auto* xrow = x + (ci * g.h + iy) * g.w;  // xrow[xo * sw + off] is column xo's input
             if constexpr (kToCol) {
-              cseg[xo] = inside ? xrow[ix] : T(0);
-            } else if (inside) {
-              xrow[ix] += cseg[xo];
+              std::fill(cseg, cseg + lo, T(0));
+              if (g.sw == 1) {
+                std::copy(xrow + lo + off, xrow + hi + off, cseg + lo);
+              } else {
+                for (std::int64_t xo = lo; xo < hi; ++xo) cseg[xo] = xrow[xo * g.sw + off];
+              }
+              std::fill(cseg + hi, cseg + g.ow, T(0));
+            } else {
+              for (std::int64_t xo = lo; xo < hi; ++xo) xrow[xo * g.sw + off] += cseg[xo];
             }
           }
         }
       }
     }
-  }
+  });
 }
 
 template <typename Fn>
@@ -148,25 +193,29 @@ Tensor conv2d_forward(const Tensor& input, const Tensor& weight, const std::opti
   Tensor out = make_empty({g.n, g.o, g.oh, g.ow}, input.dtype(), input.device());
   visit_float(op, input.dtype(), [&](auto tag) {
     using T = decltype(tag);
-    std::vector<T> col(static_cast<std::size_t>(g.k() * g.l()));
+    std::vector<T> col(static_cast<std::size_t>(g.k() * band_rows(g, sizeof(T)) * g.ow));
     const T* px = cptr<T>(x);
     const T* pw = cptr<T>(wt);
     T* po = mptr<T>(out);
     std::optional<Tensor> b;
     if (bias) b = bias->contiguous();
     for (std::int64_t n = 0; n < g.n; ++n) {
-      for (std::int64_t gi = 0; gi < g.groups; ++gi) {
-        im2col<true, T>(g, px + (n * g.c + gi * g.cg()) * g.h * g.w, col.data());
-        T* og = po + (n * g.o + gi * g.og()) * g.l();
-        gemm(CblasNoTrans, CblasNoTrans, g.og(), g.l(), g.k(), pw + gi * g.og() * g.k(), g.k(), col.data(), g.l(), T(0),
-             og, g.l());
-      }
+      // The bias is the GEMM's starting value (beta = 1): no second pass over the output.
       if (b) {
         const T* pb = cptr<T>(*b);
         for (std::int64_t oc = 0; oc < g.o; ++oc) {
           T* row = po + (n * g.o + oc) * g.l();
-          for (std::int64_t i = 0; i < g.l(); ++i) row[i] += pb[oc];
+          std::fill(row, row + g.l(), pb[oc]);
         }
+      }
+      for (std::int64_t gi = 0; gi < g.groups; ++gi) {
+        for_each_band(g, sizeof(T), [&](const Band& band) {
+          const std::int64_t lb = band.columns(g);
+          im2col<true, T>(g, band, px + (n * g.c + gi * g.cg()) * g.h * g.w, col.data());
+          T* og = po + (n * g.o + gi * g.og()) * g.l() + band.y0 * g.ow;
+          gemm(CblasNoTrans, CblasNoTrans, g.og(), lb, g.k(), pw + gi * g.og() * g.k(), g.k(), col.data(), lb,
+               b ? T(1) : T(0), og, g.l());
+        });
       }
     }
   });
@@ -189,22 +238,25 @@ Tensor conv2d_backward(const Tensor& grad, const Tensor& other, IntArrayRef size
   Tensor out = make_empty(size, grad.dtype(), grad.device());
   visit_float(op, grad.dtype(), [&](auto tag) {
     using T = decltype(tag);
-    std::vector<T> col(static_cast<std::size_t>(g.k() * g.l()));
+    std::vector<T> col(static_cast<std::size_t>(g.k() * band_rows(g, sizeof(T)) * g.ow));
     T* po = mptr<T>(out);
     std::fill(po, po + out.numel(), T(0));
     for (std::int64_t n = 0; n < g.n; ++n) {
       for (std::int64_t gi = 0; gi < g.groups; ++gi) {
-        const T* pg = cptr<T>(gr) + (n * g.o + gi * g.og()) * g.l();
         const std::int64_t image = (n * g.c + gi * g.cg()) * g.h * g.w;
-        if constexpr (kInput) {
-          gemm(CblasTrans, CblasNoTrans, g.k(), g.l(), g.og(), cptr<T>(o) + gi * g.og() * g.k(), g.k(), pg, g.l(), T(0),
-               col.data(), g.l());
-          im2col<false, T>(g, po + image, col.data());
-        } else {
-          im2col<true, T>(g, cptr<T>(o) + image, col.data());
-          gemm(CblasNoTrans, CblasTrans, g.og(), g.k(), g.l(), pg, g.l(), col.data(), g.l(), T(1),
-               po + gi * g.og() * g.k(), g.k());
-        }
+        for_each_band(g, sizeof(T), [&](const Band& band) {
+          const std::int64_t lb = band.columns(g);
+          const T* pg = cptr<T>(gr) + (n * g.o + gi * g.og()) * g.l() + band.y0 * g.ow;
+          if constexpr (kInput) {
+            gemm(CblasTrans, CblasNoTrans, g.k(), lb, g.og(), cptr<T>(o) + gi * g.og() * g.k(), g.k(), pg, g.l(),
+                 T(0), col.data(), lb);
+            im2col<false, T>(g, band, po + image, col.data());
+          } else {
+            im2col<true, T>(g, band, cptr<T>(o) + image, col.data());
+            gemm(CblasNoTrans, CblasTrans, g.og(), g.k(), lb, pg, g.l(), col.data(), lb, T(1),
+                 po + gi * g.og() * g.k(), g.k());
+          }
+        });
       }
     }
   });

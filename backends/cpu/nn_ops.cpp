@@ -1,12 +1,13 @@
 // backends/cpu/nn_ops.cpp - softmax, log_softmax, the nn activations and nll_loss.
 /// \file
 /// Softmax views the input as [outer, n, inner] (n along `dim`): the
-/// maximum along `dim` is subtracted before exponentiating, and sums are
-/// accumulated in double. With inner > 1 the passes sweep contiguous rows
-/// of `inner` columns at a time rather than striding down each column.
+/// maximum along `dim` is subtracted before exponentiating (Note [Softmax
+/// loops]). With inner > 1 the passes sweep contiguous row segments of a
+/// block of columns at a time rather than striding down each column.
 /// The activations are float-only elementwise functions (PyTorch refuses
 /// integer inputs with its kernel's name). nll_loss views its input as
 /// [N, C, S] (S the flattened extra dims) and its target as [N, S].
+#include <array>
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -16,6 +17,7 @@
 
 #include "backends/cpu/cpu_kernels.h"
 #include "backends/cpu/loops.h"
+#include "backends/cpu/vector_math.h"
 
 namespace wick::cpu {
 namespace {
@@ -41,56 +43,115 @@ T nan_max(T a, T b) {
   return (b > a || std::isnan(b)) ? b : a;  // a NaN, once met, stays
 }
 
-// One contiguous softmax row of n elements.
+// Note [Softmax loops]
+// A row is three passes: the maximum, the sum of exp(x - max) (stored for
+// softmax), then the scaling. The passes are `omp simd` loops, so exp is
+// libmvec's vector exp (vector_math.h) and the maximum and sum are kept in
+// one partial per lane; in the AVX2 copy that is 8 floats (the partial
+// sums restart every kSumBlock elements and meet in double). The maximum
+// skips NaN (x > max is false for it), and a NaN then reaches every output
+// through the sum, as in PyTorch. Rows (or blocks of columns) are spread
+// over threads once a call has kGrainSize elements.
+
+constexpr std::int64_t kSumBlock = 1024;
+
 template <bool kLog, typename T>
-void softmax_row(const T* x, T* y, std::int64_t n) {
+[[gnu::always_inline]] inline void softmax_row_body(const T* x, T* y, std::int64_t n) {
   T mx = -std::numeric_limits<T>::infinity();
-  for (std::int64_t j = 0; j < n; ++j) mx = nan_max(mx, x[j]);
-  double sum = 0;
-  for (std::int64_t j = 0; j < n; ++j) {
-    const T e = std::exp(x[j] - mx);
-    if constexpr (!kLog) y[j] = e;
-    sum += static_cast<double>(e);
+#pragma omp simd reduction(max : mx)
+  for (std::int64_t j = 0; j < n; ++j) mx = x[j] > mx ? x[j] : mx;
+  // Blocks of kSumBlock lane-wise partial sums, added up in double: the
+  // rounding error grows with the block, not with the row.
+  double total = 0;
+  for (std::int64_t j0 = 0; j0 < n; j0 += kSumBlock) {
+    const std::int64_t j1 = std::min(n, j0 + kSumBlock);
+    T sum = 0;
+    if constexpr (kLog) {
+#pragma omp simd reduction(+ : sum)
+      for (std::int64_t j = j0; j < j1; ++j) sum += std::exp(x[j] - mx);
+    } else {
+#pragma omp simd reduction(+ : sum)
+      for (std::int64_t j = j0; j < j1; ++j) {
+        const T e = std::exp(x[j] - mx);
+        y[j] = e;
+        sum += e;
+      }
+    }
+    total += static_cast<double>(sum);
   }
   if constexpr (kLog) {
-    const T shift = mx + static_cast<T>(std::log(sum));
+    const T shift = mx + static_cast<T>(std::log(total));
+#pragma omp simd
     for (std::int64_t j = 0; j < n; ++j) y[j] = x[j] - shift;
   } else {
-    const T inv = static_cast<T>(1.0 / sum);
+    const T inv = static_cast<T>(1.0 / total);
+#pragma omp simd
     for (std::int64_t j = 0; j < n; ++j) y[j] *= inv;
   }
 }
 
-// A [n, inner] block, softmax along n for each of the inner columns: the
-// passes walk whole contiguous rows (cache-friendly), keeping one running
-// maximum and sum per column.
+// Columns [0, w) of a [n, inner] block (row stride `inner`), softmax along
+// n for each column: the passes walk contiguous row segments, keeping one
+// running maximum and (double) sum per column in mx and sum (w entries each).
 template <bool kLog, typename T>
-void softmax_columns(const T* x, T* y, std::int64_t n, std::int64_t inner, std::vector<T>& mx,
-                     std::vector<double>& sum) {
-  mx.assign(static_cast<std::size_t>(inner), -std::numeric_limits<T>::infinity());
-  sum.assign(static_cast<std::size_t>(inner), 0.0);
-  for (std::int64_t j = 0; j < n; ++j)
-    for (std::int64_t i = 0; i < inner; ++i) mx[i] = nan_max(mx[i], x[j * inner + i]);
+[[gnu::always_inline]] inline void softmax_columns_body(const T* x, T* y, std::int64_t n, std::int64_t inner,
+                                                        std::int64_t w, T* mx, double* sum) {
+  for (std::int64_t i = 0; i < w; ++i) {
+    mx[i] = -std::numeric_limits<T>::infinity();
+    sum[i] = 0;
+  }
   for (std::int64_t j = 0; j < n; ++j) {
-    for (std::int64_t i = 0; i < inner; ++i) {
-      const T e = std::exp(x[j * inner + i] - mx[i]);
-      if constexpr (!kLog) y[j * inner + i] = e;
+    const T* xr = x + j * inner;
+#pragma omp simd
+    for (std::int64_t i = 0; i < w; ++i) mx[i] = xr[i] > mx[i] ? xr[i] : mx[i];
+  }
+  for (std::int64_t j = 0; j < n; ++j) {
+    const T* xr = x + j * inner;
+    T* yr = y + j * inner;
+#pragma omp simd
+    for (std::int64_t i = 0; i < w; ++i) {
+      const T e = std::exp(xr[i] - mx[i]);
+      if constexpr (!kLog) yr[i] = e;
       sum[i] += static_cast<double>(e);
     }
   }
   // mx becomes the per-column shift (log) or scale (softmax).
-  for (std::int64_t i = 0; i < inner; ++i)
+  for (std::int64_t i = 0; i < w; ++i)
     mx[i] = kLog ? mx[i] + static_cast<T>(std::log(sum[i])) : static_cast<T>(1.0 / sum[i]);
   for (std::int64_t j = 0; j < n; ++j) {
-    for (std::int64_t i = 0; i < inner; ++i) {
+    const T* xr = x + j * inner;
+    T* yr = y + j * inner;
+#pragma omp simd
+    for (std::int64_t i = 0; i < w; ++i) {
       if constexpr (kLog) {
-        y[j * inner + i] = x[j * inner + i] - mx[i];
+        yr[i] = xr[i] - mx[i];
       } else {
-        y[j * inner + i] *= mx[i];
+        yr[i] *= mx[i];
       }
     }
   }
 }
+
+template <bool kLog, typename T>
+void softmax_row(const T* x, T* y, std::int64_t n) {
+  softmax_row_body<kLog>(x, y, n);
+}
+template <bool kLog, typename T>
+[[gnu::target("avx2,fma")]] void softmax_row_avx2(const T* x, T* y, std::int64_t n) {
+  softmax_row_body<kLog>(x, y, n);
+}
+template <bool kLog, typename T>
+void softmax_columns(const T* x, T* y, std::int64_t n, std::int64_t inner, std::int64_t w, T* mx, double* sum) {
+  softmax_columns_body<kLog>(x, y, n, inner, w, mx, sum);
+}
+template <bool kLog, typename T>
+[[gnu::target("avx2,fma")]] void softmax_columns_avx2(const T* x, T* y, std::int64_t n, std::int64_t inner,
+                                                      std::int64_t w, T* mx, double* sum) {
+  softmax_columns_body<kLog>(x, y, n, inner, w, mx, sum);
+}
+
+// Columns per task when softmax runs down columns (inner > 1).
+constexpr std::int64_t kColumnBlock = 256;
 
 template <bool kLog>
 Tensor softmax(const Tensor& input, std::int64_t dim, std::optional<ScalarType> dtype) {
@@ -107,20 +168,41 @@ Tensor softmax(const Tensor& input, std::int64_t dim, std::optional<ScalarType> 
     if (i < d) outer *= x.sizes()[i];
     if (i > d) inner *= x.sizes()[i];
   }
+  const bool avx2 = cpu_has_avx2();
   visit_float(x.dtype(), [&](auto tag) {
     using T = decltype(tag);
     const T* px = static_cast<const T*>(x.data_ptr());
     T* py = static_cast<T*>(out.data_ptr());
-    std::vector<T> mx;
-    std::vector<double> sum;
-    for (std::int64_t o = 0; o < outer; ++o) {
-      const std::int64_t base = o * n * inner;
-      if (inner == 1) {
-        softmax_row<kLog>(px + base, py + base, n);
-      } else {
-        softmax_columns<kLog>(px + base, py + base, n, inner, mx, sum);
-      }
+    if (inner == 1) {
+      parallel_for(outer, std::max<std::int64_t>(1, kGrainSize / n), [&](std::int64_t begin, std::int64_t end) {
+        for (std::int64_t o = begin; o < end; ++o) {
+          if (avx2) {
+            softmax_row_avx2<kLog>(px + o * n, py + o * n, n);
+          } else {
+            softmax_row<kLog>(px + o * n, py + o * n, n);
+          }
+        }
+      });
+      return;
     }
+    // One task per (outer index, block of kColumnBlock columns).
+    const std::int64_t blocks = (inner + kColumnBlock - 1) / kColumnBlock;
+    const std::int64_t grain = std::max<std::int64_t>(1, kGrainSize / (n * std::min(inner, kColumnBlock)));
+    parallel_for(outer * blocks, grain, [&](std::int64_t begin, std::int64_t end) {
+      std::array<T, kColumnBlock> mx{};
+      std::array<double, kColumnBlock> sum{};
+      for (std::int64_t task = begin; task < end; ++task) {
+        const std::int64_t o = task / blocks;
+        const std::int64_t c0 = (task % blocks) * kColumnBlock;
+        const std::int64_t base = o * n * inner + c0;
+        const std::int64_t w = std::min(kColumnBlock, inner - c0);
+        if (avx2) {
+          softmax_columns_avx2<kLog>(px + base, py + base, n, inner, w, mx.data(), sum.data());
+        } else {
+          softmax_columns<kLog>(px + base, py + base, n, inner, w, mx.data(), sum.data());
+        }
+      }
+    });
   });
   return out;
 }

@@ -131,6 +131,72 @@ TEST_F(Conv, Float32AndDoubleBackward) {
   EXPECT_TRUE(autograd::gradgradcheck(autograd::GradcheckFn1(fn), inputs, {}, opt));
 }
 
+// A direct (seven-loop) convolution and its two adjoints, in double, for
+// shapes too large for hand-written expected values.
+struct Direct {
+  Shape x, w;
+  std::int64_t sh, sw, ph, pw, dh, dw, groups;
+  [[nodiscard]] std::int64_t oh() const { return (x[2] + 2 * ph - dh * (w[2] - 1) - 1) / sh + 1; }
+  [[nodiscard]] std::int64_t ow() const { return (x[3] + 2 * pw - dw * (w[3] - 1) - 1) / sw + 1; }
+  // fn(output index, input index, weight index) for every product of the convolution.
+  template <typename Fn>
+  void each(Fn&& fn) const {
+    const std::int64_t og = w[0] / groups;
+    const std::int64_t cg = w[1];
+    for (std::int64_t n = 0; n < x[0]; ++n)
+      for (std::int64_t o = 0; o < w[0]; ++o)
+        for (std::int64_t y = 0; y < oh(); ++y)
+          for (std::int64_t xo = 0; xo < ow(); ++xo)
+            for (std::int64_t c = 0; c < cg; ++c)
+              for (std::int64_t i = 0; i < w[2]; ++i)
+                for (std::int64_t j = 0; j < w[3]; ++j) {
+                  const std::int64_t iy = y * sh - ph + i * dh;
+                  const std::int64_t ix = xo * sw - pw + j * dw;
+                  if (iy < 0 || iy >= x[2] || ix < 0 || ix >= x[3]) continue;
+                  const std::int64_t ci = (o / og) * cg + c;
+                  fn(((n * w[0] + o) * oh() + y) * ow() + xo, ((n * x[1] + ci) * x[2] + iy) * x[3] + ix,
+                     ((o * cg + c) * w[2] + i) * w[3] + j);
+                }
+  }
+};
+
+// Shapes whose lowering takes several bands of output rows (Note [Convolution
+// bands] in backends/cpu/conv_ops.cpp) and threads over channels: forward and
+// both gradients against the direct convolution, in float64 and float32.
+TEST_F(Conv, LargeShapesMatchDirectConvolution) {
+  const Direct d{{2, 16, 140, 72}, {4, 8, 3, 3}, 1, 2, 1, 2, 2, 1, 2};
+  const Tensor x64 = seq(d.x, 0.7, 0.3, false);
+  const Tensor w64 = seq(d.w, 0.4, 0.1, false);
+  const Shape out_shape = {d.x[0], d.w[0], d.oh(), d.ow()};
+  const Tensor g64 = seq(out_shape, 0.3, 1.1, false);
+  const std::vector<double> xv = values(x64);
+  const std::vector<double> wv = values(w64);
+  const std::vector<double> gv = values(g64);
+  std::vector<double> out(static_cast<std::size_t>(g64.numel()));
+  std::vector<double> gx(xv.size());
+  std::vector<double> gw(wv.size());
+  d.each([&](std::int64_t oi, std::int64_t xi, std::int64_t wi) {
+    out[oi] += xv[xi] * wv[wi];
+    gx[xi] += gv[oi] * wv[wi];
+    gw[wi] += gv[oi] * xv[xi];
+  });
+  for (ScalarType t : {ScalarType::kFloat64, ScalarType::kFloat32}) {
+    SCOPED_TRACE(t == ScalarType::kFloat64 ? "float64" : "float32");
+    const double tol = t == ScalarType::kFloat64 ? 1e-12 : 1e-4;
+    Tensor x = x64.to(t).detach().requires_grad_();
+    Tensor w = w64.to(t).detach().requires_grad_();
+    const Shape stride = {d.sh, d.sw};
+    const Shape padding = {d.ph, d.pw};
+    const Shape dilation = {d.dh, d.dw};
+    Tensor y = F::conv2d(x, w, std::nullopt, stride, padding, dilation, d.groups);
+    ASSERT_EQ(y.sizes().vec(), out_shape);
+    expect_values(y, out, tol);
+    sum(mul(y, g64.to(t))).backward();
+    expect_values(x.grad(), gx, tol);
+    expect_values(w.grad(), gw, tol);
+  }
+}
+
 TEST_F(Conv, ErrorsAsPyTorch) {
   Tensor x = seq({2, 4, 5, 5}, 0.7, 0.3, false);
   Tensor w = seq({6, 2, 3, 3}, 0.7, 0.3, false);

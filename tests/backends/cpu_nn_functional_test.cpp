@@ -4,7 +4,9 @@
 /// Expected values were printed by PyTorch 1.13 (float64) for the same inputs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "tests/autograd/test_util.h"
@@ -95,6 +97,42 @@ TEST_F(NnFunctional, SoftmaxAndLogSoftmaxAreStableAlongAnyDim) {
   WICK_EXPECT_THROW_MSG(log_softmax(ivec({1, 2}), 0), RuntimeError, "\"log_softmax_lastdim_kernel_impl\"");
   WICK_EXPECT_THROW_MSG(softmax(x_, 2), IndexError,
                         "Dimension out of range (expected to be in range of [-2, 1], but got 2)");
+}
+
+// Rows long enough for several partial-sum blocks, enough rows to be spread
+// over threads, and columns in several blocks (Note [Softmax loops]):
+// float32 against the same softmax of the same (float32) values computed in
+// float64, within the golden tests' float32 tolerance.
+TEST_F(NnFunctional, SoftmaxOfLargeTensorsMatchesDouble) {
+  manual_seed(7);
+  Tensor x = mul(randn({3, 40, 2500}, ScalarType::kFloat64), wrap_scalar(Scalar(4.0)));
+  Tensor x32 = x.to(ScalarType::kFloat32);
+  x = x32.to(ScalarType::kFloat64);
+  for (std::int64_t dim : {2, 1, 0}) {
+    SCOPED_TRACE("dim " + std::to_string(dim));
+    for (bool log : {false, true}) {
+      Tensor want = log ? log_softmax(x, dim) : softmax(x, dim);
+      Tensor got = log ? log_softmax(x32, dim) : softmax(x32, dim);
+      ASSERT_EQ(got.dtype(), ScalarType::kFloat32);
+      const std::vector<double> w = values(want);
+      const std::vector<double> g = values(got);
+      double worst = 0;
+      for (std::size_t i = 0; i < w.size(); ++i)
+        worst = std::max(worst, std::abs(g[i] - w[i]) / std::max(1.0, std::abs(w[i])));
+      EXPECT_LT(worst, 1e-5);
+    }
+    // Each softmax slice sums to 1.
+    Tensor total = sum(softmax(x32, dim), IntArrayRef(dim));
+    for (double v : values(total)) EXPECT_NEAR(v, 1.0, 1e-5);
+  }
+  // A NaN makes its own row NaN and no other.
+  Tensor y = x32.clone();
+  y.select(0, 1).select(0, 5).select(0, 1234).fill_(Scalar(NAN));
+  Tensor s = softmax(y, 2);
+  for (double v : values(s.select(0, 1).select(0, 5))) EXPECT_TRUE(std::isnan(v));
+  for (double v : values(s.select(0, 1).select(0, 6))) EXPECT_FALSE(std::isnan(v));
+  Tensor ls = log_softmax(y, 2);
+  for (double v : values(ls.select(0, 1).select(0, 5))) EXPECT_TRUE(std::isnan(v));
 }
 
 TEST_F(NnFunctional, ActivationsMatchPyTorch) {

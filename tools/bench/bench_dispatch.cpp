@@ -78,7 +78,8 @@ void wick_add_out_1elem(benchmark::State& state) {
 BENCHMARK(wick_add_out_1elem);
 
 // Console output as usual, then one line per wick_X / torch_X pair (and
-// wick_X / blas_X, a raw library call) with the ratio of their real times
+// wick_X / blas_X, a raw library call, and wick_X / loop_X, a hand-written
+// OpenMP loop) with the ratio of their real times
 // (below 1: wick is faster). Names include the arguments: wick_add/1000.
 class RatioReporter final : public benchmark::ConsoleReporter {
  public:
@@ -97,8 +98,8 @@ class RatioReporter final : public benchmark::ConsoleReporter {
   }
   void print_ratios() const {
     bool any = false;
-    for (const char* other : {"torch_", "blas_"}) {
-      const char* title = other[0] == 't' ? "libtorch" : "raw BLAS";
+    for (const char* other : {"torch_", "blas_", "loop_"}) {
+      const char* title = other[0] == 't' ? "libtorch" : other[0] == 'b' ? "raw BLAS" : "OpenMP loop";
       bool header = false;
       for (const auto& [name, t] : times_) {
         if (name.rfind("wick_", 0) != 0) continue;

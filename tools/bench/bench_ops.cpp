@@ -54,7 +54,7 @@ void wick_sum(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(wick::sum(a));
   elementwise_counters(state, 1);
 }
-BENCHMARK(wick_sum)->Arg(10000000)->UseRealTime();
+BENCHMARK(wick_sum)->Arg(1000)->Arg(100000)->Arg(10000000)->UseRealTime();
 
 void gemm_counters(benchmark::State& state) {
   const double n = static_cast<double>(state.range(0));

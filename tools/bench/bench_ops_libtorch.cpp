@@ -38,7 +38,7 @@ void torch_sum(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(at::sum(a));
   elementwise_counters(state, 1);
 }
-BENCHMARK(torch_sum)->Arg(10000000)->UseRealTime();
+BENCHMARK(torch_sum)->Arg(1000)->Arg(100000)->Arg(10000000)->UseRealTime();
 
 void torch_mm(benchmark::State& state) {
   const std::int64_t n = state.range(0);
