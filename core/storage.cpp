@@ -2,11 +2,17 @@
 /// \file
 #include "wick/storage.h"
 
+#include <sys/mman.h>
+
 #include <array>
-#include <cstdint>
 #include <atomic>
+#include <bit>
+#include <cstdint>
 #include <cstdlib>
+#include <map>
+#include <mutex>
 #include <new>
+#include <vector>
 
 #include "wick/error.h"
 
@@ -18,7 +24,7 @@ namespace {
 // small op allocates its output on every call. Blocks up to 1 KiB come in five
 // size classes (64..1024 bytes) and freed ones are kept in a per-thread cache
 // of at most kMaxCached blocks per class; a thread's cache is released when
-// the thread ends. Larger blocks go straight to aligned_alloc/free.
+// the thread ends. Larger blocks: Note [Large-block cache].
 constexpr std::size_t kNumClasses = 5;
 constexpr std::size_t kLargestClass = kCpuAlignment << (kNumClasses - 1);  // 1024
 constexpr int kMaxCached = 64;
@@ -45,9 +51,89 @@ struct SmallBlockCache {
 };
 thread_local SmallBlockCache t_cache;
 
-void* aligned_or_throw(std::size_t rounded, std::size_t nbytes) {
-  void* p = std::aligned_alloc(kCpuAlignment, rounded);
+void* aligned_or_throw(std::size_t rounded, std::size_t nbytes, std::size_t alignment = kCpuAlignment) {
+  void* p = std::aligned_alloc(alignment, rounded);
   WICK_CHECK(p != nullptr, RuntimeError, "CPU allocator: out of memory allocating ", nbytes, " bytes");
+  return p;
+}
+
+// Note [Large-block cache]
+// A block of 128 KiB or more comes from mmap, and each of its 4 KiB pages
+// faults on first touch: on the machines wick is measured on a fault costs
+// over a microsecond, more than an add of 10^7 floats spends on its
+// arithmetic. So freed large blocks are kept, keyed by their size rounded
+// up to an eighth of its power of two (at most 12.5% slack), and handed out
+// again for the same rounded size: a loop that allocates the same shapes
+// every step touches fresh pages only on its first. The cache holds at most
+// kMaxCachedBytes (a block that would exceed it is freed) and is shared by
+// all threads under one mutex, negligible next to the work on such a block.
+// empty_cpu_cache() gives it all back. Blocks of 4 MiB or more are 2 MiB
+// aligned and marked for transparent huge pages, so a first touch faults
+// once per 2 MiB instead of once per 4 KiB where the kernel allows it.
+constexpr std::size_t kLargeBlock = std::size_t{128} << 10;
+constexpr std::size_t kHugeBlock = std::size_t{4} << 20;
+constexpr std::size_t kHugePage = std::size_t{2} << 20;
+constexpr std::size_t kMaxCachedBytes = std::size_t{512} << 20;
+
+std::size_t large_class(std::size_t nbytes) {
+  const std::size_t step = std::bit_floor(nbytes) / 8;
+  return (nbytes + step - 1) / step * step;
+}
+
+class LargeBlockCache {
+ public:
+  void* take(std::size_t rounded) {
+    std::lock_guard lock(mutex_);
+    auto it = blocks_.find(rounded);
+    if (it == blocks_.end() || it->second.empty()) return nullptr;
+    void* p = it->second.back();
+    it->second.pop_back();
+    cached_ -= rounded;
+    return p;
+  }
+  // False when the block does not fit under the cap: the caller frees it.
+  bool put(void* p, std::size_t rounded) {
+    std::lock_guard lock(mutex_);
+    if (cached_ + rounded > kMaxCachedBytes) return false;
+    blocks_[rounded].push_back(p);
+    cached_ += rounded;
+    return true;
+  }
+  void release() {
+    std::map<std::size_t, std::vector<void*>> blocks;
+    {
+      std::lock_guard lock(mutex_);
+      blocks.swap(blocks_);
+      cached_ = 0;
+    }
+    for (auto& [size, list] : blocks)
+      for (void* p : list) std::free(p);
+  }
+  std::size_t cached() {
+    std::lock_guard lock(mutex_);
+    return cached_;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::map<std::size_t, std::vector<void*>> blocks_;
+  std::size_t cached_ = 0;
+};
+
+// Never destroyed: storages may be freed during static destruction.
+LargeBlockCache& large_cache() {
+  static auto* cache = new LargeBlockCache;
+  return *cache;
+}
+
+void* allocate_large(std::size_t nbytes) {
+  WICK_CHECK(nbytes <= SIZE_MAX / 2, RuntimeError, "CPU allocator: cannot allocate ", nbytes, " bytes");
+  const std::size_t rounded = large_class(nbytes);
+  if (void* p = large_cache().take(rounded)) return p;
+  if (rounded < kHugeBlock) return aligned_or_throw(rounded, nbytes);
+  const std::size_t whole_pages = (rounded + kHugePage - 1) / kHugePage * kHugePage;
+  void* p = aligned_or_throw(whole_pages, nbytes, kHugePage);
+  (void)madvise(p, whole_pages, MADV_HUGEPAGE);  // advice only: without THP the block still works
   return p;
 }
 
@@ -61,7 +147,7 @@ class CpuAllocator final : public Allocator {
       if (cache.count[c] > 0) return cache.blocks[c][--cache.count[c]];
     }
     if (nbytes <= kLargestClass) return aligned_or_throw(kCpuAlignment << size_class(nbytes), nbytes);
-    WICK_CHECK(nbytes <= SIZE_MAX - kCpuAlignment, RuntimeError, "CPU allocator: cannot allocate ", nbytes, " bytes");
+    if (nbytes >= kLargeBlock) return allocate_large(nbytes);
     // aligned_alloc wants a multiple of the alignment.
     return aligned_or_throw((nbytes + kCpuAlignment - 1) / kCpuAlignment * kCpuAlignment, nbytes);
   }
@@ -74,6 +160,7 @@ class CpuAllocator final : public Allocator {
         return;
       }
     }
+    if (ptr != nullptr && nbytes >= kLargeBlock && large_cache().put(ptr, large_class(nbytes))) return;
     std::free(ptr);
   }
 };
@@ -82,6 +169,10 @@ CpuAllocator g_cpu_allocator;
 std::array<std::atomic<Allocator*>, kMaxDeviceTypes> g_allocators{&g_cpu_allocator};
 
 }  // namespace
+
+void empty_cpu_cache() { large_cache().release(); }
+
+std::size_t cpu_cached_bytes() { return large_cache().cached(); }
 
 void set_allocator(DeviceType type, Allocator* allocator) {
   const int i = static_cast<int>(type);

@@ -10,7 +10,7 @@ packages=(
   g++ cmake ninja-build pkg-config git
   libboost-dev libboost-filesystem-dev   # Boost.DLL (header-only) + its filesystem dependency
   libspdlog-dev                          # logging
-  libopenblas-dev                        # CPU BLAS
+  libopenblas-dev libopenblas-openmp-dev # CPU BLAS; its OpenMP build shares wick's thread pool
   libgtest-dev libgmock-dev              # tests
   libbenchmark-dev                       # benchmarks
   libcli11-dev                           # the wick CLI

@@ -9,6 +9,9 @@ cd "$(dirname "$0")/.."
 # Plugins that other users could modify are refused (README, "Trust"): build
 # them with files only their owner can write.
 umask 022
+# ctest runs two test processes at once: libgomp's threads would otherwise
+# spin for the core the other process needs (README, "Threads").
+export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 bash tools/install-deps.sh
 for preset in ${WICK_TEST_PRESETS:-release asan tsan}; do
   echo "== $preset =="

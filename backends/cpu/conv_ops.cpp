@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <mutex>
 #include <utility>
 #include <vector>
 
@@ -116,15 +117,13 @@ void for_each_band(const ConvGeometry& g, std::size_t bytes, Fn&& fn) {
 // where the window reads padding. kToCol false: the adjoint (col2im), adding
 // col back into x. Each window row is cut into its padding and its inside
 // once (no test per element); the inside is a copy (stride 1) or a strided
-// gather. Channels are spread over threads: each channel's rows of col read
-// (or, in col2im, write) only that channel of x.
+// gather.
 template <bool kToCol, typename T>
 void im2col(const ConvGeometry& g, const Band& band, std::conditional_t<kToCol, const T*, T*> x,
             std::conditional_t<kToCol, T*, const T*> col) {
   const std::int64_t lb = band.columns(g);
-  const std::int64_t per_channel = g.kh * g.kw * lb;
-  parallel_for(g.cg(), std::max<std::int64_t>(1, kGrainSize / per_channel), [&](std::int64_t c0, std::int64_t c1) {
-    for (std::int64_t ci = c0; ci < c1; ++ci) {
+  {
+    for (std::int64_t ci = 0; ci < g.cg(); ++ci) {
       std::int64_t row = ci * g.kh * g.kw;
       for (std::int64_t i = 0; i < g.kh; ++i) {
         for (std::int64_t j = 0; j < g.kw; ++j, ++row) {
@@ -154,7 +153,7 @@ void im2col(const ConvGeometry& g, const Band& band, std::conditional_t<kToCol, 
         }
       }
     }
-  });
+  }
 }
 
 template <typename Fn>
@@ -182,6 +181,36 @@ T* mptr(Tensor& t) {
   return static_cast<T*>(t.data_ptr());
 }
 
+// Note [One thread pool]
+// When OpenBLAS is its OpenMP build (openblas_get_parallel() == 2; the build
+// links it when it is installed, see CMakeLists.txt), a GEMM called inside
+// an OpenMP parallel region runs on the calling thread, and one called
+// outside runs on the same libgomp threads as wick's loops. Convolutions
+// then spread their images over the threads, each thread lowering and
+// multiplying its own images with single-threaded GEMMs. With another
+// OpenBLAS build, whose threads would compete with OpenMP's spinning ones,
+// the images run one after another and BLAS threads each GEMM.
+bool blas_shares_openmp_pool() {
+  static const bool yes = openblas_get_parallel() == 2;
+  return yes;
+}
+
+// Calls fn(n0, n1, col) for ranges of images covering the batch, in parallel
+// when BLAS shares OpenMP's pool; col is a band-sized buffer of the range's own.
+template <typename T, typename Fn>
+void for_each_image_range(const ConvGeometry& g, Fn&& fn) {
+  const auto col_size = static_cast<std::size_t>(g.k() * band_rows(g, sizeof(T)) * g.ow);
+  auto run = [&](std::int64_t n0, std::int64_t n1) {
+    std::vector<T> col(col_size);
+    fn(n0, n1, col.data());
+  };
+  if (blas_shares_openmp_pool()) {
+    parallel_for(g.n, 1, run);
+  } else {
+    run(0, g.n);
+  }
+}
+
 Tensor conv2d_forward(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias, IntArrayRef stride,
                       IntArrayRef padding, IntArrayRef dilation, std::int64_t groups) {
   const char* op = "aten.convolution2d";
@@ -190,40 +219,44 @@ Tensor conv2d_forward(const Tensor& input, const Tensor& weight, const std::opti
   if (bias) check_same_dtype(op, input, *bias);
   Tensor x = input.contiguous();
   Tensor wt = weight.contiguous();
+  std::optional<Tensor> b;
+  if (bias) b = bias->contiguous();
   Tensor out = make_empty({g.n, g.o, g.oh, g.ow}, input.dtype(), input.device());
   visit_float(op, input.dtype(), [&](auto tag) {
     using T = decltype(tag);
-    std::vector<T> col(static_cast<std::size_t>(g.k() * band_rows(g, sizeof(T)) * g.ow));
     const T* px = cptr<T>(x);
     const T* pw = cptr<T>(wt);
     T* po = mptr<T>(out);
-    std::optional<Tensor> b;
-    if (bias) b = bias->contiguous();
-    for (std::int64_t n = 0; n < g.n; ++n) {
-      // The bias is the GEMM's starting value (beta = 1): no second pass over the output.
-      if (b) {
-        const T* pb = cptr<T>(*b);
-        for (std::int64_t oc = 0; oc < g.o; ++oc) {
-          T* row = po + (n * g.o + oc) * g.l();
-          std::fill(row, row + g.l(), pb[oc]);
+    for_each_image_range<T>(g, [&](std::int64_t n0, std::int64_t n1, T* col) {
+      for (std::int64_t n = n0; n < n1; ++n) {
+        // The bias is the GEMM's starting value (beta = 1): no second pass over the output.
+        if (b) {
+          const T* pb = cptr<T>(*b);
+          for (std::int64_t oc = 0; oc < g.o; ++oc) {
+            T* row = po + (n * g.o + oc) * g.l();
+            std::fill(row, row + g.l(), pb[oc]);
+          }
+        }
+        for (std::int64_t gi = 0; gi < g.groups; ++gi) {
+          for_each_band(g, sizeof(T), [&](const Band& band) {
+            const std::int64_t lb = band.columns(g);
+            im2col<true, T>(g, band, px + (n * g.c + gi * g.cg()) * g.h * g.w, col);
+            T* og = po + (n * g.o + gi * g.og()) * g.l() + band.y0 * g.ow;
+            gemm(CblasNoTrans, CblasNoTrans, g.og(), lb, g.k(), pw + gi * g.og() * g.k(), g.k(), col, lb,
+                 b ? T(1) : T(0), og, g.l());
+          });
         }
       }
-      for (std::int64_t gi = 0; gi < g.groups; ++gi) {
-        for_each_band(g, sizeof(T), [&](const Band& band) {
-          const std::int64_t lb = band.columns(g);
-          im2col<true, T>(g, band, px + (n * g.c + gi * g.cg()) * g.h * g.w, col.data());
-          T* og = po + (n * g.o + gi * g.og()) * g.l() + band.y0 * g.ow;
-          gemm(CblasNoTrans, CblasNoTrans, g.og(), lb, g.k(), pw + gi * g.og() * g.k(), g.k(), col.data(), lb,
-               b ? T(1) : T(0), og, g.l());
-        });
-      }
-    }
+    });
   });
   return out;
 }
 
 // kInput: input_backward(grad, other = weight) into size = the input's sizes;
 // else weight_backward(grad, other = input) into size = the weight's sizes.
+// The input gradient of each image is its own; the weight gradient is a sum
+// over images, so each range of images adds into a buffer of its own and
+// the buffers are added up under a lock.
 template <bool kInput>
 Tensor conv2d_backward(const Tensor& grad, const Tensor& other, IntArrayRef size, IntArrayRef stride,
                        IntArrayRef padding, IntArrayRef dilation, std::int64_t groups) {
@@ -238,27 +271,40 @@ Tensor conv2d_backward(const Tensor& grad, const Tensor& other, IntArrayRef size
   Tensor out = make_empty(size, grad.dtype(), grad.device());
   visit_float(op, grad.dtype(), [&](auto tag) {
     using T = decltype(tag);
-    std::vector<T> col(static_cast<std::size_t>(g.k() * band_rows(g, sizeof(T)) * g.ow));
     T* po = mptr<T>(out);
-    std::fill(po, po + out.numel(), T(0));
-    for (std::int64_t n = 0; n < g.n; ++n) {
-      for (std::int64_t gi = 0; gi < g.groups; ++gi) {
-        const std::int64_t image = (n * g.c + gi * g.cg()) * g.h * g.w;
-        for_each_band(g, sizeof(T), [&](const Band& band) {
-          const std::int64_t lb = band.columns(g);
-          const T* pg = cptr<T>(gr) + (n * g.o + gi * g.og()) * g.l() + band.y0 * g.ow;
-          if constexpr (kInput) {
-            gemm(CblasTrans, CblasNoTrans, g.k(), lb, g.og(), cptr<T>(o) + gi * g.og() * g.k(), g.k(), pg, g.l(),
-                 T(0), col.data(), lb);
-            im2col<false, T>(g, band, po + image, col.data());
-          } else {
-            im2col<true, T>(g, band, cptr<T>(o) + image, col.data());
-            gemm(CblasNoTrans, CblasTrans, g.og(), g.k(), lb, pg, g.l(), col.data(), lb, T(1),
-                 po + gi * g.og() * g.k(), g.k());
-          }
-        });
+    std::mutex sum_lock;
+    if constexpr (!kInput) std::fill(po, po + out.numel(), T(0));
+    for_each_image_range<T>(g, [&](std::int64_t n0, std::int64_t n1, T* col) {
+      std::vector<T> partial;
+      T* target = po;
+      if (!kInput && (n0 > 0 || n1 < g.n)) {
+        partial.assign(static_cast<std::size_t>(out.numel()), T(0));
+        target = partial.data();
       }
-    }
+      for (std::int64_t n = n0; n < n1; ++n) {
+        if constexpr (kInput) std::fill(po + n * g.c * g.h * g.w, po + (n + 1) * g.c * g.h * g.w, T(0));
+        for (std::int64_t gi = 0; gi < g.groups; ++gi) {
+          const std::int64_t image = (n * g.c + gi * g.cg()) * g.h * g.w;
+          for_each_band(g, sizeof(T), [&](const Band& band) {
+            const std::int64_t lb = band.columns(g);
+            const T* pg = cptr<T>(gr) + (n * g.o + gi * g.og()) * g.l() + band.y0 * g.ow;
+            if constexpr (kInput) {
+              gemm(CblasTrans, CblasNoTrans, g.k(), lb, g.og(), cptr<T>(o) + gi * g.og() * g.k(), g.k(), pg, g.l(),
+                   T(0), col, lb);
+              im2col<false, T>(g, band, po + image, col);
+            } else {
+              im2col<true, T>(g, band, cptr<T>(o) + image, col);
+              gemm(CblasNoTrans, CblasTrans, g.og(), g.k(), lb, pg, g.l(), col, lb, T(1),
+                   target + gi * g.og() * g.k(), g.k());
+            }
+          });
+        }
+      }
+      if (target != po) {
+        std::lock_guard lock(sum_lock);
+        for (std::size_t i = 0; i < partial.size(); ++i) po[i] += partial[i];
+      }
+    });
   });
   return out;
 }

@@ -31,6 +31,14 @@ class WICK_API Allocator {
 /// Alignment of every CPU allocation (bytes).
 inline constexpr std::size_t kCpuAlignment = 64;
 
+/// Gives the CPU allocator's cached large blocks back to the system. Freed
+/// blocks of 128 KiB or more are kept (up to 512 MiB in all) and reused for
+/// allocations of about the same size, so repeated shapes do not fault in
+/// fresh pages on every call (torch.cuda.empty_cache, for the CPU).
+WICK_API void empty_cpu_cache();
+/// Bytes the CPU allocator holds in freed large blocks, ready for reuse.
+[[nodiscard]] WICK_API std::size_t cpu_cached_bytes();
+
 /// Installs the allocator for a device type (backends do this in `init`);
 /// nullptr removes it. The allocator must outlive every storage it made.
 WICK_API void set_allocator(DeviceType type, Allocator* allocator);
