@@ -6,6 +6,8 @@
 /// that require grad before writing and rebase the history after.
 #include <functional>
 #include <numeric>
+#include <optional>
+#include <string_view>
 
 #include "dispatch/autograd_support.h"
 #include "dispatch/registry.h"
@@ -300,11 +302,15 @@ struct InplaceBackward {
                                        : kOp == 2 ? "MulBackward0"
                                                   : "DivBackward0";
   Scalar alpha = 1;
+  bool rounding = false;  // div_ with a rounding_mode: piecewise constant, a zero gradient
   SavedVariable original, other;
   tensor_list backward(FormulaNode<InplaceBackward>& n, tensor_list& g) {
     Tensor gs, go;
     const Tensor& d = g[0];
-    if constexpr (kOp <= 1) {
+    if (rounding) {
+      if (n.should_compute_output(0)) gs = wick::mul(d, scalar(0.0));
+      if (n.should_compute_output(1)) go = wick::mul(d, scalar(0.0));
+    } else if constexpr (kOp <= 1) {
       if (n.should_compute_output(0)) gs = d;
       if (n.should_compute_output(1)) go = d * (kOp == 1 ? -alpha.to<double>() : alpha.to<double>());
     } else if constexpr (kOp == 2) {
@@ -325,7 +331,7 @@ struct InplaceBackward {
 
 template <int kOp>
 Tensor inplace_ag_impl(DispatchKeySet ks, T self, T other, const Scalar& alpha, const char* name,
-                       const std::function<Tensor()>& run) {
+                       const std::function<Tensor()>& run, bool rounding = false) {
   check_inplace(self, name);
   auto node = make_node<InplaceBackward<kOp>>(self, other);
   const bool fw = any_tangent(self, other);
@@ -340,6 +346,7 @@ Tensor inplace_ag_impl(DispatchKeySet ks, T self, T other, const Scalar& alpha, 
   (void)ks;
   if (node) {
     node->f.alpha = alpha;
+    node->f.rounding = rounding;
     if (kOp >= 2) {  // saved before the write: `other` may share self's storage
       node->f.other = SavedVariable(other, false);
       node->f.original = SavedVariable(before, false);
@@ -350,7 +357,9 @@ Tensor inplace_ag_impl(DispatchKeySet ks, T self, T other, const Scalar& alpha, 
   if (fw) {
     ExcludeDispatchKeyGuard below(DispatchKey::kAutograd);
     Tensor t;
-    if constexpr (kOp <= 1) {
+    if (rounding) {
+      t = wick::mul(self, scalar(0.0));
+    } else if constexpr (kOp <= 1) {
       t = fw_add(ts, to.defined() ? to * (kOp == 1 ? -alpha.to<double>() : alpha.to<double>()) : Tensor());
     } else if constexpr (kOp == 2) {
       t = fw_add(ts.defined() ? wick::mul(ts, other) : Tensor(), to.defined() ? wick::mul(to, before) : Tensor());
@@ -369,11 +378,15 @@ Tensor addsub_inplace_ag(DispatchKeySet ks, T self, T other, const Scalar& alpha
   return inplace_ag_impl<kOp>(ks, self, other, alpha, kOp == 0 ? "add_" : "sub_",
                               [&] { return call_below(op, ks, self, other, alpha); });
 }
-template <int kOp>
-Tensor muldiv_inplace_ag(DispatchKeySet ks, T self, T other) {
-  static const auto op = op_handle<Tensor(T, T)>(kOp == 2 ? "torch.Tensor.mul_" : "torch.Tensor.div_");
-  return inplace_ag_impl<kOp>(ks, self, other, 1, kOp == 2 ? "mul_" : "div_",
-                              [&] { return call_below(op, ks, self, other); });
+Tensor mul_inplace_ag(DispatchKeySet ks, T self, T other) {
+  static const auto op = op_handle<Tensor(T, T)>("torch.Tensor.mul_");
+  return inplace_ag_impl<2>(ks, self, other, 1, "mul_", [&] { return call_below(op, ks, self, other); });
+}
+Tensor div_inplace_ag(DispatchKeySet ks, T self, T other, std::optional<std::string_view> rounding_mode) {
+  static const auto op = op_handle<Tensor(T, T, std::optional<std::string_view>)>("torch.Tensor.div_");
+  return inplace_ag_impl<3>(
+      ks, self, other, 1, "div_", [&] { return call_below(op, ks, self, other, rounding_mode); },
+      rounding_mode.has_value());
 }
 
 // --- the fallback: operators without a formula ----------------------------------------------
@@ -460,8 +473,8 @@ void register_autograd_shape(std::vector<std::unique_ptr<Library>>& out) {
       .impl("fill_", &fill_ag)
       .impl("add_", &addsub_inplace_ag<0>)
       .impl("sub_", &addsub_inplace_ag<1>)
-      .impl("mul_", &muldiv_inplace_ag<2>)
-      .impl("div_", &muldiv_inplace_ag<3>);
+      .impl("mul_", &mul_inplace_ag)
+      .impl("div_", &div_inplace_ag);
 
   out.push_back(std::move(torch));
   out.push_back(std::move(tensor));

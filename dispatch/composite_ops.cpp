@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <memory>
 #include <numeric>
+#include <optional>
+#include <string_view>
 #include <vector>
 
 #include "dispatch/builtins.h"
@@ -307,9 +309,9 @@ Tensor mul_inplace(const Tensor& self, const Tensor& other) {
   Tensor out = self;
   return mul_out(out, self, other);
 }
-Tensor div_inplace(const Tensor& self, const Tensor& other) {
+Tensor div_inplace(const Tensor& self, const Tensor& other, std::optional<std::string_view> rounding_mode) {
   Tensor out = self;
-  return div_out(out, self, other);
+  return div_out(out, self, other, rounding_mode);
 }
 
 Tensor functional_relu(const Tensor& input, bool inplace) {

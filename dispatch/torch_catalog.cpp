@@ -99,7 +99,7 @@ constexpr const char* kMethodsOnly[] = {
     "add_(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)",
     "sub_(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)",
     "mul_(Tensor(a!) self, Tensor other) -> Tensor(a!)",
-    "div_(Tensor(a!) self, Tensor other) -> Tensor(a!)",
+    "div_(Tensor(a!) self, Tensor other, *, str? rounding_mode=None) -> Tensor(a!)",
     "__rtruediv__(Tensor self, Tensor other) -> Tensor",
     "__rpow__(Tensor self, Tensor other) -> Tensor",
     "__rmod__(Tensor self, Tensor other) -> Tensor",

@@ -73,6 +73,18 @@ TEST_F(CpuOps, DivRoundingModes) {
   EXPECT_EQ(div(a, b, "floor").dtype(), ScalarType::kInt64);
   EXPECT_THROW((void)div(a, b, "round"), RuntimeError);
   EXPECT_THROW((void)div(a, ivec({0, 1}), "floor"), RuntimeError);
+  // Tensor.div_ takes rounding_mode too; integer self cannot hold true division's result.
+  Tensor c = ivec({7, -7});
+  EXPECT_TRUE(call("torch.Tensor.div_", {c, b}, {{"rounding_mode", "floor"}}).to_tensor().is_same(c));
+  EXPECT_EQ(values(c), (std::vector<double>{3, -4}));
+  EXPECT_THROW((void)call("torch.Tensor.div_", {ivec({7}), ivec({2})}), RuntimeError);
+  // Piecewise constant: a zero gradient, as torch.div's with a rounding_mode.
+  Tensor x = vec({7, -7}, ScalarType::kFloat64).requires_grad_();
+  Tensor y = x.clone();
+  (void)call("torch.Tensor.div_", {y, vec({2, 2}, ScalarType::kFloat64)}, {{"rounding_mode", "trunc"}});
+  EXPECT_EQ(values(y), (std::vector<double>{3, -3}));
+  sum(y).backward();
+  EXPECT_EQ(values(x.grad()), (std::vector<double>{0, 0}));
 }
 
 TEST_F(CpuOps, UnaryAndWhere) {

@@ -1,0 +1,373 @@
+// tests/autograd/formula_samples.cpp - sample calls of catalog operators, and their formula check.
+/// \file
+/// The explicit samples (operators whose arguments cannot be generated from
+/// the schema alone, or that deserve more than the generic case), the
+/// generic sample, the inputs, and the gradcheck run over them.
+#include "tests/autograd/formula_samples.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <optional>
+
+#include "wick/gradcheck.h"
+#include "wick/ops.h"
+#include "wick/random.h"
+
+namespace wick::testing {
+namespace {
+
+using autograd::tensor_list;
+
+TensorArg t(std::vector<std::int64_t> shape) { return {std::move(shape)}; }
+Value ints(std::vector<std::int64_t> v) { return Value(std::move(v)); }
+Value i(std::int64_t v) { return Value(v); }
+TensorListArg tl(std::vector<std::vector<std::int64_t>> shapes) { return {std::move(shapes)}; }
+Value index(std::vector<std::int64_t> v, std::vector<std::int64_t> shape) {
+  return Value(tensor(Value(std::move(v))).reshape(shape));
+}
+
+// torch.nn.functional and its torch.* twins (softmax, dropout, losses).
+void add_nn_samples(std::map<std::string, std::vector<Sample>>& m) {
+  const Value target(tensor(Value(std::vector<std::int64_t>{1, 3, -100})));
+  const Value target3(tensor(Value(std::vector<std::int64_t>{0, 2, 1, -100, 1, 1, 0, 2})).reshape({2, 4}));
+  const Value weight(add(rand({4}, ScalarType::kFloat64), wrap_scalar(Scalar(0.5))));
+  // Positive per-column weights of (2, 3) inputs.
+  const Value positive3(add(rand({3}, ScalarType::kFloat64), wrap_scalar(Scalar(0.5))));
+  const Kwargs none = {{"reduction", Value("none")}};
+  const Value sum_str("sum");
+  const Kwargs sum = {{"reduction", sum_str}};
+  m["softmax"] = {{{t({2, 3}), i(1)}}, {{t({2, 3, 2}), i(-2)}}, {{t({3}), i(0)}}};
+  m["log_softmax"] = m["softmax"];
+  m["gelu"] = {{{t({2, 3})}}, {{t({2, 3}), Value("tanh")}}};
+  m["linear"] = {{{t({2, 3}), t({4, 3}), t({4})}}, {{t({3}), t({2, 3})}}, {{t({2, 2, 3}), t({4, 3}), t({4})}}};
+  // Deterministic cases only: gradcheck calls the function many times.
+  m["dropout"] = {{{t({2, 3}), Value(1.0), Value(true)}}, {{t({2, 3}), Value(0.5), Value(false)}}};
+  m["nll_loss"] = {{{t({3, 4}), target}},
+                   {{t({3, 4}), target, weight}, sum},
+                   {{t({3, 4}), target, weight}, none},
+                   {{t({2, 3, 4}), target3}},
+                   {{t({2, 3, 4}), target3}, none}};
+  m["cross_entropy"] = {{{t({3, 4}), target}},
+                        {{t({3, 4}), target, weight}, {{"label_smoothing", Value(0.2)}}},
+                        {{t({3, 4}), target}, {{"label_smoothing", Value(0.2)}, {"reduction", Value("none")}}},
+                        {{t({2, 3, 4}), target3}},
+                        {{t({3, 4}), t({3, 4})}},
+                        {{t({3, 4}), t({3, 4}), weight}, {{"label_smoothing", Value(0.3)}, {"reduction", sum_str}}}};
+  m["mse_loss"] = {{{t({2, 3}), t({2, 3})}}, {{t({2, 3}), t({2, 3})}, none}};
+  m["l1_loss"] = {{{t({2, 3}), t({2, 3})}}, {{t({2, 3}), t({2, 3})}, sum}};
+  m["binary_cross_entropy"] = {{{t({2, 3}), t({2, 3})}}, {{t({2, 3}), t({2, 3}), positive3}, none}};
+  const Kwargs with_pw = {{"pos_weight", positive3}};
+  const Kwargs with_pw_sum = {{"pos_weight", positive3}, {"reduction", sum_str}};
+  m["binary_cross_entropy_with_logits"] = {
+      {{t({2, 3}), t({2, 3})}}, {{t({2, 3}), t({2, 3}), positive3}, with_pw}, {{t({2, 3}), t({2, 3})}, with_pw_sum}};
+}
+
+// Normalisation, embedding, pad and the torch.linalg norms. torch.batch_norm
+// and F.batch_norm order their arguments differently: keyed by full name.
+void add_norm_samples(std::map<std::string, std::vector<Sample>>& m) {
+  const Value running_mean(randn({2}, ScalarType::kFloat64));
+  const Value running_var(add(rand({2}, ScalarType::kFloat64), wrap_scalar(Scalar(0.5))));
+  const double inf = std::numeric_limits<double>::infinity();
+  m["layer_norm"] = {{{t({2, 3, 4}), ints({4}), t({4}), t({4})}},
+                     {{t({2, 3, 4}), ints({3, 4})}},
+                     {{t({3, 4}), ints({4}), t({4})}, {{"eps", Value(0.1)}}}};
+  m["group_norm"] = {{{t({2, 4, 3}), i(2), t({4}), t({4})}}, {{t({2, 6}), i(3)}}};
+  m["torch.nn.functional.batch_norm"] = {{{t({3, 2, 2}), Value(), Value(), t({2}), t({2}), Value(true)}},
+                                         {{t({4, 2}), Value(running_mean.to_tensor().clone()),
+                                           Value(running_var.to_tensor().clone()), Value(), t({2}), Value(true)}},
+                                         {{t({3, 2}), running_mean, running_var, t({2}), t({2})}}};
+  m["torch.batch_norm"] = {
+      {{t({3, 2, 2}), t({2}), t({2}), Value(), Value(), Value(true), Value(0.1), Value(1e-5), Value(true)}},
+      {{t({3, 2}), t({2}), Value(), running_mean, running_var, Value(false), Value(0.1), Value(1e-5), Value(true)}}};
+  const Value rows = index({0, 2, 1, 2}, {2, 2});
+  // No padding_idx sample: as in PyTorch, that row's gradient is zero by
+  // definition, not the true derivative (tests/backends/cpu_norm_test.cpp checks it).
+  m["embedding"] = {{{rows, t({3, 4})}}, {{index({1}, {}), t({3, 2})}}};
+  m["pad"] = {{{t({2, 3}), ints({1, 2})}},
+              {{t({2, 3}), ints({-1, 1, 1, 0}), Value("constant"), Value(0.5)}},
+              {{t({2, 3, 4}), ints({2, 1}), Value("reflect")}},
+              {{t({2, 3, 4}), ints({1, 2, 0, 1}), Value("replicate")}}};
+  m["constant_pad_nd"] = {{{t({2, 3}), ints({1, -1, 0, 2}), Value(1.5)}}};
+  m["vector_norm"] = {{{t({2, 3})}},
+                      {{t({2, 3}), Value(1), ints({1})}},
+                      {{t({2, 3}), Value(inf), ints({0}), Value(true)}},
+                      {{t({2, 3}), Value(-inf)}},
+                      {{t({2, 3, 2}), Value(3.0), ints({0, 2})}}};
+  m["matrix_norm"] = {{{t({2, 3})}},
+                      {{t({2, 3, 3}), Value(1)}},
+                      {{t({3, 3}), Value(-inf)}},
+                      {{t({3, 4}), Value(-1), ints({1, 0}), Value(true)}},
+                      {{t({3, 4}), Value(inf)}}};
+}
+
+// Convolution and pooling (torch.* and torch.nn.functional share names).
+void add_conv_samples(std::map<std::string, std::vector<Sample>>& m) {
+  const Kwargs strided = {{"stride", ints({2, 1})}, {"padding", ints({1, 0})}, {"groups", i(2)}};
+  m["conv2d"] = {{{t({2, 4, 4, 5}), t({4, 2, 2, 3}), t({4})}, strided},
+                 {{t({2, 4, 5}), t({3, 2, 3, 2})}, {{"padding", Value("same")}, {"dilation", i(2)}}}};
+  m["conv1d"] = {{{t({2, 3, 6}), t({4, 3, 3}), t({4})}, {{"stride", i(2)}, {"padding", i(1)}}},
+                 {{t({3, 6}), t({2, 3, 2})}, {{"padding", Value("same")}}}};
+  const Kwargs pool = {{"stride", i(2)}, {"padding", i(1)}};
+  m["max_pool2d"] = {{{t({1, 2, 5, 6}), i(3)}, pool}, {{t({2, 4, 5}), ints({2, 3})}, {{"dilation", i(2)}}}};
+  m["max_pool2d_with_indices"] = {{{t({1, 2, 5, 6}), i(3)}, pool}};
+  m["avg_pool2d"] = {{{t({1, 2, 5, 6}), i(3)}, {{"stride", i(2)}, {"padding", i(1)}, {"ceil_mode", Value(true)}}},
+                     {{t({2, 5, 6}), ints({2, 3})}, {{"count_include_pad", Value(false)}, {"padding", i(1)}}},
+                     {{t({2, 4, 4}), i(2)}, {{"divisor_override", i(3)}}}};
+  m["avg_pool1d"] = {{{t({2, 2, 7}), i(3)}, pool}};
+  m["adaptive_avg_pool2d"] = {{{t({2, 2, 5, 7}), ints({3, 4})}}, {{t({2, 4, 4}), i(3)}}};
+  m["adaptive_avg_pool1d"] = {{{t({2, 2, 7}), ints({3})}}};
+}
+
+// Operators whose arguments cannot be generated from the schema alone (or
+// that deserve more than the generic case), by entry name.
+const std::map<std::string, std::vector<Sample>>& explicit_samples() {
+  static const std::map<std::string, std::vector<Sample>> samples = [] {
+    Tensor cond = gt(randn({2, 3}), wrap_scalar(Scalar(0.0)));
+    std::map<std::string, std::vector<Sample>> m;
+    m["where"] = {{{Value(cond), t({2, 3}), t({3})}}};
+    m["sum"] = {{{t({2, 3})}}, {{t({2, 3, 2}), ints({0, 2})}}, {{t({2, 3}), ints({-1}), Value(true)}}};
+    m["mean"] = {{{t({2, 3})}}, {{t({2, 3}), ints({1})}}, {{t({2, 3}), ints({0}), Value(true)}}};
+    m["mm"] = {{{t({2, 3}), t({3, 4})}}};
+    m["addmm"] = {{{t({4}), t({2, 3}), t({3, 4})}},
+                  {{t({2, 1}), t({2, 3}), t({3, 4})}, {{"beta", Value(0.5)}, {"alpha", Value(-2.0)}}}};
+    m["mv"] = {{{t({2, 3}), t({3})}}};
+    m["dot"] = {{{t({3}), t({3})}}};
+    m["outer"] = {{{t({3}), t({2})}}};
+    m["bmm"] = {{{t({2, 2, 3}), t({2, 3, 4})}}};
+    m["matmul"] = {{{t({2, 3}), t({3, 2})}},
+                   {{t({3}), t({3})}},
+                   {{t({3}), t({3, 2})}},
+                   {{t({2, 2, 3}), t({3})}},
+                   {{t({2, 1, 2, 3}), t({3, 3, 2})}}};
+    m["__matmul__"] = m["matmul"];
+    m["reshape"] = {{{t({2, 3}), ints({3, 2})}}, {{t({2, 3}), ints({-1})}}};
+    m["view"] = {{{t({2, 3}), ints({6})}}};
+    m["expand"] = {{{t({3, 1}), ints({2, 3, 4})}}};
+    m["transpose"] = {{{t({2, 3, 4}), i(0), i(2)}}};
+    m["permute"] = {{{t({2, 3, 4}), ints({2, 0, 1})}}};
+    m["unsqueeze"] = {{{t({2, 3}), i(1)}}, {{t({2, 3}), i(-1)}}};
+    m["squeeze"] = {{{t({2, 1, 3})}}, {{t({2, 1, 3}), i(1)}}};
+    m["narrow"] = {{{t({4, 3}), i(0), i(1), i(2)}}, {{t({4, 3}), i(1), i(-2), i(2)}}};
+    m["select"] = {{{t({4, 3}), i(1), i(-1)}}};
+    m["to"] = {{{t({2, 3}), Value(ScalarType::kFloat32)}, {}, 1e-3, 1e-2}};
+    m["fill_"] = {{{t({2, 3}), Value(2.5)}}};
+    m["copy_"] = {{{t({2, 3}), t({3})}}};
+    // Rounding division is piecewise constant: a zero gradient, as in PyTorch.
+    m["div"] = {{{t({2, 3}), t({3})}},
+                {{t({2, 3}), t({2, 1})}, {{"rounding_mode", Value("floor")}}},
+                {{t({2, 3}), t({3})}, {{"rounding_mode", Value("trunc")}}}};
+    m["div_"] = m["div"];
+    m["lerp"] = {{{t({2, 3}), t({3}), t({2, 1})}}, {{t({2, 3}), t({2, 3}), Value(0.3)}}};
+    // Shape and indexing (issue 6): indices unique per column, so scatter's gradient is well defined.
+    const Value idx = index({0, 2, 1, 0, 2, 0, 0, 1}, {2, 4});
+    const Value mask = Value(gt(randn({3}), wrap_scalar(Scalar(0.0))));
+    m["flatten"] = {{{t({2, 3, 4}), i(1)}}, {{t({})}}};
+    m["unflatten"] = {{{t({2, 6}), i(1), ints({2, -1})}}};
+    m["cat"] = {{{tl({{2, 3}, {1, 3}})}}, {{tl({{2, 3}, {2, 2}, {0}}), i(-1)}}};
+    m["stack"] = {{{tl({{2, 3}, {2, 3}}), i(1)}}};
+    m["split"] = {{{t({5, 2}), i(2)}}, {{t({5, 2}), ints({2, 3})}}};
+    m["split_with_sizes"] = {{{t({2, 5}), ints({1, 4}), i(1)}}};
+    m["chunk"] = {{{t({5, 2}), i(3)}}};
+    m["index_select"] = {{{t({3, 4}), i(1), index({3, 0, 3}, {3})}}, {{t({3, 4}), i(0), index({2}, {})}}};
+    m["gather"] = {{{t({3, 4}), i(0), idx}}, {{t({3, 4}), i(1), index({3, 0, 1, 1}, {2, 2})}}};
+    m["scatter"] = {{{t({3, 4}), i(0), idx, t({3, 5})}}, {{t({3, 4}), i(0), idx, Value(1.5)}}};
+    m["scatter_add"] = {{{t({3, 4}), i(0), idx, t({2, 4})}}};
+    m["masked_fill"] = {{{t({2, 3}), mask, Value(1.5)}},
+                        {{t({2, 3}), mask, t({})}},
+                        {{t({3}), Value(gt(randn({2, 3}), wrap_scalar(Scalar(0.0)))), t({})}}};
+    m["repeat"] = {{{t({2, 3}), ints({2, 1, 2})}}};
+    m["expand_as"] = {{{t({3, 1}), Value(zeros({2, 3, 4}))}}};
+    m["flip"] = {{{t({2, 3, 4}), ints({0, 2})}}};
+    m["roll"] = {{{t({3, 4}), ints({1})}}, {{t({3, 4}), ints({-1, 5}), ints({0, 1})}}};
+    m["tril"] = {{{t({3, 4}), i(1)}}, {{t({2, 3, 3})}}};
+    m["triu"] = {{{t({3, 4}), i(-1)}}, {{t({2, 3, 3})}}};
+    m["clamp"] = {{{t({2, 3}), Value(-1.0), Value(1.0)}}, {{t({2, 3}), Value(-1.0)}}, {{t({2, 3}), Value(), Value(1)}}};
+    add_nn_samples(m);
+    add_norm_samples(m);
+    add_conv_samples(m);
+    m["prod"] = {{{t({2, 3})}}, {{t({2, 3}), i(1)}}, {{t({2, 3}), i(0), Value(true)}}};
+    m["max"] = {{{t({2, 3})}}, {{t({2, 3}), i(1)}}, {{t({2, 3}), i(0), Value(true)}}, {{t({2, 3}), t({3})}}};
+    m["min"] = m["max"];
+    m["amax"] = {{{t({2, 3})}}, {{t({2, 3, 2}), ints({0, 2})}}, {{t({2, 3}), ints({-1}), Value(true)}}};
+    m["amin"] = m["amax"];
+    m["var"] = {{{t({2, 3})}},
+                {{t({2, 3}), Value(false)}},
+                {{t({2, 3, 2}), ints({0, 2})}, {{"keepdim", Value(true)}}},
+                {{t({2, 3}), i(1)}, {{"correction", i(0)}}}};
+    m["std"] = m["var"];
+    m["norm"] = {{{t({2, 3})}},
+                 {{t({2, 3}), Value(1)}},
+                 {{t({2, 3}), Value(3)}},
+                 {{t({2, 3}), Value(1.5)}},
+                 {{t({2, 3}), Value(0.5)}},
+                 {{t({2, 3}), Value(std::numeric_limits<double>::infinity()), ints({1})}},
+                 {{t({2, 3}), Value(), ints({0}), Value(true)}}};
+    m["logsumexp"] = {{{t({2, 3}), ints({1})}}, {{t({2, 3, 2}), ints({0, 2}), Value(true)}}};
+    m["cumsum"] = {{{t({2, 3}), i(1)}}, {{t({2, 3}), i(0)}}};
+    m["cumprod"] = {{{t({2, 3}), i(1)}}, {{t({2, 3}), i(-2)}}};
+    return m;
+  }();
+  return samples;
+}
+
+// A sample from the schema: tensors (2,3), (3), (2,1) to exercise
+// broadcasting, Scalars 1.5; arguments with defaults keep them.
+std::optional<Sample> generic_sample(const FunctionSchema& s) {
+  static const std::vector<std::vector<std::int64_t>> shapes = {{2, 3}, {3}, {2, 1}};
+  Sample out;
+  std::size_t n_tensors = 0;
+  for (const auto& a : s.arguments) {
+    if (a.default_value || a.kwarg_only) break;
+    if (a.type.kind == TypeKind::kTensor && !a.type.is_list) {
+      out.args.emplace_back(TensorArg{shapes[std::min(n_tensors++, shapes.size() - 1)]});
+    } else if (a.type.kind == TypeKind::kScalar) {
+      out.args.emplace_back(Value(1.5));
+    } else {
+      return std::nullopt;
+    }
+  }
+  return out;
+}
+
+Tensor make_input(const TensorArg& a, Domain d, ScalarType dtype) {
+  if (dtype == ScalarType::kInt64) return randint(1, 4, IntArrayRef(a.shape));
+  // |x| in [0.5, 1.5): no kinks (abs, relu), no ties (maximum), no poles (div).
+  Tensor mag = add(rand(IntArrayRef(a.shape), ScalarType::kFloat64), wrap_scalar(Scalar(0.5)));
+  Tensor x;
+  if (d == Domain::kPositive) {
+    x = mag;
+  } else if (d == Domain::kProbability) {
+    x = mul(mag, wrap_scalar(Scalar(0.6)));  // [0.3, 0.9)
+  } else {
+    if (d == Domain::kInsideUnit) mag = mul(mag, wrap_scalar(Scalar(0.6)));  // |x| in [0.3, 0.9)
+    Tensor sign =
+        sub(mul(gt(rand(IntArrayRef(a.shape), ScalarType::kFloat64), wrap_scalar(Scalar(0.5))).to(ScalarType::kFloat64),
+                wrap_scalar(Scalar(2.0))),
+            wrap_scalar(Scalar(1.0)));
+    x = mul(mag, sign);
+  }
+  return x.to(dtype).requires_grad_();
+}
+
+Value with_dtype(const Value& v, ScalarType dtype) {
+  if (!v.is_tensor() || !is_floating(dtype) || !is_floating(v.to_tensor().dtype())) return v;
+  return Value(v.to_tensor().to(dtype));
+}
+
+}  // namespace
+
+std::vector<Sample> samples_for(const CatalogEntry& e) {
+  if (auto it = explicit_samples().find(e.qualified_name); it != explicit_samples().end()) return it->second;
+  if (auto it = explicit_samples().find(e.name); it != explicit_samples().end()) return it->second;
+  if (auto g = generic_sample(find_op(e.overloads.front()).schema())) return {*g};
+  return {};
+}
+
+Domain domain_of(const std::string& name) {
+  constexpr const char* kPositive[] = {"log", "log2", "log10", "log1p", "sqrt", "rsqrt", "pow", "__pow__", "__rpow__"};
+  for (const char* p : kPositive)
+    if (name == p) return Domain::kPositive;
+  if (name == "asin" || name == "acos") return Domain::kInsideUnit;
+  if (name == "binary_cross_entropy") return Domain::kProbability;
+  return Domain::kAwayFromZero;
+}
+
+tensor_list make_inputs(const Sample& s, Domain d, ScalarType dtype) {
+  tensor_list inputs;
+  for (const Arg& a : s.args) {
+    if (const auto* ta = std::get_if<TensorArg>(&a)) inputs.push_back(make_input(*ta, d, dtype));
+    if (const auto* la = std::get_if<TensorListArg>(&a))
+      for (const auto& shape : la->shapes) inputs.push_back(make_input(TensorArg{shape}, d, dtype));
+  }
+  return inputs;
+}
+
+Value call_sample(const std::string& qualified_name, const Sample& s, const tensor_list& inputs, bool clone_first,
+                  ScalarType value_dtype) {
+  std::vector<Value> args;
+  std::size_t k = 0;
+  for (const Arg& a : s.args) {
+    if (std::holds_alternative<TensorArg>(a)) {
+      Tensor x = inputs.at(k);
+      if (k == 0 && clone_first) x = x.clone();
+      args.emplace_back(x);
+      ++k;
+    } else if (const auto* la = std::get_if<TensorListArg>(&a)) {
+      std::vector<Tensor> list(inputs.begin() + static_cast<std::ptrdiff_t>(k),
+                               inputs.begin() + static_cast<std::ptrdiff_t>(k + la->shapes.size()));
+      k += la->shapes.size();
+      args.emplace_back(std::move(list));
+    } else {
+      args.push_back(with_dtype(std::get<Value>(a), value_dtype));
+    }
+  }
+  Kwargs kwargs = s.kwargs;
+  for (auto& [name, v] : kwargs) v = with_dtype(v, value_dtype);
+  return call(qualified_name, std::move(args), kwargs);
+}
+
+Tensor as_one_tensor(const Value& result) {
+  if (result.is_tuple()) return result.items()[0].to_tensor();
+  if (!result.is_tensor_list()) return result.to_tensor();
+  std::vector<Tensor> flat;
+  for (const Tensor& part : result.to_tensor_list()) flat.push_back(part.reshape({-1}));
+  return cat(flat);
+}
+
+bool writes_first_argument(const FunctionSchema& s) {
+  return !s.arguments.empty() && s.arguments[0].alias && s.arguments[0].alias->is_write;
+}
+
+bool has_tensor_argument(const FunctionSchema& s) {
+  return std::any_of(s.arguments.begin(), s.arguments.end(),
+                     [](const SchemaArgument& a) { return a.type.kind == TypeKind::kTensor; });
+}
+
+bool result_never_requires_grad(const std::string& name) {
+  return name == "zeros_like" || name == "ones_like" || name == "full_like" || name == "rand_like" ||
+         name == "randn_like";
+}
+
+FormulaCheck check_formula(const CatalogEntry& e) {
+  FormulaCheck out;
+  const FunctionSchema schema = find_op(e.overloads.front()).schema();
+  if (!has_tensor_argument(schema)) {
+    out.kind = FormulaCheck::Kind::kNoTensorArgument;
+    return out;
+  }
+  const std::vector<Sample> samples = samples_for(e);
+  if (samples.empty()) return out;  // kNoSample
+  const bool inplace = writes_first_argument(schema);
+  bool any_differentiable = false;
+  for (std::size_t n = 0; n < samples.size(); ++n) {
+    const Sample& sample = samples[n];
+    const std::string where = e.qualified_name + " (sample " + std::to_string(n) + ")";
+    try {
+      const tensor_list inputs = make_inputs(sample, domain_of(e.name));
+      auto fn = [&](const tensor_list& in) {
+        return as_one_tensor(call_sample(e.qualified_name, sample, in, inplace));
+      };
+      Tensor probe = fn(inputs);
+      ++out.samples;
+      if (result_never_requires_grad(e.name) || !autograd::is_differentiable_type(probe.dtype())) {
+        if (probe.requires_grad()) out.failures.push_back(where + ": a non-differentiable result requires grad");
+        continue;
+      }
+      any_differentiable = true;
+      autograd::GradcheckOptions opt{.eps = sample.eps, .atol = sample.atol, .check_forward_ad = true};
+      if (!autograd::gradcheck(autograd::GradcheckFn1(fn), inputs, opt))
+        out.failures.push_back(where + ": gradcheck failed");
+      if (!autograd::gradgradcheck(autograd::GradcheckFn1(fn), inputs, {}, opt))
+        out.failures.push_back(where + ": gradgradcheck failed");
+    } catch (const std::exception& err) {
+      out.failures.push_back(where + ": " + err.what());
+    }
+  }
+  out.kind = any_differentiable ? FormulaCheck::Kind::kGradchecked : FormulaCheck::Kind::kNonDifferentiable;
+  return out;
+}
+
+}  // namespace wick::testing
