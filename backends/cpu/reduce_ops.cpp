@@ -50,6 +50,11 @@ Plan plan_reduction(const char* op, const Tensor& self, std::optional<IntArrayRe
 
 namespace {
 
+// A sum reads one operand and writes nothing per element, several times
+// less work per element than an elementwise loop: it takes 4x kGrainSize
+// elements (Note [Grain size]) before a second thread pays for waking it.
+constexpr std::int64_t kSumGrain = 4 * kGrainSize;
+
 // out[i] = scale * sum(rows[i, :]) in the output dtype.
 void reduce_rows(const Plan& p, const Tensor& out, double scale, const char* op) {
   visit_dtype(p.rows.dtype(), op, [&](auto tag) {
@@ -62,22 +67,22 @@ void reduce_rows(const Plan& p, const Tensor& out, double scale, const char* op)
       auto store = [&](std::int64_t i, Acc s) {
         o[i] = scale == 1.0 ? static_cast<O>(s) : static_cast<O>(static_cast<double>(s) * scale);
       };
-      if (p.outer == 1 && p.inner >= 2 * kGrainSize) {
+      if (p.outer == 1 && p.inner >= 2 * kSumGrain) {
         // One long row: fixed blocks summed in parallel, then their sums
         // pairwise. The block size, not the thread count, fixes the order of
         // additions, so the result is the same on any number of threads.
-        const std::int64_t blocks = (p.inner + kGrainSize - 1) / kGrainSize;
+        const std::int64_t blocks = (p.inner + kSumGrain - 1) / kSumGrain;
         std::vector<Acc> partial(static_cast<std::size_t>(blocks));
         parallel_for(blocks, 2, [&](std::int64_t b0, std::int64_t b1) {
           for (std::int64_t b = b0; b < b1; ++b) {
-            const std::int64_t start = b * kGrainSize;
-            partial[b] = pairwise_sum<Acc>(in + start, std::min(kGrainSize, p.inner - start));
+            const std::int64_t start = b * kSumGrain;
+            partial[b] = pairwise_sum<Acc>(in + start, std::min(kSumGrain, p.inner - start));
           }
         });
         store(0, pairwise_sum<Acc>(partial.data(), blocks));
         return;
       }
-      const std::int64_t grain = std::max<std::int64_t>(1, kGrainSize / std::max<std::int64_t>(p.inner, 1));
+      const std::int64_t grain = std::max<std::int64_t>(1, kSumGrain / std::max<std::int64_t>(p.inner, 1));
       parallel_for(p.outer, grain, [&](std::int64_t r0, std::int64_t r1) {
         for (std::int64_t i = r0; i < r1; ++i) store(i, pairwise_sum<Acc>(in + i * p.inner, p.inner));
       });
