@@ -51,8 +51,11 @@ void parallel_for(std::int64_t n, std::int64_t grain, Fn&& fn) {
   {
     const std::int64_t t = omp_get_thread_num();
     const std::int64_t team = omp_get_num_threads();
-    // Chunks are multiples of 16 elements so no two threads share a cache line.
-    const std::int64_t chunk = ((n + team - 1) / team + 15) / 16 * 16;
+    // Chunks of fine-grained loops (elements) are multiples of 16 so no two
+    // threads share a cache line; coarse tasks (rows, images: grain < 16)
+    // are split evenly, or 8 images would all go to one thread.
+    const std::int64_t align = grain >= 16 ? 16 : 1;
+    const std::int64_t chunk = ((n + team - 1) / team + align - 1) / align * align;
     const std::int64_t begin = std::min(n, t * chunk);
     const std::int64_t end = std::min(n, begin + chunk);
     if (begin < end) {
