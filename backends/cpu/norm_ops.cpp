@@ -47,7 +47,7 @@ void check_layer_norm(const char* op, const Tensor& input, IntArrayRef shape, co
 
 // One row: its mean and 1/sqrt(var + eps).
 template <typename T>
-std::pair<double, double> row_moments(const T* x, std::int64_t n, double eps) {
+[[gnu::always_inline]] inline std::pair<double, double> row_moments(const T* x, std::int64_t n, double eps) {
   const double shift = static_cast<double>(x[0]);
   // Eight independent lanes, so the compiler can vectorise the sums.
   constexpr std::int64_t kLanes = 8;
@@ -80,25 +80,45 @@ std::pair<double, double> row_moments(const T* x, std::int64_t n, double eps) {
 // (x - mean) * rstd in double: a float32 mean near a large offset would
 // round away much of each deviation.
 template <typename T>
-void layer_norm_rows(const T* x, const T* w, const T* b, T* y, std::int64_t m, std::int64_t n, double eps) {
-#pragma omp parallel for if (m * n >= 65536) schedule(static)
-  for (std::int64_t i = 0; i < m; ++i) {
-    const T* xr = x + i * n;
-    T* yr = y + i * n;
-    const auto [mean, rstd] = row_moments(xr, n, eps);
-    if (w != nullptr && b != nullptr) {  // the common case, in one sweep
-      for (std::int64_t j = 0; j < n; ++j)
-        yr[j] = static_cast<T>((static_cast<double>(xr[j]) - mean) * rstd) * w[j] + b[j];
-      continue;
-    }
-    for (std::int64_t j = 0; j < n; ++j) yr[j] = static_cast<T>((static_cast<double>(xr[j]) - mean) * rstd);
-    if (w != nullptr) {
-      for (std::int64_t j = 0; j < n; ++j) yr[j] *= w[j];
-    }
-    if (b != nullptr) {
-      for (std::int64_t j = 0; j < n; ++j) yr[j] += b[j];
-    }
+[[gnu::always_inline]] inline void layer_norm_row(const T* xr, const T* w, const T* b, T* yr, std::int64_t n,
+                                                  double eps) {
+  const auto [mean, rstd] = row_moments(xr, n, eps);
+  if (w != nullptr && b != nullptr) {  // the common case, in one sweep
+    for (std::int64_t j = 0; j < n; ++j)
+      yr[j] = static_cast<T>((static_cast<double>(xr[j]) - mean) * rstd) * w[j] + b[j];
+    return;
   }
+  for (std::int64_t j = 0; j < n; ++j) yr[j] = static_cast<T>((static_cast<double>(xr[j]) - mean) * rstd);
+  if (w != nullptr) {
+    for (std::int64_t j = 0; j < n; ++j) yr[j] *= w[j];
+  }
+  if (b != nullptr) {
+    for (std::int64_t j = 0; j < n; ++j) yr[j] += b[j];
+  }
+}
+
+// The same rows compiled for the baseline and for AVX2 + FMA (Note [Vector code paths]).
+template <typename T>
+void layer_norm_run(const T* x, const T* w, const T* b, T* y, std::int64_t r0, std::int64_t r1, std::int64_t n,
+                    double eps) {
+  for (std::int64_t i = r0; i < r1; ++i) layer_norm_row(x + i * n, w, b, y + i * n, n, eps);
+}
+template <typename T>
+[[gnu::target("avx2,fma")]] void layer_norm_run_avx2(const T* x, const T* w, const T* b, T* y, std::int64_t r0,
+                                                     std::int64_t r1, std::int64_t n, double eps) {
+  for (std::int64_t i = r0; i < r1; ++i) layer_norm_row(x + i * n, w, b, y + i * n, n, eps);
+}
+
+template <typename T>
+void layer_norm_rows(const T* x, const T* w, const T* b, T* y, std::int64_t m, std::int64_t n, double eps) {
+  const bool avx2 = cpu_has_avx2();
+  parallel_for(m, std::max<std::int64_t>(1, kGrainSize / n), [&](std::int64_t r0, std::int64_t r1) {
+    if (avx2) {
+      layer_norm_run_avx2(x, w, b, y, r0, r1, n, eps);
+    } else {
+      layer_norm_run(x, w, b, y, r0, r1, n, eps);
+    }
+  });
 }
 
 Tensor layer_norm(const Tensor& input, IntArrayRef normalized_shape, const std::optional<Tensor>& weight,
