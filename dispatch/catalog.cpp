@@ -20,6 +20,8 @@ std::string kind_of(const OperatorEntry& e) {
 
 }  // namespace
 
+bool is_internal_namespace(std::string_view ns) { return ns == "aten"; }
+
 std::vector<CatalogEntry> catalog_entries() {
   ensure_builtins();
   auto& reg = Registry::get();
@@ -52,7 +54,8 @@ namespace {
 std::vector<std::string> filtered(std::string_view ns, bool ignored) {
   std::vector<std::string> out;
   for (const auto& c : catalog_entries())
-    if (c.ignored == ignored && (ns.empty() || c.ns == ns)) out.push_back(c.qualified_name);
+    if (c.ignored == ignored && !is_internal_namespace(c.ns) && (ns.empty() || c.ns == ns))
+      out.push_back(c.qualified_name);
   return out;
 }
 }  // namespace
@@ -63,7 +66,7 @@ std::vector<std::string> ignored_functions(std::string_view ns) { return filtere
 std::map<std::string, std::vector<std::string>> get_overridable_functions() {
   std::map<std::string, std::vector<std::string>> out;
   for (const auto& c : catalog_entries())
-    if (!c.ignored) out[c.ns].push_back(c.qualified_name);
+    if (!c.ignored && !is_internal_namespace(c.ns)) out[c.ns].push_back(c.qualified_name);
   return out;
 }
 
@@ -72,7 +75,7 @@ std::vector<std::string> get_ignored_functions() { return ignored_functions(); }
 std::map<std::string, TestingOverride> get_testing_overrides() {
   std::map<std::string, TestingOverride> out;
   for (const auto& c : catalog_entries()) {
-    if (c.ignored) continue;
+    if (c.ignored || is_internal_namespace(c.ns)) continue;
     const std::string name = c.qualified_name;
     out[name] = TestingOverride{python_signature(name), [name](std::vector<Value> args, const Kwargs& kwargs) {
                                   (void)wick::bind_call(name, std::move(args), kwargs);

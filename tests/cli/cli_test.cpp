@@ -202,6 +202,11 @@ TEST(Cli, OverridesApiListings) {
   EXPECT_EQ(sig["signature"], "(input, other, *, alpha=1, out=None)");
   // Plugin namespaces are listed too.
   EXPECT_NE(run("ops overridable").out.find("extending_autograd.linear\n"), std::string::npos);
+  // wick's internal kernels (namespace aten) are not API: in no list, but their tables can be shown.
+  EXPECT_EQ(run("ops overridable").out.find("aten."), std::string::npos);
+  EXPECT_EQ(run("ops ignored").out.find("aten."), std::string::npos);
+  auto conv = nlohmann::json::parse(run("ops show --json aten.convolution2d").out);
+  EXPECT_EQ(conv["overridable"], false);
 }
 
 TEST(Cli, ErrorsAndExitCodes) {

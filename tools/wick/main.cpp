@@ -183,7 +183,7 @@ void ops_show(const std::string& name, bool as_json) {
   for (const auto& c : wick::catalog_entries()) {
     if (c.qualified_name != qualified) continue;
     j["kind"] = c.kind;
-    j["overridable"] = !c.ignored;
+    j["overridable"] = !c.ignored && !wick::is_internal_namespace(c.ns);
     if (!c.alias_of.empty()) j["alias_of"] = c.alias_of;
     for (const auto& o : c.overloads) {
       json ov = {{"name", o}, {"schema", wick::find_op(o).schema().str()}, {"dispatch", json::array()}};

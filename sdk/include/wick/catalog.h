@@ -32,9 +32,14 @@ struct CatalogEntry {
   std::vector<std::string> overloads;  ///< full names: "torch.add", "torch.add.out"
 };
 
-/// Every defined catalog entry, sorted by qualified name.
+/// Whether `ns` is wick's internal namespace (`aten`: the device kernels
+/// behind conv and pooling, whose formulas call one another). Its operators
+/// dispatch like any other, and `wick ops table` shows them, but they are
+/// not API: the overridable, ignored and testing-override lists leave them out.
+[[nodiscard]] WICK_API bool is_internal_namespace(std::string_view ns);
+/// Every defined catalog entry (internal ones included), sorted by qualified name.
 [[nodiscard]] WICK_API std::vector<CatalogEntry> catalog_entries();
-/// Overridable entries' qualified names, optionally of one namespace only.
+/// Overridable entries' qualified names (not internal ones), optionally of one namespace only.
 [[nodiscard]] WICK_API std::vector<std::string> overridable_functions(std::string_view ns = {});
 [[nodiscard]] WICK_API std::vector<std::string> ignored_functions(std::string_view ns = {});
 /// Python-style signature of an entry, with `out=None` when it has an out
