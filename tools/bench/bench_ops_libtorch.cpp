@@ -1,10 +1,19 @@
 // tools/bench/bench_ops_libtorch.cpp - the libtorch twins of bench_ops.cpp,
 // built only when Debian's libtorch-dev is installed, run in the same binary.
 /// \file
+/// libtorch gets as many intra-op threads as wick's OpenMP loops use: left
+/// to itself, Debian's libtorch runs one thread on this 2-core machine
+/// (at::get_num_threads() == 1), which would compare two threads with one.
 #include <benchmark/benchmark.h>
+#include <omp.h>
 #include <torch/torch.h>
 
 namespace {
+
+const bool g_same_threads = [] {
+  at::set_num_threads(omp_get_max_threads());
+  return true;
+}();
 
 void elementwise_counters(benchmark::State& state, int tensors) {
   state.SetBytesProcessed(state.iterations() * state.range(0) * 4 * tensors);
