@@ -16,6 +16,7 @@ packages=(
   libcli11-dev                           # the wick CLI
   nlohmann-json3-dev                     # JSON output and reference files
   clang-tidy                             # naming check (tools/lint.sh)
+  valgrind                               # the Valgrind.* leak checks (ctest label valgrind)
 )
 if [[ "${WICK_WITH_LIBTORCH:-0}" == 1 ]]; then
   packages+=(libtorch-dev)
