@@ -393,7 +393,9 @@ Tensor div_inplace_ag(DispatchKeySet ks, T self, T other, std::optional<std::str
 
 // Runs the operator below Autograd. When an input requires grad, floating
 // outputs get a node that fails in backward naming the operator; writing
-// into an input that requires grad (out=) is refused up front.
+// into an input that requires grad (out=) is refused up front. Forward mode
+// is refused for a floating result (up front when the operator writes an
+// input); bool and integer results (eq, argmax) carry no tangent anyway.
 class AutogradFallback final : public BoxedFunctor {
  public:
   void operator()(const OperatorHandle& op, DispatchKeySet ks, Stack& stack) override {
@@ -404,6 +406,7 @@ class AutogradFallback final : public BoxedFunctor {
     bool any_grad = false;
     bool any_fw = false;
     bool writes_grad_input = false;
+    bool writes_input = false;
     for (std::size_t i = 0; i < n; ++i) {
       const Value& v = stack[stack.size() - n + i];
       auto visit = [&](const Tensor& t) {
@@ -412,14 +415,18 @@ class AutogradFallback final : public BoxedFunctor {
         any_grad = any_grad || rg;
         any_fw = any_fw || fw_grad_of(t).defined();
         const auto& alias = schema->arguments[i].alias;
+        if (alias && alias->is_write) writes_input = true;
         if (alias && alias->is_write && rg) writes_grad_input = true;
       };
       if (v.is_tensor()) visit(v.to_tensor());
       if (v.is_tensor_list())
         for (const Tensor& t : v.to_tensor_list()) visit(t);
     }
-    WICK_CHECK(!any_fw, NotImplementedError, "Trying to use forward AD with ", op.name(),
-               " that does not support it because it has not been implemented yet.");
+    const auto check_no_forward = [&](bool ok) {
+      WICK_CHECK(ok, NotImplementedError, "Trying to use forward AD with ", op.name(),
+                 " that does not support it because it has not been implemented yet.");
+    };
+    check_no_forward(!(any_fw && writes_input));
     if (any_grad) {
       bool has_out = false;
       for (const auto& a : schema->arguments) has_out = has_out || (a.alias && a.alias->is_write && a.kwarg_only);
@@ -433,9 +440,13 @@ class AutogradFallback final : public BoxedFunctor {
       ExcludeDispatchKeyGuard below(DispatchKey::kAutograd);
       op.redispatch_boxed(next_keys(ks), stack);
     }
+    const std::size_t nret = schema->returns.size();
+    if (any_fw) {
+      for (std::size_t i = stack.size() - nret; i < stack.size(); ++i)
+        check_no_forward(!stack[i].is_tensor() || !is_differentiable_type(stack[i].to_tensor().dtype()));
+    }
     if (!any_grad) return;
     std::shared_ptr<Node> node;
-    const std::size_t nret = schema->returns.size();
     for (std::size_t i = stack.size() - nret; i < stack.size(); ++i) {
       if (!stack[i].is_tensor()) continue;
       const Tensor& t = stack[i].to_tensor();

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "wick/library.h"
@@ -29,6 +30,18 @@ inline const char* dtype_title(ScalarType t) {
   }
 }
 
+/// An in-place twin `torch.Tensor.X_` of `torch.X` (Note [In-place twins] in
+/// dispatch/inplace_ops.cpp): its schema, and whether self takes the
+/// geometry of X's view (transpose_) rather than the values of X's result
+/// (exp_).
+struct InplaceTwinDecl {
+  std::string schema;
+  bool view = false;
+};
+/// The twins the catalog declares (dispatch/torch_catalog.cpp); each gets
+/// its kernel from register_inplace_kernels.
+const std::vector<InplaceTwinDecl>& inplace_twins();
+
 /// Registers the builtins once per process (thread-safe).
 void ensure_builtins();
 
@@ -39,6 +52,7 @@ void register_nn_composite_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_norm_composite_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_composite_shape(std::vector<std::unique_ptr<Library>>& out);
 void register_conv_composite_kernels(std::vector<std::unique_ptr<Library>>& out);
+void register_inplace_kernels(std::vector<std::unique_ptr<Library>>& out);
 
 namespace autograd {
 // Built-in formulas: Autograd kernels (dispatch/autograd_*.cpp).

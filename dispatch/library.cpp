@@ -299,6 +299,7 @@ void ensure_builtins() {
     register_norm_composite_kernels(libs);
     register_composite_shape(libs);
     register_conv_composite_kernels(libs);
+    register_inplace_kernels(libs);
     register_override_protocol(libs);
     autograd::register_autograd_elementwise(libs);
     autograd::register_autograd_unary(libs);

@@ -100,9 +100,49 @@ constexpr const char* kMethodsOnly[] = {
     "sub_(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)",
     "mul_(Tensor(a!) self, Tensor other) -> Tensor(a!)",
     "div_(Tensor(a!) self, Tensor other, *, str? rounding_mode=None) -> Tensor(a!)",
+    "zero_(Tensor(a!) self) -> Tensor(a!)",
     "__rtruediv__(Tensor self, Tensor other) -> Tensor",
     "__rpow__(Tensor self, Tensor other) -> Tensor",
     "__rmod__(Tensor self, Tensor other) -> Tensor",
+};
+
+// In-place twins (Note [In-place twins] in dispatch/inplace_ops.cpp):
+// torch.Tensor.X_ takes torch.X's arguments and writes its result into self.
+// The unary ones (exp_, ...) are made from kUnary. PyTorch 1.13's schemas;
+// like their out-of-place operators, pow_, eq_, ... take a Tensor (a Python
+// number arrives as a wrapped number) where PyTorch has Scalar overloads.
+constexpr const char* kInplaceTwins[] = {
+    "clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)",
+    "pow_(Tensor(a!) self, Tensor exponent) -> Tensor(a!)",
+    "fmod_(Tensor(a!) self, Tensor other) -> Tensor(a!)",
+    "remainder_(Tensor(a!) self, Tensor other) -> Tensor(a!)",
+    "atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)",
+    "eq_(Tensor(a!) self, Tensor other) -> Tensor(a!)",
+    "ne_(Tensor(a!) self, Tensor other) -> Tensor(a!)",
+    "lt_(Tensor(a!) self, Tensor other) -> Tensor(a!)",
+    "le_(Tensor(a!) self, Tensor other) -> Tensor(a!)",
+    "gt_(Tensor(a!) self, Tensor other) -> Tensor(a!)",
+    "ge_(Tensor(a!) self, Tensor other) -> Tensor(a!)",
+    "logical_and_(Tensor(a!) self, Tensor other) -> Tensor(a!)",
+    "logical_or_(Tensor(a!) self, Tensor other) -> Tensor(a!)",
+    "logical_xor_(Tensor(a!) self, Tensor other) -> Tensor(a!)",
+    "logical_not_(Tensor(a!) self) -> Tensor(a!)",
+    "lerp_(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!)",
+    "addmm_(Tensor(a!) self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)",
+    "cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)",
+    "cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)",
+    "masked_fill_(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!)",
+    "scatter_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)",
+    "scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)",
+    "tril_(Tensor(a!) self, int diagonal=0) -> Tensor(a!)",
+    "triu_(Tensor(a!) self, int diagonal=0) -> Tensor(a!)",
+};
+// In-place views: self takes the geometry of torch.X's view of it.
+constexpr const char* kInplaceViewTwins[] = {
+    "transpose_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!)",
+    "t_(Tensor(a!) self) -> Tensor(a!)",
+    "squeeze_(Tensor(a!) self, int? dim=None) -> Tensor(a!)",
+    "unsqueeze_(Tensor(a!) self, int dim) -> Tensor(a!)",
 };
 
 // Methods sharing the torch.* function of the same name.
@@ -159,11 +199,12 @@ constexpr const char* kDunders[][2] = {
     {"__add__", "torch.add"},       {"__radd__", "torch.add"},     {"__iadd__", "torch.Tensor.add_"},
     {"__sub__", "torch.sub"},       {"__rsub__", "torch.rsub"},    {"__isub__", "torch.Tensor.sub_"},
     {"__mul__", "torch.mul"},       {"__rmul__", "torch.mul"},     {"__imul__", "torch.Tensor.mul_"},
-    {"__truediv__", "torch.div"},   {"__itruediv__", "torch.Tensor.div_"},
+    {"__truediv__", "torch.div"},   {"__itruediv__", "torch.Tensor.div_"}, {"__idiv__", "torch.Tensor.div_"},
     {"__matmul__", "torch.matmul"}, {"__pow__", "torch.pow"},      {"__neg__", "torch.neg"},
     {"__abs__", "torch.abs"},       {"__eq__", "torch.eq"},        {"__ne__", "torch.ne"},
     {"__lt__", "torch.lt"},         {"__le__", "torch.le"},        {"__gt__", "torch.gt"},
-    {"__ge__", "torch.ge"},         {"__mod__", "torch.remainder"},
+    {"__ge__", "torch.ge"},         {"__mod__", "torch.remainder"}, {"__imod__", "torch.Tensor.remainder_"},
+    {"__ipow__", "torch.Tensor.pow_"},
 };
 
 // Softmax, dropout and the losses: torch.* functions (and their methods) of
@@ -318,6 +359,17 @@ constexpr const char* kConvPoolInternal[] = {
 
 }  // namespace
 
+const std::vector<InplaceTwinDecl>& inplace_twins() {
+  static const std::vector<InplaceTwinDecl> twins = [] {
+    std::vector<InplaceTwinDecl> out;
+    for (const char* name : kUnary) out.push_back({std::string(name) + "_(Tensor(a!) self) -> Tensor(a!)", false});
+    for (const char* s : kInplaceTwins) out.push_back({s, false});
+    for (const char* s : kInplaceViewTwins) out.push_back({s, true});
+    return out;
+  }();
+  return twins;
+}
+
 void register_torch_catalog(std::vector<std::unique_ptr<Library>>& out) {
   auto torch = std::make_unique<Library>("torch");
   for (const char* s : kBinary) torch->def(s);
@@ -331,6 +383,7 @@ void register_torch_catalog(std::vector<std::unique_ptr<Library>>& out) {
 
   auto tensor = std::make_unique<Library>("torch.Tensor");
   for (const char* s : kMethodsOnly) tensor->def(s);
+  for (const InplaceTwinDecl& twin : inplace_twins()) tensor->def(twin.schema);
   for (const char* name : kMethodAliases) tensor->alias(name, std::string("torch.") + name);
   for (const char* name : kLinalgMethodAliases) tensor->alias(name, std::string("torch.") + name);
   for (const auto& d : kDunders) tensor->alias(d[0], d[1]);

@@ -242,14 +242,6 @@ inline const char* type_title(ScalarType t) {
   }
 }
 
-/// Whether a value of `from` may be written into `to` (no float -> int, no
-/// number -> bool), as PyTorch's canCast.
-inline bool can_cast(ScalarType from, ScalarType to) {
-  if (is_floating(from) && !is_floating(to)) return false;
-  if (from != ScalarType::kBool && to == ScalarType::kBool) return false;
-  return true;
-}
-
 /// Makes `out` hold `shape` and `dtype`-compatible data for an out= kernel:
 /// checks the cast, resizes when the shape differs (refused when `out`
 /// shares memory with one of `inputs`).

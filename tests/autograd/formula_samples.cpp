@@ -208,6 +208,14 @@ const std::map<std::string, std::vector<Sample>>& explicit_samples() {
     m["logsumexp"] = {{{t({2, 3}), ints({1})}}, {{t({2, 3, 2}), ints({0, 2}), Value(true)}}};
     m["cumsum"] = {{{t({2, 3}), i(1)}}, {{t({2, 3}), i(0)}}};
     m["cumprod"] = {{{t({2, 3}), i(1)}}, {{t({2, 3}), i(-2)}}};
+    // In-place twins (exp_, ...; Note [In-place twins]) run their operator's
+    // samples where self is already the result's shape; the others get their own.
+    for (const char* op : {"clamp", "lerp", "scatter", "scatter_add", "tril", "triu", "transpose", "squeeze",
+                           "unsqueeze", "cumsum", "cumprod"})
+      m[std::string(op) + "_"] = m[op];
+    m["masked_fill_"] = {m["masked_fill"][0], m["masked_fill"][1]};
+    m["addmm_"] = {{{t({2, 4}), t({2, 3}), t({3, 4})}},
+                   {{t({2, 4}), t({2, 3}), t({3, 4})}, {{"beta", Value(0.5)}, {"alpha", Value(-2.0)}}}};
     return m;
   }();
   return samples;
@@ -267,10 +275,14 @@ std::vector<Sample> samples_for(const CatalogEntry& e) {
 }
 
 Domain domain_of(const std::string& name) {
-  constexpr const char* kPositive[] = {"log", "log2", "log10", "log1p", "sqrt", "rsqrt", "pow", "__pow__", "__rpow__"};
+  constexpr const char* kPositive[] = {"log",   "log2", "log10",   "log1p",    "sqrt",
+                                       "rsqrt", "pow",  "__pow__", "__rpow__", "__ipow__"};
+  // An in-place twin (log_, asin_) has its operator's domain.
+  const std::string base =
+      name.size() > 1 && name.back() == '_' && name.front() != '_' ? name.substr(0, name.size() - 1) : name;
   for (const char* p : kPositive)
-    if (name == p) return Domain::kPositive;
-  if (name == "asin" || name == "acos") return Domain::kInsideUnit;
+    if (base == p) return Domain::kPositive;
+  if (base == "asin" || base == "acos") return Domain::kInsideUnit;
   if (name == "binary_cross_entropy") return Domain::kProbability;
   return Domain::kAwayFromZero;
 }

@@ -28,11 +28,13 @@ namespace {
 
 /// A sample's result dtype for an input dtype, by PyTorch 1.13's rules.
 enum class Out : std::uint8_t {
-  kNone,     ///< not run: PyTorch rejects the input dtype (mean of int64, ...)
-  kSame,     ///< the input's dtype
-  kBool,     ///< comparisons, logical_*, all, any
-  kInt64,    ///< indices (argmax, argmin)
-  kFloat32,  ///< the default float: integers into float functions; to(float32)
+  kNone,   ///< not run: PyTorch rejects the input dtype (mean of int64, ...)
+  kSame,   ///< the input's dtype
+  kBool,   ///< comparisons, logical_*, all, any
+  kInt64,  ///< indices (argmax, argmin)
+  /// The default float: integers into float functions; to(float32). In
+  /// place, self cannot hold it: a RuntimeError (int64 exp_).
+  kFloat32,
   /// With a rounding_mode, the input's dtype; true division of integers
   /// gives float32, which an in-place result cannot hold (RuntimeError).
   kDivision,
@@ -52,7 +54,8 @@ struct Group {
 // Issue 6, item 1, in its order. floor, ceil, round and trunc are not run on
 // int64: PyTorch made them no-ops for integers in pytorch#85144, around 1.13's
 // branch cut (wick returns the input, as later PyTorch does). The in-place
-// methods are those wick declares; other twins (exp_, clamp_, ...) are not yet.
+// methods are PyTorch 1.13's twins of the operators above that wick has
+// (Note [In-place twins]); comparisons in place keep self's dtype.
 const std::vector<Group>& item1() {
   using enum Out;
   static const std::vector<Group> groups = {
@@ -179,7 +182,69 @@ const std::vector<Group>& item1() {
         {"torch.Tensor.__iadd__", kSame, kSame},
         {"torch.Tensor.__isub__", kSame, kSame},
         {"torch.Tensor.__imul__", kSame, kSame},
-        {"torch.Tensor.__itruediv__", kSame, kDivision}}},
+        {"torch.Tensor.__itruediv__", kSame, kDivision},
+        {"torch.Tensor.__idiv__", kSame, kDivision},
+        {"torch.Tensor.zero_", kSame, kSame},
+        {"torch.Tensor.abs_", kSame, kSame},
+        {"torch.Tensor.neg_", kSame, kSame},
+        {"torch.Tensor.exp_", kSame, kFloat32},
+        {"torch.Tensor.exp2_", kSame, kFloat32},
+        {"torch.Tensor.expm1_", kSame, kFloat32},
+        {"torch.Tensor.log_", kSame, kFloat32},
+        {"torch.Tensor.log2_", kSame, kFloat32},
+        {"torch.Tensor.log10_", kSame, kFloat32},
+        {"torch.Tensor.log1p_", kSame, kFloat32},
+        {"torch.Tensor.sqrt_", kSame, kFloat32},
+        {"torch.Tensor.rsqrt_", kSame, kFloat32},
+        {"torch.Tensor.sin_", kSame, kFloat32},
+        {"torch.Tensor.cos_", kSame, kFloat32},
+        {"torch.Tensor.tan_", kSame, kFloat32},
+        {"torch.Tensor.asin_", kSame, kFloat32},
+        {"torch.Tensor.acos_", kSame, kFloat32},
+        {"torch.Tensor.atan_", kSame, kFloat32},
+        {"torch.Tensor.sinh_", kSame, kFloat32},
+        {"torch.Tensor.cosh_", kSame, kFloat32},
+        {"torch.Tensor.tanh_", kSame, kFloat32},
+        {"torch.Tensor.sigmoid_", kSame, kFloat32},
+        {"torch.Tensor.erf_", kSame, kFloat32},
+        {"torch.Tensor.relu_", kSame, kSame},
+        {"torch.Tensor.floor_", kSame, kNone},
+        {"torch.Tensor.ceil_", kSame, kNone},
+        {"torch.Tensor.round_", kSame, kNone},
+        {"torch.Tensor.trunc_", kSame, kNone},
+        {"torch.Tensor.sign_", kSame, kSame},
+        {"torch.Tensor.reciprocal_", kSame, kFloat32},
+        {"torch.Tensor.square_", kSame, kSame},
+        {"torch.Tensor.clamp_", kSame, kSame},
+        {"torch.Tensor.pow_", kSame, kSame},
+        {"torch.Tensor.__ipow__", kSame, kSame},
+        {"torch.Tensor.fmod_", kSame, kSame},
+        {"torch.Tensor.remainder_", kSame, kSame},
+        {"torch.Tensor.__imod__", kSame, kSame},
+        {"torch.Tensor.atan2_", kSame, kFloat32},
+        {"torch.Tensor.lerp_", kSame, kNone},
+        {"torch.Tensor.eq_", kSame, kSame},
+        {"torch.Tensor.ne_", kSame, kSame},
+        {"torch.Tensor.lt_", kSame, kSame},
+        {"torch.Tensor.le_", kSame, kSame},
+        {"torch.Tensor.gt_", kSame, kSame},
+        {"torch.Tensor.ge_", kSame, kSame},
+        {"torch.Tensor.logical_and_", kSame, kSame},
+        {"torch.Tensor.logical_or_", kSame, kSame},
+        {"torch.Tensor.logical_xor_", kSame, kSame},
+        {"torch.Tensor.logical_not_", kSame, kSame},
+        {"torch.Tensor.addmm_", kSame, kSame},
+        {"torch.Tensor.cumsum_", kSame, kSame},
+        {"torch.Tensor.cumprod_", kSame, kSame},
+        {"torch.Tensor.masked_fill_", kSame, kSame},
+        {"torch.Tensor.scatter_", kSame, kSame},
+        {"torch.Tensor.scatter_add_", kSame, kSame},
+        {"torch.Tensor.tril_", kSame, kSame},
+        {"torch.Tensor.triu_", kSame, kSame},
+        {"torch.Tensor.transpose_", kSame, kSame},
+        {"torch.Tensor.t_", kSame, kSame},
+        {"torch.Tensor.squeeze_", kSame, kSame},
+        {"torch.Tensor.unsqueeze_", kSame, kSame}}},
   };
   return groups;
 }
@@ -235,7 +300,7 @@ std::optional<ScalarType> expected_dtype(Out out, ScalarType input, const Sample
     case Out::kInt64:
       return ScalarType::kInt64;
     case Out::kFloat32:
-      return ScalarType::kFloat32;
+      return inplace ? std::nullopt : std::optional(ScalarType::kFloat32);
     case Out::kDivision: {
       for (const auto& [name, v] : s.kwargs)
         if (name == "rounding_mode" && !v.is_none()) return input;

@@ -73,6 +73,14 @@ TEST(Cli, PythonNumbersAndOperators) {
   EXPECT_EQ(eval("torch.tensor([1, 2]) < 2").out, "tensor([ True, False])\n");
   EXPECT_EQ(eval("torch.ones(2, 3).sum(1)").out, "tensor([3., 3.])\n");
   EXPECT_EQ(eval("torch.arange(6).reshape(2, 3).t().contiguous().view(-1)").out, "tensor([0, 3, 1, 4, 2, 5])\n");
+  // In-place twins (Note [In-place twins]): self's dtype is kept, or the call refused.
+  EXPECT_EQ(eval("torch.tensor([0., 1.]).exp_()").out, "tensor([1.0000, 2.7183])\n");
+  EXPECT_EQ(eval("torch.tensor([1., 2., 3.]).gt_(1.5)").out, "tensor([0., 1., 1.])\n");
+  EXPECT_EQ(eval("torch.arange(6).reshape(2, 3).t_().clamp_(max=3)").out,
+            "tensor([[0, 3],\n        [1, 3],\n        [2, 3]])\n");
+  Result r = eval("torch.tensor([1, 2]).exp_()");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.out, "RuntimeError: exp_: result type Float can't be cast to the desired output type Long\n");
 }
 
 TEST(Cli, EveryGoldenPrintCase) {

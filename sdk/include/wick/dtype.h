@@ -42,6 +42,15 @@ inline constexpr int kNumScalarTypes = 5;
   return t == ScalarType::kInt32 || t == ScalarType::kInt64 || (include_bool && t == ScalarType::kBool);
 }
 
+/// Whether a value of `from` may be written into a tensor of `to`, as
+/// PyTorch's canCast: no floating -> integral, no number -> bool. What out=
+/// and in-place operators check ("result type Float can't be cast to the
+/// desired output type Long").
+[[nodiscard]] constexpr bool can_cast(ScalarType from, ScalarType to) noexcept {
+  if (is_floating(from) && !is_floating(to)) return false;
+  return from == ScalarType::kBool || to != ScalarType::kBool;
+}
+
 /// "float32", "int64", ... (no "torch." prefix).
 [[nodiscard]] WICK_API std::string_view dtype_name(ScalarType t) noexcept;
 /// Accepts PyTorch's names and aliases: float32/float, float64/double,
