@@ -11,6 +11,7 @@
 #include "wick/dispatcher.h"
 #include "wick/error.h"
 #include "wick/override.h"
+#include "wick/tensor_util.h"
 
 namespace wick {
 namespace {
@@ -288,6 +289,62 @@ Stack bind_overload(OperatorHandle& op, std::shared_ptr<const FunctionSchema>& s
   }
 }
 
+// Note [Call notes]
+// A kernel's error says what is wrong in the kernel's terms ("Dimension out
+// of range ...", "The size of tensor a (3) must match ..."), as PyTorch's
+// do; through the boxed API the caller may not know which operator of an
+// expression raised it, nor with what. `call` therefore adds a note to a
+// wick::Error raised below argument binding, naming the operator and the
+// arguments as the caller gave them (tensors by shape and dtype):
+//   in torch.softmax(input=Tensor(shape=[2, 3], dtype=float32), dim=5)
+// Only the innermost call notes an error (a handler's nested call names
+// the operator that failed). Binding errors already name the operator and
+// the argument and get no note. The note is built only when an error is
+// thrown: the call path pays nothing for it.
+
+/// A short description of an argument: tensors by shape and dtype, long reprs cut.
+std::string describe(const Value& v) {
+  auto tensor = [](const Tensor& t) {
+    if (!t.defined()) return std::string("Tensor(undefined)");
+    return detail::str_cat("Tensor(shape=", format_shape(t.sizes()), ", dtype=", dtype_name(t.dtype()),
+                           t.device().is_cpu() ? "" : ", device=" + t.device().str(), ")");
+  };
+  if (const Tensor* t = v.tensor_if()) return tensor(*t);
+  if (v.is_tensor_list() || v.is_list() || v.is_tuple()) {
+    std::vector<std::string> parts;
+    if (v.is_tensor_list()) {
+      for (const Tensor& t : v.to_tensor_list()) parts.push_back(tensor(t));
+    } else {
+      for (const Value& item : v.items()) parts.push_back(describe(item));
+    }
+    std::string out = v.is_tuple() ? "(" : "[";
+    for (std::size_t i = 0; i < parts.size() && i < 4; ++i) out += (i ? ", " : "") + parts[i];
+    if (parts.size() > 4) out += ", ...";
+    return out + (v.is_tuple() ? ")" : "]");
+  }
+  std::string r = v.repr();
+  constexpr std::size_t kMax = 60;
+  if (r.size() > kMax) r = r.substr(0, kMax) + "...";
+  return r;
+}
+
+/// "in torch.softmax(input=..., dim=5)": the caller's arguments, positional
+/// ones named by the schema when they map onto it one to one.
+std::string call_note(const OperatorHandle& op, const FunctionSchema& s, const std::vector<Value>& args,
+                      const Kwargs& kw) {
+  std::size_t npositional = 0;
+  for (const auto& a : s.arguments)
+    if (!a.kwarg_only) ++npositional;
+  std::string out = "  in " + std::string(op.name()) + "(";
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (i > 0) out += ", ";
+    if (args.size() <= npositional) out += std::string(python_name(op, s.arguments[i])) + "=";
+    out += describe(args[i]);
+  }
+  for (std::size_t i = 0; i < kw.size(); ++i) out += (i + args.size() > 0 ? ", " : "") + kw[i].first + "=" + describe(kw[i].second);
+  return out + ")";
+}
+
 }  // namespace
 
 Value call(std::string_view name, std::vector<Value> args, const Kwargs& kwargs) {
@@ -312,7 +369,12 @@ Value call(std::string_view name, std::vector<Value> args, const Kwargs& kwargs)
       BoxedCallFrame* saved;
       ~Restore() { slot = saved; }
     } restore{slot, saved};
-    op.call_boxed(stack);
+    try {
+      op.call_boxed(stack);
+    } catch (Error& e) {
+      if (e.notes() == 0) e.add_note(call_note(op, *schema, args, *kw));
+      throw;
+    }
   }
   if (stack.empty()) return Value();
   if (stack.size() == 1) return std::move(stack[0]);

@@ -264,7 +264,8 @@ Tensor masked_fill(const Tensor& self, const Tensor& mask, const Tensor& value) 
 // --- flip, tril, triu ------------------------------------------------------------------------------
 
 Tensor flip(const Tensor& self, IntArrayRef dims) {
-  std::vector<bool> flipped(static_cast<std::size_t>(self.dim()), false);
+  // A 0-dim tensor takes dims 0 and -1 (wrap_dim), so one slot at least.
+  std::vector<bool> flipped(static_cast<std::size_t>(std::max<I64>(self.dim(), 1)), false);
   for (I64 dim : dims) {
     const I64 d = wrap_dim(dim, self.dim());
     WICK_CHECK(!flipped[d], RuntimeError, "dim ", d, " appears multiple times in the list of dims");

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <limits>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <wick/ops.h>
@@ -53,9 +54,17 @@ void visit_float(const char* op, const char* kernel, ScalarType t, Fn&& fn, bool
 }
 
 // PyTorch's pooling output size, with ceil_mode's rule that the last window
-// must start inside the input or its left padding.
-std::int64_t pooled_size(std::int64_t in, std::int64_t k, std::int64_t s, std::int64_t p, std::int64_t d, bool ceil) {
-  const std::int64_t span = in + 2 * p - d * (k - 1) - 1 + (ceil ? s - 1 : 0);
+// must start inside the input or its left padding. Parameters so large that
+// the arithmetic would overflow are refused (k, s, p, d are positive here).
+std::int64_t pooled_size(const char* op, std::int64_t in, std::int64_t k, std::int64_t s, std::int64_t p,
+                         std::int64_t d, bool ceil) {
+  std::int64_t reach = 0;  // d * (k - 1): the window's extent less one
+  std::int64_t padded = 0;  // in + 2 * p
+  WICK_CHECK(!__builtin_mul_overflow(d, k - 1, &reach) && !__builtin_mul_overflow(p, 2, &padded) &&
+                 !__builtin_add_overflow(padded, in, &padded) && s < (std::int64_t{1} << 62),
+             RuntimeError, op, ": kernel_size, stride, padding or dilation is too large (kernel_size ", k, ", stride ",
+             s, ", padding ", p, ", dilation ", d, ")");
+  const std::int64_t span = padded - reach - 1 + (ceil ? s - 1 : 0);
   std::int64_t out = (span < 0 ? -((-span + s - 1) / s) : span / s) + 1;
   if (ceil && (out - 1) * s >= in + p) --out;
   return out;
@@ -80,9 +89,10 @@ void check_output(const char* op, const Pool2dArgs& a, std::int64_t c, std::int6
              "). Calculated output size: (", c, "x", oh, "x", ow, "). Output size is too small");
 }
 
-std::vector<Window> avg_windows(std::int64_t in, std::int64_t k, std::int64_t s, std::int64_t p, bool ceil,
+// The `n` windows of average pooling along one dim (n from pooled_size).
+std::vector<Window> avg_windows(std::int64_t n, std::int64_t in, std::int64_t k, std::int64_t s, std::int64_t p,
                                 bool count_include_pad) {
-  std::vector<Window> out(static_cast<std::size_t>(pooled_size(in, k, s, p, 1, ceil)));
+  std::vector<Window> out(static_cast<std::size_t>(n));
   for (std::size_t o = 0; o < out.size(); ++o) {
     const std::int64_t start = static_cast<std::int64_t>(o) * s - p;
     const std::int64_t end = std::min(start + k, in + p);
@@ -134,14 +144,14 @@ void window_pool(const Pool2dArgs& a, const std::vector<Window>& wh, const std::
   }
 }
 
-// Forward from `input`, or (kForward false) the adjoint from `grad` into input_size.
-template <bool kForward>
-Tensor run_window_pool(const char* op, const char* kernel, const Tensor& src, IntArrayRef input_size,
-                       const std::vector<Window>& wh, const std::vector<Window>& ww,
-                       std::optional<std::int64_t> divisor_override) {
+// Forward from `input`, or (kForward false) the adjoint from `grad` into
+// input_size, over an (oh, ow) output. The windows are made only once the
+// output size is checked and the result allocated: a huge size fails there,
+// with the allocator's error, rather than in a table of windows.
+template <bool kForward, typename MakeWindows>
+Tensor run_window_pool(const char* op, const char* kernel, const Tensor& src, IntArrayRef input_size, std::int64_t oh,
+                       std::int64_t ow, MakeWindows make_windows, std::optional<std::int64_t> divisor_override) {
   const Pool2dArgs a = pool_shape(op, input_size);
-  const auto oh = static_cast<std::int64_t>(wh.size());
-  const auto ow = static_cast<std::int64_t>(ww.size());
   check_output(op, a, input_size[1], oh, ow);
   WICK_CHECK(!divisor_override || *divisor_override != 0, RuntimeError, op, ": divisor must be not zero");
   Tensor s = src.contiguous();
@@ -150,6 +160,7 @@ Tensor run_window_pool(const char* op, const char* kernel, const Tensor& src, In
                ": grad_output of shape ", format_shape(s.sizes()), " does not match the pooling's output");
   Tensor out = kForward ? make_empty({input_size[0], input_size[1], oh, ow}, s.dtype(), s.device())
                         : make_empty(input_size, s.dtype(), s.device());
+  const auto [wh, ww] = make_windows();
   visit_float(
       op, kernel, s.dtype(),
       [&](auto tag) {
@@ -169,9 +180,15 @@ Tensor avg_pool2d(const Tensor& src, IntArrayRef input_size, IntArrayRef k, IntA
   const std::int64_t one[] = {1, 1};
   check_pool_args(op, k, s, p, IntArrayRef(one, 2));
   pool_shape(op, input_size);
+  const std::int64_t oh = pooled_size(op, input_size[2], k[0], s[0], p[0], 1, ceil);
+  const std::int64_t ow = pooled_size(op, input_size[3], k[1], s[1], p[1], 1, ceil);
   return run_window_pool<kForward>(
-      op, "avg_pool2d", src, input_size, avg_windows(input_size[2], k[0], s[0], p[0], ceil, count_include_pad),
-      avg_windows(input_size[3], k[1], s[1], p[1], ceil, count_include_pad), divisor_override);
+      op, "avg_pool2d", src, input_size, oh, ow,
+      [&] {
+        return std::pair(avg_windows(oh, input_size[2], k[0], s[0], p[0], count_include_pad),
+                         avg_windows(ow, input_size[3], k[1], s[1], p[1], count_include_pad));
+      },
+      divisor_override);
 }
 
 Tensor avg_pool2d_forward(const Tensor& input, IntArrayRef k, IntArrayRef s, IntArrayRef p, bool ceil,
@@ -193,9 +210,12 @@ Tensor adaptive_avg_pool2d(const Tensor& src, IntArrayRef input_size, IntArrayRe
     return kForward
                ? make_empty({input_size[0], input_size[1], output_size[0], output_size[1]}, src.dtype(), src.device())
                : wick::zeros(input_size, src.dtype());
-  return run_window_pool<kForward>(op, "adaptive_avg_pool2d", src, input_size,
-                                   adaptive_windows(input_size[2], output_size[0]),
-                                   adaptive_windows(input_size[3], output_size[1]), std::nullopt);
+  return run_window_pool<kForward>(
+      op, "adaptive_avg_pool2d", src, input_size, output_size[0], output_size[1],
+      [&] {
+        return std::pair(adaptive_windows(input_size[2], output_size[0]), adaptive_windows(input_size[3], output_size[1]));
+      },
+      std::nullopt);
 }
 
 Tensor adaptive_forward(const Tensor& input, IntArrayRef output_size) {
@@ -214,8 +234,8 @@ std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& input, IntArray
   const char* op = "torch.nn.functional.max_pool2d";
   check_pool_args(op, k, s, p, d);
   const Pool2dArgs a = pool_shape(op, input.sizes());
-  const std::int64_t oh = pooled_size(a.h, k[0], s[0], p[0], d[0], ceil);
-  const std::int64_t ow = pooled_size(a.w, k[1], s[1], p[1], d[1], ceil);
+  const std::int64_t oh = pooled_size(op, a.h, k[0], s[0], p[0], d[0], ceil);
+  const std::int64_t ow = pooled_size(op, a.w, k[1], s[1], p[1], d[1], ceil);
   check_output(op, a, input.sizes()[1], oh, ow);
   Tensor x = input.contiguous();
   Tensor out = make_empty({input.sizes()[0], input.sizes()[1], oh, ow}, x.dtype(), x.device());

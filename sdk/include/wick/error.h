@@ -21,10 +21,34 @@ namespace wick {
 
 /// Root of the hierarchy. `type_name()` is the Python-style name
 /// ("TypeError", ...) used by `wick eval` when it prints the error.
+///
+/// Like a Python exception, an error can carry notes: lines of context added
+/// while it propagates, printed after the message by `what()`. `wick::call`
+/// adds one naming the operator and the arguments it was called with to an
+/// error raised by a kernel (Note [Call notes], dispatch/boxed_call.cpp):
+///
+///   Dimension out of range (expected to be in range of [-2, 1], but got 5)
+///     in torch.softmax(input=Tensor(shape=[2, 3], dtype=float32), dim=5)
 class WICK_API Error : public std::runtime_error {
  public:
-  explicit Error(const std::string& msg) : std::runtime_error(msg) {}
+  explicit Error(const std::string& msg) : std::runtime_error(msg), text_(msg) {}
   [[nodiscard]] virtual const char* type_name() const noexcept { return "Error"; }
+  /// The message, then each note on a line of its own.
+  [[nodiscard]] const char* what() const noexcept override { return text_.c_str(); }
+  /// The message without the notes.
+  [[nodiscard]] const char* message() const noexcept { return std::runtime_error::what(); }
+  /// Appends a line of context (Python's `add_note`); rethrow with `throw;`
+  /// to keep the error's type.
+  void add_note(const std::string& note) {
+    text_ += "\n";
+    text_ += note;
+    ++notes_;
+  }
+  [[nodiscard]] int notes() const noexcept { return notes_; }
+
+ private:
+  std::string text_;
+  int notes_ = 0;
 };
 
 #define WICK_DECLARE_ERROR(Name, Base)                                            \
