@@ -306,7 +306,8 @@ Stack bind_overload(OperatorHandle& op, std::shared_ptr<const FunctionSchema>& s
 std::string describe(const Value& v) {
   auto tensor = [](const Tensor& t) {
     if (!t.defined()) return std::string("Tensor(undefined)");
-    return detail::str_cat("Tensor(shape=", format_shape(t.sizes()), ", dtype=", dtype_name(t.dtype()),
+    const TypeInfo* subclass = type_of(t.impl()->type_id());
+    return detail::str_cat(subclass != nullptr ? subclass->name() : "Tensor", "(shape=", format_shape(t.sizes()), ", dtype=", dtype_name(t.dtype()),
                            t.device().is_cpu() ? "" : ", device=" + t.device().str(), ")");
   };
   if (const Tensor* t = v.tensor_if()) return tensor(*t);

@@ -416,7 +416,7 @@ TEST_F(CpuOps, ModuloAtan2LogicalAndLerpFollowPyTorch) {
       (void)call(op, {a, ivec({0, 1, 1, 1})});
       ADD_FAILURE() << op << " divided by zero";
     } catch (const RuntimeError& e) {
-      EXPECT_EQ(std::string(e.what()), std::string(op) + ": ZeroDivisionError");
+      EXPECT_EQ(std::string(e.message()), std::string(op) + ": ZeroDivisionError");
     }
   }
   EXPECT_EQ(call("torch.Tensor.__mod__", {ad, Value(3)}).to_tensor().dtype(), ScalarType::kFloat64);

@@ -80,7 +80,9 @@ TEST(Cli, PythonNumbersAndOperators) {
             "tensor([[0, 3],\n        [1, 3],\n        [2, 3]])\n");
   Result r = eval("torch.tensor([1, 2]).exp_()");
   EXPECT_EQ(r.code, 1);
-  EXPECT_EQ(r.out, "RuntimeError: exp_: result type Float can't be cast to the desired output type Long\n");
+  EXPECT_EQ(r.out,
+            "RuntimeError: exp_: result type Float can't be cast to the desired output type Long\n"
+            "  in torch.Tensor.exp_(self=Tensor(shape=[2], dtype=int64))\n");
 }
 
 TEST(Cli, EveryGoldenPrintCase) {
@@ -162,7 +164,7 @@ TEST(Cli, NoteTranscripts) {
   EXPECT_EQ(r.code, 1);
   EXPECT_EQ(r.out,
             "TypeError: no implementation found for 'torch.mul' on types that implement __torch_function__: "
-            "[ScalarTensor]\n");
+            "[ScalarTensor]\n  in torch.mul(input=ScalarTensor(N=2, value=2), other=3)\n");
   EXPECT_EQ(eval("torch.add(torch.tensor([[1, 2], [1, 2]]), MetadataTensor([[1, 2], [3, 4]], "
                  "{\"owner\": \"Ministry of Silly Walks\"}))")
                 .out,
@@ -172,7 +174,8 @@ TEST(Cli, NoteTranscripts) {
   EXPECT_EQ(r.code, 1);
   EXPECT_EQ(r.out,
             "TypeError: no implementation found for 'torch.add' on types that implement __torch_function__: "
-            "[SubTensor, OtherSubTensor]\n");
+            "[SubTensor, OtherSubTensor]\n"
+            "  in torch.add(input=SubTensor(shape=[1], dtype=float32), other=OtherSubTensor(shape=[1], dtype=float32))\n");
   EXPECT_EQ(run("eval --json " + quote("type(SubTensor([1])), {'a': [1, 2]}")).out, "[\"SubTensor\",{\"a\":[1,2]}]\n");
   r = run("demo");
   EXPECT_EQ(r.code, 0);
