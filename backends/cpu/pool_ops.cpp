@@ -34,6 +34,14 @@ struct Pool2dArgs {
 
 Pool2dArgs pool_shape(const char* op, IntArrayRef sizes) {
   WICK_CHECK(sizes.size() == 4, RuntimeError, op, ": expected a 4-D input, got ", format_shape(sizes));
+  // The backward kernels take the input's size as an argument: check it as
+  // an allocation would (the fuzzer passed [-2, INT64_MIN, ...]).
+  std::int64_t numel = 1;
+  for (const std::int64_t s : sizes) {
+    WICK_CHECK(s >= 0 && (s == 0 || numel <= std::numeric_limits<std::int64_t>::max() / s), RuntimeError, op,
+               ": invalid input size ", format_shape(sizes));
+    numel *= s;
+  }
   return {sizes[0] * sizes[1], sizes[2], sizes[3]};
 }
 

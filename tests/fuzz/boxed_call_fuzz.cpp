@@ -24,6 +24,8 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <string>
 #include <string_view>
@@ -182,6 +184,25 @@ class Decoder {
   FuzzedDataProvider fdp_;
 };
 
+/// WICK_FUZZ_VERBOSE=1: print each call before making it.
+bool verbose() {
+  static const bool on = std::getenv("WICK_FUZZ_VERBOSE") != nullptr;
+  return on;
+}
+
+/// A value's repr, with a tensor's dtype, shape and strides (a view's repr
+/// would not show that it is one).
+std::string describe(const wick::Value& v) {
+  if (!v.is_tensor()) return v.repr();
+  const wick::Tensor& t = v.to_tensor();
+  std::string out = "Tensor(" + std::string(wick::dtype_name(t.dtype())) + ", sizes=[";
+  for (std::int64_t s : t.sizes()) out += std::to_string(s) + ",";
+  out += "], strides=[";
+  for (std::int64_t s : t.strides()) out += std::to_string(s) + ",";
+  return out + "], offset=" + std::to_string(t.storage_offset()) + (t.requires_grad() ? ", grad" : "") + ", " +
+         v.repr() + ")";
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -212,6 +233,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                              ? arg_names[in.fdp().ConsumeIntegralInRange<std::size_t>(0, arg_names.size() - 1)]
                              : std::string(in.fdp().PickValueInArray(kJunkNames));
       kwargs.emplace_back(std::move(name), in.value(2));
+    }
+    if (verbose()) {  // what a regression test needs to replay the input
+      std::fprintf(stderr, "call %s(", op.c_str());
+      for (const wick::Value& a : args) std::fprintf(stderr, "%s, ", describe(a).c_str());
+      for (const auto& [k, v] : kwargs) std::fprintf(stderr, "%s=%s, ", k.c_str(), describe(v).c_str());
+      std::fprintf(stderr, ")\n");
     }
     const wick::Value result = wick::call(op, std::move(args), kwargs);
     (void)result.repr();

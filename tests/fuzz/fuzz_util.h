@@ -20,10 +20,11 @@ inline void fuzz_check(bool cond, std::string_view what) {
   std::abort();
 }
 
-/// For a `catch (const std::exception& e)` after `catch (const wick::Error&)`:
-/// prints the exception's dynamic type and message, and aborts.
+/// For an exception the target does not allow (one that is not a
+/// wick::Error, or a wick::Error where the API promises none): prints its
+/// dynamic type and message, and aborts.
 [[noreturn]] inline void fuzz_unexpected(const std::exception& e, std::string_view where) {
-  std::fprintf(stderr, "%.*s: an exception that is not a wick::Error escaped: %s: %s\n",
+  std::fprintf(stderr, "%.*s: unexpected exception %s: %s\n",
                static_cast<int>(where.size()), where.data(), typeid(e).name(), e.what());
   std::abort();
 }

@@ -29,6 +29,7 @@ struct FuzzInput {
   std::string strings[4];              ///< storage of the descriptor's strings
   wick::PluginDescriptor descriptor{};
   std::string error;
+  std::uint64_t init_calls = 0;
 };
 
 FuzzInput& input() {
@@ -110,6 +111,7 @@ const char* run_commands(wick::Registrar& r) {
 }
 
 const char* fuzz_init(wick::Registrar* r) noexcept {
+  ++input().init_calls;
   try {
     return run_commands(*r);
   } catch (const std::exception& e) {
@@ -154,3 +156,7 @@ WICK_PLUGIN_EXPORT void wick_fuzz_set_input(const std::uint8_t* data, std::size_
 }
 
 WICK_PLUGIN_EXPORT const wick::PluginDescriptor* WICK_PLUGIN_ENTRY_POINT() { return &input().descriptor; }
+
+/// How many times the loader has called `init` (the harness checks the
+/// catalog only after inputs that got that far).
+WICK_PLUGIN_EXPORT std::uint64_t wick_fuzz_init_calls() { return input().init_calls; }
