@@ -62,11 +62,15 @@ void visit_float(const char* op, const char* kernel, ScalarType t, Fn&& fn, bool
 
 // PyTorch's pooling output size, with ceil_mode's rule that the last window
 // must start inside the input or its left padding.
+// In 128 bits: kernel_size, stride and dilation may be anything up to
+// INT64_MAX (the fuzzer's kernel_size=2**63-1 overflowed 64 bits). The result
+// is at most in / s + 2, since padding is at most half the kernel.
 std::int64_t pooled_size(std::int64_t in, std::int64_t k, std::int64_t s, std::int64_t p, std::int64_t d, bool ceil) {
-  const std::int64_t span = in + 2 * p - d * (k - 1) - 1 + (ceil ? s - 1 : 0);
-  std::int64_t out = (span < 0 ? -((-span + s - 1) / s) : span / s) + 1;
-  if (ceil && (out - 1) * s >= in + p) --out;
-  return out;
+  using Wide = __int128;
+  const Wide span = Wide{in} + 2 * Wide{p} - Wide{d} * (Wide{k} - 1) - 1 + (ceil ? Wide{s} - 1 : 0);
+  Wide out = (span < 0 ? -((-span + s - 1) / s) : span / s) + 1;
+  if (ceil && (out - 1) * s >= Wide{in} + p) --out;
+  return static_cast<std::int64_t>(out);
 }
 
 void check_pool_args(const char* op, IntArrayRef k, IntArrayRef s, IntArrayRef p, IntArrayRef d) {
@@ -238,11 +242,12 @@ std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& input, IntArray
       for (std::int64_t y = 0; y < oh; ++y) {
         std::int64_t h0 = y * s[0] - p[0];
         const std::int64_t h1 = std::min(h0 + (k[0] - 1) * d[0] + 1, a.h);
-        while (h0 < 0) h0 += d[0];
+        // The first tap inside the input (no loop: padding may be 2**62).
+        if (h0 < 0) h0 += (-h0 + d[0] - 1) / d[0] * d[0];
         for (std::int64_t xo = 0; xo < ow; ++xo) {
           std::int64_t w0 = xo * s[1] - p[1];
           const std::int64_t w1 = std::min(w0 + (k[1] - 1) * d[1] + 1, a.w);
-          while (w0 < 0) w0 += d[1];
+          if (w0 < 0) w0 += (-w0 + d[1] - 1) / d[1] * d[1];
           std::int64_t best = h0 * a.w + w0;
           T mx = -std::numeric_limits<T>::infinity();
           for (std::int64_t i = h0; i < h1; i += d[0]) {

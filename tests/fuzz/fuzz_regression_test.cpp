@@ -94,5 +94,17 @@ TEST(FuzzRegression, PoolBackwardChecksTheInputSize) {
   }
 }
 
+// corpus/boxed_call/regress_max_pool_huge_kernel: kernel_size=2**63-1
+// overflowed the output-size arithmetic; with padding 2**62 - 1 (allowed: at
+// most half the kernel) the window start was found by stepping 2**62 times.
+TEST(FuzzRegression, MaxPoolWithAHugeKernel) {
+  init();
+  const Tensor x = ones({1, 1, 2, 2});
+  EXPECT_THROW((void)call("torch.nn.functional.max_pool2d", {x, kMax}), RuntimeError);
+  const Value r = call("torch.nn.functional.max_pool2d", {x, kMax}, {{"stride", 1}, {"padding", kMax / 2}});
+  EXPECT_EQ(r.to_tensor().sizes().vec(), (std::vector<std::int64_t>{1, 1, 2, 2}));
+  EXPECT_EQ(r.to_tensor().data_ptr<float>()[0], 1.0F);
+}
+
 }  // namespace
 }  // namespace wick
