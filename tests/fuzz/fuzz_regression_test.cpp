@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -104,6 +105,18 @@ TEST(FuzzRegression, MaxPoolWithAHugeKernel) {
   const Value r = call("torch.nn.functional.max_pool2d", {x, kMax}, {{"stride", 1}, {"padding", kMax / 2}});
   EXPECT_EQ(r.to_tensor().sizes().vec(), (std::vector<std::int64_t>{1, 1, 2, 2}));
   EXPECT_EQ(r.to_tensor().data_ptr<float>()[0], 1.0F);
+}
+
+// corpus/boxed_call/regress_repeat_empty_by_huge: repeating an empty tensor
+// by 2**63 - 1 made a view whose element count overflowed int64 before the
+// zero size was reached; views now count 0 for any zero size and check
+// the product.
+TEST(FuzzRegression, ElementCountOfHugeViews) {
+  init();
+  const Value r = call("torch.Tensor.repeat", {empty({0}, ScalarType::kInt32), std::vector<std::int64_t>{5, kMax}});
+  EXPECT_EQ(r.to_tensor().sizes().vec(), (std::vector<std::int64_t>{5, 0}));
+  EXPECT_THROW((void)call("torch.Tensor.expand", {empty({1}), std::vector<std::int64_t>{1LL << 62, 1LL << 62}}),
+               RuntimeError);
 }
 
 }  // namespace
