@@ -115,6 +115,8 @@ TEST(FuzzRegression, ElementCountOfHugeViews) {
   init();
   const Value r = call("torch.Tensor.repeat", {empty({0}, ScalarType::kInt32), std::vector<std::int64_t>{5, kMax}});
   EXPECT_EQ(r.to_tensor().sizes().vec(), (std::vector<std::int64_t>{5, 0}));
+  // corpus/boxed_call/regress_repeat_overflow: 3 * (2**63 - 1) overflowed.
+  EXPECT_THROW((void)call("torch.Tensor.repeat", {ones({3, 2}), std::vector<std::int64_t>{kMax, 1}}), RuntimeError);
   EXPECT_THROW((void)call("torch.Tensor.expand", {empty({1}), std::vector<std::int64_t>{1LL << 62, 1LL << 62}}),
                RuntimeError);
 }
