@@ -2,12 +2,14 @@
 /// \file
 #include "wick/tensor.h"
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 
 #include <limits>
 
 #include "wick/error.h"
+#include "wick/tensor_util.h"
 
 namespace wick {
 
@@ -28,8 +30,17 @@ void TensorImpl::set_geometry(IntArrayRef sizes, IntArrayRef strides, std::int64
 }
 
 void TensorImpl::refresh() {
+  // A view's sizes need not fit in memory (`repeat` of an empty tensor by
+  // 2**63 - 1 expands it first): 0 when any size is, else an overflow-checked
+  // product.
   numel_ = 1;
-  for (std::int64_t s : sizes_) numel_ *= s;
+  if (std::find(sizes_.begin(), sizes_.end(), 0) != sizes_.end()) {
+    numel_ = 0;
+  } else {
+    for (std::int64_t s : sizes_)
+      WICK_CHECK(!__builtin_mul_overflow(numel_, s, &numel_), RuntimeError, "a tensor of sizes ",
+                 format_shape(sizes_), " would have more than 2**63 - 1 elements");
+  }
   // Contiguous (row-major) when every dim of size > 1 has the packed stride.
   contiguous_ = true;
   std::int64_t expected = 1;

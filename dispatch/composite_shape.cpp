@@ -162,7 +162,10 @@ Tensor repeat_kernel(const Tensor& self, IntArrayRef repeats) {
     interleaved.push_back(size);
     expanded.push_back(repeats[i]);
     expanded.push_back(size);
-    result.push_back(repeats[i] * size);
+    I64 total = 0;
+    WICK_CHECK(!__builtin_mul_overflow(repeats[i], size, &total), RuntimeError, "torch.Tensor.repeat(): repeats ",
+               format_shape(repeats), " of a tensor of sizes ", format_shape(self.sizes()), " overflow int64");
+    result.push_back(total);
   }
   for (I64 s : result)
     WICK_CHECK(s >= 0, RuntimeError, "Trying to create tensor with negative dimension ",

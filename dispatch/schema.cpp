@@ -32,6 +32,9 @@
 namespace wick {
 namespace {
 
+/// The largest N of `int[N]`.
+constexpr std::int32_t kMaxFixedListSize = 64;
+
 constexpr bool is_ident_start(char c) noexcept {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
 }
@@ -410,8 +413,11 @@ class Parser {
         const std::size_t num_pos = pos_;
         while (is_digit(peek())) ++pos_;
         const auto [ptr, ec] = std::from_chars(text_.data() + num_pos, text_.data() + pos_, t.list_size);
-        if (ec != std::errc() || t.list_size <= 0) {
-          fail(num_pos, "invalid list size '", text_.substr(num_pos, pos_ - num_pos), "'");
+        // A fixed size is a handful of dims (int[2] stride); a default such
+        // as `int[1000000000] x=1` would expand to that many ints.
+        if (ec != std::errc() || t.list_size <= 0 || t.list_size > kMaxFixedListSize) {
+          fail(num_pos, "invalid list size '", text_.substr(num_pos, pos_ - num_pos), "' (expected 1 to ",
+               kMaxFixedListSize, ")");
         }
       }
       if (peek() != ']') fail(pos_, "expected ']' but found ", found_at(pos_));

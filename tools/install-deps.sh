@@ -17,6 +17,7 @@ packages=(
   nlohmann-json3-dev                     # JSON output and reference files
   clang-tidy                             # naming check (tools/lint.sh)
   valgrind                               # the Valgrind.* leak checks (ctest label valgrind)
+  clang libclang-rt-14-dev libomp-14-dev # the fuzz preset: libFuzzer + sanitizer runtimes, OpenMP for clang
 )
 if [[ "${WICK_WITH_LIBTORCH:-0}" == 1 ]]; then
   packages+=(libtorch-dev)

@@ -35,6 +35,14 @@ struct Pool2dArgs {
 
 Pool2dArgs pool_shape(const char* op, IntArrayRef sizes) {
   WICK_CHECK(sizes.size() == 4, RuntimeError, op, ": expected a 4-D input, got ", format_shape(sizes));
+  // The backward kernels take the input's size as an argument: check it as
+  // an allocation would (the fuzzer passed [-2, INT64_MIN, ...]).
+  std::int64_t numel = 1;
+  for (const std::int64_t s : sizes) {
+    WICK_CHECK(s >= 0 && (s == 0 || numel <= std::numeric_limits<std::int64_t>::max() / s), RuntimeError, op,
+               ": invalid input size ", format_shape(sizes));
+    numel *= s;
+  }
   return {sizes[0] * sizes[1], sizes[2], sizes[3]};
 }
 
@@ -54,20 +62,19 @@ void visit_float(const char* op, const char* kernel, ScalarType t, Fn&& fn, bool
 }
 
 // PyTorch's pooling output size, with ceil_mode's rule that the last window
-// must start inside the input or its left padding. Parameters so large that
-// the arithmetic would overflow are refused (k, s, p, d are positive here).
-std::int64_t pooled_size(const char* op, std::int64_t in, std::int64_t k, std::int64_t s, std::int64_t p,
-                         std::int64_t d, bool ceil) {
-  std::int64_t reach = 0;  // d * (k - 1): the window's extent less one
-  std::int64_t padded = 0;  // in + 2 * p
-  WICK_CHECK(!__builtin_mul_overflow(d, k - 1, &reach) && !__builtin_mul_overflow(p, 2, &padded) &&
-                 !__builtin_add_overflow(padded, in, &padded) && s < (std::int64_t{1} << 62),
-             RuntimeError, op, ": kernel_size, stride, padding or dilation is too large (kernel_size ", k, ", stride ",
-             s, ", padding ", p, ", dilation ", d, ")");
-  const std::int64_t span = padded - reach - 1 + (ceil ? s - 1 : 0);
-  std::int64_t out = (span < 0 ? -((-span + s - 1) / s) : span / s) + 1;
-  if (ceil && (out - 1) * s >= in + p) --out;
-  return out;
+// must start inside the input or its left padding.
+// In 128 bits: kernel_size, stride and dilation may be anything up to
+// INT64_MAX (the fuzzer's kernel_size=2**63-1 overflowed 64 bits). The result
+// is at most in / s + 2, since padding is at most half the kernel.
+std::int64_t pooled_size(std::int64_t in, std::int64_t k, std::int64_t s, std::int64_t p, std::int64_t d, bool ceil) {
+  using Wide = __int128;
+  const Wide span = Wide{in} + 2 * Wide{p} - Wide{d} * (Wide{k} - 1) - 1 + (ceil ? Wide{s} - 1 : 0);
+  Wide out = (span < 0 ? -((-span + s - 1) / s) : span / s) + 1;
+  if (ceil && (out - 1) * s >= Wide{in} + p) --out;
+  // A window far longer than the input gives a hugely negative size: kept
+  // negative (check_output refuses it), never cut to 64 bits.
+  constexpr Wide kMin = std::numeric_limits<std::int64_t>::min();
+  return static_cast<std::int64_t>(out < kMin ? kMin : out);
 }
 
 void check_pool_args(const char* op, IntArrayRef k, IntArrayRef s, IntArrayRef p, IntArrayRef d) {
@@ -180,8 +187,8 @@ Tensor avg_pool2d(const Tensor& src, IntArrayRef input_size, IntArrayRef k, IntA
   const std::int64_t one[] = {1, 1};
   check_pool_args(op, k, s, p, IntArrayRef(one, 2));
   pool_shape(op, input_size);
-  const std::int64_t oh = pooled_size(op, input_size[2], k[0], s[0], p[0], 1, ceil);
-  const std::int64_t ow = pooled_size(op, input_size[3], k[1], s[1], p[1], 1, ceil);
+  const std::int64_t oh = pooled_size(input_size[2], k[0], s[0], p[0], 1, ceil);
+  const std::int64_t ow = pooled_size(input_size[3], k[1], s[1], p[1], 1, ceil);
   return run_window_pool<kForward>(
       op, "avg_pool2d", src, input_size, oh, ow,
       [&] {
@@ -234,8 +241,8 @@ std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& input, IntArray
   const char* op = "torch.nn.functional.max_pool2d";
   check_pool_args(op, k, s, p, d);
   const Pool2dArgs a = pool_shape(op, input.sizes());
-  const std::int64_t oh = pooled_size(op, a.h, k[0], s[0], p[0], d[0], ceil);
-  const std::int64_t ow = pooled_size(op, a.w, k[1], s[1], p[1], d[1], ceil);
+  const std::int64_t oh = pooled_size(a.h, k[0], s[0], p[0], d[0], ceil);
+  const std::int64_t ow = pooled_size(a.w, k[1], s[1], p[1], d[1], ceil);
   check_output(op, a, input.sizes()[1], oh, ow);
   Tensor x = input.contiguous();
   Tensor out = make_empty({input.sizes()[0], input.sizes()[1], oh, ow}, x.dtype(), x.device());
@@ -250,11 +257,12 @@ std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& input, IntArray
       for (std::int64_t y = 0; y < oh; ++y) {
         std::int64_t h0 = y * s[0] - p[0];
         const std::int64_t h1 = std::min(h0 + (k[0] - 1) * d[0] + 1, a.h);
-        while (h0 < 0) h0 += d[0];
+        // The first tap inside the input (no loop: padding may be 2**62).
+        if (h0 < 0) h0 += (-h0 + d[0] - 1) / d[0] * d[0];
         for (std::int64_t xo = 0; xo < ow; ++xo) {
           std::int64_t w0 = xo * s[1] - p[1];
           const std::int64_t w1 = std::min(w0 + (k[1] - 1) * d[1] + 1, a.w);
-          while (w0 < 0) w0 += d[1];
+          if (w0 < 0) w0 += (-w0 + d[1] - 1) / d[1] * d[1];
           std::int64_t best = h0 * a.w + w0;
           T mx = -std::numeric_limits<T>::infinity();
           for (std::int64_t i = h0; i < h1; i += d[0]) {

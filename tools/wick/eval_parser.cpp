@@ -450,7 +450,14 @@ void print(const Node& n, std::string& out) {
       out += n.text;
       return;
     case Node::Kind::kAttribute:
-      print(*n.children[0], out);
+      // `5 .real`: printed as "5.real", the dot would belong to the number.
+      if (n.children[0]->kind == Node::Kind::kInt) {
+        out += "(";
+        print(*n.children[0], out);
+        out += ")";
+      } else {
+        print(*n.children[0], out);
+      }
       out += "." + n.text;
       return;
     case Node::Kind::kCall:

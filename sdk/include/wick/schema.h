@@ -6,7 +6,7 @@
 ///   add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)
 ///   max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)
 ///
-/// Supported types: Tensor, Tensor?, Tensor[], int, int?, int[], int[N],
+/// Supported types: Tensor, Tensor?, Tensor[], int, int?, int[], int[N] (1 <= N <= 64),
 /// int[]?, float, float?, float[], bool, bool?, str, str?, Scalar, Scalar?,
 /// ScalarType?, Device?, Generator?, Any. Defaults: ints, floats (1e-5, -inf),
 /// True/False, None, 'strings' or "strings", lists ([0, 1], []), and for

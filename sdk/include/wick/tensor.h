@@ -64,8 +64,11 @@ class WICK_API TensorImpl final : public RefCounted {
   [[nodiscard]] const Storage& storage() const noexcept { return storage_; }
   [[nodiscard]] bool is_contiguous() const noexcept { return contiguous_; }
   [[nodiscard]] DispatchKeySet key_set() const noexcept { return key_set_; }
+  /// nullptr for a tensor over an empty storage (it has no element to
+  /// address, whatever its storage offset).
   [[nodiscard]] void* data() const noexcept {
-    return static_cast<char*>(storage_->data()) + offset_ * static_cast<std::int64_t>(itemsize(dtype_));
+    char* base = static_cast<char*>(storage_->data());
+    return base == nullptr ? nullptr : base + offset_ * static_cast<std::int64_t>(itemsize(dtype_));
   }
   /// A 0-dim tensor made from a Python number: promotes like a scalar.
   [[nodiscard]] bool is_wrapped_number() const noexcept { return wrapped_number_; }

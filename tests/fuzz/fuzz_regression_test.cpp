@@ -1,0 +1,125 @@
+// tests/fuzz/fuzz_regression_test.cpp - every bug the fuzzers found, replayed through the public API.
+/// \file
+/// One test per finding of the libFuzzer targets in tests/fuzz (README,
+/// "Fuzzing"). Each input is also kept in its fuzzer's seed corpus, as the
+/// file named in the test's comment, so the bounded CI runs replay it too.
+/// This file is part of the ordinary test suite (tests/*/*_test.cpp).
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "wick/dispatcher.h"
+#include "wick/error.h"
+#include "wick/eval.h"
+#include "wick/loader.h"
+#include "wick/ops.h"
+#include "wick/schema.h"
+#include "wick/tensor.h"
+
+namespace wick {
+namespace {
+
+// corpus/schema/regress_huge_fixed_list_size: `int[1277647928] x=1` expanded
+// its default to 1.3 billion ints (10 GB) before anything was checked.
+TEST(FuzzRegression, SchemaHugeFixedListSizeIsRefused) {
+  try {
+    (void)parse_schema("conv2d(Tensor input, int[1277647928] dilation=1) -> Tensor");
+    FAIL() << "expected SchemaError";
+  } catch (const SchemaError& e) {
+    EXPECT_NE(std::string(e.what()).find("invalid list size '1277647928' (expected 1 to 64)"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(parse_schema("f(int[64] x=1) -> Tensor").arguments[0].default_value->to_int_list().size(), 64U);
+  EXPECT_THROW((void)parse_schema("f(int[65] x) -> Tensor"), SchemaError);
+}
+
+// corpus/eval/regress_int_attribute: `5 .j` (an attribute of an int, as
+// Python allows) printed as "5.j", which lexes as a complex literal.
+TEST(FuzzRegression, EvalAttributeOfAnIntPrintsInParentheses) {
+  const std::string printed = eval::to_string(*eval::parse("5 .j"));
+  EXPECT_EQ(printed, "(5).j");
+  EXPECT_EQ(eval::to_string(*eval::parse(printed)), printed);
+  EXPECT_EQ(eval::to_string(*eval::parse("5.5.j")), "5.5.j");
+}
+
+constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min();
+
+Tensor int64_tensor(std::initializer_list<std::int64_t> values) {
+  Tensor t = empty({static_cast<std::int64_t>(values.size())}, ScalarType::kInt64);
+  std::int64_t* p = t.data_ptr<std::int64_t>();
+  for (const std::int64_t v : values) *p++ = v;
+  return t;
+}
+
+std::int64_t item(const Value& v) { return v.to_tensor().data_ptr<std::int64_t>()[0]; }
+
+// corpus/boxed_call/regress_empty_view_offset_{sum,any}: a view with a
+// storage offset over an empty storage computed nullptr + offset (undefined
+// behaviour, reported by UBSan in the asan preset) for its data pointer.
+TEST(FuzzRegression, EmptyViewWithAnOffsetHasNoDataPointer) {
+  init();
+  const Tensor t = empty({2, 0, 1}, ScalarType::kInt64).narrow(0, 1, 1);
+  ASSERT_GT(t.storage_offset(), 0);
+  EXPECT_EQ(t.data_ptr(), nullptr);
+  EXPECT_EQ(item(call("torch.sum", {t})), 0);
+  EXPECT_FALSE(call("torch.any", {empty({1, 1, 3}, ScalarType::kInt32).narrow(1, 1, 0)}).to_tensor().data_ptr<bool>()[0]);
+}
+
+// corpus/boxed_call/regress_int64_{sum,neg,rsub}_wraps: int64 arithmetic that
+// overflows was undefined behaviour in the CPU kernels; it wraps around, as
+// in PyTorch.
+TEST(FuzzRegression, Int64ArithmeticWrapsAround) {
+  init();
+  EXPECT_EQ(item(call("torch.sum", {int64_tensor({kMax, kMax, kMax})})), kMax - 2);
+  EXPECT_EQ(item(call("torch.neg", {int64_tensor({kMin})})), kMin);
+  EXPECT_EQ(item(call("torch.abs", {int64_tensor({kMin})})), kMin);
+  EXPECT_EQ(item(call("torch.add", {int64_tensor({kMax}), 1})), kMin);
+  EXPECT_EQ(item(call("torch.Tensor.__rsub__", {int64_tensor({kMin}), 1})), kMin + 1);
+  EXPECT_EQ(item(call("torch.square", {int64_tensor({kMin})})), 0);
+}
+
+// corpus/boxed_call/regress_pool_backward_input_size: the internal backward
+// took its input_size argument on trust and multiplied INT64_MIN by itself.
+TEST(FuzzRegression, PoolBackwardChecksTheInputSize) {
+  init();
+  try {
+    (void)call("aten.adaptive_avg_pool2d_backward", {-2, kMin});
+    FAIL() << "expected RuntimeError";
+  } catch (const RuntimeError& e) {
+    EXPECT_NE(std::string(e.what()).find("aten.adaptive_avg_pool2d_backward: invalid input size"), std::string::npos)
+        << e.what();
+  }
+}
+
+// corpus/boxed_call/regress_max_pool_huge_kernel: kernel_size=2**63-1
+// overflowed the output-size arithmetic; with padding 2**62 - 1 (allowed: at
+// most half the kernel) the window start was found by stepping 2**62 times.
+TEST(FuzzRegression, MaxPoolWithAHugeKernel) {
+  init();
+  const Tensor x = ones({1, 1, 2, 2});
+  EXPECT_THROW((void)call("torch.nn.functional.max_pool2d", {x, kMax}), RuntimeError);
+  const Value r = call("torch.nn.functional.max_pool2d", {x, kMax}, {{"stride", 1}, {"padding", kMax / 2}});
+  EXPECT_EQ(r.to_tensor().sizes().vec(), (std::vector<std::int64_t>{1, 1, 2, 2}));
+  EXPECT_EQ(r.to_tensor().data_ptr<float>()[0], 1.0F);
+}
+
+// corpus/boxed_call/regress_repeat_empty_by_huge: repeating an empty tensor
+// by 2**63 - 1 made a view whose element count overflowed int64 before the
+// zero size was reached; views now count 0 for any zero size and check
+// the product.
+TEST(FuzzRegression, ElementCountOfHugeViews) {
+  init();
+  const Value r = call("torch.Tensor.repeat", {empty({0}, ScalarType::kInt32), std::vector<std::int64_t>{5, kMax}});
+  EXPECT_EQ(r.to_tensor().sizes().vec(), (std::vector<std::int64_t>{5, 0}));
+  // corpus/boxed_call/regress_repeat_overflow: 3 * (2**63 - 1) overflowed.
+  EXPECT_THROW((void)call("torch.Tensor.repeat", {ones({3, 2}), std::vector<std::int64_t>{kMax, 1}}), RuntimeError);
+  EXPECT_THROW((void)call("torch.Tensor.expand", {empty({1}), std::vector<std::int64_t>{1LL << 62, 1LL << 62}}),
+               RuntimeError);
+}
+
+}  // namespace
+}  // namespace wick
