@@ -121,7 +121,9 @@ DimVector contiguous_strides(IntArrayRef sizes) {
   std::int64_t s = 1;
   for (std::size_t i = sizes.size(); i-- > 0;) {
     strides[i] = s;
-    s *= sizes[i] > 0 ? sizes[i] : 1;
+    // Saturates: only an empty tensor's sizes can overflow (make_empty
+    // checks the others), and its strides address nothing.
+    if (__builtin_mul_overflow(s, sizes[i] > 0 ? sizes[i] : 1, &s)) s = std::numeric_limits<std::int64_t>::max();
   }
   return strides;
 }

@@ -30,7 +30,16 @@ DimVector infer_size(IntArrayRef shape, std::int64_t numel, const char* op) {
       infer = static_cast<int>(i);
     } else {
       WICK_CHECK(shape[i] >= 0, RuntimeError, op, ": invalid shape dimension ", shape[i]);
-      known *= shape[i];
+      // A product past int64 cannot match the input's size (and [2**63-1,
+      // 2**63-1, 0] has 0 elements).
+      if (known != 0 && shape[i] != 0 && __builtin_mul_overflow(known, shape[i], &known)) {
+        const bool has_zero = std::find(shape.begin(), shape.end(), 0) != shape.end();
+        WICK_CHECK(has_zero, RuntimeError, op, ": shape '", format_shape(shape), "' is invalid for input of size ",
+                   numel);
+        known = 0;
+      } else if (shape[i] == 0) {
+        known = 0;
+      }
     }
   }
   if (infer >= 0) {

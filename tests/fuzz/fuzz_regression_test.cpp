@@ -117,6 +117,10 @@ TEST(FuzzRegression, ElementCountOfHugeViews) {
   EXPECT_EQ(r.to_tensor().sizes().vec(), (std::vector<std::int64_t>{5, 0}));
   // corpus/boxed_call/regress_repeat_overflow: 3 * (2**63 - 1) overflowed.
   EXPECT_THROW((void)call("torch.Tensor.repeat", {ones({3, 2}), std::vector<std::int64_t>{kMax, 1}}), RuntimeError);
+  // corpus/boxed_call/regress_reshape_size_overflow: reshape's size
+  // inference multiplied (2**63 - 1) * (2**63 - 1) before reaching the 0.
+  EXPECT_EQ(call("torch.Tensor.repeat", {ones({}), std::vector<std::int64_t>{kMax, kMax, kMax, 0}}).to_tensor().numel(), 0);
+  EXPECT_THROW((void)call("torch.reshape", {ones({4}), std::vector<std::int64_t>{kMax, kMax, -1}}), RuntimeError);
   EXPECT_THROW((void)call("torch.Tensor.expand", {empty({1}), std::vector<std::int64_t>{1LL << 62, 1LL << 62}}),
                RuntimeError);
 }
