@@ -167,7 +167,9 @@ Tensor run_window_pool(const char* op, const char* kernel, const Tensor& src, In
                ": grad_output of shape ", format_shape(s.sizes()), " does not match the pooling's output");
   Tensor out = kForward ? make_empty({input_size[0], input_size[1], oh, ow}, s.dtype(), s.device())
                         : make_empty(input_size, s.dtype(), s.device());
-  const auto [wh, ww] = make_windows();
+  const auto windows = make_windows();  // (per-row, per-column) windows
+  const std::vector<Window>& wh = windows.first;
+  const std::vector<Window>& ww = windows.second;
   visit_float(
       op, kernel, s.dtype(),
       [&](auto tag) {

@@ -258,8 +258,8 @@ Sample with_argument(const Case& c, const SchemaArgument& a, Value v) {
 bool is_int_like(const SchemaArgument& a) { return a.type.kind == TypeKind::kInt; }
 
 bool names_a_dim(const SchemaArgument& a) {
-  static const std::set<std::string> kDims = {"dim", "dim0", "dim1", "dims", "start_dim", "end_dim"};
-  return is_int_like(a) && kDims.count(a.name) > 0;
+  static const std::set<std::string> dim_names = {"dim", "dim0", "dim1", "dims", "start_dim", "end_dim"};
+  return is_int_like(a) && dim_names.count(a.name) > 0;
 }
 
 Value int_value(const SchemaArgument& a, std::int64_t v) {
