@@ -129,13 +129,16 @@ DimVector contiguous_strides(IntArrayRef sizes) {
 }
 
 Tensor make_empty(IntArrayRef sizes, ScalarType dtype, Device device) {
-  std::int64_t numel = 1;
+  // A zero anywhere makes the tensor empty, whatever the other sizes multiply to.
+  bool empty = false;
   for (std::int64_t s : sizes) {
     WICK_CHECK(s >= 0, RuntimeError, "negative dimension ", s, " in size");
-    WICK_CHECK(s == 0 || numel <= std::numeric_limits<std::int64_t>::max() / s, RuntimeError,
-               "tensor size overflows int64");
-    numel *= s;
+    empty = empty || s == 0;
   }
+  std::int64_t numel = empty ? 0 : 1;
+  for (std::int64_t s : sizes)
+    WICK_CHECK(empty || !__builtin_mul_overflow(numel, s, &numel), RuntimeError, "tensor size overflows int64 (sizes ",
+               format_shape(sizes), ")");
   WICK_CHECK(dtype != ScalarType::kUndefined, TypeError, "cannot allocate a tensor of undefined dtype");
   WICK_CHECK(static_cast<std::uint64_t>(numel) <= std::numeric_limits<std::size_t>::max() / 2 / itemsize(dtype),
              RuntimeError, "Storage size calculation overflowed (", numel, " elements of ", dtype_name(dtype), ")");
