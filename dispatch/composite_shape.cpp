@@ -179,7 +179,8 @@ Tensor repeat_kernel(const Tensor& self, IntArrayRef repeats) {
 Tensor roll_one(const Tensor& self, I64 shift, I64 dim) {
   const I64 size = self.sizes()[dim];
   if (size == 0) return self.clone();
-  const I64 start = ((size - shift) % size + size) % size;
+  // shift % size first: size - shift overflows for shifts near INT64_MIN.
+  const I64 start = (size - shift % size) % size;
   return cat({self.narrow(dim, start, size - start), self.narrow(dim, 0, start)}, dim);
 }
 

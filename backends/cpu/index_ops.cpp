@@ -128,6 +128,7 @@ Tensor index_select(const Tensor& self, I64 dim, const Tensor& index) {
   const auto row = static_cast<std::size_t>(inner) * itemsize(self.dtype());
   const auto* in = static_cast<const char*>(src.data_ptr());
   auto* o = static_cast<char*>(out.data_ptr());
+  if (out.numel() == 0) return out;  // no rows to copy (an empty storage's pointer is null)
   for (I64 i = 0; i < outer; ++i)
     for (I64 j = 0; j < idx.numel(); ++j)
       std::memcpy(o + static_cast<std::size_t>(i * idx.numel() + j) * row, in + static_cast<std::size_t>(i * size + ip[j]) * row, row);
