@@ -93,6 +93,13 @@ Tensor conv_nd(const char* op, std::size_t spatial, T input, T weight, OptTensor
     WICK_CHECK(bias->dim() == 1 && bias->sizes()[0] == weight.sizes()[0], RuntimeError, op, ": Given weight of size ",
                format_shape(weight.sizes()), ", expected bias to be 1-dimensional with ", weight.sizes()[0],
                " elements, but got bias of size ", format_shape(bias->sizes()), " instead");
+  // Window extents past int64 (a huge dilation) cannot fit any input.
+  for (std::size_t i = 0; i < spatial; ++i) {
+    std::int64_t extent = 0;
+    WICK_CHECK(!__builtin_mul_overflow(dilation[i], weight.sizes()[2 + i] - 1, &extent) &&
+                   extent < (std::int64_t{1} << 62),
+               RuntimeError, op, ": dilation ", dilation[i], " is too large for a kernel of size ", weight.sizes()[2 + i]);
+  }
   Ints pad;
   if (padding.is_string()) {
     const std::string& mode = padding.to_string();
@@ -123,7 +130,10 @@ Tensor conv_nd(const char* op, std::size_t spatial, T input, T weight, OptTensor
     }
     pad = expand(op, "padding", p, spatial);
   }
-  for (std::int64_t p : pad) WICK_CHECK(p >= 0, RuntimeError, op, ": negative padding is not supported");
+  for (std::int64_t p : pad) {
+    WICK_CHECK(p >= 0, RuntimeError, op, ": negative padding is not supported");
+    WICK_CHECK(p < (std::int64_t{1} << 61), RuntimeError, op, ": padding ", p, " is too large");
+  }
   // Kernel larger than the padded input.
   bool fits = true;
   for (std::size_t i = 0; i < spatial; ++i)
