@@ -41,10 +41,12 @@ void TensorImpl::refresh() {
       WICK_CHECK(!__builtin_mul_overflow(numel_, s, &numel_), RuntimeError, "a tensor of sizes ",
                  format_shape(sizes_), " would have more than 2**63 - 1 elements");
   }
-  // Contiguous (row-major) when every dim of size > 1 has the packed stride.
+  // Contiguous (row-major) when every dim of size > 1 has the packed stride;
+  // an empty tensor always is, as in PyTorch (and the product of its other
+  // sizes may not fit in int64: `repeat` of an empty tensor by [2**63 - 1, 6]).
   contiguous_ = true;
   std::int64_t expected = 1;
-  for (std::size_t i = sizes_.size(); i-- > 0;) {
+  for (std::size_t i = numel_ == 0 ? 0 : sizes_.size(); i-- > 0;) {
     if (sizes_[i] == 1) continue;
     if (strides_[i] != expected) {
       contiguous_ = false;

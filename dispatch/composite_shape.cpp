@@ -106,7 +106,10 @@ std::vector<Tensor> split_with_sizes_kernel(const Tensor& self, IntArrayRef spli
   for (I64 s : split_sizes) {
     WICK_CHECK(s >= 0, RuntimeError, "split_with_sizes expects split_sizes have only non-negative entries, but got ",
                "split_sizes=", format_shape(split_sizes));
-    total += s;
+    // A sum past int64 cannot equal the size: the same error as any other wrong sum.
+    WICK_CHECK(!__builtin_add_overflow(total, s, &total), RuntimeError,
+               "split_with_sizes expects split_sizes to sum exactly to ", size, " (input tensor's size at dimension ",
+               d, "), but got split_sizes=", format_shape(split_sizes));
   }
   WICK_CHECK(total == size, RuntimeError, "split_with_sizes expects split_sizes to sum exactly to ", size,
              " (input tensor's size at dimension ", d, "), but got split_sizes=", format_shape(split_sizes));

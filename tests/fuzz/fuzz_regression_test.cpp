@@ -125,5 +125,23 @@ TEST(FuzzRegression, ElementCountOfHugeViews) {
                RuntimeError);
 }
 
+// corpus/boxed_call/regress_empty_view_contiguity (found by CI's 50-s run):
+// the contiguity check of an empty view multiplied its nonzero sizes,
+// 6 * (2**63 - 1); an empty tensor is contiguous whatever its sizes.
+TEST(FuzzRegression, EmptyViewWithHugeSizesIsContiguous) {
+  init();
+  const Tensor r = call("torch.Tensor.repeat", {empty({0, 6, 1}), std::vector<std::int64_t>{1, 1, kMax}}).to_tensor();
+  EXPECT_EQ(r.sizes().vec(), (std::vector<std::int64_t>{0, 6, kMax}));
+  EXPECT_TRUE(r.is_contiguous());
+  EXPECT_EQ(r.numel(), 0);
+}
+
+// Found by a 20-min fork-mode run: split_with_sizes summed [5, 2**63 - 1]
+// past int64 before comparing the sum with the size.
+TEST(FuzzRegression, SplitWithSizesSumOverflow) {
+  init();
+  EXPECT_THROW((void)call("torch.split_with_sizes", {ones({5}), std::vector<std::int64_t>{5, kMax}}), RuntimeError);
+}
+
 }  // namespace
 }  // namespace wick
