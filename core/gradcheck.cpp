@@ -17,29 +17,43 @@ namespace {
 
 using Matrix = std::vector<std::vector<double>>;  // [out element][in element]
 
-// Element `flat` (row-major) of `t`, as a pointer into its storage.
-template <typename S>
-S* element(const Tensor& t, std::int64_t flat) {
+// The storage offset of element `flat` (row-major) of `t`, in elements.
+std::int64_t element_offset(const Tensor& t, std::int64_t flat) {
   std::int64_t offset = 0;
   for (std::int64_t d = t.dim() - 1; d >= 0; --d) {
     const std::int64_t size = t.sizes()[d];
     offset += (flat % size) * t.strides()[d];
     flat /= size;
   }
-  return static_cast<S*>(t.data_ptr()) + offset;
+  return offset;
+}
+
+// Element `flat` of a tensor on a device, as a 0-dim view: it is read and
+// written through the device's kernels (item, fill_), below Autograd.
+Tensor device_element(const Tensor& t, std::int64_t flat) {
+  return make_view(t, {}, {}, t.storage_offset() + element_offset(t, flat));
 }
 
 double get(const Tensor& t, std::int64_t flat) {
+  if (!t.device().is_cpu()) {
+    const NoGradGuard no_grad;
+    return device_element(t, flat).item<double>();
+  }
   return visit_dtype(t.dtype(), "gradcheck", [&](auto tag) -> double {
     using S = decltype(tag);
-    return static_cast<double>(*element<S>(t, flat));
+    return static_cast<double>(*(static_cast<const S*>(t.data_ptr()) + element_offset(t, flat)));
   });
 }
 
 void set(const Tensor& t, std::int64_t flat, double v) {
+  if (!t.device().is_cpu()) {
+    const NoGradGuard no_grad;
+    device_element(t, flat).fill_(v);
+    return;
+  }
   visit_dtype(t.dtype(), "gradcheck", [&](auto tag) {
     using S = decltype(tag);
-    *element<S>(t, flat) = static_cast<S>(v);
+    *(static_cast<S*>(t.data_ptr()) + element_offset(t, flat)) = static_cast<S>(v);
   });
 }
 

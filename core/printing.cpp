@@ -355,6 +355,12 @@ std::string shape_tuple(IntArrayRef sizes) {
 
 std::string dtype_repr(ScalarType t) { return detail::str_cat("torch.", dtype_name(t)); }
 
+Tensor host_copy(const Tensor& t) {
+  const ExcludeDispatchKeyGuard no_grad(DispatchKey::kAutograd);
+  const ExcludeDispatchKeyGuard no_override(DispatchKey::kOverride);
+  return t.cpu();
+}
+
 }  // namespace
 
 std::string Tensor::repr() const {
@@ -374,14 +380,15 @@ std::string Tensor::repr() const {
     if (dtype() != kDefaultFloat) suffixes.push_back("dtype=" + dtype_repr(dtype()));
     contents = "[]";
   } else {
-    WICK_CHECK(dev.is_cpu(), RuntimeError, "cannot print the elements of a tensor on device '", dev.str(),
-               "': copy it to the CPU first");
+    // Elements on a device are read from a host copy (Note [Streams and
+    // host reads] in wick/cuda.h), made below Autograd and Override.
+    const Tensor host = dev.is_cpu() ? *this : host_copy(*this);
     const ScalarType t = dtype();
     if (t != kDefaultFloat && t != ScalarType::kInt64 && t != ScalarType::kBool) {
       suffixes.push_back("dtype=" + dtype_repr(t));
     }
-    const ElementReader reader(*this);
-    const Layout layout{sizes(), strides(), numel() > kThreshold};
+    const ElementReader reader(host);
+    const Layout layout{host.sizes(), host.strides(), numel() > kThreshold};
     const Formatter formatter(reader, layout);
     contents = Printer(layout, formatter).str(0, 0, static_cast<std::int64_t>(prefix.size()));
   }

@@ -14,6 +14,7 @@
 #include <new>
 #include <vector>
 
+#include "wick/device_runtime.h"
 #include "wick/error.h"
 
 namespace wick {
@@ -190,7 +191,12 @@ Allocator& get_allocator(DeviceType type) {
 
 StorageImpl::StorageImpl(std::size_t nbytes, Device device)
     : data_(nullptr), nbytes_(nbytes), device_(device), allocator_(&get_allocator(device.type())) {
-  data_ = allocator_->allocate(nbytes);
+  if (device.is_cpu()) {
+    data_ = allocator_->allocate(nbytes);
+  } else {
+    device_ = resolve_device(device);
+    data_ = allocator_->allocate_on(nbytes, device_);
+  }
 }
 
 StorageImpl::StorageImpl(void* data, std::size_t nbytes, Device device, void (*deleter)(void*, void*),

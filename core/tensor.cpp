@@ -110,8 +110,12 @@ std::int64_t Tensor::stride(std::int64_t d) const {
 
 Scalar Tensor::item() const {
   WICK_CHECK(numel() == 1, ValueError, "a Tensor with ", numel(), " elements cannot be converted to Scalar");
-  WICK_CHECK(device().is_cpu(), RuntimeError, "item() on a ", device().str(),
-             " tensor: copy it to the CPU first");
+  if (!device().is_cpu()) {
+    // A device value is read through a copy that waits for it (wick/cuda.h).
+    const ExcludeDispatchKeyGuard no_grad(DispatchKey::kAutograd);
+    const ExcludeDispatchKeyGuard no_override(DispatchKey::kOverride);
+    return cpu().item();
+  }
   return visit_dtype(dtype(), "item", [&](auto tag) -> Scalar {
     using T = decltype(tag);
     return Scalar(*static_cast<const T*>(data_ptr()));

@@ -247,26 +247,52 @@ Tensor to_ag(DispatchKeySet ks, T self, ScalarType dtype) {
   return view_autograd<ToD>(op, ks, self, dtype);
 }
 
+struct ToDeviceD {
+  static constexpr const char* kName = "ToCopyBackward0";
+  struct State {
+    Device device;
+    ScalarType dtype;
+  };
+  static State save(T self, Device, std::optional<ScalarType>, bool, bool) { return {self.device(), self.dtype()}; }
+  static Tensor backward(T g, const State& s) { return g.to(s.device, s.dtype); }
+  static Tensor forward(T t, Device device, std::optional<ScalarType> dtype, bool non_blocking, bool copy) {
+    return t.to(device, dtype, non_blocking, copy);
+  }
+};
+Tensor to_device_ag(DispatchKeySet ks, T self, Device device, std::optional<ScalarType> dtype, bool non_blocking,
+                    bool copy) {
+  static const auto op =
+      op_handle<Tensor(T, Device, std::optional<ScalarType>, bool, bool)>("torch.Tensor.to.device");
+  return view_autograd<ToDeviceD>(op, ks, self, device, dtype, non_blocking, copy);
+}
+
 // --- in-place -------------------------------------------------------------------------------------
 
 struct CopyBackward {
   static constexpr const char* kName = "CopyBackwards";
+  // The source's gradient goes back to its device and dtype.
+  Device src_device;
+  ScalarType src_dtype = ScalarType::kFloat32;
   tensor_list backward(Node& n, tensor_list& g) {
     Tensor gs, gsrc;
     if (n.should_compute_output(0)) gs = wick::mul(g[0], scalar(0.0));
-    if (n.should_compute_output(1)) gsrc = g[0];
+    if (n.should_compute_output(1)) gsrc = g[0].to(src_device, src_dtype);
     return {gs, gsrc};
   }
   void release() {}
 };
 
-Tensor copy_ag(DispatchKeySet ks, T self, T src) {
-  static const auto op = op_handle<Tensor(T, T)>("torch.Tensor.copy_");
+Tensor copy_ag(DispatchKeySet ks, T self, T src, bool non_blocking) {
+  static const auto op = op_handle<Tensor(T, T, bool)>("torch.Tensor.copy_");
   check_inplace(self, "copy_");
   auto node = make_node<CopyBackward>(self, src);
+  if (node) {
+    node->f.src_device = src.device();
+    node->f.src_dtype = src.dtype();
+  }
   const bool fw = any_tangent(self, src);
   Tensor tsrc = fw ? fw_grad_of(src) : Tensor();
-  Tensor out = call_below(op, ks, self, src);
+  Tensor out = call_below(op, ks, self, src, non_blocking);
   if (node) rebase_history(self, node);
   if (fw) {
     ExcludeDispatchKeyGuard below(DispatchKey::kAutograd);
@@ -480,6 +506,7 @@ void register_autograd_shape(std::vector<std::unique_ptr<Library>>& out) {
   tensor->impl("view", &view_ag)
       .impl("expand", &expand_ag)
       .impl("to", &to_ag)
+      .impl("to.device", &to_device_ag)
       .impl("copy_", &copy_ag)
       .impl("fill_", &fill_ag)
       .impl("add_", &addsub_inplace_ag<0>)

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "dispatch/builtins.h"
+#include "wick/device_runtime.h"
 #include "wick/ops.h"
 #include "wick/tensor_util.h"
 
@@ -232,6 +233,28 @@ Tensor to_kernel(const Tensor& self, ScalarType dtype) {
   return out;
 }
 
+// Note [Copies between devices]
+// to(device) allocates the result on the target device and copies into it;
+// the copy_ kernel of the higher-priority backend of the two (CUDA over CPU)
+// moves the bytes, so a backend that adds a device brings its own transfers.
+Tensor to_device_kernel(const Tensor& self, Device device, std::optional<ScalarType> dtype, bool non_blocking,
+                        bool copy) {
+  const Device target = resolve_device(device);
+  const ScalarType type = dtype.value_or(self.dtype());
+  if (!copy && self.device() == target && self.dtype() == type) return self;
+  Tensor out = make_empty(self.sizes(), type, target);
+  out.copy_(self, non_blocking);
+  return out;
+}
+
+Tensor cuda_kernel(const Tensor& self, std::optional<Device> device, bool non_blocking) {
+  const Device target = device.value_or(Device(DeviceType::kCUDA));
+  WICK_CHECK(target.type() == DeviceType::kCUDA, RuntimeError, "torch.Tensor.cuda: Invalid device, must be cuda device");
+  return self.to(target, std::nullopt, non_blocking);
+}
+
+Tensor cpu_kernel(const Tensor& self) { return self.to(Device()); }
+
 ScalarType default_dtype(std::optional<ScalarType> dtype) { return dtype.value_or(kDefaultFloat); }
 Device default_device(std::optional<Device> device) { return device.value_or(Device()); }
 
@@ -358,6 +381,9 @@ void register_composite_kernels(std::vector<std::unique_ptr<Library>>& out) {
       .impl("expand", &expand_kernel)
       .impl("contiguous", &contiguous_kernel)
       .impl("to", &to_kernel)
+      .impl("to.device", &to_device_kernel)
+      .impl("cuda", &cuda_kernel)
+      .impl("cpu", &cpu_kernel)
       .impl("add_", &add_inplace)
       .impl("sub_", &sub_inplace)
       .impl("mul_", &mul_inplace)

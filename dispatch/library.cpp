@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <mutex>
 
+#include "core/device_runtime.h"
 #include "dispatch/builtins.h"
 #include "dispatch/override_internal.h"
 #include "dispatch/registry.h"
@@ -275,6 +276,11 @@ DispatchKey Registrar::register_backend(std::string_view device_type_name) {
   return backend_key(register_device_type(device_type_name));
 }
 
+void Registrar::register_device_runtime(DeviceType type, DeviceRuntime& runtime) {
+  detail::set_device_runtime(type, &runtime);
+  runtimes_.push_back(type);
+}
+
 Registrations Registrar::registrations() const {
   Registrations out;
   for (const auto& lib : libraries_) out.merge(lib->registrations());
@@ -283,6 +289,9 @@ Registrations Registrar::registrations() const {
 
 void Registrar::clear() noexcept {
   while (!libraries_.empty()) libraries_.pop_back();
+  // Kernels go first: nothing can reach a device once its runtime is gone.
+  for (auto it = runtimes_.rbegin(); it != runtimes_.rend(); ++it) detail::set_device_runtime(*it, nullptr);
+  runtimes_.clear();
 }
 
 // --- builtins --------------------------------------------------------------------

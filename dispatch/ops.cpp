@@ -341,9 +341,21 @@ Tensor& Tensor::mul_(const Tensor& other) {
   op.call(*this, other);
   return *this;
 }
-Tensor& Tensor::copy_(const Tensor& src) {
-  WICK_OP("torch.Tensor.copy_", Tensor(T, T));
-  op.call(*this, src);
+Tensor Tensor::to(Device device, std::optional<ScalarType> dtype, bool non_blocking, bool copy) const {
+  WICK_OP("torch.Tensor.to.device", Tensor(T, Device, std::optional<ScalarType>, bool, bool));
+  return op.call(*this, device, dtype, non_blocking, copy);
+}
+Tensor Tensor::cuda(std::optional<Device> device, bool non_blocking) const {
+  WICK_OP("torch.Tensor.cuda", Tensor(T, std::optional<Device>, bool));
+  return op.call(*this, device, non_blocking);
+}
+Tensor Tensor::cpu() const {
+  WICK_OP("torch.Tensor.cpu", Tensor(T));
+  return op.call(*this);
+}
+Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) {
+  WICK_OP("torch.Tensor.copy_", Tensor(T, T, bool));
+  op.call(*this, src, non_blocking);
   return *this;
 }
 Tensor& Tensor::fill_(const Scalar& value) {

@@ -411,7 +411,7 @@ Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b) {
   return r;
 }
 
-Tensor copy_(const Tensor& self, const Tensor& src_in) {
+Tensor copy_(const Tensor& self, const Tensor& src_in, bool /*non_blocking: CPU copies are synchronous*/) {
   const char* op = "torch.Tensor.copy_";
   // A source that overlaps the destination with another layout is read
   // from a copy (x.copy_(x.t()) must not read what it already wrote).

@@ -195,8 +195,10 @@ TEST(Printing, NonCpuTensorNeedsCopy) {
     const wick::Device cuda(wick::DeviceType::kCUDA, 0);
     const Tensor empty = wick::make_empty({0}, ScalarType::kFloat32, cuda);
     EXPECT_EQ(empty.repr(), "tensor([], device='cuda:0')");
+    // The elements are read through a copy to the host, which needs the
+    // device backend's copy_ kernel (tests/core/device_runtime_test.cpp).
     const Tensor full = wick::make_empty({2}, ScalarType::kFloat32, cuda);
-    EXPECT_THROW((void)full.repr(), wick::RuntimeError);
+    EXPECT_THROW((void)full.repr(), wick::NotImplementedError);
   }
   wick::set_allocator(wick::DeviceType::kCUDA, nullptr);
 }

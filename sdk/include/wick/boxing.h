@@ -9,7 +9,7 @@
 ///   IntArrayRef / std::optional<IntArrayRef>   int[] / int[]?
 ///   double / std::optional<double>             float / float?
 ///   bool                     bool              const Scalar& / const std::optional<Scalar>&  Scalar
-///   ScalarType / std::optional<ScalarType>     ScalarType      std::optional<Device>  Device?
+///   ScalarType / std::optional<ScalarType>     ScalarType      Device / std::optional<Device>  Device / Device?
 ///   std::string_view / std::optional<std::string_view>  str / str?
 ///   const Value&             Any
 ///
@@ -76,6 +76,7 @@ template <> struct Unbox<std::optional<ScalarType>> {
     return v.to_dtype();
   }
 };
+template <> struct Unbox<Device> { static Device get(const Value& v) { return v.to_device(); } };
 template <> struct Unbox<std::optional<Device>> {
   static std::optional<Device> get(const Value& v) {
     if (v.is_none()) return std::nullopt;

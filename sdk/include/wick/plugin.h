@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "wick/device_runtime.h"
 #include "wick/export.h"
 #include "wick/library.h"
 #include "wick/version.h"
@@ -42,6 +43,10 @@ class WICK_API Registrar final {
                    SourceLocation loc = SourceLocation::current());
   /// Registers a backend device type ("xla") and returns its dispatch key.
   DispatchKey register_backend(std::string_view device_type_name);
+  /// Installs `runtime` and its allocator for device type `type` until this
+  /// registrar is cleared (wick/device_runtime.h); PluginError when the type
+  /// already has one. `runtime` must outlive the registration.
+  void register_device_runtime(DeviceType type, DeviceRuntime& runtime);
   [[nodiscard]] const std::string& owner() const noexcept { return owner_; }
   /// Everything registered through this registrar's blocks.
   [[nodiscard]] Registrations registrations() const;
@@ -51,6 +56,7 @@ class WICK_API Registrar final {
  private:
   std::string owner_;
   std::vector<std::unique_ptr<Library>> libraries_;
+  std::vector<DeviceType> runtimes_;
 };
 
 extern "C" {

@@ -26,6 +26,13 @@ class WICK_API Allocator {
   virtual void* allocate(std::size_t nbytes) = 0;
   /// Returns memory from `allocate(nbytes)` (the same `nbytes`).
   virtual void deallocate(void* ptr, std::size_t nbytes) noexcept = 0;
+  /// Memory on one device of the allocator's type (`device` has its index
+  /// resolved); storages allocate through this (optional; default
+  /// `allocate(nbytes)`, for device types with one device).
+  virtual void* allocate_on(std::size_t nbytes, Device device) {
+    (void)device;
+    return allocate(nbytes);
+  }
 };
 
 /// Alignment of every CPU allocation (bytes).
@@ -47,7 +54,8 @@ WICK_API void set_allocator(DeviceType type, Allocator* allocator);
 
 class WICK_API StorageImpl final : public RefCounted {
  public:
-  /// Allocates `nbytes` on `device` with that device type's allocator.
+  /// Allocates `nbytes` on `device` with that device type's allocator; a
+  /// device without an index gets the current one (resolve_device).
   StorageImpl(std::size_t nbytes, Device device);
   /// Wraps external memory; `deleter(ctx, data)` runs on destruction (optional).
   StorageImpl(void* data, std::size_t nbytes, Device device, void (*deleter)(void*, void*), void* ctx);

@@ -173,6 +173,16 @@ class WICK_API Tensor final {
   [[nodiscard]] Tensor contiguous() const;
   [[nodiscard]] Tensor clone() const;
   [[nodiscard]] Tensor to(ScalarType dtype) const;
+  /// This tensor on `device` (and in `dtype`): a copy, or the tensor itself
+  /// when it is already there and `copy` is false. `non_blocking` lets a copy
+  /// between host and device return before it finished where the memory
+  /// allows (pinned host memory, wick/cuda.h).
+  [[nodiscard]] Tensor to(Device device, std::optional<ScalarType> dtype = std::nullopt, bool non_blocking = false,
+                          bool copy = false) const;
+  /// `to(device)` for a CUDA device (default: the current one).
+  [[nodiscard]] Tensor cuda(std::optional<Device> device = std::nullopt, bool non_blocking = false) const;
+  /// `to("cpu")`.
+  [[nodiscard]] Tensor cpu() const;
   /// Shape and indexing methods (torch.Tensor.flatten, ...; see wick/ops.h).
   [[nodiscard]] Tensor flatten(std::int64_t start_dim = 0, std::int64_t end_dim = -1) const;
   [[nodiscard]] Tensor expand_as(const Tensor& other) const;
@@ -204,7 +214,7 @@ class WICK_API Tensor final {
   [[nodiscard]] Tensor lt(const Tensor& other) const;
   Tensor& add_(const Tensor& other, const Scalar& alpha = 1);
   Tensor& mul_(const Tensor& other);
-  Tensor& copy_(const Tensor& src);
+  Tensor& copy_(const Tensor& src, bool non_blocking = false);
   Tensor& fill_(const Scalar& value);
 
   // --- autograd (see wick/autograd.h) -----------------------------------------

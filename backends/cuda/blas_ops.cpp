@@ -1,0 +1,388 @@
+// backends/cuda/blas_ops.cpp - mm, bmm, addmm, mv and dot through cuBLAS.
+/// \file
+/// float32/float64 products go to cuBLAS (gemm, strided-batched gemm, gemv,
+/// dot); bool and integer ones, which the CPU backend also accepts, go to a
+/// tiled kernel (blas_kernels.cu). Checks and messages are the CPU
+/// backend's (backends/cpu/blas_ops.cpp).
+///
+/// Note [Row-major products in cuBLAS]
+/// cuBLAS reads column-major matrices, and a row-major [r, c] matrix with
+/// row stride ld is, read column-major, its transpose [c, r] with leading
+/// dimension ld. So C = A B (C row-major [n, p]) is computed as
+/// C^T = B^T A^T: cuBLAS's first operand is B, its second A, m = p, n = n,
+/// and C^T's leading dimension is p. An operand whose columns are
+/// contiguous is passed as is (CUBLAS_OP_N); one whose rows are contiguous
+/// (a transposed view) is the column-major matrix itself and goes with
+/// CUBLAS_OP_T; only an operand with neither unit stride is copied. A bmm
+/// operand of any batch stride (0 for an expanded batch) is one strided-
+/// batched call. The 64-bit cuBLAS entry points take every size as is.
+///
+/// Note [cuBLAS handles]
+/// One handle per device, made on first use with the device current, and
+/// never destroyed (destroying it from a static destructor would race with
+/// the CUDA runtime's own teardown). A call takes the handle's lock, points
+/// the handle at the calling thread's current stream and queues the work;
+/// the lock is held only while queueing, never while the GPU runs, and
+/// nothing synchronises.
+#include <cublas_v2.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <mutex>
+#include <type_traits>
+
+#include <wick/tensor_util.h>
+
+#include "backends/cuda/blas_kernels.h"
+#include "backends/cuda/cuda_common.h"
+#include "backends/cuda/cuda_ops.h"
+
+namespace wick::cuda_backend {
+namespace {
+
+using I64 = std::int64_t;
+
+const char* type_title(ScalarType t) {
+  switch (t) {
+    case ScalarType::kBool: return "Bool";
+    case ScalarType::kInt32: return "Int";
+    case ScalarType::kInt64: return "Long";
+    case ScalarType::kFloat32: return "Float";
+    case ScalarType::kFloat64: return "Double";
+    default: return "Undefined";
+  }
+}
+
+void check_cublas(cublasStatus_t status, const char* op) {
+  WICK_CHECK(status == CUBLAS_STATUS_SUCCESS, RuntimeError, op, ": cuBLAS error: ", cublasGetStatusString(status));
+}
+
+// --- handles (Note [cuBLAS handles]) -------------------------------------------------------------
+
+constexpr int kMaxDevices = 64;
+
+struct HandleSlot {
+  std::mutex mutex;
+  cublasHandle_t handle = nullptr;
+};
+
+HandleSlot& handle_slot(int device) {
+  static std::array<HandleSlot, kMaxDevices> slots;
+  WICK_CHECK(device >= 0 && device < kMaxDevices, RuntimeError, "cuBLAS: device index ", device, " out of range");
+  return slots[static_cast<std::size_t>(device)];
+}
+
+// The device's handle, locked and set to the current stream for one call.
+// The device must be current (a DeviceGuard in the caller).
+class BlasCall final {
+ public:
+  BlasCall(Device device, const char* op) : slot_(handle_slot(device.index())), lock_(slot_.mutex) {
+    if (slot_.handle == nullptr) check_cublas(cublasCreate(&slot_.handle), op);
+    check_cublas(cublasSetStream(slot_.handle, current_stream()), op);
+  }
+  [[nodiscard]] cublasHandle_t handle() const { return slot_.handle; }
+
+ private:
+  HandleSlot& slot_;
+  std::lock_guard<std::mutex> lock_;
+};
+
+// --- operands (Note [Row-major products in cuBLAS]) ----------------------------------------------
+
+struct Operand {
+  Tensor t;  // the tensor cuBLAS reads: `m` itself, or a contiguous copy
+  cublasOperation_t op = CUBLAS_OP_N;
+  I64 ld = 1;
+};
+
+Tensor contiguous_copy(const Tensor& t) {
+  Tensor c = make_empty(t.sizes(), t.dtype(), t.device());
+  if (c.numel() > 0) copy_within_device(c, t);
+  return c;
+}
+
+// The batched row-major [B, rows, cols] operand `m` as cuBLAS reads it.
+Operand operand(const Tensor& m) {
+  const I64 rows = m.size(1);
+  const I64 cols = m.size(2);
+  const I64 rs = m.stride(1);
+  const I64 cs = m.stride(2);
+  Operand o;
+  if (cs == 1 && (rs >= std::max<I64>(cols, 1) || rows == 1)) {
+    o.t = m;
+    o.ld = rows == 1 ? std::max<I64>(cols, 1) : rs;
+  } else if (rs == 1 && (cs >= std::max<I64>(rows, 1) || cols == 1)) {
+    o.t = m;
+    o.op = CUBLAS_OP_T;
+    o.ld = cols == 1 ? std::max<I64>(rows, 1) : cs;
+  } else {
+    o.t = contiguous_copy(m);
+    o.ld = std::max<I64>(cols, 1);
+  }
+  return o;
+}
+
+// Host-side alpha and beta converted to the element type, as the CPU does.
+template <typename T>
+T scalar_as(const Scalar& s) {
+  return s.to<T>();
+}
+
+IntGemmType int_type(ScalarType t) {
+  switch (t) {
+    case ScalarType::kBool: return IntGemmType::kBool;
+    case ScalarType::kInt32: return IntGemmType::kInt32;
+    default: return IntGemmType::kInt64;
+  }
+}
+
+// out = beta * out where nothing is multiplied (k == 0); beta 0 writes zeros.
+void scale_only(const char* op, const Tensor& out, const Scalar& beta) {
+  visit_dtype(out.dtype(), op, [&](auto tag) {
+    using T = decltype(tag);
+    const T be = scalar_as<T>(beta);
+    Tensor o = out;
+    if (be == T(0)) {
+      o.fill_(0);
+    } else if constexpr (!std::is_same_v<T, bool>) {  // bool: beta is true, out stays
+      o.mul_(wrap_scalar(Scalar(be)));
+    }
+  });
+}
+
+// out[b] = alpha * a[b] @ m[b] + beta * out[b]: a [B, n, k], m [B, k, p], out
+// contiguous [B, n, p] on the current device; beta == 0 ignores out (NaN too).
+void batched_matmul(const char* op, const Tensor& a, const Tensor& m, const Tensor& out, const Scalar& alpha = 1,
+                    const Scalar& beta = 0) {
+  const I64 batches = a.size(0);
+  const I64 n = a.size(1);
+  const I64 k = a.size(2);
+  const I64 p = m.size(2);
+  if (out.numel() == 0) return;
+  DeviceGuard guard(out.device());
+  if (k == 0) {
+    scale_only(op, out, beta);
+    return;
+  }
+  const ScalarType dtype = a.dtype();
+  if (!is_floating(dtype)) {
+    IntGemmArgs args;
+    args.a = a.data_ptr();
+    args.m = m.data_ptr();
+    args.c = out.data_ptr();
+    args.type = int_type(dtype);
+    args.batches = batches;
+    args.n = n;
+    args.k = k;
+    args.p = p;
+    for (int d = 0; d < 3; ++d) {
+      args.a_stride[d] = a.stride(d);
+      args.m_stride[d] = m.stride(d);
+    }
+    if (dtype == ScalarType::kBool) {
+      args.alpha = alpha.to<bool>() ? 1 : 0;
+      args.beta = beta.to<bool>() ? 1 : 0;
+    } else if (dtype == ScalarType::kInt32) {
+      args.alpha = scalar_as<std::int32_t>(alpha);
+      args.beta = scalar_as<std::int32_t>(beta);
+    } else {
+      args.alpha = scalar_as<I64>(alpha);
+      args.beta = scalar_as<I64>(beta);
+    }
+    launch_int_gemm(args, current_stream());
+    check_launch(op);
+    return;
+  }
+  const Operand oa = operand(a);
+  const Operand om = operand(m);
+  const BlasCall call(out.device(), op);
+  const I64 a_batch = oa.t.stride(0);
+  const I64 m_batch = om.t.stride(0);
+  if (dtype == ScalarType::kFloat32) {
+    const float al = scalar_as<float>(alpha);
+    const float be = scalar_as<float>(beta);
+    const auto* pa = static_cast<const float*>(oa.t.data_ptr());
+    const auto* pm = static_cast<const float*>(om.t.data_ptr());
+    auto* pc = static_cast<float*>(out.data_ptr());
+    if (batches == 1) {
+      check_cublas(cublasSgemm_64(call.handle(), om.op, oa.op, p, n, k, &al, pm, om.ld, pa, oa.ld, &be, pc, p), op);
+    } else {
+      check_cublas(cublasSgemmStridedBatched_64(call.handle(), om.op, oa.op, p, n, k, &al, pm, om.ld, m_batch, pa,
+                                                oa.ld, a_batch, &be, pc, p, n * p, batches),
+                   op);
+    }
+  } else {
+    const double al = scalar_as<double>(alpha);
+    const double be = scalar_as<double>(beta);
+    const auto* pa = static_cast<const double*>(oa.t.data_ptr());
+    const auto* pm = static_cast<const double*>(om.t.data_ptr());
+    auto* pc = static_cast<double*>(out.data_ptr());
+    if (batches == 1) {
+      check_cublas(cublasDgemm_64(call.handle(), om.op, oa.op, p, n, k, &al, pm, om.ld, pa, oa.ld, &be, pc, p), op);
+    } else {
+      check_cublas(cublasDgemmStridedBatched_64(call.handle(), om.op, oa.op, p, n, k, &al, pm, om.ld, m_batch, pa,
+                                                oa.ld, a_batch, &be, pc, p, n * p, batches),
+                   op);
+    }
+  }
+}
+
+void check_same_dtype(const char* op, const Tensor& a, const Tensor& b) {
+  WICK_CHECK(a.dtype() == b.dtype(), RuntimeError, op, ": expected scalar type ", type_title(a.dtype()),
+             " but found ", type_title(b.dtype()));
+}
+
+Tensor mm(const Tensor& a, const Tensor& b) {
+  const char* op = "torch.mm";
+  WICK_CHECK(a.dim() == 2, RuntimeError, op, ": self must be a matrix");
+  WICK_CHECK(b.dim() == 2, RuntimeError, op, ": mat2 must be a matrix");
+  WICK_CHECK(a.size(1) == b.size(0), RuntimeError, op, ": mat1 and mat2 shapes cannot be multiplied (", a.size(0), "x",
+             a.size(1), " and ", b.size(0), "x", b.size(1), ")");
+  check_same_dtype(op, a, b);
+  const Device device = cuda_device_of(op, {&a, &b});
+  Tensor out = make_empty({a.size(0), b.size(1)}, a.dtype(), device);
+  batched_matmul(op, a.unsqueeze(0), b.unsqueeze(0), out.unsqueeze(0));
+  return out;
+}
+
+Tensor bmm(const Tensor& a, const Tensor& b) {
+  const char* op = "torch.bmm";
+  WICK_CHECK(a.dim() == 3, RuntimeError, op, ": batch1 must be a 3D tensor");
+  WICK_CHECK(b.dim() == 3, RuntimeError, op, ": batch2 must be a 3D tensor");
+  WICK_CHECK(a.size(0) == b.size(0), RuntimeError, op, ": batch1 and batch2 must have same number of batches, got ",
+             a.size(0), " and ", b.size(0));
+  WICK_CHECK(a.size(2) == b.size(1), RuntimeError, op,
+             ": Expected size for first two dimensions of batch2 tensor to be: [", a.size(0), ", ", a.size(2),
+             "] but got: [", b.size(0), ", ", b.size(1), "].");
+  check_same_dtype(op, a, b);
+  const Device device = cuda_device_of(op, {&a, &b});
+  Tensor out = make_empty({a.size(0), a.size(1), b.size(2)}, a.dtype(), device);
+  batched_matmul(op, a, b, out);
+  return out;
+}
+
+Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta, const Scalar& alpha) {
+  const char* op = "torch.addmm";
+  WICK_CHECK(mat1.dim() == 2, RuntimeError, op, ": mat1 must be a matrix, got ", mat1.dim(), "-D tensor");
+  WICK_CHECK(mat2.dim() == 2, RuntimeError, op, ": mat2 must be a matrix, got ", mat2.dim(), "-D tensor");
+  WICK_CHECK(mat1.size(1) == mat2.size(0), RuntimeError, op, ": mat1 and mat2 shapes cannot be multiplied (",
+             mat1.size(0), "x", mat1.size(1), " and ", mat2.size(0), "x", mat2.size(1), ")");
+  WICK_CHECK(self.dtype() == mat2.dtype() && mat1.dtype() == mat2.dtype(), RuntimeError, op,
+             ": self and mat2 must have the same dtype");
+  const Device device = cuda_device_of(op, {&self, &mat1, &mat2});
+  const I64 n = mat1.size(0);
+  const I64 p = mat2.size(1);
+  Tensor out = make_empty({n, p}, self.dtype(), device);
+  if (out.numel() == 0) {
+    (void)self.expand({n, p});  // the CPU's broadcast check
+    return out;
+  }
+  // out starts as self broadcast to [n, p]; the product then adds alpha * mat1 @ mat2
+  // (with beta == 0 it is never read).
+  DeviceGuard guard(device);
+  const Tensor bias = on_device(self, device).expand({n, p});
+  if (beta.to<double>() != 0.0) copy_within_device(out, bias);
+  batched_matmul(op, mat1.unsqueeze(0), mat2.unsqueeze(0), out.unsqueeze(0), alpha, beta);
+  return out;
+}
+
+// y = A x for float A [n, k] through gemv; A's layout picks the transpose.
+template <typename T>
+void gemv(const char* op, const Tensor& a, const Tensor& x, const Tensor& out) {
+  const I64 n = a.size(0);
+  const I64 k = a.size(1);
+  const Operand oa = operand(a.unsqueeze(0));
+  Tensor xv = x;
+  if (x.stride(0) <= 0) xv = contiguous_copy(x);
+  const BlasCall call(out.device(), op);
+  const T one = 1;
+  const T zero = 0;
+  // Row-major A (CUBLAS_OP_N in operand()) is, column-major, A^T [k, n]: y = (A^T)^T x.
+  const bool row_major = oa.op == CUBLAS_OP_N;
+  const cublasOperation_t trans = row_major ? CUBLAS_OP_T : CUBLAS_OP_N;
+  const I64 rows = row_major ? k : n;
+  const I64 cols = row_major ? n : k;
+  const auto* pa = static_cast<const T*>(oa.t.data_ptr());
+  const auto* px = static_cast<const T*>(xv.data_ptr());
+  auto* py = static_cast<T*>(out.data_ptr());
+  if constexpr (std::is_same_v<T, float>) {
+    check_cublas(cublasSgemv_64(call.handle(), trans, rows, cols, &one, pa, oa.ld, px, xv.stride(0), &zero, py, 1), op);
+  } else {
+    check_cublas(cublasDgemv_64(call.handle(), trans, rows, cols, &one, pa, oa.ld, px, xv.stride(0), &zero, py, 1), op);
+  }
+}
+
+Tensor mv(const Tensor& self, const Tensor& vec) {
+  const char* op = "torch.mv";
+  WICK_CHECK(self.dim() == 2 && vec.dim() == 1, RuntimeError, op, ": vector + matrix @ vector expected, got 1, ",
+             self.dim(), ", ", vec.dim());
+  WICK_CHECK(self.size(1) == vec.size(0), RuntimeError, op, ": size mismatch, got ", self.size(0), ", ",
+             self.size(0), "x", self.size(1), ",", vec.size(0));
+  check_same_dtype(op, self, vec);
+  const Device device = cuda_device_of(op, {&self, &vec});
+  Tensor out = make_empty({self.size(0)}, self.dtype(), device);
+  if (out.numel() == 0) return out;
+  if (self.dtype() == ScalarType::kFloat32 || self.dtype() == ScalarType::kFloat64) {
+    DeviceGuard guard(device);
+    if (self.size(1) == 0) {
+      out.fill_(0);
+    } else if (self.dtype() == ScalarType::kFloat32) {
+      gemv<float>(op, self, vec, out);
+    } else {
+      gemv<double>(op, self, vec, out);
+    }
+    return out;
+  }
+  batched_matmul(op, self.unsqueeze(0), vec.unsqueeze(1).unsqueeze(0), out.unsqueeze(1).unsqueeze(0));
+  return out;
+}
+
+Tensor dot(const Tensor& self, const Tensor& other) {
+  const char* op = "torch.dot";
+  WICK_CHECK(self.dim() == 1 && other.dim() == 1, RuntimeError, op, ": 1D tensors expected, but got ", self.dim(),
+             "D and ", other.dim(), "D tensors");
+  WICK_CHECK(self.dtype() == other.dtype(), RuntimeError, op,
+             ": expected both vectors to have same dtype, but found ", type_title(self.dtype()), " and ",
+             type_title(other.dtype()));
+  WICK_CHECK(self.numel() == other.numel(), RuntimeError, op, ": inconsistent tensor size, expected tensor [",
+             self.numel(), "] and src [", other.numel(), "] to have the same number of elements, but got ",
+             self.numel(), " and ", other.numel(), " elements respectively");
+  WICK_CHECK(self.dtype() != ScalarType::kBool, RuntimeError, op, ": \"dot\" not implemented for 'Bool'");
+  const Device device = cuda_device_of(op, {&self, &other});
+  Tensor out = make_empty({}, self.dtype(), device);
+  DeviceGuard guard(device);
+  if (self.numel() == 0) {
+    out.fill_(0);
+    return out;
+  }
+  if (!is_floating(self.dtype())) {  // [1, 1, n] @ [1, n, 1]
+    batched_matmul(op, self.unsqueeze(0).unsqueeze(0), other.unsqueeze(1).unsqueeze(0), out.reshape({1, 1, 1}));
+    return out;
+  }
+  const Tensor x = self.stride(0) > 0 ? self : contiguous_copy(self);
+  const Tensor y = other.stride(0) > 0 ? other : contiguous_copy(other);
+  const BlasCall call(device, op);
+  // The result goes straight to device memory: no synchronisation.
+  check_cublas(cublasSetPointerMode(call.handle(), CUBLAS_POINTER_MODE_DEVICE), op);
+  cublasStatus_t status = CUBLAS_STATUS_SUCCESS;
+  if (self.dtype() == ScalarType::kFloat32) {
+    status = cublasSdot_64(call.handle(), x.numel(), static_cast<const float*>(x.data_ptr()), x.stride(0),
+                           static_cast<const float*>(y.data_ptr()), y.stride(0), static_cast<float*>(out.data_ptr()));
+  } else {
+    status = cublasDdot_64(call.handle(), x.numel(), static_cast<const double*>(x.data_ptr()), x.stride(0),
+                           static_cast<const double*>(y.data_ptr()), y.stride(0),
+                           static_cast<double*>(out.data_ptr()));
+  }
+  check_cublas(cublasSetPointerMode(call.handle(), CUBLAS_POINTER_MODE_HOST), op);
+  check_cublas(status, op);
+  return out;
+}
+
+}  // namespace
+
+void register_blas_ops(Library& torch) {
+  torch.impl("mm", &mm).impl("bmm", &bmm).impl("addmm", &addmm).impl("mv", &mv).impl("dot", &dot);
+}
+
+}  // namespace wick::cuda_backend

@@ -1,0 +1,150 @@
+// backends/cuda/elementwise_kernels.h - private: the elementwise kernels' plain interface.
+/// \file
+/// What the host files (elementwise_ops.cpp, reduce_ops.cpp, ...) and the
+/// device files (elementwise_kernels.cu, unary_kernels.cu) share: plain
+/// structs describing strided operands and the launchers that run one
+/// operation over them. No wick header is included (Note [CUDA backend
+/// layout] in cuda_common.h), so nvcc sees only this file.
+///
+///   ElementwiseArgs args = ...;  // out first, then the inputs
+///   launch_binary(BinaryOp::kMul, DType::kFloat32, args, {}, nullptr, stream);
+///
+/// Launchers only enqueue work on `stream`; the caller checks the launch
+/// (check_launch) and reads `error_flag`, when it passed one, after the work.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+namespace wick::cuda_backend {
+
+/// The dtypes, numbered as wick::ScalarType (the host files assert this).
+enum class DType : std::int8_t { kBool = 0, kInt32 = 1, kInt64 = 2, kFloat32 = 3, kFloat64 = 4 };
+
+/// Dims a loop may have after adjacent dims were merged on the host.
+inline constexpr int kMaxDims = 12;
+/// Operands of one loop, the output included (where, lerp: 4).
+inline constexpr int kMaxOperands = 4;
+
+/// N operands viewed with one shape: operand 0 is the output, the others
+/// the inputs (a broadcast input has stride 0). Dims are innermost first.
+struct ElementwiseArgs {
+  std::int64_t numel = 0;
+  int ndim = 0;
+  int noperands = 0;
+  std::int64_t sizes[kMaxDims] = {};
+  void* data[kMaxOperands] = {};
+  std::int64_t strides[kMaxOperands][kMaxDims] = {};  // in elements
+};
+
+/// A number in every dtype (the host converts it once per dtype, as the CPU
+/// kernels' `Scalar::to<T>()`); a kernel reads the field of its dtype.
+struct ScalarValue {
+  bool b = false;
+  std::int32_t i32 = 0;
+  std::int64_t i64 = 0;
+  float f32 = 0.0F;
+  double f64 = 0.0;
+};
+
+/// Bits a kernel sets in its `error_flag` (an int in device memory).
+inline constexpr int kErrorZeroDivision = 1;
+inline constexpr int kErrorNegativePower = 2;
+
+enum class BinaryOp : std::int8_t {
+  kAdd,       // x + alpha * y (bool: x || (alpha && y))
+  kMul,       // bool: x && y
+  kDiv,       // true division (floating dtypes only)
+  kDivTrunc,  // rounding_mode="trunc" (integers: kErrorZeroDivision)
+  kDivFloor,  // rounding_mode="floor"
+  kPow,       // integers: kErrorNegativePower for a negative exponent
+  kMaximum,   // NaN propagates
+  kMinimum,
+  kEq,  // comparisons and logical ops write bool
+  kNe,
+  kLt,
+  kLe,
+  kGt,
+  kGe,
+  kFmod,       // sign of the dividend; integers: kErrorZeroDivision
+  kRemainder,  // sign of the divisor
+  kAtan2,      // floating dtypes only
+  kLogicalAnd,
+  kLogicalOr,
+  kLogicalXor,
+};
+
+/// True for the operations whose output is bool whatever `dtype`.
+constexpr bool writes_bool(BinaryOp op) noexcept {
+  return (op >= BinaryOp::kEq && op <= BinaryOp::kGe) || op >= BinaryOp::kLogicalAnd;
+}
+
+/// out = op(a, b): args has 3 operands, inputs of `dtype`, the output of
+/// `dtype` or bool (writes_bool). `alpha` is read by kAdd only.
+/// `error_flag` (device memory, may be null) collects kError* bits.
+void launch_binary(BinaryOp op, DType dtype, const ElementwiseArgs& args, const ScalarValue& alpha, int* error_flag,
+                   cudaStream_t stream);
+
+/// out = cond ? a : b: 4 operands (out, cond as bool, a, b), a and b of `dtype`.
+void launch_where(DType dtype, const ElementwiseArgs& args, cudaStream_t stream);
+
+/// out = lerp(self, end, weight): 4 operands of one floating `dtype`.
+void launch_lerp(DType dtype, const ElementwiseArgs& args, cudaStream_t stream);
+
+/// out = static_cast<dst>(in): 2 operands (what copy_within_device runs).
+void launch_cast(DType dst, DType src, const ElementwiseArgs& args, cudaStream_t stream);
+
+/// out = value: 1 operand.
+void launch_fill(DType dtype, const ElementwiseArgs& args, const ScalarValue& value, cudaStream_t stream);
+
+enum class UnaryOp : std::int8_t {
+  // Same dtype in and out (any dtype the host allows).
+  kNeg,
+  kAbs,
+  kRelu,
+  kSign,
+  kSquare,
+  kClamp,  // UnaryParams: lo / hi
+  // Floating dtypes only.
+  kExp,
+  kExp2,
+  kExpm1,
+  kLog,
+  kLog2,
+  kLog10,
+  kLog1p,
+  kSqrt,
+  kRsqrt,
+  kReciprocal,
+  kSin,
+  kCos,
+  kTan,
+  kAsin,
+  kAcos,
+  kAtan,
+  kSinh,
+  kCosh,
+  kTanh,
+  kErf,
+  kSigmoid,
+  kFloor,
+  kCeil,
+  kRound,  // half to even
+  kTrunc,
+  // Any input dtype, bool output.
+  kLogicalNot,
+};
+
+struct UnaryParams {
+  ScalarValue lo;
+  ScalarValue hi;
+  bool has_lo = false;
+  bool has_hi = false;
+};
+
+/// out = op(in): 2 operands, the input of `dtype`, the output of `dtype`
+/// (bool for kLogicalNot).
+void launch_unary(UnaryOp op, DType dtype, const ElementwiseArgs& args, const UnaryParams& params, cudaStream_t stream);
+
+}  // namespace wick::cuda_backend

@@ -1,0 +1,258 @@
+// backends/cuda/elementwise_loops.cuh - private: the device loops behind every elementwise launcher.
+/// \file
+/// `launch_map<Out, In...>(f, args, stream)` runs `out = f(in...)` over the
+/// operands of an ElementwiseArgs (elementwise_kernels.h). Included only by
+/// the device files (`*.cu`).
+///
+/// Note [Elementwise loop paths]
+/// Flat path: after the host merged adjacent dims, a loop whose output and
+/// inputs are all one contiguous run (an input may also be a single value
+/// broadcast over the run: stride 0, a wrapped Python number) is a flat
+/// loop. When every contiguous pointer is aligned to a vector of 16 bytes
+/// (of the widest operand; narrower operands load fewer bytes per vector),
+/// each thread loads and stores whole vectors (float4-wide for float32),
+/// which is what reaches the copy bandwidth; the last numel % width elements
+/// are done one by one. Misaligned runs take the same loop one element wide.
+/// Strided path: a grid-stride loop that turns the linear index into one
+/// offset per operand, dividing by the sizes innermost first; 32-bit
+/// division when numel fits in int32 (offsets are always 64-bit, since a
+/// small view of a large tensor can still reach far).
+/// Grids are capped at a few waves (kBlocksPerSm blocks per SM): each
+/// thread then loops, which keeps enough loads in flight without launching
+/// millions of blocks.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
+#include "backends/cuda/elementwise_kernels.h"
+
+namespace wick::cuda_backend::loops {
+
+inline constexpr int kThreads = 256;
+inline constexpr int kBlocksPerSm = 8;
+inline constexpr std::int64_t kMaxInt32 = 2147483647;
+
+/// Multiprocessors of the current device (cached per device; 1 if the
+/// query fails, whose error the caller's check_launch then reports).
+int sm_count();
+
+/// Blocks for `work` items of kThreads each, at most kBlocksPerSm waves.
+inline unsigned grid_for(std::int64_t work, int blocks_per_sm = kBlocksPerSm) {
+  const std::int64_t cap = static_cast<std::int64_t>(sm_count()) * blocks_per_sm;
+  std::int64_t blocks = (work + kThreads - 1) / kThreads;
+  if (blocks > cap) blocks = cap;
+  if (blocks < 1) blocks = 1;
+  return static_cast<unsigned>(blocks);
+}
+
+template <typename T>
+__host__ __device__ inline T scalar_as(const ScalarValue& s) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return s.b;
+  } else if constexpr (std::is_same_v<T, std::int32_t>) {
+    return s.i32;
+  } else if constexpr (std::is_same_v<T, std::int64_t>) {
+    return s.i64;
+  } else if constexpr (std::is_same_v<T, float>) {
+    return s.f32;
+  } else {
+    return s.f64;
+  }
+}
+
+/// Calls fn(T{}) with the C++ type of `t` (host side of the launchers).
+template <typename Fn>
+void visit_type(DType t, Fn&& fn) {
+  switch (t) {
+    case DType::kBool:
+      fn(bool{});
+      break;
+    case DType::kInt32:
+      fn(std::int32_t{});
+      break;
+    case DType::kInt64:
+      fn(std::int64_t{});
+      break;
+    case DType::kFloat32:
+      fn(float{});
+      break;
+    case DType::kFloat64:
+      fn(double{});
+      break;
+  }
+}
+
+template <typename T>
+__device__ __forceinline__ bool is_nan(T v) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return isnan(v);
+  } else {
+    return false;
+  }
+}
+
+template <typename T, int V>
+struct alignas(sizeof(T) * V) Vec {
+  T v[V];
+};
+
+template <typename... T>
+constexpr int max_size() {
+  std::size_t m = 1;
+  ((m = sizeof(T) > m ? sizeof(T) : m), ...);
+  return static_cast<int>(m);
+}
+
+template <int N>
+struct FlatArgs {
+  char* data[N];
+  bool scalar[N];  // a single value broadcast over the run
+  std::int64_t n;
+};
+
+template <typename Index, int N>
+struct StridedArgs {
+  char* data[N];
+  int ndim;
+  Index sizes[kMaxDims];              // innermost first
+  std::int64_t strides[kMaxDims][N];  // in bytes
+  Index n;
+};
+
+// --- flat path -------------------------------------------------------------------------
+
+template <typename T, int V>
+__device__ __forceinline__ Vec<T, V> load_vec(const char* p, bool scalar, std::int64_t v) {
+  if (scalar) {
+    Vec<T, V> r;
+    const T x = *reinterpret_cast<const T*>(p);
+#pragma unroll
+    for (int j = 0; j < V; ++j) r.v[j] = x;
+    return r;
+  }
+  return reinterpret_cast<const Vec<T, V>*>(p)[v];
+}
+
+template <int V, typename Out, typename F, typename... In>
+__device__ __forceinline__ void store_vec(const F& f, Vec<Out, V>* out, Vec<In, V>... in) {
+  Vec<Out, V> o;
+#pragma unroll
+  for (int j = 0; j < V; ++j) o.v[j] = f(in.v[j]...);
+  *out = o;
+}
+
+template <int V, typename Out, typename... In, typename F, int N, std::size_t... I>
+__device__ __forceinline__ void flat_vec_step(const F& f, const FlatArgs<N>& a, std::int64_t v,
+                                              std::index_sequence<I...> /*inputs*/) {
+  store_vec<V>(f, reinterpret_cast<Vec<Out, V>*>(a.data[0]) + v, load_vec<In, V>(a.data[I + 1], a.scalar[I + 1], v)...);
+}
+
+template <typename T>
+__device__ __forceinline__ T load_one(const char* p, bool scalar, std::int64_t i) {
+  return reinterpret_cast<const T*>(p)[scalar ? 0 : i];
+}
+
+template <typename Out, typename... In, typename F, int N, std::size_t... I>
+__device__ __forceinline__ void flat_elem(const F& f, const FlatArgs<N>& a, std::int64_t i,
+                                          std::index_sequence<I...> /*inputs*/) {
+  reinterpret_cast<Out*>(a.data[0])[i] = f(load_one<In>(a.data[I + 1], a.scalar[I + 1], i)...);
+}
+
+template <int V, typename F, typename Out, typename... In>
+__global__ void __launch_bounds__(kThreads) flat_kernel(F f, FlatArgs<sizeof...(In) + 1> a) {
+  const std::int64_t nvec = a.n / V;
+  const std::int64_t step = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  const std::int64_t t = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  for (std::int64_t v = t; v < nvec; v += step) flat_vec_step<V, Out, In...>(f, a, v, std::index_sequence_for<In...>{});
+  // The tail (fewer than V elements) goes to the first threads.
+  const std::int64_t i = nvec * V + t;
+  if (i < a.n) flat_elem<Out, In...>(f, a, i, std::index_sequence_for<In...>{});
+}
+
+// --- strided path ----------------------------------------------------------------------
+
+template <typename Out, typename... In, typename F, std::size_t... I>
+__device__ __forceinline__ void strided_elem(const F& f, char* const* data, const std::int64_t* off,
+                                             std::index_sequence<I...> /*inputs*/) {
+  *reinterpret_cast<Out*>(data[0] + off[0]) = f(*reinterpret_cast<const In*>(data[I + 1] + off[I + 1])...);
+}
+
+template <typename Index, typename F, typename Out, typename... In>
+__global__ void __launch_bounds__(kThreads) strided_kernel(F f, StridedArgs<Index, sizeof...(In) + 1> a) {
+  constexpr int kN = sizeof...(In) + 1;
+  const Index step = static_cast<Index>(gridDim.x) * static_cast<Index>(blockDim.x);
+  for (Index i = static_cast<Index>(blockIdx.x) * static_cast<Index>(blockDim.x) + static_cast<Index>(threadIdx.x);
+       i < a.n; i += step) {
+    std::int64_t off[kN] = {};
+    Index rem = i;
+#pragma unroll
+    for (int d = 0; d < kMaxDims; ++d) {
+      if (d == a.ndim) break;
+      const Index size = a.sizes[d];
+      const Index q = rem / size;
+      const Index r = rem - q * size;
+      rem = q;
+#pragma unroll
+      for (int k = 0; k < kN; ++k) off[k] += static_cast<std::int64_t>(r) * a.strides[d][k];
+    }
+    strided_elem<Out, In...>(f, a.data, off, std::index_sequence_for<In...>{});
+  }
+}
+
+template <typename Index, typename Out, typename... In, typename F>
+void launch_strided(const F& f, const ElementwiseArgs& args, cudaStream_t stream) {
+  constexpr int kN = sizeof...(In) + 1;
+  constexpr std::int64_t kItem[kN] = {static_cast<std::int64_t>(sizeof(Out)), static_cast<std::int64_t>(sizeof(In))...};
+  StridedArgs<Index, kN> a{};
+  a.ndim = args.ndim;
+  a.n = static_cast<Index>(args.numel);
+  for (int k = 0; k < kN; ++k) a.data[k] = static_cast<char*>(args.data[k]);
+  for (int d = 0; d < args.ndim; ++d) {
+    a.sizes[d] = static_cast<Index>(args.sizes[d]);
+    for (int k = 0; k < kN; ++k) a.strides[d][k] = args.strides[k][d] * kItem[k];
+  }
+  strided_kernel<Index, F, Out, In...><<<grid_for(args.numel), kThreads, 0, stream>>>(f, a);
+}
+
+/// Runs out = f(in...) over `args` (operand 0 the output, of type Out; the
+/// inputs of types In...). Nothing is launched for numel 0.
+template <typename Out, typename... In, typename F>
+void launch_map(const F& f, const ElementwiseArgs& args, cudaStream_t stream) {
+  constexpr int kN = sizeof...(In) + 1;
+  constexpr std::size_t kItem[kN] = {sizeof(Out), sizeof(In)...};
+  if (args.numel <= 0) return;
+  bool flat = args.ndim == 0 || (args.ndim == 1 && args.strides[0][0] == 1);
+  for (int k = 1; k < kN && flat; ++k) flat = args.ndim == 0 || args.strides[k][0] == 0 || args.strides[k][0] == 1;
+  if (!flat) {
+    if (args.numel <= kMaxInt32) {
+      launch_strided<std::uint32_t, Out, In...>(f, args, stream);
+    } else {
+      launch_strided<std::int64_t, Out, In...>(f, args, stream);
+    }
+    return;
+  }
+  FlatArgs<kN> a{};
+  a.n = args.numel;
+  for (int k = 0; k < kN; ++k) {
+    a.data[k] = static_cast<char*>(args.data[k]);
+    a.scalar[k] = k > 0 && (args.ndim == 0 || args.strides[k][0] == 0);
+  }
+  constexpr int kVec = 16 / max_size<Out, In...>();
+  bool aligned = true;
+  for (int k = 0; k < kN; ++k) {
+    if (a.scalar[k]) continue;
+    aligned = aligned && reinterpret_cast<std::uintptr_t>(a.data[k]) % (kItem[k] * kVec) == 0;
+  }
+  if (aligned) {
+    flat_kernel<kVec, F, Out, In...><<<grid_for(args.numel / kVec), kThreads, 0, stream>>>(f, a);
+  } else {
+    flat_kernel<1, F, Out, In...><<<grid_for(args.numel), kThreads, 0, stream>>>(f, a);
+  }
+}
+
+}  // namespace wick::cuda_backend::loops

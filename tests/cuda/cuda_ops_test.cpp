@@ -1,0 +1,254 @@
+// tests/cuda/cuda_ops_test.cpp - the CUDA backend against the CPU backend, on a GPU.
+/// \file
+/// Every operator sample the CPU tests use (tests/autograd/formula_samples.h)
+/// runs on the CPU and on CUDA, and the results must agree: float32 to
+/// rtol 1e-4 / atol 1e-5 (GPU math functions and summation orders differ in
+/// the last bits), integers and bools exactly, random operators in shape
+/// and dtype. Then what only a device has: transfers, streams, the caching
+/// allocator, autograd on device tensors, mixing devices. Every test skips,
+/// saying why, when no CUDA device is present (CI has none).
+#include <cmath>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "tests/autograd/formula_samples.h"
+#include "wick/autograd.h"
+#include "wick/cuda.h"
+#include "wick/loader.h"
+#include "wick/ops.h"
+#include "wick/random.h"
+#include "wick/tensor_util.h"
+
+namespace wick::testing {
+namespace {
+
+const Device kCuda(DeviceType::kCUDA, 0);
+
+class Cuda : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    init();
+    if (!cuda::is_available()) {
+      GTEST_SKIP() << (device_runtime(DeviceType::kCUDA) == nullptr
+                           ? "no CUDA device: the CUDA backend is not built, or found no GPU or driver"
+                           : "no CUDA device");
+    }
+  }
+};
+
+// A Value with its tensors moved to `device` (lists of tensors too).
+Value moved(const Value& v, Device device) {
+  if (v.is_tensor()) return Value(v.to_tensor().to(device));
+  if (v.is_tensor_list()) {
+    std::vector<Tensor> out;
+    for (const Tensor& t : v.to_tensor_list()) out.push_back(t.to(device));
+    return Value(std::move(out));
+  }
+  return v;
+}
+
+std::vector<double> host_values(const Tensor& t) {
+  const Tensor h = t.cpu().to(ScalarType::kFloat64).contiguous();
+  const double* p = h.data_ptr<double>();
+  return {p, p + h.numel()};
+}
+
+// Empty when they agree; else what differs.
+std::string compare(const Tensor& cpu, const Tensor& gpu, bool random) {
+  std::ostringstream why;
+  if (!gpu.device().is_cpu() && gpu.device().type() != DeviceType::kCUDA) return "result on " + gpu.device().str();
+  if (!cpu.sizes().equals(gpu.sizes())) {
+    why << "shape " << format_shape(gpu.sizes()) << " vs " << format_shape(cpu.sizes());
+    return why.str();
+  }
+  if (cpu.dtype() != gpu.dtype()) {
+    why << "dtype " << dtype_name(gpu.dtype()) << " vs " << dtype_name(cpu.dtype());
+    return why.str();
+  }
+  if (random) return {};
+  const std::vector<double> a = host_values(cpu);
+  const std::vector<double> b = host_values(gpu);
+  const bool exact = !is_floating(cpu.dtype());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (std::isnan(a[i]) && std::isnan(b[i])) continue;
+    const double tol = exact ? 0.0 : 1e-5 + 1e-4 * std::abs(a[i]);
+    if (!(std::abs(a[i] - b[i]) <= tol) && a[i] != b[i]) {
+      why << "element " << i << ": " << b[i] << " vs " << a[i];
+      return why.str();
+    }
+  }
+  return {};
+}
+
+// A 0-dim CPU tensor: a wrapped Python number.
+Tensor two() { return tensor(Value(2.0)); }
+
+bool random_op(const std::string& name) {
+  return name == "rand" || name == "randn" || name == "randint" || name == "rand_like" || name == "randn_like" ||
+         name == "dropout" || name == "bernoulli" || name == "multinomial" || name == "normal";
+}
+
+TEST_F(Cuda, EveryOperatorSampleMatchesTheCpu) {
+  std::vector<std::string> failures;
+  int compared = 0;
+  for (const CatalogEntry& e : catalog_entries()) {
+    if (e.ns.rfind("torch", 0) != 0) continue;
+    const FunctionSchema schema = find_op(e.qualified_name).schema();
+    if (!has_tensor_argument(schema)) continue;  // creation functions: below
+    for (const Sample& s : samples_for(e)) {
+      manual_seed(0);
+      autograd::tensor_list in = make_inputs(s, domain_of(e.name), ScalarType::kFloat32);
+      for (Tensor& t : in) t = t.detach();
+      Value want;
+      try {
+        want = call_sample(e.qualified_name, s, in, true, ScalarType::kFloat32);
+      } catch (const Error&) {
+        continue;  // the sample does not run on the CPU either
+      }
+      autograd::tensor_list gin;
+      for (const Tensor& t : in) gin.push_back(t.to(kCuda));
+      Sample gs = s;
+      for (Arg& a : gs.args)
+        if (auto* v = std::get_if<Value>(&a)) *v = moved(*v, kCuda);
+      for (auto& [name, v] : gs.kwargs) v = moved(v, kCuda);
+      manual_seed(0);
+      try {
+        const Value got = call_sample(e.qualified_name, gs, gin, true, ScalarType::kFloat32);
+        const Tensor g = as_one_tensor(got);
+        if (!g.device().is_cpu() && g.device() != kCuda)
+          failures.push_back(e.qualified_name + ": result on " + g.device().str());
+        if (std::string d = compare(as_one_tensor(want), g, random_op(e.name)); !d.empty())
+          failures.push_back(e.qualified_name + ": " + d);
+        ++compared;
+      } catch (const Error& err) {
+        failures.push_back(e.qualified_name + ": " + err.message());
+      }
+    }
+  }
+  std::ostringstream all;
+  for (const std::string& f : failures) all << "\n  " << f;
+  EXPECT_TRUE(failures.empty()) << failures.size() << " of " << compared << " samples differ:" << all.str();
+  EXPECT_GT(compared, 300);
+}
+
+TEST_F(Cuda, CreationFunctionsMakeDeviceTensors) {
+  const Kwargs on_cuda = {{"device", Value(kCuda)}};
+  EXPECT_EQ(call("torch.zeros", {Value(std::vector<std::int64_t>{2, 3})}, on_cuda).to_tensor().device(), kCuda);
+  const Tensor a = call("torch.arange", {Value(5)}, on_cuda).to_tensor();
+  EXPECT_EQ(a.device(), kCuda);
+  EXPECT_EQ(host_values(a), (std::vector<double>{0, 1, 2, 3, 4}));
+  const Tensor e = call("torch.eye", {Value(3)}, on_cuda).to_tensor();
+  EXPECT_EQ(compare(eye(3), e, false), "");
+  manual_seed(7);
+  const Tensor r = call("torch.randn", {Value(std::vector<std::int64_t>{4})}, on_cuda).to_tensor();
+  manual_seed(7);
+  EXPECT_EQ(compare(randn({4}), r, false), "") << "random creation on the device follows the host generator";
+}
+
+TEST_F(Cuda, MixingDevicesIsPyTorchsError) {
+  const Tensor a = ones({2, 2}).cuda();
+  const Tensor b = ones({2, 2});
+  try {
+    (void)add(a, b);
+    ADD_FAILURE() << "add of cuda and cpu tensors";
+  } catch (const RuntimeError& e) {
+    EXPECT_NE(std::string(e.what()).find("Expected all tensors to be on the same device, but found at least two "
+                                         "devices, cuda:0 and cpu!"),
+              std::string::npos)
+        << e.what();
+  }
+  // A 0-dim CPU tensor (a wrapped number) joins any device.
+  EXPECT_EQ(host_values(add(a, two())), (std::vector<double>{3, 3, 3, 3}));
+}
+
+TEST_F(Cuda, TransfersKeepValuesForAnyLayoutAndDtype) {
+  const Tensor x = arange(Scalar(24.0)).reshape({2, 3, 4});
+  const Tensor t = x.permute({2, 0, 1});
+  EXPECT_EQ(compare(t, t.cuda(), false), "");
+  EXPECT_EQ(compare(t, t.cuda().cpu(), false), "");
+  EXPECT_EQ(compare(t.to(ScalarType::kInt64), t.to(kCuda, ScalarType::kInt64), false), "");
+  Tensor dst = zeros({4, 2, 3}).cuda();
+  dst.copy_(t);
+  EXPECT_EQ(compare(t, dst, false), "");
+  Tensor host = zeros({4, 2, 3}).t();  // a non-contiguous destination on the host
+  host.copy_(t.cuda().t());
+  EXPECT_EQ(compare(t.t(), host, false), "");
+  // Broadcasting source, device to device.
+  Tensor d2 = zeros({3, 4}).cuda();
+  d2.copy_(arange(Scalar(4.0)).cuda());
+  EXPECT_EQ(compare(arange(Scalar(4.0)).expand({3, 4}), d2, false), "");
+}
+
+TEST_F(Cuda, PinnedNonBlockingCopiesAreVisibleAfterSynchronize) {
+  const Tensor src = cuda::pin_memory(arange(Scalar(1 << 20)).to(ScalarType::kFloat32));
+  const Tensor d = src.to(kCuda, std::nullopt, /*non_blocking=*/true);
+  Tensor back = cuda::pin_memory(zeros({1 << 20}));
+  back.copy_(d, /*non_blocking=*/true);
+  cuda::synchronize();
+  EXPECT_EQ(compare(src, back, false), "");
+}
+
+TEST_F(Cuda, TheCachingAllocatorReusesBlocksAndEmptiesItsCache) {
+  cuda::synchronize();
+  cuda::empty_cache();
+  const DeviceMemoryStats before = cuda::memory_stats();
+  {
+    const Tensor a = empty({1 << 20}, std::nullopt, kCuda);
+    const DeviceMemoryStats s = cuda::memory_stats();
+    EXPECT_EQ(s.allocated_bytes, before.allocated_bytes + (4U << 20));
+    EXPECT_GE(s.reserved_bytes, s.allocated_bytes);
+  }
+  const DeviceMemoryStats freed = cuda::memory_stats();
+  EXPECT_EQ(freed.allocated_bytes, before.allocated_bytes);
+  EXPECT_EQ(freed.reserved_bytes, before.reserved_bytes + (4U << 20)) << "a freed block stays cached";
+  {
+    const Tensor b = empty({1 << 20}, std::nullopt, kCuda);
+    EXPECT_EQ(cuda::memory_stats().cache_hits, freed.cache_hits + 1);
+    EXPECT_EQ(cuda::memory_stats().device_allocations, freed.device_allocations);
+  }
+  cuda::empty_cache();
+  EXPECT_EQ(cuda::memory_stats().reserved_bytes, before.reserved_bytes);
+  EXPECT_GE(cuda::memory_stats().peak_allocated_bytes, before.allocated_bytes + (4U << 20));
+  try {
+    (void)empty({std::int64_t{1} << 45}, std::nullopt, kCuda);  // 128 TiB
+    ADD_FAILURE() << "a 128 TiB allocation";
+  } catch (const RuntimeError& e) {
+    EXPECT_NE(std::string(e.what()).find("CUDA out of memory"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(Cuda, WorkOnAnotherStreamIsOrderedWithinIt) {
+  const Stream s = cuda::new_stream();
+  Tensor y;
+  const Tensor x = arange(Scalar(1 << 16)).to(kCuda, ScalarType::kFloat32);
+  cuda::synchronize();
+  {
+    const cuda::StreamGuard guard(s);
+    EXPECT_EQ(cuda::current_stream(), s);
+    y = mul(add(x, x), x);
+  }
+  cuda::synchronize();
+  const Tensor xc = x.cpu();
+  EXPECT_EQ(compare(mul(add(xc, xc), xc), y, false), "");
+}
+
+TEST_F(Cuda, AutogradRunsThroughTheSameFormulas) {
+  manual_seed(0);
+  Tensor w = randn({3, 4}).to(kCuda);
+  w.requires_grad_();
+  Tensor wc = w.detach().cpu();
+  wc.requires_grad_();
+  const Tensor x = randn({5, 3});
+  mul(relu(mm(x.cuda(), w)), two()).sum().backward();
+  mul(relu(mm(x, wc)), two()).sum().backward();
+  ASSERT_TRUE(w.grad().defined());
+  EXPECT_EQ(w.grad().device(), kCuda);
+  EXPECT_EQ(compare(wc.grad(), w.grad(), false), "");
+}
+
+}  // namespace
+}  // namespace wick::testing
