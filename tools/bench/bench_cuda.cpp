@@ -4,12 +4,12 @@
 /// binary on one device, timed with CUDA events around each iteration
 /// (manual time), so the figures are device time; the host-overhead
 /// benchmark is wall time per call with the queue kept busy.
-///   - Copy_2e28 vs Neg_2e28 / Add_2e28: elementwise on 2^28 floats (1 GiB)
+///   - copy_2e28 vs neg_2e28 / add_2e28: elementwise on 2^28 floats (1 GiB)
 ///     against cudaMemcpyAsync device to device; bytes_per_second counts
 ///     bytes read plus written. Target: wick at least 85% of the copy.
-///   - CublasSgemm vs WickMm: n x n float32 GEMM. Target: at least 95%.
-///   - CudnnConv vs WickConv2d: 3x3 convolution, NCHW float32.
-///   - TinyAdd: the host cost of a 1-element CUDA add (no libtorch twin:
+///   - cublas_sgemm vs wick_mm: n x n float32 GEMM. Target: at least 95%.
+///   - cudnn_conv vs wick_conv2d: 3x3 convolution, NCHW float32.
+///   - tiny_add: the host cost of a 1-element CUDA add (no libtorch twin:
 ///     Debian's libtorch is built without CUDA).
 /// Without a device every benchmark reports "no CUDA device" and is skipped.
 #include <benchmark/benchmark.h>
@@ -84,7 +84,7 @@ void timed(benchmark::State& state, Fn&& fn) {
 
 constexpr std::int64_t kBig = std::int64_t{1} << 28;
 
-void Copy_2e28(benchmark::State& state) {
+void copy_2e28(benchmark::State& state) {
   if (!have_device(state)) return;
   const wick::Tensor a = wick::empty({kBig}, std::nullopt, kCuda);
   const wick::Tensor b = wick::empty({kBig}, std::nullopt, kCuda);
@@ -93,26 +93,26 @@ void Copy_2e28(benchmark::State& state) {
   });
   state.SetBytesProcessed(state.iterations() * kBig * 8);
 }
-BENCHMARK(Copy_2e28)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(copy_2e28)->UseManualTime()->Unit(benchmark::kMillisecond);
 
-void Neg_2e28(benchmark::State& state) {
+void neg_2e28(benchmark::State& state) {
   if (!have_device(state)) return;
   const wick::Tensor a = wick::zeros({kBig}, std::nullopt, kCuda);
   timed(state, [&] { benchmark::DoNotOptimize(wick::neg(a)); });
   state.SetBytesProcessed(state.iterations() * kBig * 8);
 }
-BENCHMARK(Neg_2e28)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(neg_2e28)->UseManualTime()->Unit(benchmark::kMillisecond);
 
-void Add_2e28(benchmark::State& state) {
+void add_2e28(benchmark::State& state) {
   if (!have_device(state)) return;
   const wick::Tensor a = wick::zeros({kBig}, std::nullopt, kCuda);
   const wick::Tensor b = wick::zeros({kBig}, std::nullopt, kCuda);
   timed(state, [&] { benchmark::DoNotOptimize(wick::add(a, b)); });
   state.SetBytesProcessed(state.iterations() * kBig * 12);
 }
-BENCHMARK(Add_2e28)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(add_2e28)->UseManualTime()->Unit(benchmark::kMillisecond);
 
-void CublasSgemm(benchmark::State& state) {
+void cublas_sgemm(benchmark::State& state) {
   if (!have_device(state)) return;
   const std::int64_t n = state.range(0);
   const wick::Tensor a = wick::randn({n, n}).cuda();
@@ -133,9 +133,9 @@ void CublasSgemm(benchmark::State& state) {
   state.counters["TFLOPS"] = benchmark::Counter(static_cast<double>(state.iterations()) * 2.0 * n * n * n / 1e12,
                                                 benchmark::Counter::kIsRate);
 }
-BENCHMARK(CublasSgemm)->Arg(1024)->Arg(4096)->Arg(8192)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(cublas_sgemm)->Arg(1024)->Arg(4096)->Arg(8192)->UseManualTime()->Unit(benchmark::kMillisecond);
 
-void WickMm(benchmark::State& state) {
+void wick_mm(benchmark::State& state) {
   if (!have_device(state)) return;
   const std::int64_t n = state.range(0);
   const wick::Tensor a = wick::randn({n, n}).cuda();
@@ -144,14 +144,14 @@ void WickMm(benchmark::State& state) {
   state.counters["TFLOPS"] = benchmark::Counter(static_cast<double>(state.iterations()) * 2.0 * n * n * n / 1e12,
                                                 benchmark::Counter::kIsRate);
 }
-BENCHMARK(WickMm)->Arg(1024)->Arg(4096)->Arg(8192)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(wick_mm)->Arg(1024)->Arg(4096)->Arg(8192)->UseManualTime()->Unit(benchmark::kMillisecond);
 
 // Convolution: N=32, C=K=128, 56x56, 3x3, padding 1.
 constexpr int kN = 32;
 constexpr int kC = 128;
 constexpr int kHw = 56;
 
-void CudnnConv(benchmark::State& state) {
+void cudnn_conv(benchmark::State& state) {
   if (!have_device(state)) return;
   const wick::Tensor x = wick::randn({kN, kC, kHw, kHw}).cuda();
   const wick::Tensor w = wick::randn({kC, kC, 3, 3}).cuda();
@@ -192,9 +192,9 @@ void CudnnConv(benchmark::State& state) {
   (void)cudnnDestroyTensorDescriptor(xd);
   (void)cudnnDestroy(h);
 }
-BENCHMARK(CudnnConv)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(cudnn_conv)->UseManualTime()->Unit(benchmark::kMillisecond);
 
-void WickConv2d(benchmark::State& state) {
+void wick_conv2d(benchmark::State& state) {
   if (!have_device(state)) return;
   const wick::Tensor x = wick::randn({kN, kC, kHw, kHw}).cuda();
   const wick::Tensor w = wick::randn({kC, kC, 3, 3}).cuda();
@@ -202,12 +202,12 @@ void WickConv2d(benchmark::State& state) {
     benchmark::DoNotOptimize(wick::conv2d(x, w, std::nullopt, 1, 1));
   });
 }
-BENCHMARK(WickConv2d)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(wick_conv2d)->UseManualTime()->Unit(benchmark::kMillisecond);
 
 // The host's cost per call: the device work of a 1-element add is far
 // shorter than the call, so wall time per call is the dispatcher, checks,
 // allocation and launch. Synchronised every 1024 calls to bound the queue.
-void TinyAdd(benchmark::State& state) {
+void tiny_add(benchmark::State& state) {
   if (!have_device(state)) return;
   const wick::Tensor a = wick::ones({1}).cuda();
   const wick::Tensor b = wick::ones({1}).cuda();
@@ -218,7 +218,7 @@ void TinyAdd(benchmark::State& state) {
   }
   wick::cuda::synchronize();
 }
-BENCHMARK(TinyAdd);
+BENCHMARK(tiny_add);
 
 }  // namespace
 
