@@ -167,16 +167,18 @@ Tensor run_window_pool(const char* op, const char* kernel, const Tensor& src, In
                ": grad_output of shape ", format_shape(s.sizes()), " does not match the pooling's output");
   Tensor out = kForward ? make_empty({input_size[0], input_size[1], oh, ow}, s.dtype(), s.device())
                         : make_empty(input_size, s.dtype(), s.device());
-  const auto windows = make_windows();  // (per-row, per-column) windows
-  const std::vector<Window>& wh = windows.first;
-  const std::vector<Window>& ww = windows.second;
   visit_float(
       op, kernel, s.dtype(),
       [&](auto tag) {
         using T = decltype(tag);
         T* po = static_cast<T*>(out.data_ptr());
         if (!kForward) std::fill(po, po + out.numel(), T(0));
-        window_pool<kForward, T>(a, wh, ww, divisor_override, static_cast<const T*>(s.data_ptr()), po);
+        // Nothing to pool in an empty batch or plane, whose output size may
+        // be anything (2**63 - 1 included): no window table is made.
+        if (out.numel() == 0 || s.numel() == 0) return;
+        const auto windows = make_windows();  // (per-row, per-column) windows
+        window_pool<kForward, T>(a, windows.first, windows.second, divisor_override,
+                                 static_cast<const T*>(s.data_ptr()), po);
       },
       kForward && std::string_view(kernel) == "avg_pool2d");
   return out;

@@ -185,6 +185,9 @@ Tensor run_window_pool(const char* op, const char* kernel, const Tensor& src, In
   Tensor out = kForward ? make_empty({input_size[0], input_size[1], oh, ow}, s.dtype(), device)
                         : make_empty(input_size, s.dtype(), device);
   if (out.numel() == 0) return out;
+  // Nothing to pool from an empty gradient, whose other size may be anything
+  // (2**63 - 1 included): no window table is made.
+  if (s.numel() == 0) return out.fill_(0);
   const auto windows = make_windows();
   const Tensor table = window_table(windows.first, windows.second, !kForward, a.h, a.w, device);
   AvgPoolArgs args;

@@ -143,5 +143,22 @@ TEST(FuzzRegression, SplitWithSizesSumOverflow) {
   EXPECT_THROW((void)call("torch.split_with_sizes", {ones({5}), std::vector<std::int64_t>{5, kMax}}), RuntimeError);
 }
 
+// corpus/boxed_call/regress_fork_run_2 (found by the same fork-mode run,
+// failed CI's next run from the seed corpus): adaptive pooling of an empty
+// batch to 2**63 - 1 built a window table of that length (length_error);
+// an empty input or gradient now makes no window table.
+TEST(FuzzRegression, AdaptivePoolOfAnEmptyBatchMakesNoWindowTable) {
+  init();
+  const Tensor y = call("aten.adaptive_avg_pool2d", {empty({0, 2, 3, 2}, ScalarType::kFloat64),
+                                                     std::vector<std::int64_t>{kMax, kMax}})
+                       .to_tensor();
+  EXPECT_EQ(y.sizes().vec(), (std::vector<std::int64_t>{0, 2, kMax, kMax}));
+  const Tensor g = call("aten.adaptive_avg_pool2d_backward",
+                        {empty({1, 1, 0, kMax}), std::vector<std::int64_t>{1, 1, 3, 3}})
+                       .to_tensor();
+  EXPECT_EQ(g.sizes().vec(), (std::vector<std::int64_t>{1, 1, 3, 3}));
+  EXPECT_EQ(abs(g).sum().item<double>(), 0.0);
+}
+
 }  // namespace
 }  // namespace wick
