@@ -88,7 +88,8 @@ std::vector<Tensor> split_sized(const Tensor& self, I64 split_size, I64 dim) {
   const I64 size = self.sizes()[d];
   WICK_CHECK(split_size != 0 || size == 0, RuntimeError,
              "split_size can only be 0 if dimension size is 0, but got dimension size of ", size);
-  const I64 n = split_size == 0 ? 1 : std::max<I64>((size + split_size - 1) / split_size, 1);
+  // ceil(size / split_size) without forming size + split_size (split_size may be 2**63 - 1).
+  const I64 n = split_size == 0 ? 1 : std::max<I64>(size / split_size + (size % split_size != 0 ? 1 : 0), 1);
   std::vector<Tensor> out;
   out.reserve(static_cast<std::size_t>(n));
   for (I64 i = 0; i < n; ++i) {

@@ -175,7 +175,14 @@ Tensor constant_pad(const char* op, T input, IntArrayRef pad, const Scalar& valu
     const std::int64_t before = pad[2 * i];
     const std::int64_t after = pad[2 * i + 1];
     const std::int64_t size = x.sizes()[d];
-    WICK_CHECK(size + before + after >= 0, RuntimeError, op, ": The input size ", size, ", plus negative padding ",
+    std::int64_t padded = 0;
+    WICK_CHECK(!__builtin_add_overflow(size, before, &padded) && !__builtin_add_overflow(padded, after, &padded),
+               RuntimeError, op, ": padding ", before, " and ", after, " of dimension ", d, " (size ", size,
+               ") overflows int64");
+    // A negative padding removes at most the whole size, whatever the other
+    // side adds back (and -INT64_MIN would overflow below).
+    WICK_CHECK(padded >= 0 && before >= -size && after >= -size, RuntimeError, op, ": The input size ", size,
+               ", plus negative padding ",
                before, " and ", after, " resulted in a negative output size, which is invalid. Check dimension ", d,
                " of your input.");
     if (before < 0) x = narrow(x, d, -before, x.sizes()[d] + before);

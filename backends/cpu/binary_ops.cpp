@@ -7,6 +7,7 @@
 /// resize, and copy.
 #include <atomic>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <string_view>
 
@@ -411,6 +412,20 @@ Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b) {
   return r;
 }
 
+// A float to an integer dtype: NaN, the infinities and values out of the
+// integer's range become its lowest value, as x86's conversion instruction
+// (and so PyTorch on x86) gives them; a plain cast of those is undefined
+// behaviour in C++ (UBSan under the boxed-call fuzzer: softmax of an inf
+// converted to int64). Other conversions are plain casts.
+template <typename D, typename S>
+D convert(S v) {
+  if constexpr (std::is_floating_point_v<S> && std::is_integral_v<D> && !std::is_same_v<D, bool>) {
+    constexpr S kLow = static_cast<S>(std::numeric_limits<D>::min());  // -2**(bits-1): exact
+    if (!(v >= kLow && v < -kLow)) return std::numeric_limits<D>::min();
+  }
+  return static_cast<D>(v);
+}
+
 Tensor copy_(const Tensor& self, const Tensor& src_in, bool /*non_blocking: CPU copies are synchronous*/) {
   const char* op = "torch.Tensor.copy_";
   // A source that overlaps the destination with another layout is read
@@ -425,7 +440,7 @@ Tensor copy_(const Tensor& self, const Tensor& src_in, bool /*non_blocking: CPU 
     using D = decltype(dst_tag);
     visit_dtype(src.dtype(), op, [&](auto src_tag) {
       using S = decltype(src_tag);
-      unary_loop<D, S>(self, src, [](S v) { return static_cast<D>(v); });
+      unary_loop<D, S>(self, src, [](S v) { return convert<D>(v); });
     });
   });
   self.bump_version();

@@ -9,7 +9,8 @@
 /// Note [Bounded fuzz values]
 /// Values come from a small vocabulary so that no call allocates more than a
 /// few MB: tensors have at most 4 dims of at most 4 elements (0 included),
-/// ints lie in [-4, 8] (plus, rarely, the int64 extremes and a "large" 64),
+/// ints lie in [-4, 8] (plus, rarely, the int64 extremes and at most two
+/// "large" 64s per input),
 /// doubles are a handful of values (NaN and the infinities among them,
 /// nothing smaller than 0.25 in magnitude but zero, so `arange(0, 8, step)`
 /// stays short). Element values of tensors do include extremes.
@@ -83,7 +84,11 @@ class Decoder {
     switch (fdp_.ConsumeIntegralInRange<int>(0, 31)) {
       case 0: return std::numeric_limits<std::int64_t>::max();
       case 1: return std::numeric_limits<std::int64_t>::min();
-      case 2: return 64;
+      case 2:
+        // At most two per input: five sizes of 64 made randn allocate 4 GiB.
+        if (large_left_ == 0) return 4;
+        --large_left_;
+        return 64;
       default: return fdp_.ConsumeIntegralInRange<std::int64_t>(-4, 8);
     }
   }
@@ -149,6 +154,7 @@ class Decoder {
   }
 
  private:
+  int large_left_ = 2;
   void fill(const wick::Tensor& t) {
     const std::int64_t n = t.numel();
     switch (t.dtype()) {

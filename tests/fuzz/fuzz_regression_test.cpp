@@ -5,6 +5,7 @@
 /// file named in the test's comment, so the bounded CI runs replay it too.
 /// This file is part of the ordinary test suite (tests/*/*_test.cpp).
 #include <cstdint>
+#include <cmath>
 #include <limits>
 #include <string>
 #include <vector>
@@ -158,6 +159,39 @@ TEST(FuzzRegression, AdaptivePoolOfAnEmptyBatchMakesNoWindowTable) {
                        .to_tensor();
   EXPECT_EQ(g.sizes().vec(), (std::vector<std::int64_t>{1, 1, 3, 3}));
   EXPECT_EQ(abs(g).sum().item<double>(), 0.0);
+}
+
+// From a 10-min fork-mode run after the fixes above. corpus/boxed_call/
+// regress_float_to_int_{inf,nan}: converting NaN or an infinity to an
+// integer dtype was a plain C++ cast (undefined behaviour); it now gives the
+// integer's lowest value, as x86 and so PyTorch there do.
+TEST(FuzzRegression, FloatToIntegerConversionOfNanAndInf) {
+  init();
+  const double inf = std::numeric_limits<double>::infinity();
+  const Tensor x = tensor(Value(std::vector<double>{std::nan(""), inf, -inf, 1e30, -2.5}));
+  const Tensor l = x.to(ScalarType::kInt64);
+  const std::int64_t* pl = l.data_ptr<std::int64_t>();
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(pl[i], std::numeric_limits<std::int64_t>::min()) << i;
+  EXPECT_EQ(pl[4], -2);
+  const Tensor n = x.to(ScalarType::kInt32);
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(n.data_ptr<std::int32_t>()[i], std::numeric_limits<std::int32_t>::min()) << i;
+  EXPECT_TRUE(x.to(ScalarType::kBool).data_ptr<bool>()[0]);
+}
+
+// corpus/boxed_call/regress_pad_overflow and regress_split_overflow: pad
+// added a padding of 2**63 - 1 to the size, and split rounded the piece
+// count up with size + split_size, both past int64.
+TEST(FuzzRegression, PadAndSplitNearInt64Max) {
+  init();
+  EXPECT_THROW((void)call("torch.nn.functional.pad", {ones({1, 2}), std::vector<std::int64_t>{kMax, 6}}), RuntimeError);
+  // corpus/boxed_call/regress_pad_int64_min (the seed-1 CI run): a padding
+  // of INT64_MIN on one side, 2**63 - 1 on the other, was negated.
+  EXPECT_THROW((void)call("torch.nn.functional.pad",
+                          {ones({1, 2}), std::vector<std::int64_t>{std::numeric_limits<std::int64_t>::min(), kMax}}),
+               RuntimeError);
+  const Value pieces = call("torch.Tensor.split", {ones({4, 3}), kMax});
+  ASSERT_EQ(pieces.to_tensor_list().size(), 1U);
+  EXPECT_EQ(pieces.to_tensor_list()[0].sizes().vec(), (std::vector<std::int64_t>{4, 3}));
 }
 
 }  // namespace

@@ -5,6 +5,10 @@
 # written), runs FUZZER on that copy for SECONDS with a per-input timeout and
 # an RSS limit, and keeps any crashing input in WORK_DIR/artifacts.
 # libFuzzer exits non-zero on a crash, a leak, a timeout or an OOM.
+# The seed is fixed (WICK_FUZZ_SEED, default 1) so that CI's bounded run is a
+# reproducible gate: the same inputs in the same order on every machine, a
+# faster one only going further. Long exploratory runs (README, "Fuzzing")
+# use random seeds.
 set -euo pipefail
 fuzzer=$1 seeds=$2 work=$3 seconds=$4
 shift 4
@@ -16,5 +20,5 @@ export OMP_NUM_THREADS=1 WICK_PLUGIN_PATH=
 rm -rf "$work/corpus"
 mkdir -p "$work/corpus" "$work/artifacts"
 cp "$seeds"/* "$work/corpus/"
-exec "$fuzzer" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=512 \
+exec "$fuzzer" -seed="${WICK_FUZZ_SEED:-1}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=512 \
   -print_final_stats=1 -artifact_prefix="$work/artifacts/" "$@" "$work/corpus"
