@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <type_traits>
 
@@ -33,9 +34,17 @@ class WICK_API Scalar final {
     return kind_ == Kind::kBool ? ScalarType::kBool
            : kind_ == Kind::kInt ? ScalarType::kInt64 : ScalarType::kFloat64;
   }
+  /// The number as T. A float converted to an integer type gives T's lowest
+  /// value for NaN, the infinities and values out of T's range, as x86's
+  /// conversion does (a plain C++ cast of those is undefined behaviour).
   template <typename T>
   [[nodiscard]] constexpr T to() const noexcept {
-    return kind_ == Kind::kDouble ? static_cast<T>(d_) : static_cast<T>(i_);
+    if (kind_ != Kind::kDouble) return static_cast<T>(i_);
+    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+      constexpr double kLow = static_cast<double>(std::numeric_limits<T>::min());  // -2**(bits-1): exact
+      if (!(d_ >= kLow && d_ < -kLow)) return std::numeric_limits<T>::min();
+    }
+    return static_cast<T>(d_);
   }
   /// Python's repr of the number: "2", "2.5", "True".
   [[nodiscard]] std::string repr() const;
