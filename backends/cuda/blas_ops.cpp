@@ -43,17 +43,6 @@ namespace {
 
 using I64 = std::int64_t;
 
-const char* type_title(ScalarType t) {
-  switch (t) {
-    case ScalarType::kBool: return "Bool";
-    case ScalarType::kInt32: return "Int";
-    case ScalarType::kInt64: return "Long";
-    case ScalarType::kFloat32: return "Float";
-    case ScalarType::kFloat64: return "Double";
-    default: return "Undefined";
-  }
-}
-
 void check_cublas(cublasStatus_t status, const char* op) {
   WICK_CHECK(status == CUBLAS_STATUS_SUCCESS, RuntimeError, op, ": cuBLAS error: ", cublasGetStatusString(status));
 }

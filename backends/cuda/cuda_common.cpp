@@ -42,6 +42,17 @@ Device cuda_device_of(const char* op, std::initializer_list<const Tensor*> tenso
   return Device(DeviceType::kCUDA, static_cast<std::int16_t>(cuda::current_device()));
 }
 
+const char* type_title(ScalarType t) {
+  switch (t) {
+    case ScalarType::kBool: return "Bool";
+    case ScalarType::kInt32: return "Int";
+    case ScalarType::kInt64: return "Long";
+    case ScalarType::kFloat32: return "Float";
+    case ScalarType::kFloat64: return "Double";
+    default: return "Undefined";
+  }
+}
+
 Tensor on_device(const Tensor& t, Device device) {
   if (!t.defined() || t.device() == device) return t;
   return t.to(device);

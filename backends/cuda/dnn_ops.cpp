@@ -45,17 +45,6 @@ namespace {
 
 using I64 = std::int64_t;
 
-const char* type_title(ScalarType t) {
-  switch (t) {
-    case ScalarType::kBool: return "Bool";
-    case ScalarType::kInt32: return "Int";
-    case ScalarType::kInt64: return "Long";
-    case ScalarType::kFloat32: return "Float";
-    case ScalarType::kFloat64: return "Double";
-    default: return "Undefined";
-  }
-}
-
 void check_cudnn(cudnnStatus_t status, const char* op) {
   WICK_CHECK(status == CUDNN_STATUS_SUCCESS, RuntimeError, op, ": cuDNN error: ", cudnnGetErrorString(status));
 }

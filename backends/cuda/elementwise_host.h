@@ -35,23 +35,6 @@ inline DType to_dtype(ScalarType t, const char* op) {
 }
 
 /// PyTorch's names for dtypes in error messages ("Float", "Long").
-inline const char* type_title(ScalarType t) {
-  switch (t) {
-    case ScalarType::kBool:
-      return "Bool";
-    case ScalarType::kInt32:
-      return "Int";
-    case ScalarType::kInt64:
-      return "Long";
-    case ScalarType::kFloat32:
-      return "Float";
-    case ScalarType::kFloat64:
-      return "Double";
-    default:
-      return "Undefined";
-  }
-}
-
 /// `s` as `Scalar::to<T>()` converts it for the dtype `t` (only that field
 /// is set: converting an out-of-range float to another integer type would
 /// be undefined); `negate` stores -value (bool: unchanged), converted first

@@ -25,17 +25,6 @@ namespace {
 using I64 = std::int64_t;
 namespace nnf = wick::nn::functional;
 
-const char* type_title(ScalarType t) {
-  switch (t) {
-    case ScalarType::kBool: return "Bool";
-    case ScalarType::kInt32: return "Int";
-    case ScalarType::kInt64: return "Long";
-    case ScalarType::kFloat32: return "Float";
-    case ScalarType::kFloat64: return "Double";
-    default: return "Undefined";
-  }
-}
-
 void check_float(const char* op, const char* kernel, ScalarType t) {
   WICK_CHECK(is_floating(t), RuntimeError, op, ": \"", kernel, "\" not implemented for '", type_title(t), "'");
 }

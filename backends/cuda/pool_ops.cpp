@@ -37,17 +37,6 @@ namespace {
 
 using I64 = std::int64_t;
 
-const char* type_title(ScalarType t) {
-  switch (t) {
-    case ScalarType::kBool: return "Bool";
-    case ScalarType::kInt32: return "Int";
-    case ScalarType::kInt64: return "Long";
-    case ScalarType::kFloat32: return "Float";
-    case ScalarType::kFloat64: return "Double";
-    default: return "Undefined";
-  }
-}
-
 struct Window {
   I64 start = 0, end = 0, count = 0;  // count: this dim's share of the divisor
 };
