@@ -1,4 +1,4 @@
-// tests/backends/golden_ops_test.cpp - forward values and gradients of ../shared/reference/golden/ops-basic.json.
+// tests/backends/golden_ops_test.cpp - forward values and gradients of tests/data/reference/golden/ops-basic.json.
 /// \file
 /// Each case's `op` is a PyTorch expression over named inputs; it is evaluated
 /// through `wick eval`'s engine with the inputs bound as variables, and every

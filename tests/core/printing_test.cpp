@@ -22,10 +22,6 @@
 #include "wick/tensor.h"
 #include "wick/value.h"
 
-#ifndef WICK_REFERENCE_DIR
-#define WICK_REFERENCE_DIR "/work/shared/reference"
-#endif
-
 namespace {
 
 using wick::ScalarType;

@@ -311,7 +311,7 @@ TEST_F(Override, OverridableIgnoredAndTestingOverrides) {
 }
 
 // Every name wick declares in a torch namespace is PyTorch 1.13's, overridable
-// or ignored as there (../shared/reference/torch-1.13-*.json).
+// or ignored as there (tests/data/reference/torch-1.13-*.json).
 TEST_F(Override, NamesMatchPyTorchReference) {
   auto reference = [](const char* file) {
     std::ifstream f(std::string(WICK_REFERENCE_DIR) + "/" + file);
