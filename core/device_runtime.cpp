@@ -87,19 +87,5 @@ void empty_cache() { cuda_runtime().empty_cache(); }
 DeviceMemoryStats memory_stats(int device) { return cuda_runtime().memory_stats(device); }
 void reset_peak_memory_stats(int device) { cuda_runtime().reset_peak_memory_stats(device); }
 
-Tensor pin_memory(const Tensor& t) {
-  WICK_CHECK(t.device().is_cpu(), RuntimeError, "pin_memory: cannot pin a ", t.device().str(),
-             " tensor: only CPU memory can be pinned");
-  Allocator* pinned = cuda_runtime().pinned_host_allocator();
-  WICK_CHECK(pinned != nullptr, RuntimeError, "pin_memory: the CUDA backend has no pinned host allocator");
-  const std::size_t nbytes = static_cast<std::size_t>(t.numel()) * itemsize(t.dtype());
-  void* data = pinned->allocate(nbytes);
-  auto release = [](void* ctx, void* p) { static_cast<Allocator*>(ctx)->deallocate(p, 0); };
-  Storage storage = Storage::make(data, nbytes, Device(), +release, pinned);
-  Tensor out(IntrusivePtr<TensorImpl>::make(std::move(storage), t.dtype(), t.sizes(), contiguous_strides(t.sizes()), 0));
-  out.copy_(t);
-  return out;
-}
-
 }  // namespace cuda
 }  // namespace wick

@@ -19,6 +19,17 @@ std::string_view dtype_name(ScalarType t) noexcept {
   }
 }
 
+const char* type_title(ScalarType t) noexcept {
+  switch (t) {
+    case ScalarType::kBool: return "Bool";
+    case ScalarType::kInt32: return "Int";
+    case ScalarType::kInt64: return "Long";
+    case ScalarType::kFloat32: return "Float";
+    case ScalarType::kFloat64: return "Double";
+    default: return "Undefined";
+  }
+}
+
 ScalarType parse_dtype(std::string_view name) {
   if (name.starts_with("torch.")) name.remove_prefix(6);
   if (name == "float32" || name == "float") return ScalarType::kFloat32;

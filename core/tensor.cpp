@@ -8,6 +8,7 @@
 
 #include <limits>
 
+#include "core/host_read.h"
 #include "wick/error.h"
 #include "wick/tensor_util.h"
 
@@ -110,16 +111,27 @@ std::int64_t Tensor::stride(std::int64_t d) const {
 
 Scalar Tensor::item() const {
   WICK_CHECK(numel() == 1, ValueError, "a Tensor with ", numel(), " elements cannot be converted to Scalar");
-  if (!device().is_cpu()) {
-    // A device value is read through a copy that waits for it (wick/cuda.h).
-    const ExcludeDispatchKeyGuard no_grad(DispatchKey::kAutograd);
-    const ExcludeDispatchKeyGuard no_override(DispatchKey::kOverride);
-    return cpu().item();
-  }
+  // A device value is read through a copy that waits for it (wick/cuda.h).
+  const Tensor host = device().is_cpu() ? *this : host_copy(*this);
   return visit_dtype(dtype(), "item", [&](auto tag) -> Scalar {
     using T = decltype(tag);
-    return Scalar(*static_cast<const T*>(data_ptr()));
+    return Scalar(*static_cast<const T*>(host.data_ptr()));
   });
+}
+
+// --- host reads (Note [Host reads]) ------------------------------------------------
+
+namespace {
+std::atomic<HostCopyFn> g_host_copy{nullptr};
+}  // namespace
+
+void set_host_copy(HostCopyFn fn) noexcept { g_host_copy.store(fn, std::memory_order_release); }
+
+Tensor host_copy(const Tensor& t) {
+  const HostCopyFn fn = g_host_copy.load(std::memory_order_acquire);
+  WICK_CHECK(fn != nullptr, RuntimeError, "cannot read the values of a ", t.device().str(),
+             " tensor: wick::init() has not run (it loads the backend that copies them)");
+  return fn(t);
 }
 
 DimVector contiguous_strides(IntArrayRef sizes) {

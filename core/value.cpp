@@ -132,59 +132,5 @@ std::string Value::type_name() const {
   return "object";
 }
 
-namespace {
-template <typename T, typename F>
-std::string join(const std::vector<T>& xs, F&& f, bool tuple) {
-  std::string s = tuple ? "(" : "[";
-  for (std::size_t i = 0; i < xs.size(); ++i) {
-    if (i) s += ", ";
-    s += f(xs[i]);
-  }
-  if (tuple && xs.size() == 1) s += ",";
-  s += tuple ? ")" : "]";
-  return s;
-}
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) {
-    if (c == '\'' || c == '\\') q += '\\';
-    q += c;
-  }
-  return q + "'";
-}
-}  // namespace
-
-std::string Value::repr() const {
-  switch (kind()) {
-    case Kind::kNone: return "None";
-    case Kind::kBool: return to_bool() ? "True" : "False";
-    case Kind::kInt: return std::to_string(to_int());
-    case Kind::kDouble: return python_float_repr(to_double());
-    case Kind::kString: return quote(to_string());
-    case Kind::kTensor: return to_tensor().defined() ? to_tensor().repr() : "None";
-    case Kind::kTensorList:
-      return join(to_tensor_list(), [](const Tensor& t) { return t.repr(); }, false);
-    case Kind::kIntList:
-      return join(to_int_list(), [](std::int64_t i) { return std::to_string(i); }, false);
-    case Kind::kDoubleList: return join(to_double_list(), python_float_repr, false);
-    case Kind::kList:
-    case Kind::kTuple: return join(items(), [](const Value& v) { return v.repr(); }, is_tuple());
-    case Kind::kDtype: return "torch." + std::string(dtype_name(to_dtype()));
-    case Kind::kDevice: return "device(type='" + device_type_name(to_device().type()) + "'" +
-                               (to_device().index() >= 0 ? ", index=" + std::to_string(to_device().index()) : "") +
-                               ")";
-    case Kind::kObject: return to_object()->repr();
-    case Kind::kNotImplemented: return "NotImplemented";
-    case Kind::kDict: {
-      std::string s = "{";
-      for (const auto& [k, v] : dict_items()) {
-        if (s.size() > 1) s += ", ";
-        s += quote(k) + ": " + v.repr();
-      }
-      return s + "}";
-    }
-  }
-  return "?";
-}
 
 }  // namespace wick

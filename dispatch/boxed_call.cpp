@@ -6,6 +6,7 @@
 #include <shared_mutex>
 #include <string>
 
+#include "core/value_repr.h"
 #include "dispatch/override_internal.h"
 #include "dispatch/registry.h"
 #include "wick/dispatcher.h"
@@ -302,19 +303,21 @@ Stack bind_overload(OperatorHandle& op, std::shared_ptr<const FunctionSchema>& s
 // the argument and get no note. The note is built only when an error is
 // thrown: the call path pays nothing for it.
 
-/// A short description of an argument: tensors by shape and dtype, long reprs cut.
-std::string describe(const Value& v) {
-  auto tensor = [](const Tensor& t) {
+/// A tensor argument by its type, shape and dtype.
+std::string describe_tensor(const Tensor& t) {
     if (!t.defined()) return std::string("Tensor(undefined)");
     const TypeInfo* subclass = type_of(t.impl()->type_id());
     return detail::str_cat(subclass != nullptr ? subclass->name() : "Tensor", "(shape=", format_shape(t.sizes()), ", dtype=", dtype_name(t.dtype()),
                            t.device().is_cpu() ? "" : ", device=" + t.device().str(), ")");
-  };
-  if (const Tensor* t = v.tensor_if()) return tensor(*t);
+}
+
+/// A short description of an argument: tensors by shape and dtype, long reprs cut.
+std::string describe(const Value& v) {
+  if (const Tensor* t = v.tensor_if()) return describe_tensor(*t);
   if (v.is_tensor_list() || v.is_list() || v.is_tuple()) {
     std::vector<std::string> parts;
     if (v.is_tensor_list()) {
-      for (const Tensor& t : v.to_tensor_list()) parts.push_back(tensor(t));
+      for (const Tensor& t : v.to_tensor_list()) parts.push_back(describe_tensor(t));
     } else {
       for (const Value& item : v.items()) parts.push_back(describe(item));
     }
@@ -323,7 +326,7 @@ std::string describe(const Value& v) {
     if (parts.size() > 4) out += ", ...";
     return out + (v.is_tuple() ? ")" : "]");
   }
-  std::string r = v.repr();
+  std::string r = value_repr(v, &describe_tensor);
   constexpr std::size_t kMax = 60;
   if (r.size() > kMax) r = r.substr(0, kMax) + "...";
   return r;

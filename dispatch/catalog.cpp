@@ -6,7 +6,6 @@
 #include <map>
 #include <mutex>
 
-#include "dispatch/builtins.h"
 #include "dispatch/registry.h"
 
 namespace wick {
@@ -14,7 +13,7 @@ namespace {
 
 std::string kind_of(const OperatorEntry& e) {
   if (e.base.size() > 4 && e.base.starts_with("__") && e.base.ends_with("__")) return "dunder";
-  if (e.ns == "torch.Tensor") return "method";
+  if (is_method_namespace(e.ns)) return "method";
   return "function";
 }
 
@@ -23,7 +22,6 @@ std::string kind_of(const OperatorEntry& e) {
 bool is_internal_namespace(std::string_view ns) { return ns == "aten"; }
 
 std::vector<CatalogEntry> catalog_entries() {
-  ensure_builtins();
   auto& reg = Registry::get();
   std::shared_lock lock(reg.mutex);
   std::map<std::string, CatalogEntry> by_name;

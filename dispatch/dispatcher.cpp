@@ -2,27 +2,13 @@
 /// \file
 #include "wick/dispatcher.h"
 
-#include <cxxabi.h>
-
 #include <cstdlib>
 #include <mutex>
 
-#include "dispatch/builtins.h"
 #include "dispatch/registry.h"
-#include "wick/loader.h"
 #include "wick/log.h"
 
 namespace wick {
-
-std::string demangle_name(const std::string& mangled) {
-  int status = 0;
-  char* s = abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status);
-  std::string out = (status == 0 && s != nullptr) ? s : mangled;
-  std::free(s);
-  return out;
-}
-
-std::string demangle(const std::type_info& t) { return demangle_name(t.name()); }
 
 // --- OperatorEntry -----------------------------------------------------------
 
@@ -181,8 +167,6 @@ void OperatorHandle::report_missing_kernel(DispatchKeySet ks) const {
     if (!keys.empty()) keys += ", ";
     keys += dispatch_key_name(static_cast<DispatchKey>(k));
   }
-  std::string dirs;
-  for (const std::string& d : plugin_search_path()) dirs += (dirs.empty() ? "" : ", ") + d;
   const DispatchKeySet backends = ks & DispatchKeySet::all_backends();
   const DispatchKey wanted = !backends.empty() ? backends.highest() : ks.empty() ? DispatchKey::kCPU : ks.highest();
   bool defined = false;
@@ -193,14 +177,20 @@ void OperatorHandle::report_missing_kernel(DispatchKeySet ks) const {
   if (!defined) {
     throw NotImplementedError(detail::str_cat("operator '", entry_->full_name, "' is not defined"));
   }
-  throw NotImplementedError(detail::str_cat(
-      entry_->full_name, ": no kernel for dispatch key ", dispatch_key_name(wanted), " (call keys: [", keys,
-      "]). No loaded backend or plugin provides one; plugin directories searched: ",
-      dirs.empty() ? "(none)" : dirs, ". Is the backend plugin installed?"));
+  // What the start-up layer knows (the plugin directories searched, plugins
+  // refused); wick::init() installs it (Note [Start-up]).
+  const Registry& reg = Registry::get();
+  std::string hint;
+  if (const auto fn = reg.missing_kernel_hint.load(std::memory_order_acquire); fn != nullptr) {
+    hint = fn(wanted);
+  } else {
+    hint = " wick::init() has not run: it loads the backends.";
+  }
+  throw NotImplementedError(detail::str_cat(entry_->full_name, ": no kernel for dispatch key ",
+                                            dispatch_key_name(wanted), " (call keys: [", keys, "]).", hint));
 }
 
 std::optional<OperatorHandle> try_find_op(std::string_view name) {
-  ensure_builtins();
   auto& reg = Registry::get();
   std::shared_lock lock(reg.mutex);
   OperatorEntry* e = reg.find(name);
@@ -210,8 +200,30 @@ std::optional<OperatorHandle> try_find_op(std::string_view name) {
 
 OperatorHandle find_op(std::string_view name) {
   if (auto op = try_find_op(name)) return *op;
+  if (!Registry::get().started.load(std::memory_order_acquire)) {
+    throw ValueError(detail::str_cat("unknown operator '", name,
+                                     "': wick::init() has not run (it defines the torch operators and loads the "
+                                     "backends and plugins)"));
+  }
   throw ValueError(detail::str_cat("unknown operator '", name, "'"));
 }
+
+// --- settled optionals (Note [Settled optionals]) ---------------------------------------
+
+namespace detail {
+namespace {
+template <typename T>
+std::optional<T> settle(std::optional<T> v, T filler) noexcept {
+  if (v.has_value()) return v;
+  std::optional<T> empty(filler);  // every byte written...
+  empty.reset();                   // ...then disengaged: the payload keeps its defined bytes
+  return empty;
+}
+}  // namespace
+std::optional<ScalarType> settled(std::optional<ScalarType> v) noexcept { return settle(v, ScalarType::kUndefined); }
+std::optional<Device> settled(std::optional<Device> v) noexcept { return settle(v, Device()); }
+std::optional<bool> settled(std::optional<bool> v) noexcept { return settle(v, false); }
+}  // namespace detail
 
 // --- kernels ---------------------------------------------------------------------
 

@@ -7,9 +7,9 @@
 #include <mutex>
 
 #include "core/device_runtime.h"
-#include "dispatch/builtins.h"
 #include "dispatch/override_internal.h"
 #include "dispatch/registry.h"
+#include "wick/definitions.h"
 #include "wick/log.h"
 #include "wick/plugin.h"
 
@@ -272,6 +272,10 @@ Library& Registrar::library(std::string ns, std::optional<DispatchKey> key, Sour
   return *libraries_.back();
 }
 
+void Registrar::define(const CatalogTable& table) {
+  define_catalog(table, [this](const std::string& ns) -> Library& { return library(ns); });
+}
+
 DispatchKey Registrar::register_backend(std::string_view device_type_name) {
   return backend_key(register_device_type(device_type_name));
 }
@@ -294,37 +298,16 @@ void Registrar::clear() noexcept {
   runtimes_.clear();
 }
 
-// --- builtins --------------------------------------------------------------------
+// --- definition tables (wick/definitions.h) --------------------------------------------
 
-void ensure_builtins() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    // Owned by the registry, which lives until exit: the builtin operators
-    // stay defined for the life of the process.
-    std::vector<std::unique_ptr<Library>> libs;
-    register_torch_catalog(libs);
-    register_composite_kernels(libs);
-    register_nn_composite_kernels(libs);
-    register_norm_composite_kernels(libs);
-    register_composite_shape(libs);
-    register_conv_composite_kernels(libs);
-    register_inplace_kernels(libs);
-    register_override_protocol(libs);
-    autograd::register_autograd_elementwise(libs);
-    autograd::register_autograd_unary(libs);
-    autograd::register_autograd_shape(libs);
-    autograd::register_autograd_linalg(libs);
-    autograd::register_autograd_nn(libs);
-    autograd::register_autograd_norm(libs);
-    autograd::register_autograd_loss(libs);
-    autograd::register_autograd_index(libs);
-    autograd::register_autograd_reduce(libs);
-    autograd::register_autograd_scan(libs);
-    autograd::register_autograd_conv(libs);
-    auto& reg = Registry::get();
-    std::unique_lock lock(reg.mutex);
-    reg.builtins = std::move(libs);
-  });
+void define_catalog(const CatalogTable& table, const std::function<Library&(const std::string& ns)>& library_for) {
+  for (const CatalogDef& d : table.defs) {
+    library_for(d.ns).def(d.schema, DefOptions{.ignored = (d.flags & CatalogDef::kIgnored) != 0},
+                          SourceLocation{d.file, d.line});
+  }
+  for (const CatalogAlias& a : table.aliases) {
+    library_for(a.ns).alias(a.name, a.target, SourceLocation{a.file, a.line});
+  }
 }
 
 }  // namespace wick

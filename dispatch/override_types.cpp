@@ -10,7 +10,7 @@
 #include <unordered_map>
 
 #include "dispatch/override_internal.h"
-#include "wick/ops.h"
+#include "wick/dispatcher.h"
 #include "wick/override.h"
 
 namespace wick {
@@ -178,6 +178,29 @@ std::int64_t TypeInfo::live_instances() const noexcept {
 
 std::string TensorLike::type_name() const { return type_->name(); }
 
+namespace {
+
+// The operators these helpers need, called through the dispatcher: the
+// mechanism never links against the typed API of the layer above it.
+using Ints = IntArrayRef;
+using OptDtype = std::optional<ScalarType>;
+using OptDevice = std::optional<Device>;
+
+Tensor alias_of(const Tensor& t) {
+  static const auto op = find_op("torch.Tensor.view").typed<Tensor(const Tensor&, Ints)>();
+  return op.call(t, t.sizes());
+}
+Tensor empty_float(Ints sizes) {
+  static const auto op = find_op("torch.empty").typed<Tensor(Ints, OptDtype, OptDevice)>();
+  return op.call(sizes, ScalarType::kFloat32, std::nullopt);
+}
+Tensor float_tensor(const Value& data) {
+  static const auto op = find_op("torch.tensor").typed<Tensor(const Value&, OptDtype, OptDevice)>();
+  return op.call(data, ScalarType::kFloat32, std::nullopt);
+}
+
+}  // namespace
+
 Tensor as_subclass(const Tensor& t, const TypeInfo* type) {
   WICK_CHECK(t.defined(), RuntimeError, "as_subclass: undefined tensor");
   WICK_CHECK(type == nullptr || type->is_tensor_subclass(), TypeError, "as_subclass: '", type->name(),
@@ -185,7 +208,7 @@ Tensor as_subclass(const Tensor& t, const TypeInfo* type) {
   Tensor out;
   {
     DisableTorchFunction off;  // an alias that stays attached to the autograd graph
-    out = t.view(t.sizes());
+    out = alias_of(t);
   }
   out.impl()->set_type_id(type == nullptr ? 0 : type->id());
   return out;
@@ -197,7 +220,7 @@ namespace {
 Tensor tensor_constructor(std::string_view type_name, const std::vector<Value>& args, const Kwargs& kwargs) {
   WICK_CHECK(kwargs.empty(), TypeError, type_name, "() got an unexpected keyword argument '", kwargs.front().first,
              "'");
-  if (args.empty()) return empty({0}, ScalarType::kFloat32);
+  if (args.empty()) return empty_float({0});
   bool all_ints = true;
   for (const Value& a : args) all_ints = all_ints && a.is_int();
   if (all_ints) {
@@ -206,7 +229,7 @@ Tensor tensor_constructor(std::string_view type_name, const std::vector<Value>& 
     for (std::size_t i = 0; i < sizes.size(); ++i)
       WICK_CHECK(sizes[i] >= 0, RuntimeError, type_name, "(): negative dimension ", sizes[i], " (argument ", i + 1,
                  ")");
-    return empty(sizes, ScalarType::kFloat32);
+    return empty_float(sizes);
   }
   WICK_CHECK(args.size() == 1, TypeError, type_name, "() takes data, sizes or a tensor; got ", args.size(),
              " arguments that are not all ints");
@@ -217,7 +240,7 @@ Tensor tensor_constructor(std::string_view type_name, const std::vector<Value>& 
   }
   WICK_CHECK(data.is_list() || data.is_tuple() || data.is_int_list() || data.is_double_list(), TypeError, type_name,
              "(): argument 'data' must be a sequence (got ", data.type_name(), ")");
-  return tensor(data, ScalarType::kFloat32);
+  return float_tensor(data);
 }
 
 }  // namespace

@@ -17,6 +17,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/demangle.h"
+#include "wick/catalog.h"
 #include "wick/dispatcher.h"
 #include "wick/library.h"
 #include "wick/schema.h"
@@ -60,7 +62,7 @@ class OperatorEntry final : public OperatorTableSlot {
   /// Python spells a function's `self` parameter `input` (torch.add(input,
   /// other)); methods keep `self`. Signatures print it so and keyword
   /// arguments bind by it.
-  [[nodiscard]] bool self_is_input() const noexcept { return ns != "torch.Tensor"; }
+  [[nodiscard]] bool self_is_input() const noexcept { return !is_method_namespace(ns); }
   [[nodiscard]] const DispatchTable& current_table() const noexcept { return *table.load(std::memory_order_acquire); }
   /// Recomputes and publishes the table (caller holds the registry lock).
   void rebuild();
@@ -87,8 +89,15 @@ class Registry final {
   /// Boxed functors of removed kernels: retired tables may still point at
   /// them, so they live as long as those tables (until exit).
   std::vector<std::shared_ptr<BoxedFunctor>> retired_functors;
-  /// The core's own registration blocks (see ensure_builtins).
+  /// The core's own registration blocks (Note [Start-up]).
   std::vector<std::unique_ptr<Library>> builtins;
+  /// Set once wick::init() has registered the builtins.
+  std::atomic<bool> started{false};
+  /// Appended to "no kernel for dispatch key K" errors: what the start-up
+  /// layer knows about the backend of K (directories searched, plugins
+  /// refused). Installed by wick::init(); a lower layer cannot ask for it.
+  using MissingKernelHint = std::string (*)(DispatchKey wanted);
+  std::atomic<MissingKernelHint> missing_kernel_hint{nullptr};
 
   /// Caller holds the lock (shared is enough).
   OperatorEntry* find(std::string_view full_name) const;
@@ -106,8 +115,5 @@ class Registry final {
   Registry();
 };
 
-/// Demangled name of a C++ type (for signature-mismatch errors).
-std::string demangle(const std::type_info& t);
-std::string demangle_name(const std::string& mangled);
 
 }  // namespace wick

@@ -8,6 +8,7 @@ set -euo pipefail
 
 packages=(
   g++ cmake ninja-build pkg-config git
+  python3                                # the operator generator (sdk/opgen) and the layer check
   libboost-dev libboost-filesystem-dev   # Boost.DLL (header-only) + its filesystem dependency
   libspdlog-dev                          # logging
   libopenblas-dev libopenblas-openmp-dev # CPU BLAS; its OpenMP build shares wick's thread pool

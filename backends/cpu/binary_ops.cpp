@@ -11,8 +11,8 @@
 #include <optional>
 #include <string_view>
 
-#include "backends/cpu/cpu_kernels.h"
-#include "backends/cpu/loops.h"
+#include "cpu_kernels.h"
+#include "loops.h"
 
 namespace wick::cpu {
 

@@ -6,8 +6,8 @@
 /// contiguous first. Integer matrices use a plain triple loop.
 #include <cblas.h>
 
-#include "backends/cpu/cpu_kernels.h"
-#include "backends/cpu/loops.h"
+#include "cpu_kernels.h"
+#include "loops.h"
 
 namespace wick::cpu {
 namespace {

@@ -20,8 +20,8 @@
 
 #include <wick/tensor_util.h>
 
-#include "backends/cpu/cpu_kernels.h"
-#include "backends/cpu/loops.h"
+#include "cpu_kernels.h"
+#include "loops.h"
 
 namespace wick::cpu {
 namespace {

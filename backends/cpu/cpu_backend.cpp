@@ -5,7 +5,7 @@
 /// allocator itself is part of libwick: tensors exist before any backend.)
 #include <wick/plugin.h>
 
-#include "backends/cpu/cpu_kernels.h"
+#include "cpu_kernels.h"
 
 WICK_PLUGIN("cpu", "0.1.0", registrar) {
   using wick::DispatchKey;

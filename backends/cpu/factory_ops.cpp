@@ -6,8 +6,8 @@
 
 #include <wick/random.h>
 
-#include "backends/cpu/cpu_kernels.h"
-#include "backends/cpu/loops.h"
+#include "cpu_kernels.h"
+#include "loops.h"
 
 namespace wick::cpu {
 namespace {
@@ -195,43 +195,16 @@ Tensor linspace(const Scalar& start, const Scalar& end, std::int64_t steps, std:
   return out;
 }
 
-// randint(high, size), randint(low, high, size), with size or high as keywords.
-Tensor randint(const Value& low_v, const Value& high_v, std::optional<IntArrayRef> size_opt,
-               std::optional<ScalarType> dtype, std::optional<Device> device) {
+// randint.low(low, high, size); randint(high, size) is randint.low(0, high, size).
+Tensor randint_low(std::int64_t low, std::int64_t high, IntArrayRef size, std::optional<ScalarType> dtype,
+                   std::optional<Device> device) {
   const char* op = "torch.randint";
-  auto as_int = [&](const Value& v, const char* name) {
-    WICK_CHECK(v.is_int(), TypeError, "randint(): argument '", name, "' must be int, not ", v.type_name());
-    return v.to_int();
-  };
-  std::vector<std::int64_t> size;
-  Value low = low_v;
-  Value high = high_v;
-  if (size_opt) {
-    size = size_opt->vec();
-  } else {
-    // Positional randint(high, size): the second argument is the size.
-    const bool listy = high.is_int_list() || high.is_list() || high.is_tuple();
-    WICK_CHECK(listy, TypeError, "randint() missing required argument 'size'");
-    if (high.is_int_list()) {
-      size = high.to_int_list();
-    } else {
-      for (const Value& item : high.items()) size.push_back(as_int(item, "size"));
-    }
-    high = Value();
-  }
-  if (high.is_none()) {
-    high = low;
-    low = Value(std::int64_t{0});
-  }
-  if (low.is_none()) low = Value(std::int64_t{0});
-  WICK_CHECK(!high.is_none(), TypeError, "randint() missing required argument 'high'");
-  const std::int64_t lo = as_int(low, "low");
-  const std::int64_t hi = as_int(high, "high");
-  WICK_CHECK(lo < hi, RuntimeError, "random_ expects 'from' to be less than 'to', but got from=", lo, " >= to=", hi);
+  WICK_CHECK(low < high, RuntimeError, "random_ expects 'from' to be less than 'to', but got from=", low,
+             " >= to=", high);
   const ScalarType t = dtype.value_or(ScalarType::kInt64);
   Tensor out = make_empty(size, t, cpu_device(device, op));
   std::vector<std::int64_t> values(static_cast<std::size_t>(out.numel()));
-  default_generator().integers(values.data(), out.numel(), lo, hi);
+  default_generator().integers(values.data(), out.numel(), low, high);
   visit_dtype(t, op, [&](auto tag) {
     using T = decltype(tag);
     T* p = static_cast<T*>(out.data_ptr());
@@ -239,12 +212,15 @@ Tensor randint(const Value& low_v, const Value& high_v, std::optional<IntArrayRe
   });
   return out;
 }
+Tensor randint(std::int64_t high, IntArrayRef size, std::optional<ScalarType> dtype, std::optional<Device> device) {
+  return randint_low(0, high, size, dtype, device);
+}
 
 }  // namespace
 
 void register_factory_ops(Library& torch) {
   torch.impl("tensor", &tensor).impl("arange", &arange).impl("eye", &eye).impl("rand", &rand).impl("randn", &randn);
-  torch.impl("linspace", &linspace).impl("randint", &randint);
+  torch.impl("linspace", &linspace).impl("randint", &randint).impl("randint.low", &randint_low);
 }
 
 }  // namespace wick::cpu

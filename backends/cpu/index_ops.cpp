@@ -8,8 +8,8 @@
 #include <cstring>
 #include <vector>
 
-#include "backends/cpu/cpu_kernels.h"
-#include "backends/cpu/loops.h"
+#include "cpu_kernels.h"
+#include "loops.h"
 
 namespace wick::cpu {
 namespace {

@@ -230,18 +230,6 @@ void binary_loop(const Tensor& out, const Tensor& a, const Tensor& b, F f) {
   });
 }
 
-/// PyTorch's names for dtypes in error messages ("Float", "Long").
-inline const char* type_title(ScalarType t) {
-  switch (t) {
-    case ScalarType::kBool: return "Bool";
-    case ScalarType::kInt32: return "Int";
-    case ScalarType::kInt64: return "Long";
-    case ScalarType::kFloat32: return "Float";
-    case ScalarType::kFloat64: return "Double";
-    default: return "Undefined";
-  }
-}
-
 /// Makes `out` hold `shape` and `dtype`-compatible data for an out= kernel:
 /// checks the cast, resizes when the shape differs (refused when `out`
 /// shares memory with one of `inputs`).

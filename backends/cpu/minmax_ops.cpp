@@ -9,9 +9,9 @@
 #include <tuple>
 #include <type_traits>
 
-#include "backends/cpu/cpu_kernels.h"
-#include "backends/cpu/loops.h"
-#include "backends/cpu/reduce_plan.h"
+#include "cpu_kernels.h"
+#include "loops.h"
+#include "reduce_plan.h"
 
 namespace wick::cpu {
 namespace {

@@ -15,9 +15,9 @@
 
 #include <wick/nn_functional.h>
 
-#include "backends/cpu/cpu_kernels.h"
-#include "backends/cpu/loops.h"
-#include "backends/cpu/vector_math.h"
+#include "cpu_kernels.h"
+#include "loops.h"
+#include "vector_math.h"
 
 namespace wick::cpu {
 namespace {
@@ -312,7 +312,7 @@ NllShape check_nll(const char* op, const Tensor& input, const Tensor& target, co
 }
 
 Tensor nll_loss(const Tensor& input, const Tensor& target, const std::optional<Tensor>& weight,
-                const Value& size_average, std::int64_t ignore_index, const Value& reduce, std::string_view reduction) {
+                std::optional<bool> size_average, std::int64_t ignore_index, std::optional<bool> reduce, std::string_view reduction) {
   const char* op = "torch.nn.functional.nll_loss";
   const nnf::Reduction red = nnf::resolve_reduction(op, size_average, reduce, reduction);
   const NllShape sh = check_nll(op, input, target, weight);

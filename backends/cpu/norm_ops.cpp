@@ -14,8 +14,8 @@
 #include <wick/ops.h>
 #include <wick/tensor_util.h>
 
-#include "backends/cpu/cpu_kernels.h"
-#include "backends/cpu/loops.h"
+#include "cpu_kernels.h"
+#include "loops.h"
 
 namespace wick::cpu {
 namespace {

@@ -8,9 +8,9 @@
 #include <optional>
 #include <vector>
 
-#include "backends/cpu/cpu_kernels.h"
-#include "backends/cpu/loops.h"
-#include "backends/cpu/reduce_plan.h"
+#include "cpu_kernels.h"
+#include "loops.h"
+#include "reduce_plan.h"
 
 namespace wick::cpu {
 

@@ -7,9 +7,9 @@
 #include <cmath>
 #include <optional>
 
-#include "backends/cpu/cpu_kernels.h"
-#include "backends/cpu/loops.h"
-#include "backends/cpu/vector_math.h"
+#include "cpu_kernels.h"
+#include "loops.h"
+#include "vector_math.h"
 
 namespace wick::cpu {
 namespace {

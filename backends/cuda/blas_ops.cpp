@@ -34,9 +34,9 @@
 
 #include <wick/tensor_util.h>
 
-#include "backends/cuda/blas_kernels.h"
-#include "backends/cuda/cuda_common.h"
-#include "backends/cuda/cuda_ops.h"
+#include "blas_kernels.h"
+#include "cuda_common.h"
+#include "cuda_ops.h"
 
 namespace wick::cuda_backend {
 namespace {

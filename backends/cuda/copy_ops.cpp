@@ -15,8 +15,8 @@
 
 #include <wick/tensor_util.h>
 
-#include "backends/cuda/cuda_common.h"
-#include "backends/cuda/cuda_ops.h"
+#include "cuda_common.h"
+#include "cuda_ops.h"
 
 namespace wick::cuda_backend {
 namespace {

@@ -21,7 +21,7 @@
 #include <wick/log.h>
 #include <wick/plugin.h>
 
-#include "backends/cuda/cuda_runtime.h"
+#include "cuda_runtime.h"
 
 namespace {
 

@@ -1,6 +1,6 @@
 // backends/cuda/cuda_common.cpp - errors, streams, device guards and device checks for the kernels.
 /// \file
-#include "backends/cuda/cuda_common.h"
+#include "cuda_common.h"
 
 #include <wick/cuda.h>
 #include <wick/error.h>
@@ -40,17 +40,6 @@ Device cuda_device_of(const char* op, std::initializer_list<const Tensor*> tenso
   for (const Tensor* t : tensors)
     if (t->defined() && t->device().type() == DeviceType::kCUDA) return t->device();
   return Device(DeviceType::kCUDA, static_cast<std::int16_t>(cuda::current_device()));
-}
-
-const char* type_title(ScalarType t) {
-  switch (t) {
-    case ScalarType::kBool: return "Bool";
-    case ScalarType::kInt32: return "Int";
-    case ScalarType::kInt64: return "Long";
-    case ScalarType::kFloat32: return "Float";
-    case ScalarType::kFloat64: return "Double";
-    default: return "Undefined";
-  }
 }
 
 Tensor on_device(const Tensor& t, Device device) {

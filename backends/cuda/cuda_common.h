@@ -50,10 +50,6 @@ class DeviceGuard final {
 /// "Expected all tensors to be on the same device" RuntimeError naming `op`.
 Device cuda_device_of(const char* op, std::initializer_list<const Tensor*> tensors);
 
-/// PyTorch's name of a dtype in kernel errors ("Float", "Long", ...), as in
-/// "\"softmax_cuda\" not implemented for 'Long'".
-[[nodiscard]] const char* type_title(ScalarType t);
-
 /// `t` on `device`: a 0-dim CPU tensor is copied there; others are returned
 /// as they are (callers have checked devices with cuda_device_of).
 [[nodiscard]] Tensor on_device(const Tensor& t, Device device);

@@ -7,7 +7,7 @@
 
 #include <wick/plugin.h>
 
-#include "backends/cuda/cuda_ops.h"
+#include "cuda_ops.h"
 
 extern "C" __attribute__((visibility("default"))) const char* wick_cuda_register_kernels(
     wick::Registrar* registrar) noexcept {

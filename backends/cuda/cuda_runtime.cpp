@@ -13,7 +13,7 @@
 /// reused only for its own class. When cudaMalloc fails, the device's cached
 /// blocks are freed and the allocation retried once before "CUDA out of
 /// memory" is raised. `empty_cache()` frees every cached block.
-#include "backends/cuda/cuda_runtime.h"
+#include "cuda_runtime.h"
 
 #include <cuda_runtime_api.h>
 

@@ -36,9 +36,9 @@
 #include <wick/ops.h>
 #include <wick/tensor_util.h>
 
-#include "backends/cuda/cuda_common.h"
-#include "backends/cuda/cuda_ops.h"
-#include "backends/cuda/dnn_kernels.h"
+#include "cuda_common.h"
+#include "cuda_ops.h"
+#include "dnn_kernels.h"
 
 namespace wick::cuda_backend {
 namespace {

@@ -15,9 +15,9 @@
 #include <wick/tensor.h>
 #include <wick/tensor_util.h>
 
-#include "backends/cuda/cuda_common.h"
-#include "backends/cuda/cuda_ops.h"
-#include "backends/cuda/elementwise_kernels.h"
+#include "cuda_common.h"
+#include "cuda_ops.h"
+#include "elementwise_kernels.h"
 
 namespace wick::cuda_backend {
 

@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "backends/cuda/elementwise_kernels.h"
-#include "backends/cuda/elementwise_loops.cuh"
+#include "elementwise_kernels.h"
+#include "elementwise_loops.cuh"
 
 namespace wick::cuda_backend {
 namespace loops {

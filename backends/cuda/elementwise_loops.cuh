@@ -29,7 +29,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "backends/cuda/elementwise_kernels.h"
+#include "elementwise_kernels.h"
 
 namespace wick::cuda_backend::loops {
 

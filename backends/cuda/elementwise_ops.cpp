@@ -14,10 +14,10 @@
 
 #include <wick/tensor_util.h>
 
-#include "backends/cuda/cuda_common.h"
-#include "backends/cuda/cuda_ops.h"
-#include "backends/cuda/elementwise_host.h"
-#include "backends/cuda/elementwise_kernels.h"
+#include "cuda_common.h"
+#include "cuda_ops.h"
+#include "elementwise_host.h"
+#include "elementwise_kernels.h"
 
 namespace wick::cuda_backend {
 

@@ -17,8 +17,8 @@
 #include <wick/ops.h>
 #include <wick/value.h>
 
-#include "backends/cuda/cuda_common.h"
-#include "backends/cuda/cuda_ops.h"
+#include "cuda_common.h"
+#include "cuda_ops.h"
 
 namespace wick::cuda_backend {
 namespace {
@@ -80,18 +80,18 @@ Tensor linspace(const Scalar& start, const Scalar& end, I64 steps, OptDtype dtyp
   return to_device(wick::linspace(start, end, steps, dtype, Device()), device, "torch.linspace");
 }
 
-Tensor randint(const Value& low, const Value& high, std::optional<IntArrayRef> size, OptDtype dtype,
-               OptDevice device) {
-  static const auto op = find_op("torch.randint").typed<Tensor(const Value&, const Value&, std::optional<IntArrayRef>,
-                                                               OptDtype, OptDevice)>();
-  return to_device(op.call(low, high, size, dtype, OptDevice(Device())), device, "torch.randint");
+Tensor randint_low(I64 low, I64 high, IntArrayRef size, OptDtype dtype, OptDevice device) {
+  return to_device(wick::randint(low, high, size, dtype, Device()), device, "torch.randint");
+}
+Tensor randint(I64 high, IntArrayRef size, OptDtype dtype, OptDevice device) {
+  return to_device(wick::randint(high, size, dtype, Device()), device, "torch.randint");
 }
 
 }  // namespace
 
 void register_factory_ops(Library& torch) {
   torch.impl("tensor", &tensor).impl("arange", &arange).impl("eye", &eye).impl("rand", &rand).impl("randn", &randn);
-  torch.impl("linspace", &linspace).impl("randint", &randint);
+  torch.impl("linspace", &linspace).impl("randint", &randint).impl("randint.low", &randint_low);
 }
 
 }  // namespace wick::cuda_backend

@@ -20,9 +20,9 @@
 
 #include <wick/tensor_util.h>
 
-#include "backends/cuda/cuda_common.h"
-#include "backends/cuda/cuda_ops.h"
-#include "backends/cuda/index_kernels.h"
+#include "cuda_common.h"
+#include "cuda_ops.h"
+#include "index_kernels.h"
 
 namespace wick::cuda_backend {
 namespace {

@@ -14,10 +14,10 @@
 #include <wick/nn_functional.h>
 #include <wick/tensor_util.h>
 
-#include "backends/cuda/cuda_common.h"
-#include "backends/cuda/cuda_ops.h"
-#include "backends/cuda/index_kernels.h"
-#include "backends/cuda/nn_kernels.h"
+#include "cuda_common.h"
+#include "cuda_ops.h"
+#include "index_kernels.h"
+#include "nn_kernels.h"
 
 namespace wick::cuda_backend {
 namespace {
@@ -137,7 +137,7 @@ void check_targets(const char* op, const Tensor& t, I64 c, I64 ignore_index) {
 }
 
 Tensor nll_loss(const Tensor& input, const Tensor& target, const std::optional<Tensor>& weight,
-                const Value& size_average, I64 ignore_index, const Value& reduce, std::string_view reduction) {
+                std::optional<bool> size_average, I64 ignore_index, std::optional<bool> reduce, std::string_view reduction) {
   const char* op = "torch.nn.functional.nll_loss";
   const nnf::Reduction red = nnf::resolve_reduction(op, size_average, reduce, reduction);
   const NllShape sh = check_nll(op, input, target, weight);

@@ -9,8 +9,8 @@
 #include <cstring>
 #include <type_traits>
 
-#include "backends/cuda/elementwise_loops.cuh"
-#include "backends/cuda/reduce_kernels.h"
+#include "elementwise_loops.cuh"
+#include "reduce_kernels.h"
 
 namespace wick::cuda_backend {
 namespace {

@@ -16,7 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "backends/cuda/elementwise_kernels.h"
+#include "elementwise_kernels.h"
 
 namespace wick::cuda_backend {
 

@@ -18,7 +18,7 @@
 #include <mutex>
 #include <string>
 
-#include "dispatch/builtins.h"
+#include "plugins/loader/startup.h"
 #include "dispatch/override_internal.h"
 #include "plugins/loader/file_checks.h"
 #include "wick/error.h"
@@ -115,7 +115,7 @@ std::unique_ptr<LoadedPlugin> open_plugin(const std::string& path, const std::st
 }
 
 PluginInfo load_locked(LoaderState& s, const std::string& path, const std::string& kind) {
-  ensure_builtins();
+  register_builtins();
   auto p = open_plugin(path, kind);
   for (const auto& other : s.plugins)
     if (other->info.name == p->info.name)
@@ -165,7 +165,7 @@ void init() {
   std::lock_guard lock(s.mutex);
   if (s.initialised) return;
   s.initialised = true;
-  ensure_builtins();
+  register_builtins();
   for (const auto& [dir, kind] : search_dirs()) {
     std::error_code ec;
     if (!fs::is_directory(dir, ec)) {

@@ -95,7 +95,7 @@ TEST_F(Conv, Conv2dSamePaddingWithEvenKernel) {
   Value out = call("torch.nn.functional.conv2d", {x, w}, {{"padding", Value("same")}});
   expect_case(out.to_tensor(), {1, 3, 4, 5}, E::kConv2dSameOut, {x, w}, {&E::kConv2dSameG0, &E::kConv2dSameG1});
   // 'valid' is no padding.
-  Tensor valid = F::conv2d(x.detach(), w.detach(), std::nullopt, 1, PaddingMode::kValid);
+  Tensor valid = F::conv2d(x.detach(), w.detach(), std::nullopt, 1, "valid");
   EXPECT_EQ(valid.sizes().vec(), (Shape{1, 3, 3, 3}));
 }
 
@@ -225,7 +225,7 @@ TEST_F(Conv, ErrorsAsPyTorch) {
         (void)call("torch.conv2d", {x, w}, {{"padding", Value("foo")}, {"groups", Value(2)}});
       },
       "Invalid padding string: 'foo'");
-  expect_error([&] { (void)conv2d(x, w, std::nullopt, 2, PaddingMode::kSame, 1, 2); },
+  expect_error([&] { (void)conv2d(x, w, std::nullopt, 2, "same", 1, 2); },
                "padding='same' is not supported for strided convolutions");
   expect_error([&] { (void)conv2d(x, w, seq({5}, 0.7, 0.3, false), 1, 0, 1, 2); },
                "expected bias to be 1-dimensional with 6 elements, but got bias of size [5] instead");

@@ -117,7 +117,7 @@ TEST_F(CpuReduce, VarStdCorrections) {
   EXPECT_EQ(values(var_correction(fvec({1, 2}), IntArrayRef{0}, 2))[0], kInf);
   EXPECT_TRUE(std::isnan(values(var(empty({0, 3})))[0]));
   EXPECT_EQ(shape(var(empty({0, 3}), IntArrayRef{0})), (std::vector<std::int64_t>{3}));
-  expect_near(var_correction(ones({2, 3}), std::nullopt), {0});
+  expect_near(var_correction(ones({2, 3}), std::nullopt, std::nullopt), {0});
 }
 
 TEST_F(CpuReduce, NormForEveryKindOfP) {

@@ -130,19 +130,19 @@ TEST_F(CpuShape, FlattenUnflattenExpandAsRepeat) {
                              "tensor");
   expect_error<RuntimeError>([&] { (void)unflatten(a, 1, {}); }, "unflatten: sizes must be non-empty");
 
-  EXPECT_EQ(shape(expand_as(zeros({3, 1}), zeros({2, 3, 4}))), (Shape{2, 3, 4}));
-  expect_error<RuntimeError>([&] { (void)expand_as(a, zeros({2, 3})); },
+  EXPECT_EQ(shape(zeros({3, 1}).expand_as(zeros({2, 3, 4}))), (Shape{2, 3, 4}));
+  expect_error<RuntimeError>([&] { (void)a.expand_as(zeros({2, 3})); },
                              "The expanded size of the tensor (3) must match the existing size (4) at non-singleton "
                              "dimension 1");
 
-  EXPECT_EQ(shape(repeat(a, {2, 1, 2})), (Shape{2, 3, 8}));
-  EXPECT_EQ(values(repeat(ivec({1, 2}), {2, 2})), (Doubles{1, 2, 1, 2, 1, 2, 1, 2}));
-  Tensor same = repeat(a, {1, 1});
+  EXPECT_EQ(shape(a.repeat({2, 1, 2})), (Shape{2, 3, 8}));
+  EXPECT_EQ(values(ivec({1, 2}).repeat({2, 2})), (Doubles{1, 2, 1, 2, 1, 2, 1, 2}));
+  Tensor same = a.repeat({1, 1});
   EXPECT_NE(same.storage().get(), a.storage().get());  // always a copy
-  expect_error<RuntimeError>([&] { (void)repeat(a, {2}); },
+  expect_error<RuntimeError>([&] { (void)a.repeat({2}); },
                              "Number of dimensions of repeat dims can not be smaller than number of dimensions of "
                              "tensor");
-  expect_error<RuntimeError>([&] { (void)repeat(a, {-1, 2}); },
+  expect_error<RuntimeError>([&] { (void)a.repeat({-1, 2}); },
                              "Trying to create tensor with negative dimension -3: [-3, 8]");
   // Tensor.repeat takes its sizes as varargs.
   EXPECT_EQ(shape(call("torch.Tensor.repeat", {Value(a), Value(2), Value(1)}).to_tensor()), (Shape{6, 4}));

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "wick/autograd.h"
-#include "wick/eval.h"
+#include "tools/wick/eval.h"
 #include "wick/loader.h"
 #include "wick/ops.h"
 

@@ -17,6 +17,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "wick/loader.h"
 #include "wick/scalar.h"
 #include "wick/storage.h"
 #include "wick/tensor.h"
@@ -185,6 +186,7 @@ class FakeDeviceAllocator final : public wick::Allocator {
 };
 
 TEST(Printing, NonCpuTensorNeedsCopy) {
+  wick::init();  // the host copy goes through the dispatcher (Note [Host reads])
   FakeDeviceAllocator alloc;
   wick::set_allocator(wick::DeviceType::kCUDA, &alloc);
   {

@@ -15,7 +15,7 @@
 
 #include "tests/fuzz/fuzz_util.h"
 #include "wick/error.h"
-#include "wick/eval.h"
+#include "tools/wick/eval.h"
 
 namespace {
 

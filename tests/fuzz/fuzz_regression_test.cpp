@@ -14,7 +14,7 @@
 
 #include "wick/dispatcher.h"
 #include "wick/error.h"
-#include "wick/eval.h"
+#include "tools/wick/eval.h"
 #include "wick/loader.h"
 #include "wick/ops.h"
 #include "wick/schema.h"

@@ -12,7 +12,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "tools/bench/peak_memory.h"
+#include "peak_memory.h"
 #include "wick/loader.h"
 #include "wick/nn_functional.h"
 #include "wick/ops.h"

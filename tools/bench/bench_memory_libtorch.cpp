@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "tools/bench/peak_memory.h"
+#include "peak_memory.h"
 
 namespace {
 

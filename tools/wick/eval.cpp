@@ -3,7 +3,7 @@
 /// Walks the tree `parse` builds. Names resolve as Note [Eval names] says;
 /// operators and tensor methods go through `wick::call`; arithmetic on two
 /// Python numbers is done here, as Python does it (eval_number.cpp).
-#include "wick/eval.h"
+#include "eval.h"
 
 #include <set>
 #include <string>

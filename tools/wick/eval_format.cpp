@@ -2,7 +2,7 @@
 /// \file
 /// Tensors are read element by element through their strides, so views
 /// (transposes, slices) need no copy.
-#include "wick/eval.h"
+#include "eval.h"
 
 #include <charconv>
 #include <cmath>

@@ -9,7 +9,7 @@
 #include <string>
 #include <utility>
 
-#include "wick/eval.h"
+#include "eval.h"
 #include "wick/override.h"
 #include "wick/value.h"
 

@@ -12,7 +12,7 @@
 #include <system_error>
 #include <vector>
 
-#include "wick/eval.h"
+#include "eval.h"
 
 namespace wick::eval {
 namespace {

@@ -2,7 +2,7 @@
 /// \file
 /// Turns tokens into a `Node` tree (grammar in eval.h). Every failure is a
 /// SyntaxError whose message ends with the expression and a caret.
-#include "wick/eval.h"
+#include "eval.h"
 
 #include <algorithm>
 #include <optional>

@@ -14,7 +14,7 @@
 #include "wick/dispatch_key.h"
 #include "wick/dispatcher.h"
 #include "wick/error.h"
-#include "wick/eval.h"
+#include "eval.h"
 #include "wick/loader.h"
 
 namespace {

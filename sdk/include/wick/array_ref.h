@@ -8,6 +8,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
+#include <type_traits>
 #include <vector>
 
 namespace wick {
@@ -18,6 +20,8 @@ class ArrayRef final {
   constexpr ArrayRef() noexcept = default;
   constexpr ArrayRef(const T& one) noexcept : data_(&one), size_(1) {}  // NOLINT(implicit)
   constexpr ArrayRef(const T* data, std::size_t size) noexcept : data_(data), size_(size) {}
+  template <std::size_t N>
+  constexpr ArrayRef(const T (&array)[N]) noexcept : data_(array), size_(N) {}  // NOLINT(implicit)
   ArrayRef(const std::vector<T>& v) noexcept : data_(v.data()), size_(v.size()) {}  // NOLINT
   // The list must outlive the ArrayRef: fine for call arguments.
 #if defined(__GNUC__) && !defined(__clang__)
@@ -52,5 +56,47 @@ class ArrayRef final {
 };
 
 using IntArrayRef = ArrayRef<std::int64_t>;
+
+/// An optional list of ints, as the typed API takes `int[]?` arguments:
+/// None (std::nullopt, the default), a list (braced, std::vector,
+/// IntArrayRef), or a single int standing for a one-element list. A single
+/// int is kept inside, so `x.sum(0)` never points at a dead temporary (a
+/// `std::optional<IntArrayRef>` made from an int would).
+class OptionalIntArrayRef final {
+ public:
+  constexpr OptionalIntArrayRef() noexcept = default;
+  constexpr OptionalIntArrayRef(std::nullopt_t) noexcept {}  // NOLINT(implicit)
+  constexpr OptionalIntArrayRef(IntArrayRef list) noexcept : has_(true), list_(list) {}  // NOLINT(implicit)
+  OptionalIntArrayRef(const std::vector<std::int64_t>& list) noexcept : has_(true), list_(list) {}  // NOLINT
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winit-list-lifetime"
+#endif
+  constexpr OptionalIntArrayRef(std::initializer_list<std::int64_t> list) noexcept  // NOLINT(implicit)
+      : has_(true), list_(list) {}
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+  template <typename I>
+    requires(std::is_integral_v<I> && !std::is_same_v<I, bool>)
+  constexpr OptionalIntArrayRef(I one) noexcept  // NOLINT(implicit)
+      : has_(true), single_(true), one_(static_cast<std::int64_t>(one)) {}
+  constexpr OptionalIntArrayRef(const std::optional<IntArrayRef>& o) noexcept  // NOLINT(implicit)
+      : has_(o.has_value()), list_(o.value_or(IntArrayRef())) {}
+
+  [[nodiscard]] constexpr bool has_value() const noexcept { return has_; }
+  /// The list (empty when None); valid while this object lives.
+  [[nodiscard]] constexpr IntArrayRef value() const noexcept { return single_ ? IntArrayRef(&one_, 1) : list_; }
+  /// As the kernels take it.
+  [[nodiscard]] constexpr std::optional<IntArrayRef> get() const noexcept {
+    return has_ ? std::optional<IntArrayRef>(value()) : std::nullopt;
+  }
+
+ private:
+  bool has_ = false;
+  bool single_ = false;
+  std::int64_t one_ = 0;
+  IntArrayRef list_;
+};
 
 }  // namespace wick

@@ -62,6 +62,12 @@ template <> struct Unbox<std::optional<double>> {
   }
 };
 template <> struct Unbox<bool> { static bool get(const Value& v) { return v.to_bool(); } };
+template <> struct Unbox<std::optional<bool>> {
+  static std::optional<bool> get(const Value& v) {
+    if (v.is_none()) return std::nullopt;
+    return v.to_bool();
+  }
+};
 template <> struct Unbox<const Scalar&> { static Scalar get(const Value& v) { return v.to_scalar(); } };
 template <> struct Unbox<const std::optional<Scalar>&> {
   static std::optional<Scalar> get(const Value& v) {

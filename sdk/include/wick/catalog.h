@@ -37,6 +37,12 @@ struct CatalogEntry {
 /// dispatch like any other, and `wick ops table` shows them, but they are
 /// not API: the overridable, ignored and testing-override lists leave them out.
 [[nodiscard]] WICK_API bool is_internal_namespace(std::string_view ns);
+/// Whether `ns` holds methods: torch.Tensor, and a plugin's `<ns>.Tensor`
+/// (a plugin's `variants: method` entries live there, not in torch.Tensor).
+/// Their first argument is spelled `self`; functions spell it `input`.
+[[nodiscard]] constexpr bool is_method_namespace(std::string_view ns) noexcept {
+  return ns == "torch.Tensor" || ns.ends_with(".Tensor");
+}
 /// Every defined catalog entry (internal ones included), sorted by qualified name.
 [[nodiscard]] WICK_API std::vector<CatalogEntry> catalog_entries();
 /// Overridable entries' qualified names (not internal ones), optionally of one namespace only.

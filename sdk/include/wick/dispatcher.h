@@ -97,6 +97,18 @@ template <typename... Args>
 DispatchKeySet compute_keys(const Args&... args) noexcept {
   return (DispatchKeySet() | ... | arg_keys(args));
 }
+
+/// Note [Settled optionals]
+/// A caller's `std::nullopt` leaves the optional's payload bytes undefined.
+/// Kernels compiled at -O3 test a small optional passed in a register by
+/// shifting out the "engaged" byte, and valgrind's memcheck then computes
+/// the flags from the undefined payload too and reports a use of an
+/// uninitialised value that cannot happen. The generated typed API passes
+/// these optionals through `settled`, which returns the same optional with
+/// every byte defined (out of line, so the compiler cannot skip it).
+[[nodiscard]] WICK_API std::optional<ScalarType> settled(std::optional<ScalarType> v) noexcept;
+[[nodiscard]] WICK_API std::optional<Device> settled(std::optional<Device> v) noexcept;
+[[nodiscard]] WICK_API std::optional<bool> settled(std::optional<bool> v) noexcept;
 }  // namespace detail
 
 template <typename Sig> class TypedOperatorHandle;

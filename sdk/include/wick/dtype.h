@@ -53,6 +53,9 @@ inline constexpr int kNumScalarTypes = 5;
 
 /// "float32", "int64", ... (no "torch." prefix).
 [[nodiscard]] WICK_API std::string_view dtype_name(ScalarType t) noexcept;
+/// PyTorch's title for a dtype in kernel messages: "Float", "Long", "Bool"
+/// ("\"mse_cpu\" not implemented for 'Long'").
+[[nodiscard]] WICK_API const char* type_title(ScalarType t) noexcept;
 /// Accepts PyTorch's names and aliases: float32/float, float64/double,
 /// int64/long, int32/int, bool (with or without "torch."). Throws TypeError.
 [[nodiscard]] WICK_API ScalarType parse_dtype(std::string_view name);

@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "wick/definitions.h"
 #include "wick/device_runtime.h"
 #include "wick/export.h"
 #include "wick/library.h"
@@ -41,6 +42,9 @@ class WICK_API Registrar final {
   /// A registration block owned by this registrar (see Library).
   Library& library(std::string ns, std::optional<DispatchKey> key = std::nullopt,
                    SourceLocation loc = SourceLocation::current());
+  /// Defines every operator of a generated definition table (wick/definitions.h),
+  /// in blocks owned by this registrar.
+  void define(const CatalogTable& table);
   /// Registers a backend device type ("xla") and returns its dispatch key.
   DispatchKey register_backend(std::string_view device_type_name);
   /// Installs `runtime` and its allocator for device type `type` until this

@@ -2,8 +2,9 @@
 /// \file
 /// A `Tensor` is a cheap handle: copying shares the same TensorImpl. Views
 /// (`view`, `transpose`, `narrow`, ...) make a new TensorImpl over the same
-/// storage. Operator methods (`add`, `sum`, `matmul`, ...) go through the
-/// dispatcher like the free functions in `wick/ops.h`.
+/// storage. Operator methods (`add`, `sum`, `matmul`, ...), one per
+/// torch.Tensor catalog entry, go through the dispatcher like the free
+/// functions in `wick/ops.h`.
 ///
 ///   wick::Tensor x = wick::ones({2, 3});
 ///   wick::Tensor y = (x * 2 + 1).sum();      // tensor(18.)
@@ -16,6 +17,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "wick/array_ref.h"
@@ -30,6 +32,8 @@
 #include "wick/storage.h"
 
 namespace wick {
+
+class Value;
 
 namespace autograd {
 class Node;
@@ -96,8 +100,11 @@ class WICK_API TensorImpl final : public RefCounted {
 
  private:
   void refresh();
+  /// Deletes the autograd state through the function the autograd layer
+  /// installed when it made it: the data model never calls up into it.
   struct MetaDeleter {
-    void operator()(autograd::AutogradMeta* m) const noexcept;
+    void (*destroy)(autograd::AutogradMeta*) noexcept;
+    void operator()(autograd::AutogradMeta* m) const noexcept { destroy(m); }
   };
 
   Storage storage_;
@@ -159,63 +166,11 @@ class WICK_API Tensor final {
   template <typename T>
   [[nodiscard]] T item() const { return item().to<T>(); }
 
-  // --- views: share storage, no copy (dispatched) --------------------------
-  [[nodiscard]] Tensor view(IntArrayRef size) const;
-  [[nodiscard]] Tensor reshape(IntArrayRef shape) const;
-  [[nodiscard]] Tensor transpose(std::int64_t dim0, std::int64_t dim1) const;
-  [[nodiscard]] Tensor t() const;
-  [[nodiscard]] Tensor permute(IntArrayRef dims) const;
-  [[nodiscard]] Tensor unsqueeze(std::int64_t dim) const;
-  [[nodiscard]] Tensor squeeze(std::optional<std::int64_t> dim = std::nullopt) const;
-  [[nodiscard]] Tensor expand(IntArrayRef size) const;
-  [[nodiscard]] Tensor narrow(std::int64_t dim, std::int64_t start, std::int64_t length) const;
-  [[nodiscard]] Tensor select(std::int64_t dim, std::int64_t index) const;
-  [[nodiscard]] Tensor contiguous() const;
-  [[nodiscard]] Tensor clone() const;
-  [[nodiscard]] Tensor to(ScalarType dtype) const;
-  /// This tensor on `device` (and in `dtype`): a copy, or the tensor itself
-  /// when it is already there and `copy` is false. `non_blocking` lets a copy
-  /// between host and device return before it finished where the memory
-  /// allows (pinned host memory, wick/cuda.h).
-  [[nodiscard]] Tensor to(Device device, std::optional<ScalarType> dtype = std::nullopt, bool non_blocking = false,
-                          bool copy = false) const;
-  /// `to(device)` for a CUDA device (default: the current one).
-  [[nodiscard]] Tensor cuda(std::optional<Device> device = std::nullopt, bool non_blocking = false) const;
-  /// `to("cpu")`.
-  [[nodiscard]] Tensor cpu() const;
-  /// Shape and indexing methods (torch.Tensor.flatten, ...; see wick/ops.h).
-  [[nodiscard]] Tensor flatten(std::int64_t start_dim = 0, std::int64_t end_dim = -1) const;
-  [[nodiscard]] Tensor expand_as(const Tensor& other) const;
-  [[nodiscard]] Tensor repeat(IntArrayRef repeats) const;
-  [[nodiscard]] Tensor flip(IntArrayRef dims) const;
-  [[nodiscard]] Tensor index_select(std::int64_t dim, const Tensor& index) const;
-  [[nodiscard]] Tensor gather(std::int64_t dim, const Tensor& index) const;
-  [[nodiscard]] Tensor masked_fill(const Tensor& mask, const Scalar& value) const;
-  [[nodiscard]] std::vector<Tensor> split(std::int64_t split_size, std::int64_t dim = 0) const;
-  [[nodiscard]] std::vector<Tensor> chunk(std::int64_t chunks, std::int64_t dim = 0) const;
-
-  // --- operators (dispatched; see wick/ops.h for the full list) -------------
-  [[nodiscard]] Tensor add(const Tensor& other, const Scalar& alpha = 1) const;
-  [[nodiscard]] Tensor sub(const Tensor& other, const Scalar& alpha = 1) const;
-  [[nodiscard]] Tensor mul(const Tensor& other) const;
-  [[nodiscard]] Tensor div(const Tensor& other) const;
-  [[nodiscard]] Tensor neg() const;
-  [[nodiscard]] Tensor exp() const;
-  [[nodiscard]] Tensor log() const;
-  [[nodiscard]] Tensor relu() const;
-  /// Sum of all elements; `sum(dims, keepdim)` reduces the listed dims.
-  [[nodiscard]] Tensor sum() const;
-  [[nodiscard]] Tensor sum(IntArrayRef dim, bool keepdim = false) const;
-  [[nodiscard]] Tensor mean() const;
-  [[nodiscard]] Tensor mean(IntArrayRef dim, bool keepdim = false) const;
-  [[nodiscard]] Tensor mm(const Tensor& mat2) const;
-  [[nodiscard]] Tensor matmul(const Tensor& other) const;
-  [[nodiscard]] Tensor eq(const Tensor& other) const;
-  [[nodiscard]] Tensor lt(const Tensor& other) const;
-  Tensor& add_(const Tensor& other, const Scalar& alpha = 1);
-  Tensor& mul_(const Tensor& other);
-  Tensor& copy_(const Tensor& src, bool non_blocking = false);
-  Tensor& fill_(const Scalar& value);
+  // --- operators: one method per torch.Tensor catalog entry ----------------
+  // Generated from the operator definitions (dispatch/ops/*.ops): views
+  // (view, reshape, transpose, ...) share storage; in-place methods
+  // (add_, copy_, exp_, ...) return *this. See wick/ops.h.
+#include "wick/gen/torch_methods.inc"
 
   // --- autograd (see wick/autograd.h) -----------------------------------------
   /// True for a leaf that asked for gradients and for every result computed

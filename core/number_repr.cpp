@@ -1,0 +1,95 @@
+// core/number_repr.cpp - Python's repr of numbers: float, int, bool.
+/// \file
+/// `python_float_repr` and `Scalar::repr` reproduce Python's `repr(float)`,
+/// `repr(int)` and `repr(bool)`: the shortest digits that round-trip, in
+/// positional form for 1e-4 <= |v| < 1e16 and exponent form otherwise.
+#include "core/number_repr.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+
+#include "wick/error.h"
+#include "wick/scalar.h"
+#include "wick/value.h"
+
+namespace wick {
+
+bool format_nonfinite(double v, std::string& out) {
+  if (std::isnan(v)) {
+    out = "nan";
+    return true;
+  }
+  if (std::isinf(v)) {
+    out = v > 0 ? "inf" : "-inf";
+    return true;
+  }
+  return false;
+}
+
+std::string python_float_repr(double v) {
+  std::string out;
+  if (format_nonfinite(v, out)) return out;
+
+  // Shortest round-trip digits, as "d[.ddd]e[+-]XX".
+  char buf[64];
+  auto res = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
+  WICK_INTERNAL_ASSERT(res.ec == std::errc(), "to_chars failed");
+  std::string_view sci(buf, static_cast<std::size_t>(res.ptr - buf));
+  if (sci.front() == '-') {
+    out += '-';
+    sci.remove_prefix(1);
+  }
+  const std::size_t e = sci.find('e');
+  std::string digits;
+  for (char c : sci.substr(0, e)) {
+    if (c != '.') digits += c;
+  }
+  const std::string_view exp_text = sci.substr(e + 1);
+  int exp = std::atoi(std::string(exp_text[0] == '+' ? exp_text.substr(1) : exp_text).c_str());
+
+  // Python switches to exponent form outside 1e-4 <= |v| < 1e16.
+  if (exp < -4 || exp >= 16) {
+    out += digits[0];
+    if (digits.size() > 1) {
+      out += '.';
+      out.append(digits, 1);
+    }
+    out += exp < 0 ? "e-" : "e+";
+    const int mag = std::abs(exp);
+    if (mag < 10) out += '0';
+    out += std::to_string(mag);
+  } else if (exp >= 0) {
+    const auto int_digits = static_cast<std::size_t>(exp) + 1;
+    if (digits.size() <= int_digits) {
+      out += digits;
+      out.append(int_digits - digits.size(), '0');
+      out += ".0";
+    } else {
+      out.append(digits, 0, int_digits);
+      out += '.';
+      out.append(digits, int_digits);
+    }
+  } else {
+    out += "0.";
+    out.append(static_cast<std::size_t>(-exp - 1), '0');
+    out += digits;
+  }
+  return out;
+}
+
+std::string Scalar::repr() const {
+  switch (kind_) {
+    case Kind::kBool:
+      return i_ ? "True" : "False";
+    case Kind::kInt:
+      return std::to_string(i_);
+    case Kind::kDouble:
+      return python_float_repr(d_);
+  }
+  return {};
+}
+
+}  // namespace wick

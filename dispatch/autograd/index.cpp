@@ -1,0 +1,311 @@
+// dispatch/autograd_index.cpp - formulas of cat, index_select, gather, scatter, scatter_add, masked_fill, flip, tril, triu.
+/// \file
+/// Backwards are written with differentiable operators, so double backward
+/// works: index_select and gather send the gradient back with scatter_add,
+/// whose own backward gathers again. Forward mode applies the operator (it is
+/// linear in its differentiable inputs) to the tangents.
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "dispatch/autograd/support.h"
+
+namespace wick::autograd {
+namespace {
+
+using T = const Tensor&;
+using I64 = std::int64_t;
+using Tensors = const std::vector<Tensor>&;
+
+Tensor zero_like(T t) { return wick::zeros(t.sizes(), t.dtype(), t.device()); }
+
+// `t` padded with zeros at the end of each dim up to `sizes` (a gradient for
+// a src larger than its index); differentiable through cat.
+Tensor pad_to(Tensor t, IntArrayRef sizes) {
+  for (I64 d = 0; d < t.dim(); ++d) {
+    if (t.sizes()[d] == sizes[d]) continue;
+    DimVector pad(t.sizes());
+    pad[d] = sizes[d] - t.sizes()[d];
+    t = wick::cat({t, wick::zeros(pad, t.dtype(), t.device())}, d);
+  }
+  return t;
+}
+
+// --- cat --------------------------------------------------------------------------------------
+
+struct CatBackward {
+  static constexpr const char* kName = "CatBackward0";
+  I64 dim = 0;
+  std::vector<I64> lengths;  // along dim; -1 for a skipped legacy empty tensor
+  std::vector<ScalarType> dtypes;
+  tensor_list backward(Node& n, tensor_list& g) {
+    tensor_list out(lengths.size());
+    I64 offset = 0;
+    for (std::size_t i = 0; i < lengths.size(); ++i) {
+      if (lengths[i] < 0) {
+        if (n.should_compute_output(i)) out[i] = wick::zeros({0}, dtypes[i], g[0].device());
+        continue;
+      }
+      if (n.should_compute_output(i)) out[i] = g[0].narrow(dim, offset, lengths[i]).to(dtypes[i]);
+      offset += lengths[i];
+    }
+    return out;
+  }
+  void release() {}
+};
+
+Tensor cat_ag(DispatchKeySet ks, Tensors tensors, I64 dim) {
+  static const auto op = op_handle<Tensor(Tensors, I64)>("torch.cat");
+  bool any_grad = false;
+  bool fw = false;
+  for (const Tensor& t : tensors) {
+    any_grad = any_grad || needs_grad(t);
+    fw = fw || any_tangent(t);
+  }
+  Tensor out = call_below(op, ks, tensors, dim);
+  auto legacy = [](T t) { return t.dim() == 1 && t.numel() == 0; };
+  I64 d = 0;
+  for (const Tensor& t : tensors)
+    if (!legacy(t)) {
+      d = wrap_dim(dim, t.dim());
+      break;
+    }
+  if (any_grad) {
+    auto node = std::make_shared<FormulaNode<CatBackward>>();
+    node->mutable_next_edges() = collect_next_edges(tensors);
+    node->f.dim = d;
+    for (const Tensor& t : tensors) {
+      node->f.lengths.push_back(legacy(t) ? -1 : t.sizes()[d]);
+      node->f.dtypes.push_back(t.dtype());
+    }
+    set_history(out, node);
+  }
+  if (fw) {
+    ExcludeDispatchKeyGuard below(DispatchKey::kAutograd);
+    std::vector<Tensor> tangents;
+    for (const Tensor& t : tensors) {
+      Tensor tt = fw_grad_of(t);
+      tangents.push_back(tt.defined() ? tt : zero_like(t));
+    }
+    set_tangent(out, wick::cat(tangents, dim).to(out.dtype()));
+  }
+  return out;
+}
+
+// --- index_select / gather: back with scatter_add ----------------------------------------------
+
+// Sends `g` (gathered along `dim` at `index`, shaped like g) back into zeros of `sizes`.
+Tensor scatter_back(T g, IntArrayRef sizes, I64 dim, T index) {
+  return wick::scatter_add(wick::zeros(sizes, g.dtype(), g.device()), dim, index, g);
+}
+
+struct IndexSelectBackward {
+  static constexpr const char* kName = "IndexSelectBackward0";
+  DimVector sizes;
+  I64 dim = 0;
+  Tensor index;  // int64
+  tensor_list backward(Node& n, tensor_list& g) {
+    if (!n.should_compute_output(0)) return {Tensor()};
+    if (sizes.empty()) return {g[0]};  // a 0-dim self: the result is self
+    DimVector shape(sizes.size(), 1);
+    shape[dim] = index.numel();
+    return {scatter_back(g[0], sizes, dim, index.reshape(shape).expand(g[0].sizes()))};
+  }
+  void release() {}
+};
+
+Tensor index_select_ag(DispatchKeySet ks, T self, I64 dim, T index) {
+  static const auto op = op_handle<Tensor(T, I64, T)>("torch.index_select");
+  auto node = make_node<IndexSelectBackward>(self);
+  Tensor out = call_below(op, ks, self, dim, index);
+  if (node) {
+    node->f.sizes = DimVector(self.sizes());
+    node->f.dim = wrap_dim(dim, std::max<I64>(self.dim(), 1));
+    node->f.index = index.to(ScalarType::kInt64);
+    set_history(out, node);
+  }
+  if (any_tangent(self)) {
+    ExcludeDispatchKeyGuard below(DispatchKey::kAutograd);
+    set_tangent(out, wick::index_select(fw_grad_of(self), dim, index));
+  }
+  return out;
+}
+
+struct GatherBackward {
+  static constexpr const char* kName = "GatherBackward0";
+  DimVector sizes;
+  I64 dim = 0;
+  Tensor index;
+  tensor_list backward(Node& n, tensor_list& g) {
+    if (!n.should_compute_output(0)) return {Tensor()};
+    return {scatter_back(g[0], sizes, dim, index)};
+  }
+  void release() {}
+};
+
+Tensor gather_ag(DispatchKeySet ks, T self, I64 dim, T index, bool sparse_grad) {
+  static const auto op = op_handle<Tensor(T, I64, T, bool)>("torch.gather");
+  auto node = make_node<GatherBackward>(self);
+  Tensor out = call_below(op, ks, self, dim, index, sparse_grad);
+  if (node) {
+    node->f.sizes = DimVector(self.sizes());
+    node->f.dim = dim;
+    node->f.index = index;
+    set_history(out, node);
+  }
+  if (any_tangent(self)) {
+    ExcludeDispatchKeyGuard below(DispatchKey::kAutograd);
+    set_tangent(out, wick::gather(fw_grad_of(self), dim, index));
+  }
+  return out;
+}
+
+// --- scatter / scatter_add ----------------------------------------------------------------------
+
+template <bool kAdd>
+struct ScatterBackward {
+  I64 dim = 0;
+  Tensor index;
+  DimVector src_sizes;
+  bool value = false;  // scatter's value overload: no src gradient
+  [[nodiscard]] std::string name() const {
+    return kAdd ? "ScatterAddBackward0" : value ? "ScatterBackward1" : "ScatterBackward0";
+  }
+  tensor_list backward(Node& n, tensor_list& g) {
+    Tensor gs, gsrc;
+    if (n.should_compute_output(0)) gs = kAdd ? g[0] : wick::scatter(g[0], dim, index, wrap_scalar(Scalar(0.0)));
+    if (!value && n.should_compute_output(1)) gsrc = pad_to(wick::gather(g[0], dim, index), src_sizes);
+    return {gs, gsrc};
+  }
+  void release() {}
+};
+
+template <bool kAdd>
+Tensor scatter_ag(DispatchKeySet ks, T self, I64 dim, T index, T src) {
+  static const auto op = op_handle<Tensor(T, I64, T, T)>(kAdd ? "torch.scatter_add" : "torch.scatter");
+  auto node = make_node<ScatterBackward<kAdd>>(self, src);
+  Tensor out = call_below(op, ks, self, dim, index, src);
+  if (node) {
+    node->f.dim = dim;
+    node->f.index = index;
+    node->f.src_sizes = DimVector(src.sizes());
+    node->f.value = !kAdd && src.impl()->is_wrapped_number();
+    set_history(out, node);
+  }
+  if (any_tangent(self, src)) {
+    ExcludeDispatchKeyGuard below(DispatchKey::kAutograd);
+    Tensor ts = fw_grad_of(self);
+    Tensor tsrc = fw_grad_of(src);
+    if (!ts.defined()) ts = zero_like(self);
+    if (!tsrc.defined()) tsrc = src.impl()->is_wrapped_number() ? wrap_scalar(Scalar(0.0)) : zero_like(src);
+    set_tangent(out, kAdd ? wick::scatter_add(ts, dim, index, tsrc) : wick::scatter(ts, dim, index, tsrc));
+  }
+  return out;
+}
+
+// --- masked_fill -------------------------------------------------------------------------------
+
+struct MaskedFillBackward {
+  DimVector sizes;
+  Tensor mask;  // bool
+  ScalarType value_dtype = ScalarType::kFloat32;
+  bool tensor_value = false;
+  [[nodiscard]] std::string name() const { return tensor_value ? "MaskedFillBackward1" : "MaskedFillBackward0"; }
+  tensor_list backward(Node& n, tensor_list& g) {
+    Tensor gs, gv;
+    const Tensor zero = wrap_scalar(Scalar(0.0));
+    if (n.should_compute_output(0)) gs = sum_to(wick::masked_fill(g[0], mask, zero), sizes);
+    if (n.should_compute_output(2))
+      gv = wick::sum(wick::masked_fill(g[0], wick::logical_not(mask), zero)).to(value_dtype);
+    return {gs, Tensor(), gv};
+  }
+  void release() {}
+};
+
+Tensor masked_fill_ag(DispatchKeySet ks, T self, T mask, T value) {
+  static const auto op = op_handle<Tensor(T, T, T)>("torch.masked_fill");
+  auto node = make_node<MaskedFillBackward>(self, mask, value);
+  Tensor out = call_below(op, ks, self, mask, value);
+  const bool fw = any_tangent(self, value);
+  if (!node && !fw) return out;
+  ExcludeDispatchKeyGuard below(DispatchKey::kAutograd);
+  const Tensor m = mask.dtype() == ScalarType::kBool ? mask : wick::ne(mask, wrap_scalar(Scalar(0)));
+  if (node) {
+    node->f.sizes = DimVector(self.sizes());
+    node->f.mask = m;
+    node->f.value_dtype = value.dtype();
+    node->f.tensor_value = !value.impl()->is_wrapped_number();
+    set_history(out, node);
+  }
+  if (fw) {
+    Tensor ts = fw_grad_of(self);
+    Tensor tv = fw_grad_of(value);
+    set_tangent(out, wick::masked_fill(ts.defined() ? ts.expand(out.sizes()) : zero_like(out), m,
+                                       tv.defined() ? tv : wrap_scalar(Scalar(0.0))));
+  }
+  return out;
+}
+
+// --- flip, tril, triu: linear maps that are their own adjoint -------------------------------------
+
+template <class D>
+struct SelfAdjointBackward {
+  static constexpr const char* kName = D::kName;
+  typename D::Arg arg{};
+  tensor_list backward(Node& n, tensor_list& g) {
+    if (!n.should_compute_output(0)) return {Tensor()};
+    return {D::apply(g[0], arg)};
+  }
+  void release() {}
+};
+
+template <class D>
+Tensor self_adjoint_ag(DispatchKeySet ks, T self, typename D::Param arg) {
+  static const auto op = op_handle<Tensor(T, typename D::Param)>(D::kOp);
+  auto node = make_node<SelfAdjointBackward<D>>(self);
+  Tensor out = call_below(op, ks, self, arg);
+  if (node) {
+    node->f.arg = typename D::Arg(arg);
+    set_history(out, node);
+  }
+  if (any_tangent(self)) {
+    ExcludeDispatchKeyGuard below(DispatchKey::kAutograd);
+    set_tangent(out, D::apply(fw_grad_of(self), arg));
+  }
+  return out;
+}
+
+struct FlipD {
+  static constexpr const char* kOp = "torch.flip";
+  static constexpr const char* kName = "FlipBackward0";
+  using Param = IntArrayRef;
+  using Arg = DimVector;
+  static Tensor apply(T t, IntArrayRef dims) { return wick::flip(t, dims); }
+};
+template <bool kLower>
+struct TriangleD {
+  static constexpr const char* kOp = kLower ? "torch.tril" : "torch.triu";
+  static constexpr const char* kName = kLower ? "TrilBackward0" : "TriuBackward0";
+  using Param = I64;
+  using Arg = I64;
+  static Tensor apply(T t, I64 k) { return kLower ? wick::tril(t, k) : wick::triu(t, k); }
+};
+
+}  // namespace
+
+void register_autograd_index(std::vector<std::unique_ptr<Library>>& out) {
+  auto torch = std::make_unique<Library>("torch", DispatchKey::kAutograd);
+  torch->impl("cat", &cat_ag)
+      .impl("index_select", &index_select_ag)
+      .impl("gather", &gather_ag)
+      .impl("scatter", &scatter_ag<false>)
+      .impl("scatter_add", &scatter_ag<true>)
+      .impl("masked_fill", &masked_fill_ag)
+      .impl("flip", &self_adjoint_ag<FlipD>)
+      .impl("tril", &self_adjoint_ag<TriangleD<true>>)
+      .impl("triu", &self_adjoint_ag<TriangleD<false>>);
+  out.push_back(std::move(torch));
+}
+
+}  // namespace wick::autograd

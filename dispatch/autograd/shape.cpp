@@ -1,0 +1,520 @@
+// dispatch/autograd_shape.cpp - Autograd kernels of views, copies, in-place ops, and the fallback.
+/// \file
+/// View kernels mark their result as a view of the input's base, so an
+/// in-place op on it later rewrites the base's history (Note [Views and
+/// in-place] in core/autograd/autograd_meta.h). In-place kernels check for leaves
+/// that require grad before writing and rebase the history after.
+#include <functional>
+#include <numeric>
+#include <optional>
+#include <string_view>
+
+#include "dispatch/autograd/support.h"
+
+namespace wick::autograd {
+namespace {
+
+using T = const Tensor&;
+
+// --- views -------------------------------------------------------------------------------
+
+// A view's backward: `Fn(grad, state)` maps the view's gradient to the input's.
+template <class D>
+struct ViewBackward {
+  static constexpr const char* kName = D::kName;
+  typename D::State state;
+  tensor_list backward(Node& n, tensor_list& g) {
+    if (!n.should_compute_output(0)) return {Tensor()};
+    return {D::backward(g[0], state)};
+  }
+  void release() {}
+};
+
+// Records a view op: node, view tracking and tangent.
+template <class D, class... A>
+Tensor view_autograd(const TypedOperatorHandle<Tensor(T, A...)>& op, DispatchKeySet ks, T self,
+                     std::type_identity_t<A>... args) {
+  auto node = make_node<ViewBackward<D>>(self);
+  Tensor out = call_below(op, ks, self, args...);
+  if (out.is_same(self)) return out;  // a no-op (to() of the same dtype): no new history
+  if (out.storage().get() == self.storage().get()) set_view_of(out, self);
+  if (node) {
+    node->f.state = D::save(self, args...);
+    set_history(out, node);
+  }
+  if (any_tangent(self)) {
+    ExcludeDispatchKeyGuard below(DispatchKey::kAutograd);
+    set_tangent(out, D::forward(fw_grad_of(self), args...));
+  }
+  return out;
+}
+
+struct SizesState {
+  DimVector sizes;
+};
+
+struct ViewD {
+  static constexpr const char* kName = "ViewBackward0";
+  using State = SizesState;
+  static State save(T self, IntArrayRef) { return {DimVector(self.sizes())}; }
+  static Tensor backward(T g, const State& s) { return g.reshape(s.sizes); }
+  static Tensor forward(T t, IntArrayRef size) { return t.reshape(size); }
+};
+struct ReshapeD : ViewD {
+  static constexpr const char* kName = "ReshapeAliasBackward0";
+};
+struct ExpandD {
+  static constexpr const char* kName = "ExpandBackward0";
+  using State = SizesState;
+  static State save(T self, IntArrayRef) { return {DimVector(self.sizes())}; }
+  static Tensor backward(T g, const State& s) { return sum_to(g, s.sizes); }
+  static Tensor forward(T t, IntArrayRef size) { return t.expand(size); }
+};
+struct SqueezeD {
+  static constexpr const char* kName = "SqueezeBackward0";
+  using State = SizesState;
+  static State save(T self, std::optional<std::int64_t>) { return {DimVector(self.sizes())}; }
+  static Tensor backward(T g, const State& s) { return g.reshape(s.sizes); }
+  static Tensor forward(T t, std::optional<std::int64_t> dim) { return t.squeeze(dim); }
+};
+struct UnsqueezeD {
+  static constexpr const char* kName = "UnsqueezeBackward0";
+  struct State {
+    std::int64_t dim;
+  };
+  static State save(T self, std::int64_t dim) { return {wrap_dim(dim, self.dim() + 1)}; }
+  static Tensor backward(T g, const State& s) { return g.squeeze(s.dim); }
+  static Tensor forward(T t, std::int64_t dim) { return t.unsqueeze(dim); }
+};
+struct TransposeD {
+  static constexpr const char* kName = "TransposeBackward0";
+  struct State {
+    std::int64_t d0, d1;
+  };
+  static State save(T, std::int64_t d0, std::int64_t d1) { return {d0, d1}; }
+  static Tensor backward(T g, const State& s) { return g.transpose(s.d0, s.d1); }
+  static Tensor forward(T t, std::int64_t d0, std::int64_t d1) { return t.transpose(d0, d1); }
+};
+struct TD {
+  static constexpr const char* kName = "TBackward0";
+  struct State {};
+  static State save(T) { return {}; }
+  static Tensor backward(T g, const State&) { return g.t(); }
+  static Tensor forward(T t) { return t.t(); }
+};
+struct PermuteD {
+  static constexpr const char* kName = "PermuteBackward0";
+  struct State {
+    DimVector inverse;
+  };
+  static State save(T self, IntArrayRef dims) {
+    State s{DimVector(dims.size())};
+    for (std::size_t i = 0; i < dims.size(); ++i) s.inverse[wrap_dim(dims[i], self.dim())] = static_cast<std::int64_t>(i);
+    return s;
+  }
+  static Tensor backward(T g, const State& s) { return g.permute(s.inverse); }
+  static Tensor forward(T t, IntArrayRef dims) { return t.permute(dims); }
+};
+// The adjoint of a slicing view: places the gradient into zeros of the
+// input's shape. Its own derivative slices again, so double backward works.
+template <class D>
+struct EmbedBackward {
+  static constexpr const char* kName = D::kEmbedName;
+  typename D::State state;
+  tensor_list backward(Node& n, tensor_list& g) {
+    if (!n.should_compute_output(0)) return {Tensor()};
+    return {D::forward_state(g[0], state)};
+  }
+  void release() {}
+};
+
+template <class D>
+Tensor embed(const Tensor& g, const typename D::State& s) {
+  auto node = GradMode::is_enabled() ? make_node<EmbedBackward<D>>(g) : nullptr;
+  Tensor r;
+  {
+    AutoGradMode off(false);
+    r = wick::zeros(s.sizes, g.dtype(), g.device());
+    D::forward_state(r, s).copy_(g);
+  }
+  if (node) {
+    node->f.state = s;
+    set_history(r, node);
+  }
+  return r;
+}
+
+struct NarrowD {
+  static constexpr const char* kName = "SliceBackward0";
+  struct State {
+    DimVector sizes;
+    std::int64_t dim, start, length;
+  };
+  static State save(T self, std::int64_t dim, std::int64_t start, std::int64_t length) {
+    const std::int64_t d = wrap_dim(dim, self.dim());
+    return {DimVector(self.sizes()), d, start < 0 ? start + self.sizes()[d] : start, length};
+  }
+  static constexpr const char* kEmbedName = "SliceBackwardBackward0";
+  static Tensor forward_state(T t, const State& s) { return t.narrow(s.dim, s.start, s.length); }
+  static Tensor backward(T g, const State& s) { return embed<NarrowD>(g, s); }
+  static Tensor forward(T t, std::int64_t dim, std::int64_t start, std::int64_t length) {
+    return t.narrow(dim, start, length);
+  }
+};
+struct SelectD {
+  static constexpr const char* kName = "SelectBackward0";
+  struct State {
+    DimVector sizes;
+    std::int64_t dim, index;
+  };
+  static State save(T self, std::int64_t dim, std::int64_t index) {
+    const std::int64_t d = wrap_dim(dim, self.dim());
+    return {DimVector(self.sizes()), d, index < 0 ? index + self.sizes()[d] : index};
+  }
+  static constexpr const char* kEmbedName = "SelectBackwardBackward0";
+  static Tensor forward_state(T t, const State& s) { return t.select(s.dim, s.index); }
+  static Tensor backward(T g, const State& s) { return embed<SelectD>(g, s); }
+  static Tensor forward(T t, std::int64_t dim, std::int64_t index) { return t.select(dim, index); }
+};
+
+Tensor view_ag(DispatchKeySet ks, T self, IntArrayRef size) {
+  static const auto op = op_handle<Tensor(T, IntArrayRef)>("torch.Tensor.view");
+  return view_autograd<ViewD>(op, ks, self, size);
+}
+Tensor reshape_ag(DispatchKeySet ks, T self, IntArrayRef shape) {
+  static const auto op = op_handle<Tensor(T, IntArrayRef)>("torch.reshape");
+  return view_autograd<ReshapeD>(op, ks, self, shape);
+}
+Tensor expand_ag(DispatchKeySet ks, T self, IntArrayRef size) {
+  static const auto op = op_handle<Tensor(T, IntArrayRef)>("torch.Tensor.expand");
+  return view_autograd<ExpandD>(op, ks, self, size);
+}
+Tensor squeeze_ag(DispatchKeySet ks, T self, std::optional<std::int64_t> dim) {
+  static const auto op = op_handle<Tensor(T, std::optional<std::int64_t>)>("torch.squeeze");
+  return view_autograd<SqueezeD>(op, ks, self, dim);
+}
+Tensor unsqueeze_ag(DispatchKeySet ks, T self, std::int64_t dim) {
+  static const auto op = op_handle<Tensor(T, std::int64_t)>("torch.unsqueeze");
+  return view_autograd<UnsqueezeD>(op, ks, self, dim);
+}
+Tensor transpose_ag(DispatchKeySet ks, T self, std::int64_t d0, std::int64_t d1) {
+  static const auto op = op_handle<Tensor(T, std::int64_t, std::int64_t)>("torch.transpose");
+  return view_autograd<TransposeD>(op, ks, self, d0, d1);
+}
+Tensor t_ag(DispatchKeySet ks, T self) {
+  static const auto op = op_handle<Tensor(T)>("torch.t");
+  return view_autograd<TD>(op, ks, self);
+}
+Tensor permute_ag(DispatchKeySet ks, T self, IntArrayRef dims) {
+  static const auto op = op_handle<Tensor(T, IntArrayRef)>("torch.permute");
+  return view_autograd<PermuteD>(op, ks, self, dims);
+}
+Tensor narrow_ag(DispatchKeySet ks, T self, std::int64_t dim, std::int64_t start, std::int64_t length) {
+  static const auto op = op_handle<Tensor(T, std::int64_t, std::int64_t, std::int64_t)>("torch.narrow");
+  return view_autograd<NarrowD>(op, ks, self, dim, start, length);
+}
+Tensor select_ag(DispatchKeySet ks, T self, std::int64_t dim, std::int64_t index) {
+  static const auto op = op_handle<Tensor(T, std::int64_t, std::int64_t)>("torch.select");
+  return view_autograd<SelectD>(op, ks, self, dim, index);
+}
+
+// --- copies -----------------------------------------------------------------------------------
+
+struct CloneD {
+  static constexpr const char* kName = "CloneBackward0";
+  struct State {};
+  static State save(T) { return {}; }
+  static Tensor backward(T g, const State&) { return g; }
+  static Tensor forward(T t) { return t.clone(); }
+};
+Tensor clone_ag(DispatchKeySet ks, T self) {
+  static const auto op = op_handle<Tensor(T)>("torch.clone");
+  return view_autograd<CloneD>(op, ks, self);
+}
+
+struct ToD {
+  static constexpr const char* kName = "ToCopyBackward0";
+  struct State {
+    ScalarType dtype;
+  };
+  static State save(T self, ScalarType) { return {self.dtype()}; }
+  static Tensor backward(T g, const State& s) { return g.to(s.dtype); }
+  static Tensor forward(T t, ScalarType dtype) { return t.to(dtype); }
+};
+Tensor to_ag(DispatchKeySet ks, T self, ScalarType dtype) {
+  static const auto op = op_handle<Tensor(T, ScalarType)>("torch.Tensor.to");
+  return view_autograd<ToD>(op, ks, self, dtype);
+}
+
+struct ToDeviceD {
+  static constexpr const char* kName = "ToCopyBackward0";
+  struct State {
+    Device device;
+    ScalarType dtype;
+  };
+  static State save(T self, Device, std::optional<ScalarType>, bool, bool) { return {self.device(), self.dtype()}; }
+  static Tensor backward(T g, const State& s) { return g.to(s.device, s.dtype); }
+  static Tensor forward(T t, Device device, std::optional<ScalarType> dtype, bool non_blocking, bool copy) {
+    return t.to(device, dtype, non_blocking, copy);
+  }
+};
+Tensor to_device_ag(DispatchKeySet ks, T self, Device device, std::optional<ScalarType> dtype, bool non_blocking,
+                    bool copy) {
+  static const auto op =
+      op_handle<Tensor(T, Device, std::optional<ScalarType>, bool, bool)>("torch.Tensor.to.device");
+  return view_autograd<ToDeviceD>(op, ks, self, device, dtype, non_blocking, copy);
+}
+
+// --- in-place -------------------------------------------------------------------------------------
+
+struct CopyBackward {
+  static constexpr const char* kName = "CopyBackwards";
+  // The source's gradient goes back to its device and dtype.
+  Device src_device;
+  ScalarType src_dtype = ScalarType::kFloat32;
+  tensor_list backward(Node& n, tensor_list& g) {
+    Tensor gs, gsrc;
+    if (n.should_compute_output(0)) gs = wick::mul(g[0], scalar(0.0));
+    if (n.should_compute_output(1)) gsrc = g[0].to(src_device, src_dtype);
+    return {gs, gsrc};
+  }
+  void release() {}
+};
+
+Tensor copy_ag(DispatchKeySet ks, T self, T src, bool non_blocking) {
+  static const auto op = op_handle<Tensor(T, T, bool)>("torch.Tensor.copy_");
+  check_inplace(self, "copy_");
+  auto node = make_node<CopyBackward>(self, src);
+  if (node) {
+    node->f.src_device = src.device();
+    node->f.src_dtype = src.dtype();
+  }
+  const bool fw = any_tangent(self, src);
+  Tensor tsrc = fw ? fw_grad_of(src) : Tensor();
+  Tensor out = call_below(op, ks, self, src, non_blocking);
+  if (node) rebase_history(self, node);
+  if (fw) {
+    ExcludeDispatchKeyGuard below(DispatchKey::kAutograd);
+    set_tangent(self, tsrc.defined() ? tsrc.to(self.dtype()) : wick::mul(self, scalar(0.0)));
+  }
+  return out;
+}
+
+struct FillBackward {
+  static constexpr const char* kName = "FillBackward0";
+  tensor_list backward(Node& n, tensor_list& g) {
+    return {n.should_compute_output(0) ? wick::mul(g[0], scalar(0.0)) : Tensor()};
+  }
+  void release() {}
+};
+
+Tensor fill_ag(DispatchKeySet ks, T self, const Scalar& value) {
+  static const auto op = op_handle<Tensor(T, const Scalar&)>("torch.Tensor.fill_");
+  check_inplace(self, "fill_");
+  auto node = make_node<FillBackward>(self);
+  const bool fw = any_tangent(self);
+  Tensor out = call_below(op, ks, self, value);
+  if (node) rebase_history(self, node);
+  if (fw) set_fw_grad(self, Tensor());
+  return out;
+}
+
+// add_/sub_/mul_/div_: the out-of-place formula, with `self` as it was before the write.
+template <int kOp>  // 0 add, 1 sub, 2 mul, 3 div
+struct InplaceBackward {
+  static constexpr const char* kName = kOp == 0   ? "AddBackward0"
+                                       : kOp == 1 ? "SubBackward0"
+                                       : kOp == 2 ? "MulBackward0"
+                                                  : "DivBackward0";
+  Scalar alpha = 1;
+  bool rounding = false;  // div_ with a rounding_mode: piecewise constant, a zero gradient
+  SavedVariable original, other;
+  tensor_list backward(FormulaNode<InplaceBackward>& n, tensor_list& g) {
+    Tensor gs, go;
+    const Tensor& d = g[0];
+    if (rounding) {
+      if (n.should_compute_output(0)) gs = wick::mul(d, scalar(0.0));
+      if (n.should_compute_output(1)) go = wick::mul(d, scalar(0.0));
+    } else if constexpr (kOp <= 1) {
+      if (n.should_compute_output(0)) gs = d;
+      if (n.should_compute_output(1)) go = d * (kOp == 1 ? -alpha.to<double>() : alpha.to<double>());
+    } else if constexpr (kOp == 2) {
+      if (n.should_compute_output(0)) gs = wick::mul(d, n.unpack(other));
+      if (n.should_compute_output(1)) go = wick::mul(d, n.unpack(original));
+    } else {
+      Tensor b = n.unpack(other);
+      if (n.should_compute_output(0)) gs = wick::div(d, b);
+      if (n.should_compute_output(1)) go = wick::neg(wick::div(wick::mul(d, n.unpack(original)), wick::mul(b, b)));
+    }
+    return {gs, go};
+  }
+  void release() {
+    original.reset();
+    other.reset();
+  }
+};
+
+template <int kOp>
+Tensor inplace_ag_impl(DispatchKeySet ks, T self, T other, const Scalar& alpha, const char* name,
+                       const std::function<Tensor()>& run, bool rounding = false) {
+  check_inplace(self, name);
+  auto node = make_node<InplaceBackward<kOp>>(self, other);
+  const bool fw = any_tangent(self, other);
+  Tensor ts, to, before;
+  if (fw) {
+    ts = fw_grad_of(self);
+    to = fw_grad_of(other);
+  }
+  if ((node && kOp >= 2 && node->should_compute_output(1)) || (fw && kOp >= 2)) {
+    before = self.clone();  // recorded: double backward differentiates through it
+  }
+  (void)ks;
+  if (node) {
+    node->f.alpha = alpha;
+    node->f.rounding = rounding;
+    if (kOp >= 2) {  // saved before the write: `other` may share self's storage
+      node->f.other = SavedVariable(other, false);
+      node->f.original = SavedVariable(before, false);
+    }
+  }
+  Tensor out = run();
+  if (node) rebase_history(self, node);
+  if (fw) {
+    ExcludeDispatchKeyGuard below(DispatchKey::kAutograd);
+    Tensor t;
+    if (rounding) {
+      t = wick::mul(self, scalar(0.0));
+    } else if constexpr (kOp <= 1) {
+      t = fw_add(ts, to.defined() ? to * (kOp == 1 ? -alpha.to<double>() : alpha.to<double>()) : Tensor());
+    } else if constexpr (kOp == 2) {
+      t = fw_add(ts.defined() ? wick::mul(ts, other) : Tensor(), to.defined() ? wick::mul(to, before) : Tensor());
+    } else {
+      t = fw_add(ts.defined() ? wick::div(ts, other) : Tensor(),
+                 to.defined() ? wick::neg(wick::div(wick::mul(to, self), other)) : Tensor());
+    }
+    set_tangent(self, t);
+  }
+  return out;
+}
+
+template <int kOp>
+Tensor addsub_inplace_ag(DispatchKeySet ks, T self, T other, const Scalar& alpha) {
+  static const auto op = op_handle<Tensor(T, T, const Scalar&)>(kOp == 0 ? "torch.Tensor.add_" : "torch.Tensor.sub_");
+  return inplace_ag_impl<kOp>(ks, self, other, alpha, kOp == 0 ? "add_" : "sub_",
+                              [&] { return call_below(op, ks, self, other, alpha); });
+}
+Tensor mul_inplace_ag(DispatchKeySet ks, T self, T other) {
+  static const auto op = op_handle<Tensor(T, T)>("torch.Tensor.mul_");
+  return inplace_ag_impl<2>(ks, self, other, 1, "mul_", [&] { return call_below(op, ks, self, other); });
+}
+Tensor div_inplace_ag(DispatchKeySet ks, T self, T other, std::optional<std::string_view> rounding_mode) {
+  static const auto op = op_handle<Tensor(T, T, std::optional<std::string_view>)>("torch.Tensor.div_");
+  return inplace_ag_impl<3>(
+      ks, self, other, 1, "div_", [&] { return call_below(op, ks, self, other, rounding_mode); },
+      rounding_mode.has_value());
+}
+
+// --- the fallback: operators without a formula ----------------------------------------------
+
+// Runs the operator below Autograd. When an input requires grad, floating
+// outputs get a node that fails in backward naming the operator; writing
+// into an input that requires grad (out=) is refused up front. Forward mode
+// is refused for a floating result (up front when the operator writes an
+// input); bool and integer results (eq, argmax) carry no tangent anyway.
+class AutogradFallback final : public BoxedFunctor {
+ public:
+  void operator()(const OperatorHandle& op, DispatchKeySet ks, Stack& stack) override {
+    auto schema = op.schema_ptr();
+    const std::size_t n = schema->arguments.size();
+    WICK_INTERNAL_ASSERT(stack.size() >= n, "autograd fallback: short stack");
+    tensor_list inputs;
+    bool any_grad = false;
+    bool any_fw = false;
+    bool writes_grad_input = false;
+    bool writes_input = false;
+    for (std::size_t i = 0; i < n; ++i) {
+      const Value& v = stack[stack.size() - n + i];
+      auto visit = [&](const Tensor& t) {
+        inputs.push_back(t);
+        const bool rg = t.requires_grad();
+        any_grad = any_grad || rg;
+        any_fw = any_fw || fw_grad_of(t).defined();
+        const auto& alias = schema->arguments[i].alias;
+        if (alias && alias->is_write) writes_input = true;
+        if (alias && alias->is_write && rg) writes_grad_input = true;
+      };
+      if (v.is_tensor()) visit(v.to_tensor());
+      if (v.is_tensor_list())
+        for (const Tensor& t : v.to_tensor_list()) visit(t);
+    }
+    const auto check_no_forward = [&](bool ok) {
+      WICK_CHECK(ok, NotImplementedError, "Trying to use forward AD with ", op.name(),
+                 " that does not support it because it has not been implemented yet.");
+    };
+    check_no_forward(!(any_fw && writes_input));
+    if (any_grad) {
+      bool has_out = false;
+      for (const auto& a : schema->arguments) has_out = has_out || (a.alias && a.alias->is_write && a.kwarg_only);
+      WICK_CHECK(!has_out, RuntimeError, op.name(),
+                 "(): functions with out=... arguments don't support automatic differentiation, but one of the "
+                 "arguments requires grad.");
+      WICK_CHECK(!writes_grad_input, RuntimeError, op.name(),
+                 ": no derivative formula for an in-place operation on a tensor that requires grad");
+    }
+    {
+      ExcludeDispatchKeyGuard below(DispatchKey::kAutograd);
+      op.redispatch_boxed(next_keys(ks), stack);
+    }
+    const std::size_t nret = schema->returns.size();
+    if (any_fw) {
+      for (std::size_t i = stack.size() - nret; i < stack.size(); ++i)
+        check_no_forward(!stack[i].is_tensor() || !is_differentiable_type(stack[i].to_tensor().dtype()));
+    }
+    if (!any_grad) return;
+    std::shared_ptr<Node> node;
+    for (std::size_t i = stack.size() - nret; i < stack.size(); ++i) {
+      if (!stack[i].is_tensor()) continue;
+      const Tensor& t = stack[i].to_tensor();
+      if (!is_differentiable_type(t.dtype())) continue;
+      if (!node) {
+        node = std::make_shared<ErrorNode>("the derivative for '" + op.name() + "' is not implemented.",
+                                           "NotImplemented");
+        node->mutable_next_edges() = collect_next_edges(inputs);
+      }
+      set_history(t, node);
+    }
+  }
+};
+
+}  // namespace
+
+void register_autograd_shape(std::vector<std::unique_ptr<Library>>& out) {
+  auto torch = std::make_unique<Library>("torch", DispatchKey::kAutograd);
+  torch->impl("reshape", &reshape_ag)
+      .impl("transpose", &transpose_ag)
+      .impl("t", &t_ag)
+      .impl("permute", &permute_ag)
+      .impl("unsqueeze", &unsqueeze_ag)
+      .impl("squeeze", &squeeze_ag)
+      .impl("narrow", &narrow_ag)
+      .impl("select", &select_ag)
+      .impl("clone", &clone_ag);
+  torch->fallback(std::make_shared<AutogradFallback>());
+
+  auto tensor = std::make_unique<Library>("torch.Tensor", DispatchKey::kAutograd);
+  tensor->impl("view", &view_ag)
+      .impl("expand", &expand_ag)
+      .impl("to", &to_ag)
+      .impl("to.device", &to_device_ag)
+      .impl("copy_", &copy_ag)
+      .impl("fill_", &fill_ag)
+      .impl("add_", &addsub_inplace_ag<0>)
+      .impl("sub_", &addsub_inplace_ag<1>)
+      .impl("mul_", &mul_inplace_ag)
+      .impl("div_", &div_inplace_ag);
+
+  out.push_back(std::move(torch));
+  out.push_back(std::move(tensor));
+}
+
+}  // namespace wick::autograd

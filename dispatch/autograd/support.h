@@ -1,0 +1,125 @@
+// dispatch/autograd/support.h - private: the pieces every built-in Autograd kernel is made of.
+/// \file
+/// A built-in formula is a struct with the node's name, the state its
+/// backward needs (SavedVariables, sizes, scalars), `backward` and `release`.
+/// The Autograd kernel of an operator
+///   1. makes a `FormulaNode<F>` when an input requires grad (`make_node`),
+///   2. runs the operator below Autograd (`call_below`),
+///   3. saves what backward needs and attaches the node to the outputs,
+///   4. computes the output's tangent when an input has one (`any_tangent`).
+///
+///   struct MulBackward {
+///     static constexpr const char* kName = "MulBackward0";
+///     SavedVariable self, other;
+///     tensor_list backward(Node& n, tensor_list& g) {...}
+///     void release() { self.reset(); other.reset(); }
+///   };
+#pragma once
+
+#include <memory>
+#include <type_traits>
+
+#include "core/autograd/autograd_meta.h"
+#include "dispatch/autograd/formulas.h"
+#include "wick/autograd.h"
+#include "wick/dispatcher.h"
+#include "wick/ops.h"
+
+namespace wick::autograd {
+
+template <class F>
+class FormulaNode final : public Node {
+ public:
+  F f;
+  tensor_list apply(tensor_list&& grads) override {
+    bool any = false;
+    for (const Tensor& g : grads) any = any || g.defined();
+    if (!any) return tensor_list(num_outputs());
+    return f.backward(*this, grads);
+  }
+  [[nodiscard]] std::string name() const override {
+    if constexpr (requires { f.name(); }) {
+      return f.name();  // a formula whose name depends on the overload used
+    } else {
+      return F::kName;
+    }
+  }
+  void release_variables() override { f.release(); }
+  /// Unpacks a saved tensor of this node.
+  Tensor unpack(const SavedVariable& v) { return v.unpack(shared_from_this()); }
+};
+
+inline bool needs_grad(const Tensor& t) noexcept { return t.defined() && t.requires_grad(); }
+inline bool needs_grad(const std::optional<Tensor>& t) noexcept { return t && needs_grad(*t); }
+inline Edge edge_of(const Tensor& t) { return gradient_edge(t); }
+inline Edge edge_of(const std::optional<Tensor>& t) { return t ? gradient_edge(*t) : Edge{}; }
+
+/// A node for formula F with one edge per listed input, or null when none
+/// requires grad.
+template <class F, class... Ts>
+std::shared_ptr<FormulaNode<F>> make_node(const Ts&... inputs) {
+  if (!(needs_grad(inputs) || ...)) return nullptr;
+  auto n = std::make_shared<FormulaNode<F>>();
+  n->mutable_next_edges().reserve(sizeof...(Ts));
+  (n->mutable_next_edges().push_back(edge_of(inputs)), ...);
+  return n;
+}
+
+inline Tensor fw_grad_of(const std::optional<Tensor>& t) { return t ? fw_grad_of(*t) : Tensor(); }
+
+/// True when a dual level is active and an input has a tangent in it.
+template <class... Ts>
+bool any_tangent(const Ts&... inputs) {
+  if (current_dual_level() == 0) return false;
+  return (fw_grad_of(inputs).defined() || ...);
+}
+
+/// Runs the operator below Autograd (nothing it calls records).
+template <class R, class... A>
+R call_below(const TypedOperatorHandle<R(A...)>& op, DispatchKeySet ks, std::type_identity_t<A>... args) {
+  ExcludeDispatchKeyGuard below(DispatchKey::kAutograd);
+  return op.redispatch(next_keys(ks), std::forward<A>(args)...);
+}
+
+/// Sets `out`'s tangent to `tangent` computed with recording off.
+inline void set_tangent(const Tensor& out, const Tensor& tangent) { set_fw_grad(out, tangent); }
+
+/// Tangent arithmetic where undefined means zero.
+inline Tensor fw_add(const Tensor& a, const Tensor& b) {
+  if (!a.defined()) return b;
+  if (!b.defined()) return a;
+  return wick::add(a, b);
+}
+
+/// Forward mode for a binary op: out's tangent is d_self(t_self) +
+/// d_other(t_other), each term skipped when that input has no tangent.
+/// Computed with recording off.
+template <class DSelf, class DOther>
+void binary_tangent(const Tensor& out, const Tensor& self, const Tensor& other, DSelf d_self, DOther d_other) {
+  if (!any_tangent(self, other)) return;
+  ExcludeDispatchKeyGuard below(DispatchKey::kAutograd);
+  const Tensor ts = fw_grad_of(self);
+  const Tensor to = fw_grad_of(other);
+  set_tangent(out, fw_add(ts.defined() ? d_self(ts) : Tensor(), to.defined() ? d_other(to) : Tensor()));
+}
+
+/// The Autograd kernel's handle of the operator it serves.
+template <class Sig>
+TypedOperatorHandle<Sig> op_handle(const char* name) {
+  return find_op(name).typed<Sig>();
+}
+
+/// 0-dim scalar tensor (a wrapped number: promotes like a Python scalar).
+inline Tensor scalar(double v) { return wrap_scalar(Scalar(v)); }
+
+/// A boolean tensor as 0/1 in `like`'s dtype.
+inline Tensor as_float(const Tensor& cond, const Tensor& like) { return cond.to(like.dtype()); }
+
+/// Where `cond`, else zero (same dtype as `g`).
+Tensor mask_grad(const Tensor& g, const Tensor& cond);
+
+/// Brings a reduced gradient back to `sizes`: re-inserts the reduced dims
+/// (`all`: every dim; else `dims`) unless `keepdim`, then expands.
+Tensor unreduce(const Tensor& g, IntArrayRef sizes, bool all, const DimVector& dims, bool keepdim);
+
+}  // namespace wick::autograd

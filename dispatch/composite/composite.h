@@ -1,0 +1,23 @@
+// dispatch/composite/composite.h - private: the composite kernels libwick registers.
+/// \file
+/// CompositeImplicit kernels: written in terms of other operators, so they
+/// serve every backend (Meta included) and need no formula of their own.
+/// Registered by `wick::init()` (plugins/loader/startup.cpp).
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "wick/library.h"
+
+namespace wick {
+
+// Each adds its registration blocks to `out`.
+void register_composite_kernels(std::vector<std::unique_ptr<Library>>& out);
+void register_nn_composite_kernels(std::vector<std::unique_ptr<Library>>& out);
+void register_norm_composite_kernels(std::vector<std::unique_ptr<Library>>& out);
+void register_composite_shape(std::vector<std::unique_ptr<Library>>& out);
+void register_conv_composite_kernels(std::vector<std::unique_ptr<Library>>& out);
+void register_inplace_kernels(std::vector<std::unique_ptr<Library>>& out);
+
+}  // namespace wick

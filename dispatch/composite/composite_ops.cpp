@@ -1,0 +1,403 @@
+// dispatch/composite_ops.cpp - CompositeImplicit kernels: views and operators
+// written in terms of other operators, shared by every backend.
+/// \file
+/// View kernels only compute sizes, strides and offsets (no data is touched),
+/// so they serve any device. Decompositions (matmul, clone, to, zeros, the
+/// in-place methods) call other operators through the dispatcher, so each
+/// backend only implements the primitives.
+#include <algorithm>
+#include <memory>
+#include <numeric>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "dispatch/composite/composite.h"
+#include "wick/device_runtime.h"
+#include "wick/ops.h"
+#include "wick/tensor_util.h"
+
+namespace wick {
+namespace {
+
+// Resolves one -1 in `shape` against `numel`.
+DimVector infer_size(IntArrayRef shape, std::int64_t numel, const char* op) {
+  DimVector out(shape);
+  std::int64_t known = 1;
+  int infer = -1;
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    if (shape[i] == -1) {
+      WICK_CHECK(infer < 0, RuntimeError, op, ": only one dimension can be inferred");
+      infer = static_cast<int>(i);
+    } else {
+      WICK_CHECK(shape[i] >= 0, RuntimeError, op, ": invalid shape dimension ", shape[i]);
+      // A product past int64 cannot match the input's size (and [2**63-1,
+      // 2**63-1, 0] has 0 elements).
+      if (known != 0 && shape[i] != 0 && __builtin_mul_overflow(known, shape[i], &known)) {
+        const bool has_zero = std::find(shape.begin(), shape.end(), 0) != shape.end();
+        WICK_CHECK(has_zero, RuntimeError, op, ": shape '", format_shape(shape), "' is invalid for input of size ",
+                   numel);
+        known = 0;
+      } else if (shape[i] == 0) {
+        known = 0;
+      }
+    }
+  }
+  if (infer >= 0) {
+    WICK_CHECK(known != 0 && numel % known == 0, RuntimeError, op, ": shape '", format_shape(shape),
+               "' is invalid for input of size ", numel);
+    out[infer] = numel / known;
+  } else {
+    WICK_CHECK(known == numel, RuntimeError, op, ": shape '", format_shape(shape), "' is invalid for input of size ",
+               numel);
+  }
+  return out;
+}
+
+// Strides for viewing `t` as `shape` without copying, if possible: each run of
+// old dims that is contiguous in memory may be split or merged freely.
+std::optional<DimVector> view_strides(const Tensor& t, IntArrayRef shape) {
+  IntArrayRef old_sizes = t.sizes();
+  IntArrayRef old_strides = t.strides();
+  DimVector strides(shape.size());
+  if (t.numel() == 0) return contiguous_strides(shape);
+  if (old_sizes.empty()) return DimVector(shape.size(), 1);  // a 0-dim tensor: any all-ones shape
+  std::int64_t view_d = static_cast<std::int64_t>(shape.size()) - 1;
+  std::int64_t chunk_base_stride = old_strides.empty() ? 1 : old_strides.back();
+  std::int64_t tensor_numel = 1;
+  std::int64_t view_numel = 1;
+  for (std::int64_t d = static_cast<std::int64_t>(old_sizes.size()) - 1; d >= 0; --d) {
+    tensor_numel *= old_sizes[d];
+    // At a chunk boundary (or the first dim), fill in the view dims of this chunk.
+    if (d == 0 || (old_sizes[d - 1] != 1 && old_strides[d - 1] != tensor_numel * chunk_base_stride)) {
+      while (view_d >= 0 && (view_numel < tensor_numel || shape[view_d] == 1)) {
+        strides[view_d] = view_numel * chunk_base_stride;
+        view_numel *= shape[view_d];
+        --view_d;
+      }
+      if (view_numel != tensor_numel) return std::nullopt;
+      if (d > 0) {
+        chunk_base_stride = old_strides[d - 1];
+        tensor_numel = 1;
+        view_numel = 1;
+      }
+    }
+  }
+  if (view_d != -1) return std::nullopt;
+  return strides;
+}
+
+Tensor view_kernel(const Tensor& self, IntArrayRef size) {
+  DimVector shape = infer_size(size, self.numel(), "view");
+  auto strides = view_strides(self, shape);
+  WICK_CHECK(strides.has_value(), RuntimeError,
+             "view size is not compatible with input tensor's size and stride (at least one dimension spans "
+             "across two contiguous subspaces). Use .reshape(...) instead.");
+  return make_view(self, shape, *strides, self.storage_offset());
+}
+
+Tensor reshape_kernel(const Tensor& self, IntArrayRef size) {
+  DimVector shape = infer_size(size, self.numel(), "reshape");
+  if (auto strides = view_strides(self, shape)) return make_view(self, shape, *strides, self.storage_offset());
+  Tensor c = clone(self);
+  return make_view(c, shape, contiguous_strides(shape), 0);
+}
+
+Tensor transpose_kernel(const Tensor& self, std::int64_t dim0, std::int64_t dim1) {
+  const std::int64_t d0 = wrap_dim(dim0, self.dim());
+  const std::int64_t d1 = wrap_dim(dim1, self.dim());
+  if (self.dim() == 0) return make_view(self, {}, {}, self.storage_offset());
+  DimVector sizes(self.sizes());
+  DimVector strides(self.strides());
+  std::swap(sizes[d0], sizes[d1]);
+  std::swap(strides[d0], strides[d1]);
+  return make_view(self, sizes, strides, self.storage_offset());
+}
+
+Tensor t_kernel(const Tensor& self) {
+  WICK_CHECK(self.dim() <= 2, RuntimeError, "t() expects a tensor with <= 2 dimensions, but self is ", self.dim(),
+             "D");
+  if (self.dim() < 2) return make_view(self, self.sizes(), self.strides(), self.storage_offset());
+  return transpose_kernel(self, 0, 1);
+}
+
+Tensor permute_kernel(const Tensor& self, IntArrayRef dims) {
+  const std::int64_t n = self.dim();
+  WICK_CHECK(static_cast<std::int64_t>(dims.size()) == n, RuntimeError,
+             "permute(): number of dims don't match in permute (the tensor has ", n, " dims but ", dims.size(),
+             " were given)");
+  DimVector sizes(dims.size());
+  DimVector strides(dims.size());
+  std::vector<bool> seen(static_cast<std::size_t>(n), false);
+  for (std::size_t i = 0; i < dims.size(); ++i) {
+    const std::int64_t d = wrap_dim(dims[i], n);
+    WICK_CHECK(!seen[d], RuntimeError, "permute(): repeated dim ", dims[i], " in dims");
+    seen[d] = true;
+    sizes[i] = self.sizes()[d];
+    strides[i] = self.strides()[d];
+  }
+  return make_view(self, sizes, strides, self.storage_offset());
+}
+
+Tensor unsqueeze_kernel(const Tensor& self, std::int64_t dim) {
+  const std::int64_t d = wrap_dim(dim, self.dim() + 1);
+  DimVector sizes(self.sizes());
+  DimVector strides(self.strides());
+  const std::int64_t stride = d >= self.dim() ? 1 : sizes[d] * strides[d];
+  sizes.insert(static_cast<std::size_t>(d), 1);
+  strides.insert(static_cast<std::size_t>(d), stride);
+  return make_view(self, sizes, strides, self.storage_offset());
+}
+
+Tensor squeeze_kernel(const Tensor& self, std::optional<std::int64_t> dim) {
+  DimVector sizes;
+  DimVector strides;
+  const std::int64_t only = dim ? wrap_dim(*dim, self.dim()) : -1;
+  for (std::int64_t i = 0; i < self.dim(); ++i) {
+    const bool drop = self.sizes()[i] == 1 && (only < 0 || i == only);
+    if (drop) continue;
+    sizes.push_back(self.sizes()[i]);
+    strides.push_back(self.strides()[i]);
+  }
+  return make_view(self, sizes, strides, self.storage_offset());
+}
+
+Tensor expand_kernel(const Tensor& self, IntArrayRef size) {
+  const auto ndim = static_cast<std::int64_t>(size.size());
+  WICK_CHECK(ndim >= self.dim(), RuntimeError, "expand: the number of sizes provided (", ndim,
+             ") must be greater or equal to the number of dimensions in the tensor (", self.dim(), ")");
+  DimVector sizes(size.size());
+  DimVector strides(size.size());
+  for (std::int64_t i = ndim - 1; i >= 0; --i) {
+    const std::int64_t offset = ndim - 1 - i;
+    const std::int64_t d = self.dim() - 1 - offset;
+    const std::int64_t cur = d >= 0 ? self.sizes()[d] : 1;
+    const std::int64_t cur_stride = d >= 0 ? self.strides()[d] : 0;
+    std::int64_t target = size[i];
+    if (target == -1) {
+      WICK_CHECK(d >= 0, RuntimeError, "expand: -1 is not allowed in a leading, non-existing dimension ", i);
+      target = cur;
+    }
+    WICK_CHECK(target >= 0, RuntimeError, "expand: Trying to create tensor with negative dimension ", target, ": ",
+               format_shape(size));
+    WICK_CHECK(cur == target || cur == 1, RuntimeError, "The expanded size of the tensor (", target,
+               ") must match the existing size (", cur, ") at non-singleton dimension ", i,
+               ".  Target sizes: ", format_shape(size), ".  Tensor sizes: ", format_shape(self.sizes()));
+    sizes[i] = target;
+    strides[i] = (cur == target) ? cur_stride : 0;
+  }
+  return make_view(self, sizes, strides, self.storage_offset());
+}
+
+Tensor narrow_kernel(const Tensor& self, std::int64_t dim, std::int64_t start, std::int64_t length) {
+  WICK_CHECK(self.dim() > 0, RuntimeError, "narrow() cannot be applied to a 0-dim tensor.");
+  const std::int64_t d = wrap_dim(dim, self.dim());
+  const std::int64_t size = self.sizes()[d];
+  WICK_CHECK(start >= -size && start <= size, IndexError, "start out of range (expected to be in range of [", -size,
+             ", ", size, "], but got ", start, ")");
+  if (start < 0) start += size;
+  WICK_CHECK(length >= 0 && start <= size - length, RuntimeError, "start (", start, ") + length (", length,
+             ") exceeds dimension size (", size, ").");
+  DimVector sizes(self.sizes());
+  sizes[d] = length;
+  return make_view(self, sizes, self.strides(), self.storage_offset() + start * self.strides()[d]);
+}
+
+Tensor select_kernel(const Tensor& self, std::int64_t dim, std::int64_t index) {
+  WICK_CHECK(self.dim() > 0, IndexError, "select() cannot be applied to a 0-dim tensor.");
+  const std::int64_t d = wrap_dim(dim, self.dim());
+  const std::int64_t size = self.sizes()[d];
+  WICK_CHECK(index >= -size && index < size, IndexError, "select(): index ", index,
+             " out of range for tensor of size ", format_shape(self.sizes()), " at dimension ", d);
+  if (index < 0) index += size;
+  DimVector sizes(self.sizes());
+  DimVector strides(self.strides());
+  const std::int64_t offset = self.storage_offset() + index * strides[d];
+  sizes.erase(static_cast<std::size_t>(d));
+  strides.erase(static_cast<std::size_t>(d));
+  return make_view(self, sizes, strides, offset);
+}
+
+Tensor clone_kernel(const Tensor& self) {
+  Tensor out = make_empty(self.sizes(), self.dtype(), self.device());
+  out.copy_(self);
+  return out;
+}
+
+Tensor contiguous_kernel(const Tensor& self) { return self.is_contiguous() ? self : clone(self); }
+
+Tensor to_kernel(const Tensor& self, ScalarType dtype) {
+  if (self.dtype() == dtype) return self;
+  Tensor out = make_empty(self.sizes(), dtype, self.device());
+  out.copy_(self);
+  return out;
+}
+
+// Note [Copies between devices]
+// to(device) allocates the result on the target device and copies into it;
+// the copy_ kernel of the higher-priority backend of the two (CUDA over CPU)
+// moves the bytes, so a backend that adds a device brings its own transfers.
+Tensor to_device_kernel(const Tensor& self, Device device, std::optional<ScalarType> dtype, bool non_blocking,
+                        bool copy) {
+  const Device target = resolve_device(device);
+  const ScalarType type = dtype.value_or(self.dtype());
+  if (!copy && self.device() == target && self.dtype() == type) return self;
+  Tensor out = make_empty(self.sizes(), type, target);
+  out.copy_(self, non_blocking);
+  return out;
+}
+
+Tensor cuda_kernel(const Tensor& self, std::optional<Device> device, bool non_blocking) {
+  const Device target = device.value_or(Device(DeviceType::kCUDA));
+  WICK_CHECK(target.type() == DeviceType::kCUDA, RuntimeError, "torch.Tensor.cuda: Invalid device, must be cuda device");
+  return self.to(target, std::nullopt, non_blocking);
+}
+
+Tensor cpu_kernel(const Tensor& self) { return self.to(Device()); }
+
+ScalarType default_dtype(std::optional<ScalarType> dtype) { return dtype.value_or(kDefaultFloat); }
+Device default_device(std::optional<Device> device) { return device.value_or(Device()); }
+
+Tensor empty_kernel(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<Device> device) {
+  return make_empty(size, default_dtype(dtype), default_device(device));
+}
+Tensor full_kernel(IntArrayRef size, const Scalar& value, std::optional<ScalarType> dtype,
+                   std::optional<Device> device) {
+  // PyTorch infers the dtype from the fill value: bool, int64 or the default float.
+  ScalarType t = dtype ? *dtype : value.is_bool() ? ScalarType::kBool
+                                  : value.is_integral() ? ScalarType::kInt64 : kDefaultFloat;
+  Tensor out = make_empty(size, t, default_device(device));
+  out.fill_(value);
+  return out;
+}
+Tensor zeros_kernel(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<Device> device) {
+  return full_kernel(size, 0, default_dtype(dtype), device);
+}
+Tensor ones_kernel(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<Device> device) {
+  return full_kernel(size, 1, default_dtype(dtype), device);
+}
+
+Tensor matmul_kernel(const Tensor& a, const Tensor& b) {
+  const std::int64_t da = a.dim();
+  const std::int64_t db = b.dim();
+  WICK_CHECK(da > 0 && db > 0, RuntimeError, "both arguments to matmul need to be at least 1D, but they are ", da,
+             "D and ", db, "D");
+  if (da == 1 && db == 1) {
+    WICK_CHECK(a.numel() == b.numel(), RuntimeError, "inconsistent tensor size, expected tensor [", a.numel(),
+               "] and src [", b.numel(), "] to have the same number of elements, but got ", a.numel(), " and ",
+               b.numel(), " elements respectively");
+    return sum(mul(a, b));
+  }
+  if (da == 2 && db == 2) return mm(a, b);
+  if (da == 1 && db == 2) return squeeze(mm(unsqueeze(a, 0), b), 0);
+  if (da == 2 && db == 1) return squeeze(mm(a, unsqueeze(b, 1)), 1);
+  // Batched: broadcast the batch dims, fold them into one, and use bmm.
+  Tensor a3 = da == 1 ? unsqueeze(a, 0) : a;
+  Tensor b3 = db == 1 ? unsqueeze(b, 1) : b;
+  const std::int64_t n = a3.size(-2);
+  const std::int64_t k = a3.size(-1);
+  const std::int64_t k2 = b3.size(-2);
+  const std::int64_t p = b3.size(-1);
+  WICK_CHECK(k == k2, RuntimeError, "mat1 and mat2 shapes cannot be multiplied (", n, "x", k, " and ", k2, "x", p,
+             ")");
+  IntArrayRef ba(a3.sizes().data(), a3.sizes().size() - 2);
+  IntArrayRef bb(b3.sizes().data(), b3.sizes().size() - 2);
+  DimVector batch = broadcast_shapes(ba, bb, "torch.matmul");
+  std::int64_t nb = 1;
+  for (std::int64_t s : batch) nb *= s;
+  DimVector ea(batch);
+  ea.push_back(n);
+  ea.push_back(k);
+  DimVector eb(batch);
+  eb.push_back(k);
+  eb.push_back(p);
+  Tensor r = bmm(reshape(a3.expand(ea), {nb, n, k}), reshape(b3.expand(eb), {nb, k, p}));
+  DimVector out(batch);
+  if (da > 1) out.push_back(n);
+  if (db > 1) out.push_back(p);
+  return reshape(r, out);
+}
+
+Tensor outer_kernel(const Tensor& self, const Tensor& vec2) {
+  WICK_CHECK(self.dim() == 1, RuntimeError, "torch.outer: Expected 1-D argument self, but got ", self.dim(), "-D");
+  WICK_CHECK(vec2.dim() == 1, RuntimeError, "torch.outer: Expected 1-D argument vec2, but got ", vec2.dim(), "-D");
+  return mul(unsqueeze(self, 1), vec2);
+}
+
+Tensor rsub_kernel(const Tensor& self, const Tensor& other, const Scalar& alpha) { return sub(other, self, alpha); }
+Tensor rtruediv_kernel(const Tensor& self, const Tensor& other) { return div(other, self); }
+Tensor rpow_kernel(const Tensor& self, const Tensor& other) { return pow(other, self); }
+Tensor rmod_kernel(const Tensor& self, const Tensor& other) { return remainder(other, self); }
+
+Tensor add_inplace(const Tensor& self, const Tensor& other, const Scalar& alpha) {
+  Tensor out = self;
+  return add_out(out, self, other, alpha);
+}
+Tensor sub_inplace(const Tensor& self, const Tensor& other, const Scalar& alpha) {
+  Tensor out = self;
+  return sub_out(out, self, other, alpha);
+}
+Tensor mul_inplace(const Tensor& self, const Tensor& other) {
+  Tensor out = self;
+  return mul_out(out, self, other);
+}
+Tensor div_inplace(const Tensor& self, const Tensor& other, std::optional<std::string_view> rounding_mode) {
+  Tensor out = self;
+  return div_out(out, self, other, rounding_mode);
+}
+
+Tensor functional_relu(const Tensor& input, bool inplace) {
+  Tensor r = relu(input);
+  if (!inplace) return r;
+  Tensor self = input;
+  self.copy_(r);
+  return self;
+}
+
+}  // namespace
+
+void register_composite_kernels(std::vector<std::unique_ptr<Library>>& out) {
+  constexpr auto kComposite = DispatchKey::kCompositeImplicit;
+  auto torch = std::make_unique<Library>("torch", kComposite);
+  torch->impl("reshape", &reshape_kernel)
+      .impl("transpose", &transpose_kernel)
+      .impl("t", &t_kernel)
+      .impl("permute", &permute_kernel)
+      .impl("unsqueeze", &unsqueeze_kernel)
+      .impl("squeeze", &squeeze_kernel)
+      .impl("narrow", &narrow_kernel)
+      .impl("select", &select_kernel)
+      .impl("clone", &clone_kernel)
+      .impl("matmul", &matmul_kernel)
+      .impl("outer", &outer_kernel)
+      .impl("rsub", &rsub_kernel)
+      .impl("empty", &empty_kernel)
+      .impl("zeros", &zeros_kernel)
+      .impl("ones", &ones_kernel)
+      .impl("full", &full_kernel);
+
+  auto tensor = std::make_unique<Library>("torch.Tensor", kComposite);
+  tensor->impl("view", &view_kernel)
+      .impl("expand", &expand_kernel)
+      .impl("contiguous", &contiguous_kernel)
+      .impl("to", &to_kernel)
+      .impl("to.device", &to_device_kernel)
+      .impl("cuda", &cuda_kernel)
+      .impl("cpu", &cpu_kernel)
+      .impl("add_", &add_inplace)
+      .impl("sub_", &sub_inplace)
+      .impl("mul_", &mul_inplace)
+      .impl("div_", &div_inplace)
+      .impl("__rtruediv__", &rtruediv_kernel)
+      .impl("__rpow__", &rpow_kernel)
+      .impl("__rmod__", &rmod_kernel);
+
+  auto functional = std::make_unique<Library>("torch.nn.functional", kComposite);
+  functional->impl("relu", &functional_relu);
+
+  out.push_back(std::move(torch));
+  out.push_back(std::move(tensor));
+  out.push_back(std::move(functional));
+}
+
+}  // namespace wick

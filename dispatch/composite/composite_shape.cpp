@@ -1,0 +1,245 @@
+// dispatch/composite_shape.cpp - CompositeImplicit kernels of the shape and *_like operators.
+/// \file
+/// Each of these is written in terms of differentiable operators (reshape,
+/// expand, narrow, unsqueeze, cat, zeros, ...), so it serves every backend
+/// and Autograd needs no formula of its own: the graph is that of the parts.
+/// flatten and unflatten are views; split and chunk return views.
+#include <algorithm>
+#include <memory>
+#include <vector>
+
+#include "dispatch/composite/composite.h"
+#include "wick/ops.h"
+#include "wick/tensor_util.h"
+
+namespace wick {
+namespace {
+
+using I64 = std::int64_t;
+
+Tensor flatten_kernel(const Tensor& self, I64 start_dim, I64 end_dim) {
+  const I64 rank = std::max<I64>(self.dim(), 1);
+  const I64 start = wrap_dim(start_dim, rank);
+  const I64 end = wrap_dim(end_dim, rank);
+  WICK_CHECK(start <= end, RuntimeError, "flatten() has invalid args: start_dim cannot come after end_dim");
+  if (self.dim() == 0) return self.reshape({1});
+  if (start == end) return self;
+  DimVector shape;
+  I64 merged = 1;
+  for (I64 d = 0; d < self.dim(); ++d) {
+    if (d < start || d > end) {
+      shape.push_back(self.sizes()[d]);
+    } else {
+      merged *= self.sizes()[d];
+      if (d == end) shape.push_back(merged);
+    }
+  }
+  return self.reshape(shape);
+}
+
+Tensor unflatten_kernel(const Tensor& self, I64 dim, IntArrayRef sizes) {
+  const I64 d = wrap_dim(dim, self.dim());
+  WICK_CHECK(!sizes.empty(), RuntimeError, "unflatten: sizes must be non-empty");
+  I64 known = 1;
+  int inferred = -1;
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    if (sizes[i] == -1) {
+      WICK_CHECK(inferred < 0, RuntimeError, "unflatten: only one dimension can be inferred");
+      inferred = static_cast<int>(i);
+    } else {
+      known *= sizes[i];
+    }
+  }
+  const I64 size = self.sizes()[d];
+  DimVector inner(sizes);
+  if (inferred >= 0 && known != 0 && size % known == 0) inner[inferred] = size / known;
+  I64 product = 1;
+  for (I64 s : inner) product *= s;
+  WICK_CHECK(product == size && (inferred < 0 || known != 0), RuntimeError, "unflatten: Provided sizes ",
+             format_shape(sizes), " don't multiply up to the size of dim ", dim, " (", size, ") in the input tensor");
+  DimVector shape(IntArrayRef(self.sizes().data(), static_cast<std::size_t>(d)));
+  for (I64 s : inner) shape.push_back(s);
+  for (I64 i = d + 1; i < self.dim(); ++i) shape.push_back(self.sizes()[i]);
+  return self.view(shape);
+}
+
+Tensor expand_as_kernel(const Tensor& self, const Tensor& other) { return self.expand(other.sizes()); }
+
+Tensor stack_kernel(const std::vector<Tensor>& tensors, I64 dim) {
+  WICK_CHECK(!tensors.empty(), RuntimeError, "stack expects a non-empty TensorList");
+  const Tensor& first = tensors.front();
+  for (std::size_t i = 1; i < tensors.size(); ++i) {
+    WICK_CHECK(tensors[i].sizes().equals(first.sizes()), RuntimeError,
+               "stack expects each tensor to be equal size, but got ", format_shape(first.sizes()),
+               " at entry 0 and ", format_shape(tensors[i].sizes()), " at entry ", i);
+  }
+  const I64 d = wrap_dim(dim, first.dim() + 1);
+  std::vector<Tensor> parts;
+  parts.reserve(tensors.size());
+  for (const Tensor& t : tensors) parts.push_back(t.unsqueeze(d));
+  return cat(parts, d);
+}
+
+std::vector<Tensor> split_sized(const Tensor& self, I64 split_size, I64 dim) {
+  WICK_CHECK(self.dim() != 0, RuntimeError, "split expects at least a 1-dimensional tensor");
+  WICK_CHECK(split_size >= 0, RuntimeError, "split expects split_size be non-negative, but got split_size=",
+             split_size);
+  const I64 d = wrap_dim(dim, self.dim());
+  const I64 size = self.sizes()[d];
+  WICK_CHECK(split_size != 0 || size == 0, RuntimeError,
+             "split_size can only be 0 if dimension size is 0, but got dimension size of ", size);
+  // ceil(size / split_size) without forming size + split_size (split_size may be 2**63 - 1).
+  const I64 n = split_size == 0 ? 1 : std::max<I64>(size / split_size + (size % split_size != 0 ? 1 : 0), 1);
+  std::vector<Tensor> out;
+  out.reserve(static_cast<std::size_t>(n));
+  for (I64 i = 0; i < n; ++i) {
+    const I64 start = i * split_size;
+    out.push_back(self.narrow(d, start, std::min(split_size, size - start)));
+  }
+  return out;
+}
+
+std::vector<Tensor> split_with_sizes_kernel(const Tensor& self, IntArrayRef split_sizes, I64 dim) {
+  WICK_CHECK(self.dim() != 0, RuntimeError, "split expects at least a 1-dimensional tensor");
+  const I64 d = wrap_dim(dim, self.dim());
+  const I64 size = self.sizes()[d];
+  I64 total = 0;
+  for (I64 s : split_sizes) {
+    WICK_CHECK(s >= 0, RuntimeError, "split_with_sizes expects split_sizes have only non-negative entries, but got ",
+               "split_sizes=", format_shape(split_sizes));
+    // A sum past int64 cannot equal the size: the same error as any other wrong sum.
+    WICK_CHECK(!__builtin_add_overflow(total, s, &total), RuntimeError,
+               "split_with_sizes expects split_sizes to sum exactly to ", size, " (input tensor's size at dimension ",
+               d, "), but got split_sizes=", format_shape(split_sizes));
+  }
+  WICK_CHECK(total == size, RuntimeError, "split_with_sizes expects split_sizes to sum exactly to ", size,
+             " (input tensor's size at dimension ", d, "), but got split_sizes=", format_shape(split_sizes));
+  std::vector<Tensor> out;
+  out.reserve(split_sizes.size());
+  I64 start = 0;
+  for (I64 s : split_sizes) {
+    out.push_back(self.narrow(d, start, s));
+    start += s;
+  }
+  return out;
+}
+
+// torch.split takes an int (a chunk size) or a list of sizes.
+std::vector<Tensor> split_kernel(const Tensor& self, const Value& split_size_or_sections, I64 dim) {
+  const Value& v = split_size_or_sections;
+  if (v.is_int()) return split_sized(self, v.to_int(), dim);
+  if (v.is_int_list()) return split_with_sizes_kernel(self, v.to_int_list(), dim);
+  if (v.is_list() || v.is_tuple()) {
+    std::vector<I64> sizes;
+    for (const Value& item : v.items()) {
+      WICK_CHECK(item.is_int(), TypeError, "split(): argument 'split_size_or_sections' must be int or tuple of ints, ",
+                 "but found an element of type ", item.type_name());
+      sizes.push_back(item.to_int());
+    }
+    return split_with_sizes_kernel(self, sizes, dim);
+  }
+  throw TypeError(detail::str_cat("split(): argument 'split_size_or_sections' (position 2) must be int or tuple of ",
+                                  "ints, not ", v.type_name()));
+}
+
+std::vector<Tensor> chunk_kernel(const Tensor& self, I64 chunks, I64 dim) {
+  WICK_CHECK(self.dim() != 0, RuntimeError, "chunk expects at least a 1-dimensional tensor");
+  WICK_CHECK(chunks > 0, RuntimeError, "chunk expects `chunks` to be greater than 0, got: ", chunks);
+  const I64 d = wrap_dim(dim, self.dim());
+  const I64 size = self.sizes()[d];
+  const I64 split_size = (size + chunks - 1) / chunks;
+  if (split_size == 0 && size == 0) return split_with_sizes_kernel(self, DimVector(static_cast<std::size_t>(chunks), 0), d);
+  return split_sized(self, split_size, d);
+}
+
+Tensor repeat_kernel(const Tensor& self, IntArrayRef repeats) {
+  const auto n = static_cast<I64>(repeats.size());
+  WICK_CHECK(n >= self.dim(), RuntimeError,
+             "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor");
+  DimVector interleaved;
+  DimVector expanded;
+  DimVector result;
+  for (I64 i = 0; i < n; ++i) {
+    const I64 d = i - (n - self.dim());
+    const I64 size = d >= 0 ? self.sizes()[d] : 1;
+    interleaved.push_back(1);
+    interleaved.push_back(size);
+    expanded.push_back(repeats[i]);
+    expanded.push_back(size);
+    I64 total = 0;
+    WICK_CHECK(!__builtin_mul_overflow(repeats[i], size, &total), RuntimeError, "torch.Tensor.repeat(): repeats ",
+               format_shape(repeats), " of a tensor of sizes ", format_shape(self.sizes()), " overflow int64");
+    result.push_back(total);
+  }
+  for (I64 s : result)
+    WICK_CHECK(s >= 0, RuntimeError, "Trying to create tensor with negative dimension ",
+               *std::min_element(result.begin(), result.end()), ": ", format_shape(result));
+  Tensor r = self.reshape(interleaved).expand(expanded).reshape(result);
+  // repeat always copies, even when every factor is 1.
+  return r.storage().get() == self.storage().get() ? r.clone() : r;
+}
+
+// Rotates along one dim: the last `shift` entries move to the front.
+Tensor roll_one(const Tensor& self, I64 shift, I64 dim) {
+  const I64 size = self.sizes()[dim];
+  if (size == 0) return self.clone();
+  // shift % size first: size - shift overflows for shifts near INT64_MIN.
+  const I64 start = (size - shift % size) % size;
+  return cat({self.narrow(dim, start, size - start), self.narrow(dim, 0, start)}, dim);
+}
+
+Tensor roll_kernel(const Tensor& self, IntArrayRef shifts, IntArrayRef dims) {
+  WICK_CHECK(!shifts.empty(), RuntimeError, "`shifts` required");
+  if (dims.empty() && shifts.size() == 1) return roll_one(flatten(self), shifts[0], 0).view(self.sizes());
+  WICK_CHECK(shifts.size() == dims.size(), RuntimeError, "shifts and dimensions must align. shifts: ", shifts.size(),
+             ", dims:", dims.size());
+  Tensor r = self;
+  for (std::size_t i = 0; i < dims.size(); ++i) r = roll_one(r, shifts[i], wrap_dim(dims[i], self.dim()));
+  return r;
+}
+
+Tensor zeros_like_kernel(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device) {
+  return zeros(self.sizes(), dtype.value_or(self.dtype()), device.value_or(self.device()));
+}
+Tensor ones_like_kernel(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device) {
+  return ones(self.sizes(), dtype.value_or(self.dtype()), device.value_or(self.device()));
+}
+Tensor full_like_kernel(const Tensor& self, const Scalar& fill_value, std::optional<ScalarType> dtype,
+                        std::optional<Device> device) {
+  return full(self.sizes(), fill_value, dtype.value_or(self.dtype()), device.value_or(self.device()));
+}
+Tensor rand_like_kernel(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device) {
+  const ScalarType t = dtype.value_or(self.dtype());
+  WICK_CHECK(is_floating(t), RuntimeError, "\"check_uniform_bounds\" not implemented for '", type_title(t), "'");
+  return rand(self.sizes(), t, device.value_or(self.device()));
+}
+Tensor randn_like_kernel(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device) {
+  const ScalarType t = dtype.value_or(self.dtype());
+  WICK_CHECK(is_floating(t), RuntimeError, "\"normal_kernel_cpu\" not implemented for '", type_title(t), "'");
+  return randn(self.sizes(), t, device.value_or(self.device()));
+}
+
+}  // namespace
+
+void register_composite_shape(std::vector<std::unique_ptr<Library>>& out) {
+  constexpr auto kComposite = DispatchKey::kCompositeImplicit;
+  auto torch = std::make_unique<Library>("torch", kComposite);
+  torch->impl("flatten", &flatten_kernel)
+      .impl("unflatten", &unflatten_kernel)
+      .impl("stack", &stack_kernel)
+      .impl("split", &split_kernel)
+      .impl("split_with_sizes", &split_with_sizes_kernel)
+      .impl("chunk", &chunk_kernel)
+      .impl("roll", &roll_kernel)
+      .impl("zeros_like", &zeros_like_kernel)
+      .impl("ones_like", &ones_like_kernel)
+      .impl("full_like", &full_like_kernel)
+      .impl("rand_like", &rand_like_kernel)
+      .impl("randn_like", &randn_like_kernel);
+  auto tensor = std::make_unique<Library>("torch.Tensor", kComposite);
+  tensor->impl("expand_as", &expand_as_kernel).impl("repeat", &repeat_kernel);
+  out.push_back(std::move(torch));
+  out.push_back(std::move(tensor));
+}
+
+}  // namespace wick

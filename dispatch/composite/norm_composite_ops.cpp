@@ -1,0 +1,336 @@
+// dispatch/norm_composite_ops.cpp - CompositeImplicit kernels: batch/group norm, embedding, pad, linalg norms.
+/// \file
+/// Each is written with differentiable operators, so its gradients (both
+/// modes, and double backward) come from the operators it calls:
+/// - torch.layer_norm calls F.layer_norm (its own kernel and formula);
+///   group_norm is F.layer_norm over [N, G, C/G * spatial] plus the per
+///   channel affine; batch_norm normalises over every dim but the channel
+///   one (training: batch statistics, and the running ones are updated in
+///   place with the unbiased variance; eval: the running statistics).
+/// - embedding is index_select of the weight's rows; the padding_idx row is
+///   taken from the detached weight, so it gets no gradient.
+/// - pad crops negative pads with narrow and adds constant blocks with cat;
+///   'reflect' and 'replicate' gather along each padded dim with index_select.
+/// - linalg.vector_norm is torch.norm over the dims; matrix_norm's 1 / inf
+///   orders are the max absolute column / row sum (amax of sums).
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <vector>
+
+#include "dispatch/composite/composite.h"
+#include "wick/autograd.h"
+#include "wick/forward_ad.h"
+#include "wick/nn_functional.h"
+#include "wick/ops.h"
+#include "wick/tensor_util.h"
+
+namespace wick {
+namespace {
+
+namespace nnf = wick::nn::functional;
+using T = const Tensor&;
+using OptTensor = const std::optional<Tensor>&;
+
+// [C, 1, ...]: a per-channel vector broadcast along dim 1 of `input`.
+Tensor per_channel(T v, T input) {
+  DimVector s(static_cast<std::size_t>(input.dim() - 1), 1);
+  s[0] = input.sizes()[1];
+  return reshape(v, s);
+}
+
+Tensor affine(Tensor y, T input, OptTensor weight, OptTensor bias) {
+  if (weight) y = mul(y, per_channel(*weight, input));
+  if (bias) y = add(y, per_channel(*bias, input));
+  return y;
+}
+
+// --- layer_norm / group_norm / batch_norm ------------------------------------------------------------
+
+Tensor torch_layer_norm(T input, IntArrayRef normalized_shape, OptTensor weight, OptTensor bias, double eps, bool) {
+  return nnf::layer_norm(input, normalized_shape, weight, bias, eps);
+}
+
+Tensor group_norm_impl(const char* op, T input, std::int64_t groups, OptTensor weight, OptTensor bias, double eps) {
+  WICK_CHECK(input.dim() >= 2, RuntimeError, op, ": Expected at least 2 dimensions for input tensor but received ",
+             input.dim());
+  const std::int64_t n = input.sizes()[0];
+  const std::int64_t c = input.sizes()[1];
+  WICK_CHECK(groups > 0 && c % groups == 0, RuntimeError, op,
+             ": Expected number of channels in input to be divisible by num_groups, but got input of shape ",
+             format_shape(input.sizes()), " and num_groups=", groups);
+  for (const auto* t : {&weight, &bias}) {
+    WICK_CHECK(!*t || ((*t)->dim() == 1 && (*t)->numel() == c), RuntimeError, op, ": Expected ",
+               t == &weight ? "weight" : "bias", " to be a vector of size equal to the number of channels in input, ",
+               "but got ", t == &weight ? "weight" : "bias", " of shape ", format_shape((*t)->sizes()),
+               " and input of shape ", format_shape(input.sizes()));
+  }
+  const std::int64_t per_group = n * groups == 0 ? 0 : input.numel() / (n * groups);
+  Tensor y = nnf::layer_norm(reshape(input, {n, groups, per_group}), IntArrayRef(per_group), std::nullopt, std::nullopt, eps);
+  return affine(reshape(y, input.sizes()), input, weight, bias);
+}
+
+Tensor f_group_norm(T input, std::int64_t groups, OptTensor weight, OptTensor bias, double eps) {
+  return group_norm_impl("torch.nn.functional.group_norm", input, groups, weight, bias, eps);
+}
+Tensor torch_group_norm(T input, std::int64_t groups, OptTensor weight, OptTensor bias, double eps, bool) {
+  return group_norm_impl("torch.group_norm", input, groups, weight, bias, eps);
+}
+
+Tensor batch_norm_impl(const char* op, T input, OptTensor running_mean, OptTensor running_var, OptTensor weight,
+                       OptTensor bias, bool training, double momentum, double eps) {
+  WICK_CHECK(input.dim() >= 2, ValueError, op, ": expected 2D or higher input (got ", input.dim(), "D input)");
+  const std::int64_t c = input.sizes()[1];
+  const std::pair<const char*, OptTensor> params[] = {
+      {"running_mean", running_mean}, {"running_var", running_var}, {"weight", weight}, {"bias", bias}};
+  for (const auto& [name, t] : params) {
+    WICK_CHECK(!t || t->numel() == c, RuntimeError, op, ": ", name, " should contain ", c, " elements not ",
+               t ? t->numel() : 0);
+  }
+  DimVector axes;
+  for (std::int64_t i = 0; i < input.dim(); ++i) {
+    if (i != 1) axes.push_back(i);
+  }
+  Tensor mu;
+  Tensor var;
+  if (training) {
+    const std::int64_t count = c == 0 ? 0 : input.numel() / c;
+    WICK_CHECK(count > 1, ValueError, op, ": Expected more than 1 value per channel when training, got input size ",
+               "torch.Size(", format_shape(input.sizes()), ")");
+    mu = mean(input, IntArrayRef(axes), true);
+    Tensor centered = sub(input, mu);
+    var = mean(mul(centered, centered), IntArrayRef(axes), true);
+    if (running_mean || running_var) {
+      NoGradGuard no_grad;
+      const double keep = 1.0 - momentum;
+      if (running_mean) {
+        Tensor rm = *running_mean;
+        rm.copy_(add(mul(rm, wrap_scalar(Scalar(keep))), mul(reshape(mu.detach(), rm.sizes()), wrap_scalar(momentum))));
+      }
+      if (running_var) {
+        Tensor rv = *running_var;
+        const double unbias = static_cast<double>(count) / static_cast<double>(count - 1);
+        Tensor fresh = mul(reshape(var.detach(), rv.sizes()), wrap_scalar(Scalar(momentum * unbias)));
+        rv.copy_(add(mul(rv, wrap_scalar(Scalar(keep))), fresh));
+      }
+    }
+  } else {
+    WICK_CHECK(running_mean.has_value(), RuntimeError, op, ": running_mean must be defined in evaluation mode");
+    WICK_CHECK(running_var.has_value(), RuntimeError, op, ": running_var must be defined in evaluation mode");
+    mu = per_channel(*running_mean, input);
+    var = per_channel(*running_var, input);
+  }
+  Tensor y = mul(sub(input, mu), rsqrt(add(var, wrap_scalar(Scalar(eps)))));
+  return affine(y, input, weight, bias);
+}
+
+Tensor f_batch_norm(T input, OptTensor running_mean, OptTensor running_var, OptTensor weight, OptTensor bias,
+                    bool training, double momentum, double eps) {
+  return batch_norm_impl("torch.nn.functional.batch_norm", input, running_mean, running_var, weight, bias, training,
+                         momentum, eps);
+}
+Tensor torch_batch_norm(T input, OptTensor weight, OptTensor bias, OptTensor running_mean, OptTensor running_var,
+                        bool training, double momentum, double eps, bool) {
+  return batch_norm_impl("torch.batch_norm", input, running_mean, running_var, weight, bias, training, momentum, eps);
+}
+
+// --- embedding ---------------------------------------------------------------------------------------
+
+Tensor embedding_kernel(T input, T weight, std::optional<std::int64_t> padding_idx, std::optional<double> max_norm,
+                        double, bool scale_grad_by_freq, bool sparse) {
+  const char* op = "torch.nn.functional.embedding";
+  WICK_CHECK(weight.dim() == 2, RuntimeError, op, ": 'weight' must be 2-D");
+  WICK_CHECK(input.dtype() == ScalarType::kInt64 || input.dtype() == ScalarType::kInt32, RuntimeError, op,
+             ": Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but "
+             "got torch.",
+             type_title(input.dtype()), "Tensor instead (while checking arguments for embedding)");
+  WICK_CHECK(!max_norm, NotImplementedError, op, ": max_norm is not supported (it renormalises the weight in place)");
+  WICK_CHECK(!scale_grad_by_freq && !sparse, NotImplementedError, op,
+             ": scale_grad_by_freq and sparse gradients are not supported");
+  const std::int64_t rows = weight.sizes()[0];
+  Tensor w = weight;
+  if (padding_idx) {
+    std::int64_t p = *padding_idx;
+    WICK_CHECK(p < rows && p >= -rows, ValueError, op, ": Padding_idx must be within num_embeddings");
+    if (p < 0) p += rows;
+    if (weight.requires_grad() || autograd::forward_ad::tangent_of(weight).defined()) {
+      Tensor keep = ne(reshape(arange(0, rows, 1, ScalarType::kInt64, weight.device()), {rows, 1}),
+                       wrap_scalar(Scalar(p)));
+      w = where(keep, weight, weight.detach());
+    }
+  }
+  DimVector shape(input.sizes());
+  shape.push_back(weight.sizes()[1]);
+  return reshape(index_select(w, 0, reshape(input, {-1})), shape);
+}
+
+// --- pad -----------------------------------------------------------------------------------------------
+
+Tensor constant_pad(const char* op, T input, IntArrayRef pad, const Scalar& value) {
+  WICK_CHECK(pad.size() % 2 == 0, RuntimeError, op, ": Padding length must be divisible by 2");
+  WICK_CHECK(static_cast<std::int64_t>(pad.size() / 2) <= input.dim(), RuntimeError, op, ": Padding length too large");
+  Tensor x = input;
+  for (std::size_t i = 0; i < pad.size() / 2; ++i) {
+    const std::int64_t d = input.dim() - 1 - static_cast<std::int64_t>(i);
+    const std::int64_t before = pad[2 * i];
+    const std::int64_t after = pad[2 * i + 1];
+    const std::int64_t size = x.sizes()[d];
+    std::int64_t padded = 0;
+    WICK_CHECK(!__builtin_add_overflow(size, before, &padded) && !__builtin_add_overflow(padded, after, &padded),
+               RuntimeError, op, ": padding ", before, " and ", after, " of dimension ", d, " (size ", size,
+               ") overflows int64");
+    // A negative padding removes at most the whole size, whatever the other
+    // side adds back (and -INT64_MIN would overflow below).
+    WICK_CHECK(padded >= 0 && before >= -size && after >= -size, RuntimeError, op, ": The input size ", size,
+               ", plus negative padding ",
+               before, " and ", after, " resulted in a negative output size, which is invalid. Check dimension ", d,
+               " of your input.");
+    if (before < 0) x = narrow(x, d, -before, x.sizes()[d] + before);
+    if (after < 0) x = narrow(x, d, 0, x.sizes()[d] + after);
+    std::vector<Tensor> parts;
+    DimVector block(x.sizes());
+    if (before > 0) {
+      block[static_cast<std::size_t>(d)] = before;
+      parts.push_back(full(block, value, input.dtype(), input.device()));
+    }
+    parts.push_back(x);
+    if (after > 0) {
+      block[static_cast<std::size_t>(d)] = after;
+      parts.push_back(full(block, value, input.dtype(), input.device()));
+    }
+    if (parts.size() > 1) x = cat(parts, d);
+  }
+  return x.is_same(input) ? input.clone() : x;
+}
+
+// The source index of each output position along a dim of `size` padded by
+// (before, after): mirrored without repeating the edge, or clamped to it.
+Tensor pad_indices(std::int64_t size, std::int64_t before, std::int64_t after, bool reflect, Device device) {
+  Tensor j = arange(-before, size + after, 1, ScalarType::kInt64, device);
+  if (!reflect) return clamp(j, Scalar(std::int64_t{0}), Scalar(size - 1));
+  j = abs(j);
+  return where(ge(j, wrap_scalar(Scalar(size))), sub(wrap_scalar(Scalar(2 * (size - 1))), j), j);
+}
+
+Tensor pad_kernel(T input, IntArrayRef pad, std::string_view mode, std::optional<double> value) {
+  const char* op = "torch.nn.functional.pad";
+  if (mode == "constant") return constant_pad(op, input, pad, Scalar(value.value_or(0.0)));
+  const bool reflect = mode == "reflect";
+  WICK_CHECK(reflect || mode == "replicate", NotImplementedError, op, ": Unrecognised padding mode ", mode,
+             " (wick supports 'constant', 'reflect' and 'replicate')");
+  WICK_CHECK(!value || *value == 0.0, RuntimeError, op, ": Padding mode \"", mode,
+             "\" doesn't take in value argument");
+  WICK_CHECK(pad.size() % 2 == 0, RuntimeError, op, ": Padding length must be divisible by 2");
+  const auto dims = static_cast<std::int64_t>(pad.size() / 2);
+  WICK_CHECK(dims >= 1 && dims <= 3 && (input.dim() == dims + 1 || input.dim() == dims + 2), NotImplementedError, op,
+             ": Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now");
+  Tensor x = input;
+  for (std::int64_t i = 0; i < dims; ++i) {
+    const std::int64_t d = input.dim() - 1 - i;
+    const std::int64_t before = pad[static_cast<std::size_t>(2 * i)];
+    const std::int64_t after = pad[static_cast<std::size_t>(2 * i + 1)];
+    const std::int64_t size = x.sizes()[d];
+    if (reflect) {
+      WICK_CHECK(before < size && after < size, RuntimeError, op,
+                 ": Argument #4: Padding size should be less than the corresponding input dimension, but got: "
+                 "padding (",
+                 before, ", ", after, ") at dimension ", d, " of input ", format_shape(input.sizes()));
+    } else {
+      WICK_CHECK(size > 0, RuntimeError, op, ": input tensor must have a non-empty dimension ", d, " to replicate");
+    }
+    WICK_CHECK(size + before + after > 0, RuntimeError, op, ": input (", format_shape(input.sizes()),
+               ") is too small for the padding: the output would be empty at dimension ", d);
+    x = index_select(x, d, pad_indices(size, before, after, reflect, input.device()));
+  }
+  return x;
+}
+
+Tensor constant_pad_nd_kernel(T input, IntArrayRef pad, const Scalar& value) {
+  return constant_pad("torch.constant_pad_nd", input, pad, value);
+}
+
+// --- torch.linalg norms -------------------------------------------------------------------------------------
+
+// The input of a linalg norm: floating, converted to `dtype` when given.
+Tensor norm_input(const char* op, T input, std::optional<ScalarType> dtype) {
+  WICK_CHECK(is_floating(input.dtype()), RuntimeError, op,
+             ": Expected a floating point or complex tensor as input. Got ", type_title(input.dtype()));
+  if (!dtype || *dtype == input.dtype()) return input;
+  WICK_CHECK(is_floating(*dtype) && !(input.dtype() == ScalarType::kFloat64 && *dtype == ScalarType::kFloat32),
+             RuntimeError, op, ": the dtype of the input (", type_title(input.dtype()),
+             ") should be convertible without narrowing to the specified dtype (", type_title(*dtype), ")");
+  return input.to(*dtype);
+}
+
+Tensor vector_norm(T input, const Scalar& ord, std::optional<IntArrayRef> dim, bool keepdim,
+                   std::optional<ScalarType> dtype) {
+  const char* op = "torch.linalg.vector_norm";
+  Tensor x = norm_input(op, input, dtype);
+  // dim=None (or []) reduces every dim; norm's empty list means the same.
+  DimVector dims;
+  if (dim) dims.assign(*dim);
+  if (dims.empty() && keepdim) {
+    for (std::int64_t i = 0; i < x.dim(); ++i) dims.push_back(i);
+  }
+  return norm(x, std::optional<Scalar>(ord), IntArrayRef(dims), keepdim);
+}
+
+Tensor matrix_norm(T input, const Value& ord, IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) {
+  const char* op = "torch.linalg.matrix_norm";
+  WICK_CHECK(input.dim() >= 2, RuntimeError, op, ": The input tensor A must have at least 2 dimensions.");
+  WICK_CHECK(dim.size() == 2, RuntimeError, op, ": dim must be a 2-tuple. Got ", format_shape(dim));
+  const std::int64_t d0 = wrap_dim(dim[0], input.dim());
+  const std::int64_t d1 = wrap_dim(dim[1], input.dim());
+  WICK_CHECK(d0 != d1, RuntimeError, op, ": dims must be different. Got (", dim[0], ", ", dim[1], ")");
+  if (ord.is_string()) {
+    const std::string s(ord.to_string());
+    WICK_CHECK(s != "nuc", NotImplementedError, op,
+               ": ord='nuc' needs the singular values (SVD), which wick does not implement yet");
+    WICK_CHECK(s == "fro", RuntimeError, op, ": Order ", s, " not supported.");
+    const std::int64_t dims[] = {d0, d1};
+    return vector_norm(input, Scalar(2.0), IntArrayRef(dims, 2), keepdim, dtype);
+  }
+  const double p = ord.to_double();
+  WICK_CHECK(std::abs(p) != 2.0, NotImplementedError, op, ": ord=", p,
+             " needs the singular values (SVD), which wick does not implement yet");
+  WICK_CHECK(std::abs(p) == 1.0 || std::isinf(p), RuntimeError, op, ": Order ", p, " not supported.");
+  const std::int64_t dims[] = {d0, d1};
+  Tensor a = abs(norm_input(op, input, dtype));
+  // ord 1 / -1: max / min over columns (d1) of the sums down each column (d0);
+  // ord inf / -inf: the same with the roles of the dims swapped.
+  const std::int64_t sum_dim = std::isinf(p) ? d1 : d0;
+  const std::int64_t pick_dim = std::isinf(p) ? d0 : d1;
+  Tensor sums = sum(a, IntArrayRef(sum_dim), true);
+  Tensor r = p > 0 ? amax(sums, IntArrayRef(pick_dim), true) : amin(sums, IntArrayRef(pick_dim), true);
+  if (keepdim) return r;
+  return reshape(r, [&] {
+    DimVector s;
+    for (std::int64_t i = 0; i < input.dim(); ++i) {
+      if (i != dims[0] && i != dims[1]) s.push_back(input.sizes()[i]);
+    }
+    return s;
+  }());
+}
+
+}  // namespace
+
+void register_norm_composite_kernels(std::vector<std::unique_ptr<Library>>& out) {
+  constexpr auto kComposite = DispatchKey::kCompositeImplicit;
+  auto torch = std::make_unique<Library>("torch", kComposite);
+  torch->impl("layer_norm", &torch_layer_norm)
+      .impl("group_norm", &torch_group_norm)
+      .impl("batch_norm", &torch_batch_norm)
+      .impl("constant_pad_nd", &constant_pad_nd_kernel);
+  auto functional = std::make_unique<Library>("torch.nn.functional", kComposite);
+  functional->impl("group_norm", &f_group_norm)
+      .impl("batch_norm", &f_batch_norm)
+      .impl("embedding", &embedding_kernel)
+      .impl("pad", &pad_kernel);
+  auto linalg = std::make_unique<Library>("torch.linalg", kComposite);
+  linalg->impl("vector_norm", &vector_norm).impl("matrix_norm", &matrix_norm);
+  out.push_back(std::move(torch));
+  out.push_back(std::move(functional));
+  out.push_back(std::move(linalg));
+}
+
+}  // namespace wick

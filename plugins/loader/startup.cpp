@@ -1,0 +1,84 @@
+// plugins/loader/startup.cpp - libwick's start-up: the builtins, in layer order.
+/// \file
+/// Note [Start-up]
+/// Nothing in libwick registers from a static initialiser. `wick::init()`
+/// is the one start-up call: it registers the builtins here (definitions,
+/// then composite kernels, the override protocol and the formulas) and then
+/// loads the backends and plugins. This file sits in the top layer because
+/// it is the only code that needs every layer below it; the dispatch
+/// mechanism never calls up into it. Instead it keeps what the start-up
+/// sets: a `started` flag, so that looking an operator up before init()
+/// says so, and a hint for "no kernel" errors (which backend directories
+/// were searched, which plugins were refused); and the data model gets the
+/// host copy it reads device tensors through (Note [Host reads]).
+#include "plugins/loader/startup.h"
+
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "core/host_read.h"
+#include "dispatch/autograd/formulas.h"
+#include "dispatch/composite/composite.h"
+#include "dispatch/ops/definitions.h"
+#include "dispatch/override_internal.h"
+#include "dispatch/registry.h"
+#include "wick/dispatcher.h"
+#include "wick/loader.h"
+
+namespace wick {
+namespace {
+
+// The host copy the data model reads device tensors through (Note [Host
+// reads]): the tensor's `cpu()`, below Autograd and Override.
+Tensor host_copy_through_dispatch(const Tensor& t) {
+  static const auto cpu = find_op("torch.Tensor.cpu").typed<Tensor(const Tensor&)>();
+  const ExcludeDispatchKeyGuard no_grad(DispatchKey::kAutograd);
+  const ExcludeDispatchKeyGuard no_override(DispatchKey::kOverride);
+  return cpu.call(t);
+}
+
+std::string missing_kernel_hint(DispatchKey /*wanted*/) {
+  std::string dirs;
+  for (const std::string& d : plugin_search_path()) dirs += (dirs.empty() ? "" : ", ") + d;
+  return detail::str_cat(" No loaded backend or plugin provides one; plugin directories searched: ",
+                         dirs.empty() ? "(none)" : dirs, ". Is the backend plugin installed?");
+}
+
+}  // namespace
+
+void register_builtins() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    // Owned by the registry, which lives until exit: the builtin operators
+    // stay defined for the life of the process.
+    std::vector<std::unique_ptr<Library>> libs;
+    register_torch_catalog(libs);
+    register_composite_kernels(libs);
+    register_nn_composite_kernels(libs);
+    register_norm_composite_kernels(libs);
+    register_composite_shape(libs);
+    register_conv_composite_kernels(libs);
+    register_inplace_kernels(libs);
+    register_override_protocol(libs);
+    autograd::register_autograd_elementwise(libs);
+    autograd::register_autograd_unary(libs);
+    autograd::register_autograd_shape(libs);
+    autograd::register_autograd_linalg(libs);
+    autograd::register_autograd_nn(libs);
+    autograd::register_autograd_norm(libs);
+    autograd::register_autograd_loss(libs);
+    autograd::register_autograd_index(libs);
+    autograd::register_autograd_reduce(libs);
+    autograd::register_autograd_scan(libs);
+    autograd::register_autograd_conv(libs);
+    auto& reg = Registry::get();
+    reg.missing_kernel_hint.store(&missing_kernel_hint, std::memory_order_release);
+    set_host_copy(&host_copy_through_dispatch);
+    std::unique_lock lock(reg.mutex);
+    reg.builtins = std::move(libs);
+    reg.started.store(true, std::memory_order_release);
+  });
+}
+
+}  // namespace wick

@@ -1,0 +1,766 @@
+#!/usr/bin/env python3
+# sdk/opgen/wick_opgen.py - the operator generator: .ops definitions to catalog tables and the typed C++ API.
+"""wick_opgen: one definition per operator, everything else derived.
+
+An operator is defined once, in a `.ops` file (format below). From the
+definitions this script writes:
+
+  <out>/<name>_catalog.cpp   the catalog table: every schema (variants
+                             included) and every alias (methods, dunders,
+                             other namespaces), registered at start-up
+  <out>/<name>_ops.cpp       the typed C++ API: free functions and methods
+  <include>/<name>_ops.h     their declarations
+  <include>/<name>_methods.inc
+                             Tensor's method declarations (only for the
+                             builtins: included inside class wick::Tensor)
+
+The build runs it (CMake: libwick's `dispatch/ops/*.ops`; plugins:
+`wick_add_plugin(... OPS file.ops)`); nothing it writes is edited by hand.
+
+The .ops format
+---------------
+  # a comment
+  namespace torch                     the namespace of the definitions below
+  add(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
+      variants: method, out           derived entries (see below)
+      dunders: __add__, __radd__      torch.Tensor aliases of this operator
+      doc: self + alpha * other       the C++ declaration's comment (repeatable)
+
+An operator starts with its schema (PyTorch's native-function syntax,
+wick/schema.h) at the start of a line; indented `key: value` lines follow.
+
+  variants    method    torch.Tensor.<name>: an alias entry (own overrides)
+              out       <name>.out: the schema with `*, Tensor(a!) out`
+                        appended, returning Tensor(a!)
+              inplace   torch.Tensor.<name>_: self becomes Tensor(a!) and
+                        the result Tensor(a!); its kernel writes the
+                        operator's result into self
+              inplace_view
+                        the same for a view operator: self takes the view's
+                        geometry (transpose_)
+  dunders     aliases in torch.Tensor; `__i<op>__` names alias the
+              in-place variant
+  also        other namespaces with an alias entry (torch.nn.functional)
+  ignored     (no value) not overridable: creation functions
+  cpp         the C++ function's name (default: the operator's name;
+              `<name>_out` for out variants)
+  cpp_skip    arguments the C++ API leaves out (their defaults are passed)
+  cpp_scalar  Tensor arguments that also take a number in C++ (an
+              overload wraps it as a Python number would be)
+  cpp_any     `arg: type | type`: the C++ types an `Any` argument takes, one
+              overload each (int, int[], float, str, bool, Tensor); list int
+              before int[] so that a literal 0 is not ambiguous
+  cpp_return  `Tensor`: the C++ result of an operator returning `Any` when
+              the skipped arguments make it a tensor
+  doc         documentation of the C++ declaration
+
+C++ namespaces: torch -> wick, torch.nn.functional -> wick::nn::functional,
+torch.linalg -> wick::linalg, torch.Tensor -> methods of wick::Tensor, any
+other namespace `a.b` -> `a::b`.
+"""
+import argparse
+import pathlib
+import re
+import sys
+
+# --- definitions ---------------------------------------------------------------------
+
+
+class Arg:
+    def __init__(self, type_text, name, default, kwarg_only):
+        self.type = type_text  # as written: "Tensor(a!)", "int[2]?", "Scalar"
+        self.name = name
+        self.default = default  # text or None
+        self.kwarg_only = kwarg_only
+
+    @property
+    def base(self):
+        """The type without alias annotation: "Tensor", "int[2]?"."""
+        return re.sub(r"\([^)]*\)", "", self.type)
+
+    @property
+    def kind(self):
+        return re.match(r"[A-Za-z]+", self.base).group(0)
+
+    @property
+    def is_list(self):
+        return "[" in self.base
+
+    @property
+    def optional(self):
+        return self.base.endswith("?")
+
+    @property
+    def writes(self):
+        return "!" in self.type
+
+
+class Schema:
+    def __init__(self, text, where):
+        self.text = text
+        self.where = where
+        m = re.match(r"\s*([A-Za-z_][A-Za-z0-9_]*)(?:\.([A-Za-z0-9_]+))?\s*\(", text)
+        if not m:
+            fail(where, f"not a schema: {text}")
+        self.name, self.overload = m.group(1), m.group(2) or ""
+        args = argument_text(self)
+        rest = text[text.index("(") + len(args) + 2:].strip()
+        if not rest.startswith("->"):
+            fail(where, f"expected '->' after the arguments: {text}")
+        self.returns = rest[2:].strip()
+        self.args = []
+        kwarg_only = False
+        for part in split_top(args):
+            part = part.strip()
+            if not part:
+                continue
+            if part == "*":
+                kwarg_only = True
+                continue
+            am = re.fullmatch(r"(.+?)\s+([A-Za-z_][A-Za-z0-9_]*)\s*(?:=\s*(.+))?", part, re.S)
+            if not am:
+                fail(where, f"bad argument '{part}' in {text}")
+            self.args.append(Arg(am.group(1).strip(), am.group(2), am.group(3), kwarg_only))
+
+    @property
+    def full_name(self):
+        return self.name + ("." + self.overload if self.overload else "")
+
+    def return_types(self):
+        """The returned types without names: ["Tensor"], ["Tensor", "Tensor"], []."""
+        r = self.returns
+        if r == "()":
+            return []
+        if r.startswith("("):
+            return [re.sub(r"\s+[A-Za-z_][A-Za-z0-9_]*$", "", p.strip()) for p in split_top(r[1:-1])]
+        return [r]
+
+
+def split_top(text):
+    """Splits on commas outside brackets and quotes."""
+    parts, depth, quote, cur = [], 0, None, ""
+    for c in text:
+        if quote:
+            cur += c
+            if c == quote:
+                quote = None
+            continue
+        if c in "'\"":
+            quote = c
+        elif c in "([":
+            depth += 1
+        elif c in ")]":
+            depth -= 1
+        elif c == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+            continue
+        cur += c
+    parts.append(cur)
+    return parts
+
+
+KEYS = {"variants", "dunders", "also", "ignored", "cpp", "cpp_skip", "cpp_scalar", "cpp_any", "cpp_return", "doc"}
+VARIANTS = {"method", "out", "inplace", "inplace_view"}
+
+
+class Op:
+    def __init__(self, ns, schema, where):
+        self.ns = ns
+        self.schema = schema
+        self.where = where
+        self.fields = {}
+        self.docs = []
+
+    def list(self, key):
+        v = self.fields.get(key, "")
+        return [x.strip() for x in v.split(",") if x.strip()]
+
+    @property
+    def variants(self):
+        return set(self.list("variants"))
+
+    @property
+    def ignored(self):
+        return "ignored" in self.fields
+
+
+def fail(where, message):
+    sys.exit(f"{where}: error: {message}")
+
+
+def parse_ops(path):
+    ops, ns, current = [], None, None
+    for number, raw in enumerate(pathlib.Path(path).read_text().splitlines(), 1):
+        where = f"{path}:{number}"
+        line = raw.split(" #")[0].rstrip() if not raw.lstrip().startswith("doc:") else raw.rstrip()
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        if line.startswith("namespace "):
+            ns = line.split(None, 1)[1].strip()
+            current = None
+            continue
+        if not line[0].isspace():
+            if ns is None:
+                fail(where, "a definition before any 'namespace' line")
+            current = Op(ns, Schema(line.strip(), where), where)
+            ops.append(current)
+            continue
+        if current is None:
+            fail(where, "an indented line outside a definition")
+        key, _, value = line.strip().partition(":")
+        key = key.strip()
+        if key not in KEYS:
+            fail(where, f"unknown key '{key}' (known: {', '.join(sorted(KEYS))})")
+        if key == "doc":
+            current.docs.append(value.strip())
+        elif key in current.fields and key not in ("cpp_any",):
+            fail(where, f"'{key}' given twice")
+        elif key == "cpp_any":
+            current.fields[key] = current.fields.get(key, "") + ";" + value.strip()
+        else:
+            current.fields[key] = value.strip()
+        unknown = set(current.variants) - VARIANTS
+        if unknown:
+            fail(where, f"unknown variants {sorted(unknown)}")
+    return ops
+
+
+# --- catalog entries -------------------------------------------------------------------
+
+
+def argument_text(s):
+    """The text between the argument list's parentheses."""
+    start = s.text.index("(")
+    depth = 0
+    for i in range(start, len(s.text)):
+        depth += {"(": 1, ")": -1}.get(s.text[i], 0)
+        if depth == 0:
+            return s.text[start + 1: i]
+    fail(s.where, f"unbalanced parentheses in {s.text}")
+
+
+def out_schema(s):
+    """`X.out`: the schema with `Tensor(a!) out` as its last keyword argument."""
+    args = [a for a in split_top(argument_text(s)) if a.strip()]
+    star = any(a.strip() == "*" for a in args)
+    args.append("Tensor(a!) out" if star else "*, Tensor(a!) out")
+    overload = "out" if not s.overload else s.overload + "_out"
+    return f"{s.name}.{overload}({', '.join(a.strip() for a in args)}) -> Tensor(a!)"
+
+
+def inplace_schema(s):
+    """`X_`: self written in place and returned."""
+    args = [a.strip() for a in split_top(argument_text(s)) if a.strip()]
+    first = re.sub(r"^Tensor(\([^)]*\))?", "Tensor(a!)", args[0])
+    name = s.name + "_" + ("." + s.overload if s.overload else "")
+    return f"{name}({', '.join([first] + args[1:])}) -> Tensor(a!)"
+
+
+class Entry:
+    """One catalog entry: a definition (schema) or an alias of another entry."""
+
+    def __init__(self, ns, schema, op, kind, target=None):
+        self.ns = ns
+        self.schema = schema  # Schema (for aliases: the target's, renamed)
+        self.op = op
+        self.kind = kind  # "def", "out", "inplace", "inplace_view", "alias"
+        self.target = target  # qualified full name of the alias target
+
+    @property
+    def qualified(self):
+        return f"{self.ns}.{self.schema.full_name}"
+
+
+def method_namespace(ns):
+    """Where a namespace's methods live: torch.Tensor for PyTorch's
+    namespaces, `<ns>.Tensor` for a plugin's (plugins do not add to torch)."""
+    return "torch.Tensor" if ns == "torch" or ns.startswith("torch.") or ns == "aten" else ns + ".Tensor"
+
+
+def is_method_namespace(ns):
+    return ns == "torch.Tensor" or ns.endswith(".Tensor")
+
+
+def catalog(ops):
+    defs, aliases = [], []
+    for op in ops:
+        s = op.schema
+        defs.append(Entry(op.ns, s, op, "def"))
+        base = f"{op.ns}.{s.full_name}"
+        if "out" in op.variants:
+            defs.append(Entry(op.ns, Schema(out_schema(s), op.where), op, "out"))
+        inplace = None
+        for kind in ("inplace", "inplace_view"):
+            if kind in op.variants:
+                inplace = Entry(method_namespace(op.ns), Schema(inplace_schema(s), op.where), op, kind)
+                defs.append(inplace)
+        if "method" in op.variants:
+            aliases.append(Entry(method_namespace(op.ns), s, op, "alias", base))
+        for ns in op.list("also"):
+            aliases.append(Entry(ns, s, op, "alias", base))
+        for d in op.list("dunders"):
+            # __iadd__ and the like alias the in-place variant (or the
+            # definition itself when it is the in-place operator).
+            in_place = d.startswith("__i") and d not in ("__invert__", "__index__", "__int__")
+            if in_place and inplace is not None:
+                aliases.append(Entry(method_namespace(op.ns), rename(inplace.schema, d), op, "alias", inplace.qualified))
+            elif in_place and not s.name.endswith("_"):
+                fail(op.where, f"{d} needs an inplace variant or an in-place definition")
+            else:
+                aliases.append(Entry(method_namespace(op.ns), rename(s, d), op, "alias", base))
+    seen = {}
+    for e in defs + aliases:
+        q = e.qualified
+        if q in seen:
+            fail(e.op.where, f"{q} is also defined at {seen[q].op.where}")
+        seen[q] = e
+    return defs, aliases
+
+
+def rename(s, name):
+    text = name + s.text[s.text.index("("):]
+    if s.overload:
+        text = name + "." + s.overload + s.text[s.text.index("("):]
+    return Schema(text, s.where)
+
+
+ROOT = None  # --root: .ops paths are recorded relative to it
+
+
+def location(where):
+    path, line = where.rsplit(":", 1)
+    p = pathlib.Path(path).resolve()
+    if ROOT is not None:
+        try:
+            p = p.relative_to(ROOT)
+        except ValueError:
+            p = pathlib.Path(p.name)
+    return c_string(p.as_posix()), line
+
+
+def c_string(text):
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def write_catalog(path, name, defs, aliases, namespace):
+    lines = [
+        f"// {name}_catalog.cpp - generated by sdk/opgen/wick_opgen.py from the .ops definitions: do not edit.",
+        "#include <wick/definitions.h>",
+        "",
+        "namespace {",
+        "",
+        "constexpr wick::CatalogDef kDefs[] = {",
+    ]
+    for e in defs:
+        flags = []
+        if e.op.ignored and e.kind == "def":
+            flags.append("wick::CatalogDef::kIgnored")
+        if e.kind in ("inplace", "inplace_view"):
+            flags.append("wick::CatalogDef::kInplaceTwin")
+        if e.kind == "inplace_view":
+            flags.append("wick::CatalogDef::kInplaceView")
+        file, line = location(e.op.where)
+        lines.append(f"    {{{c_string(e.ns)}, {c_string(e.schema.text)}, {' | '.join(flags) or '0'}, {file}, {line}}},")
+    lines += ["};", "", "constexpr wick::CatalogAlias kAliases[] = {"]
+    for e in aliases:
+        file, line = location(e.op.where)
+        lines.append(f"    {{{c_string(e.ns)}, {c_string(e.schema.full_name)}, {c_string(e.target)}, {file}, {line}}},")
+    lines += [
+        "};",
+        "",
+        "}  // namespace",
+        "",
+    ]
+    if namespace:
+        lines.append(f"namespace {namespace} {{")
+    lines += [
+        f"const wick::CatalogTable& {name}_catalog() {{",
+        "  static const wick::CatalogTable table{kDefs, kAliases};",
+        "  return table;",
+        "}",
+    ]
+    if namespace:
+        lines.append(f"}}  // namespace {namespace}")
+    write(path, lines)
+
+
+# --- the typed C++ API -----------------------------------------------------------------
+
+CPP_NAMESPACES = {"torch": "wick", "torch.nn.functional": "wick::nn::functional", "torch.linalg": "wick::linalg"}
+
+
+def cpp_namespace(ns):
+    return CPP_NAMESPACES.get(ns, ns.replace(".", "::"))
+
+
+def kernel_type(arg, where):
+    """The C++ type a kernel takes for a schema argument (wick/boxing.h)."""
+    k, lst, opt = arg.kind, arg.is_list, arg.optional
+    if k == "Tensor":
+        if lst:
+            return "const std::vector<wick::Tensor>&"
+        return "const std::optional<wick::Tensor>&" if opt else "const wick::Tensor&"
+    if k in ("int", "SymInt"):
+        if lst:
+            return "std::optional<wick::IntArrayRef>" if opt else "wick::IntArrayRef"
+        return "std::optional<std::int64_t>" if opt else "std::int64_t"
+    simple = {
+        "float": "double",
+        "bool": "bool",
+        "str": "std::string_view",
+        "ScalarType": "wick::ScalarType",
+        "Device": "wick::Device",
+    }
+    if k in simple and not lst:
+        return f"std::optional<{simple[k]}>" if opt else simple[k]
+    if k == "Scalar" and not lst:
+        return "const std::optional<wick::Scalar>&" if opt else "const wick::Scalar&"
+    if k == "Any":
+        return "const wick::Value&"
+    fail(where, f"no C++ type for '{arg.type}'")
+
+
+def return_type(schema):
+    types = schema.return_types()
+    if not types:
+        return "void"
+    cpp = []
+    for t in types:
+        base = re.sub(r"\([^)]*\)", "", t)
+        cpp.append({"Tensor": "wick::Tensor", "Tensor[]": "std::vector<wick::Tensor>", "Any": "wick::Value"}.get(base))
+        if cpp[-1] is None:
+            fail(schema.where, f"no C++ type for the return type '{t}'")
+    return cpp[0] if len(cpp) == 1 else f"std::tuple<{', '.join(cpp)}>"
+
+
+def cpp_default(arg):
+    """The schema default as a C++ default argument."""
+    d = arg.default.strip()
+    if d == "None":
+        return "std::nullopt" if arg.kind not in ("Any",) else "wick::Value()"
+    if d in ("True", "False"):
+        return d.lower()
+    if d.startswith(("'", '"')):
+        return '"' + d[1:-1] + '"'
+    if d.startswith("["):
+        items = [x.strip() for x in d[1:-1].split(",") if x.strip()]
+        return "wick::IntArrayRef({" + ", ".join(items) + "})" if items else "{}"
+    if d in ("inf", "-inf"):
+        return ("-" if d[0] == "-" else "") + "std::numeric_limits<double>::infinity()"
+    if arg.kind == "float" and re.fullmatch(r"-?\d+", d):
+        return d + ".0"
+    return d
+
+
+class Param:
+    def __init__(self, arg, cpp_type, default, call_expr):
+        self.arg = arg
+        self.cpp_type = cpp_type
+        self.default = default
+        self.call_expr = call_expr  # how the wrapper passes it to the kernel signature
+
+
+def self_index(schema):
+    """The index of a method's `self`: the argument named self, else a
+    leading Tensor named input (torch.softmax's method); None when neither."""
+    for i, a in enumerate(schema.args):
+        if a.name == "self" and a.kind == "Tensor" and not a.is_list:
+            return i
+    if schema.args and schema.args[0].name == "input" and schema.args[0].kind == "Tensor":
+        return 0
+    return None
+
+
+def overload_sets(op, schema, skip=None):
+    """The C++ parameter lists for a schema: the plain one, plus one per
+    cpp_scalar argument and per cpp_any alternative."""
+    skip_names = set(op.list("cpp_skip"))
+    scalar = set(op.list("cpp_scalar"))
+    anys = {}
+    for spec in op.fields.get("cpp_any", "").split(";"):
+        if spec.strip():
+            name, _, types = spec.partition(":")
+            anys[name.strip()] = [t.strip() for t in types.split("|")]
+    base = []
+    for k, a in enumerate(schema.args):
+        if k == skip or a.name in skip_names:
+            continue
+        t, call = kernel_type(a, op.where), a.name
+        if t == "std::optional<wick::IntArrayRef>":  # safe from a single int (wick/array_ref.h)
+            t, call = "wick::OptionalIntArrayRef", f"{a.name}.get()"
+        elif t in ("std::optional<wick::ScalarType>", "std::optional<wick::Device>", "std::optional<bool>"):
+            call = f"wick::detail::settled({a.name})"  # Note [Settled optionals] in wick/dispatcher.h
+        base.append(Param(a, t, cpp_default(a) if a.default is not None else None, call))
+    sets = [base]
+    any_types = {
+        "int": "std::int64_t",
+        "int[]": "wick::IntArrayRef",
+        "float": "double",
+        "str": "std::string_view",
+        "bool": "bool",
+        "Tensor": "const wick::Tensor&",
+    }
+    for i, p in enumerate(base):
+        if p.arg.name in anys:
+            alternatives = []
+            for j, t in enumerate(anys[p.arg.name]):
+                if t not in any_types:
+                    fail(op.where, f"cpp_any type '{t}' (known: {', '.join(any_types)})")
+                params = [Param(q.arg, q.cpp_type, q.default, q.call_expr) for q in base]
+                default = p.default if j == 0 and p.arg.default not in (None, "None") else None
+                boxed = f"wick::Value(std::string({p.arg.name}))" if t == "str" else f"wick::Value({p.arg.name})"
+                params[i] = Param(p.arg, any_types[t], default, boxed)
+                if j > 0:
+                    for q in params[:i]:
+                        q.default = None
+                alternatives.append(params)
+            sets = alternatives
+        if p.arg.name in scalar:
+            extra = [Param(q.arg, q.cpp_type, q.default, q.call_expr) for q in base]
+            extra[i] = Param(p.arg, "const wick::Scalar&", None, f"wick::wrap_scalar({p.arg.name})")
+            for q in extra[:i]:
+                q.default = None
+            sets.append(extra)
+    return sets
+
+
+def kernel_signature(schema):
+    """The C++ signature of the kernels: typed calls are checked against it."""
+    return f"{return_type(schema)}({', '.join(kernel_type(a, schema.where) for a in schema.args)})"
+
+
+def call_args(schema, params, op, self_expr=None, self_at=None):
+    """The kernel's argument list: parameters, skipped defaults, self."""
+    by_name = {p.arg.name: p for p in params}
+    out = []
+    for k, a in enumerate(schema.args):
+        if k == self_at and self_expr is not None:
+            out.append(self_expr)
+        elif a.name in by_name:
+            out.append(by_name[a.name].call_expr)
+        else:
+            out.append(cpp_default(a) if a.default is not None else "{}")
+    return ", ".join(out)
+
+
+def declaration(ret, name, params, with_defaults, qualifier=""):
+    ps = []
+    for p in params:
+        s = f"{p.cpp_type} {p.arg.name}"
+        if with_defaults and p.default is not None:
+            s += f" = {p.default}"
+        ps.append(s)
+    return f"{ret} {qualifier}{name}({', '.join(ps)})"
+
+
+def fix_defaults(params):
+    """C++ defaults must be trailing: drop those before a parameter without one."""
+    required = [i for i, p in enumerate(params) if p.default is None]
+    for p in params[: required[-1] if required else 0]:
+        p.default = None
+    return params
+
+
+def function_api(e):
+    """[(namespace, declaration text, definition text)] of one catalog entry's free functions."""
+    op, s = e.op, e.schema
+    sig = kernel_signature(s)
+    out = []
+    if e.kind == "out":
+        name = op.fields.get("cpp", s.name) + "_out"
+        for params in overload_sets(op, op.schema):
+            fix_defaults(params)
+            out_param = "wick::Tensor& out"
+            decl_params = ", ".join([out_param] + [
+                f"{p.cpp_type} {p.arg.name}" + (f" = {p.default}" if p.default is not None else "") for p in params])
+            def_params = ", ".join([out_param] + [f"{p.cpp_type} {p.arg.name}" for p in params])
+            args = call_args(s, params + [Param(s.args[-1], "", None, "out")], op)
+            decl = f"WICK_API wick::Tensor& {name}({decl_params});"
+            body = (f"wick::Tensor& {name}({def_params}) {{\n"
+                    f"  static const auto op = wick::find_op({c_string(e.qualified)}).typed<{sig}>();\n"
+                    f"  op.call({args});\n  return out;\n}}")
+            out.append((cpp_namespace(e.ns), decl, body))
+        return out
+    name = op.fields.get("cpp", s.name)
+    ret = return_type(s)
+    unbox = ""
+    if op.fields.get("cpp_return") == "Tensor" and ret == "wick::Value":
+        ret, unbox = "wick::Tensor", ".to_tensor()"
+    for params in overload_sets(op, s):
+        fix_defaults(params)
+        decl = "WICK_API " + declaration(ret, name, params, True) + ";"
+        ns = cpp_namespace(e.ns)
+        body = (declaration(ret, name, params, False) + " {\n"
+                f"  static const auto op = wick::find_op({c_string(e.qualified)}).typed<{sig}>();\n"
+                f"  return op.call({call_args(s, params, op)}){unbox};\n}}")
+        out.append((ns, decl, body))
+    return out
+
+
+def method_api(e, qualifier="wick::Tensor::", self_type="wick::Tensor"):
+    """[(declaration inside class Tensor, definition)] of one torch.Tensor entry's methods."""
+    op, s = e.op, e.schema
+    at = self_index(s)
+    if s.name.startswith("__") or at is None:
+        return []
+    sig = kernel_signature(s)
+    inplace = s.name.endswith("_") and s.args[at].writes
+    # A method alias takes the C++ name of the function it aliases.
+    name = op.fields.get("cpp", s.name) if e.kind == "alias" else s.name
+    local_self = self_type.split("::")[-1]
+    inside_wick = self_type == "wick::Tensor"  # the .inc is read inside namespace wick
+    ret = local_self + "&" if inplace else (return_type(s).replace("wick::", "") if inside_wick else return_type(s))
+    out = []
+    # An alias shares the target's C++ overloads; its options come from the target's op.
+    for params in overload_sets(op, s, skip=at):
+        fix_defaults(params)
+        local = [Param(p.arg, p.cpp_type.replace("wick::", "") if inside_wick else p.cpp_type, p.default, p.call_expr)
+                 for p in params]
+        decl = "  " + ("" if inplace else "[[nodiscard]] ") + declaration(ret, name, local, True) + (
+            ";" if inplace else " const;")
+        qual_ret = self_type + "&" if inplace else return_type(s)
+        body = (declaration(qual_ret, name, params, False, qualifier) + ("" if inplace else " const") + " {\n"
+                f"  static const auto op = wick::find_op({c_string(e.qualified)}).typed<{sig}>();\n")
+        this = "*this" if self_type == "wick::Tensor" else "t_"
+        if inplace:
+            body += f"  op.call({call_args(s, params, op, this, at)});\n  return *this;\n}}"
+        else:
+            body += f"  return op.call({call_args(s, params, op, this, at)});\n}}"
+        out.append((decl, body))
+    return out
+
+
+def write_api(out_dir, include_dir, include_prefix, name, defs, aliases, methods, export, declare_catalog):
+    by_ns = {}
+    definitions = []
+    for e in defs + aliases:
+        if is_method_namespace(e.ns):
+            continue
+        if e.kind == "alias":
+            docs = [f"/// {e.qualified}: an alias of {e.target}."]
+        elif e.kind == "out":
+            docs = [f"/// {e.qualified}: writes the result into `out` (resized if needed)."]
+        else:
+            docs = [f"/// {d}" for d in e.op.docs]
+        for ns, decl, body in function_api(e):
+            if export != "WICK_API":
+                decl = decl.replace("WICK_API ", export + " " if export else "", 1)
+            by_ns.setdefault(ns, []).extend(docs + [decl])
+            docs = []  # once, above the first overload
+            definitions.append(f"namespace {ns} {{\n{body}\n}}  // namespace {ns}\n")
+    method_decls = []
+    if methods:
+        for e in defs + aliases:
+            if e.ns != "torch.Tensor":
+                continue
+            docs = e.op.docs if e.kind == "def" else []
+            for decl, body in method_api(e):
+                method_decls.extend([f"  /// {d}" for d in docs] + [decl])
+                docs = []
+                definitions.append(body + "\n")
+    # A plugin's methods (`<ns>.Tensor.X`): C++ cannot add members to
+    # wick::Tensor, so they are members of `<ns>::Tensor`, a wick::Tensor
+    # with the namespace's methods (`myops::Tensor(x).scale(2.0)`).
+    extensions = {}
+    for e in defs + aliases:
+        if e.ns == "torch.Tensor" or not is_method_namespace(e.ns):
+            continue
+        cpp_ns = cpp_namespace(e.ns[: -len(".Tensor")])
+        docs = e.op.docs if e.kind == "def" else []
+        for decl, body in method_api(e, f"{cpp_ns}::Tensor::", f"{cpp_ns}::Tensor"):
+            extensions.setdefault(cpp_ns, []).extend([f"  /// {d}" for d in docs] + [decl])
+            docs = []
+            definitions.append(body + "\n")
+    header = [
+        f"// {include_prefix}{name}_ops.h - generated by sdk/opgen/wick_opgen.py from the .ops definitions: do not edit.",
+        "/// \\file",
+        "/// The typed API: one function per catalog entry (see wick/ops.h).",
+        "#pragma once",
+        "",
+        "#include <cstdint>",
+        "#include <limits>",
+        "#include <optional>",
+        "#include <string>",
+        "#include <string_view>",
+        "#include <tuple>",
+        "#include <utility>",
+        "#include <vector>",
+        "",
+        "#include <wick/export.h>",
+        "#include <wick/tensor.h>",
+        "#include <wick/value.h>",
+        "",
+    ]
+    for ns, decls in by_ns.items():
+        header += [f"namespace {ns} {{", ""] + decls + ["", f"}}  // namespace {ns}", ""]
+    for ns, decls in extensions.items():
+        header += [
+            f"namespace {ns} {{",
+            "",
+            f"/// A wick::Tensor with the methods of {ns.replace('::', '.')}.Tensor: `{ns}::Tensor(x).method(...)`;",
+            "/// it converts back to the wick::Tensor it holds.",
+            "class Tensor final {",
+            " public:",
+            "  Tensor(wick::Tensor t) : t_(std::move(t)) {}  // NOLINT(google-explicit-constructor)",
+            "  operator const wick::Tensor&() const noexcept { return t_; }  // NOLINT(google-explicit-constructor)",
+            "  [[nodiscard]] const wick::Tensor& tensor() const noexcept { return t_; }",
+            "",
+        ] + decls + ["", " private:", "  wick::Tensor t_;", "};", "", f"}}  // namespace {ns}", ""]
+    if declare_catalog:
+        header += ["namespace wick { struct CatalogTable; }", "",
+                   f"/// The definition table of {name}'s .ops files: `registrar.define({name}_catalog())`.",
+                   f"const wick::CatalogTable& {name}_catalog();", ""]
+    write(include_dir / f"{name}_ops.h", header)
+    if methods:
+        write(include_dir / f"{name}_methods.inc", [
+            f"// {include_prefix}{name}_methods.inc - generated by sdk/opgen/wick_opgen.py: do not edit.",
+            "// Included inside class wick::Tensor (wick/tensor.h): one method per torch.Tensor entry.",
+            "",
+        ] + method_decls)
+    source = [
+        f"// {name}_ops.cpp - generated by sdk/opgen/wick_opgen.py from the .ops definitions: do not edit.",
+        "/// Each function looks its operator up once (a function-local static)",
+        "/// and then makes a typed call: no boxing, no string work per call.",
+        f"#include <{include_prefix}{name}_ops.h>",
+        "",
+        "#include <wick/dispatcher.h>",
+        "",
+    ] + definitions
+    write(out_dir / f"{name}_ops.cpp", source)
+
+
+def write(path, lines):
+    text = "\n".join(lines).rstrip() + "\n"
+    path = pathlib.Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.exists() or path.read_text() != text:  # keep timestamps: no needless rebuilds
+        path.write_text(text)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--name", required=True, help="the output files' stem (torch, or the plugin's name)")
+    parser.add_argument("--out", required=True, help="directory of the generated sources")
+    parser.add_argument("--include", required=True, help="directory of the generated headers")
+    parser.add_argument("--include-prefix", default="", help="how sources include the headers (wick/gen/)")
+    parser.add_argument("--methods", action="store_true", help="write Tensor's method declarations too")
+    parser.add_argument("--root", help="record .ops paths relative to this directory")
+    parser.add_argument("--catalog-namespace", default="", help="C++ namespace of <name>_catalog()")
+    parser.add_argument("--export", default="", help="the export macro of the free functions (WICK_API for libwick)")
+    parser.add_argument("--declare-catalog", action="store_true", help="declare <name>_catalog() in the header")
+    parser.add_argument("ops", nargs="+", help=".ops files")
+    a = parser.parse_args()
+    global ROOT
+    ROOT = pathlib.Path(a.root).resolve() if a.root else None
+    ops = []
+    for f in a.ops:
+        ops.extend(parse_ops(f))
+    defs, aliases = catalog(ops)
+    write_catalog(pathlib.Path(a.out) / f"{a.name}_catalog.cpp", a.name, defs, aliases, a.catalog_namespace)
+    write_api(pathlib.Path(a.out), pathlib.Path(a.include), a.include_prefix, a.name, defs, aliases, a.methods,
+              a.export, a.declare_catalog)
+
+
+if __name__ == "__main__":
+    main()

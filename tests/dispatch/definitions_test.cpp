@@ -1,0 +1,86 @@
+// tests/dispatch/definitions_test.cpp - operators defined once, in .ops files: the catalog and typed API derived from
+// them.
+/// \file
+/// tests/plugins/defined is a plugin whose operators come from defined.ops
+/// (wick_add_plugin OPS); this binary compiles the typed API generated from
+/// the same file (wick_generate_ops in tests/CMakeLists.txt), as an
+/// application using a plugin's operators would.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "test_defined_api_ops.h"
+#include "wick/catalog.h"
+#include "wick/dispatcher.h"
+#include "wick/loader.h"
+#include "wick/ops.h"
+
+namespace wick {
+namespace {
+
+/// Loads tests/plugins/defined for one test and unloads it after.
+class DefinedPlugin : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    init();
+    load_plugin(std::string(WICK_TEST_PLUGIN_DIR) + "/libwick_test_defined.so");
+  }
+  void TearDown() override { unload_plugin("test_defined"); }
+};
+
+double first(const Tensor& t) { return t.contiguous().data_ptr<float>()[0]; }
+
+TEST_F(DefinedPlugin, OneDefinitionGivesEntriesAliasesAndDunders) {
+  for (const char* name :
+       {"testdefined.scale", "testdefined.Tensor.scale", "testdefined.Tensor.__rshift__", "testdefined.offset"}) {
+    EXPECT_TRUE(try_find_op(name).has_value()) << name;
+  }
+  const auto all = overridable_functions("testdefined.Tensor");
+  EXPECT_NE(std::find(all.begin(), all.end(), "testdefined.Tensor.scale"), all.end());
+  // The alias has the definition's schema under its own name.
+  EXPECT_EQ(find_op("testdefined.Tensor.scale").schema().str(), "scale(Tensor self, float factor=2.0) -> Tensor");
+  // Where it came from: the .ops file and line, for conflict messages.
+  const auto rows = dispatch_table("testdefined.scale");
+  ASSERT_FALSE(rows.empty());
+  EXPECT_EQ(rows.back().provider, "test_defined");
+}
+
+TEST_F(DefinedPlugin, BoxedCallsReachTheKernels) {
+  const Tensor x = full({2}, 3.0);
+  EXPECT_EQ(first(call("testdefined.scale", {x}).to_tensor()), 6.0);
+  EXPECT_EQ(first(call("testdefined.scale", {x}, {{"factor", 0.5}}).to_tensor()), 1.5);
+  EXPECT_EQ(first(call("testdefined.Tensor.scale", {x, 4.0}).to_tensor()), 12.0);
+  EXPECT_EQ(first(call("testdefined.offset", {x, 1}, {{"alpha", 2}}).to_tensor()), 5.0);
+}
+
+TEST_F(DefinedPlugin, GeneratedTypedApiFunctionsAndMethods) {
+  const Tensor x = full({2}, 3.0);
+  EXPECT_EQ(first(testdefined::scale(x)), 6.0);
+  EXPECT_EQ(first(testdefined::scale(x, 10.0)), 30.0);
+  EXPECT_EQ(first(testdefined::offset(x, ones({2}), 3)), 6.0);
+  EXPECT_EQ(first(testdefined::offset(x, 1.5)), 4.5);  // the cpp_scalar overload
+  // Methods of testdefined.Tensor live on testdefined::Tensor, a wick::Tensor.
+  EXPECT_EQ(first(testdefined::Tensor(x).scale(2.0)), 6.0);
+}
+
+TEST(Definitions, TorchCatalogComesFromTheOpsFiles) {
+  init();
+  // Derived entries: out and in-place variants, method aliases, dunders.
+  for (const char* name : {"torch.add", "torch.add.out", "torch.Tensor.add", "torch.Tensor.__add__",
+                           "torch.Tensor.exp_", "torch.Tensor.transpose_", "torch.Tensor.__imod__"}) {
+    EXPECT_TRUE(try_find_op(name).has_value()) << name;
+  }
+  EXPECT_EQ(find_op("torch.add.out").schema().str(),
+            "add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)");
+  EXPECT_EQ(find_op("torch.Tensor.exp_").schema().str(), "exp_(Tensor(a!) self) -> Tensor(a!)");
+  // Typed API and methods generated from them.
+  const Tensor x = ones({2, 3});
+  EXPECT_EQ(x.sum(0).sizes().vec(), (std::vector<std::int64_t>{3}));
+  EXPECT_EQ(wick::sum(x, {1}, true).sizes().vec(), (std::vector<std::int64_t>{2, 1}));
+  EXPECT_EQ(x.softmax(1).sizes().vec(), (std::vector<std::int64_t>{2, 3}));
+  EXPECT_EQ(wick::pow(x, 2).sum().item<double>(), 6.0);
+}
+
+}  // namespace
+}  // namespace wick
