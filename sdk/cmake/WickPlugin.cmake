@@ -12,6 +12,14 @@ function(wick_add_plugin name)
   endif()
   add_library(${name} MODULE ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE Wick::wick)
+  # GCC gives static locals of inline functions and static members of
+  # templates with default visibility (the standard library's included)
+  # STB_GNU_UNIQUE binding, and glibc never unloads a library that defines
+  # one a lookup bound: unloading would leave the old build mapped (Note
+  # [Unloading unmaps] in the loader). Plain weak symbols serve a plugin as well.
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+    target_compile_options(${name} PRIVATE -fno-gnu-unique)
+  endif()
   set_target_properties(${name} PROPERTIES
     CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON
     PREFIX "lib" OUTPUT_NAME "wick_${name}"

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "plugins/loader/sha256.h"
+#include "plugins/loader/digest.h"
 #include "wick/catalog.h"
 #include "wick/dispatcher.h"
 #include "wick/loader.h"
@@ -296,6 +296,33 @@ TEST(Loader, AllowlistRestrictsLoadingToListedFiles) {
   EXPECT_TRUE(contains(load_error(good), "refused: the allowlist " + list.string() + " is writable by every user"));
   ScopedEnv missing("WICK_PLUGIN_ALLOWLIST", (dir.path / "nope").string());
   EXPECT_TRUE(contains(load_error(good), "cannot read the allowlist"));
+}
+
+/// Puts build `version` of the reload test plugin at `path` as a linker
+/// would: written beside it, then renamed over it (a new file, a new inode).
+void install_reload_build(const std::filesystem::path& path, int version) {
+  const std::filesystem::path tmp = path.string() + ".new";
+  std::filesystem::copy_file(plugin_path("reload_v" + std::to_string(version)), tmp,
+                             std::filesystem::copy_options::overwrite_existing);
+  std::filesystem::rename(tmp, path);
+}
+
+double reload_kernel_result() { return call("testreload.version", {ones({1})}).to_tensor().item<double>(); }
+
+TEST(Loader, ReloadRunsTheNewBuildThreeTimes) {
+  init();
+  TempDir dir;
+  const std::filesystem::path path = dir.path / "libwick_test_reload.so";
+  install_reload_build(path, 1);
+  EXPECT_EQ(load_plugin(path.string()).version, "1.0.1");
+  EXPECT_EQ(reload_kernel_result(), 1.0);
+  for (int version = 2; version <= 3; ++version) {
+    unload_plugin("test_reload");
+    install_reload_build(path, version);
+    EXPECT_EQ(load_plugin(path.string()).version, "1.0." + std::to_string(version));
+    EXPECT_EQ(reload_kernel_result(), version);
+  }
+  unload_plugin("test_reload");
 }
 
 TEST(Loader, UnloadWaitsForTheInstancesOfItsTypes) {

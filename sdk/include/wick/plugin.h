@@ -84,7 +84,7 @@ struct PluginDescriptor {
 #define WICK_PLUGIN(NAME, VERSION, REGISTRAR)                                              \
   static void wick_plugin_init_body(::wick::Registrar& REGISTRAR);                         \
   static const char* wick_plugin_init_entry(::wick::Registrar* r) noexcept {               \
-    static thread_local std::string error;                                                 \
+    static std::string error; /* not thread_local: Note [Unloading unmaps] */              \
     try {                                                                                  \
       wick_plugin_init_body(*r);                                                           \
       return nullptr;                                                                      \
