@@ -193,10 +193,19 @@ void OperatorHandle::report_missing_kernel(DispatchKeySet ks) const {
   if (!defined) {
     throw NotImplementedError(detail::str_cat("operator '", entry_->full_name, "' is not defined"));
   }
+  // A backend that was found but refused (trust, allowlist, ABI) is the
+  // likelier answer than one that is missing: say which and why.
+  const std::vector<PluginLoadError> failed = plugin_errors();
+  std::string hint = ". Is the backend plugin installed?";
+  if (!failed.empty()) {
+    hint = failed.size() == 1 ? ". This plugin file was found but not loaded: "
+                              : ". These plugin files were found but not loaded: ";
+    for (std::size_t i = 0; i < failed.size(); ++i) hint += (i ? "; " : "") + failed[i].message;
+  }
   throw NotImplementedError(detail::str_cat(
       entry_->full_name, ": no kernel for dispatch key ", dispatch_key_name(wanted), " (call keys: [", keys,
       "]). No loaded backend or plugin provides one; plugin directories searched: ",
-      dirs.empty() ? "(none)" : dirs, ". Is the backend plugin installed?"));
+      dirs.empty() ? "(none)" : dirs, hint));
 }
 
 std::optional<OperatorHandle> try_find_op(std::string_view name) {

@@ -328,8 +328,18 @@ UnloadResult unload_locked(LoaderState& s, std::vector<std::unique_ptr<LoadedPlu
   for (const std::string& type_name : (*it)->registrar->registrations().types)
     if (const TypeInfo* t = find_type(type_name)) types.push_back(t);
   for (const TypeInfo* t : types) set_type_open(*t, false);
+  // Types below its types, from any plugin, count too: their instances may
+  // be objects its constructors made, and they call its handlers.
+  std::vector<const TypeInfo*> counted = types;
+  for (const std::string& type_name : registered_types())
+    if (const TypeInfo* t = find_type(type_name); t != nullptr && std::find(counted.begin(), counted.end(), t) == counted.end())
+      for (const TypeInfo* own : types)
+        if (t->is_subclass_of(*own)) {
+          counted.push_back(t);
+          break;
+        }
   std::string alive;
-  for (const TypeInfo* t : types)
+  for (const TypeInfo* t : counted)
     if (const std::int64_t n = t->live_instances(); n > 0)
       alive += detail::str_cat(alive.empty() ? "" : ", ", t->name(), ": ", n);
   if (!alive.empty()) {
