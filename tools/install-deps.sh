@@ -9,6 +9,7 @@ set -euo pipefail
 packages=(
   g++ cmake ninja-build pkg-config git
   libboost-dev libboost-filesystem-dev   # Boost.DLL (header-only) + its filesystem dependency
+  nettle-dev                             # SHA-256 for the plugin allowlist
   libspdlog-dev                          # logging
   libopenblas-dev libopenblas-openmp-dev # CPU BLAS; its OpenMP build shares wick's thread pool
   libgtest-dev libgmock-dev              # tests

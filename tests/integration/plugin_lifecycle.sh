@@ -71,9 +71,10 @@ run_logged "$work/build.log" "$cmake" -S "$work/myplugin" -B "$work/myplugin/bui
 build_plugin 1
 
 # The README's recipe ("Trust"), literally: the install's backends (the CUDA
-# kernel library included) and plugins, then the author's plugin.
+# kernel library included) and plugins, then the author's plugins (after a
+# rebuild, the new build's line is appended the same way).
 (cd "$prefix" && find lib/wick -name '*.so' -exec sha256sum {} + > "$work/wick-allowlist")
-allow_plugin() { (cd "$work/wick-plugins" && sha256sum libwick_myplugin.so >> "$work/wick-allowlist"); }
+allow_plugin() { (cd "$work/wick-plugins" && sha256sum *.so) >> "$work/wick-allowlist"; }
 allow_plugin
 export WICK_PLUGIN_PATH=$work/wick-plugins WICK_PLUGIN_ALLOWLIST=$work/wick-allowlist WICK_LOG_LEVEL=error
 expect "a fresh process with the allowlist: no refusal" "0" \
