@@ -204,8 +204,8 @@ void OperatorHandle::report_missing_kernel(DispatchKeySet ks) const {
   }
   throw NotImplementedError(detail::str_cat(
       entry_->full_name, ": no kernel for dispatch key ", dispatch_key_name(wanted), " (call keys: [", keys,
-      "]). No loaded backend or plugin provides one; plugin directories searched: ",
-      dirs.empty() ? "(none)" : dirs, hint));
+      "]). No loaded backend or plugin provides one; plugin directories searched: ", dirs.empty() ? "(none)" : dirs,
+      hint));
 }
 
 std::optional<OperatorHandle> try_find_op(std::string_view name) {

@@ -7,9 +7,11 @@
 /// user running wick and be writable by nobody else (no group or other
 /// write bit). `WICK_PLUGIN_INSECURE=1` (or true, yes, on) loads such files
 /// anyway, with a warning; a value that is none of those nor 0, false, no,
-/// off or empty refuses every file, so that a typo is never read as "off". `WICK_PLUGIN_ALLOWLIST=FILE` further restricts loading to files
-/// listed there, one per line as `sha256sum` prints them: the SHA-256
-/// digest, blanks, and the file's name (or path); `#` starts a comment.
+/// off or empty refuses every file, so that a typo is never read as "off".
+/// `WICK_PLUGIN_ALLOWLIST=FILE` further restricts loading to files listed
+/// there, one per line as `sha256sum` prints them: the SHA-256 digest,
+/// blanks, and the file's name (or path); `#` starts a comment. The same
+/// checks apply to libraries a plugin loads (wick::load_plugin_library).
 /// Every decision is logged.
 #include "plugins/loader/file_checks.h"
 
@@ -182,8 +184,8 @@ std::vector<std::string> unique_symbols(const std::string& file, std::size_t max
     if (!read_at(eh.e_shoff + std::uint64_t{i} * sizeof sh, &sh, sizeof sh)) return names;
     if (sh.sh_type != SHT_DYNSYM || sh.sh_entsize != sizeof(Elf64_Sym)) continue;
     Elf64_Shdr strings{};
-    if (sh.sh_link >= eh.e_shnum || !read_at(eh.e_shoff + std::uint64_t{sh.sh_link} * sizeof strings, &strings,
-                                             sizeof strings))
+    if (sh.sh_link >= eh.e_shnum ||
+        !read_at(eh.e_shoff + std::uint64_t{sh.sh_link} * sizeof strings, &strings, sizeof strings))
       return names;
     for (std::uint64_t k = 0; k < sh.sh_size / sizeof(Elf64_Sym) && names.size() < max; ++k) {
       Elf64_Sym sym{};

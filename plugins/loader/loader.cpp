@@ -251,11 +251,10 @@ std::unique_ptr<LoadedPlugin> open_plugin(LoaderState& s, const std::string& pat
     p->descriptor = d;
     if (d->abi_version != WICK_PLUGIN_ABI_VERSION) {
       const bool newer = d->abi_version > WICK_PLUGIN_ABI_VERSION;
-      throw PluginError(
-          fail(path, detail::str_cat("plugin ABI version ", d->abi_version, ", this host supports ",
-                                     WICK_PLUGIN_ABI_VERSION,
-                                     newer ? " (the plugin is newer: update wick)"
-                                           : " (the plugin is older: rebuild it against SDK " WICK_SDK_VERSION ")")));
+      throw PluginError(fail(
+          path, detail::str_cat("plugin ABI version ", d->abi_version, ", this host supports ", WICK_PLUGIN_ABI_VERSION,
+                                newer ? " (the plugin is newer: update wick)"
+                                      : " (the plugin is older: rebuild it against SDK " WICK_SDK_VERSION ")")));
     }
     auto str = [](const char* c) { return std::string(c != nullptr ? c : ""); };
     if (str(d->abi_fingerprint) != WICK_ABI_FINGERPRINT)
@@ -300,8 +299,8 @@ PluginInfo load_locked(LoaderState& s, const std::string& path, const std::strin
     err = p->descriptor->init(p->registrar.get());
   }
   if (err != nullptr) {
-    PluginError e(fail(path, "init of plugin '" + p->info.name + "' failed: " + err +
-                                 " (its registrations were rolled back)"));
+    PluginError e(
+        fail(path, "init of plugin '" + p->info.name + "' failed: " + err + " (its registrations were rolled back)"));
     // Closing rolls back everything init registered, then unmaps.
     if (std::string stays = close_plugin(s, std::move(p)); !stays.empty()) e.add_note(stays);
     throw e;
@@ -332,7 +331,8 @@ UnloadResult unload_locked(LoaderState& s, std::vector<std::unique_ptr<LoadedPlu
   // be objects its constructors made, and they call its handlers.
   std::vector<const TypeInfo*> counted = types;
   for (const std::string& type_name : registered_types())
-    if (const TypeInfo* t = find_type(type_name); t != nullptr && std::find(counted.begin(), counted.end(), t) == counted.end())
+    if (const TypeInfo* t = find_type(type_name);
+        t != nullptr && std::find(counted.begin(), counted.end(), t) == counted.end())
       for (const TypeInfo* own : types)
         if (t->is_subclass_of(*own)) {
           counted.push_back(t);
@@ -527,8 +527,7 @@ void* CheckedLibrary::symbol(const std::string& name) const {
 }
 
 // Called from init, on the thread of load_locked, which holds the state's mutex.
-const CheckedLibrary& load_plugin_library(Registrar& registrar, const std::string& path,
-                                          PluginLibraryOptions options) {
+const CheckedLibrary& load_plugin_library(Registrar& registrar, const std::string& path, PluginLibraryOptions options) {
   LoadedPlugin& p = initialising(registrar, path, "load_plugin_library");
   OpenedFile f = open_file(state(), beside(p, path), "library");
   f.keep_mapped = options.keep_mapped;

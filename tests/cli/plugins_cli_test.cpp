@@ -1,8 +1,8 @@
 // tests/cli/plugins_cli_test.cpp - `wick plugins ...` and `wick shell` end to end: refusals a user can see,
 // loading, unloading and reloading in one process, and what the shipped plugins leave behind.
 /// \file
-#include <gtest/gtest.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
@@ -68,8 +68,8 @@ TEST(CliPlugins, RefusalsAreVisible) {
   fs::copy_file(std::string(WICK_TEST_PLUGIN_DIR) + "/libwick_test_good.so", plugin);
   const fs::path list = dir.path / "allowlist";
   write_allowlist(list);
-  const std::string env = "WICK_PLUGIN_ALLOWLIST=" + quote(list.string()) +
-                          " WICK_PLUGIN_PATH=" + quote((dir.path / "plugins").string());
+  const std::string env =
+      "WICK_PLUGIN_ALLOWLIST=" + quote(list.string()) + " WICK_PLUGIN_PATH=" + quote((dir.path / "plugins").string());
   const std::string refusal = plugin.string() + ": refused: not on the allowlist " + list.string();
 
   Result r = run("plugins list", WICK_CLI_PATH, true, "error", env);
@@ -79,9 +79,10 @@ TEST(CliPlugins, RefusalsAreVisible) {
 
   r = run("eval " + quote("testplug.twice(torch.ones(2))"), WICK_CLI_PATH, true, "off", env);
   EXPECT_EQ(r.code, 1);
-  EXPECT_TRUE(r.out.starts_with("NameError: name 'testplug' is not defined\n"
-                                "a plugin file on the search path was not loaded, which may be why:\n  " +
-                                refusal))
+  EXPECT_TRUE(
+      r.out.starts_with("NameError: name 'testplug' is not defined\n"
+                        "a plugin file on the search path was not loaded, which may be why:\n  " +
+                        refusal))
       << r.out;
 
   // The allowlist of the README's first recipe, without the backends: the
@@ -202,17 +203,18 @@ TEST(CliPlugins, ShellLoadsReloadsAndUnloadsInOneProcess) {
   auto allow = [&](int version) {
     write_allowlist(list);
     std::ofstream(list, std::ios::app) << wick::detail::sha256_file_hex(std::string(WICK_TEST_PLUGIN_DIR) +
-                                                                         "/libwick_test_reload_v" +
-                                                                         std::to_string(version) + ".so")
+                                                                        "/libwick_test_reload_v" +
+                                                                        std::to_string(version) + ".so")
                                        << "  " << path.string() << "\n";
   };
   install_build(path, 1);
   allow(1);
   Shell shell({"WICK_PLUGIN_ALLOWLIST=" + list.string()});
   const std::string version_expr = "eval 'testreload.version(torch.ones(1))'";
-  EXPECT_EQ(shell.command("plugins load " + quote(path.string())),
-            "loaded test_reload 1.0.1 (plugin) " + path.string() + "\n  operators (1): testreload.version\n"
-            "  kernels (1): CPU 1\n");
+  EXPECT_EQ(shell.command("plugins load " + quote(path.string())), "loaded test_reload 1.0.1 (plugin) " +
+                                                                       path.string() +
+                                                                       "\n  operators (1): testreload.version\n"
+                                                                       "  kernels (1): CPU 1\n");
   EXPECT_EQ(shell.command(version_expr), "tensor([1.])\n");
 
   install_build(path, 2);  // rebuilt, not yet listed: refused, build 1 stays
@@ -236,7 +238,7 @@ TEST(CliPlugins, ShellLoadsReloadsAndUnloadsInOneProcess) {
   EXPECT_EQ(shell.command("eval \"torch.tensor([1., 2.]) * 2\""), "tensor([2., 4.])\n");
   EXPECT_TRUE(shell.command("eval 'torch.ones(1)").starts_with("SyntaxError: unclosed quote"));
   EXPECT_TRUE(shell.command("shell").starts_with("A subcommand is required"));  // no shell inside a shell
-  EXPECT_EQ(shell.finish(), 2);  // the worst exit code of its commands
+  EXPECT_EQ(shell.finish(), 2);                                                 // the worst exit code of its commands
 }
 
 // What the shipped plugins leave behind: each is exercised, unloaded (its
@@ -254,8 +256,9 @@ TEST(CliPlugins, ShippedPluginsUnloadAndLoadAgain) {
     std::string expected;
   };
   std::vector<Shipped> shipped = {
-      {"cpu", backends / "libwick_cpu.so", "backend", "torch.mm(torch.ones(64, 64), torch.ones(64, 64)).sum() + "
-                                                      "torch.ones(1000000).exp().sum()",
+      {"cpu", backends / "libwick_cpu.so", "backend",
+       "torch.mm(torch.ones(64, 64), torch.ones(64, 64)).sum() + "
+       "torch.ones(1000000).exp().sum()",
        "tensor(2980426.)\n"},
       {"extending_autograd", plugins / "libwick_extending_autograd.so", "plugin",
        "extending_autograd.mul_constant(torch.ones(2), 3.0)", "tensor([3., 3.])\n"},

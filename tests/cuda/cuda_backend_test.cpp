@@ -98,9 +98,9 @@ TEST_F(CudaWithoutDevice, AnAllowlistWithoutTheKernelLibraryRefusesTheBackend) {
   } catch (const PluginError& e) {
     refused = e.what();
   }
-  EXPECT_NE(refused.find("init of plugin 'cuda' failed: " + kernels + ": refused: not on the allowlist " +
-                         list.string()),
-            std::string::npos)
+  EXPECT_NE(
+      refused.find("init of plugin 'cuda' failed: " + kernels + ": refused: not on the allowlist " + list.string()),
+      std::string::npos)
       << refused;
   std::ofstream(list) << backend_line << digest(kernels);
   EXPECT_EQ(load_plugin(backend, "backend").name, "cuda");

@@ -392,12 +392,15 @@ TEST_F(Override, TensorLikesWithParentsSubclassesFirst) {
   Library lib("override_parents");
   lib.register_type({.name = "TQuantity",
                      .handler = recorder("TQuantity", false),
-                     .constructor = [](const TypeInfo& type, const std::vector<Value>& args, const Kwargs&) {
-                       return Value(std::shared_ptr<Object>(std::make_shared<Quantity>(type, args.at(0).to_double())));
-                     },
-                     .to_tensor = [](const TypeInfo&, const Value& v) {
-                       return full({1}, Scalar(std::dynamic_pointer_cast<Quantity>(v.to_object())->value));
-                     }});
+                     .constructor =
+                         [](const TypeInfo& type, const std::vector<Value>& args, const Kwargs&) {
+                           return Value(
+                               std::shared_ptr<Object>(std::make_shared<Quantity>(type, args.at(0).to_double())));
+                         },
+                     .to_tensor =
+                         [](const TypeInfo&, const Value& v) {
+                           return full({1}, Scalar(std::dynamic_pointer_cast<Quantity>(v.to_object())->value));
+                         }});
   lib.register_type({.name = "TLength", .parent = "TQuantity", .handler = recorder("TLength", true)});
   lib.register_type({.name = "TMetre", .parent = "TLength", .handler = recorder("TMetre", true)});
   lib.register_type({.name = "TMass", .parent = "TQuantity"});  // no handler: TQuantity's

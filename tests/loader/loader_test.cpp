@@ -11,14 +11,14 @@
 #include "plugins/loader/digest.h"
 #include "tests/autograd/test_util.h"
 #include "wick/autograd.h"
-#include "wick/library.h"
-#include "wick/plugin.h"
 #include "wick/catalog.h"
 #include "wick/dispatcher.h"
+#include "wick/library.h"
 #include "wick/loader.h"
 #include "wick/log.h"
 #include "wick/ops.h"
 #include "wick/override.h"
+#include "wick/plugin.h"
 #include "wick/version.h"
 
 namespace wick {
@@ -300,8 +300,9 @@ TEST(Loader, InsecureFlagTakesBooleansAndRefusesAnythingElse) {
   for (const char* bad : {"2", "maybe", "y", " 1"}) {
     ScopedEnv insecure("WICK_PLUGIN_INSECURE", bad);
     const std::string m = load_error(plugin_path("good"));  // a file that needs no exception is refused too
-    EXPECT_TRUE(contains(m, std::string("refused: WICK_PLUGIN_INSECURE='") + bad + "' is not a boolean (use 1, true, "
-                                                                                   "yes or on"))
+    EXPECT_TRUE(contains(m, std::string("refused: WICK_PLUGIN_INSECURE='") + bad +
+                                "' is not a boolean (use 1, true, "
+                                "yes or on"))
         << m;
   }
   fs::permissions(dir.path, fs::perms::group_write, fs::perm_options::remove);
@@ -388,8 +389,8 @@ TEST(Loader, ReloadRunsTheNewBuildThreeTimes) {
       EXPECT_EQ(load_plugin(path.string()).version, "1.0." + std::to_string(build));
     }
     // The old build's static destructors ran: the library was unmapped.
-    EXPECT_TRUE(log.has("test_reload v" + std::to_string(version == 4 ? 3 : version - 1) +
-                        ": static objects destroyed"));
+    EXPECT_TRUE(
+        log.has("test_reload v" + std::to_string(version == 4 ? 3 : version - 1) + ": static objects destroyed"));
     EXPECT_EQ(reload_kernel_result(), build);
   }
   const UnloadResult last = unload_plugin("test_reload");
@@ -420,8 +421,8 @@ TEST(Loader, ReloadHonoursTheAllowlistAtEachStep) {
       refused = e.what();
     }
     EXPECT_TRUE(contains(refused, "refused: not on the allowlist " + list.string())) << refused;
-    EXPECT_TRUE(contains(refused, "reload of plugin 'test_reload' refused; version 1.0." +
-                                      std::to_string(version - 1) + " stays loaded"))
+    EXPECT_TRUE(contains(refused, "reload of plugin 'test_reload' refused; version 1.0." + std::to_string(version - 1) +
+                                      " stays loaded"))
         << refused;
     EXPECT_EQ(reload_kernel_result(), version - 1);  // the listed build still runs
     allow(version);
@@ -473,8 +474,9 @@ TEST(Loader, AnotherBuildAtALoadedPathIsRefused) {
   load_plugin(path.string());
   install_reload_build(path, 2);
   const std::string m = load_error(path.string());
-  EXPECT_TRUE(contains(m, "refused: an earlier build of this file is loaded as plugin 'test_reload' 1.0.1; unload it "
-                          "first, or reload it (wick plugins reload test_reload)"))
+  EXPECT_TRUE(contains(m,
+                       "refused: an earlier build of this file is loaded as plugin 'test_reload' 1.0.1; unload it "
+                       "first, or reload it (wick plugins reload test_reload)"))
       << m;
   EXPECT_EQ(reload_kernel_result(), 1.0);
   EXPECT_EQ(reload_plugin("test_reload").version, "1.0.2");
@@ -488,7 +490,8 @@ TEST(Loader, AnotherBuildAtALoadedPathIsRefused) {
 // allowlist without it refuses the plugin, naming the library.
 TEST(Loader, PluginLibrariesGoThroughTheChecks) {
   init();
-  const std::string helper = std::filesystem::canonical(std::string(WICK_TEST_PLUGIN_DIR) + "/helper/libwick_test_helper.so");
+  const std::string helper =
+      std::filesystem::canonical(std::string(WICK_TEST_PLUGIN_DIR) + "/helper/libwick_test_helper.so");
   {
     LogCapture log;
     EXPECT_EQ(load_plugin(plugin_path("uses_helper")).name, "test_uses_helper");
@@ -502,8 +505,8 @@ TEST(Loader, PluginLibrariesGoThroughTheChecks) {
   ScopedEnv env("WICK_PLUGIN_ALLOWLIST", list.string());
   std::ofstream(list) << detail::sha256_file_hex(plugin_path("uses_helper")) << "  libwick_test_uses_helper.so\n";
   const std::string m = load_error(plugin_path("uses_helper"));
-  EXPECT_TRUE(contains(m, "init of plugin 'test_uses_helper' failed: " + helper + ": refused: not on the allowlist " +
-                              list.string()))
+  EXPECT_TRUE(contains(
+      m, "init of plugin 'test_uses_helper' failed: " + helper + ": refused: not on the allowlist " + list.string()))
       << m;
   EXPECT_FALSE(try_find_op("testhelper.scale").has_value());
   std::ofstream(list, std::ios::app) << detail::sha256_file_hex(helper) << "  " << helper << "\n";
@@ -531,8 +534,7 @@ TEST(Loader, TemplateUnloadsCompletely) {
     EXPECT_EQ(y.sum().item<double>(), 6.0);
     y.sum().backward();
     EXPECT_EQ(x.grad().sum().item<double>(), 6.0);
-    EXPECT_EQ(call("torch.sum", {new_instance(find_type("Scaled"), {ones({3}), 2.0})}).to_tensor().item<double>(),
-              6.0);
+    EXPECT_EQ(call("torch.sum", {new_instance(find_type("Scaled"), {ones({3}), 2.0})}).to_tensor().item<double>(), 6.0);
   }
   const UnloadResult r = unload_plugin("myplugin");
   EXPECT_TRUE(r.unmapped) << r.message;

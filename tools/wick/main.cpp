@@ -14,13 +14,13 @@
 #include <string>
 #include <vector>
 
+#include "plugin_commands.h"
 #include "wick/catalog.h"
 #include "wick/dispatch_key.h"
 #include "wick/dispatcher.h"
 #include "wick/error.h"
 #include "wick/eval.h"
 #include "wick/loader.h"
-#include "plugin_commands.h"
 
 namespace {
 
@@ -147,19 +147,21 @@ int run(std::vector<std::string> args, bool in_shell) {
 
   auto* plugins = app.add_subcommand("plugins", "List, inspect, check, load, unload or reload plugins");
   plugins->require_subcommand(1);
-  auto* plist = plugins->add_subcommand(
-      "list", "Loaded plugins and the files that failed to load (exit code 1 when any did)");
+  auto* plist =
+      plugins->add_subcommand("list", "Loaded plugins and the files that failed to load (exit code 1 when any did)");
   plist->add_flag("--json", as_json, "JSON output");
   std::string file;
   auto* inspect = plugins->add_subcommand(
-      "inspect", "Open a plugin file and read its descriptor without running its init (opening it does run its "
-                 "static initialisers: inspect only files you would load)");
+      "inspect",
+      "Open a plugin file and read its descriptor without running its init (opening it does run its "
+      "static initialisers: inspect only files you would load)");
   inspect->add_option("FILE", file, "plugin .so")->required();
   inspect->add_flag("--json", as_json, "JSON output");
   std::string dir;
   auto* check = plugins->add_subcommand(
-      "check", "Open and check every plugin file in a directory as the loader would, without running their init "
-               "(opening a file runs its static initialisers)");
+      "check",
+      "Open and check every plugin file in a directory as the loader would, without running their init "
+      "(opening a file runs its static initialisers)");
   check->add_option("DIR", dir, "directory of .so files")->required();
   check->add_flag("--json", as_json, "JSON output");
   std::string kind = "plugin";
@@ -206,8 +208,9 @@ int run(std::vector<std::string> args, bool in_shell) {
   CLI::App* shell_cmd = nullptr;
   if (!in_shell)
     shell_cmd = app.add_subcommand(
-        "shell", "Read wick commands from standard input, one per line, and run them in this one process, so that "
-                 "plugins loaded, unloaded or reloaded stay so for the next line");
+        "shell",
+        "Read wick commands from standard input, one per line, and run them in this one process, so that "
+        "plugins loaded, unloaded or reloaded stay so for the next line");
 
   try {
     args = eval_args_as_positional(std::move(args));
@@ -326,4 +329,3 @@ int run_shell() {
 }  // namespace
 
 int main(int argc, char** argv) { return run(std::vector<std::string>(argv + 1, argv + argc), /*in_shell=*/false); }
-

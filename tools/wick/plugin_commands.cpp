@@ -36,12 +36,8 @@ json registrations_json(const Registrations& r) {
 }
 
 json plugin_json(const PluginInfo& p) {
-  return {{"name", p.name},
-          {"version", p.version},
-          {"kind", p.kind},
-          {"path", p.path},
-          {"sdk_version", p.sdk_version},
-          {"registered", registrations_json(p.registrations)}};
+  return {{"name", p.name}, {"version", p.version},         {"kind", p.kind},
+          {"path", p.path}, {"sdk_version", p.sdk_version}, {"registered", registrations_json(p.registrations)}};
 }
 
 // "a, b, c" (the first `max` and a count of the rest).
@@ -174,11 +170,8 @@ int plugins_unload(const std::string& name, bool as_json) {
   const std::string version = loaded(name).version;
   const UnloadResult r = unload_plugin(name);
   if (as_json) {
-    print_json({{"name", r.name},
-                {"version", version},
-                {"path", r.path},
-                {"unmapped", r.unmapped},
-                {"message", r.message}});
+    print_json(
+        {{"name", r.name}, {"version", version}, {"path", r.path}, {"unmapped", r.unmapped}, {"message", r.message}});
   } else if (r.unmapped) {
     std::cout << "unloaded " << r.name << " " << version << " (" << r.path << "); its code is unmapped\n";
   } else {
@@ -196,8 +189,8 @@ int plugins_reload(const std::string& name, bool as_json) {
     j["previous_version"] = old_version;
     print_json(j);
   } else {
-    std::cout << "reloaded " << p.name << " " << old_version << " -> " << p.version << " (" << p.kind << ") "
-              << p.path << "\n";
+    std::cout << "reloaded " << p.name << " " << old_version << " -> " << p.version << " (" << p.kind << ") " << p.path
+              << "\n";
     print_registrations(p.registrations);
   }
   return 0;

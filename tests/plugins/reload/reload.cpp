@@ -1,4 +1,5 @@
-// tests/plugins/reload/reload.cpp - a plugin built three times (versions 1, 2, 3) to test that a reload runs the new build.
+// tests/plugins/reload/reload.cpp - a plugin built three times (versions 1, 2, 3) to test that a reload runs the new
+// build.
 /// \file
 /// Compiled once per version with `-DWICK_TEST_RELOAD_VERSION=N` into
 /// `libwick_test_reload_vN.so`. It has what keeps careless plugins mapped
