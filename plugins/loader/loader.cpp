@@ -285,8 +285,11 @@ PluginInfo load_locked(LoaderState& s, const std::string& path, const std::strin
   ensure_builtins();
   auto p = open_plugin(s, path, kind);
   for (const auto& other : s.plugins)
-    if (other->info.name == p->info.name)
-      throw PluginError(fail(path, "a plugin named '" + p->info.name + "' is already loaded from " + other->info.path));
+    if (other->info.name == p->info.name) {
+      PluginError e(fail(path, "a plugin named '" + p->info.name + "' is already loaded from " + other->info.path));
+      if (std::string stays = close_plugin(s, std::move(p)); !stays.empty()) e.add_note(stays);
+      throw e;
+    }
   p->registrar = std::make_unique<Registrar>(p->info.name);
   const char* err = nullptr;
   {
