@@ -195,8 +195,9 @@ bool open_elsewhere(const LoaderState& s, const detail::FileIdentity& id) {
 }
 
 // Closes everything `p` opened (Note [Unloading unmaps]) and checks that it
-// is gone; returns what stayed mapped, and remembers it. `p` must no longer
-// be in `s.plugins`.
+// is gone; remembers what stayed mapped, and returns why for what should
+// not have (not libraries kept mapped on purpose). `p` must no longer be in
+// `s.plugins`.
 std::string close_plugin(LoaderState& s, std::unique_ptr<LoadedPlugin> p) {
   struct Closed {
     std::string path;
@@ -212,26 +213,25 @@ std::string close_plugin(LoaderState& s, std::unique_ptr<LoadedPlugin> p) {
   std::string report;
   for (const Closed& c : closed) {
     if (open_elsewhere(s, c.identity) || !detail::is_mapped(c.identity, c.path)) continue;
-    std::string why;
-    if (c.keep_mapped) {
-      why = c.path + " stays mapped, as its plugin asked (keep_mapped)";
-    } else {
-      why = c.path +
-            " is still mapped after dlclose: glibc keeps a library when a thread that is still running used one of "
-            "its thread_local objects with a destructor, when it defines STB_GNU_UNIQUE symbols";
-      const std::optional<detail::FileIdentity> now = detail::identity_of(c.path);
-      if (now && now->same_file(c.identity)) {
-        const std::vector<std::string> unique = detail::unique_symbols(c.path, 3);
-        if (!unique.empty()) {
-          why += " (it has some: ";
-          for (std::size_t i = 0; i < unique.size(); ++i) why += (i ? ", " : "") + unique[i];
-          why += "; build it with -fno-gnu-unique, as wick_add_plugin does)";
-        }
-      }
-      why += ", when it is marked NODELETE, or while something else has it open";
-    }
     std::erase_if(s.lingering, [&](const Lingering& l) { return l.path == c.path; });
     s.lingering.push_back(Lingering{c.path, c.identity, c.sha256, owner});
+    if (c.keep_mapped) {
+      logging::debug(c.path, " stays mapped, as ", owner, " asked (keep_mapped)");
+      continue;
+    }
+    std::string why = c.path +
+                      " is still mapped after dlclose: glibc keeps a library when a thread that is still running used "
+                      "one of its thread_local objects with a destructor, when it defines STB_GNU_UNIQUE symbols";
+    const std::optional<detail::FileIdentity> now = detail::identity_of(c.path);
+    if (now && now->same_file(c.identity)) {
+      const std::vector<std::string> unique = detail::unique_symbols(c.path, 3);
+      if (!unique.empty()) {
+        why += " (it has some: ";
+        for (std::size_t i = 0; i < unique.size(); ++i) why += (i ? ", " : "") + unique[i];
+        why += "; build it with -fno-gnu-unique, as wick_add_plugin does)";
+      }
+    }
+    why += ", when it is marked NODELETE, or while something else has it open";
     report += (report.empty() ? "" : "; ") + why;
   }
   if (!report.empty())
