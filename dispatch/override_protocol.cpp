@@ -103,12 +103,13 @@ void rebuild_arguments(const FunctionSchema& s, const Value* stack_args, std::ve
   args.resize(last);
 }
 
-// The handler of `t`: its own, or the default subclass behaviour.
-// A subclass whose registration is gone keeps its name (its tensors still
-// print) but its handler is not called again: the default runs instead.
-// (Objects of a tensor-like type cannot outlive their plugin's code.)
+// The handler of `t`: its own or its nearest ancestor's (Note [Type
+// parents]), else the default subclass behaviour. A type whose registration
+// is gone keeps its name (its tensors still print) but its handler is not
+// called again: the default runs instead. (Objects of a tensor-like type
+// cannot outlive their plugin's code.)
 Value run_handler(const TypeInfo& t, const TorchFunctionCall& call) {
-  if (t.handler() && t.registered()) return t.handler()(call);
+  if (const TypeInfo* h = t.inherited_handler(); h != nullptr && h->registered()) return h->handler()(call);
   return default_torch_function(call);
 }
 
@@ -371,9 +372,11 @@ Value call_with_tensors(const TorchFunctionCall& call) {
     if (v.is_object()) {
       const TypeInfo* t = type_of(v);
       if (t == nullptr) return v;
-      WICK_CHECK(t->to_tensor() != nullptr && t->registered(), TypeError, call.op_name(), ": cannot convert the '",
-                 t->name(), "' argument to a tensor (the type registered no to_tensor, or its plugin is unloaded)");
-      return Value(t->to_tensor()(*t, v));
+      const ToTensor* to_tensor = t->inherited_to_tensor();
+      WICK_CHECK(to_tensor != nullptr, TypeError, call.op_name(), ": cannot convert the '", t->name(),
+                 "' argument to a tensor (neither the type nor a parent registered a to_tensor, or its plugin is "
+                 "unloaded)");
+      return Value((*to_tensor)(*t, v));
     }
     if (v.is_list() || v.is_tuple()) {
       std::vector<Value> items;

@@ -63,6 +63,18 @@ bool TypeInfo::is_subclass_of(const TypeInfo& other) const noexcept {
   return false;
 }
 
+const TypeInfo* TypeInfo::inherited_handler() const noexcept {
+  for (const TypeInfo* t = this; t != nullptr; t = t->parent_)
+    if (t->handler_) return t;
+  return nullptr;
+}
+
+const ToTensor* TypeInfo::inherited_to_tensor() const noexcept {
+  for (const TypeInfo* t = this; t != nullptr; t = t->parent_)
+    if (t->to_tensor_) return t->registered() ? &t->to_tensor_ : nullptr;
+  return nullptr;
+}
+
 const TypeInfo* find_type(std::string_view name) {
   auto& r = types();
   std::shared_lock lock(r.mutex);
@@ -102,16 +114,24 @@ const TypeInfo& register_type(TypeSpec spec, const std::string& owner, const std
     throw PluginError(detail::str_cat("type '", spec.name, "' is already registered by ", it->second->owner(),
                                       "; second registration by ", owner, " (", where, ")"));
   }
-  const bool subclass = !spec.parent.empty();
+  // Note [Type parents]
+  // The parent decides the kind: "Tensor" or a tensor subclass makes a
+  // tensor subclass, a tensor-like makes a tensor-like (Length under
+  // Quantity), none makes a tensor-like at the top. Handlers are tried
+  // subclasses before superclasses whatever the kind, and a type without a
+  // handler, constructor or to_tensor of its own uses its nearest ancestor's.
+  bool subclass = spec.parent == "Tensor";
   const TypeInfo* parent = nullptr;
-  if (subclass && spec.parent != "Tensor") {
+  if (!spec.parent.empty() && !subclass) {
     auto it = r.by_name.find(spec.parent);
-    WICK_CHECK(it != r.by_name.end() && it->second->is_tensor_subclass(), ValueError, "register_type '", spec.name,
-               "': parent '", spec.parent, "' is not a registered tensor subclass (nor 'Tensor')");
+    WICK_CHECK(it != r.by_name.end(), ValueError, "register_type '", spec.name, "': parent '", spec.parent,
+               "' is not a registered type (nor 'Tensor')");
     parent = it->second;
+    subclass = parent->is_tensor_subclass();
   }
-  WICK_CHECK(subclass || spec.handler, ValueError, "register_type '", spec.name,
-             "': a tensor-like type needs a handler (its __torch_function__)");
+  const bool inherits_handler = parent != nullptr && parent->inherited_handler() != nullptr;
+  WICK_CHECK(subclass || spec.handler || inherits_handler, ValueError, "register_type '", spec.name,
+             "': a tensor-like type needs a handler (its __torch_function__), its own or a parent's");
   TensorTypeId id = 0;
   if (subclass) {
     WICK_CHECK(r.next_id < kMaxSubclasses, RuntimeError, "register_type: too many tensor subclasses");

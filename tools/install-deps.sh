@@ -10,6 +10,7 @@ packages=(
   g++ cmake ninja-build pkg-config git
   python3                                # the operator generator (sdk/opgen) and the layer check
   libboost-dev libboost-filesystem-dev   # Boost.DLL (header-only) + its filesystem dependency
+  nettle-dev                             # SHA-256 for the plugin allowlist
   libspdlog-dev                          # logging
   libopenblas-dev libopenblas-openmp-dev # CPU BLAS; its OpenMP build shares wick's thread pool
   libgtest-dev libgmock-dev              # tests

@@ -9,15 +9,17 @@
 /// caching allocator, cuda_runtime.cpp) and loads `cuda/libwick_cuda_kernels.so`
 /// beside it, which links cuBLAS and cuDNN and registers the kernels into the
 /// same registration transaction. Mapping cuBLAS and cuDNN costs about 0.1 s
-/// warm and over a second cold: a host without a GPU never pays it.
+/// warm and over a second cold: a host without a GPU never pays it. The
+/// kernel library goes through the loader's checks like the plugin itself
+/// (wick::check_plugin_library first, on every host; then
+/// wick::load_plugin_library), so an allowlist must list it too.
 #include <cuda_runtime_api.h>
-#include <dlfcn.h>
 
-#include <filesystem>
 #include <memory>
 #include <string>
 
 #include <wick/device_runtime.h>
+#include <wick/loader.h>
 #include <wick/log.h>
 #include <wick/plugin.h>
 
@@ -25,29 +27,27 @@
 
 namespace {
 
-/// The kernel library's one entry point (backends/cuda/cuda_kernels.cpp).
-using RegisterKernels = const char* (*)(wick::Registrar*);
+/// The kernel library, beside this one (relative paths are taken from the plugin's directory).
+constexpr const char* kKernelLibrary = "cuda/libwick_cuda_kernels.so";
 
-std::filesystem::path this_library() {
-  Dl_info info{};
-  if (dladdr(reinterpret_cast<void*>(&this_library), &info) == 0 || info.dli_fname == nullptr) return {};
-  return info.dli_fname;
-}
+/// The kernel library's one entry point (backends/cuda/cuda_kernels.cpp).
+using RegisterKernels = const char*(wick::Registrar*);
 
 void register_kernels(wick::Registrar& registrar) {
-  const std::filesystem::path lib = this_library().parent_path() / "cuda" / "libwick_cuda_kernels.so";
-  // Never closed: the CUDA libraries it pulls in do not support unloading.
-  void* handle = dlopen(lib.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
-  WICK_CHECK(handle != nullptr, PluginError, "cuda: cannot load its kernel library ", lib.string(), ": ",
-             dlerror());
-  auto fn = reinterpret_cast<RegisterKernels>(dlsym(handle, "wick_cuda_register_kernels"));
-  WICK_CHECK(fn != nullptr, PluginError, "cuda: ", lib.string(), " has no wick_cuda_register_kernels");
+  // Through the loader's checks, like every library loaded for a plugin;
+  // kept mapped: the CUDA libraries it pulls in do not support unloading.
+  const wick::CheckedLibrary& lib = wick::load_plugin_library(registrar, kKernelLibrary, {.keep_mapped = true});
+  auto* fn = lib.function<RegisterKernels>("wick_cuda_register_kernels");
   if (const char* error = fn(&registrar)) throw wick::PluginError(error);
 }
 
 }  // namespace
 
 WICK_PLUGIN("cuda", "0.1.0", registrar) {
+  // The kernel library must pass the loader's checks (ownership, allowlist,
+  // ELF) before anything else, so that a refusal shows on every host, with
+  // a GPU or without; it is opened only once a device is found.
+  wick::check_plugin_library(registrar, kKernelLibrary);
   int count = 0;
   const cudaError_t err = cudaGetDeviceCount(&count);
   if (err != cudaSuccess || count == 0) {

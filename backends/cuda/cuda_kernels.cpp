@@ -11,7 +11,7 @@
 
 extern "C" __attribute__((visibility("default"))) const char* wick_cuda_register_kernels(
     wick::Registrar* registrar) noexcept {
-  static thread_local std::string error;
+  static std::string error;  // called once, under the loader's lock; no thread_local (Note [Unloading unmaps])
   try {
     using wick::DispatchKey;
     namespace cb = wick::cuda_backend;

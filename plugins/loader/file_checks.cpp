@@ -5,10 +5,13 @@
 /// owner could have replaced is refused, as ssh's StrictModes refuses such
 /// key files: the file and its directory must be owned by root or by the
 /// user running wick and be writable by nobody else (no group or other
-/// write bit). `WICK_PLUGIN_INSECURE=1` loads such files anyway, with a
-/// warning. `WICK_PLUGIN_ALLOWLIST=FILE` further restricts loading to files
-/// listed there, one per line as `sha256sum` prints them: the SHA-256
-/// digest, blanks, and the file's name (or path); `#` starts a comment.
+/// write bit). `WICK_PLUGIN_INSECURE=1` (or true, yes, on) loads such files
+/// anyway, with a warning; a value that is none of those nor 0, false, no,
+/// off or empty refuses every file, so that a typo is never read as "off".
+/// `WICK_PLUGIN_ALLOWLIST=FILE` further restricts loading to files listed
+/// there, one per line as `sha256sum` prints them: the SHA-256 digest,
+/// blanks, and the file's name (or path); `#` starts a comment. The same
+/// checks apply to libraries a plugin loads (wick::load_plugin_library).
 /// Every decision is logged.
 #include "plugins/loader/file_checks.h"
 
@@ -22,7 +25,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "plugins/loader/sha256.h"
+#include "plugins/loader/digest.h"
 #include "wick/error.h"
 #include "wick/log.h"
 
@@ -53,12 +56,24 @@ std::string untrusted(const std::string& what, const char* kind) {
   return {};
 }
 
-bool env_flag(const char* name) {
-  const char* v = std::getenv(name);
-  return v != nullptr && std::string_view(v) == "1";
+// WICK_PLUGIN_INSECURE as a boolean; PluginError naming `path` for a value
+// that is not one.
+bool insecure_allowed(const std::string& path) {
+  const char* v = std::getenv("WICK_PLUGIN_INSECURE");
+  if (v == nullptr) return false;
+  std::string value = v;
+  for (char& c : value) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (const char* yes : {"1", "true", "yes", "on"})
+    if (value == yes) return true;
+  for (const char* no : {"", "0", "false", "no", "off"})
+    if (value == no) return false;
+  throw PluginError(at(path, str_cat("refused: WICK_PLUGIN_INSECURE='", v,
+                                     "' is not a boolean (use 1, true, yes or on to load files other users could "
+                                     "change; 0, false, no, off or empty for the default)")));
 }
 
-void check_allowlist(const std::string& file, const std::string& path, const std::string& list) {
+// Returns the file's SHA-256 (it was computed anyway).
+std::string check_allowlist(const std::string& file, const std::string& path, const std::string& list) {
   std::ifstream in(list);
   if (!in.good())
     throw PluginError(at(path, "refused: cannot read the allowlist " + list + " (WICK_PLUGIN_ALLOWLIST)"));
@@ -77,7 +92,7 @@ void check_allowlist(const std::string& file, const std::string& path, const std
                            (!listed_name.empty() && fs::path(listed_name).filename().string() == name);
     if (listed_digest == digest && same_name) {
       logging::info(path, ": on the allowlist ", list);
-      return;
+      return digest;
     }
   }
   throw PluginError(at(path, "refused: not on the allowlist " + list + " (its SHA-256 is " + digest + ")"));
@@ -85,14 +100,14 @@ void check_allowlist(const std::string& file, const std::string& path, const std
 
 // Refuses (or, with WICK_PLUGIN_INSECURE=1, warns about) `file` and its
 // directory when another user could change them.
-void check_owner_only(const std::string& path, const fs::path& file, const char* kind) {
+void check_owner_only(const std::string& path, const fs::path& file, const char* kind, bool insecure) {
   for (const auto& [what, what_kind] :
        {std::pair{file.string(), kind}, std::pair{file.parent_path().string(), "directory"}}) {
     const std::string why = untrusted(what, what_kind);
     if (why.empty()) continue;
-    if (!env_flag("WICK_PLUGIN_INSECURE"))
+    if (!insecure)
       throw PluginError(at(path, "refused: " + why + "; fix its permissions or set WICK_PLUGIN_INSECURE=1"));
-    logging::warn(path, ": loading although ", why, " (WICK_PLUGIN_INSECURE=1)");
+    logging::warn(path, ": loading although ", why, " (WICK_PLUGIN_INSECURE is set)");
   }
 }
 
@@ -153,20 +168,55 @@ void check_elf_file(const std::string& file, const std::string& path) {
   }
 }
 
-std::string check_trust(const std::string& path) {
+std::vector<std::string> unique_symbols(const std::string& file, std::size_t max) {
+  std::vector<std::string> names;
+  std::ifstream in(file, std::ios::binary);
+  auto read_at = [&](std::uint64_t offset, void* out, std::size_t n) {
+    in.seekg(static_cast<std::streamoff>(offset));
+    return static_cast<bool>(in.read(static_cast<char*>(out), static_cast<std::streamsize>(n)));
+  };
+  Elf64_Ehdr eh{};
+  if (!read_at(0, &eh, sizeof eh) || std::memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
+      eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_shentsize != sizeof(Elf64_Shdr))
+    return names;
+  for (unsigned i = 0; i < eh.e_shnum; ++i) {
+    Elf64_Shdr sh{};
+    if (!read_at(eh.e_shoff + std::uint64_t{i} * sizeof sh, &sh, sizeof sh)) return names;
+    if (sh.sh_type != SHT_DYNSYM || sh.sh_entsize != sizeof(Elf64_Sym)) continue;
+    Elf64_Shdr strings{};
+    if (sh.sh_link >= eh.e_shnum ||
+        !read_at(eh.e_shoff + std::uint64_t{sh.sh_link} * sizeof strings, &strings, sizeof strings))
+      return names;
+    for (std::uint64_t k = 0; k < sh.sh_size / sizeof(Elf64_Sym) && names.size() < max; ++k) {
+      Elf64_Sym sym{};
+      if (!read_at(sh.sh_offset + k * sizeof sym, &sym, sizeof sym)) return names;
+      if (ELF64_ST_BIND(sym.st_info) != STB_GNU_UNIQUE || sym.st_shndx == SHN_UNDEF) continue;
+      if (sym.st_name >= strings.sh_size) continue;
+      std::string name;
+      in.seekg(static_cast<std::streamoff>(strings.sh_offset + sym.st_name));
+      std::getline(in, name, '\0');
+      names.push_back(name);
+    }
+  }
+  return names;
+}
+
+TrustedFile check_trust(const std::string& path, const char* kind) {
+  const bool insecure = insecure_allowed(path);
   std::error_code ec;
   const fs::path file = fs::canonical(path, ec);
   if (ec) throw PluginError(at(path, "cannot resolve the path: " + ec.message()));
-  check_owner_only(path, file, "plugin file");
+  check_owner_only(path, file, kind, insecure);
+  TrustedFile trusted{file.string(), {}};
   if (const char* list = std::getenv("WICK_PLUGIN_ALLOWLIST"); list != nullptr && *list != '\0') {
     const fs::path list_file = fs::canonical(list, ec);
     if (ec)
       throw PluginError(
           at(path, std::string("refused: cannot read the allowlist ") + list + " (WICK_PLUGIN_ALLOWLIST)"));
-    check_owner_only(path, list_file, "allowlist");  // a list others can edit protects nothing
-    check_allowlist(file.string(), path, list_file.string());
+    check_owner_only(path, list_file, "allowlist", insecure);  // a list others can edit protects nothing
+    trusted.sha256 = check_allowlist(file.string(), path, list_file.string());
   }
-  return file.string();
+  return trusted;
 }
 
 }  // namespace wick::detail

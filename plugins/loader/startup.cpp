@@ -41,8 +41,17 @@ Tensor host_copy_through_dispatch(const Tensor& t) {
 std::string missing_kernel_hint(DispatchKey /*wanted*/) {
   std::string dirs;
   for (const std::string& d : plugin_search_path()) dirs += (dirs.empty() ? "" : ", ") + d;
+  // A backend that was found but refused (trust, allowlist, ABI) is the
+  // likelier answer than one that is missing: say which and why.
+  const std::vector<PluginLoadError> failed = plugin_errors();
+  std::string refused = ". Is the backend plugin installed?";
+  if (!failed.empty()) {
+    refused = failed.size() == 1 ? ". This plugin file was found but not loaded: "
+                                 : ". These plugin files were found but not loaded: ";
+    for (std::size_t i = 0; i < failed.size(); ++i) refused += (i ? "; " : "") + failed[i].message;
+  }
   return detail::str_cat(" No loaded backend or plugin provides one; plugin directories searched: ",
-                         dirs.empty() ? "(none)" : dirs, ". Is the backend plugin installed?");
+                         dirs.empty() ? "(none)" : dirs, refused);
 }
 
 }  // namespace

@@ -12,43 +12,16 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "tests/cli/cli_util.h"
 #include "wick/version.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Result {
-  int code = -1;
-  std::string out;  // stdout and stderr
-};
-
-std::string quote(const std::string& arg) {
-  std::string q = "'";
-  for (char c : arg) {
-    if (c == '\'') {
-      q += "'\\''";
-    } else {
-      q += c;
-    }
-  }
-  return q + "'";
-}
-
-Result run(const std::string& args, const std::string& binary = WICK_CLI_PATH, bool merge_stderr = true,
-           const std::string& log_level = "error") {
-  std::string cmd = "env -u WICK_PLUGIN_PATH WICK_LOG_LEVEL=" + log_level + " " + quote(binary) + " " + args +
-                    (merge_stderr ? " 2>&1" : " 2>/dev/null");
-  Result r;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (p == nullptr) return r;
-  std::array<char, 4096> buf{};
-  size_t n = 0;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+using wick::cli_test::quote;
+using wick::cli_test::Result;
+using wick::cli_test::run;
 
 Result eval(const std::string& expr) { return run("eval " + quote(expr)); }
 

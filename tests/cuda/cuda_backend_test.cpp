@@ -5,11 +5,16 @@
 /// nothing (no kernel, no runtime, no allocator), and the host goes on.
 /// Skipped where a device is present (tests/cuda/cuda_ops_test.cpp runs
 /// there) and where the backend is not built.
+#include <unistd.h>
+
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include <gtest/gtest.h>
 
+#include "plugins/loader/digest.h"
 #include "wick/cuda.h"
 #include "wick/loader.h"
 #include "wick/log.h"
@@ -65,6 +70,42 @@ TEST_F(CudaWithoutDevice, LoadsRegistersNothingAndTheHostGoesOn) {
   }
   logging::set_level(was);
   EXPECT_NE(logged.find("cuda: found no CUDA device"), std::string::npos) << logged;
+#endif
+}
+
+// Issue 17, item 6: the kernel library goes through the loader's checks.
+// The backend checks it before it looks for a device, so an allowlist that
+// lists libwick_cuda.so but not cuda/libwick_cuda_kernels.so refuses the
+// backend on this host too, naming the kernel library.
+TEST_F(CudaWithoutDevice, AnAllowlistWithoutTheKernelLibraryRefusesTheBackend) {
+#ifdef WICK_CUDA_BACKEND_PATH
+  namespace fs = std::filesystem;
+  const std::string backend = fs::canonical(WICK_CUDA_BACKEND_PATH).string();
+  const std::string kernels = (fs::path(backend).parent_path() / "cuda" / "libwick_cuda_kernels.so").string();
+  ASSERT_TRUE(fs::exists(kernels)) << kernels;
+  const fs::path dir = fs::temp_directory_path() / ("wick_cuda_allowlist_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  fs::permissions(dir, fs::perms::group_write | fs::perms::others_write, fs::perm_options::remove);
+  const fs::path list = dir / "allowlist";
+  auto digest = [](const std::string& file) { return detail::sha256_file_hex(file) + "  " + file + "\n"; };
+  const std::string backend_line = digest(backend);
+  (void)unload_plugin("cuda");
+  ::setenv("WICK_PLUGIN_ALLOWLIST", list.c_str(), 1);
+  std::ofstream(list) << backend_line;
+  std::string refused;
+  try {
+    (void)load_plugin(backend, "backend");
+  } catch (const PluginError& e) {
+    refused = e.what();
+  }
+  EXPECT_NE(
+      refused.find("init of plugin 'cuda' failed: " + kernels + ": refused: not on the allowlist " + list.string()),
+      std::string::npos)
+      << refused;
+  std::ofstream(list) << backend_line << digest(kernels);
+  EXPECT_EQ(load_plugin(backend, "backend").name, "cuda");
+  ::unsetenv("WICK_PLUGIN_ALLOWLIST");
+  fs::remove_all(dir);
 #endif
 }
 

@@ -155,7 +155,8 @@ TEST_F(Override, ConvertingFallbackNeedsToTensor) {
   const std::vector<Value> args{st(1, 1, "TAlpha")};
   const TorchFunctionCall c{find_op("torch.neg"), types, args, {}};
   WICK_EXPECT_THROW_MSG(call_with_tensors(c), TypeError,
-                        "torch.neg: cannot convert the 'TAlpha' argument to a tensor (the type registered no to_tensor");
+                        "torch.neg: cannot convert the 'TAlpha' argument to a tensor (neither the type nor a parent "
+                        "registered a to_tensor");
 }
 
 TEST_F(Override, MethodsAndDundersAreSeparateEntries) {
@@ -345,7 +346,7 @@ TEST_F(Override, TypeRegistrationErrorsAndUnregistration) {
                         "type 'TSubTensor' is already registered by host");
   Library scoped("override_scoped");
   WICK_EXPECT_THROW_MSG(scoped.register_type({.name = "TOrphan", .parent = "NoSuchType"}), ValueError,
-                        "parent 'NoSuchType' is not a registered tensor subclass");
+                        "register_type 'TOrphan': parent 'NoSuchType' is not a registered type (nor 'Tensor')");
   WICK_EXPECT_THROW_MSG(scoped.register_type({.name = "TNoHandler"}), ValueError, "needs a handler");
   int handled = 0;
   Tensor survivor;
@@ -367,6 +368,91 @@ TEST_F(Override, TypeRegistrationErrorsAndUnregistration) {
   EXPECT_EQ(handled, 1);
   WICK_EXPECT_THROW_MSG(new_instance(type_of(survivor.impl()->type_id()), {Value::list({1})}), TypeError,
                         "cannot create 'TTemp' instances: the plugin of 'TTemp' is unloaded");
+}
+
+// Note [Type parents]: a tensor-like under a tensor-like (Length under
+// Quantity) is ordered before its parent whatever the argument order, as
+// Python orders any classes, and inherits what it does not register.
+TEST_F(Override, TensorLikesWithParentsSubclassesFirst) {
+  struct Quantity final : TensorLike {
+    Quantity(const TypeInfo& type, double v) : TensorLike(type), value(v) {}
+    [[nodiscard]] std::string repr() const override { return type_name() + "(" + Value(value).repr() + ")"; }
+    double value;
+  };
+  std::vector<std::string> calls;  // "<handler>:<types as the handler saw them>"
+  auto recorder = [&](std::string who, bool decline) {
+    return [&calls, who, decline](const TorchFunctionCall& c) -> Value {
+      std::string types;
+      for (const TypeInfo* t : c.types) types += (types.empty() ? "" : ",") + t->name();
+      calls.push_back(who + ":" + types);
+      if (decline) return NotImplemented;
+      return Value(who);
+    };
+  };
+  Library lib("override_parents");
+  lib.register_type({.name = "TQuantity",
+                     .handler = recorder("TQuantity", false),
+                     .constructor =
+                         [](const TypeInfo& type, const std::vector<Value>& args, const Kwargs&) {
+                           return Value(
+                               std::shared_ptr<Object>(std::make_shared<Quantity>(type, args.at(0).to_double())));
+                         },
+                     .to_tensor =
+                         [](const TypeInfo&, const Value& v) {
+                           return full({1}, Scalar(std::dynamic_pointer_cast<Quantity>(v.to_object())->value));
+                         }});
+  lib.register_type({.name = "TLength", .parent = "TQuantity", .handler = recorder("TLength", true)});
+  lib.register_type({.name = "TMetre", .parent = "TLength", .handler = recorder("TMetre", true)});
+  lib.register_type({.name = "TMass", .parent = "TQuantity"});  // no handler: TQuantity's
+  const TypeInfo* quantity = find_type("TQuantity");
+  const TypeInfo* length = find_type("TLength");
+  const TypeInfo* metre = find_type("TMetre");
+  const TypeInfo* mass = find_type("TMass");
+  ASSERT_TRUE(quantity && length && metre && mass);
+  EXPECT_FALSE(length->is_tensor_subclass());
+  EXPECT_EQ(length->parent(), quantity);
+  EXPECT_TRUE(metre->is_subclass_of(*quantity));
+  EXPECT_EQ(mass->inherited_handler(), quantity);
+  // Instances come from the nearest constructor, typed as the class called.
+  Value q = new_instance(quantity, {1.0});
+  Value l = new_instance(length, {2.0});
+  Value m = new_instance(metre, {3.0});
+  Value kg = new_instance(mass, {4.0});
+  EXPECT_EQ(l.repr(), "TLength(2.0)");
+  EXPECT_EQ(type_of(kg), mass);
+
+  // The parent first among the arguments; the subclass's handler still runs first.
+  EXPECT_EQ(call("torch.add", {q, l}).to_string(), "TQuantity");
+  EXPECT_EQ(calls, (std::vector<std::string>{"TLength:TLength,TQuantity", "TQuantity:TLength,TQuantity"}));
+  calls.clear();
+  // A chain of three, in any argument order: deepest first.
+  EXPECT_EQ(call("torch.cat", {Value::list({q, l, m})}).to_string(), "TQuantity");
+  EXPECT_EQ(calls, (std::vector<std::string>{"TMetre:TMetre,TLength,TQuantity", "TLength:TMetre,TLength,TQuantity",
+                                             "TQuantity:TMetre,TLength,TQuantity"}));
+  calls.clear();
+  // Siblings keep argument order; a handler is inherited, and runs once per type.
+  (void)call("torch.mul", {kg, l});
+  EXPECT_EQ(calls, (std::vector<std::string>{"TQuantity:TMass,TLength"}));  // TMass's (TQuantity's) handled it
+  calls.clear();
+  (void)call("torch.mul", {l, kg});
+  EXPECT_EQ(calls, (std::vector<std::string>{"TLength:TLength,TMass", "TQuantity:TLength,TMass"}));
+  calls.clear();
+  // An unrelated tensor-like keeps its place in argument order.
+  types().order.clear();
+  types().alpha_declines = true;
+  (void)call("torch.cat", {Value::list({st(1, 1, "TAlpha"), q, m})});
+  types().alpha_declines = false;
+  EXPECT_EQ(types().order, std::vector<std::string>{"TAlpha"});
+  EXPECT_EQ(calls, (std::vector<std::string>{"TMetre:TAlpha,TMetre,TQuantity", "TQuantity:TAlpha,TMetre,TQuantity"}));
+  calls.clear();
+  // to_tensor is inherited too (the converting fallback).
+  const std::vector<const TypeInfo*> types{metre};
+  const std::vector<Value> args{m};
+  EXPECT_EQ(call_with_tensors({find_op("torch.neg"), types, args, {}}).to_tensor().item<double>(), -3.0);
+  // A tensor-like's parent must be registered; a tensor subclass parent makes a subclass.
+  WICK_EXPECT_THROW_MSG(lib.register_type({.name = "TOrphanLength", .parent = "TNoQuantity"}), ValueError,
+                        "register_type 'TOrphanLength': parent 'TNoQuantity' is not a registered type (nor 'Tensor')");
+  EXPECT_TRUE(lib.register_type({.name = "TSubUnderSub", .parent = "TSubTensor"}).is_tensor_subclass());
 }
 
 TEST_F(Override, TypeIdsAreBounded) {

@@ -2,18 +2,24 @@
 /// \file
 #include <gtest/gtest.h>
 
+#include <dlfcn.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
-#include "plugins/loader/sha256.h"
+#include "plugins/loader/digest.h"
+#include "tests/autograd/test_util.h"
+#include "wick/autograd.h"
 #include "wick/catalog.h"
 #include "wick/dispatcher.h"
+#include "wick/library.h"
 #include "wick/loader.h"
 #include "wick/log.h"
 #include "wick/ops.h"
 #include "wick/override.h"
+#include "wick/plugin.h"
 #include "wick/version.h"
 
 namespace wick {
@@ -127,6 +133,13 @@ struct TempDir {
   }
 };
 
+/// Sets an environment variable for a scope.
+struct ScopedEnv {
+  std::string name;
+  ScopedEnv(std::string n, const std::string& value) : name(std::move(n)) { ::setenv(name.c_str(), value.c_str(), 1); }
+  ~ScopedEnv() { ::unsetenv(name.c_str()); }
+};
+
 /// Each fault case: one message naming the file and the problem, nothing
 /// registered, and the host and the other plugins go on working.
 TEST(Loader, BrokenFilesGetOneSpecificMessageEach) {
@@ -233,13 +246,6 @@ TEST(Loader, Sha256MatchesTheStandardVectors) {
   EXPECT_EQ(detail::sha256_file_hex(plugin_path("good")), detail::sha256_hex(bytes));
 }
 
-/// Sets an environment variable for a scope.
-struct ScopedEnv {
-  std::string name;
-  ScopedEnv(std::string n, const std::string& value) : name(std::move(n)) { ::setenv(name.c_str(), value.c_str(), 1); }
-  ~ScopedEnv() { ::unsetenv(name.c_str()); }
-};
-
 TEST(Loader, FilesOthersCanWriteAreRefused) {
   init();
   namespace fs = std::filesystem;
@@ -273,6 +279,36 @@ TEST(Loader, FilesOthersCanWriteAreRefused) {
   unload_plugin("test_good");
 }
 
+// WICK_PLUGIN_INSECURE is a boolean: 1, true, yes, on (any case) allow what
+// others could change; 0, false, no, off and empty are the default; any
+// other value refuses every file, so that a typo is never read as "off".
+TEST(Loader, InsecureFlagTakesBooleansAndRefusesAnythingElse) {
+  init();
+  namespace fs = std::filesystem;
+  TempDir dir;
+  const fs::path file = dir.path / "libwick_test_good.so";
+  fs::copy_file(plugin_path("good"), file);
+  fs::permissions(dir.path, fs::perms::group_write, fs::perm_options::add);
+  for (const char* yes : {"1", "true", "TRUE", "Yes", "on", "On"}) {
+    ScopedEnv insecure("WICK_PLUGIN_INSECURE", yes);
+    EXPECT_EQ(load_plugin(file.string()).name, "test_good") << yes;
+    unload_plugin("test_good");
+  }
+  for (const char* no : {"0", "false", "No", "OFF", ""}) {
+    ScopedEnv insecure("WICK_PLUGIN_INSECURE", no);
+    EXPECT_TRUE(contains(load_error(file.string()), "is writable by its group")) << no;
+  }
+  for (const char* bad : {"2", "maybe", "y", " 1"}) {
+    ScopedEnv insecure("WICK_PLUGIN_INSECURE", bad);
+    const std::string m = load_error(plugin_path("good"));  // a file that needs no exception is refused too
+    EXPECT_TRUE(contains(m, std::string("refused: WICK_PLUGIN_INSECURE='") + bad +
+                                "' is not a boolean (use 1, true, "
+                                "yes or on"))
+        << m;
+  }
+  fs::permissions(dir.path, fs::perms::group_write, fs::perm_options::remove);
+}
+
 TEST(Loader, AllowlistRestrictsLoadingToListedFiles) {
   init();
   TempDir dir;
@@ -296,6 +332,231 @@ TEST(Loader, AllowlistRestrictsLoadingToListedFiles) {
   EXPECT_TRUE(contains(load_error(good), "refused: the allowlist " + list.string() + " is writable by every user"));
   ScopedEnv missing("WICK_PLUGIN_ALLOWLIST", (dir.path / "nope").string());
   EXPECT_TRUE(contains(load_error(good), "cannot read the allowlist"));
+}
+
+/// Puts build `version` of the reload test plugin at `path` as a linker
+/// would: written beside it, then renamed over it (a new file, a new inode).
+void install_reload_build(const std::filesystem::path& path, int version) {
+  const std::filesystem::path tmp = path.string() + ".new";
+  std::filesystem::copy_file(plugin_path("reload_v" + std::to_string(version)), tmp,
+                             std::filesystem::copy_options::overwrite_existing);
+  std::filesystem::rename(tmp, path);
+}
+
+double reload_kernel_result() { return call("testreload.version", {ones({1})}).to_tensor().item<double>(); }
+
+/// Info-level log lines while it lives.
+struct LogCapture {
+  std::vector<std::string> lines;
+  logging::Level was = logging::level();
+  logging::ScopedSink sink{[this](logging::Level, std::string_view m) { lines.emplace_back(m); }};
+  LogCapture() { logging::set_level(logging::Level::kInfo); }
+  ~LogCapture() { logging::set_level(was); }
+  [[nodiscard]] bool has(const std::string& part) const {
+    return std::any_of(lines.begin(), lines.end(), [&](const std::string& l) { return contains(l, part); });
+  }
+};
+
+// Issue 17: unloading unmaps, so that a reload runs the new build (Note
+// [Unloading unmaps]). The plugin has thread-locals, static objects with
+// destructors, a wick log sink and an spdlog logger with a sink of its own;
+// it is rebuilt at one path three times and reloaded each time, by
+// unload + load and by reload_plugin. (On the code before issue 17 the
+// second load ran build 1 again.)
+TEST(Loader, ReloadRunsTheNewBuildThreeTimes) {
+  init();
+  TempDir dir;
+  const std::filesystem::path path = dir.path / "libwick_test_reload.so";
+  install_reload_build(path, 1);
+  EXPECT_EQ(load_plugin(path.string()).version, "1.0.1");
+  EXPECT_EQ(reload_kernel_result(), 1.0);
+  for (int version = 2; version <= 4; ++version) {
+    const int build = version == 4 ? 1 : version;  // and back to the first build
+    // Its kernel runs on this thread and on another, touching its thread-locals.
+    double on_thread = 0;
+    std::thread([&] { on_thread = reload_kernel_result(); }).join();
+    EXPECT_EQ(on_thread, reload_kernel_result());
+    LogCapture log;
+    if (version == 3) {
+      install_reload_build(path, build);
+      EXPECT_EQ(reload_plugin("test_reload").version, "1.0.3");
+    } else {
+      const UnloadResult unloaded = unload_plugin("test_reload");
+      EXPECT_TRUE(unloaded.unmapped) << unloaded.message;
+      EXPECT_EQ(unloaded.message, "");
+      EXPECT_EQ(unloaded.path, std::filesystem::canonical(path).string());
+      EXPECT_FALSE(try_find_op("testreload.version").has_value());
+      install_reload_build(path, build);
+      EXPECT_EQ(load_plugin(path.string()).version, "1.0." + std::to_string(build));
+    }
+    // The old build's static destructors ran: the library was unmapped.
+    EXPECT_TRUE(
+        log.has("test_reload v" + std::to_string(version == 4 ? 3 : version - 1) + ": static objects destroyed"));
+    EXPECT_EQ(reload_kernel_result(), build);
+  }
+  const UnloadResult last = unload_plugin("test_reload");
+  EXPECT_TRUE(last.unmapped) << last.message;
+}
+
+// Each build is judged by the allowlist when it is loaded: a rebuilt file
+// that is not listed is refused, and the build that was loaded stays.
+TEST(Loader, ReloadHonoursTheAllowlistAtEachStep) {
+  init();
+  TempDir dir;
+  const std::filesystem::path path = dir.path / "libwick_test_reload.so";
+  const auto list = dir.path / "allowlist";
+  auto allow = [&](int version) {
+    std::ofstream(list) << detail::sha256_file_hex(plugin_path("reload_v" + std::to_string(version)))
+                        << "  libwick_test_reload.so\n";
+  };
+  ScopedEnv env("WICK_PLUGIN_ALLOWLIST", list.string());
+  install_reload_build(path, 1);
+  allow(1);
+  EXPECT_EQ(load_plugin(path.string()).version, "1.0.1");
+  for (int version = 2; version <= 3; ++version) {
+    install_reload_build(path, version);
+    std::string refused;
+    try {
+      (void)reload_plugin("test_reload");
+    } catch (const PluginError& e) {
+      refused = e.what();
+    }
+    EXPECT_TRUE(contains(refused, "refused: not on the allowlist " + list.string())) << refused;
+    EXPECT_TRUE(contains(refused, "reload of plugin 'test_reload' refused; version 1.0." + std::to_string(version - 1) +
+                                      " stays loaded"))
+        << refused;
+    EXPECT_EQ(reload_kernel_result(), version - 1);  // the listed build still runs
+    allow(version);
+    EXPECT_EQ(reload_plugin("test_reload").version, "1.0." + std::to_string(version));
+    EXPECT_EQ(reload_kernel_result(), version);
+  }
+  // The list names build 3 only: build 2 is refused by a plain load too.
+  EXPECT_TRUE(unload_plugin("test_reload").unmapped);
+  install_reload_build(path, 2);
+  EXPECT_TRUE(contains(load_error(path.string()), "not on the allowlist"));
+}
+
+// A plugin whose code stays mapped after the unload is reported, and until
+// the process ends a different file at its path is refused, since dlopen
+// would hand back the old code.
+TEST(Loader, PinnedPluginIsReportedAndItsPathGuarded) {
+  init();
+  TempDir dir;
+  const std::filesystem::path path = dir.path / "libwick_test_pinned.so";
+  std::filesystem::copy_file(plugin_path("pinned"), path);
+  load_plugin(path.string());
+  UnloadResult r = unload_plugin("test_pinned");
+  EXPECT_FALSE(r.unmapped);
+  const std::string canonical = std::filesystem::canonical(path).string();
+  EXPECT_TRUE(contains(r.message, canonical + " is still mapped after dlclose")) << r.message;
+  EXPECT_TRUE(contains(r.message, "thread_local objects with a destructor")) << r.message;
+  EXPECT_TRUE(contains(r.message, "a changed file at that path is refused")) << r.message;
+  // The same file loads again (it is the code that is mapped).
+  EXPECT_EQ(load_plugin(path.string()).name, "test_pinned");
+  EXPECT_EQ(call("testpinned.ident", {ones({1})}).to_tensor().item<double>(), 1.0);
+  EXPECT_FALSE(unload_plugin("test_pinned").unmapped);
+  // Another build at that path is refused.
+  std::ofstream(path, std::ios::app | std::ios::binary) << "another build";
+  const std::string m = load_error(path.string());
+  EXPECT_TRUE(contains(m, path.string() + ": refused: an earlier build of this file (plugin 'test_pinned' 1.0.0) is "
+                                          "still mapped in this process"))
+      << m;
+  EXPECT_TRUE(contains(m, "restart the process to load the new build")) << m;
+  EXPECT_FALSE(try_find_op("testpinned.ident").has_value());
+}
+
+// While a plugin is loaded, another build at its path is refused (dlopen
+// would return the loaded one); reload_plugin is the way to replace it.
+TEST(Loader, AnotherBuildAtALoadedPathIsRefused) {
+  init();
+  TempDir dir;
+  const std::filesystem::path path = dir.path / "libwick_test_reload.so";
+  install_reload_build(path, 1);
+  load_plugin(path.string());
+  install_reload_build(path, 2);
+  const std::string m = load_error(path.string());
+  EXPECT_TRUE(contains(m,
+                       "refused: an earlier build of this file is loaded as plugin 'test_reload' 1.0.1; unload it "
+                       "first, or reload it (wick plugins reload test_reload)"))
+      << m;
+  EXPECT_EQ(reload_kernel_result(), 1.0);
+  EXPECT_EQ(reload_plugin("test_reload").version, "1.0.2");
+  EXPECT_EQ(reload_kernel_result(), 2.0);
+  EXPECT_THROW((void)reload_plugin("no_such_plugin"), PluginError);
+  unload_plugin("test_reload");
+}
+
+// Issue 17, item 6: a library a plugin opens for itself goes through the
+// loader's checks (load_plugin_library), is closed with the plugin, and an
+// allowlist without it refuses the plugin, naming the library.
+TEST(Loader, PluginLibrariesGoThroughTheChecks) {
+  init();
+  const std::string helper =
+      std::filesystem::canonical(std::string(WICK_TEST_PLUGIN_DIR) + "/helper/libwick_test_helper.so");
+  {
+    LogCapture log;
+    EXPECT_EQ(load_plugin(plugin_path("uses_helper")).name, "test_uses_helper");
+    EXPECT_TRUE(log.has("test_uses_helper: loaded " + helper)) << helper;
+  }
+  EXPECT_EQ(call("testhelper.scale", {ones({1})}).to_tensor().item<double>(), 7.0);
+  const UnloadResult r = unload_plugin("test_uses_helper");
+  EXPECT_TRUE(r.unmapped) << r.message;
+  TempDir dir;
+  const auto list = dir.path / "allowlist";
+  ScopedEnv env("WICK_PLUGIN_ALLOWLIST", list.string());
+  std::ofstream(list) << detail::sha256_file_hex(plugin_path("uses_helper")) << "  libwick_test_uses_helper.so\n";
+  const std::string m = load_error(plugin_path("uses_helper"));
+  EXPECT_TRUE(contains(
+      m, "init of plugin 'test_uses_helper' failed: " + helper + ": refused: not on the allowlist " + list.string()))
+      << m;
+  EXPECT_FALSE(try_find_op("testhelper.scale").has_value());
+  std::ofstream(list, std::ios::app) << detail::sha256_file_hex(helper) << "  " << helper << "\n";
+  EXPECT_EQ(load_plugin(plugin_path("uses_helper")).name, "test_uses_helper");
+  EXPECT_EQ(call("testhelper.scale", {ones({1})}).to_tensor().item<double>(), 7.0);
+  EXPECT_TRUE(unload_plugin("test_uses_helper").unmapped);
+  // Only a plugin's init may use it, with its own registrar.
+  Registrar stranger("stranger");
+  WICK_EXPECT_THROW_MSG((void)load_plugin_library(stranger, helper), PluginError,
+                        "load_plugin_library is for a plugin's init, with the registrar init was given");
+  WICK_EXPECT_THROW_MSG(check_plugin_library(stranger, helper), PluginError, "check_plugin_library is for");
+  WICK_EXPECT_THROW_MSG(keep_library_mapped(stranger, reinterpret_cast<const void*>(&init)), PluginError,
+                        "keep_library_mapped is for");
+}
+
+// A library opened with keep_mapped (as the CUDA backend opens its kernels)
+// stays mapped after its plugin is unloaded, and that is not a failure.
+TEST(Loader, KeptLibrariesStayMappedWithoutFailingTheUnload) {
+  init();
+  const std::string kept =
+      std::filesystem::canonical(std::string(WICK_TEST_PLUGIN_DIR) + "/helper/libwick_test_kept_helper.so");
+  for (int round = 0; round < 2; ++round) {
+    EXPECT_EQ(load_plugin(plugin_path("keeps_helper")).name, "test_keeps_helper");
+    EXPECT_EQ(call("testkeeps.scale", {ones({1})}).to_tensor().item<double>(), 7.0);
+    const UnloadResult r = unload_plugin("test_keeps_helper");
+    EXPECT_TRUE(r.unmapped) << r.message;
+    EXPECT_EQ(r.message, "");
+    void* still = ::dlopen(kept.c_str(), RTLD_NOW | RTLD_NOLOAD);
+    EXPECT_NE(still, nullptr) << kept;
+    if (still != nullptr) ::dlclose(still);
+  }
+}
+
+// The SDK's template, exercised as its README shows, unloads completely;
+// so do the bundled plugins (Cli.ShippedPluginsUnloadAndLoadAgain checks
+// them and the CPU backend in a `wick shell` of their own).
+TEST(Loader, TemplateUnloadsCompletely) {
+  init();
+  load_plugin(plugin_path("template"));
+  {
+    Tensor x = ones({2}).requires_grad_();
+    Tensor y = call("myplugin.scale", {x, 3.0}).to_tensor();
+    EXPECT_EQ(y.sum().item<double>(), 6.0);
+    y.sum().backward();
+    EXPECT_EQ(x.grad().sum().item<double>(), 6.0);
+    EXPECT_EQ(call("torch.sum", {new_instance(find_type("Scaled"), {ones({3}), 2.0})}).to_tensor().item<double>(), 6.0);
+  }
+  const UnloadResult r = unload_plugin("myplugin");
+  EXPECT_TRUE(r.unmapped) << r.message;
 }
 
 TEST(Loader, UnloadWaitsForTheInstancesOfItsTypes) {
@@ -327,6 +588,20 @@ TEST(Loader, UnloadWaitsForTheInstancesOfItsTypes) {
   }
   EXPECT_EQ(sub->live_instances(), 0);
   EXPECT_EQ(thing->live_instances(), 0);
+  {
+    // A type below one of the plugin's, registered elsewhere, whose
+    // instances the plugin's constructor makes: they count too.
+    Library lib("loader_test_types");
+    lib.register_type({.name = "TestTypedChildThing", .parent = "TestTypedThing"});
+    Value child = new_instance(find_type("TestTypedChildThing"), {});
+    std::string m;
+    try {
+      unload_plugin("test_typed");
+    } catch (const PluginError& e) {
+      m = e.what();
+    }
+    EXPECT_TRUE(contains(m, "instances of its types are alive (TestTypedChildThing: 1)")) << m;
+  }
   unload_plugin("test_typed");
   EXPECT_EQ(find_type("TestTypedSub"), nullptr);
   EXPECT_EQ(find_type("TestTypedThing"), nullptr);

@@ -14,6 +14,7 @@
 #include "wick/catalog.h"
 #include "wick/dispatcher.h"
 #include "wick/dtype.h"
+#include "wick/loader.h"
 #include "wick/override.h"
 #include "wick/random.h"
 
@@ -136,6 +137,20 @@ bool one_of(std::string_view s, const std::string_view (&set)[N]) noexcept {
   return false;
 }
 
+// A name that is not defined. When plugin files on the search path failed
+// to load (refused by the trust checks or the allowlist, built for another
+// ABI), one of them may have defined it: the error says which and why.
+NameError undefined(const std::string& message) {
+  NameError e(message);
+  const std::vector<PluginLoadError> failed = plugin_errors();
+  if (!failed.empty()) {
+    e.add_note(failed.size() == 1 ? "a plugin file on the search path was not loaded, which may be why:"
+                                  : "plugin files on the search path were not loaded, which may be why:");
+    for (const PluginLoadError& f : failed) e.add_note("  " + f.message);
+  }
+  return e;
+}
+
 class Evaluator {
  public:
   explicit Evaluator(const Scope& scope) : scope_(scope) {}
@@ -220,7 +235,7 @@ class Evaluator {
     if (!last && is_namespace(n)) return Namespace{n};
     if (try_find_op(n)) return Callable{Callable::Kind::kOp, n, Value()};
     if (is_namespace(n)) return Namespace{n};
-    throw NameError(detail::str_cat("name '", n, "' is not defined"));
+    throw undefined(detail::str_cat("name '", n, "' is not defined"));
   }
 
   /// `base.attr`; `last` when nothing follows (a namespace is then preferred
@@ -235,7 +250,7 @@ class Evaluator {
       if (ns->path == "torch" && one_of(attr, kDtypeNames)) return Value(parse_dtype(attr));
       if (ns->path == "torch" && one_of(attr, kOtherTorchDtypes)) (void)parse_dtype(attr);  // throws TypeError
       if (is_namespace(path)) return Namespace{path};
-      throw NameError(detail::str_cat("module '", ns->path, "' has no attribute '", attr, "'"));
+      throw undefined(detail::str_cat("module '", ns->path, "' has no attribute '", attr, "'"));
     }
     if (auto* c = std::get_if<Callable>(&base)) {
       throw NameError(detail::str_cat("function '", c->kind == Callable::Kind::kMethod ? "torch.Tensor." : "", c->name,

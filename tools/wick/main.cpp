@@ -1,15 +1,20 @@
-// tools/wick/main.cpp - the `wick` command line: plugins, keys, ops, eval, demo.
+// tools/wick/main.cpp - the `wick` command line: plugins, keys, ops, eval, demo, shell.
 /// \file
 /// Exit codes: 0 success, 1 an error from wick (printed as "TypeError: ..."),
 /// 2 command-line misuse.
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
+#include <vector>
 
+#include "plugin_commands.h"
 #include "wick/catalog.h"
 #include "wick/dispatch_key.h"
 #include "wick/dispatcher.h"
@@ -29,131 +34,6 @@ void print_list(const std::vector<std::string>& items, bool as_json) {
     return;
   }
   for (const auto& i : items) std::cout << i << "\n";
-}
-
-// A plugin's registrations as JSON: kernels grouped by key ("Autograd" ones
-// are also listed as formulas).
-json registrations_json(const wick::Registrations& r) {
-  json kernels = json::object();
-  json formulas = json::array();
-  for (const auto& [op, key] : r.kernels) {
-    kernels[key].push_back(op);
-    if (key == "Autograd") formulas.push_back(op);
-  }
-  return {{"operators", r.operators},
-          {"kernels", kernels},
-          {"formulas", formulas},
-          {"fallbacks", r.fallbacks},
-          {"types", r.types}};
-}
-
-// "a, b, c" (the first `max` and a count of the rest).
-std::string name_list(const std::vector<std::string>& names, std::size_t max = 8) {
-  std::string out;
-  for (std::size_t i = 0; i < names.size() && i < max; ++i) out += (i ? ", " : "") + names[i];
-  if (names.size() > max) out += ", ... (" + std::to_string(names.size() - max) + " more)";
-  return out;
-}
-
-void print_registrations(const wick::Registrations& r) {
-  if (!r.operators.empty())
-    std::cout << "  operators (" << r.operators.size() << "): " << name_list(r.operators) << "\n";
-  if (!r.kernels.empty()) {
-    std::vector<std::pair<std::string, int>> per_key;  // in first-registered order
-    std::vector<std::string> formulas;
-    for (const auto& kernel : r.kernels) {
-      const std::string& key = kernel.second;
-      auto it = std::find_if(per_key.begin(), per_key.end(), [&](const auto& kv) { return kv.first == key; });
-      if (it == per_key.end())
-        per_key.emplace_back(key, 1);
-      else
-        ++it->second;
-      if (key == "Autograd") formulas.push_back(kernel.first);
-    }
-    std::cout << "  kernels (" << r.kernels.size() << "):";
-    for (std::size_t i = 0; i < per_key.size(); ++i)
-      std::cout << (i ? ", " : " ") << per_key[i].first << " " << per_key[i].second;
-    std::cout << "\n";
-    if (!formulas.empty())
-      std::cout << "  autograd formulas (" << formulas.size() << "): " << name_list(formulas) << "\n";
-  }
-  if (!r.fallbacks.empty()) std::cout << "  fallbacks: " << name_list(r.fallbacks) << "\n";
-  if (!r.types.empty()) std::cout << "  types (" << r.types.size() << "): " << name_list(r.types) << "\n";
-}
-
-void plugins_list(bool as_json) {
-  const auto plugins = wick::loaded_plugins();
-  const auto errors = wick::plugin_errors();
-  if (as_json) {
-    json j = {{"plugins", json::array()}, {"errors", json::array()}, {"search_path", wick::plugin_search_path()}};
-    for (const auto& p : plugins)
-      j["plugins"].push_back({{"name", p.name},
-                              {"version", p.version},
-                              {"kind", p.kind},
-                              {"path", p.path},
-                              {"sdk_version", p.sdk_version},
-                              {"registered", registrations_json(p.registrations)}});
-    for (const auto& e : errors) j["errors"].push_back({{"path", e.path}, {"message", e.message}});
-    print_json(j);
-    return;
-  }
-  if (plugins.empty()) std::cout << "no plugins loaded\n";
-  for (const auto& p : plugins) {
-    std::cout << p.name << " " << p.version << " (" << p.kind << ") " << p.path << "\n";
-    print_registrations(p.registrations);
-  }
-  for (const auto& e : errors) std::cout << "failed: " << e.message << "\n";
-}
-
-void plugins_inspect(const std::string& file, bool as_json) {
-  wick::PluginInfo p = wick::inspect_plugin(file);
-  if (as_json) {
-    print_json({{"name", p.name},
-                {"version", p.version},
-                {"path", p.path},
-                {"sdk_version", p.sdk_version},
-                {"abi_fingerprint", p.abi_fingerprint}});
-    return;
-  }
-  std::cout << "name:            " << p.name << "\nversion:         " << p.version << "\npath:            " << p.path
-            << "\nsdk version:     " << p.sdk_version << "\nabi fingerprint: " << p.abi_fingerprint << "\n";
-}
-
-// Checks every .so in `dir` the way the loader would (shared library, entry
-// point, ABI, SDK, fingerprint) without running any plugin's init.
-int plugins_check(const std::string& dir, bool as_json) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec)) throw wick::ValueError("plugins check: '" + dir + "' is not a directory");
-  std::vector<std::string> files;
-  for (const auto& e : fs::directory_iterator(dir, ec))
-    if (e.path().extension() == ".so") files.push_back(e.path().string());
-  std::sort(files.begin(), files.end());
-  json j = json::array();
-  int bad = 0;
-  for (const auto& f : files) {
-    try {
-      wick::PluginInfo p = wick::inspect_plugin(f);
-      j.push_back({{"path", f}, {"ok", true}, {"name", p.name}, {"version", p.version}});
-    } catch (const wick::Error& e) {
-      ++bad;
-      j.push_back({{"path", f}, {"ok", false}, {"error", e.what()}});
-    }
-  }
-  if (as_json) {
-    print_json(j);
-  } else {
-    for (const auto& r : j) {
-      if (r["ok"].get<bool>()) {
-        std::cout << "ok      " << r["path"].get<std::string>() << " (" << r["name"].get<std::string>() << " "
-                  << r["version"].get<std::string>() << ")\n";
-      } else {
-        std::cout << "FAILED  " << r["error"].get<std::string>() << "\n";
-      }
-    }
-    std::cout << files.size() - bad << " ok, " << bad << " failed\n";
-  }
-  return bad == 0 ? 0 : 1;
 }
 
 void keys(bool as_json) {
@@ -224,7 +104,7 @@ void eval(const std::string& expr, bool as_json) {
 
 int demo() {
   std::cout << "== plugins ==\n";
-  plugins_list(false);
+  (void)wick::cli::plugins_list(false);  // a failed plugin is listed; the demo goes on
   const char* exprs[] = {
       "torch.add(torch.tensor([1., 2.]), torch.tensor([3., 4.]), alpha=2)",
       "torch.matmul(torch.tensor([[1, 2], [3, 4]]), torch.tensor([[1], [1]]))",
@@ -240,12 +120,9 @@ int demo() {
   return 0;
 }
 
-}  // namespace
-
 // `wick eval -x` would read the expression as an option: for eval, anything
 // that is not one of its own flags is the expression (as after `--`).
-std::vector<std::string> eval_args_as_positional(int argc, char** argv) {
-  std::vector<std::string> args(argv + 1, argv + argc);
+std::vector<std::string> eval_args_as_positional(std::vector<std::string> args) {
   if (args.empty() || args[0] != "eval") return args;
   for (std::size_t i = 1; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -258,24 +135,49 @@ std::vector<std::string> eval_args_as_positional(int argc, char** argv) {
   return args;
 }
 
-int main(int argc, char** argv) {
-  CLI::App app{"wick: operator dispatch with pluggable backends"};
+int run_shell();
+
+// Runs one command line (`args` without the program name) in this process
+// and returns its exit code. `in_shell`: a line of `wick shell`, which
+// cannot start another shell.
+int run(std::vector<std::string> args, bool in_shell) {
+  CLI::App app{in_shell ? "a wick command (wick shell)" : "wick: operator dispatch with pluggable backends"};
   app.require_subcommand(1);
   bool as_json = false;
 
-  auto* plugins = app.add_subcommand("plugins", "List, inspect or check plugins");
+  auto* plugins = app.add_subcommand("plugins", "List, inspect, check, load, unload or reload plugins");
   plugins->require_subcommand(1);
-  auto* plist = plugins->add_subcommand("list", "Loaded plugins and load errors");
+  auto* plist =
+      plugins->add_subcommand("list", "Loaded plugins and the files that failed to load (exit code 1 when any did)");
   plist->add_flag("--json", as_json, "JSON output");
   std::string file;
-  auto* inspect = plugins->add_subcommand("inspect", "Read a plugin file's descriptor without loading it");
+  auto* inspect = plugins->add_subcommand(
+      "inspect",
+      "Open a plugin file and read its descriptor without running its init (opening it does run its "
+      "static initialisers: inspect only files you would load)");
   inspect->add_option("FILE", file, "plugin .so")->required();
   inspect->add_flag("--json", as_json, "JSON output");
-
   std::string dir;
-  auto* check = plugins->add_subcommand("check", "Check every plugin file in a directory without loading it");
+  auto* check = plugins->add_subcommand(
+      "check",
+      "Open and check every plugin file in a directory as the loader would, without running their init "
+      "(opening a file runs its static initialisers)");
   check->add_option("DIR", dir, "directory of .so files")->required();
   check->add_flag("--json", as_json, "JSON output");
+  std::string kind = "plugin";
+  auto* load = plugins->add_subcommand("load", "Load a plugin file into this process (see wick shell)");
+  load->add_option("FILE", file, "plugin .so")->required();
+  load->add_option("--kind", kind, "plugin or backend")->check(CLI::IsMember({"plugin", "backend"}));
+  load->add_flag("--json", as_json, "JSON output");
+  std::string name;
+  auto* unload = plugins->add_subcommand(
+      "unload", "Unload a plugin and check that its code is gone from the process (exit code 1 when it is not)");
+  unload->add_option("NAME", name, "plugin name")->required();
+  unload->add_flag("--json", as_json, "JSON output");
+  auto* reload = plugins->add_subcommand(
+      "reload", "Unload a plugin and load the file at its path again, so that a rebuilt file takes its place");
+  reload->add_option("NAME", name, "plugin name")->required();
+  reload->add_flag("--json", as_json, "JSON output");
 
   auto* keys_cmd = app.add_subcommand("keys", "Dispatch keys by priority");
   keys_cmd->add_flag("--json", as_json, "JSON output");
@@ -303,9 +205,15 @@ int main(int argc, char** argv) {
   eval_cmd->add_flag("--json", as_json, "JSON output");
 
   auto* demo_cmd = app.add_subcommand("demo", "Load the default plugins and evaluate a few expressions");
+  CLI::App* shell_cmd = nullptr;
+  if (!in_shell)
+    shell_cmd = app.add_subcommand(
+        "shell",
+        "Read wick commands from standard input, one per line, and run them in this one process, so that "
+        "plugins loaded, unloaded or reloaded stay so for the next line");
 
   try {
-    std::vector<std::string> args = eval_args_as_positional(argc, argv);
+    args = eval_args_as_positional(std::move(args));
     std::reverse(args.begin(), args.end());  // CLI11 takes them in reverse order
     app.parse(args);
   } catch (const CLI::ParseError& e) {
@@ -315,9 +223,12 @@ int main(int argc, char** argv) {
 
   try {
     wick::init();
-    if (plist->parsed()) plugins_list(as_json);
-    if (inspect->parsed()) plugins_inspect(file, as_json);
-    if (check->parsed()) return plugins_check(dir, as_json);
+    if (plist->parsed()) return wick::cli::plugins_list(as_json);
+    if (inspect->parsed()) return wick::cli::plugins_inspect(file, as_json);
+    if (check->parsed()) return wick::cli::plugins_check(dir, as_json);
+    if (load->parsed()) return wick::cli::plugins_load(file, kind, as_json);
+    if (unload->parsed()) return wick::cli::plugins_unload(name, as_json);
+    if (reload->parsed()) return wick::cli::plugins_reload(name, as_json);
     if (keys_cmd->parsed()) keys(as_json);
     if (overridable->parsed()) print_list(wick::overridable_functions(ns), as_json);
     if (ignored->parsed()) print_list(wick::ignored_functions(ns), as_json);
@@ -332,6 +243,7 @@ int main(int argc, char** argv) {
     if (show->parsed()) ops_show(op_name, as_json);
     if (eval_cmd->parsed()) eval(expr, as_json);
     if (demo_cmd->parsed()) return demo();
+    if (shell_cmd != nullptr && shell_cmd->parsed()) return run_shell();
   } catch (const wick::Error& e) {
     std::cerr << e.type_name() << ": " << e.what() << "\n";
     return 1;
@@ -341,3 +253,79 @@ int main(int argc, char** argv) {
   }
   return 0;
 }
+
+// A line split into words as a POSIX shell splits it: blanks separate words,
+// '...' is literal, "..." keeps blanks and takes \" and \\, a backslash
+// outside quotes escapes the next character. nullopt for an unclosed quote.
+std::optional<std::vector<std::string>> split_words(const std::string& line) {
+  std::vector<std::string> words;
+  std::string word;
+  bool in_word = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (c == ' ' || c == '\t') {
+      if (in_word) words.push_back(std::move(word));
+      word.clear();
+      in_word = false;
+      continue;
+    }
+    in_word = true;
+    if (c == '\'') {
+      const std::size_t close = line.find('\'', i + 1);
+      if (close == std::string::npos) return std::nullopt;
+      word += line.substr(i + 1, close - i - 1);
+      i = close;
+    } else if (c == '"') {
+      for (++i;; ++i) {
+        if (i >= line.size()) return std::nullopt;
+        if (line[i] == '"') break;
+        if (line[i] == '\\' && i + 1 < line.size() && (line[i + 1] == '"' || line[i + 1] == '\\')) ++i;
+        word += line[i];
+      }
+    } else if (c == '\\' && i + 1 < line.size()) {
+      word += line[++i];
+    } else {
+      word += c;
+    }
+  }
+  if (in_word) words.push_back(std::move(word));
+  return words;
+}
+
+// Note [wick shell]
+// Loading, unloading and reloading plugins matter in a process that lives
+// on: `wick shell` reads commands from standard input, one per line, as
+// they would follow `wick` on a command line (quoted as in sh), and runs
+// each in this one process: `plugins reload myplugin` after a rebuild, then
+// `eval ...` runs the new build. Blank lines and lines starting with '#' are
+// skipped; `exit` or the end of the input ends the session. Each command's
+// output is flushed when it ends, so a program driving the shell through a
+// pipe can wait for it. The exit code is the highest of the commands'.
+int run_shell() {
+  const bool interactive = ::isatty(STDIN_FILENO) != 0;
+  int worst = 0;
+  std::string line;
+  while (true) {
+    if (interactive) std::cout << "wick> " << std::flush;
+    if (!std::getline(std::cin, line)) break;
+    const std::size_t first = line.find_first_not_of(" \t");
+    if (first == std::string::npos || line[first] == '#') continue;
+    const std::optional<std::vector<std::string>> words = split_words(line);
+    int code = 2;
+    if (!words) {
+      std::cerr << "SyntaxError: unclosed quote in: " << line << "\n";
+    } else if (words->size() == 1 && (words->front() == "exit" || words->front() == "quit")) {
+      break;
+    } else {
+      code = run(*words, /*in_shell=*/true);
+    }
+    worst = std::max(worst, code);
+    std::cout << std::flush;
+    std::cerr << std::flush;
+  }
+  return worst;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) { return run(std::vector<std::string>(argv + 1, argv + argc), /*in_shell=*/false); }

@@ -10,8 +10,10 @@
 ///  1. the innermost active `TorchFunctionMode` sees the call first;
 ///  2. the distinct overriding types among the arguments (keyword arguments
 ///     and tensor lists included) are ordered subclasses before
-///     superclasses, otherwise left to right, and their handlers called in
-///     that order; the first result that is not `NotImplemented` wins;
+///     superclasses (tensor-likes with tensor-like parents too), otherwise
+///     left to right, and their handlers (their own or the nearest
+///     ancestor's) called in that order; the first result that is not
+///     `NotImplemented` wins;
 ///  3. if all decline: TypeError "no implementation found for 'torch.mul' on
 ///     types that implement __torch_function__: [ScalarTensor]".
 ///
@@ -66,18 +68,22 @@ using ToTensor = std::function<Tensor(const TypeInfo& type, const Value& instanc
 /// What registering a type needs.
 struct TypeSpec {
   std::string name{};  ///< "ScalarTensor", "SubTensor"
-  /// For a tensor subclass: "Tensor" or another registered subclass. Empty
-  /// for a tensor-like (not a tensor).
+  /// The parent type (Note [Type parents], dispatch/override_types.cpp):
+  /// "Tensor" or a registered tensor subclass for a tensor subclass; a
+  /// registered tensor-like for a tensor-like below it ("Quantity" for
+  /// "Length"); empty for a tensor-like at the top. Handlers are tried
+  /// subclasses before superclasses, for tensor-likes as for subclasses.
   std::string parent{};
-  /// The type's __torch_function__ (optional for subclasses: default
-  /// behaviour; required for tensor-likes).
+  /// The type's __torch_function__. Optional when an ancestor has one (it
+  /// is inherited, as a Python method is) and for tensor subclasses (the
+  /// default behaviour); required for a tensor-like at the top.
   TorchFunctionHandler handler{};
   /// Optional: what calling the type by name does (`new_instance`, `wick
   /// eval`). A subclass without one inherits its parent's, and at the top
   /// `torch.Tensor(...)`'s.
   TypeConstructor constructor{};
   /// Optional, for tensor-likes: converts an instance to a tensor; used by
-  /// the converting fallback (`call_with_tensors`).
+  /// the converting fallback (`call_with_tensors`). Inherited like `handler`.
   ToTensor to_tensor{};
 };
 
@@ -86,21 +92,29 @@ struct TypeSpec {
 class WICK_API TypeInfo final {
  public:
   [[nodiscard]] const std::string& name() const noexcept { return name_; }
-  /// The parent subclass; null for a direct subclass of Tensor and for tensor-likes.
+  /// The parent type; null for a direct subclass of Tensor and for a
+  /// tensor-like at the top.
   [[nodiscard]] const TypeInfo* parent() const noexcept { return parent_; }
   [[nodiscard]] bool is_tensor_subclass() const noexcept { return subclass_; }
   /// The id a TensorImpl of this subclass carries (TensorImpl::type_id()).
   [[nodiscard]] TensorTypeId id() const noexcept { return id_; }
   /// True for this type and its descendants.
   [[nodiscard]] bool is_subclass_of(const TypeInfo& other) const noexcept;
+  /// The type's own handler (empty when it registered none).
   [[nodiscard]] const TorchFunctionHandler& handler() const noexcept { return handler_; }
+  /// The nearest of this type and its ancestors with a handler (the one the
+  /// protocol calls for it); nullptr when none has one.
+  [[nodiscard]] const TypeInfo* inherited_handler() const noexcept;
+  /// The `to_tensor` of the nearest of this type and its ancestors with one;
+  /// nullptr when none has one, or when that type's plugin is unloaded.
+  [[nodiscard]] const ToTensor* inherited_to_tensor() const noexcept;
   [[nodiscard]] const TypeConstructor& constructor() const noexcept { return constructor_; }
   [[nodiscard]] const ToTensor& to_tensor() const noexcept { return to_tensor_; }
   [[nodiscard]] const std::string& owner() const noexcept { return owner_; }
   [[nodiscard]] bool registered() const noexcept { return registered_.load(std::memory_order_acquire); }
   /// Instances alive now: TensorLike objects of this type, or TensorImpls of
   /// this subclass (not counting descendants). A plugin cannot be unloaded
-  /// while its types have any.
+  /// while its types or their descendants have any.
   [[nodiscard]] std::int64_t live_instances() const noexcept;
 
  private:

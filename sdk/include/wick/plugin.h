@@ -14,6 +14,14 @@
 /// Everything registered through `registrar` is one transaction: if the body
 /// throws, all of it is rolled back and the host reports the error. No
 /// exception crosses the library boundary (the macro catches them).
+///
+/// A plugin can be unloaded and reloaded (`wick::reload_plugin`) only if
+/// glibc can unmap it: keep no `thread_local` with a destructor on a thread
+/// that outlives the plugin (the macro keeps none), let static objects take
+/// back what they lent (log sinks, loggers, callbacks) when they are
+/// destroyed, and open libraries of your own with `wick::load_plugin_library`
+/// (wick/loader.h). The loader checks after an unload and reports a plugin
+/// that stays mapped (Note [Unloading unmaps], plugins/loader/loader.cpp).
 #pragma once
 
 #include <cstdint>
@@ -88,7 +96,7 @@ struct PluginDescriptor {
 #define WICK_PLUGIN(NAME, VERSION, REGISTRAR)                                              \
   static void wick_plugin_init_body(::wick::Registrar& REGISTRAR);                         \
   static const char* wick_plugin_init_entry(::wick::Registrar* r) noexcept {               \
-    static thread_local std::string error;                                                 \
+    static std::string error; /* not thread_local: Note [Unloading unmaps] */              \
     try {                                                                                  \
       wick_plugin_init_body(*r);                                                           \
       return nullptr;                                                                      \
