@@ -12,10 +12,17 @@
 namespace wick {
 namespace {
 
+// Plugin types take slots 2.. below Meta's (the last slot).
+constexpr int kMetaSlot = static_cast<int>(DeviceType::kMeta);
+
 struct DeviceTypeRegistry {
   std::mutex mu;
-  std::array<std::string, kMaxDeviceTypes> names{"cpu", "cuda"};
-  int count = 2;
+  std::array<std::string, kMaxDeviceTypes> names = [] {
+    std::array<std::string, kMaxDeviceTypes> n{"cpu", "cuda"};
+    n[kMetaSlot] = "meta";
+    return n;
+  }();
+  int count = 2;  // slots in use below kMetaSlot
 };
 DeviceTypeRegistry& registry() {
   static DeviceTypeRegistry r;
@@ -28,6 +35,7 @@ std::string device_type_name(DeviceType t) {
   auto& r = registry();
   std::lock_guard lock(r.mu);
   const int i = static_cast<int>(t);
+  if (i == kMetaSlot) return r.names[i];
   if (i < 0 || i >= r.count) return "unknown";
   return r.names[i];
 }
@@ -37,8 +45,9 @@ DeviceType register_device_type(std::string_view name) {
   std::lock_guard lock(r.mu);
   for (int i = 0; i < r.count; ++i)
     if (r.names[i] == name) return static_cast<DeviceType>(i);
-  WICK_CHECK(r.count < kMaxDeviceTypes, RuntimeError, "cannot register device type '", name,
-             "': all ", kMaxDeviceTypes - 2, " plugin device slots are taken");
+  WICK_CHECK(name != r.names[kMetaSlot], ValueError, "cannot register device type 'meta': it is built in");
+  WICK_CHECK(r.count < kMetaSlot, RuntimeError, "cannot register device type '", name, "': all ", kMetaSlot - 2,
+             " plugin device slots are taken");
   r.names[r.count] = std::string(name);
   return static_cast<DeviceType>(r.count++);
 }
@@ -59,8 +68,9 @@ Device Device::parse(std::string_view text) {
   std::lock_guard lock(r.mu);
   for (int i = 0; i < r.count; ++i)
     if (r.names[i] == type) return Device(static_cast<DeviceType>(i), index);
+  if (type == r.names[kMetaSlot]) return Device(DeviceType::kMeta, index);
   throw ValueError(detail::str_cat("invalid device string '", text,
-                                   "': expected cpu, cuda, cuda:N or a registered device type"));
+                                   "': expected cpu, cuda, cuda:N, meta or a registered device type"));
 }
 
 std::string Device::str() const {

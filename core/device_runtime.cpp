@@ -31,7 +31,7 @@ DeviceRuntime* device_runtime(DeviceType type) noexcept {
 }
 
 Device resolve_device(Device device) {
-  if (device.is_cpu() || device.index() >= 0) return device;
+  if (device.is_cpu() || device.is_meta() || device.index() >= 0) return device;
   DeviceRuntime* rt = device_runtime(device.type());
   return {device.type(), static_cast<std::int16_t>(rt != nullptr ? rt->current_device() : 0)};
 }

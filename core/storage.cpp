@@ -167,7 +167,22 @@ class CpuAllocator final : public Allocator {
 };
 
 CpuAllocator g_cpu_allocator;
-std::array<std::atomic<Allocator*>, kMaxDeviceTypes> g_allocators{&g_cpu_allocator};
+
+// Meta tensors have a storage of the right size without memory: their data
+// pointer is null (Note [Meta tensors] in wick/meta.h).
+class MetaAllocator final : public Allocator {
+ public:
+  void* allocate(std::size_t /*nbytes*/) override { return nullptr; }
+  void deallocate(void* /*ptr*/, std::size_t /*nbytes*/) noexcept override {}
+};
+MetaAllocator g_meta_allocator;
+
+// By device type: CPU (0), CUDA and the plugin types (1..14, installed by
+// their backends), Meta (15).
+static_assert(static_cast<int>(DeviceType::kMeta) == kMaxDeviceTypes - 1);
+std::array<std::atomic<Allocator*>, kMaxDeviceTypes> g_allocators{
+    &g_cpu_allocator, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+    nullptr,          nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, &g_meta_allocator};
 
 }  // namespace
 
@@ -178,6 +193,7 @@ std::size_t cpu_cached_bytes() { return large_cache().cached(); }
 void set_allocator(DeviceType type, Allocator* allocator) {
   const int i = static_cast<int>(type);
   WICK_CHECK(i >= 0 && i < kMaxDeviceTypes, ValueError, "set_allocator: bad device type ", i);
+  WICK_CHECK(type != DeviceType::kMeta, ValueError, "set_allocator: the meta device's allocator is built in");
   g_allocators[i].store(allocator != nullptr || i != 0 ? allocator : &g_cpu_allocator);
 }
 
@@ -191,7 +207,7 @@ Allocator& get_allocator(DeviceType type) {
 
 StorageImpl::StorageImpl(std::size_t nbytes, Device device)
     : data_(nullptr), nbytes_(nbytes), device_(device), allocator_(&get_allocator(device.type())) {
-  if (device.is_cpu()) {
+  if (device.is_cpu() || device.is_meta()) {
     data_ = allocator_->allocate(nbytes);
   } else {
     device_ = resolve_device(device);

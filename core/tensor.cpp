@@ -110,6 +110,7 @@ std::int64_t Tensor::stride(std::int64_t d) const {
 }
 
 Scalar Tensor::item() const {
+  WICK_CHECK(!device().is_meta(), RuntimeError, "Tensor.item() cannot be called on meta tensors");
   WICK_CHECK(numel() == 1, ValueError, "a Tensor with ", numel(), " elements cannot be converted to Scalar");
   // A device value is read through a copy that waits for it (wick/cuda.h).
   const Tensor host = device().is_cpu() ? *this : host_copy(*this);

@@ -12,6 +12,7 @@ std::string dispatch_key_name(DispatchKey k) {
   switch (k) {
     case DispatchKey::kCPU: return "CPU";
     case DispatchKey::kCUDA: return "CUDA";
+    case DispatchKey::kMeta: return "Meta";
     case DispatchKey::kOverride: return "Override";
     case DispatchKey::kAutograd: return "Autograd";
     case DispatchKey::kCompositeImplicit: return "CompositeImplicit";

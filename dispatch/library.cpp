@@ -11,6 +11,7 @@
 #include "dispatch/registry.h"
 #include "wick/definitions.h"
 #include "wick/log.h"
+#include "wick/structured.h"
 #include "wick/plugin.h"
 
 namespace wick {
@@ -78,6 +79,12 @@ Library& Library::def(std::string_view schema_text, DefOptions options, SourceLo
   e.def_where = where(loc);
   e.ignored = options.ignored;
   records_.push_back(std::make_unique<Record>(Record{Record::Kind::kDef, &e, 0, 0}));
+  if (const StructuredGlue* glue = options.structured; glue != nullptr) {
+    // The Meta backend comes with the definition (Note [Meta tensors] in wick/meta.h).
+    if (!options.out_variant) e.structured = glue;
+    KernelFunction meta = options.out_variant ? glue->out_kernel(glue->meta_impl) : glue->kernel(glue->meta_impl);
+    add_kernel(e, static_cast<int>(DispatchKey::kMeta), meta, nullptr, false, where(loc));
+  }
   reg.rebuild(e);
   return *this;
 }
@@ -107,6 +114,32 @@ Library& Library::alias(std::string_view alias_name, std::string_view target, So
   return *this;
 }
 
+// Adds kernel `k` for `e` at `key`, recorded in this block (registry lock held).
+void Library::add_kernel(OperatorEntry& e, int key, KernelFunction k, std::shared_ptr<BoxedFunctor> keep,
+                         bool replace, const std::string& where_text) {
+  auto& reg = Registry::get();
+  OperatorEntry* root = e.alias_target != nullptr ? e.alias_target : &e;
+  const DispatchKey dk = static_cast<DispatchKey>(key);
+  WICK_CHECK(k.signature == nullptr || root->cpp_signature.empty() || root->cpp_signature == k.signature->name(),
+             TypeError, "kernel for ", e.full_name, " at ", dispatch_key_name(dk), " registered by ", owner_, " (",
+             where_text, ") has C++ signature ", demangle(*k.signature), " but the operator's kernels use ",
+             demangle_name(root->cpp_signature));
+  auto& stack = e.kernels[key];
+  if (!stack.empty()) {
+    const KernelRecord& old = stack.back();
+    WICK_CHECK(replace, PluginError, "conflicting kernels for ", e.full_name, " at ", dispatch_key_name(dk),
+               ": already registered by ", old.owner, " (", old.where, "); new registration by ", owner_, " (",
+               where_text, "). Pass replace = true to override explicitly.");
+    logging::warn(e.full_name, " at ", dispatch_key_name(dk), ": kernel of ", old.owner, " (", old.where,
+                  ") replaced by ", owner_, " (", where_text, ")");
+  }
+  if (k.signature != nullptr && root->cpp_signature.empty()) root->cpp_signature = k.signature->name();
+  KernelRecord rec{k, std::move(keep), owner_, where_text, reg.next_id++};
+  stack.push_back(rec);
+  records_.push_back(std::make_unique<Record>(Record{Record::Kind::kKernel, &e, key, rec.id}));
+  reg.rebuild(e);
+}
+
 Library& Library::impl_kernel(std::string_view name, KernelFunction k, std::shared_ptr<BoxedFunctor> keep,
                               bool replace, SourceLocation loc) {
   WICK_CHECK(key_.has_value(), ValueError, "Library(", ns_, ").impl(", name,
@@ -115,26 +148,35 @@ Library& Library::impl_kernel(std::string_view name, KernelFunction k, std::shar
   auto& reg = Registry::get();
   std::unique_lock lock(reg.mutex);
   OperatorEntry& e = reg.find_or_create(ns_, base, overload);
-  OperatorEntry* root = e.alias_target != nullptr ? e.alias_target : &e;
-  WICK_CHECK(k.signature == nullptr || root->cpp_signature.empty() || root->cpp_signature == k.signature->name(),
-             TypeError, "kernel for ", e.full_name, " at ", dispatch_key_name(*key_), " registered by ", owner_, " (",
-             where(loc), ") has C++ signature ", demangle(*k.signature), " but the operator's kernels use ",
-             demangle_name(root->cpp_signature));
-  const int key = static_cast<int>(*key_);
-  auto& stack = e.kernels[key];
-  if (!stack.empty()) {
-    const KernelRecord& old = stack.back();
-    WICK_CHECK(replace, PluginError, "conflicting kernels for ", e.full_name, " at ", dispatch_key_name(*key_),
-               ": already registered by ", old.owner, " (", old.where, "); new registration by ", owner_, " (",
-               where(loc), "). Pass replace = true to override explicitly.");
-    logging::warn(e.full_name, " at ", dispatch_key_name(*key_), ": kernel of ", old.owner, " (", old.where,
-              ") replaced by ", owner_, " (", where(loc), ")");
+  add_kernel(e, static_cast<int>(*key_), k, std::move(keep), replace, where(loc));
+  return *this;
+}
+
+Library& Library::impl_structured_kernel(std::string_view name, void* impl, const std::type_info& type,
+                                         bool replace, SourceLocation loc) {
+  WICK_CHECK(key_.has_value(), ValueError, "Library(", ns_, ").impl_structured(", name,
+             "): this block has no dispatch key; construct it with one");
+  WICK_CHECK(impl != nullptr, ValueError, "impl_structured(", name, "): null impl");
+  auto [base, overload] = split_name(ns_, name);
+  auto& reg = Registry::get();
+  std::unique_lock lock(reg.mutex);
+  OperatorEntry* e = reg.find(ns_ + "." + base + (overload.empty() ? "" : "." + overload));
+  WICK_CHECK(e != nullptr && e->defined(), ValueError, "impl_structured: unknown operator '", ns_, ".", name, "'");
+  OperatorEntry* root = e->alias_target != nullptr ? e->alias_target : e;
+  const StructuredGlue* glue = root->structured;
+  WICK_CHECK(glue != nullptr, TypeError, "impl_structured: ", root->full_name,
+             " has no meta function (`meta:` in its definition); register its kernel with impl()");
+  WICK_CHECK(type == *glue->impl_type, TypeError, "impl_structured: the impl of ", root->full_name,
+             " registered by ", owner_, " (", where(loc), ") has C++ type ", demangle(type),
+             " but its meta function's impl is ", demangle(*glue->impl_type));
+  const std::string at = where(loc);
+  add_kernel(*root, static_cast<int>(*key_), glue->kernel(impl), nullptr, replace, at);
+  if (glue->out_name != nullptr) {
+    OperatorEntry* out = reg.find(glue->out_name);
+    WICK_INTERNAL_ASSERT(out != nullptr && out->defined(), "impl_structured: ", root->full_name, "'s out variant ",
+                         glue->out_name, " is not defined");
+    add_kernel(*out, static_cast<int>(*key_), glue->out_kernel(impl), nullptr, replace, at);
   }
-  if (k.signature != nullptr && root->cpp_signature.empty()) root->cpp_signature = k.signature->name();
-  KernelRecord rec{k, std::move(keep), owner_, where(loc), reg.next_id++};
-  stack.push_back(rec);
-  records_.push_back(std::make_unique<Record>(Record{Record::Kind::kKernel, &e, key, rec.id}));
-  reg.rebuild(e);
   return *this;
 }
 
@@ -235,6 +277,7 @@ void Library::reset() noexcept {
         }
         r.entry->aliases.clear();
         r.entry->schema.reset();
+        r.entry->structured = nullptr;
         reg.recompute_signature(*r.entry);
         break;
       case Record::Kind::kAlias: {
@@ -302,8 +345,10 @@ void Registrar::clear() noexcept {
 
 void define_catalog(const CatalogTable& table, const std::function<Library&(const std::string& ns)>& library_for) {
   for (const CatalogDef& d : table.defs) {
-    library_for(d.ns).def(d.schema, DefOptions{.ignored = (d.flags & CatalogDef::kIgnored) != 0},
-                          SourceLocation{d.file, d.line});
+    const DefOptions options{.ignored = (d.flags & CatalogDef::kIgnored) != 0,
+                             .structured = d.glue != nullptr ? d.glue() : nullptr,
+                             .out_variant = (d.flags & CatalogDef::kOutVariant) != 0};
+    library_for(d.ns).def(d.schema, options, SourceLocation{d.file, d.line});
   }
   for (const CatalogAlias& a : table.aliases) {
     library_for(a.ns).alias(a.name, a.target, SourceLocation{a.file, a.line});

@@ -51,6 +51,8 @@ class OperatorEntry final : public OperatorTableSlot {
   std::string def_where;
   bool ignored = false;
   OperatorEntry* alias_target = nullptr;
+  /// The meta function glue of a structured operator (wick/structured.h).
+  const StructuredGlue* structured = nullptr;
   std::vector<OperatorEntry*> aliases;
   std::array<std::vector<KernelRecord>, kNumDispatchKeys> kernels;
   /// Mangled name of the C++ signature of the typed kernels (empty: none

@@ -1,15 +1,17 @@
 // backends/cpu/binary_ops.cpp - elementwise binary kernels, where, copy_ and fill_.
 /// \file
-/// Every binary kernel follows one recipe: check devices, broadcast the
-/// shapes, compute PyTorch's result type, convert the operands to it, and run
-/// a typed loop. out= kernels write straight into `out` when its shape and
-/// dtype already match (no allocation), otherwise they check the cast,
-/// resize, and copy.
+/// Each is the computation of an operator whose meta function
+/// (dispatch/ops/meta_elementwise.cpp) checked the arguments and gave the
+/// output's shape and dtype and the compute dtype: convert the operands to
+/// it and run a typed loop into `out` (Note [Structured kernels] in
+/// wick/structured.h: the out= variants and the Meta backend are derived).
 #include <atomic>
 #include <cmath>
 #include <limits>
 #include <optional>
 #include <string_view>
+
+#include <wick/meta.h>
 
 #include "cpu_kernels.h"
 #include "loops.h"
@@ -18,136 +20,52 @@ namespace wick::cpu {
 
 Tensor as_dtype(const Tensor& t, ScalarType dtype) { return t.dtype() == dtype ? t : t.to(dtype); }
 
-bool overlaps_differently(const Tensor& out, const Tensor& in) {
-  if (!in.defined() || out.storage().get() != in.storage().get()) return false;
-  return !(out.storage_offset() == in.storage_offset() && out.sizes().equals(in.sizes()) &&
-           out.strides().equals(in.strides()) && out.dtype() == in.dtype());
-}
-
-void prepare_out(const Tensor& out, IntArrayRef shape, ScalarType result, const char* op,
-                 std::initializer_list<const Tensor*> inputs) {
-  WICK_CHECK(can_cast(result, out.dtype()), RuntimeError, op, ": result type ", type_title(result),
-             " can't be cast to the desired output type ", type_title(out.dtype()));
-  if (out.sizes().equals(shape)) return;
-  // Resizing an output that is also an input would destroy the input.
-  for (const Tensor* in : inputs) {
-    WICK_CHECK(!in->defined() || out.storage().get() != in->storage().get(), RuntimeError, op, ": output with shape ",
-               format_shape(out.sizes()), " doesn't match the broadcast shape ", format_shape(shape));
-  }
-  // Resize: reuse the storage when it is large enough, as PyTorch does.
-  std::int64_t numel = 1;
-  for (std::int64_t s : shape) numel *= s;
-  const std::size_t need = static_cast<std::size_t>(numel) * itemsize(out.dtype());
-  TensorImpl* impl = out.impl();
-  if (impl->storage()->nbytes() < need + static_cast<std::size_t>(impl->storage_offset()) * itemsize(out.dtype())) {
-    impl->set_storage(Storage::make(need, out.device()));
-    impl->set_geometry(shape, contiguous_strides(shape), 0);
-  } else {
-    impl->set_geometry(shape, contiguous_strides(shape), impl->storage_offset());
-  }
-}
-
 namespace {
 
-enum class Kind { kArith, kCompare, kTrueDiv };
+using M = ElementwiseMeta;
 
-struct BinarySetup {
-  const Tensor* in_a = nullptr;  // the caller's operands (before dtype conversion)
-  const Tensor* in_b = nullptr;
-  DimVector shape;
-  ScalarType compute;
-  ScalarType result;
+// The operands in the meta function's compute dtype.
+struct Operands {
   Tensor a;
   Tensor b;
 };
-
-BinarySetup setup(const char* op, const Tensor& a, const Tensor& b, Kind kind) {
-  const Device device = common_device(op, a, b);
-  WICK_CHECK(device.is_cpu(), RuntimeError, op, ": the CPU backend got tensors on ", device.str());
-  BinarySetup s;
-  s.in_a = &a;
-  s.in_b = &b;
-  s.shape = broadcast_shapes(a.sizes(), b.sizes(), op);
-  s.compute = result_type(a, b);
-  if (kind == Kind::kTrueDiv && !is_floating(s.compute)) s.compute = kDefaultFloat;
-  s.result = kind == Kind::kCompare ? ScalarType::kBool : s.compute;
-  s.a = as_dtype(a, s.compute);
-  s.b = as_dtype(b, s.compute);
-  return s;
+Operands operands(const M& m, const Tensor& a, const Tensor& b) {
+  return {as_dtype(a, m.compute), as_dtype(b, m.compute)};
 }
 
-// Runs `body(result_tensor)` writing the result, either into a fresh tensor
-// or into `out` (directly when it matches, else through a temporary).
-template <typename Body>
-Tensor run(const char* op, const BinarySetup& s, const std::optional<Tensor>& out, Body&& body) {
-  if (!out) {
-    Tensor r = make_empty(s.shape, s.result, s.a.device());
-    body(r);
-    return r;
-  }
-  prepare_out(*out, s.shape, s.result, op, {s.in_a, s.in_b});
-  // Writing straight into `out` is safe when it matches the result and
-  // overlaps no input except element for element (x.add_(y) is fine,
-  // x.add_(x.t()) is not).
-  // (s.a / s.b are the caller's tensors or fresh dtype-converted copies, so
-  // only the caller's can overlap.)
-  const bool direct =
-      out->dtype() == s.result && !overlaps_differently(*out, *s.in_a) && !overlaps_differently(*out, *s.in_b);
-  if (direct) {
-    body(*out);
-  } else {
-    Tensor r = make_empty(s.shape, s.result, s.a.device());
-    body(r);
-    Tensor target = *out;
-    target.copy_(r);
-  }
-  out->bump_version();
-  return *out;
-}
-
-void check_alpha(const char* op, ScalarType compute, const Scalar& alpha) {
-  WICK_CHECK(is_floating(compute) || !alpha.is_floating(), RuntimeError, op,
-             ": For integral input tensors, argument alpha must not be a floating point number.");
-  WICK_CHECK(compute == ScalarType::kBool || !alpha.is_bool(), RuntimeError, op,
-             ": Boolean alpha only supported for Boolean results.");
-}
-
-Tensor add_impl(const char* op, const Tensor& a, const Tensor& b, const Scalar& alpha, const std::optional<Tensor>& out,
-                bool subtract) {
-  BinarySetup s = setup(op, a, b, Kind::kArith);
-  check_alpha(op, s.compute, alpha);
-  WICK_CHECK(!(subtract && s.compute == ScalarType::kBool), RuntimeError, op,
-             ": Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or "
-             "`logical_xor()` operator instead.");
-  return run(op, s, out, [&](const Tensor& r) {
-    visit_dtype(s.compute, op, [&](auto tag) {
-      using T = decltype(tag);
-      if constexpr (std::is_same_v<T, bool>) {
-        const bool al = alpha.to<bool>();
-        binary_loop<bool, bool>(r, s.a, s.b, [al](bool x, bool y) { return x || (al && y); });
+void add_impl(const M& m, const Tensor& r, const Tensor& a, const Tensor& b, const Scalar& alpha, bool subtract) {
+  const Operands x = operands(m, a, b);
+  visit_dtype(m.compute, "torch.add", [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (std::is_same_v<T, bool>) {
+      const bool al = alpha.to<bool>();
+      binary_loop<bool, bool>(r, x.a, x.b, [al](bool p, bool q) { return p || (al && q); });
+    } else {
+      const T al = subtract ? static_cast<T>(-alpha.to<T>()) : alpha.to<T>();
+      if (al == T(1)) {
+        binary_loop<T, T>(r, x.a, x.b, [](T p, T q) { return static_cast<T>(p + q); });
       } else {
-        const T al = subtract ? static_cast<T>(-alpha.to<T>()) : alpha.to<T>();
-        if (al == T(1)) {
-          binary_loop<T, T>(r, s.a, s.b, [](T x, T y) { return static_cast<T>(x + y); });
-        } else {
-          binary_loop<T, T>(r, s.a, s.b, [al](T x, T y) { return static_cast<T>(x + al * y); });
-        }
+        binary_loop<T, T>(r, x.a, x.b, [al](T p, T q) { return static_cast<T>(p + al * q); });
       }
-    });
+    }
   });
 }
+void add(const M& m, const Tensor& out, const Tensor& a, const Tensor& b, const Scalar& alpha) {
+  add_impl(m, out, a, b, alpha, false);
+}
+void sub(const M& m, const Tensor& out, const Tensor& a, const Tensor& b, const Scalar& alpha) {
+  add_impl(m, out, a, b, alpha, true);
+}
 
-Tensor mul_impl(const char* op, const Tensor& a, const Tensor& b, const std::optional<Tensor>& out) {
-  BinarySetup s = setup(op, a, b, Kind::kArith);
-  return run(op, s, out, [&](const Tensor& r) {
-    visit_dtype(s.compute, op, [&](auto tag) {
-      using T = decltype(tag);
-      if constexpr (std::is_same_v<T, bool>) {
-        binary_loop<bool, bool>(r, s.a, s.b, [](bool x, bool y) { return x && y; });
-      } else {
-        binary_loop<T, T>(r, s.a, s.b, [](T x, T y) { return static_cast<T>(x * y); });
-      }
-    });
+void mul(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
+  const Operands x = operands(m, a, b);
+  visit_dtype(m.compute, "torch.mul", [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (std::is_same_v<T, bool>) {
+      binary_loop<bool, bool>(r, x.a, x.b, [](bool p, bool q) { return p && q; });
+    } else {
+      binary_loop<T, T>(r, x.a, x.b, [](T p, T q) { return static_cast<T>(p * q); });
+    }
   });
 }
 
@@ -179,89 +97,63 @@ T floor_divide(T x, T y) {
   }
 }
 
-Tensor div_impl(const char* op, const Tensor& a, const Tensor& b, std::optional<std::string_view> mode,
-                const std::optional<Tensor>& out) {
-  WICK_CHECK(!mode || *mode == "trunc" || *mode == "floor", RuntimeError, op,
-             ": div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '", *mode, "'");
-  BinarySetup s = setup(op, a, b, mode ? Kind::kArith : Kind::kTrueDiv);
-  WICK_CHECK(s.compute != ScalarType::kBool || !mode, RuntimeError, op, ": \"div_floor\" not implemented for 'Bool'");
-  return run(op, s, out, [&](const Tensor& r) {
-    visit_dtype(s.compute, op, [&](auto tag) {
-      using T = decltype(tag);
-      if constexpr (std::is_same_v<T, bool>) {
-        return;
-      } else if constexpr (std::is_floating_point_v<T>) {
-        if (!mode) {
-          binary_loop<T, T>(r, s.a, s.b, [](T x, T y) { return x / y; });
-        } else if (*mode == "trunc") {
-          binary_loop<T, T>(r, s.a, s.b, [](T x, T y) { return std::trunc(x / y); });
-        } else {
-          binary_loop<T, T>(r, s.a, s.b, [](T x, T y) { return floor_divide(x, y); });
-        }
+void div(const M& m, const Tensor& r, const Tensor& a, const Tensor& b, std::optional<std::string_view> mode) {
+  const char* op = "torch.div";
+  const Operands x = operands(m, a, b);
+  visit_dtype(m.compute, op, [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (std::is_same_v<T, bool>) {
+      return;  // refused by the meta function
+    } else if constexpr (std::is_floating_point_v<T>) {
+      if (!mode) {
+        binary_loop<T, T>(r, x.a, x.b, [](T p, T q) { return p / q; });
+      } else if (*mode == "trunc") {
+        binary_loop<T, T>(r, x.a, x.b, [](T p, T q) { return std::trunc(p / q); });
       } else {
-        std::atomic<bool> by_zero{false};  // set from any thread of the loop
-        const bool floor = *mode == "floor";
-        binary_loop<T, T>(r, s.a, s.b, [&](T x, T y) {
-          if (y == 0) {
-            by_zero.store(true, std::memory_order_relaxed);
-            return T(0);
-          }
-          return floor ? floor_divide(x, y) : trunc_divide(x, y);
-        });
-        WICK_CHECK(!by_zero, RuntimeError, op, ": ZeroDivisionError");
+        binary_loop<T, T>(r, x.a, x.b, [](T p, T q) { return floor_divide(p, q); });
       }
-    });
-  });
-}
-
-template <typename Fn>
-Tensor simple_binary(const char* op, const Tensor& a, const Tensor& b, Kind kind, Fn fn) {
-  BinarySetup s = setup(op, a, b, kind);
-  return run(op, s, std::nullopt, [&](const Tensor& r) {
-    visit_dtype(s.compute, op, [&](auto tag) {
-      using T = decltype(tag);
-      if (kind == Kind::kCompare) {
-        binary_loop<bool, T>(r, s.a, s.b, [&](T x, T y) { return static_cast<bool>(fn(x, y)); });
-      } else {
-        binary_loop<T, T>(r, s.a, s.b, [&](T x, T y) { return static_cast<T>(fn(x, y)); });
-      }
-    });
-  });
-}
-
-Tensor add(const Tensor& a, const Tensor& b, const Scalar& alpha) {
-  return add_impl("torch.add", a, b, alpha, std::nullopt, false);
-}
-Tensor add_out(const Tensor& a, const Tensor& b, const Scalar& alpha, const Tensor& out) {
-  return add_impl("torch.add", a, b, alpha, out, false);
-}
-Tensor sub(const Tensor& a, const Tensor& b, const Scalar& alpha) {
-  return add_impl("torch.sub", a, b, alpha, std::nullopt, true);
-}
-Tensor sub_out(const Tensor& a, const Tensor& b, const Scalar& alpha, const Tensor& out) {
-  return add_impl("torch.sub", a, b, alpha, out, true);
-}
-Tensor mul(const Tensor& a, const Tensor& b) { return mul_impl("torch.mul", a, b, std::nullopt); }
-Tensor mul_out(const Tensor& a, const Tensor& b, const Tensor& out) { return mul_impl("torch.mul", a, b, out); }
-Tensor div(const Tensor& a, const Tensor& b, std::optional<std::string_view> mode) {
-  return div_impl("torch.div", a, b, mode, std::nullopt);
-}
-Tensor div_out(const Tensor& a, const Tensor& b, std::optional<std::string_view> mode, const Tensor& out) {
-  return div_impl("torch.div", a, b, mode, out);
-}
-
-Tensor pow(const Tensor& a, const Tensor& b) {
-  return simple_binary("torch.pow", a, b, Kind::kArith, [](auto x, auto y) {
-    using T = decltype(x);
-    if constexpr (std::is_floating_point_v<T>) {
-      return std::pow(x, y);
-    } else if constexpr (std::is_same_v<T, bool>) {
-      return x || !y;
     } else {
-      WICK_CHECK(y >= 0, RuntimeError, "torch.pow: Integers to negative integer powers are not allowed.");
+      std::atomic<bool> by_zero{false};  // set from any thread of the loop
+      const bool floor = *mode == "floor";
+      binary_loop<T, T>(r, x.a, x.b, [&](T p, T q) {
+        if (q == 0) {
+          by_zero.store(true, std::memory_order_relaxed);
+          return T(0);
+        }
+        return floor ? floor_divide(p, q) : trunc_divide(p, q);
+      });
+      WICK_CHECK(!by_zero, RuntimeError, op, ": ZeroDivisionError");
+    }
+  });
+}
+
+// A binary operator with one loop body for every dtype of the meta's
+// compute dtype, writing the result dtype (bool for comparisons).
+template <typename Fn>
+void simple_binary(const char* op, const M& m, const Tensor& r, const Tensor& a, const Tensor& b, Fn fn) {
+  const Operands x = operands(m, a, b);
+  visit_dtype(m.compute, op, [&](auto tag) {
+    using T = decltype(tag);
+    if (m.out.dtype == ScalarType::kBool && m.compute != ScalarType::kBool) {
+      binary_loop<bool, T>(r, x.a, x.b, [&](T p, T q) { return static_cast<bool>(fn(p, q)); });
+    } else {
+      binary_loop<T, T>(r, x.a, x.b, [&](T p, T q) { return static_cast<T>(fn(p, q)); });
+    }
+  });
+}
+
+void pow(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
+  simple_binary("torch.pow", m, r, a, b, [](auto p, auto q) {
+    using T = decltype(p);
+    if constexpr (std::is_floating_point_v<T>) {
+      return std::pow(p, q);
+    } else if constexpr (std::is_same_v<T, bool>) {
+      return p || !q;
+    } else {
+      WICK_CHECK(q >= 0, RuntimeError, "torch.pow: Integers to negative integer powers are not allowed.");
       T result = 1;
-      T base = x;
-      for (T e = y; e > 0; e >>= 1) {
+      T base = p;
+      for (T e = q; e > 0; e >>= 1) {
         if (e & 1) result *= base;
         base *= base;
       }
@@ -269,111 +161,98 @@ Tensor pow(const Tensor& a, const Tensor& b) {
     }
   });
 }
-Tensor maximum(const Tensor& a, const Tensor& b) {
-  return simple_binary("torch.maximum", a, b, Kind::kArith, [](auto x, auto y) {
-    if constexpr (std::is_floating_point_v<decltype(x)>) {
-      if (std::isnan(x) || std::isnan(y)) return x + y;  // NaN propagates
+void maximum(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
+  simple_binary("torch.maximum", m, r, a, b, [](auto p, auto q) {
+    if constexpr (std::is_floating_point_v<decltype(p)>) {
+      if (std::isnan(p) || std::isnan(q)) return p + q;  // NaN propagates
     }
-    return x > y ? x : y;
+    return p > q ? p : q;
   });
 }
-Tensor minimum(const Tensor& a, const Tensor& b) {
-  return simple_binary("torch.minimum", a, b, Kind::kArith, [](auto x, auto y) {
-    if constexpr (std::is_floating_point_v<decltype(x)>) {
-      if (std::isnan(x) || std::isnan(y)) return x + y;
+void minimum(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
+  simple_binary("torch.minimum", m, r, a, b, [](auto p, auto q) {
+    if constexpr (std::is_floating_point_v<decltype(p)>) {
+      if (std::isnan(p) || std::isnan(q)) return p + q;
     }
-    return x < y ? x : y;
+    return p < q ? p : q;
   });
 }
-Tensor eq(const Tensor& a, const Tensor& b) {
-  return simple_binary("torch.eq", a, b, Kind::kCompare, [](auto x, auto y) { return x == y; });
+void eq(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
+  simple_binary("torch.eq", m, r, a, b, [](auto p, auto q) { return p == q; });
 }
-Tensor ne(const Tensor& a, const Tensor& b) {
-  return simple_binary("torch.ne", a, b, Kind::kCompare, [](auto x, auto y) { return x != y; });
+void ne(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
+  simple_binary("torch.ne", m, r, a, b, [](auto p, auto q) { return p != q; });
 }
-Tensor lt(const Tensor& a, const Tensor& b) {
-  return simple_binary("torch.lt", a, b, Kind::kCompare, [](auto x, auto y) { return x < y; });
+void lt(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
+  simple_binary("torch.lt", m, r, a, b, [](auto p, auto q) { return p < q; });
 }
-Tensor le(const Tensor& a, const Tensor& b) {
-  return simple_binary("torch.le", a, b, Kind::kCompare, [](auto x, auto y) { return x <= y; });
+void le(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
+  simple_binary("torch.le", m, r, a, b, [](auto p, auto q) { return p <= q; });
 }
-Tensor gt(const Tensor& a, const Tensor& b) {
-  return simple_binary("torch.gt", a, b, Kind::kCompare, [](auto x, auto y) { return x > y; });
+void gt(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
+  simple_binary("torch.gt", m, r, a, b, [](auto p, auto q) { return p > q; });
 }
-Tensor ge(const Tensor& a, const Tensor& b) {
-  return simple_binary("torch.ge", a, b, Kind::kCompare, [](auto x, auto y) { return x >= y; });
+void ge(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
+  simple_binary("torch.ge", m, r, a, b, [](auto p, auto q) { return p >= q; });
 }
 
 // fmod keeps the sign of the dividend (C's fmod), remainder the sign of the
 // divisor (Python's %). Integers: division by zero is an error, INT_MIN by -1 is 0.
 template <bool kPython>
-Tensor modulo(const char* op, const Tensor& a, const Tensor& b) {
-  BinarySetup s = setup(op, a, b, Kind::kArith);
-  WICK_CHECK(s.compute != ScalarType::kBool, RuntimeError, op, ": \"", kPython ? "remainder_cpu" : "fmod_cpu",
-             "\" not implemented for 'Bool'");
-  return run(op, s, std::nullopt, [&](const Tensor& r) {
-    visit_dtype(s.compute, op, [&](auto tag) {
-      using T = decltype(tag);
-      if constexpr (std::is_floating_point_v<T>) {
-        binary_loop<T, T>(r, s.a, s.b, [](T x, T y) {
-          T m = std::fmod(x, y);
-          if (kPython && m != 0 && ((y < 0) != (m < 0))) m += y;
-          return m;
-        });
-      } else if constexpr (!std::is_same_v<T, bool>) {
-        std::atomic<bool> by_zero{false};  // set from any thread of the loop
-        binary_loop<T, T>(r, s.a, s.b, [&](T x, T y) {
-          if (y == 0) {
-            by_zero.store(true, std::memory_order_relaxed);
-            return T(0);
-          }
-          if (y == -1) return T(0);
-          T m = static_cast<T>(x % y);
-          if (kPython && m != 0 && ((y < 0) != (m < 0))) m = static_cast<T>(m + y);
-          return m;
-        });
-        WICK_CHECK(!by_zero, RuntimeError, op, ": ZeroDivisionError");
-      }
-    });
+void modulo(const char* op, const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
+  const Operands x = operands(m, a, b);
+  visit_dtype(m.compute, op, [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (std::is_floating_point_v<T>) {
+      binary_loop<T, T>(r, x.a, x.b, [](T p, T q) {
+        T v = std::fmod(p, q);
+        if (kPython && v != 0 && ((q < 0) != (v < 0))) v += q;
+        return v;
+      });
+    } else if constexpr (!std::is_same_v<T, bool>) {  // bools are refused by the meta function
+      std::atomic<bool> by_zero{false};               // set from any thread of the loop
+      binary_loop<T, T>(r, x.a, x.b, [&](T p, T q) {
+        if (q == 0) {
+          by_zero.store(true, std::memory_order_relaxed);
+          return T(0);
+        }
+        if (q == -1) return T(0);
+        T v = static_cast<T>(p % q);
+        if (kPython && v != 0 && ((q < 0) != (v < 0))) v = static_cast<T>(v + q);
+        return v;
+      });
+      WICK_CHECK(!by_zero, RuntimeError, op, ": ZeroDivisionError");
+    }
   });
 }
-Tensor fmod(const Tensor& a, const Tensor& b) { return modulo<false>("torch.fmod", a, b); }
-Tensor remainder(const Tensor& a, const Tensor& b) { return modulo<true>("torch.remainder", a, b); }
+void fmod(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) { modulo<false>("torch.fmod", m, r, a, b); }
+void remainder(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
+  modulo<true>("torch.remainder", m, r, a, b);
+}
 
-Tensor atan2(const Tensor& a, const Tensor& b) {
-  return simple_binary("torch.atan2", a, b, Kind::kTrueDiv, [](auto y, auto x) { return std::atan2(y, x); });
+void atan2(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
+  simple_binary("torch.atan2", m, r, a, b, [](auto y, auto x) { return std::atan2(y, x); });
 }
 
 // The logical operators: nonzero (NaN included) is true; the result is bool.
-Tensor logical_and(const Tensor& a, const Tensor& b) {
-  return simple_binary("torch.logical_and", a, b, Kind::kCompare, [](auto x, auto y) { return x != 0 && y != 0; });
+void logical_and(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
+  simple_binary("torch.logical_and", m, r, a, b, [](auto p, auto q) { return p != 0 && q != 0; });
 }
-Tensor logical_or(const Tensor& a, const Tensor& b) {
-  return simple_binary("torch.logical_or", a, b, Kind::kCompare, [](auto x, auto y) { return x != 0 || y != 0; });
+void logical_or(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
+  simple_binary("torch.logical_or", m, r, a, b, [](auto p, auto q) { return p != 0 || q != 0; });
 }
-Tensor logical_xor(const Tensor& a, const Tensor& b) {
-  return simple_binary("torch.logical_xor", a, b, Kind::kCompare, [](auto x, auto y) { return (x != 0) != (y != 0); });
+void logical_xor(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
+  simple_binary("torch.logical_xor", m, r, a, b, [](auto p, auto q) { return (p != 0) != (q != 0); });
 }
 
 // lerp(self, end, weight) = self + weight * (end - self), computed from the
-// nearer end as PyTorch does. self and end share a floating dtype; a tensor
-// weight too, unless it is a wrapped Python number.
-Tensor lerp(const Tensor& self, const Tensor& end, const Tensor& weight) {
-  const char* op = "torch.lerp";
-  const ScalarType t = self.dtype();
-  WICK_CHECK(is_floating(t), RuntimeError, op, ": \"lerp_kernel_scalar\" not implemented for '", type_title(t), "'");
-  WICK_CHECK(end.dtype() == t, RuntimeError, op, ": expected dtype ", dtype_name(t), " for `end` but got dtype ",
-             dtype_name(end.dtype()));
-  WICK_CHECK(weight.impl()->is_wrapped_number() || weight.dtype() == t, RuntimeError, op, ": expected dtype ",
-             dtype_name(t), " for `weight` but got dtype ", dtype_name(weight.dtype()));
-  common_device(op, self, end, weight);
-  const DimVector shape = broadcast_shapes(broadcast_shapes(self.sizes(), end.sizes(), op), weight.sizes(), op);
-  const Tensor w = as_dtype(weight, t);
-  Tensor r = make_empty(shape, t, self.device());
-  visit_dtype(t, op, [&](auto tag) {
+// nearer end as PyTorch does.
+void lerp(const M& m, const Tensor& r, const Tensor& self, const Tensor& end, const Tensor& weight) {
+  const Tensor w = as_dtype(weight, m.compute);
+  visit_dtype(m.compute, "torch.lerp", [&](auto tag) {
     using T = decltype(tag);
     if constexpr (std::is_floating_point_v<T>) {
-      for_each_element<4>(shape, {r, self, end, w},
+      for_each_element<4>(m.out.sizes, {r, self, end, w},
                           [](std::array<char*, 4> p, std::int64_t n, std::array<std::int64_t, 4> st) {
                             for (std::int64_t i = 0; i < n; ++i) {
                               const T a = *reinterpret_cast<const T*>(p[1] + i * st[1]);
@@ -385,31 +264,20 @@ Tensor lerp(const Tensor& self, const Tensor& end, const Tensor& weight) {
                           });
     }
   });
-  return r;
 }
 
-Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b) {
-  const char* op = "torch.where";
-  WICK_CHECK(cond.dtype() == ScalarType::kBool, RuntimeError, op,
-             ": where expected condition to be a boolean tensor, but got a tensor with dtype ",
-             type_title(cond.dtype()));
-  common_device(op, cond, a, b);
-  DimVector shape = broadcast_shapes(broadcast_shapes(cond.sizes(), a.sizes(), op), b.sizes(), op);
-  const ScalarType ct = result_type(a, b);
-  Tensor x = as_dtype(a, ct);
-  Tensor y = as_dtype(b, ct);
-  Tensor r = make_empty(shape, ct, a.device());
-  visit_dtype(ct, op, [&](auto tag) {
+void where(const M& m, const Tensor& r, const Tensor& cond, const Tensor& a, const Tensor& b) {
+  const Operands x = operands(m, a, b);
+  visit_dtype(m.compute, "torch.where", [&](auto tag) {
     using T = decltype(tag);
     for_each_element<4>(
-        shape, {r, cond, x, y}, [](std::array<char*, 4> p, std::int64_t n, std::array<std::int64_t, 4> s) {
+        m.out.sizes, {r, cond, x.a, x.b}, [](std::array<char*, 4> p, std::int64_t n, std::array<std::int64_t, 4> s) {
           for (std::int64_t i = 0; i < n; ++i) {
             const bool c = *reinterpret_cast<const bool*>(p[1] + i * s[1]);
             *reinterpret_cast<T*>(p[0] + i * s[0]) = *reinterpret_cast<const T*>(p[c ? 2 : 3] + i * s[c ? 2 : 3]);
           }
         });
   });
-  return r;
 }
 
 // A float to an integer dtype: NaN, the infinities and values out of the
@@ -426,16 +294,21 @@ D convert(S v) {
   return static_cast<D>(v);
 }
 
-Tensor copy_(const Tensor& self, const Tensor& src_in, bool /*non_blocking: CPU copies are synchronous*/) {
+// Whether `in` shares memory with `out` other than element for element.
+bool overlaps_differently(const Tensor& out, const Tensor& in) {
+  if (!in.defined() || out.storage().get() != in.storage().get()) return false;
+  return !(out.storage_offset() == in.storage_offset() && out.sizes().equals(in.sizes()) &&
+           out.strides().equals(in.strides()) && out.dtype() == in.dtype());
+}
+
+void copy_(const InplaceMeta&, const Tensor& self, const Tensor& src_in,
+           bool /*non_blocking: CPU copies are synchronous*/) {
   const char* op = "torch.Tensor.copy_";
-  // A source that overlaps the destination with another layout is read
-  // from a copy (x.copy_(x.t()) must not read what it already wrote).
   WICK_CHECK(self.device().is_cpu() && src_in.device().is_cpu(), RuntimeError, op, ": cannot copy from ",
              src_in.device().str(), " to ", self.device().str(), " on the CPU backend");
+  // A source that overlaps the destination with another layout is read
+  // from a copy (x.copy_(x.t()) must not read what it already wrote).
   const Tensor src = overlaps_differently(self, src_in) ? src_in.clone() : src_in;
-  DimVector shape = broadcast_shapes(self.sizes(), src.sizes(), op);
-  WICK_CHECK(shape.ref().equals(self.sizes()), RuntimeError, op, ": the source of shape [", src.dim(),
-             "-dim] cannot be broadcast to the destination's shape");
   visit_dtype(self.dtype(), op, [&](auto dst_tag) {
     using D = decltype(dst_tag);
     visit_dtype(src.dtype(), op, [&](auto src_tag) {
@@ -443,11 +316,9 @@ Tensor copy_(const Tensor& self, const Tensor& src_in, bool /*non_blocking: CPU 
       unary_loop<D, S>(self, src, [](S v) { return convert<D>(v); });
     });
   });
-  self.bump_version();
-  return self;
 }
 
-Tensor fill_(const Tensor& self, const Scalar& value) {
+void fill_(const InplaceMeta&, const Tensor& self, const Scalar& value) {
   visit_dtype(self.dtype(), "torch.Tensor.fill_", [&](auto tag) {
     using T = decltype(tag);
     const T v = value.to<T>();
@@ -461,39 +332,33 @@ Tensor fill_(const Tensor& self, const Scalar& value) {
                           for (std::int64_t i = 0; i < n; ++i) *reinterpret_cast<T*>(p[0] + i * s[0]) = v;
                         });
   });
-  self.bump_version();
-  return self;
 }
 
 }  // namespace
 
 void register_binary_ops(Library& torch, Library& tensor) {
-  torch.impl("add", &add)
-      .impl("add.out", &add_out)
-      .impl("sub", &sub)
-      .impl("sub.out", &sub_out)
-      .impl("mul", &mul)
-      .impl("mul.out", &mul_out)
-      .impl("div", &div)
-      .impl("div.out", &div_out)
-      .impl("pow", &pow)
-      .impl("maximum", &maximum)
-      .impl("minimum", &minimum)
-      .impl("eq", &eq)
-      .impl("ne", &ne)
-      .impl("lt", &lt)
-      .impl("le", &le)
-      .impl("gt", &gt)
-      .impl("ge", &ge)
-      .impl("where", &where)
-      .impl("fmod", &fmod)
-      .impl("remainder", &remainder)
-      .impl("atan2", &atan2)
-      .impl("logical_and", &logical_and)
-      .impl("logical_or", &logical_or)
-      .impl("logical_xor", &logical_xor)
-      .impl("lerp", &lerp);
-  tensor.impl("copy_", &copy_).impl("fill_", &fill_);
+  torch.impl_structured("add", &add)
+      .impl_structured("sub", &sub)
+      .impl_structured("mul", &mul)
+      .impl_structured("div", &div)
+      .impl_structured("pow", &pow)
+      .impl_structured("maximum", &maximum)
+      .impl_structured("minimum", &minimum)
+      .impl_structured("eq", &eq)
+      .impl_structured("ne", &ne)
+      .impl_structured("lt", &lt)
+      .impl_structured("le", &le)
+      .impl_structured("gt", &gt)
+      .impl_structured("ge", &ge)
+      .impl_structured("where", &where)
+      .impl_structured("fmod", &fmod)
+      .impl_structured("remainder", &remainder)
+      .impl_structured("atan2", &atan2)
+      .impl_structured("logical_and", &logical_and)
+      .impl_structured("logical_or", &logical_or)
+      .impl_structured("logical_xor", &logical_xor)
+      .impl_structured("lerp", &lerp);
+  tensor.impl_structured("copy_", &copy_).impl_structured("fill_", &fill_);
 }
 
 }  // namespace wick::cpu

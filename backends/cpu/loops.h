@@ -230,14 +230,6 @@ void binary_loop(const Tensor& out, const Tensor& a, const Tensor& b, F f) {
   });
 }
 
-/// Makes `out` hold `shape` and `dtype`-compatible data for an out= kernel:
-/// checks the cast, resizes when the shape differs (refused when `out`
-/// shares memory with one of `inputs`).
-void prepare_out(const Tensor& out, IntArrayRef shape, ScalarType result, const char* op,
-                 std::initializer_list<const Tensor*> inputs);
-/// Whether `in` shares memory with `out` other than element for element.
-bool overlaps_differently(const Tensor& out, const Tensor& in);
-
 /// `t` converted to `dtype` (no copy when it already is).
 Tensor as_dtype(const Tensor& t, ScalarType dtype);
 

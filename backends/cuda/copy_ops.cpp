@@ -13,6 +13,7 @@
 /// reading a device-to-host result or reusing a host-to-device source.
 #include <cuda_runtime_api.h>
 
+#include <wick/meta.h>
 #include <wick/tensor_util.h>
 
 #include "cuda_common.h"
@@ -38,11 +39,8 @@ bool shares_memory(const Tensor& a, const Tensor& b) {
   return a.defined() && b.defined() && a.storage().get() == b.storage().get();
 }
 
-// `src` seen with `dst`'s shape (RuntimeError when it does not broadcast).
+// `src` seen with `dst`'s shape (the meta function checked that it broadcasts).
 Tensor expanded_to(const Tensor& dst, const Tensor& src) {
-  const DimVector shape = broadcast_shapes(dst.sizes(), src.sizes(), kOp);
-  WICK_CHECK(shape.ref().equals(dst.sizes()), RuntimeError, kOp, ": the source of shape ", format_shape(src.sizes()),
-             " cannot be broadcast to the destination's shape ", format_shape(dst.sizes()));
   return src.sizes().equals(dst.sizes()) ? src : src.expand(dst.sizes());
 }
 
@@ -120,7 +118,7 @@ void device_to_device(const Tensor& dst, const Tensor& src) {
   check_cuda(cudaStreamSynchronize(current_stream()), kOp);
 }
 
-Tensor copy_(const Tensor& self, const Tensor& src_in, bool non_blocking) {
+void copy_(const InplaceMeta&, const Tensor& self, const Tensor& src_in, bool non_blocking) {
   const Tensor src = expanded_to(self, src_in);
   if (self.numel() > 0) {
     const bool dst_cuda = self.device().type() == DeviceType::kCUDA;
@@ -135,12 +133,10 @@ Tensor copy_(const Tensor& self, const Tensor& src_in, bool non_blocking) {
       device_to_host(self, src, non_blocking);
     }
   }
-  self.bump_version();
-  return self;
 }
 
 }  // namespace
 
-void register_copy_ops(Library& tensor) { tensor.impl("copy_", &copy_); }
+void register_copy_ops(Library& tensor) { tensor.impl_structured("copy_", &copy_); }
 
 }  // namespace wick::cuda_backend

@@ -363,6 +363,17 @@ std::string Tensor::repr() const {
     if (dim() != 1) suffixes.push_back("size=" + shape_tuple(sizes()));
     if (dtype() != kDefaultFloat) suffixes.push_back("dtype=" + dtype_repr(dtype()));
     contents = "[]";
+  } else if (dev.is_meta()) {
+    // No elements to print (Note [Meta tensors] in wick/meta.h). PyTorch
+    // 1.13 spells out the size, and a dtype other than the default float
+    // one, even twice for a dtype it would have named anyway.
+    const ScalarType t = dtype();
+    if (t != kDefaultFloat && t != ScalarType::kInt64 && t != ScalarType::kBool) {
+      suffixes.push_back("dtype=" + dtype_repr(t));
+    }
+    suffixes.push_back("size=" + shape_tuple(sizes()));
+    if (t != kDefaultFloat) suffixes.push_back("dtype=" + dtype_repr(t));
+    contents = "...";
   } else {
     // Elements on a device are read from a host copy (Note [Streams and
     // host reads] in wick/cuda.h), made below Autograd and Override.

@@ -2,12 +2,15 @@
 #
 #   wick_generate_ops(<name> OPS a.ops b.ops SOURCE_DIR dir INCLUDE_DIR dir
 #                     [INCLUDE_PREFIX p] [CATALOG_NAMESPACE ns] [EXPORT macro]
-#                     [METHODS] [DECLARE_CATALOG] OUTPUT_SOURCES var)
+#                     [METHODS] [DECLARE_CATALOG] [API_ONLY] OUTPUT_SOURCES var)
 #
 # Writes <SOURCE_DIR>/<name>_catalog.cpp (the definition table, function
 # <ns>::<name>_catalog()), <SOURCE_DIR>/<name>_ops.cpp and
-# <INCLUDE_DIR>/<name>_ops.h (the typed API) at build time, and sets `var`
-# to the two sources; the target <name>_ops_generated stands for the files. Used for libwick's torch catalog and by
+# <INCLUDE_DIR>/<name>_ops.h (the typed API) and <name>_meta.h (the meta
+# functions' declarations) at build time, and sets `var`
+# to the two sources; the target <name>_ops_generated stands for the files.
+# API_ONLY writes only the typed API (<name>_ops.h/.cpp): what an application
+# that calls a plugin's operators compiles (the plugin registers them). Used for libwick's torch catalog and by
 # wick_add_plugin(... OPS ...).
 set(WICK_OPGEN_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/../opgen/wick_opgen.py)
 if(NOT EXISTS ${WICK_OPGEN_SCRIPT})  # the installed SDK: share/wick/opgen
@@ -15,13 +18,18 @@ if(NOT EXISTS ${WICK_OPGEN_SCRIPT})  # the installed SDK: share/wick/opgen
 endif()
 
 function(wick_generate_ops name)
-  cmake_parse_arguments(ARG "METHODS;DECLARE_CATALOG" "SOURCE_DIR;INCLUDE_DIR;INCLUDE_PREFIX;CATALOG_NAMESPACE;EXPORT;OUTPUT_SOURCES"
+  cmake_parse_arguments(ARG "METHODS;DECLARE_CATALOG;API_ONLY" "SOURCE_DIR;INCLUDE_DIR;INCLUDE_PREFIX;CATALOG_NAMESPACE;EXPORT;OUTPUT_SOURCES"
                         "OPS" ${ARGN})
   if(NOT Python3_EXECUTABLE)
     find_package(Python3 REQUIRED COMPONENTS Interpreter)
   endif()
-  set(sources ${ARG_SOURCE_DIR}/${name}_catalog.cpp ${ARG_SOURCE_DIR}/${name}_ops.cpp)
-  set(outputs ${sources} ${ARG_INCLUDE_DIR}/${name}_ops.h)
+  if(ARG_API_ONLY)
+    set(sources ${ARG_SOURCE_DIR}/${name}_ops.cpp)
+    set(outputs ${sources} ${ARG_INCLUDE_DIR}/${name}_ops.h)
+  else()
+    set(sources ${ARG_SOURCE_DIR}/${name}_catalog.cpp ${ARG_SOURCE_DIR}/${name}_ops.cpp)
+    set(outputs ${sources} ${ARG_INCLUDE_DIR}/${name}_ops.h ${ARG_INCLUDE_DIR}/${name}_meta.h)
+  endif()
   set(flags --name ${name} --out ${ARG_SOURCE_DIR} --include ${ARG_INCLUDE_DIR} --root ${CMAKE_SOURCE_DIR})
   if(ARG_INCLUDE_PREFIX)
     list(APPEND flags --include-prefix ${ARG_INCLUDE_PREFIX})
@@ -34,6 +42,9 @@ function(wick_generate_ops name)
   endif()
   if(ARG_DECLARE_CATALOG)
     list(APPEND flags --declare-catalog)
+  endif()
+  if(ARG_API_ONLY)
+    list(APPEND flags --api-only)
   endif()
   if(ARG_METHODS)
     list(APPEND flags --methods)

@@ -13,7 +13,9 @@
 #include "test_defined_api_ops.h"
 #include "wick/catalog.h"
 #include "wick/dispatcher.h"
+#include "wick/library.h"
 #include "wick/loader.h"
+#include "wick/meta.h"
 #include "wick/ops.h"
 
 namespace wick {
@@ -62,6 +64,50 @@ TEST_F(DefinedPlugin, GeneratedTypedApiFunctionsAndMethods) {
   EXPECT_EQ(first(testdefined::offset(x, 1.5)), 4.5);  // the cpp_scalar overload
   // Methods of testdefined.Tensor live on testdefined::Tensor, a wick::Tensor.
   EXPECT_EQ(first(testdefined::Tensor(x).scale(2.0)), 6.0);
+}
+
+TEST_F(DefinedPlugin, MetaFunctionGivesTheOutVariantAndTheMetaBackend) {
+  const Tensor x = full({2}, 3.0);
+  // out= is derived from the meta function and the CPU impl.
+  Tensor out = empty({5}, ScalarType::kFloat64);
+  call("testdefined.scale", {x, 4.0}, {{"out", out}});
+  EXPECT_EQ(out.sizes().vec(), (std::vector<std::int64_t>{2}));  // resized
+  EXPECT_EQ(out.dtype(), ScalarType::kFloat64);
+  EXPECT_EQ(out.select(0, 0).item<double>(), 12.0);
+  Tensor int_out = empty({2}, ScalarType::kInt64);
+  try {
+    call("testdefined.scale", {x}, {{"out", int_out}});
+    ADD_FAILURE() << "a float result into an int64 out= must fail";
+  } catch (const RuntimeError& e) {
+    EXPECT_NE(std::string(e.what()).find("result type Float can't be cast to the desired output type Long"),
+              std::string::npos)
+        << e.what();
+  }
+  // The Meta backend: shapes and dtypes without data.
+  const Tensor m = empty({3, 4}, ScalarType::kInt64, Device(DeviceType::kMeta));
+  const Tensor r = call("testdefined.scale", {m}).to_tensor();
+  EXPECT_TRUE(r.device().is_meta());
+  EXPECT_EQ(r.sizes().vec(), (std::vector<std::int64_t>{3, 4}));
+  EXPECT_EQ(r.dtype(), ScalarType::kFloat32);  // the meta function: integers scale in float
+  EXPECT_EQ(testdefined::Tensor(m).scale().dtype(), ScalarType::kFloat32);
+}
+
+TEST_F(DefinedPlugin, ImplStructuredChecksTheImplType) {
+  Library lib("testdefined", DispatchKey::kCUDA, "test");
+  auto wrong = +[](const OutputMeta&, const Tensor&, const Tensor&, double) {};
+  try {
+    lib.impl_structured("scale", wrong);
+    ADD_FAILURE() << "an impl of the wrong type must be refused";
+  } catch (const TypeError& e) {
+    EXPECT_NE(std::string(e.what()).find("its meta function's impl is"), std::string::npos) << e.what();
+  }
+  auto plain = +[](const Tensor& t, const Tensor&, const Scalar&) { return t; };
+  try {
+    lib.impl_structured("offset", plain);
+    ADD_FAILURE() << "an operator without a meta function has no structured impls";
+  } catch (const TypeError& e) {
+    EXPECT_NE(std::string(e.what()).find("has no meta function"), std::string::npos) << e.what();
+  }
 }
 
 TEST(Definitions, TorchCatalogComesFromTheOpsFiles) {

@@ -26,6 +26,7 @@
 namespace wick {
 
 class Library;
+struct StructuredGlue;
 
 /// One schema to define in a namespace.
 struct CatalogDef {
@@ -33,12 +34,16 @@ struct CatalogDef {
     kIgnored = 1,      ///< not overridable (creation functions)
     kInplaceTwin = 2,  ///< torch.Tensor.X_ derived from X: writes X's result into self
     kInplaceView = 4,  ///< with kInplaceTwin: self takes the geometry of X's view
+    kOutVariant = 8,   ///< X.out of a structured X: its Meta kernel is the glue's out kernel
   };
   const char* ns;      ///< "torch", "torch.Tensor", "myops"
   const char* schema;  ///< "add.out(Tensor self, ..., Tensor(a!) out) -> Tensor(a!)"
   std::uint32_t flags;
   const char* file;  ///< where it is defined: "dispatch/ops/elementwise.ops"
   int line;
+  /// The operator's meta function glue (wick/structured.h), or null for
+  /// operators without one (composites, views).
+  const StructuredGlue* (*glue)() = nullptr;
 };
 
 /// One alias entry: `ns.name` shares the kernels of `target` (a qualified

@@ -13,8 +13,11 @@
 
 namespace wick {
 
-/// CPU and CUDA are fixed; 2..15 are handed out to plugin backends.
-enum class DeviceType : std::int8_t { kCPU = 0, kCUDA = 1 };
+/// CPU, CUDA and Meta are fixed; 2..14 are handed out to plugin backends.
+/// A `meta` tensor has sizes, strides and a dtype but no storage: every
+/// operator runs on it through its meta function (shape inference without
+/// data, as PyTorch's meta tensors).
+enum class DeviceType : std::int8_t { kCPU = 0, kCUDA = 1, kMeta = 15 };
 inline constexpr int kMaxDeviceTypes = 16;
 
 class WICK_API Device final {
@@ -27,6 +30,7 @@ class WICK_API Device final {
   [[nodiscard]] constexpr DeviceType type() const noexcept { return type_; }
   [[nodiscard]] constexpr std::int16_t index() const noexcept { return index_; }
   [[nodiscard]] constexpr bool is_cpu() const noexcept { return type_ == DeviceType::kCPU; }
+  [[nodiscard]] constexpr bool is_meta() const noexcept { return type_ == DeviceType::kMeta; }
   [[nodiscard]] std::string str() const;
   constexpr bool operator==(const Device&) const noexcept = default;
 
@@ -38,7 +42,7 @@ class WICK_API Device final {
 /// The name of a device type ("cpu", "cuda", or the registered name).
 [[nodiscard]] WICK_API std::string device_type_name(DeviceType t);
 /// Registers a new device type for a backend plugin, or returns the existing
-/// one of that name. Throws RuntimeError when all 14 slots are taken.
+/// one of that name. Throws RuntimeError when all 13 slots are taken.
 WICK_API DeviceType register_device_type(std::string_view name);
 
 }  // namespace wick

@@ -5,7 +5,8 @@
 /// the kernel of the highest set bit of
 ///   (union of the arguments' key sets | TLS included) & ~TLS excluded
 ///     & (the keys this operator has a kernel or fallback for).
-/// Backends occupy the low bits (CPU = 0, CUDA = 1, plugin backends 2..15),
+/// Backends occupy the low bits (CPU = 0, CUDA = 1, plugin backends 2..14,
+/// Meta = 15),
 /// `Override` (tensor subclasses and tensor-likes) sits above them and
 /// `Autograd` above that. Gaps are reserved so keys can be added without
 /// renumbering across the plugin ABI.
@@ -28,8 +29,12 @@ namespace wick {
 enum class DispatchKey : std::uint8_t {
   kCPU = 0,
   kCUDA = 1,
-  kFirstPluginBackend = 2,  // 2..15: backends registered by plugins
-  kLastPluginBackend = 15,
+  kFirstPluginBackend = 2,  // 2..14: backends registered by plugins
+  kLastPluginBackend = 14,
+  /// Tensors without storage: every operator through its meta function. The
+  /// highest backend, so that mixing meta with another device reaches the
+  /// meta kernels (which raise the device-mismatch error).
+  kMeta = 15,
   // 16..31 reserved for backend-like keys
   kOverride = 32,  // __torch_function__-style handlers
   // 33..47 reserved

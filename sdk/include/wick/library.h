@@ -22,6 +22,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <typeinfo>
 #include <utility>
 #include <vector>
 
@@ -31,6 +32,8 @@
 #include "wick/override.h"
 
 namespace wick {
+
+struct StructuredGlue;
 
 /// Where a registration was made: the caller's file and line, recorded for
 /// conflict errors. Like SourceLocation, which clang 14 cannot use with
@@ -49,6 +52,13 @@ struct DefOptions {
   /// Not overridable (PyTorch's "ignored" functions: creation functions
   /// without tensor arguments).
   bool ignored = false;
+  /// The operator's meta function glue (wick/structured.h): backends then
+  /// register impls with `impl_structured`, and the definition registers the
+  /// operator's Meta kernel.
+  const StructuredGlue* structured = nullptr;
+  /// The operator is the out= variant of the structured operator whose glue
+  /// is `structured` (its Meta kernel is the glue's out kernel).
+  bool out_variant = false;
 };
 
 /// What a Library, or a plugin's Registrar, registered (for listings such as
@@ -91,6 +101,17 @@ class WICK_API Library final {
                 SourceLocation loc = SourceLocation::current()) {
     return impl_kernel(name, make_kernel(fn), nullptr, replace, loc);
   }
+  /// Registers a backend's impl of an operator with a meta function (Note
+  /// [Structured kernels] in wick/structured.h) at this block's key: the
+  /// operator's kernel and its out= variant's are derived from the meta
+  /// function. TypeError when the operator has no meta function, or when
+  /// `F` is not the impl type its meta function asks for
+  /// (`void(const M&, const Tensor& out, args...)`).
+  template <typename F>
+  Library& impl_structured(std::string_view name, F* fn, bool replace = false,
+                           SourceLocation loc = SourceLocation::current()) {
+    return impl_structured_kernel(name, reinterpret_cast<void*>(fn), typeid(F), replace, loc);
+  }
   /// Registers a boxed kernel object (kept alive by this block).
   Library& impl_boxed(std::string_view name, std::shared_ptr<BoxedFunctor> fn, bool replace = false,
                       SourceLocation loc = SourceLocation::current());
@@ -118,7 +139,11 @@ class WICK_API Library final {
  private:
   Library& impl_kernel(std::string_view name, KernelFunction k, std::shared_ptr<BoxedFunctor> keep,
                        bool replace, SourceLocation loc);
+  Library& impl_structured_kernel(std::string_view name, void* impl, const std::type_info& type, bool replace,
+                                  SourceLocation loc);
   std::string where(const SourceLocation& loc) const;
+  void add_kernel(OperatorEntry& e, int key, KernelFunction k, std::shared_ptr<BoxedFunctor> keep, bool replace,
+                  const std::string& where_text);
   std::string ns_;
   std::optional<DispatchKey> key_;
   std::string owner_;

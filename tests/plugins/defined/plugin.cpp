@@ -1,16 +1,41 @@
 // tests/plugins/defined/plugin.cpp - a plugin whose operators come from its one definition file.
 /// \file
 /// defined.ops declares the operators; the build generates their catalog
-/// table and typed API (defined_ops.h). This file only registers the table
-/// and the CPU kernels, which call other operators through the typed API.
+/// table, the typed API (test_defined_ops.h) and the meta function
+/// declarations (test_defined_meta.h). This file writes scale's meta
+/// function and CPU impl, and offset's plain CPU kernel; the out= variant and
+/// the Meta backend of scale come from the definition.
 #include <wick/ops.h>
 #include <wick/plugin.h>
 
+#include "test_defined_meta.h"
 #include "test_defined_ops.h"
+
+namespace testdefined::meta {
+
+wick::ElementwiseMeta scale(const wick::Tensor& self, double /*factor*/) {
+  return wick::meta::unary_op("testdefined.scale", self, wick::meta::UnaryKind::kFloat);
+}
+
+}  // namespace testdefined::meta
 
 namespace {
 
-wick::Tensor scale_cpu(const wick::Tensor& self, double factor) { return wick::mul(self, factor); }
+// The computation only: out has the meta function's shape and dtype.
+void scale_cpu(const wick::ElementwiseMeta& m, const wick::Tensor& out, const wick::Tensor& self, double factor) {
+  const wick::Tensor x = self.contiguous().to(m.compute);
+  wick::Tensor result = out;
+  if (m.compute == wick::ScalarType::kFloat32) {
+    const float* in = x.data_ptr<float>();
+    float* dst = result.data_ptr<float>();
+    for (std::int64_t i = 0; i < x.numel(); ++i) dst[i] = in[i] * static_cast<float>(factor);
+  } else {
+    const double* in = x.data_ptr<double>();
+    double* dst = result.data_ptr<double>();
+    for (std::int64_t i = 0; i < x.numel(); ++i) dst[i] = in[i] * factor;
+  }
+}
+
 wick::Tensor offset_cpu(const wick::Tensor& self, const wick::Tensor& other, const wick::Scalar& alpha) {
   return wick::add(self, other, alpha);
 }
@@ -19,5 +44,6 @@ wick::Tensor offset_cpu(const wick::Tensor& self, const wick::Tensor& other, con
 
 WICK_PLUGIN("test_defined", "0.0.1", registrar) {
   registrar.define(test_defined_catalog());
-  registrar.library("testdefined", wick::DispatchKey::kCPU).impl("scale", &scale_cpu).impl("offset", &offset_cpu);
+  auto& cpu = registrar.library("testdefined", wick::DispatchKey::kCPU);
+  cpu.impl_structured("scale", &scale_cpu).impl("offset", &offset_cpu);
 }

@@ -1,0 +1,220 @@
+// dispatch/ops/meta_elementwise.cpp - meta functions of the elementwise operators (Note [Meta functions]).
+/// \file
+/// Binary operators broadcast their operands, compute in PyTorch's result
+/// type (true division and atan2 of integers in the default float dtype)
+/// and return it, or bool for comparisons and the logical operators. Float
+/// functions (exp, sin, ...) of integers and bools compute in the default
+/// float dtype; neg, abs, relu, sign and the rounding functions keep the
+/// dtype (rounding an integer is a copy, a bool is refused); square of a
+/// bool is int64; clamp promotes with its bounds. Every output is
+/// contiguous. The messages are PyTorch's CPU messages, for every backend.
+#include <optional>
+#include <string_view>
+
+#include "wick/error.h"
+#include "wick/gen/torch_meta.h"
+#include "wick/meta.h"
+#include "wick/tensor_util.h"
+
+namespace wick::meta {
+
+ElementwiseMeta binary_op(const char* op, const Tensor& a, const Tensor& b, BinaryKind kind) {
+  const Device device = common_device(op, a, b);
+  const DimVector shape = broadcast_shapes(a.sizes(), b.sizes(), op);
+  ScalarType compute = result_type(a, b);
+  if (kind == BinaryKind::kTrueDiv && !is_floating(compute)) compute = kDefaultFloat;
+  const bool to_bool = kind == BinaryKind::kCompare || kind == BinaryKind::kLogical;
+  return {TensorMeta::contiguous(shape, to_bool ? ScalarType::kBool : compute, device), compute};
+}
+
+ElementwiseMeta unary_op(const char* op, const Tensor& self, UnaryKind kind) {
+  const Device device = common_device(op, self);
+  const ScalarType t = kind == UnaryKind::kFloat && !is_floating(self.dtype()) ? kDefaultFloat : self.dtype();
+  return {TensorMeta::contiguous(self.sizes(), t, device), t};
+}
+
+ElementwiseMeta broadcast_op(const char* op, std::initializer_list<const Tensor*> inputs, ScalarType compute,
+                             ScalarType result) {
+  const Device device = common_device(ArrayRef<const Tensor*>(inputs.begin(), inputs.size()), op);
+  DimVector shape;
+  for (const Tensor* t : inputs) shape = broadcast_shapes(shape, t->sizes(), op);
+  return {TensorMeta::contiguous(shape, result, device), compute};
+}
+
+namespace {
+
+void check_alpha(const char* op, ScalarType compute, const Scalar& alpha) {
+  WICK_CHECK(is_floating(compute) || !alpha.is_floating(), RuntimeError, op,
+             ": For integral input tensors, argument alpha must not be a floating point number.");
+  WICK_CHECK(compute == ScalarType::kBool || !alpha.is_bool(), RuntimeError, op,
+             ": Boolean alpha only supported for Boolean results.");
+}
+
+ElementwiseMeta arith(const char* op, const Tensor& a, const Tensor& b) {
+  return binary_op(op, a, b, BinaryKind::kArith);
+}
+ElementwiseMeta compare(const char* op, const Tensor& a, const Tensor& b) {
+  return binary_op(op, a, b, BinaryKind::kCompare);
+}
+
+// fmod and remainder of bools: PyTorch has no kernel for them.
+ElementwiseMeta modulo(const char* op, const char* kernel, const Tensor& a, const Tensor& b) {
+  ElementwiseMeta m = arith(op, a, b);
+  WICK_CHECK(m.compute != ScalarType::kBool, RuntimeError, op, ": \"", kernel, "\" not implemented for 'Bool'");
+  return m;
+}
+
+ElementwiseMeta float_fn(const char* op, const Tensor& self) { return unary_op(op, self, UnaryKind::kFloat); }
+
+// floor, ceil, round and trunc: integers are already whole (a copy), bools are refused.
+ElementwiseMeta rounding(const char* op, const char* kernel, const Tensor& self) {
+  WICK_CHECK(self.dtype() != ScalarType::kBool, RuntimeError, op, ": \"", kernel, "\" not implemented for 'Bool'");
+  return unary_op(op, self, UnaryKind::kSame);
+}
+
+}  // namespace
+
+// --- binary ------------------------------------------------------------------------------
+
+ElementwiseMeta add(const Tensor& self, const Tensor& other, const Scalar& alpha) {
+  ElementwiseMeta m = arith("torch.add", self, other);
+  check_alpha("torch.add", m.compute, alpha);
+  return m;
+}
+ElementwiseMeta sub(const Tensor& self, const Tensor& other, const Scalar& alpha) {
+  ElementwiseMeta m = arith("torch.sub", self, other);
+  check_alpha("torch.sub", m.compute, alpha);
+  WICK_CHECK(m.compute != ScalarType::kBool, RuntimeError,
+             "torch.sub: Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or "
+             "`logical_xor()` operator instead.");
+  return m;
+}
+ElementwiseMeta mul(const Tensor& self, const Tensor& other) { return arith("torch.mul", self, other); }
+ElementwiseMeta div(const Tensor& self, const Tensor& other, std::optional<std::string_view> rounding_mode) {
+  const char* op = "torch.div";
+  WICK_CHECK(!rounding_mode || *rounding_mode == "trunc" || *rounding_mode == "floor", RuntimeError, op,
+             ": div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '", *rounding_mode, "'");
+  ElementwiseMeta m = binary_op(op, self, other, rounding_mode ? BinaryKind::kArith : BinaryKind::kTrueDiv);
+  WICK_CHECK(m.compute != ScalarType::kBool || !rounding_mode, RuntimeError, op,
+             ": \"div_floor\" not implemented for 'Bool'");
+  return m;
+}
+ElementwiseMeta pow(const Tensor& self, const Tensor& exponent) { return arith("torch.pow", self, exponent); }
+ElementwiseMeta maximum(const Tensor& self, const Tensor& other) { return arith("torch.maximum", self, other); }
+ElementwiseMeta minimum(const Tensor& self, const Tensor& other) { return arith("torch.minimum", self, other); }
+ElementwiseMeta eq(const Tensor& self, const Tensor& other) { return compare("torch.eq", self, other); }
+ElementwiseMeta ne(const Tensor& self, const Tensor& other) { return compare("torch.ne", self, other); }
+ElementwiseMeta lt(const Tensor& self, const Tensor& other) { return compare("torch.lt", self, other); }
+ElementwiseMeta le(const Tensor& self, const Tensor& other) { return compare("torch.le", self, other); }
+ElementwiseMeta gt(const Tensor& self, const Tensor& other) { return compare("torch.gt", self, other); }
+ElementwiseMeta ge(const Tensor& self, const Tensor& other) { return compare("torch.ge", self, other); }
+ElementwiseMeta fmod(const Tensor& self, const Tensor& other) { return modulo("torch.fmod", "fmod_cpu", self, other); }
+ElementwiseMeta remainder(const Tensor& self, const Tensor& other) {
+  return modulo("torch.remainder", "remainder_cpu", self, other);
+}
+ElementwiseMeta atan2(const Tensor& self, const Tensor& other) {
+  return binary_op("torch.atan2", self, other, BinaryKind::kTrueDiv);
+}
+ElementwiseMeta logical_and(const Tensor& self, const Tensor& other) {
+  return binary_op("torch.logical_and", self, other, BinaryKind::kLogical);
+}
+ElementwiseMeta logical_or(const Tensor& self, const Tensor& other) {
+  return binary_op("torch.logical_or", self, other, BinaryKind::kLogical);
+}
+ElementwiseMeta logical_xor(const Tensor& self, const Tensor& other) {
+  return binary_op("torch.logical_xor", self, other, BinaryKind::kLogical);
+}
+
+// self + weight * (end - self): self and end share a floating dtype; a
+// tensor weight too, unless it is a wrapped Python number.
+ElementwiseMeta lerp(const Tensor& self, const Tensor& end, const Tensor& weight) {
+  const char* op = "torch.lerp";
+  const ScalarType t = self.dtype();
+  WICK_CHECK(is_floating(t), RuntimeError, op, ": \"lerp_kernel_scalar\" not implemented for '", type_title(t), "'");
+  WICK_CHECK(end.dtype() == t, RuntimeError, op, ": expected dtype ", dtype_name(t), " for `end` but got dtype ",
+             dtype_name(end.dtype()));
+  WICK_CHECK(weight.impl()->is_wrapped_number() || weight.dtype() == t, RuntimeError, op, ": expected dtype ",
+             dtype_name(t), " for `weight` but got dtype ", dtype_name(weight.dtype()));
+  return broadcast_op(op, {&self, &end, &weight}, t, t);
+}
+
+ElementwiseMeta where(const Tensor& condition, const Tensor& self, const Tensor& other) {
+  const char* op = "torch.where";
+  WICK_CHECK(condition.dtype() == ScalarType::kBool, RuntimeError, op,
+             ": where expected condition to be a boolean tensor, but got a tensor with dtype ",
+             type_title(condition.dtype()));
+  const ScalarType t = result_type(self, other);
+  return broadcast_op(op, {&condition, &self, &other}, t, t);
+}
+
+// --- unary -------------------------------------------------------------------------------
+
+ElementwiseMeta neg(const Tensor& self) {
+  WICK_CHECK(self.dtype() != ScalarType::kBool, RuntimeError,
+             "torch.neg: Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert "
+             "a mask, use the `~` or `logical_not()` operator instead.");
+  return unary_op("torch.neg", self, UnaryKind::kSame);
+}
+ElementwiseMeta abs(const Tensor& self) { return unary_op("torch.abs", self, UnaryKind::kSame); }
+ElementwiseMeta relu(const Tensor& self) {
+  WICK_CHECK(self.dtype() != ScalarType::kBool, RuntimeError,
+             "torch.relu: \"clamp_min_cpu\" not implemented for 'Bool'");
+  return unary_op("torch.relu", self, UnaryKind::kSame);
+}
+ElementwiseMeta sign(const Tensor& self) { return unary_op("torch.sign", self, UnaryKind::kSame); }
+ElementwiseMeta square(const Tensor& self) {
+  ElementwiseMeta m = unary_op("torch.square", self, UnaryKind::kSame);
+  if (m.compute == ScalarType::kBool)
+    m.compute = m.out.dtype = ScalarType::kInt64;  // as PyTorch: bool squares are int64
+  return m;
+}
+ElementwiseMeta logical_not(const Tensor& self) {
+  ElementwiseMeta m = unary_op("torch.logical_not", self, UnaryKind::kSame);
+  m.out.dtype = ScalarType::kBool;
+  return m;
+}
+
+ElementwiseMeta exp(const Tensor& self) { return float_fn("torch.exp", self); }
+ElementwiseMeta exp2(const Tensor& self) { return float_fn("torch.exp2", self); }
+ElementwiseMeta expm1(const Tensor& self) { return float_fn("torch.expm1", self); }
+ElementwiseMeta log(const Tensor& self) { return float_fn("torch.log", self); }
+ElementwiseMeta log2(const Tensor& self) { return float_fn("torch.log2", self); }
+ElementwiseMeta log10(const Tensor& self) { return float_fn("torch.log10", self); }
+ElementwiseMeta log1p(const Tensor& self) { return float_fn("torch.log1p", self); }
+ElementwiseMeta sqrt(const Tensor& self) { return float_fn("torch.sqrt", self); }
+ElementwiseMeta rsqrt(const Tensor& self) { return float_fn("torch.rsqrt", self); }
+ElementwiseMeta reciprocal(const Tensor& self) { return float_fn("torch.reciprocal", self); }
+ElementwiseMeta sin(const Tensor& self) { return float_fn("torch.sin", self); }
+ElementwiseMeta cos(const Tensor& self) { return float_fn("torch.cos", self); }
+ElementwiseMeta tan(const Tensor& self) { return float_fn("torch.tan", self); }
+ElementwiseMeta asin(const Tensor& self) { return float_fn("torch.asin", self); }
+ElementwiseMeta acos(const Tensor& self) { return float_fn("torch.acos", self); }
+ElementwiseMeta atan(const Tensor& self) { return float_fn("torch.atan", self); }
+ElementwiseMeta sinh(const Tensor& self) { return float_fn("torch.sinh", self); }
+ElementwiseMeta cosh(const Tensor& self) { return float_fn("torch.cosh", self); }
+ElementwiseMeta tanh(const Tensor& self) { return float_fn("torch.tanh", self); }
+ElementwiseMeta erf(const Tensor& self) { return float_fn("torch.erf", self); }
+ElementwiseMeta sigmoid(const Tensor& self) { return float_fn("torch.sigmoid", self); }
+ElementwiseMeta floor(const Tensor& self) { return rounding("torch.floor", "floor_vml_cpu", self); }
+ElementwiseMeta ceil(const Tensor& self) { return rounding("torch.ceil", "ceil_vml_cpu", self); }
+ElementwiseMeta round(const Tensor& self) { return rounding("torch.round", "round_vml_cpu", self); }
+ElementwiseMeta trunc(const Tensor& self) { return rounding("torch.trunc", "trunc_vml_cpu", self); }
+
+// clamp(self, min, max) = min(max(self, min), max); the result dtype is
+// self's promoted with the bounds, as wrapped numbers.
+ElementwiseMeta clamp(const Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max) {
+  const char* op = "torch.clamp";
+  WICK_CHECK(min.has_value() || max.has_value(), RuntimeError, op, ": At least one of 'min' or 'max' must not be None");
+  ScalarType t = self.dtype();
+  for (const auto& b : {min, max}) {
+    if (!b) continue;
+    if (b->is_floating() && !is_floating(t)) t = kDefaultFloat;
+    if (b->is_integral() && !b->is_bool() && t == ScalarType::kBool) t = ScalarType::kInt64;
+  }
+  WICK_CHECK(t != ScalarType::kBool, RuntimeError, op, ": \"clamp_cpu\" not implemented for 'Bool'");
+  ElementwiseMeta m = unary_op(op, self, UnaryKind::kSame);
+  m.compute = m.out.dtype = t;
+  return m;
+}
+
+}  // namespace wick::meta
