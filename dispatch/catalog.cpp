@@ -97,6 +97,40 @@ std::string python_signature(std::string_view qualified_name) {
   return sig;
 }
 
+namespace {
+std::vector<std::string> split(const std::string& text, char sep) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t end = std::min(text.find(sep, start), text.size());
+    std::string part = text.substr(start, end - start);
+    const auto first = part.find_first_not_of(" \t");
+    const auto last = part.find_last_not_of(" \t");
+    if (first != std::string::npos) out.push_back(part.substr(first, last - first + 1));
+    start = end + 1;
+  }
+  return out;
+}
+}  // namespace
+
+OperatorInfo operator_info(std::string_view full_name) {
+  OperatorHandle op = find_op(full_name);
+  auto& reg = Registry::get();
+  std::shared_lock lock(reg.mutex);
+  const OperatorEntry& e = *op.entry();
+  const OperatorEntry& root = e.alias_target != nullptr ? *e.alias_target : e;
+  OperatorInfo info;
+  info.full_name = e.full_name;
+  info.schema = e.schema ? e.schema->str() : "";
+  info.alias_of = e.alias_target != nullptr ? e.alias_target->full_name : "";
+  info.defined_by = e.def_owner;
+  info.where = e.def_where;
+  info.structured = root.structured != nullptr;
+  info.samples = split(root.samples, '\n');
+  info.tags = split(root.tags, ',');
+  return info;
+}
+
 std::vector<DispatchTableRow> dispatch_table(std::string_view op_name) {
   OperatorHandle op = find_op(op_name);
   auto& reg = Registry::get();

@@ -78,6 +78,8 @@ Library& Library::def(std::string_view schema_text, DefOptions options, SourceLo
   e.def_owner = owner_;
   e.def_where = where(loc);
   e.ignored = options.ignored;
+  e.samples = options.samples;
+  e.tags = options.tags;
   records_.push_back(std::make_unique<Record>(Record{Record::Kind::kDef, &e, 0, 0}));
   if (const StructuredGlue* glue = options.structured; glue != nullptr) {
     // The Meta backend comes with the definition (Note [Meta tensors] in wick/meta.h).
@@ -347,7 +349,9 @@ void define_catalog(const CatalogTable& table, const std::function<Library&(cons
   for (const CatalogDef& d : table.defs) {
     const DefOptions options{.ignored = (d.flags & CatalogDef::kIgnored) != 0,
                              .structured = d.glue != nullptr ? d.glue() : nullptr,
-                             .out_variant = (d.flags & CatalogDef::kOutVariant) != 0};
+                             .out_variant = (d.flags & CatalogDef::kOutVariant) != 0,
+                             .samples = d.samples != nullptr ? d.samples : "",
+                             .tags = d.tags != nullptr ? d.tags : ""};
     library_for(d.ns).def(d.schema, options, SourceLocation{d.file, d.line});
   }
   for (const CatalogAlias& a : table.aliases) {

@@ -53,6 +53,9 @@ class OperatorEntry final : public OperatorTableSlot {
   OperatorEntry* alias_target = nullptr;
   /// The meta function glue of a structured operator (wick/structured.h).
   const StructuredGlue* structured = nullptr;
+  /// From the definition: sample calls (one per line) and tags.
+  std::string samples;
+  std::string tags;
   std::vector<OperatorEntry*> aliases;
   std::array<std::vector<KernelRecord>, kNumDispatchKeys> kernels;
   /// Mangled name of the C++ signature of the typed kernels (empty: none

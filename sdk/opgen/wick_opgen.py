@@ -52,7 +52,29 @@ wick/schema.h) at the start of a line; indented `key: value` lines follow.
               before int[] so that a literal 0 is not ambiguous
   cpp_return  `Tensor`: the C++ result of an operator returning `Any` when
               the skipped arguments make it a tensor
+  meta        the result type of the operator's meta function (wick/meta.h,
+              Note [Meta functions]): it checks the arguments and computes
+              the result's geometry; backends register impls with
+              `impl_structured`, and the out= kernel and the Meta backend are
+              derived (wick/structured.h). Declared in <name>_meta.h as
+              `<namespace>::meta::<name>[_<overload>]`
+  sample      one call of the operator for its checks (`wick opcheck`,
+              `wick test-backend`), repeatable; arguments as in Python, with
+              T[2, 3] an input tensor of that shape (random, in the
+              operator's domain, in the dtype the check asks for), R[3] and
+              P[3] random and positive tensors that are not inputs, L[...]
+              an int64 tensor and B[...] a bool tensor of the given values,
+              M[2, 3] a random bool mask, [T[2], T[3]] a tensor list, dtype
+              names (float32), numbers, 'strings', True/False/None, int lists,
+              and name=value keywords (wick/opcheck.h)
+  tags        comma-separated facts the checks use: domain=positive|unit|
+              probability (where inputs are drawn), nondifferentiable,
+              random (results depend on the generator), eps=..., atol=...
+              (gradcheck's step and tolerance)
   doc         documentation of the C++ declaration
+
+A file may start with `include <header>` lines: the headers that declare
+the meta result types it names (wick/meta.h is always included).
 
 C++ namespaces: torch -> wick, torch.nn.functional -> wick::nn::functional,
 torch.linalg -> wick::linalg, torch.Tensor -> methods of wick::Tensor, any
@@ -160,8 +182,8 @@ def split_top(text):
     return parts
 
 
-KEYS = {"variants", "dunders", "also", "ignored", "meta", "cpp", "cpp_skip", "cpp_scalar", "cpp_any", "cpp_return",
-        "doc"}
+KEYS = {"variants", "dunders", "also", "ignored", "meta", "sample", "tags", "cpp", "cpp_skip", "cpp_scalar", "cpp_any",
+        "cpp_return", "doc"}
 VARIANTS = {"method", "out", "inplace", "inplace_view"}
 
 
@@ -172,6 +194,7 @@ class Op:
         self.where = where
         self.fields = {}
         self.docs = []
+        self.samples = []
 
     def list(self, key):
         v = self.fields.get(key, "")
@@ -242,6 +265,8 @@ def parse_ops(path):
             fail(where, f"unknown key '{key}' (known: {', '.join(sorted(KEYS))})")
         if key == "doc":
             current.docs.append(value.strip())
+        elif key == "sample":
+            current.samples.append(value.strip())
         elif key in current.fields and key not in ("cpp_any",):
             fail(where, f"'{key}' given twice")
         elif key == "cpp_any":
@@ -368,7 +393,9 @@ def location(where):
 
 
 def c_string(text):
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    return '"' + escaped + '"'
+
 
 
 def glue_expressions(defs):
@@ -419,8 +446,11 @@ def write_catalog(path, name, defs, aliases, namespace, meta_header):
         g = glue.get(f"{e.op.ns}.{e.op.schema.full_name}") if e.kind in ("def", "out") else None
         if g and e.kind == "out":
             flags.append("wick::CatalogDef::kOutVariant")
+        # Samples and tags belong to the definition; its out variant has none of its own.
+        samples = c_string("\n".join(e.op.samples)) if e.kind == "def" and e.op.samples else "nullptr"
+        tags = c_string(e.op.fields["tags"]) if e.kind == "def" and "tags" in e.op.fields else "nullptr"
         lines.append(f"    {{{c_string(e.ns)}, {c_string(e.schema.text)}, {' | '.join(flags) or '0'}, {file}, {line}, "
-                     f"{g or 'nullptr'}}},")
+                     f"{g or 'nullptr'}, {samples}, {tags}}},")
     lines += ["};", "", "constexpr wick::CatalogAlias kAliases[] = {"]
     for e in aliases:
         file, line = location(e.op.where)

@@ -1,4 +1,4 @@
-// tools/wick/main.cpp - the `wick` command line: plugins, keys, ops, eval, demo, shell.
+// tools/wick/main.cpp - the `wick` command line: plugins, keys, ops, eval, opcheck, test-backend, demo, shell.
 /// \file
 /// Exit codes: 0 success, 1 an error from wick (printed as "TypeError: ..."),
 /// 2 command-line misuse.
@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "check_commands.h"
 #include "plugin_commands.h"
 #include "wick/catalog.h"
 #include "wick/dispatch_key.h"
@@ -204,6 +205,26 @@ int run(std::vector<std::string> args, bool in_shell) {
   eval_cmd->add_option("EXPR", expr, "e.g. \"torch.add(torch.tensor([1., 2.]), 3, alpha=2)\"")->required();
   eval_cmd->add_flag("--json", as_json, "JSON output");
 
+  std::vector<std::string> check_ops;
+  bool check_all = false;
+  std::string check_plugin;
+  auto* opcheck_cmd = app.add_subcommand(
+      "opcheck",
+      "Check operators against their definitions: the schema prints back, out=/in-place arguments are the ones "
+      "mutated, the meta function agrees with the kernel, differentiable operators pass gradcheck and "
+      "gradgradcheck (exit code 1 on any failure)");
+  opcheck_cmd->add_option("OP", check_ops, "operators (\"torch.add\", or an overload: \"torch.add.out\")");
+  opcheck_cmd->add_flag("--all", check_all, "every catalog operator");
+  opcheck_cmd->add_option("--plugin", check_plugin, "load this plugin file and check the operators it defines");
+  opcheck_cmd->add_flag("--json", as_json, "JSON output");
+  std::string backend_file;
+  auto* test_backend_cmd = app.add_subcommand(
+      "test-backend",
+      "Load a backend plugin and compare every kernel it registers with the CPU's on the operators' samples: "
+      "values, dtypes, and errors (exit code 1 on any difference)");
+  test_backend_cmd->add_option("PLUGIN", backend_file, "the backend plugin file")->required();
+  test_backend_cmd->add_flag("--json", as_json, "JSON output");
+
   auto* demo_cmd = app.add_subcommand("demo", "Load the default plugins and evaluate a few expressions");
   CLI::App* shell_cmd = nullptr;
   if (!in_shell)
@@ -242,6 +263,8 @@ int run(std::vector<std::string> args, bool in_shell) {
     }
     if (show->parsed()) ops_show(op_name, as_json);
     if (eval_cmd->parsed()) eval(expr, as_json);
+    if (opcheck_cmd->parsed()) return wick::cli::opcheck(check_ops, check_all, check_plugin, as_json);
+    if (test_backend_cmd->parsed()) return wick::cli::test_backend(backend_file, as_json);
     if (demo_cmd->parsed()) return demo();
     if (shell_cmd != nullptr && shell_cmd->parsed()) return run_shell();
   } catch (const wick::Error& e) {

@@ -32,6 +32,25 @@ struct CatalogEntry {
   std::vector<std::string> overloads;  ///< full names: "torch.add", "torch.add.out"
 };
 
+/// What the definition of one overload says (for checks and listings).
+struct OperatorInfo {
+  std::string full_name;    ///< "torch.add.out"
+  std::string schema;       ///< its schema, canonically printed
+  std::string alias_of;     ///< the full name it aliases, or empty
+  std::string defined_by;   ///< "host", or the plugin that defined it
+  std::string where;        ///< where: "elementwise.ops:10"
+  /// It has a meta function (`meta:`): its Meta kernel and out= kernel are
+  /// derived, and backends register impls (wick/structured.h).
+  bool structured = false;
+  /// Sample calls from the definition (an alias's are its target's), one
+  /// per element, in the syntax of wick/opcheck.h.
+  std::vector<std::string> samples;
+  /// Tags from the definition: "domain=positive", "nondifferentiable", ...
+  std::vector<std::string> tags;
+};
+/// The definition of overload `full_name`; ValueError for an unknown operator.
+[[nodiscard]] WICK_API OperatorInfo operator_info(std::string_view full_name);
+
 /// Whether `ns` is wick's internal namespace (`aten`: the device kernels
 /// behind conv and pooling, whose formulas call one another). Its operators
 /// dispatch like any other, and `wick ops table` shows them, but they are

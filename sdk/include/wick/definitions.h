@@ -44,6 +44,10 @@ struct CatalogDef {
   /// The operator's meta function glue (wick/structured.h), or null for
   /// operators without one (composites, views).
   const StructuredGlue* (*glue)() = nullptr;
+  /// Sample calls for the operator's checks, one per line (wick/opcheck.h), or null.
+  const char* samples = nullptr;
+  /// Comma-separated tags ("domain=positive, nondifferentiable"), or null.
+  const char* tags = nullptr;
 };
 
 /// One alias entry: `ns.name` shares the kernels of `target` (a qualified

@@ -59,6 +59,10 @@ struct DefOptions {
   /// The operator is the out= variant of the structured operator whose glue
   /// is `structured` (its Meta kernel is the glue's out kernel).
   bool out_variant = false;
+  /// Sample calls for its checks, one per line (wick/opcheck.h).
+  std::string samples;
+  /// Comma-separated tags ("domain=positive, nondifferentiable").
+  std::string tags;
 };
 
 /// What a Library, or a plugin's Registrar, registered (for listings such as

@@ -1,0 +1,367 @@
+// core/frontend/samples.cpp - the sample calls of operator definitions: parsing and making their tensors.
+/// \file
+/// The syntax is Note [Sample syntax] in wick/opcheck.h.
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "wick/catalog.h"
+#include "wick/error.h"
+#include "wick/opcheck.h"
+#include "wick/ops.h"
+
+namespace wick {
+namespace {
+
+class SampleParser {
+ public:
+  explicit SampleParser(std::string_view text) : text_(text) {}
+
+  Sample parse() {
+    Sample s;
+    s.text = std::string(text_);
+    skip_space();
+    while (pos_ < text_.size()) {
+      // name=value
+      const std::size_t save = pos_;
+      if (std::isalpha(static_cast<unsigned char>(peek())) || peek() == '_') {
+        std::string name = identifier();
+        skip_space();
+        if (peek() == '=') {
+          ++pos_;
+          s.kwargs.emplace_back(std::move(name), value());
+          finish_item();
+          continue;
+        }
+        pos_ = save;
+      }
+      WICK_CHECK(s.kwargs.empty(), ValueError, where("a positional argument after a keyword one"));
+      s.args.push_back(value());
+      finish_item();
+    }
+    return s;
+  }
+
+ private:
+  [[nodiscard]] std::string where(std::string_view what) const {
+    return detail::str_cat("sample '", text_, "' at ", pos_, ": ", what);
+  }
+  [[nodiscard]] char peek() const { return pos_ < text_.size() ? text_[pos_] : '\0'; }
+  void skip_space() {
+    while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
+  }
+  void expect(char c) {
+    skip_space();
+    WICK_CHECK(peek() == c, ValueError, where(detail::str_cat("expected '", std::string(1, c), "'")));
+    ++pos_;
+    skip_space();
+  }
+  void finish_item() {
+    skip_space();
+    if (pos_ < text_.size()) expect(',');
+  }
+  std::string identifier() {
+    const std::size_t start = pos_;
+    while (std::isalnum(static_cast<unsigned char>(peek())) || peek() == '_') ++pos_;
+    return std::string(text_.substr(start, pos_ - start));
+  }
+
+  // A number, or a nested list of them (L[...], B[...]) as a Value.
+  Value number() {
+    skip_space();
+    const std::size_t start = pos_;
+    if (peek() == '-' || peek() == '+') ++pos_;
+    if (text_.substr(pos_).starts_with("inf")) {
+      pos_ += 3;
+      return Value(text_[start] == '-' ? -std::numeric_limits<double>::infinity()
+                                       : std::numeric_limits<double>::infinity());
+    }
+    if (text_.substr(pos_).starts_with("nan")) {
+      pos_ += 3;
+      return Value(std::numeric_limits<double>::quiet_NaN());
+    }
+    bool floating = false;
+    while (std::isdigit(static_cast<unsigned char>(peek())) || peek() == '.' || peek() == 'e' || peek() == 'E' ||
+           ((peek() == '-' || peek() == '+') && (text_[pos_ - 1] == 'e' || text_[pos_ - 1] == 'E'))) {
+      floating = floating || peek() == '.' || peek() == 'e' || peek() == 'E';
+      ++pos_;
+    }
+    const std::string_view digits = text_.substr(start, pos_ - start);
+    WICK_CHECK(!digits.empty() && digits != "-" && digits != "+", ValueError, where("expected a number"));
+    if (floating) {
+      double d = 0;
+      const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), d);
+      WICK_CHECK(ec == std::errc() && ptr == digits.data() + digits.size(), ValueError, where("bad number"));
+      return Value(d);
+    }
+    std::int64_t i = 0;
+    const std::string_view unsigned_digits = digits.front() == '+' ? digits.substr(1) : digits;
+    const auto [ptr, ec] = std::from_chars(unsigned_digits.data(), unsigned_digits.data() + unsigned_digits.size(), i);
+    WICK_CHECK(ec == std::errc() && ptr == unsigned_digits.data() + unsigned_digits.size(), ValueError,
+               where("bad integer"));
+    return Value(i);
+  }
+
+  // Values of L[...] / B[...]: numbers, bools, nested lists.
+  Value literal() {
+    skip_space();
+    if (peek() == '[') {
+      ++pos_;
+      std::vector<Value> items;
+      skip_space();
+      while (peek() != ']') {
+        items.push_back(literal());
+        skip_space();
+        if (peek() != ']') expect(',');
+      }
+      ++pos_;
+      return Value::list(std::move(items));
+    }
+    if (text_.substr(pos_).starts_with("True")) {
+      pos_ += 4;
+      return Value(true);
+    }
+    if (text_.substr(pos_).starts_with("False")) {
+      pos_ += 5;
+      return Value(false);
+    }
+    return number();
+  }
+
+  std::vector<std::int64_t> shape() {
+    expect('[');
+    std::vector<std::int64_t> dims;
+    while (peek() != ']') {
+      const Value d = number();
+      WICK_CHECK(d.is_int() && d.to_int() >= 0, ValueError, where("a shape takes non-negative ints"));
+      dims.push_back(d.to_int());
+      skip_space();
+      if (peek() != ']') expect(',');
+    }
+    ++pos_;
+    return dims;
+  }
+
+  SampleArg value() {
+    skip_space();
+    const char c = peek();
+    if (c == '\'' || c == '"') {
+      const std::size_t end = text_.find(c, pos_ + 1);
+      WICK_CHECK(end != std::string_view::npos, ValueError, where("an unterminated string"));
+      std::string s(text_.substr(pos_ + 1, end - pos_ - 1));
+      pos_ = end + 1;
+      return Value(std::move(s));
+    }
+    if (c == '[') return list();
+    if (std::isalpha(static_cast<unsigned char>(c))) {
+      const std::size_t save = pos_;
+      const std::string word = identifier();
+      if (word.size() == 1 && peek() == '[') {
+        switch (word[0]) {
+          case 'T':
+            return SampleTensor{SampleTensor::Kind::kInput, shape()};
+          case 'R':
+            return SampleTensor{SampleTensor::Kind::kRandom, shape()};
+          case 'P':
+            return SampleTensor{SampleTensor::Kind::kPositive, shape()};
+          case 'M':
+            return SampleTensor{SampleTensor::Kind::kMask, shape()};
+          case 'L':
+            return Value(tensor(literal(), ScalarType::kInt64));
+          case 'B':
+            return Value(tensor(literal(), ScalarType::kBool));
+          default:
+            break;
+        }
+      }
+      if (word == "True") return Value(true);
+      if (word == "False") return Value(false);
+      if (word == "None") return Value();
+      if (word == "inf" || word == "nan") {
+        pos_ = save;
+        return number();
+      }
+      try {
+        return Value(parse_dtype(word));
+      } catch (const TypeError&) {
+        pos_ = save;
+        throw ValueError(where(detail::str_cat("unknown name '", word, "'")));
+      }
+    }
+    return number();
+  }
+
+  // [1, 2] (ints), [1.5, 2.5] (floats), [T[2], T[3]] (input tensors).
+  SampleArg list() {
+    expect('[');
+    std::vector<SampleArg> items;
+    while (peek() != ']') {
+      items.push_back(value());
+      skip_space();
+      if (peek() != ']') expect(',');
+    }
+    ++pos_;
+    SampleTensorList tensors;
+    std::vector<std::int64_t> ints;
+    std::vector<double> floats;
+    for (const SampleArg& item : items) {
+      if (const auto* t = std::get_if<SampleTensor>(&item); t != nullptr && t->kind == SampleTensor::Kind::kInput) {
+        tensors.shapes.push_back(t->shape);
+      } else if (const auto* v = std::get_if<Value>(&item); v != nullptr && v->is_int()) {
+        ints.push_back(v->to_int());
+        floats.push_back(static_cast<double>(v->to_int()));
+      } else if (v != nullptr && v->is_double()) {
+        floats.push_back(v->to_double());
+      } else {
+        throw ValueError(where("a list holds input tensors (T[...]) or numbers"));
+      }
+    }
+    if (!tensors.shapes.empty()) {
+      WICK_CHECK(tensors.shapes.size() == items.size(), ValueError, where("a list mixes tensors and numbers"));
+      return tensors;
+    }
+    if (ints.size() == items.size()) return Value(std::move(ints));
+    return Value(std::move(floats));
+  }
+
+  std::string_view text_;
+  std::size_t pos_ = 0;
+};
+
+// An input tensor of `shape`: |x| in [0.5, 1.5) with a random sign (no kinks
+// at 0, no ties, no poles), or positive, or inside (-0.9, 0.9), or in
+// [0.3, 0.9) for probabilities; integers 1..3, bools random.
+Tensor make_input(const std::vector<std::int64_t>& shape, ScalarType dtype, Device device, SampleDomain d) {
+  const IntArrayRef sizes(shape);
+  Tensor x;
+  if (dtype == ScalarType::kBool) {
+    x = gt(rand(sizes, ScalarType::kFloat64), 0.5);
+  } else if (!is_floating(dtype)) {
+    x = randint(1, 4, sizes, dtype);
+  } else {
+    Tensor mag = add(rand(sizes, ScalarType::kFloat64), 0.5);
+    if (d == SampleDomain::kPositive) {
+      x = mag;
+    } else if (d == SampleDomain::kProbability) {
+      x = mul(mag, 0.6);
+    } else {
+      if (d == SampleDomain::kInsideUnit) mag = mul(mag, 0.6);
+      const Tensor sign = sub(mul(gt(rand(sizes, ScalarType::kFloat64), 0.5).to(ScalarType::kFloat64), 2.0), 1.0);
+      x = mul(mag, sign);
+    }
+    x = x.to(dtype);
+  }
+  return device.is_cpu() ? x : x.to(device);
+}
+
+Tensor make_fixed(const SampleTensor& t, ScalarType dtype, Device device) {
+  const IntArrayRef sizes(t.shape);
+  const ScalarType floating = is_floating(dtype) ? dtype : ScalarType::kFloat64;
+  Tensor x;
+  switch (t.kind) {
+    case SampleTensor::Kind::kRandom:
+      x = randn(sizes, floating);
+      break;
+    case SampleTensor::Kind::kPositive:
+      x = add(rand(sizes, floating), 0.5);
+      break;
+    case SampleTensor::Kind::kMask:
+      x = gt(rand(sizes, ScalarType::kFloat64), 0.5);
+      break;
+    case SampleTensor::Kind::kInput:
+      break;
+  }
+  return device.is_cpu() ? x : x.to(device);
+}
+
+}  // namespace
+
+Sample parse_sample(std::string_view text) { return SampleParser(text).parse(); }
+
+SampleCall make_sample_call(const Sample& s, ScalarType dtype, Device device, SampleDomain domain) {
+  SampleCall call;
+  auto make = [&](const SampleArg& a) -> Value {
+    if (const auto* t = std::get_if<SampleTensor>(&a)) {
+      if (t->kind != SampleTensor::Kind::kInput) return Value(make_fixed(*t, dtype, device));
+      call.inputs.push_back(make_input(t->shape, dtype, device, domain));
+      return Value(call.inputs.back());
+    }
+    if (const auto* l = std::get_if<SampleTensorList>(&a)) {
+      std::vector<Tensor> list;
+      for (const auto& shape : l->shapes) {
+        call.inputs.push_back(make_input(shape, dtype, device, domain));
+        list.push_back(call.inputs.back());
+      }
+      return Value(std::move(list));
+    }
+    const Value& v = std::get<Value>(a);
+    if (v.is_tensor() && !device.is_cpu()) return Value(v.to_tensor().to(device));
+    return v;
+  };
+  for (const SampleArg& a : s.args) call.args.push_back(make(a));
+  for (const auto& [name, a] : s.kwargs) call.kwargs.emplace_back(name, make(a));
+  return call;
+}
+
+SampleCall sample_call_on(const SampleCall& call, Device device) {
+  auto move = [&](const Value& v) -> Value {
+    if (v.is_tensor() && v.to_tensor().defined()) return Value(v.to_tensor().to(device));
+    if (v.is_tensor_list()) {
+      std::vector<Tensor> list;
+      for (const Tensor& t : v.to_tensor_list()) list.push_back(t.to(device));
+      return Value(std::move(list));
+    }
+    return v;
+  };
+  SampleCall out;
+  for (const Value& v : call.args) out.args.push_back(move(v));
+  for (const auto& [name, v] : call.kwargs) out.kwargs.emplace_back(name, move(v));
+  for (const Tensor& t : call.inputs) out.inputs.push_back(t.to(device));
+  return out;
+}
+
+std::vector<Sample> samples_for(std::string_view full_name) {
+  OperatorInfo info = operator_info(full_name);
+  // An in-place twin X_ has no samples of its own: X's are its.
+  if (info.samples.empty() && info.alias_of.empty()) {
+    const OperatorHandle op = find_op(full_name);
+    const std::string& base = op.entry() != nullptr ? op.name() : std::string(full_name);
+    const auto dot = base.rfind('.');
+    std::string name = base.substr(dot + 1);
+    if (name.size() > 1 && name.back() == '_' && name.front() != '_' && base.starts_with("torch.Tensor.")) {
+      if (const auto twin_of = try_find_op("torch." + name.substr(0, name.size() - 1))) {
+        info.samples = operator_info(twin_of->name()).samples;
+      }
+    }
+  }
+  std::vector<Sample> out;
+  for (const std::string& text : info.samples) out.push_back(parse_sample(text));
+  if (!out.empty()) return out;
+  // One from the schema: tensors (2, 3), (3), (2, 1) to exercise
+  // broadcasting, numbers 1.5; arguments with defaults keep them.
+  static const std::vector<std::vector<std::int64_t>> kShapes = {{2, 3}, {3}, {2, 1}};
+  const FunctionSchema schema = find_op(full_name).schema();
+  Sample generic;
+  std::size_t n_tensors = 0;
+  for (const SchemaArgument& a : schema.arguments) {
+    if (a.default_value || a.kwarg_only) break;
+    if (a.type.kind == TypeKind::kTensor && !a.type.is_list) {
+      generic.args.emplace_back(
+          SampleTensor{SampleTensor::Kind::kInput, kShapes[std::min(n_tensors++, kShapes.size() - 1)]});
+    } else if (a.type.kind == TypeKind::kScalar) {
+      generic.args.emplace_back(Value(1.5));
+    } else if (a.type.kind == TypeKind::kInt && a.type.is_list) {
+      generic.args.emplace_back(Value(std::vector<std::int64_t>{2, 3}));
+    } else {
+      return {};
+    }
+  }
+  generic.text = "(from the schema)";
+  return {generic};
+}
+
+}  // namespace wick

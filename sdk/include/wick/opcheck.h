@@ -1,0 +1,126 @@
+// wick/opcheck.h - automated checks of an operator against its definition, and of a backend against the CPU.
+/// \file
+/// `opcheck` is what `wick opcheck` runs (PyTorch offers the same checks as
+/// torch.library.opcheck); `test_backend` is what `wick test-backend` runs
+/// (ggml's test-backend-ops, for any wick backend). Both call operators on
+/// the sample calls of their definitions (`sample:` lines of the .ops file),
+/// or on one generated from the schema.
+///
+///   for (const wick::CheckResult& r : wick::opcheck("torch.add"))
+///     if (r.status == wick::CheckStatus::kFailed) std::cerr << r.op << " " << r.check << ": " << r.message << "\n";
+///
+/// Note [Sample syntax]
+/// A sample is an argument list as Python writes it, with tensors spelled by
+/// what they are for:
+///   T[2, 3]      an input tensor of shape (2, 3) (T[] is 0-dim): random, in
+///                the operator's domain, in the dtype the check asks for, and
+///                differentiated by the autograd check
+///   R[3], P[3]   a random (standard normal) or positive (0.5..1.5) tensor
+///                of the check's floating dtype that is not an input
+///   M[2, 3]      a random bool mask
+///   L[[0, 2], [1, 0]], B[True, False]
+///                an int64 or bool tensor of these values
+///   [T[2], T[3]] a list of input tensors (Tensor[])
+///   2, -1.5, inf, True, None, 'mean', [0, 1], float64
+///                numbers, strings, bools, None, int lists, dtype names
+///   name=value   a keyword argument
+/// `tags: domain=positive` (or unit, probability) draws inputs where the
+/// operator is smooth (log, asin, binary_cross_entropy); `eps=` and `atol=`
+/// tags set gradcheck's step and tolerance; `nondifferentiable` and `random`
+/// skip the autograd check with that reason.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "wick/dispatch_key.h"
+#include "wick/dispatcher.h"
+#include "wick/export.h"
+#include "wick/tensor.h"
+#include "wick/value.h"
+
+namespace wick {
+
+/// One argument of a sample (Note [Sample syntax]).
+struct SampleTensor {
+  enum class Kind : std::uint8_t { kInput, kRandom, kPositive, kMask };
+  Kind kind = Kind::kInput;
+  std::vector<std::int64_t> shape;
+};
+struct SampleTensorList {
+  std::vector<std::vector<std::int64_t>> shapes;  ///< every one an input
+};
+using SampleArg = std::variant<SampleTensor, SampleTensorList, Value>;
+
+struct Sample {
+  std::vector<SampleArg> args;
+  std::vector<std::pair<std::string, SampleArg>> kwargs;
+  std::string text;  ///< as written
+};
+
+/// Parses a sample; ValueError naming the position and what was expected.
+[[nodiscard]] WICK_API Sample parse_sample(std::string_view text);
+
+/// A sample made concrete: the call's arguments and keywords, and its input
+/// tensors in order (the ones the autograd check differentiates).
+struct SampleCall {
+  std::vector<Value> args;
+  Kwargs kwargs;
+  std::vector<Tensor> inputs;
+};
+
+/// Where a sample's inputs are drawn from, as the operator's `domain=` tag says.
+enum class SampleDomain : std::uint8_t { kAwayFromZero, kPositive, kInsideUnit, kProbability };
+
+/// Makes the tensors of `s`: inputs in `dtype` (int64 inputs are 1..3, bool
+/// random) drawn in `domain`, on `device`; fixed tensors (L[...], B[...])
+/// on `device` too.
+[[nodiscard]] WICK_API SampleCall make_sample_call(const Sample& s, ScalarType dtype, Device device,
+                                                   SampleDomain domain = SampleDomain::kAwayFromZero);
+/// The same call with every tensor (inputs and fixed ones) moved to `device`.
+[[nodiscard]] WICK_API SampleCall sample_call_on(const SampleCall& call, Device device);
+
+/// The samples of overload `full_name`: its definition's (an in-place
+/// twin's are those of its operator), or one generated from its schema
+/// (tensors (2, 3), (3), (2, 1), numbers 1.5; empty when the schema has
+/// arguments it cannot fill).
+[[nodiscard]] WICK_API std::vector<Sample> samples_for(std::string_view full_name);
+
+enum class CheckStatus : std::uint8_t { kPassed, kFailed, kSkipped };
+
+/// One check of one operator overload.
+struct CheckResult {
+  std::string op;     ///< "torch.add.out"
+  std::string check;  ///< "schema", "aliasing", "meta", "autograd", or "backend"
+  CheckStatus status = CheckStatus::kPassed;
+  std::string message;  ///< why it failed or was skipped
+};
+
+/// The checks of `wick opcheck`, for overload `op` ("torch.add.out") or, for
+/// a qualified name ("torch.add"), every overload:
+///   schema    the schema parses and prints back identically;
+///   aliasing  on the CPU, a call mutates exactly the arguments marked
+///             `(a!)` (their version counters move, the others' values and
+///             versions do not), returns the out= / in-place argument
+///             itself, and returns a view of an argument only where the
+///             schema says so (`Tensor(a)`);
+///   meta      the same call on meta tensors gives the CPU result's sizes,
+///             strides and dtypes (the meta function agrees with the kernel);
+///   autograd  a differentiable floating operator has an autograd formula
+///             (or is composite) and passes gradcheck, forward-mode
+///             gradcheck and gradgradcheck in float64.
+/// ValueError for an unknown operator.
+[[nodiscard]] WICK_API std::vector<CheckResult> opcheck(std::string_view op);
+
+/// `wick test-backend`: every operator that has a kernel at `key` (the
+/// backend of a plugin) runs its samples on the CPU and on the backend's
+/// device; the results' values (within float tolerance), dtypes and sizes
+/// must agree, and so must errors (type and text). A sample that throws on
+/// one side only is a failure. Operators without a kernel at `key`, and
+/// samples the CPU cannot run either way, are skipped.
+[[nodiscard]] WICK_API std::vector<CheckResult> test_backend(DispatchKey key);
+
+}  // namespace wick

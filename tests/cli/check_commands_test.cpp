@@ -1,0 +1,78 @@
+// tests/cli/check_commands_test.cpp - `wick opcheck` and `wick test-backend` end to end.
+/// \file
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "tests/cli/cli_util.h"
+
+namespace {
+
+using wick::cli_test::Result;
+using wick::cli_test::run;
+
+std::string plugin(const std::string& stem) {
+  return std::string(WICK_TEST_PLUGIN_DIR) + "/libwick_test_" + stem + ".so";
+}
+
+bool has_line(const std::string& out, const std::string& line) {
+  return ("\n" + out).find("\n" + line + "\n") != std::string::npos;
+}
+
+TEST(CliChecks, OpcheckPassesOperatorsWithMetaFunctionsAndFormulas) {
+  const Result r = run("opcheck torch.add torch.exp torch.where torch.Tensor.exp_ torch.eq");
+  EXPECT_EQ(r.code, 0) << r.out;
+  for (const char* line : {"torch.add schema ok", "torch.add aliasing ok", "torch.add meta ok", "torch.add autograd ok",
+                           "torch.add.out aliasing ok", "torch.add.out meta ok", "torch.where meta ok",
+                           "torch.Tensor.exp_ aliasing ok", "torch.eq autograd skipped: no floating result"}) {
+    EXPECT_TRUE(has_line(r.out, line)) << line << "\n" << r.out;
+  }
+}
+
+TEST(CliChecks, OpcheckJsonAndUnknownOperators) {
+  const Result r = run("opcheck torch.neg --json");
+  EXPECT_EQ(r.code, 0);
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j.size(), 4u);
+  EXPECT_EQ(j[0]["op"], "torch.neg");
+  EXPECT_EQ(j[0]["check"], "schema");
+  EXPECT_EQ(j[0]["status"], "ok");
+  const Result bad = run("opcheck torch.nope");
+  EXPECT_EQ(bad.code, 1);
+  EXPECT_NE(bad.out.find("unknown operator 'torch.nope'"), std::string::npos) << bad.out;
+}
+
+// testdefined.scale has only its definition, a meta function and a CPU
+// impl: its checks are clean. testdefined.offset has a plain CPU kernel and
+// no meta function, which the meta check reports.
+TEST(CliChecks, OpcheckOfAPluginDefinedOnce) {
+  const Result clean = run("opcheck testdefined.scale testdefined.Tensor.scale --plugin " + plugin("defined"));
+  EXPECT_EQ(clean.code, 0) << clean.out;
+  for (const char* line :
+       {"testdefined.scale schema ok", "testdefined.scale aliasing ok", "testdefined.scale meta ok",
+        "testdefined.scale.out aliasing ok", "testdefined.scale.out meta ok", "testdefined.Tensor.scale meta ok"}) {
+    EXPECT_TRUE(has_line(clean.out, line)) << line << "\n" << clean.out;
+  }
+  EXPECT_NE(clean.out.find("testdefined.scale autograd ok: no formula"), std::string::npos) << clean.out;
+  const Result all = run("opcheck --plugin " + plugin("defined"));
+  EXPECT_EQ(all.code, 1) << all.out;
+  EXPECT_NE(all.out.find("testdefined.offset meta FAILED: sample ((from the schema)): on meta tensors: "
+                         "NotImplementedError: testdefined.offset: no kernel for dispatch key Meta"),
+            std::string::npos)
+      << all.out;
+  EXPECT_TRUE(has_line(all.out, "opcheck: 5 operators, 18 checks passed, 1 failed, 1 skipped")) << all.out;
+}
+
+TEST(CliChecks, TestBackendCatchesTheWrongKernel) {
+  const Result r = run("test-backend " + plugin("wrong_backend"));
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_TRUE(has_line(r.out, "torch.add backend ok")) << r.out;
+  EXPECT_TRUE(has_line(r.out, "torch.neg backend ok")) << r.out;
+  EXPECT_TRUE(has_line(r.out, "torch.Tensor.copy_ backend ok")) << r.out;
+  EXPECT_NE(r.out.find("torch.mul backend FAILED: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("the values differ from the CPU's"), std::string::npos) << r.out;
+  EXPECT_TRUE(has_line(r.out, "test-backend: 6 operators, 4 checks passed, 2 failed, 0 skipped")) << r.out;
+}
+
+}  // namespace
