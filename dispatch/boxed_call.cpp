@@ -19,6 +19,13 @@ namespace {
 
 std::string op_label(const OperatorHandle& op) { return op.qualified_name() + "()"; }
 
+/// Note [self and input]
+/// One rule for every operator, PyTorch's: a schema's `self` is spelled
+/// `input` by functions (torch.add(input, other), myops.scale(input, ...))
+/// and `self` by methods (namespaces ending in `.Tensor`: torch.Tensor.add,
+/// myops.Tensor.scale), in signatures (`wick ops signature`), keyword
+/// arguments and error notes alike; a function refuses `self=` and a method
+/// `input=`, saying which spelling it takes.
 /// The argument's name as Python spells it (`input` for a function's `self`).
 std::string_view python_name(const OperatorHandle& op, const SchemaArgument& arg) {
   return arg.name == "self" && op.entry()->self_is_input() ? std::string_view("input") : std::string_view(arg.name);
@@ -212,8 +219,13 @@ Stack bind_arguments(const OperatorHandle& op, const FunctionSchema& s, std::vec
              args.size() == 1 ? " was" : " were", " given");
   for (std::size_t i = 0; i < args.size(); ++i) bound[i] = keep_args ? args[i] : std::move(args[i]);
   for (const auto& [key, value] : kw) {
-    int idx = s.find_argument(key);
-    if (idx < 0 && key == "input" && op.entry()->self_is_input()) idx = s.find_argument("self");
+    // Note [self and input]: a function spells its `self` as `input`.
+    const bool function = op.entry()->self_is_input();
+    int idx = key == "self" && function ? -1 : s.find_argument(key);
+    if (idx < 0 && key == "input" && function) idx = s.find_argument("self");
+    WICK_CHECK(idx >= 0 || !(key == "self" && s.find_argument("self") >= 0), TypeError, op_label(op),
+               " got an unexpected keyword argument 'self': a function spells it 'input' (its method, in a ",
+               "namespace ending in .Tensor, spells it 'self')");
     WICK_CHECK(idx >= 0, TypeError, op_label(op), " got an unexpected keyword argument '", key, "'");
     WICK_CHECK(!bound[idx].has_value(), TypeError, op_label(op), " got multiple values for argument '", key, "'");
     bound[idx] = value;

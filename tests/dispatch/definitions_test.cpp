@@ -110,6 +110,41 @@ TEST_F(DefinedPlugin, ImplStructuredChecksTheImplType) {
   }
 }
 
+// Note [self and input]: functions spell the schema's `self` as `input`,
+// methods as `self`, in signatures, keywords and notes; plugins included.
+TEST_F(DefinedPlugin, FunctionsTakeInputAndMethodsTakeSelf) {
+  EXPECT_EQ(python_signature("testdefined.scale"), "(input, factor=2.0, *, out=None)");
+  EXPECT_EQ(python_signature("testdefined.Tensor.scale"), "(self, factor=2.0)");
+  EXPECT_EQ(python_signature("torch.add"), "(input, other, *, alpha=1, out=None)");
+  EXPECT_EQ(python_signature("torch.Tensor.add"), "(self, other, *, alpha=1)");
+  const Tensor x = full({2}, 3.0);
+  EXPECT_EQ(first(call("testdefined.scale", {}, {{"input", x}}).to_tensor()), 6.0);
+  EXPECT_EQ(first(call("testdefined.Tensor.scale", {}, {{"self", x}}).to_tensor()), 6.0);
+  auto error_of = [](auto&& f) -> std::string {
+    try {
+      f();
+    } catch (const TypeError& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  EXPECT_EQ(error_of([&] { (void)call("testdefined.scale", {}, {{"self", x}}); }),
+            "testdefined.scale() got an unexpected keyword argument 'self': a function spells it 'input' (its "
+            "method, in a namespace ending in .Tensor, spells it 'self')");
+  EXPECT_EQ(error_of([&] { (void)call("testdefined.Tensor.scale", {}, {{"input", x}}); }),
+            "testdefined.Tensor.scale() got an unexpected keyword argument 'input'");
+  EXPECT_EQ(error_of([&] { (void)call("torch.neg", {}, {{"self", x}}); }),
+            "torch.neg() got an unexpected keyword argument 'self': a function spells it 'input' (its method, in a "
+            "namespace ending in .Tensor, spells it 'self')");
+  // Error notes name the arguments the same way.
+  try {
+    (void)call("testdefined.scale", {Value("x")});
+    ADD_FAILURE();
+  } catch (const TypeError& e) {
+    EXPECT_NE(std::string(e.what()).find("argument 'input' (position 1)"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Definitions, TorchCatalogComesFromTheOpsFiles) {
   init();
   // Derived entries: out and in-place variants, method aliases, dunders.
