@@ -1,12 +1,15 @@
 // backends/cpu/minmax_ops.cpp - max, min, amax, amin, argmax, argmin, all and any.
 /// \file
-/// Selection reductions over the rows of a reduction plan (reduce_plan.h).
-/// As PyTorch: NaN wins a max or min (the first NaN's index is reported),
-/// ties report the first occurrence, and reducing an empty tensor without a
-/// dim (or over a dim of size zero) is an error, since there is no identity.
+/// Selection reductions over the rows of a reduction plan (reduce_plan.h);
+/// their meta functions (dispatch/ops/meta_reduction.cpp) checked the
+/// arguments: reducing an empty tensor without a dim (or over a dim of size
+/// zero) is an error there, since there is no identity. As PyTorch: NaN
+/// wins a max or min (the first NaN's index is reported), ties report the
+/// first occurrence.
+#include <array>
 #include <cmath>
 #include <limits>
-#include <tuple>
+#include <optional>
 #include <type_traits>
 
 #include "cpu_kernels.h"
@@ -69,28 +72,6 @@ T extreme_value(const T* x, std::int64_t n) {
   return m;
 }
 
-// `name(): Expected reduction dim to be specified ...` for an empty tensor
-// reduced as a whole (argmax's message is shorter and an IndexError).
-void check_whole_nonempty(const char* op, const char* name, const Tensor& self, bool index_error) {
-  if (self.numel() != 0) return;
-  if (index_error)
-    throw IndexError(detail::str_cat(op, ": ", name,
-                                     "(): Expected reduction dim to be specified for input.numel() == 0."));
-  throw RuntimeError(detail::str_cat(op, ": ", name,
-                                     "(): Expected reduction dim to be specified for input.numel() == 0. Specify "
-                                     "the reduction dim with the 'dim' argument."));
-}
-
-// Every reduced dim must have a non-zero size.
-void check_dims_nonempty(const char* op, const char* name, const Tensor& self, IntArrayRef dims) {
-  if (self.dim() == 0) return;
-  for (std::int64_t d : dims) {
-    const std::int64_t w = wrap_dim(d, self.dim());
-    WICK_CHECK(self.sizes()[w] != 0, IndexError, op, ": ", name, "(): Expected reduction dim ", w,
-               " to have non-zero size.");
-  }
-}
-
 // values[i] = rows[i, extreme], indices[i] = extreme (either may be undefined).
 template <bool kMax>
 void select_rows(const char* op, const Plan& p, const Tensor& values, const Tensor& indices) {
@@ -113,71 +94,30 @@ void select_rows(const char* op, const Plan& p, const Tensor& values, const Tens
 }
 
 template <bool kMax>
-constexpr const char* name_of() {
-  return kMax ? "max" : "min";
+void extreme_all(const ReductionMeta& m, const Tensor& out, const Tensor& self) {
+  select_rows<kMax>(kMax ? "torch.max" : "torch.min", plan_rows(self, m.compute, m.reduced), out, Tensor());
 }
 
 template <bool kMax>
-Tensor extreme_all(const Tensor& self) {
-  const char* op = kMax ? "torch.max" : "torch.min";
-  check_whole_nonempty(op, name_of<kMax>(), self, false);
-  Plan p = plan_reduction(op, self, std::nullopt, false);
-  Tensor out = make_empty(p.out_shape, self.dtype(), self.device());
-  select_rows<kMax>(op, p, out, Tensor());
-  return out;
+void extreme_dim(const ReductionWithIndicesMeta& m, const std::array<Tensor, 2>& outs, const Tensor& self,
+                 std::int64_t /*dim*/, bool /*keepdim*/) {
+  select_rows<kMax>(kMax ? "torch.max" : "torch.min", plan_rows(self, m.compute, m.reduced), outs[0], outs[1]);
 }
 
 template <bool kMax>
-std::tuple<Tensor, Tensor> extreme_dim(const Tensor& self, std::int64_t dim, bool keepdim) {
-  const char* op = kMax ? "torch.max" : "torch.min";
-  const std::int64_t dims[] = {dim};
-  Plan p = plan_reduction(op, self, IntArrayRef(dims, 1), keepdim);
-  check_dims_nonempty(op, name_of<kMax>(), self, IntArrayRef(dims, 1));
-  Tensor values = make_empty(p.out_shape, self.dtype(), self.device());
-  Tensor indices = make_empty(p.out_shape, ScalarType::kInt64, self.device());
-  select_rows<kMax>(op, p, values, indices);
-  return {values, indices};
+void amax_amin(const ReductionMeta& m, const Tensor& out, const Tensor& self, IntArrayRef /*dim*/, bool /*keepdim*/) {
+  select_rows<kMax>(kMax ? "torch.amax" : "torch.amin", plan_rows(self, m.compute, m.reduced), out, Tensor());
 }
 
 template <bool kMax>
-Tensor amax_amin(const Tensor& self, IntArrayRef dim, bool keepdim) {
-  const char* op = kMax ? "torch.amax" : "torch.amin";
-  const char* name = kMax ? "amax" : "amin";
-  Plan p = plan_reduction(op, self, dim, keepdim);
-  if (dim.empty()) {
-    check_whole_nonempty(op, name, self, false);
-  } else {
-    check_dims_nonempty(op, name, self, dim);
-  }
-  Tensor out = make_empty(p.out_shape, self.dtype(), self.device());
-  select_rows<kMax>(op, p, out, Tensor());
-  return out;
-}
-
-template <bool kMax>
-Tensor arg_extreme(const Tensor& self, std::optional<std::int64_t> dim, bool keepdim) {
-  const char* op = kMax ? "torch.argmax" : "torch.argmin";
-  const char* name = kMax ? "argmax" : "argmin";
-  WICK_CHECK(self.dtype() != ScalarType::kBool, RuntimeError, op, ": \"", name, "_cpu\" not implemented for 'Bool'");
-  Plan p;
-  if (dim) {
-    const std::int64_t dims[] = {*dim};
-    p = plan_reduction(op, self, IntArrayRef(dims, 1), keepdim);
-    check_dims_nonempty(op, name, self, IntArrayRef(dims, 1));
-  } else {
-    check_whole_nonempty(op, name, self, true);
-    // The index into the flattened tensor; keepdim keeps every dim, as size 1.
-    p = plan_reduction(op, self, std::nullopt, keepdim);
-  }
-  Tensor out = make_empty(p.out_shape, ScalarType::kInt64, self.device());
-  select_rows<kMax>(op, p, Tensor(), out);
-  return out;
+void arg_extreme(const ReductionMeta& m, const Tensor& out, const Tensor& self, std::optional<std::int64_t> /*dim*/,
+                 bool /*keepdim*/) {
+  select_rows<kMax>(kMax ? "torch.argmax" : "torch.argmin", plan_rows(self, m.compute, m.reduced), Tensor(), out);
 }
 
 // all (kAll) or any over rows; the result is bool whatever the input dtype.
 template <bool kAll>
-Tensor all_any_rows(const char* op, const Plan& p, const Device& device) {
-  Tensor out = make_empty(p.out_shape, ScalarType::kBool, device);
+void all_any_rows(const char* op, const Plan& p, const Tensor& out) {
   bool* o = out.data_ptr<bool>();
   visit_dtype(p.rows.dtype(), op, [&](auto tag) {
     using T = decltype(tag);
@@ -194,37 +134,34 @@ Tensor all_any_rows(const char* op, const Plan& p, const Device& device) {
       o[i] = r;
     }
   });
-  return out;
 }
 
 template <bool kAll>
-Tensor all_any(const Tensor& self) {
-  const char* op = kAll ? "torch.all" : "torch.any";
-  return all_any_rows<kAll>(op, plan_reduction(op, self, std::nullopt, false), self.device());
+void all_any(const ReductionMeta& m, const Tensor& out, const Tensor& self) {
+  all_any_rows<kAll>(kAll ? "torch.all" : "torch.any", plan_rows(self, m.compute, m.reduced), out);
 }
 
 template <bool kAll>
-Tensor all_any_dim(const Tensor& self, std::int64_t dim, bool keepdim) {
-  const char* op = kAll ? "torch.all" : "torch.any";
-  const std::int64_t dims[] = {dim};
-  return all_any_rows<kAll>(op, plan_reduction(op, self, IntArrayRef(dims, 1), keepdim), self.device());
+void all_any_dim(const ReductionMeta& m, const Tensor& out, const Tensor& self, std::int64_t /*dim*/,
+                 bool /*keepdim*/) {
+  all_any<kAll>(m, out, self);
 }
 
 }  // namespace
 
 void register_minmax_ops(Library& torch) {
-  torch.impl("max", &extreme_all<true>)
-      .impl("min", &extreme_all<false>)
-      .impl("max.dim", &extreme_dim<true>)
-      .impl("min.dim", &extreme_dim<false>)
-      .impl("amax", &amax_amin<true>)
-      .impl("amin", &amax_amin<false>)
-      .impl("argmax", &arg_extreme<true>)
-      .impl("argmin", &arg_extreme<false>)
-      .impl("all", &all_any<true>)
-      .impl("any", &all_any<false>)
-      .impl("all.dim", &all_any_dim<true>)
-      .impl("any.dim", &all_any_dim<false>);
+  torch.impl_structured("max", &extreme_all<true>)
+      .impl_structured("min", &extreme_all<false>)
+      .impl_structured("max.dim", &extreme_dim<true>)
+      .impl_structured("min.dim", &extreme_dim<false>)
+      .impl_structured("amax", &amax_amin<true>)
+      .impl_structured("amin", &amax_amin<false>)
+      .impl_structured("argmax", &arg_extreme<true>)
+      .impl_structured("argmin", &arg_extreme<false>)
+      .impl_structured("all", &all_any<true>)
+      .impl_structured("any", &all_any<false>)
+      .impl_structured("all.dim", &all_any_dim<true>)
+      .impl_structured("any.dim", &all_any_dim<false>);
 }
 
 }  // namespace wick::cpu

@@ -1,8 +1,11 @@
 // backends/cpu/reduce_ops.cpp - sum and mean over all or some dims.
 /// \file
-/// Each output element is the reduction of one contiguous row (see
-/// reduce_plan.h). Rows are summed pairwise in double (floats) or int64 (integers), which
-/// keeps float32 sums of millions of elements accurate.
+/// The computation of sum and mean, whose meta functions
+/// (dispatch/ops/meta_reduction.cpp) checked the arguments and settled the
+/// reduced dims and dtypes. Each output element is the reduction of one
+/// contiguous row (see reduce_plan.h). Rows are summed pairwise in double
+/// (floats) or int64 (integers), which keeps float32 sums of millions of
+/// elements accurate.
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -14,37 +17,14 @@
 
 namespace wick::cpu {
 
-Plan plan_reduction(const char* op, const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim) {
-  const std::int64_t nd = self.dim();
-  std::vector<bool> reduce(static_cast<std::size_t>(nd), !dim || dim->empty());
-  if (dim && !dim->empty()) {
-    for (std::int64_t d : *dim) {
-      const std::int64_t w = wrap_dim(d, nd);
-      if (nd == 0) continue;
-      WICK_CHECK(!reduce[w], RuntimeError, op, ": dim ", w, " appears multiple times in the list of dims");
-      reduce[w] = true;
-    }
-  }
+Plan plan_rows(const Tensor& self, ScalarType compute, const ReducedDims& r) {
+  const Tensor x = as_dtype(self, compute);
+  const std::int64_t nd = x.dim();
   Plan p;
-  DimVector perm;
-  for (std::int64_t d = 0; d < nd; ++d) {
-    if (reduce[d]) continue;
-    perm.push_back(d);
-    p.outer *= self.sizes()[d];
-    if (!keepdim) p.out_shape.push_back(self.sizes()[d]);
-  }
-  if (keepdim) {
-    p.out_shape.assign(self.sizes());
-    for (std::int64_t d = 0; d < nd; ++d)
-      if (reduce[d]) p.out_shape[d] = 1;
-  }
-  for (std::int64_t d = 0; d < nd; ++d) {
-    if (reduce[d]) {
-      perm.push_back(d);
-      p.inner *= self.sizes()[d];
-    }
-  }
-  p.rows = nd == 0 ? self.contiguous() : self.permute(perm).contiguous();
+  p.inner = r.inner;
+  const DimVector perm = r.permutation(nd);
+  for (std::size_t i = 0; i + r.dims.size() < perm.size(); ++i) p.outer *= x.sizes()[perm[i]];
+  p.rows = nd == 0 ? x.contiguous() : x.permute(perm).contiguous();
   return p;
 }
 
@@ -90,30 +70,20 @@ void reduce_rows(const Plan& p, const Tensor& out, double scale, const char* op)
   });
 }
 
-Tensor sum(const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim, std::optional<ScalarType> dtype) {
-  const char* op = "torch.sum";
-  const ScalarType out_t = dtype ? *dtype : is_floating(self.dtype()) ? self.dtype() : ScalarType::kInt64;
-  Plan p = plan_reduction(op, as_dtype(self, dtype.value_or(self.dtype())), dim, keepdim);
-  Tensor out = make_empty(p.out_shape, out_t, self.device());
-  reduce_rows(p, out, 1.0, op);
-  return out;
+void sum(const ReductionMeta& m, const Tensor& out, const Tensor& self, std::optional<IntArrayRef> /*dim*/,
+         bool /*keepdim*/, std::optional<ScalarType> /*dtype*/) {
+  reduce_rows(plan_rows(self, m.compute, m.reduced), out, 1.0, "torch.sum");
 }
 
-Tensor mean(const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim, std::optional<ScalarType> dtype) {
-  const char* op = "torch.mean";
-  const ScalarType out_t = dtype.value_or(self.dtype());
-  WICK_CHECK(is_floating(out_t), RuntimeError, op,
-             ": mean(): could not infer output dtype. Input dtype must be either a floating point or complex "
-             "dtype. Got: ", type_title(out_t));
-  Plan p = plan_reduction(op, as_dtype(self, out_t), dim, keepdim);
-  Tensor out = make_empty(p.out_shape, out_t, self.device());
+void mean(const ReductionMeta& m, const Tensor& out, const Tensor& self, std::optional<IntArrayRef> /*dim*/,
+          bool /*keepdim*/, std::optional<ScalarType> /*dtype*/) {
+  const Plan p = plan_rows(self, m.compute, m.reduced);
   const double scale = p.inner == 0 ? std::nan("") : 1.0 / static_cast<double>(p.inner);
-  reduce_rows(p, out, scale, op);
-  return out;
+  reduce_rows(p, out, scale, "torch.mean");
 }
 
 }  // namespace
 
-void register_reduce_ops(Library& torch) { torch.impl("sum", &sum).impl("mean", &mean); }
+void register_reduce_ops(Library& torch) { torch.impl_structured("sum", &sum).impl_structured("mean", &mean); }
 
 }  // namespace wick::cpu

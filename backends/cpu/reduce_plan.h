@@ -1,30 +1,30 @@
 // backends/cpu/reduce_plan.h - private: how a CPU reduction lays out its input.
 /// \file
-/// A reduction permutes the kept dims to the front and the reduced ones to
-/// the back (`plan_reduction`), so each output element is the reduction of
-/// one contiguous row of `inner` elements: `rows[i * inner, (i + 1) * inner)`.
-/// Every reduction kernel (reduce_ops.cpp, reduce_extra_ops.cpp) works on rows.
+/// A reduction's meta function (Note [Reduction meta] in
+/// wick/meta_reduction.h) settled the reduced dims and the dtype the input
+/// is read in; `plan_rows` converts the input, permutes the kept dims to
+/// the front and the reduced ones to the back and makes that contiguous,
+/// so each output element is the reduction of one contiguous row of
+/// `inner` elements: `rows[i * inner, (i + 1) * inner)`. Every reduction
+/// kernel (reduce_ops.cpp, minmax_ops.cpp, stat_ops.cpp) works on rows.
 #pragma once
 
 #include <cstdint>
-#include <optional>
 #include <type_traits>
 
-#include <wick/dim_vector.h>
+#include <wick/meta_reduction.h>
 #include <wick/tensor.h>
 
 namespace wick::cpu {
 
 struct Plan {
-  DimVector out_shape;
   Tensor rows;  // contiguous [outer, inner]
   std::int64_t outer = 1;
   std::int64_t inner = 1;
 };
 
-/// Plans reducing `dim` (none or empty: every dim) of `self`. RuntimeError
-/// for a repeated dim, IndexError for one out of range, naming `op`.
-Plan plan_reduction(const char* op, const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim);
+/// The rows of `self` converted to `compute`, reduced over `r`.
+Plan plan_rows(const Tensor& self, ScalarType compute, const ReducedDims& r);
 
 /// Sum of `f(x[i])` over `[0, n)` in `Acc`, pairwise (accurate for long
 /// float rows). Blocks of up to 256 values are summed in 8 independent lanes,

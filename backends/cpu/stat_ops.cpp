@@ -3,10 +3,11 @@
 /// Arithmetic reductions over the rows of a reduction plan (reduce_plan.h),
 /// accumulated in double for floating inputs and int64 for integers, and the
 /// two scans, which move the scanned dim last and run along contiguous rows.
-/// Result dtypes as PyTorch: prod, cumsum and cumprod of integers (and bools)
-/// give int64 unless a dtype is asked for (the input is converted to it
-/// first); var, std and norm take floating inputs only; logsumexp computes
-/// integers in float32.
+/// Their meta functions (dispatch/ops/meta_reduction.cpp) checked the
+/// arguments and gave the dtypes, as PyTorch's: prod, cumsum and cumprod of
+/// integers (and bools) give int64 unless a dtype is asked for (the input is
+/// converted to it first); var, std and norm take floating inputs only;
+/// logsumexp computes integers in float32.
 #include <cmath>
 #include <limits>
 #include <type_traits>
@@ -32,12 +33,6 @@ inline std::int64_t add_acc(std::int64_t a, std::int64_t b) {
 }
 inline double add_acc(double a, double b) { return a + b; }
 
-// PyTorch's dtype for sum-like results: integers (bool included) widen to int64.
-ScalarType widened(ScalarType t, std::optional<ScalarType> dtype) {
-  if (dtype) return *dtype;
-  return is_floating(t) ? t : ScalarType::kInt64;
-}
-
 // out[i] = f(row i, inner) in the output dtype, rows in their own dtype.
 template <typename F>
 void map_rows(const char* op, const Plan& p, const Tensor& out, F f) {
@@ -52,27 +47,22 @@ void map_rows(const char* op, const Plan& p, const Tensor& out, F f) {
   });
 }
 
-Tensor prod_plan(const char* op, const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim,
-                 std::optional<ScalarType> dtype) {
-  const ScalarType out_t = widened(self.dtype(), dtype);
-  Plan p = plan_reduction(op, as_dtype(self, out_t), dim, keepdim);
-  Tensor out = make_empty(p.out_shape, out_t, self.device());
-  map_rows(op, p, out, [](const auto* x, std::int64_t n) {
+void prod_rows(const ReductionMeta& m, const Tensor& out, const Tensor& self) {
+  map_rows("torch.prod", plan_rows(self, m.compute, m.reduced), out, [](const auto* x, std::int64_t n) {
     using Acc = AccOf<std::remove_cvref_t<decltype(*x)>>;
     Acc r = 1;
     for (std::int64_t j = 0; j < n; ++j) r = mul_acc(r, static_cast<Acc>(x[j]));
     return r;
   });
-  return out;
 }
 
-Tensor prod(const Tensor& self, std::optional<ScalarType> dtype) {
-  return prod_plan("torch.prod", self, std::nullopt, false, dtype);
+void prod(const ReductionMeta& m, const Tensor& out, const Tensor& self, std::optional<ScalarType> /*dtype*/) {
+  prod_rows(m, out, self);
 }
 
-Tensor prod_dim(const Tensor& self, std::int64_t dim, bool keepdim, std::optional<ScalarType> dtype) {
-  const std::int64_t dims[] = {dim};
-  return prod_plan("torch.prod", self, IntArrayRef(dims, 1), keepdim, dtype);
+void prod_dim(const ReductionMeta& m, const Tensor& out, const Tensor& self, std::int64_t /*dim*/, bool /*keepdim*/,
+              std::optional<ScalarType> /*dtype*/) {
+  prod_rows(m, out, self);
 }
 
 // --- var / std ----------------------------------------------------------------------
@@ -81,14 +71,11 @@ Tensor prod_dim(const Tensor& self, std::int64_t dim, bool keepdim, std::optiona
 // two passes in double. An empty row gives NaN; n <= correction gives inf
 // (or NaN when every deviation is zero), as PyTorch.
 template <bool kStd>
-Tensor var_std(const Tensor& self, std::optional<IntArrayRef> dim, std::optional<std::int64_t> correction,
-               bool keepdim) {
+void var_std(const ReductionMeta& m, const Tensor& out, const Tensor& self, std::optional<IntArrayRef> /*dim*/,
+             std::optional<std::int64_t> correction, bool /*keepdim*/) {
   const char* op = kStd ? "torch.std" : "torch.var";
-  WICK_CHECK(is_floating(self.dtype()), RuntimeError, op,
-             ": std and var only support floating point and complex dtypes");
   const double c = static_cast<double>(correction.value_or(1));
-  Plan p = plan_reduction(op, self, dim, keepdim);
-  Tensor out = make_empty(p.out_shape, self.dtype(), self.device());
+  const Plan p = plan_rows(self, m.compute, m.reduced);
   map_rows(op, p, out, [c](const auto* x, std::int64_t n) {
     using T = std::remove_cvref_t<decltype(*x)>;
     const double mean = pairwise_sum<double>(x, n) / static_cast<double>(n);
@@ -99,7 +86,6 @@ Tensor var_std(const Tensor& self, std::optional<IntArrayRef> dim, std::optional
     const double var = ss / std::max(0.0, static_cast<double>(n) - c);
     return kStd ? std::sqrt(var) : var;
   });
-  return out;
 }
 
 // --- norm -----------------------------------------------------------------------------
@@ -127,69 +113,64 @@ double row_norm(const T* x, std::int64_t n, double p) {
   return std::pow(s, 1.0 / p);
 }
 
-Tensor norm_plan(const Tensor& self, const std::optional<Scalar>& p, std::optional<IntArrayRef> dim, bool keepdim) {
-  const char* op = "torch.norm";
-  WICK_CHECK(is_floating(self.dtype()), RuntimeError, op,
-             ": norm(): input dtype should be either floating point or complex. Got ", type_title(self.dtype()),
-             " instead.");
-  const double pv = p ? p->to<double>() : 2.0;
-  Plan plan = plan_reduction(op, self, dim, keepdim);
-  Tensor out = make_empty(plan.out_shape, self.dtype(), self.device());
-  map_rows(op, plan, out, [pv](const auto* x, std::int64_t n) { return row_norm(x, n, pv); });
-  return out;
+void norm_rows(const ReductionMeta& m, const Tensor& out, const Tensor& self, double p) {
+  map_rows("torch.norm", plan_rows(self, m.compute, m.reduced), out,
+           [p](const auto* x, std::int64_t n) { return row_norm(x, n, p); });
 }
 
-Tensor norm(const Tensor& self, const Scalar& p) { return norm_plan(self, p, std::nullopt, false); }
+void norm(const ReductionMeta& m, const Tensor& out, const Tensor& self, const Scalar& p) {
+  norm_rows(m, out, self, p.to<double>());
+}
 
-Tensor norm_dim(const Tensor& self, const std::optional<Scalar>& p, IntArrayRef dim, bool keepdim) {
-  return norm_plan(self, p, dim, keepdim);
+void norm_dim(const ReductionMeta& m, const Tensor& out, const Tensor& self, const std::optional<Scalar>& p,
+              IntArrayRef /*dim*/, bool /*keepdim*/) {
+  norm_rows(m, out, self, p ? p->to<double>() : 2.0);
 }
 
 // --- logsumexp ---------------------------------------------------------------------------
 
-// log(sum(exp(x - m))) + m with m the row's max (0 when it is infinite, so
+// log(sum(exp(x - hi))) + hi with hi the row's max (0 when it is infinite, so
 // that all -inf gives -inf and a +inf gives inf); an empty row gives -inf.
-Tensor logsumexp(const Tensor& self, IntArrayRef dim, bool keepdim) {
+void logsumexp(const ReductionMeta& m, const Tensor& out, const Tensor& self, IntArrayRef /*dim*/, bool /*keepdim*/) {
   const char* op = "torch.logsumexp";
-  const ScalarType out_t = is_floating(self.dtype()) ? self.dtype() : ScalarType::kFloat32;
-  Plan p = plan_reduction(op, as_dtype(self, out_t), dim, keepdim);
-  Tensor out = make_empty(p.out_shape, out_t, self.device());
+  const Plan p = plan_rows(self, m.compute, m.reduced);
   map_rows(op, p, out, [](const auto* x, std::int64_t n) {
     using T = std::remove_cvref_t<decltype(*x)>;
-    double m = -std::numeric_limits<double>::infinity();
+    double hi = -std::numeric_limits<double>::infinity();
     for (std::int64_t j = 0; j < n; ++j) {
       const double v = static_cast<double>(x[j]);
       if (std::isnan(v)) return v;
-      m = std::max(m, v);
+      hi = std::max(hi, v);
     }
-    if (std::isinf(m)) m = 0.0;
-    const double s = pairwise_sum<double>(x, n, [m](T v) { return std::exp(static_cast<double>(v) - m); });
-    return std::log(s) + m;
+    if (std::isinf(hi)) hi = 0.0;
+    const double s = pairwise_sum<double>(x, n, [hi](T v) { return std::exp(static_cast<double>(v) - hi); });
+    return std::log(s) + hi;
   });
-  return out;
 }
 
 // --- cumsum / cumprod ------------------------------------------------------------------------
 
+// Rows along the scanned dim: it is swapped with the last one, scanned into
+// contiguous rows, and swapped back into `out` (written directly when the
+// dim is the last one already).
 template <bool kProd>
-Tensor scan(const Tensor& self, std::int64_t dim, std::optional<ScalarType> dtype) {
+void scan(const ScanMeta& m, const Tensor& out, const Tensor& self, std::int64_t /*dim*/,
+          std::optional<ScalarType> /*dtype*/) {
   const char* op = kProd ? "torch.cumprod" : "torch.cumsum";
-  const ScalarType out_t = widened(self.dtype(), dtype);
   const std::int64_t nd = self.dim();
-  const std::int64_t d = wrap_dim(dim, nd);
+  const std::int64_t d = m.dim;
   const std::int64_t last = nd == 0 ? 0 : nd - 1;
-  // Rows along `d`: swap it with the last dim, scan, swap back.
-  Tensor rows = as_dtype(self, out_t);
+  Tensor rows = as_dtype(self, m.compute);
   if (d != last) rows = rows.transpose(d, last);
   rows = rows.contiguous();
-  Tensor out = make_empty(rows.sizes(), out_t, self.device());
+  const Tensor scanned = d == last ? out : make_empty(rows.sizes(), m.compute, out.device());
   const std::int64_t inner = nd == 0 ? 1 : rows.sizes()[last];
   const std::int64_t outer = inner == 0 ? 0 : rows.numel() / inner;
-  visit_dtype(out_t, op, [&](auto tag) {
+  visit_dtype(m.compute, op, [&](auto tag) {
     using T = decltype(tag);
     using Acc = AccOf<T>;
     const T* in = rows.data_ptr<T>();
-    T* o = out.data_ptr<T>();
+    T* o = scanned.data_ptr<T>();
     for (std::int64_t i = 0; i < outer; ++i) {
       Acc acc = kProd ? 1 : 0;
       for (std::int64_t j = 0; j < inner; ++j) {
@@ -198,23 +179,22 @@ Tensor scan(const Tensor& self, std::int64_t dim, std::optional<ScalarType> dtyp
         o[i * inner + j] = static_cast<T>(acc);
       }
     }
+    if (d != last) unary_loop<T, T>(out, scanned.transpose(d, last), [](T v) { return v; });
   });
-  if (d != last) out = out.transpose(d, last).contiguous();
-  return out;
 }
 
 }  // namespace
 
 void register_stat_ops(Library& torch) {
-  torch.impl("prod", &prod)
-      .impl("prod.dim_int", &prod_dim)
-      .impl("var.correction", &var_std<false>)
-      .impl("std.correction", &var_std<true>)
-      .impl("norm", &norm)
-      .impl("norm.ScalarOpt_dim", &norm_dim)
-      .impl("logsumexp", &logsumexp)
-      .impl("cumsum", &scan<false>)
-      .impl("cumprod", &scan<true>);
+  torch.impl_structured("prod", &prod)
+      .impl_structured("prod.dim_int", &prod_dim)
+      .impl_structured("var.correction", &var_std<false>)
+      .impl_structured("std.correction", &var_std<true>)
+      .impl_structured("norm", &norm)
+      .impl_structured("norm.ScalarOpt_dim", &norm_dim)
+      .impl_structured("logsumexp", &logsumexp)
+      .impl_structured("cumsum", &scan<false>)
+      .impl_structured("cumprod", &scan<true>);
 }
 
 }  // namespace wick::cpu

@@ -2,8 +2,13 @@
 /// \file
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <string>
+#include <tuple>
+#include <typeinfo>
+#include <vector>
 
+#include "wick/autograd.h"
 #include "wick/error.h"
 #include "wick/loader.h"
 #include "wick/ops.h"
@@ -12,6 +17,51 @@ namespace wick {
 namespace {
 
 Device meta() { return Device(DeviceType::kMeta); }
+
+std::vector<std::int64_t> sizes(const Tensor& t) { return t.sizes().vec(); }
+
+using T = const Tensor&;
+
+// The first and the last dim; a dim twice, once wrapped.
+constexpr std::int64_t kEnds[] = {0, -1};
+constexpr std::int64_t kTwice[] = {0, 0};
+constexpr std::int64_t kLastTwice[] = {1, -1};
+
+// An operator applied to a tensor of `dtype` and `shape`, once on the CPU
+// and once on the meta device.
+struct Case {
+  const char* what;
+  std::function<Tensor(T)> f;
+  ScalarType dtype = ScalarType::kFloat32;
+  std::vector<std::int64_t> shape = {2, 3, 4};
+};
+
+// The result on meta has the CPU result's sizes, strides and dtype.
+void expect_same_geometry(const Case& c) {
+  const Tensor a = c.f(ones(c.shape, c.dtype));
+  const Tensor b = c.f(ones(c.shape, c.dtype, meta()));
+  EXPECT_TRUE(b.device().is_meta()) << c.what;
+  EXPECT_EQ(sizes(a), sizes(b)) << c.what;
+  EXPECT_EQ(a.strides().vec(), b.strides().vec()) << c.what;
+  EXPECT_EQ(a.dtype(), b.dtype()) << c.what;
+}
+
+// It fails on meta as on the CPU: the same error type and message.
+void expect_same_error(const Case& c) {
+  auto error_of = [&](const Tensor& x) -> std::tuple<std::string, std::string> {
+    try {
+      (void)c.f(x);
+    } catch (const Error& e) {
+      return {typeid(e).name(), e.what()};
+    }
+    return {"", "no error"};
+  };
+  const auto [cpu_type, cpu_message] = error_of(ones(c.shape, c.dtype));
+  const auto [meta_type, meta_message] = error_of(ones(c.shape, c.dtype, meta()));
+  EXPECT_NE(cpu_type, "") << c.what << ": the CPU accepted it";
+  EXPECT_EQ(cpu_type, meta_type) << c.what;
+  EXPECT_EQ(cpu_message, meta_message) << c.what;
+}
 
 class MetaTensor : public ::testing::Test {
  protected:
@@ -66,6 +116,108 @@ TEST_F(MetaTensor, OutVariantsAndInPlaceOperators) {
   dst.copy_(ones({3}));
   EXPECT_THROW((void)x.cpu(), NotImplementedError);
   EXPECT_THROW((void)zeros({}, std::nullopt, meta()).item(), RuntimeError);
+}
+
+TEST_F(MetaTensor, ReductionsAndScansRunThroughTheirMetaFunctions) {
+  using F = ScalarType;
+  const std::vector<std::int64_t> scalar;
+  const Case cases[] = {
+      // sum and mean: dims, keepdim, dtype= and the integer rules.
+      {"sum()", [](T x) { return sum(x); }},
+      {"sum(dim)", [](T x) { return sum(x, {1}); }},
+      {"sum(dims, keepdim)", [](T x) { return sum(x, IntArrayRef(kEnds), true); }},
+      {"sum(int32)", [](T x) { return sum(x, {1}); }, F::kInt32},
+      {"sum(bool)", [](T x) { return sum(x); }, F::kBool},
+      {"sum(dtype)", [](T x) { return sum(x, std::nullopt, false, F::kFloat64); }},
+      {"sum(empty)", [](T x) { return sum(x, {1}); }, F::kFloat32, {2, 0}},
+      {"mean(dim)", [](T x) { return mean(x, {2}, true); }},
+      {"mean(dtype)", [](T x) { return mean(x, std::nullopt, false, F::kFloat64); }, F::kInt64},
+      // prod, max, min, amax, amin, argmax, argmin.
+      {"prod()", [](T x) { return prod(x); }, F::kInt32},
+      {"prod(dim)", [](T x) { return prod(x, -1, true, F::kInt64); }},
+      {"max()", [](T x) { return max(x); }},
+      {"min()", [](T x) { return min(x); }, F::kInt64},
+      {"max(dim).values", [](T x) { return std::get<0>(max(x, 1)); }},
+      {"max(dim).indices", [](T x) { return std::get<1>(max(x, 1, true)); }},
+      {"min(dim).indices", [](T x) { return std::get<1>(min(x, -1)); }, F::kInt32},
+      {"amax()", [](T x) { return amax(x); }},
+      {"amin(dims)", [](T x) { return amin(x, kEnds, true); }},
+      {"argmax()", [](T x) { return argmax(x); }},
+      {"argmax(keepdim)", [](T x) { return argmax(x, std::nullopt, true); }},
+      {"argmin(dim)", [](T x) { return argmin(x, 0, true); }, F::kInt64},
+      // var, std, norm, logsumexp.
+      {"var()", [](T x) { return var(x); }},
+      {"var(dim)", [](T x) { return var_correction(x, {1}, 0, true); }},
+      {"std(dims)", [](T x) { return std_correction(x, IntArrayRef(kEnds), std::nullopt); }},
+      {"norm()", [](T x) { return norm(x, 1); }, F::kFloat64},
+      {"norm(dim)", [](T x) { return norm(x, std::nullopt, {1}, true); }},
+      {"logsumexp(int64)", [](T x) { return logsumexp(x, {1}); }, F::kInt64},
+      // all, any, cumsum, cumprod.
+      {"all()", [](T x) { return all(x); }},
+      {"any(dim)", [](T x) { return any(x, 1, true); }, F::kInt32},
+      {"cumsum(int32)", [](T x) { return cumsum(x, 1); }, F::kInt32},
+      {"cumprod(dtype)", [](T x) { return cumprod(x, -1, F::kFloat64); }},
+      // 0-dim inputs: dims 0 and -1, reducing nothing.
+      {"cumsum(0-dim)", [](T x) { return cumsum(x, 0); }, F::kFloat32, scalar},
+      {"sum(0-dim)", [](T x) { return sum(x, IntArrayRef(kEnds), true); }, F::kFloat32, scalar},
+      {"max(0-dim, dim)", [](T x) { return std::get<1>(max(x, 0)); }, F::kFloat32, scalar},
+  };
+  for (const Case& c : cases) expect_same_geometry(c);
+}
+
+TEST_F(MetaTensor, ReductionErrorsAreTheCpusOnes) {
+  using F = ScalarType;
+  const std::vector<std::int64_t> empty_rows = {0, 3};
+  const std::vector<std::int64_t> matrix = {2, 3};
+  const Case cases[] = {
+      {"max(empty)", [](T x) { return max(x); }, F::kFloat32, empty_rows},
+      {"min(empty, 0)", [](T x) { return std::get<0>(min(x, 0)); }, F::kFloat32, empty_rows},
+      {"amax(empty)", [](T x) { return amax(x); }, F::kFloat32, empty_rows},
+      {"amin(empty, 0)", [](T x) { return amin(x, {0}); }, F::kFloat32, empty_rows},
+      {"argmax(empty)", [](T x) { return argmax(x); }, F::kFloat32, empty_rows},
+      {"argmin(bool)", [](T x) { return argmin(x); }, F::kBool, matrix},
+      {"var(int64)", [](T x) { return var(x); }, F::kInt64, matrix},
+      {"std(int32)", [](T x) { return std_correction(x, {0}, 1); }, F::kInt32, matrix},
+      {"norm(int64)", [](T x) { return norm(x); }, F::kInt64, matrix},
+      {"mean(int64)", [](T x) { return mean(x); }, F::kInt64, matrix},
+      {"max(dim 2)", [](T x) { return std::get<0>(max(x, 2)); }, F::kFloat32, matrix},
+      {"amax(0, 0)", [](T x) { return amax(x, kTwice); }, F::kFloat32, matrix},
+      {"sum(1, -1)", [](T x) { return sum(x, IntArrayRef(kLastTwice)); }, F::kFloat32, matrix},
+      {"logsumexp(3)", [](T x) { return logsumexp(x, {3}); }, F::kFloat32, matrix},
+      {"cumsum(2)", [](T x) { return cumsum(x, 2); }, F::kFloat32, matrix},
+      {"all(-3)", [](T x) { return all(x, -3); }, F::kFloat32, matrix},
+  };
+  for (const Case& c : cases) expect_same_error(c);
+}
+
+// The graph of (x * 2 + 1).sum() is recorded on meta tensors and its
+// backward runs through meta functions too (sum's backward expands).
+TEST_F(MetaTensor, AutogradBuildsAndRunsTheGraph) {
+  Tensor x = ones({2, 3}, std::nullopt, meta());
+  x.requires_grad_();
+  Tensor y = (x * 2 + 1).sum();
+  EXPECT_TRUE(y.device().is_meta());
+  EXPECT_EQ(y.dim(), 0);
+  ASSERT_NE(y.grad_fn(), nullptr);
+  EXPECT_EQ(y.grad_fn()->name(), "SumBackward0");
+  y.backward();
+  const Tensor g = x.grad();
+  ASSERT_TRUE(g.defined());
+  EXPECT_TRUE(g.device().is_meta());
+  EXPECT_EQ(sizes(g), (std::vector<std::int64_t>{2, 3}));
+  EXPECT_EQ(g.dtype(), ScalarType::kFloat32);
+  // Reductions with formulas of their own. (max.dim's backward makes an
+  // arange, which has no Meta kernel yet.)
+  Tensor z = ones({2, 3, 4}, ScalarType::kFloat64, meta());
+  z.requires_grad_();
+  Tensor w = add(amax(z, {1}, true).mean(), max(z));
+  w = add(w, add(logsumexp(z, {0}).sum(), cumsum(z, 1).sum()));
+  w = add(w, add(prod(z, 1).sum(), cumprod(z, 2).sum()));
+  w = add(w, add(var_correction(z, {0, 2}, 1).sum(), norm(z, 3)));
+  w = add(w, add(std_correction(z, std::nullopt, 0), norm(z, 2, {1}).sum()));
+  w.backward();
+  EXPECT_EQ(sizes(z.grad()), (std::vector<std::int64_t>{2, 3, 4}));
+  EXPECT_EQ(z.grad().dtype(), ScalarType::kFloat64);
 }
 
 TEST_F(MetaTensor, PrintsAsPyTorchDoes) {
