@@ -53,9 +53,6 @@ void check_alpha(const char* op, ScalarType compute, const Scalar& alpha) {
 ElementwiseMeta arith(const char* op, const Tensor& a, const Tensor& b) {
   return binary_op(op, a, b, BinaryKind::kArith);
 }
-ElementwiseMeta compare(const char* op, const Tensor& a, const Tensor& b) {
-  return binary_op(op, a, b, BinaryKind::kCompare);
-}
 
 // fmod and remainder of bools: PyTorch has no kernel for them.
 ElementwiseMeta modulo(const char* op, const char* kernel, const Tensor& a, const Tensor& b) {
@@ -63,8 +60,6 @@ ElementwiseMeta modulo(const char* op, const char* kernel, const Tensor& a, cons
   WICK_CHECK(m.compute != ScalarType::kBool, RuntimeError, op, ": \"", kernel, "\" not implemented for 'Bool'");
   return m;
 }
-
-ElementwiseMeta float_fn(const char* op, const Tensor& self) { return unary_op(op, self, UnaryKind::kFloat); }
 
 // floor, ceil, round and trunc: integers are already whole (a copy), bools are refused.
 ElementwiseMeta rounding(const char* op, const char* kernel, const Tensor& self) {
@@ -89,7 +84,6 @@ ElementwiseMeta sub(const Tensor& self, const Tensor& other, const Scalar& alpha
              "`logical_xor()` operator instead.");
   return m;
 }
-ElementwiseMeta mul(const Tensor& self, const Tensor& other) { return arith("torch.mul", self, other); }
 ElementwiseMeta div(const Tensor& self, const Tensor& other, std::optional<std::string_view> rounding_mode) {
   const char* op = "torch.div";
   WICK_CHECK(!rounding_mode || *rounding_mode == "trunc" || *rounding_mode == "floor", RuntimeError, op,
@@ -99,30 +93,9 @@ ElementwiseMeta div(const Tensor& self, const Tensor& other, std::optional<std::
              ": \"div_floor\" not implemented for 'Bool'");
   return m;
 }
-ElementwiseMeta pow(const Tensor& self, const Tensor& exponent) { return arith("torch.pow", self, exponent); }
-ElementwiseMeta maximum(const Tensor& self, const Tensor& other) { return arith("torch.maximum", self, other); }
-ElementwiseMeta minimum(const Tensor& self, const Tensor& other) { return arith("torch.minimum", self, other); }
-ElementwiseMeta eq(const Tensor& self, const Tensor& other) { return compare("torch.eq", self, other); }
-ElementwiseMeta ne(const Tensor& self, const Tensor& other) { return compare("torch.ne", self, other); }
-ElementwiseMeta lt(const Tensor& self, const Tensor& other) { return compare("torch.lt", self, other); }
-ElementwiseMeta le(const Tensor& self, const Tensor& other) { return compare("torch.le", self, other); }
-ElementwiseMeta gt(const Tensor& self, const Tensor& other) { return compare("torch.gt", self, other); }
-ElementwiseMeta ge(const Tensor& self, const Tensor& other) { return compare("torch.ge", self, other); }
 ElementwiseMeta fmod(const Tensor& self, const Tensor& other) { return modulo("torch.fmod", "fmod_cpu", self, other); }
 ElementwiseMeta remainder(const Tensor& self, const Tensor& other) {
   return modulo("torch.remainder", "remainder_cpu", self, other);
-}
-ElementwiseMeta atan2(const Tensor& self, const Tensor& other) {
-  return binary_op("torch.atan2", self, other, BinaryKind::kTrueDiv);
-}
-ElementwiseMeta logical_and(const Tensor& self, const Tensor& other) {
-  return binary_op("torch.logical_and", self, other, BinaryKind::kLogical);
-}
-ElementwiseMeta logical_or(const Tensor& self, const Tensor& other) {
-  return binary_op("torch.logical_or", self, other, BinaryKind::kLogical);
-}
-ElementwiseMeta logical_xor(const Tensor& self, const Tensor& other) {
-  return binary_op("torch.logical_xor", self, other, BinaryKind::kLogical);
 }
 
 // self + weight * (end - self): self and end share a floating dtype; a
@@ -155,13 +128,11 @@ ElementwiseMeta neg(const Tensor& self) {
              "a mask, use the `~` or `logical_not()` operator instead.");
   return unary_op("torch.neg", self, UnaryKind::kSame);
 }
-ElementwiseMeta abs(const Tensor& self) { return unary_op("torch.abs", self, UnaryKind::kSame); }
 ElementwiseMeta relu(const Tensor& self) {
   WICK_CHECK(self.dtype() != ScalarType::kBool, RuntimeError,
              "torch.relu: \"clamp_min_cpu\" not implemented for 'Bool'");
   return unary_op("torch.relu", self, UnaryKind::kSame);
 }
-ElementwiseMeta sign(const Tensor& self) { return unary_op("torch.sign", self, UnaryKind::kSame); }
 ElementwiseMeta square(const Tensor& self) {
   ElementwiseMeta m = unary_op("torch.square", self, UnaryKind::kSame);
   if (m.compute == ScalarType::kBool)
@@ -174,27 +145,6 @@ ElementwiseMeta logical_not(const Tensor& self) {
   return m;
 }
 
-ElementwiseMeta exp(const Tensor& self) { return float_fn("torch.exp", self); }
-ElementwiseMeta exp2(const Tensor& self) { return float_fn("torch.exp2", self); }
-ElementwiseMeta expm1(const Tensor& self) { return float_fn("torch.expm1", self); }
-ElementwiseMeta log(const Tensor& self) { return float_fn("torch.log", self); }
-ElementwiseMeta log2(const Tensor& self) { return float_fn("torch.log2", self); }
-ElementwiseMeta log10(const Tensor& self) { return float_fn("torch.log10", self); }
-ElementwiseMeta log1p(const Tensor& self) { return float_fn("torch.log1p", self); }
-ElementwiseMeta sqrt(const Tensor& self) { return float_fn("torch.sqrt", self); }
-ElementwiseMeta rsqrt(const Tensor& self) { return float_fn("torch.rsqrt", self); }
-ElementwiseMeta reciprocal(const Tensor& self) { return float_fn("torch.reciprocal", self); }
-ElementwiseMeta sin(const Tensor& self) { return float_fn("torch.sin", self); }
-ElementwiseMeta cos(const Tensor& self) { return float_fn("torch.cos", self); }
-ElementwiseMeta tan(const Tensor& self) { return float_fn("torch.tan", self); }
-ElementwiseMeta asin(const Tensor& self) { return float_fn("torch.asin", self); }
-ElementwiseMeta acos(const Tensor& self) { return float_fn("torch.acos", self); }
-ElementwiseMeta atan(const Tensor& self) { return float_fn("torch.atan", self); }
-ElementwiseMeta sinh(const Tensor& self) { return float_fn("torch.sinh", self); }
-ElementwiseMeta cosh(const Tensor& self) { return float_fn("torch.cosh", self); }
-ElementwiseMeta tanh(const Tensor& self) { return float_fn("torch.tanh", self); }
-ElementwiseMeta erf(const Tensor& self) { return float_fn("torch.erf", self); }
-ElementwiseMeta sigmoid(const Tensor& self) { return float_fn("torch.sigmoid", self); }
 ElementwiseMeta floor(const Tensor& self) { return rounding("torch.floor", "floor_vml_cpu", self); }
 ElementwiseMeta ceil(const Tensor& self) { return rounding("torch.ceil", "ceil_vml_cpu", self); }
 ElementwiseMeta round(const Tensor& self) { return rounding("torch.round", "round_vml_cpu", self); }

@@ -57,7 +57,11 @@ wick/schema.h) at the start of a line; indented `key: value` lines follow.
               the result's geometry; backends register impls with
               `impl_structured`, and the out= kernel and the Meta backend are
               derived (wick/structured.h). Declared in <name>_meta.h as
-              `<namespace>::meta::<name>[_<overload>]`
+              `<namespace>::meta::<name>[_<overload>]`, and written by hand;
+              or one of the elementwise families, which the generator writes:
+              unary(float) (integers compute in the default float dtype),
+              unary(same), binary(arith), binary(compare), binary(truediv),
+              binary(logical) (wick::meta::unary_op / binary_op)
   sample      one call of the operator for its checks (`wick opcheck`,
               `wick test-backend`), repeatable; arguments as in Python, with
               T[2, 3] an input tensor of that shape (random, in the
@@ -211,7 +215,20 @@ class Op:
     @property
     def meta(self):
         """The meta function's result type, or None (no meta function)."""
-        return self.fields.get("meta")
+        value = self.fields.get("meta")
+        return "ElementwiseMeta" if value and self.meta_family() else value
+
+    def meta_family(self):
+        """(helper, kind) when the meta function is one of wick/meta.h's
+        elementwise families (`meta: unary(float)`): the generator writes it."""
+        m = re.fullmatch(r"(unary|binary)\((\w+)\)", self.fields.get("meta", ""))
+        if not m:
+            return None
+        kinds = {"unary": {"float": "kFloat", "same": "kSame"},
+                 "binary": {"arith": "kArith", "compare": "kCompare", "truediv": "kTrueDiv", "logical": "kLogical"}}
+        if m.group(2) not in kinds[m.group(1)]:
+            fail(self.where, f"meta: {m.group(1)}({m.group(2)}): the kinds are {', '.join(kinds[m.group(1)])}")
+        return m.group(1), kinds[m.group(1)][m.group(2)]
 
     def meta_name(self):
         s = self.schema
@@ -425,6 +442,30 @@ def out_schema_name(s):
     return s.name + ".out" if not s.overload else f"{s.name}.{s.overload}_out"
 
 
+def family_meta_functions(defs):
+    """The meta functions the `meta: unary(...)` / `binary(...)` families define."""
+    lines = []
+    for e in defs:
+        op = e.op
+        family = op.meta_family() if e.kind == "def" else None
+        if not family:
+            continue
+        helper, kind = family
+        tensors = [a.name for a in op.schema.args if a.kind == "Tensor" and not a.is_list]
+        params = ", ".join(f"{kernel_type(a, op.where)} {a.name}" if a.name in tensors[:2] else kernel_type(a, op.where)
+                           for a in op.schema.args)
+        qualified = c_string(f"{op.ns}.{op.schema.name}")
+        if helper == "unary":
+            body = f"return wick::meta::unary_op({qualified}, {tensors[0]}, wick::meta::UnaryKind::{kind});"
+        else:
+            body = (f"return wick::meta::binary_op({qualified}, {tensors[0]}, {tensors[1]}, "
+                    f"wick::meta::BinaryKind::{kind});")
+        lines += [f"namespace {op.meta_namespace()} {{",
+                  f"wick::ElementwiseMeta {op.meta_name()}({params}) {{ {body} }}",
+                  f"}}  // namespace {op.meta_namespace()}"]
+    return lines
+
+
 def write_catalog(path, name, defs, aliases, namespace, meta_header):
     names, glue = glue_expressions(defs)
     lines = [
@@ -461,6 +502,7 @@ def write_catalog(path, name, defs, aliases, namespace, meta_header):
         "}  // namespace",
         "",
     ]
+    lines += [""] + family_meta_functions(defs) + [""]
     if namespace:
         lines.append(f"namespace {namespace} {{")
     lines += [
