@@ -3,8 +3,13 @@
 /// float32/float64 matrices go to cblas_sgemm/dgemm (gemv, dot for vectors). A transposed operand
 /// (unit stride along rows) is passed as a transpose flag with its leading
 /// dimension, never copied; only operands with no unit stride are made
-/// contiguous first. Integer matrices use a plain triple loop.
+/// contiguous first. Integer matrices use a plain triple loop. Each is the
+/// computation of an operator whose meta function
+/// (dispatch/ops/meta_linalg.cpp) checked the operands and gave the
+/// contiguous output (Note [Structured kernels] in wick/structured.h).
 #include <cblas.h>
+
+#include <wick/meta.h>
 
 #include "cpu_kernels.h"
 #include "loops.h"
@@ -102,84 +107,32 @@ void batched_matmul(const char* op, const Tensor& a, const Tensor& m, const Tens
   });
 }
 
-void check_same_dtype(const char* op, const Tensor& a, const Tensor& b) {
-  WICK_CHECK(a.dtype() == b.dtype(), RuntimeError, op, ": expected scalar type ", type_title(a.dtype()),
-             " but found ", type_title(b.dtype()));
-  common_device(op, a, b);
+using M = OutputMeta;
+
+void mm(const M& /*m*/, const Tensor& out, const Tensor& a, const Tensor& b) {
+  batched_matmul("torch.mm", a.unsqueeze(0), b.unsqueeze(0), out);
 }
 
-Tensor mm(const Tensor& a, const Tensor& b) {
-  const char* op = "torch.mm";
-  WICK_CHECK(a.dim() == 2, RuntimeError, op, ": self must be a matrix");
-  WICK_CHECK(b.dim() == 2, RuntimeError, op, ": mat2 must be a matrix");
-  WICK_CHECK(a.size(1) == b.size(0), RuntimeError, op, ": mat1 and mat2 shapes cannot be multiplied (", a.size(0), "x",
-             a.size(1), " and ", b.size(0), "x", b.size(1), ")");
-  check_same_dtype(op, a, b);
-  Tensor out = make_empty({a.size(0), b.size(1)}, a.dtype(), a.device());
-  batched_matmul(op, a.unsqueeze(0), b.unsqueeze(0), out);
-  return out;
+void bmm(const M& /*m*/, const Tensor& out, const Tensor& a, const Tensor& b) {
+  batched_matmul("torch.bmm", a, b, out);
 }
 
-Tensor bmm(const Tensor& a, const Tensor& b) {
-  const char* op = "torch.bmm";
-  WICK_CHECK(a.dim() == 3, RuntimeError, op, ": batch1 must be a 3D tensor");
-  WICK_CHECK(b.dim() == 3, RuntimeError, op, ": batch2 must be a 3D tensor");
-  WICK_CHECK(a.size(0) == b.size(0), RuntimeError, op, ": batch1 and batch2 must have same number of batches, got ",
-             a.size(0), " and ", b.size(0));
-  WICK_CHECK(a.size(2) == b.size(1), RuntimeError, op, ": Expected size for first two dimensions of batch2 tensor to be: [",
-             a.size(0), ", ", a.size(2), "] but got: [", b.size(0), ", ", b.size(1), "].");
-  check_same_dtype(op, a, b);
-  Tensor out = make_empty({a.size(0), a.size(1), b.size(2)}, a.dtype(), a.device());
-  batched_matmul(op, a, b, out);
-  return out;
-}
-
-Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta, const Scalar& alpha) {
-  const char* op = "torch.addmm";
-  WICK_CHECK(mat1.dim() == 2, RuntimeError, op, ": mat1 must be a matrix, got ", mat1.dim(), "-D tensor");
-  WICK_CHECK(mat2.dim() == 2, RuntimeError, op, ": mat2 must be a matrix, got ", mat2.dim(), "-D tensor");
-  WICK_CHECK(mat1.size(1) == mat2.size(0), RuntimeError, op, ": mat1 and mat2 shapes cannot be multiplied (",
-             mat1.size(0), "x", mat1.size(1), " and ", mat2.size(0), "x", mat2.size(1), ")");
-  WICK_CHECK(self.dtype() == mat2.dtype() && mat1.dtype() == mat2.dtype(), RuntimeError, op,
-             ": self and mat2 must have the same dtype");
-  common_device(op, self, mat1);
-  common_device(op, mat1, mat2);
-  const std::int64_t n = mat1.size(0);
-  const std::int64_t p = mat2.size(1);
-  Tensor out = make_empty({n, p}, self.dtype(), self.device());
+void addmm(const M& /*m*/, const Tensor& out, const Tensor& self, const Tensor& mat1, const Tensor& mat2,
+           const Scalar& beta, const Scalar& alpha) {
   // out starts as self broadcast to [n, p]; BLAS then adds alpha * mat1 @ mat2.
-  out.copy_(self.expand({n, p}));
-  batched_matmul(op, mat1.unsqueeze(0), mat2.unsqueeze(0), out, alpha, beta);
-  return out;
+  Tensor c = out;
+  c.copy_(self.expand(out.sizes()));
+  batched_matmul("torch.addmm", mat1.unsqueeze(0), mat2.unsqueeze(0), out, alpha, beta);
 }
 
-Tensor mv(const Tensor& self, const Tensor& vec) {
-  const char* op = "torch.mv";
-  WICK_CHECK(self.dim() == 2 && vec.dim() == 1, RuntimeError, op, ": vector + matrix @ vector expected, got 1, ",
-             self.dim(), ", ", vec.dim());
-  WICK_CHECK(self.size(1) == vec.size(0), RuntimeError, op, ": size mismatch, got ", self.size(0), ", ", self.size(0),
-             "x", self.size(1), ",", vec.size(0));
-  check_same_dtype(op, self, vec);
-  Tensor out = make_empty({self.size(0)}, self.dtype(), self.device());
-  batched_matmul(op, self.unsqueeze(0), vec.unsqueeze(1).unsqueeze(0), out);
-  return out;
+void mv(const M& /*m*/, const Tensor& out, const Tensor& self, const Tensor& vec) {
+  batched_matmul("torch.mv", self.unsqueeze(0), vec.unsqueeze(1).unsqueeze(0), out);
 }
 
-Tensor dot(const Tensor& self, const Tensor& other) {
-  const char* op = "torch.dot";
-  WICK_CHECK(self.dim() == 1 && other.dim() == 1, RuntimeError, op, ": 1D tensors expected, but got ", self.dim(),
-             "D and ", other.dim(), "D tensors");
-  WICK_CHECK(self.dtype() == other.dtype(), RuntimeError, op, ": expected both vectors to have same dtype, but found ",
-             type_title(self.dtype()), " and ", type_title(other.dtype()));
-  WICK_CHECK(self.numel() == other.numel(), RuntimeError, op, ": inconsistent tensor size, expected tensor [",
-             self.numel(), "] and src [", other.numel(), "] to have the same number of elements, but got ",
-             self.numel(), " and ", other.numel(), " elements respectively");
-  WICK_CHECK(self.dtype() != ScalarType::kBool, RuntimeError, op, ": \"dot\" not implemented for 'Bool'");
-  common_device(op, self, other);
-  Tensor out = make_empty({}, self.dtype(), self.device());
-  visit_dtype(self.dtype(), op, [&](auto tag) {
+void dot(const M& /*m*/, const Tensor& out, const Tensor& self, const Tensor& other) {
+  visit_dtype(self.dtype(), "torch.dot", [&](auto tag) {
     using T = decltype(tag);
-    if constexpr (!std::is_same_v<T, bool>) {
+    if constexpr (!std::is_same_v<T, bool>) {  // refused by the meta function
       const T* x = static_cast<const T*>(self.data_ptr());
       const T* y = static_cast<const T*>(other.data_ptr());
       const std::int64_t n = self.numel();
@@ -196,13 +149,16 @@ Tensor dot(const Tensor& self, const Tensor& other) {
       *static_cast<T*>(out.data_ptr()) = r;
     }
   });
-  return out;
 }
 
 }  // namespace
 
 void register_blas_ops(Library& torch) {
-  torch.impl("mm", &mm).impl("bmm", &bmm).impl("addmm", &addmm).impl("mv", &mv).impl("dot", &dot);
+  torch.impl_structured("mm", &mm)
+      .impl_structured("bmm", &bmm)
+      .impl_structured("addmm", &addmm)
+      .impl_structured("mv", &mv)
+      .impl_structured("dot", &dot);
 }
 
 }  // namespace wick::cpu

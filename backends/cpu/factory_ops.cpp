@@ -1,9 +1,15 @@
 // backends/cpu/factory_ops.cpp - tensor, arange, linspace, eye, rand, randn and randint.
 /// \file
+/// Each fills the tensor that the glue allocated from its meta function
+/// (dispatch/ops/meta_creation.cpp), which checked the arguments and gave
+/// the size, dtype and device (Note [Structured kernels] in
+/// wick/structured.h): `device="meta"` never gets here.
 #include <cmath>
 #include <type_traits>
 #include <vector>
 
+#include <wick/meta.h>
+#include <wick/meta_creation.h>
 #include <wick/random.h>
 
 #include "cpu_kernels.h"
@@ -12,215 +18,126 @@
 namespace wick::cpu {
 namespace {
 
-Device cpu_device(std::optional<Device> device, const char* op) {
-  Device d = device.value_or(Device());
-  WICK_CHECK(d.is_cpu(), RuntimeError, op, ": the CPU backend cannot create tensors on ", d.str());
-  return d;
-}
+using I64 = std::int64_t;
+using OptDtype = std::optional<ScalarType>;
+using OptDevice = std::optional<Device>;
 
-// Walks nested list data: infers the shape (checking it is not ragged) and
-// the dtype, and collects the leaves in row-major order.
-struct Nested {
-  DimVector shape;
-  std::vector<Scalar> leaves;
-  bool any_float = false;
-  bool any_int = false;
-  bool any_bool = false;
-};
-
-void walk(const Value& v, std::size_t depth, Nested& n, const char* op) {
-  auto size_at = [&](std::int64_t len) {
-    if (depth == n.shape.size()) {
-      WICK_CHECK(n.leaves.empty(), ValueError, op, ": expected sequence at dim ", depth, " but got a number");
-      n.shape.push_back(len);
-    } else {
-      WICK_CHECK(n.shape[depth] == len, ValueError, op, ": expected sequence of length ", n.shape[depth], " at dim ",
-                 depth, " (got ", len, ")");
-    }
-  };
-  switch (v.kind()) {
-    case Value::Kind::kList:
-    case Value::Kind::kTuple:
-      size_at(static_cast<std::int64_t>(v.items().size()));
-      for (const Value& item : v.items()) walk(item, depth + 1, n, op);
-      return;
-    case Value::Kind::kIntList:
-      size_at(static_cast<std::int64_t>(v.to_int_list().size()));
-      for (std::int64_t i : v.to_int_list()) walk(Value(i), depth + 1, n, op);
-      return;
-    case Value::Kind::kDoubleList:
-      size_at(static_cast<std::int64_t>(v.to_double_list().size()));
-      for (double d : v.to_double_list()) walk(Value(d), depth + 1, n, op);
-      return;
-    case Value::Kind::kBool:
-    case Value::Kind::kInt:
-    case Value::Kind::kDouble:
-      WICK_CHECK(depth == n.shape.size(), ValueError, op, ": expected sequence of length ",
-                 depth < n.shape.size() ? n.shape[depth] : 0, " at dim ", depth, " (got a number)");
-      n.any_bool |= v.is_bool();
-      n.any_int |= v.is_int();
-      n.any_float |= v.is_double();
-      n.leaves.push_back(v.to_scalar());
-      return;
-    default:
-      throw TypeError(detail::str_cat(op, ": Could not infer dtype of ", v.type_name()));
-  }
-}
-
-Tensor tensor(const Value& data, std::optional<ScalarType> dtype, std::optional<Device> device) {
-  const char* op = "torch.tensor";
-  Device d = cpu_device(device, op);
-  if (data.is_tensor()) {
-    const Tensor& t = data.to_tensor();
-    return as_dtype(t, dtype.value_or(t.dtype())).clone();
-  }
-  Nested n;
-  walk(data, 0, n, op);
-  const ScalarType t = dtype ? *dtype
-                       : n.any_float ? kDefaultFloat
-                       : n.any_int   ? ScalarType::kInt64
-                       : n.any_bool  ? ScalarType::kBool
-                                     : kDefaultFloat;  // torch.tensor([]) is float32
-  Tensor out = make_empty(n.shape, t, d);
-  visit_dtype(t, op, [&](auto tag) {
-    using T = decltype(tag);
-    T* p = static_cast<T*>(out.data_ptr());
-    for (std::size_t i = 0; i < n.leaves.size(); ++i) p[i] = n.leaves[i].to<T>();
-  });
-  return out;
-}
-
-Tensor arange(const Scalar& start_or_end, const std::optional<Scalar>& end_opt, const Scalar& step,
-              std::optional<ScalarType> dtype, std::optional<Device> device) {
-  const char* op = "torch.arange";
-  Device d = cpu_device(device, op);
-  const Scalar start = end_opt ? start_or_end : Scalar(0);
-  const Scalar end = end_opt ? *end_opt : start_or_end;
-  const bool any_float = start.is_floating() || end.is_floating() || step.is_floating();
-  const ScalarType t = dtype ? *dtype : any_float ? kDefaultFloat : ScalarType::kInt64;
-  const double s = start.to<double>(), e = end.to<double>(), st = step.to<double>();
-  WICK_CHECK(st != 0, RuntimeError, op, ": step must be nonzero");
-  if (!any_float) {
-    // Integral ranges are sized and filled in exact integer arithmetic.
-    const __int128 si = start.to<std::int64_t>(), ei = end.to<std::int64_t>(), sti = step.to<std::int64_t>();
-    WICK_CHECK((sti > 0 && ei >= si) || (sti < 0 && ei <= si), RuntimeError, op,
-               ": upper bound and larger bound inconsistent with step sign");
-    const __int128 span = ei - si;
-    const auto n = static_cast<std::int64_t>(span / sti + (span % sti != 0 ? 1 : 0));
-    Tensor out = make_empty({n}, t, d);
-    visit_dtype(t, op, [&](auto tag) {
-      using T = decltype(tag);
-      T* p = static_cast<T*>(out.data_ptr());
-      for (std::int64_t i = 0; i < n; ++i) p[i] = static_cast<T>(static_cast<std::int64_t>(si + i * sti));
-    });
-    return out;
-  }
-  WICK_CHECK(std::isfinite(s) && std::isfinite(e), RuntimeError, op, ": unsupported range: ", s, " -> ", e);
-  WICK_CHECK((st > 0 && e >= s) || (st < 0 && e <= s), RuntimeError, op,
-             ": upper bound and larger bound inconsistent with step sign");
-  const double count = std::ceil((e - s) / st);
-  WICK_CHECK(count < 9.0e15, RuntimeError, op, ": invalid size, possible overflow? (", count, " elements)");
-  const auto n = static_cast<std::int64_t>(count);
-  Tensor out = make_empty({n}, t, d);
-  visit_dtype(t, op, [&](auto tag) {
-    using T = decltype(tag);
-    T* p = static_cast<T*>(out.data_ptr());
-    for (std::int64_t i = 0; i < n; ++i) p[i] = static_cast<T>(s + static_cast<double>(i) * st);
-  });
-  return out;
-}
-
-Tensor eye(std::int64_t n, std::optional<std::int64_t> m_opt, std::optional<ScalarType> dtype,
-           std::optional<Device> device) {
-  const char* op = "torch.eye";
-  const std::int64_t m = m_opt.value_or(n);
-  WICK_CHECK(n >= 0, RuntimeError, op, ": n must be greater or equal to 0, got ", n);
-  WICK_CHECK(m >= 0, RuntimeError, op, ": m must be greater or equal to 0, got ", m);
-  Tensor out = make_empty({n, m}, dtype.value_or(kDefaultFloat), cpu_device(device, op));
-  out.fill_(0);
+// Writes `values` (converted) into the contiguous `out`.
+template <typename V>
+void fill_from(const Tensor& out, const std::vector<V>& values, const char* op) {
   visit_dtype(out.dtype(), op, [&](auto tag) {
     using T = decltype(tag);
     T* p = static_cast<T*>(out.data_ptr());
-    for (std::int64_t i = 0; i < std::min(n, m); ++i) p[i * m + i] = T(1);
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      if constexpr (std::is_same_v<V, Scalar>) {
+        p[i] = values[i].template to<T>();
+      } else {
+        p[i] = static_cast<T>(values[i]);
+      }
+    }
   });
-  return out;
+}
+
+void tensor(const FromDataMeta& m, const Tensor& out, const Value& data, OptDtype /*dtype*/, OptDevice /*device*/) {
+  if (data.is_tensor()) {  // a copy, converted to out's dtype and moved to its device
+    Tensor target = out;
+    target.copy_(data.to_tensor());
+    return;
+  }
+  fill_from(out, m.values, "torch.tensor");
+}
+
+void arange(const ArangeMeta& m, const Tensor& out, const Scalar& /*start*/, const std::optional<Scalar>& /*end*/,
+            const Scalar& /*step*/, OptDtype /*dtype*/, OptDevice /*device*/) {
+  const I64 n = out.numel();
+  visit_dtype(out.dtype(), "torch.arange", [&](auto tag) {
+    using T = decltype(tag);
+    T* p = static_cast<T*>(out.data_ptr());
+    if (m.start.is_integral()) {  // exact integer arithmetic
+      const __int128 s = m.start.to<I64>();
+      const __int128 st = m.step.to<I64>();
+      for (I64 i = 0; i < n; ++i) p[i] = static_cast<T>(static_cast<I64>(s + i * st));
+    } else {
+      const double s = m.start.to<double>();
+      const double st = m.step.to<double>();
+      for (I64 i = 0; i < n; ++i) p[i] = static_cast<T>(s + static_cast<double>(i) * st);
+    }
+  });
+}
+
+void eye(const OutputMeta& /*m*/, const Tensor& out, I64 /*n*/, std::optional<I64> /*m*/, OptDtype /*dtype*/,
+         OptDevice /*device*/) {
+  Tensor target = out;
+  target.fill_(0);
+  const I64 rows = out.sizes()[0];
+  const I64 cols = out.sizes()[1];
+  visit_dtype(out.dtype(), "torch.eye", [&](auto tag) {
+    using T = decltype(tag);
+    T* p = static_cast<T*>(out.data_ptr());
+    for (I64 i = 0; i < std::min(rows, cols); ++i) p[i * cols + i] = T(1);
+  });
 }
 
 template <bool kNormal>
-Tensor random_tensor(const char* op, IntArrayRef size, std::optional<ScalarType> dtype, std::optional<Device> device) {
-  const ScalarType t = dtype.value_or(kDefaultFloat);
-  WICK_CHECK(is_floating(t), RuntimeError, op, ": \"", kNormal ? "normal" : "uniform", "\" not implemented for '",
-             type_title(t), "'");
-  Tensor out = make_empty(size, t, cpu_device(device, op));
+void random_fill(const Tensor& out, const char* op) {
   std::vector<double> values(static_cast<std::size_t>(out.numel()));
   if (kNormal) {
     default_generator().normal(values.data(), out.numel());
   } else {
     default_generator().uniform(values.data(), out.numel());
   }
-  visit_dtype(t, op, [&](auto tag) {
-    using T = decltype(tag);
-    T* p = static_cast<T*>(out.data_ptr());
-    for (std::size_t i = 0; i < values.size(); ++i) p[i] = static_cast<T>(values[i]);
-  });
-  return out;
+  fill_from(out, values, op);
 }
 
-Tensor rand(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<Device> device) {
-  return random_tensor<false>("torch.rand", size, dtype, device);
+void rand(const OutputMeta& /*m*/, const Tensor& out, IntArrayRef /*size*/, OptDtype /*dtype*/, OptDevice /*device*/) {
+  random_fill<false>(out, "torch.rand");
 }
-Tensor randn(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<Device> device) {
-  return random_tensor<true>("torch.randn", size, dtype, device);
+void randn(const OutputMeta& /*m*/, const Tensor& out, IntArrayRef /*size*/, OptDtype /*dtype*/, OptDevice /*device*/) {
+  random_fill<true>(out, "torch.randn");
 }
 
-Tensor linspace(const Scalar& start, const Scalar& end, std::int64_t steps, std::optional<ScalarType> dtype,
-                std::optional<Device> device) {
-  const char* op = "torch.linspace";
-  WICK_CHECK(steps >= 0, RuntimeError, "number of steps must be non-negative");
-  const ScalarType t = dtype.value_or(kDefaultFloat);
-  WICK_CHECK(t != ScalarType::kBool, RuntimeError, "\"linspace_cpu\" not implemented for 'Bool'");
-  Tensor out = make_empty({steps}, t, cpu_device(device, op));
-  visit_dtype(t, op, [&](auto tag) {
+void linspace(const OutputMeta& /*m*/, const Tensor& out, const Scalar& start, const Scalar& end, I64 steps,
+              OptDtype /*dtype*/, OptDevice /*device*/) {
+  visit_dtype(out.dtype(), "torch.linspace", [&](auto tag) {
     using T = decltype(tag);
     // Floating results are computed in their own precision, integers in double;
     // the second half counts back from `end`, so both ends are exact.
     using C = std::conditional_t<std::is_floating_point_v<T>, T, double>;
     const C a = start.to<C>(), b = end.to<C>();
     const C step = steps > 1 ? (b - a) / static_cast<C>(steps - 1) : C(0);
-    const std::int64_t half = steps == 1 ? 1 : steps / 2;  // a single step is `start`
+    const I64 half = steps == 1 ? 1 : steps / 2;  // a single step is `start`
     T* p = static_cast<T*>(out.data_ptr());
-    for (std::int64_t i = 0; i < steps; ++i)
+    for (I64 i = 0; i < steps; ++i)
       p[i] = static_cast<T>(i < half ? a + step * static_cast<C>(i) : b - step * static_cast<C>(steps - i - 1));
   });
-  return out;
 }
 
 // randint.low(low, high, size); randint(high, size) is randint.low(0, high, size).
-Tensor randint_low(std::int64_t low, std::int64_t high, IntArrayRef size, std::optional<ScalarType> dtype,
-                   std::optional<Device> device) {
-  const char* op = "torch.randint";
-  WICK_CHECK(low < high, RuntimeError, "random_ expects 'from' to be less than 'to', but got from=", low,
-             " >= to=", high);
-  const ScalarType t = dtype.value_or(ScalarType::kInt64);
-  Tensor out = make_empty(size, t, cpu_device(device, op));
-  std::vector<std::int64_t> values(static_cast<std::size_t>(out.numel()));
+void randint_fill(const Tensor& out, I64 low, I64 high) {
+  std::vector<I64> values(static_cast<std::size_t>(out.numel()));
   default_generator().integers(values.data(), out.numel(), low, high);
-  visit_dtype(t, op, [&](auto tag) {
-    using T = decltype(tag);
-    T* p = static_cast<T*>(out.data_ptr());
-    for (std::size_t i = 0; i < values.size(); ++i) p[i] = static_cast<T>(values[i]);
-  });
-  return out;
+  fill_from(out, values, "torch.randint");
 }
-Tensor randint(std::int64_t high, IntArrayRef size, std::optional<ScalarType> dtype, std::optional<Device> device) {
-  return randint_low(0, high, size, dtype, device);
+void randint_low(const OutputMeta& /*m*/, const Tensor& out, I64 low, I64 high, IntArrayRef /*size*/,
+                 OptDtype /*dtype*/, OptDevice /*device*/) {
+  randint_fill(out, low, high);
+}
+void randint(const OutputMeta& /*m*/, const Tensor& out, I64 high, IntArrayRef /*size*/, OptDtype /*dtype*/,
+             OptDevice /*device*/) {
+  randint_fill(out, 0, high);
 }
 
 }  // namespace
 
 void register_factory_ops(Library& torch) {
-  torch.impl("tensor", &tensor).impl("arange", &arange).impl("eye", &eye).impl("rand", &rand).impl("randn", &randn);
-  torch.impl("linspace", &linspace).impl("randint", &randint).impl("randint.low", &randint_low);
+  torch.impl_structured("tensor", &tensor)
+      .impl_structured("arange", &arange)
+      .impl_structured("eye", &eye)
+      .impl_structured("rand", &rand)
+      .impl_structured("randn", &randn)
+      .impl_structured("linspace", &linspace)
+      .impl_structured("randint", &randint)
+      .impl_structured("randint.low", &randint_low);
 }
 
 }  // namespace wick::cpu

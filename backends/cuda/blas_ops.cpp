@@ -2,8 +2,11 @@
 /// \file
 /// float32/float64 products go to cuBLAS (gemm, strided-batched gemm, gemv,
 /// dot); bool and integer ones, which the CPU backend also accepts, go to a
-/// tiled kernel (blas_kernels.cu). Checks and messages are the CPU
-/// backend's (backends/cpu/blas_ops.cpp).
+/// tiled kernel (blas_kernels.cu). Each is the computation of an operator
+/// whose meta function (dispatch/ops/meta_linalg.cpp) checked the operands,
+/// for every backend with the same messages, and gave the contiguous
+/// output the glue allocated on the device (Note [Structured kernels] in
+/// wick/structured.h).
 ///
 /// Note [Row-major products in cuBLAS]
 /// cuBLAS reads column-major matrices, and a row-major [r, c] matrix with
@@ -32,6 +35,7 @@
 #include <mutex>
 #include <type_traits>
 
+#include <wick/meta.h>
 #include <wick/tensor_util.h>
 
 #include "blas_kernels.h"
@@ -217,63 +221,27 @@ void batched_matmul(const char* op, const Tensor& a, const Tensor& m, const Tens
   }
 }
 
-void check_same_dtype(const char* op, const Tensor& a, const Tensor& b) {
-  WICK_CHECK(a.dtype() == b.dtype(), RuntimeError, op, ": expected scalar type ", type_title(a.dtype()),
-             " but found ", type_title(b.dtype()));
+using M = OutputMeta;
+
+void mm(const M& /*m*/, const Tensor& out, const Tensor& a, const Tensor& b) {
+  batched_matmul("torch.mm", a.unsqueeze(0), b.unsqueeze(0), out.unsqueeze(0));
 }
 
-Tensor mm(const Tensor& a, const Tensor& b) {
-  const char* op = "torch.mm";
-  WICK_CHECK(a.dim() == 2, RuntimeError, op, ": self must be a matrix");
-  WICK_CHECK(b.dim() == 2, RuntimeError, op, ": mat2 must be a matrix");
-  WICK_CHECK(a.size(1) == b.size(0), RuntimeError, op, ": mat1 and mat2 shapes cannot be multiplied (", a.size(0), "x",
-             a.size(1), " and ", b.size(0), "x", b.size(1), ")");
-  check_same_dtype(op, a, b);
-  const Device device = cuda_device_of(op, {&a, &b});
-  Tensor out = make_empty({a.size(0), b.size(1)}, a.dtype(), device);
-  batched_matmul(op, a.unsqueeze(0), b.unsqueeze(0), out.unsqueeze(0));
-  return out;
+void bmm(const M& /*m*/, const Tensor& out, const Tensor& a, const Tensor& b) {
+  batched_matmul("torch.bmm", a, b, out);
 }
 
-Tensor bmm(const Tensor& a, const Tensor& b) {
-  const char* op = "torch.bmm";
-  WICK_CHECK(a.dim() == 3, RuntimeError, op, ": batch1 must be a 3D tensor");
-  WICK_CHECK(b.dim() == 3, RuntimeError, op, ": batch2 must be a 3D tensor");
-  WICK_CHECK(a.size(0) == b.size(0), RuntimeError, op, ": batch1 and batch2 must have same number of batches, got ",
-             a.size(0), " and ", b.size(0));
-  WICK_CHECK(a.size(2) == b.size(1), RuntimeError, op,
-             ": Expected size for first two dimensions of batch2 tensor to be: [", a.size(0), ", ", a.size(2),
-             "] but got: [", b.size(0), ", ", b.size(1), "].");
-  check_same_dtype(op, a, b);
-  const Device device = cuda_device_of(op, {&a, &b});
-  Tensor out = make_empty({a.size(0), a.size(1), b.size(2)}, a.dtype(), device);
-  batched_matmul(op, a, b, out);
-  return out;
-}
-
-Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta, const Scalar& alpha) {
-  const char* op = "torch.addmm";
-  WICK_CHECK(mat1.dim() == 2, RuntimeError, op, ": mat1 must be a matrix, got ", mat1.dim(), "-D tensor");
-  WICK_CHECK(mat2.dim() == 2, RuntimeError, op, ": mat2 must be a matrix, got ", mat2.dim(), "-D tensor");
-  WICK_CHECK(mat1.size(1) == mat2.size(0), RuntimeError, op, ": mat1 and mat2 shapes cannot be multiplied (",
-             mat1.size(0), "x", mat1.size(1), " and ", mat2.size(0), "x", mat2.size(1), ")");
-  WICK_CHECK(self.dtype() == mat2.dtype() && mat1.dtype() == mat2.dtype(), RuntimeError, op,
-             ": self and mat2 must have the same dtype");
-  const Device device = cuda_device_of(op, {&self, &mat1, &mat2});
-  const I64 n = mat1.size(0);
-  const I64 p = mat2.size(1);
-  Tensor out = make_empty({n, p}, self.dtype(), device);
-  if (out.numel() == 0) {
-    (void)self.expand({n, p});  // the CPU's broadcast check
-    return out;
-  }
-  // out starts as self broadcast to [n, p]; the product then adds alpha * mat1 @ mat2
-  // (with beta == 0 it is never read).
+void addmm(const M& /*m*/, const Tensor& out, const Tensor& self, const Tensor& mat1, const Tensor& mat2,
+           const Scalar& beta, const Scalar& alpha) {
+  if (out.numel() == 0) return;
+  // out starts as self broadcast to [n, p] (a 0-dim CPU self joins the
+  // device); the product then adds alpha * mat1 @ mat2 (with beta == 0 it
+  // is never read).
+  const Device device = out.device();
   DeviceGuard guard(device);
-  const Tensor bias = on_device(self, device).expand({n, p});
+  const Tensor bias = on_device(self, device).expand(out.sizes());
   if (beta.to<double>() != 0.0) copy_within_device(out, bias);
-  batched_matmul(op, mat1.unsqueeze(0), mat2.unsqueeze(0), out.unsqueeze(0), alpha, beta);
-  return out;
+  batched_matmul("torch.addmm", mat1.unsqueeze(0), mat2.unsqueeze(0), out.unsqueeze(0), alpha, beta);
 }
 
 // y = A x for float A [n, k] through gemv; A's layout picks the transpose.
@@ -302,52 +270,36 @@ void gemv(const char* op, const Tensor& a, const Tensor& x, const Tensor& out) {
   }
 }
 
-Tensor mv(const Tensor& self, const Tensor& vec) {
+void mv(const M& /*m*/, const Tensor& out, const Tensor& self, const Tensor& vec) {
   const char* op = "torch.mv";
-  WICK_CHECK(self.dim() == 2 && vec.dim() == 1, RuntimeError, op, ": vector + matrix @ vector expected, got 1, ",
-             self.dim(), ", ", vec.dim());
-  WICK_CHECK(self.size(1) == vec.size(0), RuntimeError, op, ": size mismatch, got ", self.size(0), ", ",
-             self.size(0), "x", self.size(1), ",", vec.size(0));
-  check_same_dtype(op, self, vec);
-  const Device device = cuda_device_of(op, {&self, &vec});
-  Tensor out = make_empty({self.size(0)}, self.dtype(), device);
-  if (out.numel() == 0) return out;
+  if (out.numel() == 0) return;
   if (self.dtype() == ScalarType::kFloat32 || self.dtype() == ScalarType::kFloat64) {
-    DeviceGuard guard(device);
+    DeviceGuard guard(out.device());
+    Tensor target = out;
     if (self.size(1) == 0) {
-      out.fill_(0);
+      target.fill_(0);
     } else if (self.dtype() == ScalarType::kFloat32) {
       gemv<float>(op, self, vec, out);
     } else {
       gemv<double>(op, self, vec, out);
     }
-    return out;
+    return;
   }
   batched_matmul(op, self.unsqueeze(0), vec.unsqueeze(1).unsqueeze(0), out.unsqueeze(1).unsqueeze(0));
-  return out;
 }
 
-Tensor dot(const Tensor& self, const Tensor& other) {
+void dot(const M& /*m*/, const Tensor& out, const Tensor& self, const Tensor& other) {
   const char* op = "torch.dot";
-  WICK_CHECK(self.dim() == 1 && other.dim() == 1, RuntimeError, op, ": 1D tensors expected, but got ", self.dim(),
-             "D and ", other.dim(), "D tensors");
-  WICK_CHECK(self.dtype() == other.dtype(), RuntimeError, op,
-             ": expected both vectors to have same dtype, but found ", type_title(self.dtype()), " and ",
-             type_title(other.dtype()));
-  WICK_CHECK(self.numel() == other.numel(), RuntimeError, op, ": inconsistent tensor size, expected tensor [",
-             self.numel(), "] and src [", other.numel(), "] to have the same number of elements, but got ",
-             self.numel(), " and ", other.numel(), " elements respectively");
-  WICK_CHECK(self.dtype() != ScalarType::kBool, RuntimeError, op, ": \"dot\" not implemented for 'Bool'");
-  const Device device = cuda_device_of(op, {&self, &other});
-  Tensor out = make_empty({}, self.dtype(), device);
+  const Device device = out.device();
   DeviceGuard guard(device);
   if (self.numel() == 0) {
-    out.fill_(0);
-    return out;
+    Tensor target = out;
+    target.fill_(0);
+    return;
   }
   if (!is_floating(self.dtype())) {  // [1, 1, n] @ [1, n, 1]
     batched_matmul(op, self.unsqueeze(0).unsqueeze(0), other.unsqueeze(1).unsqueeze(0), out.reshape({1, 1, 1}));
-    return out;
+    return;
   }
   const Tensor x = self.stride(0) > 0 ? self : contiguous_copy(self);
   const Tensor y = other.stride(0) > 0 ? other : contiguous_copy(other);
@@ -360,18 +312,20 @@ Tensor dot(const Tensor& self, const Tensor& other) {
                            static_cast<const float*>(y.data_ptr()), y.stride(0), static_cast<float*>(out.data_ptr()));
   } else {
     status = cublasDdot_64(call.handle(), x.numel(), static_cast<const double*>(x.data_ptr()), x.stride(0),
-                           static_cast<const double*>(y.data_ptr()), y.stride(0),
-                           static_cast<double*>(out.data_ptr()));
+                           static_cast<const double*>(y.data_ptr()), y.stride(0), static_cast<double*>(out.data_ptr()));
   }
   check_cublas(cublasSetPointerMode(call.handle(), CUBLAS_POINTER_MODE_HOST), op);
   check_cublas(status, op);
-  return out;
 }
 
 }  // namespace
 
 void register_blas_ops(Library& torch) {
-  torch.impl("mm", &mm).impl("bmm", &bmm).impl("addmm", &addmm).impl("mv", &mv).impl("dot", &dot);
+  torch.impl_structured("mm", &mm)
+      .impl_structured("bmm", &bmm)
+      .impl_structured("addmm", &addmm)
+      .impl_structured("mv", &mv)
+      .impl_structured("dot", &dot);
 }
 
 }  // namespace wick::cuda_backend

@@ -1,10 +1,17 @@
 // backends/cuda/index_ops.cpp - cat, index_select, gather, scatter, scatter_add, masked_fill, flip, tril, triu on CUDA.
 /// \file
-/// The CPU backend's checks, messages and results (backends/cpu/index_ops.cpp);
-/// kernels in index_kernels.cu.
+/// The CPU backend's results (backends/cpu/index_ops.cpp); kernels in
+/// index_kernels.cu. Each is the computation of an operator whose meta
+/// function (dispatch/ops/meta_index.cpp) checked the arguments, for every
+/// backend with the same messages, and gave the contiguous output the glue
+/// allocated on the device and the wrapped `dim` (Note [Structured
+/// kernels] in wick/structured.h). A 0-dim CPU tensor among the inputs (a
+/// wrapped Python number) is moved to the device first.
 ///
 /// Note [Index checks on the device]
-/// The CPU checks every index value before writing anything, and so must
+/// The index values are the impl's to check (Note [Index values are the
+/// impl's to check] in dispatch/ops/meta_index.cpp). The CPU checks every
+/// one before writing anything, and so must
 /// we: an out-of-range index is an IndexError or RuntimeError naming the
 /// first bad value, never a fault or a half-written result. The index
 /// tensor is scanned on the device for the first position outside the
@@ -18,6 +25,8 @@
 #include <utility>
 #include <vector>
 
+#include <wick/meta.h>
+#include <wick/meta_index.h>
 #include <wick/tensor_util.h>
 
 #include "cuda_common.h"
@@ -31,13 +40,6 @@ using I64 = std::int64_t;
 
 Tensor contiguous_on(const Tensor& t) {
   if (t.is_contiguous()) return t;
-  Tensor c = make_empty(t.sizes(), t.dtype(), t.device());
-  if (c.numel() > 0) copy_within_device(c, t);
-  return c;
-}
-
-// A contiguous copy (what clone() gives on the CPU).
-Tensor fresh_copy(const Tensor& t) {
   Tensor c = make_empty(t.sizes(), t.dtype(), t.device());
   if (c.numel() > 0) copy_within_device(c, t);
   return c;
@@ -94,56 +96,20 @@ int elem_size(ScalarType t) { return static_cast<int>(itemsize(t)); }
 
 // --- cat ---------------------------------------------------------------------------------
 
-bool legacy_empty(const Tensor& t) { return t.dim() == 1 && t.numel() == 0; }
-
-Tensor cat(const std::vector<Tensor>& tensors, I64 dim) {
-  const char* op = "torch.cat";
-  WICK_CHECK(!tensors.empty(), RuntimeError, "torch.cat(): expected a non-empty list of Tensors");
-  for (std::size_t i = 0; i < tensors.size(); ++i)
-    WICK_CHECK(tensors[i].dim() > 0, RuntimeError, "zero-dimensional tensor (at position ", i,
-               ") cannot be concatenated");
-  const ScalarType dtype = result_type(tensors);
-  Device device = cuda_device_of(op, {&tensors.front()});
-  for (const Tensor& t : tensors) device = cuda_device_of(op, {&tensors.front(), &t});
-  const Tensor* first = nullptr;
-  for (const Tensor& t : tensors)
-    if (!legacy_empty(t)) {
-      first = &t;
-      break;
-    }
-  if (first == nullptr) return make_empty({0}, dtype, device);
-  const I64 d = wrap_dim(dim, first->dim());
-  DimVector shape(first->sizes());
-  shape[d] = 0;
-  for (std::size_t i = 0; i < tensors.size(); ++i) {
-    const Tensor& t = tensors[i];
-    if (legacy_empty(t)) continue;
-    WICK_CHECK(t.dim() == first->dim(), RuntimeError, "Tensors must have same number of dimensions: got ",
-               first->dim(), " and ", t.dim());
-    for (I64 k = 0; k < t.dim(); ++k)
-      WICK_CHECK(k == d || t.sizes()[k] == first->sizes()[k], RuntimeError, "Sizes of tensors must match except in ",
-                 "dimension ", d, ". Expected size ", first->sizes()[k], " but got size ", t.sizes()[k],
-                 " for tensor number ", i, " in the list.");
-    shape[d] += t.sizes()[d];
-  }
-  const DeviceGuard guard(device);
-  Tensor out = make_empty(shape, dtype, device);
+// Tensors with no elements add nothing (as on the CPU: legacy empty 1-D
+// tensors, and those empty along `dim`).
+void cat(const DimMeta& m, const Tensor& out, const std::vector<Tensor>& tensors, I64 /*dim*/) {
+  if (out.numel() == 0) return;
+  const DeviceGuard guard(out.device());
   I64 offset = 0;
   for (const Tensor& t : tensors) {
-    if (legacy_empty(t)) continue;
-    if (t.numel() > 0) copy_within_device(out.narrow(d, offset, t.sizes()[d]), t);
-    offset += t.sizes()[d];
+    if (t.numel() == 0) continue;
+    copy_within_device(out.narrow(m.dim, offset, t.sizes()[m.dim]), t);
+    offset += t.sizes()[m.dim];
   }
-  return out;
 }
 
 // --- index_select, gather, scatter ------------------------------------------------------------
-
-void check_index_dtype(const Tensor& index, const char* op, bool allow_int32) {
-  const ScalarType t = index.dtype();
-  WICK_CHECK(t == ScalarType::kInt64 || (allow_int32 && t == ScalarType::kInt32), RuntimeError, op,
-             allow_int32 ? "(): Expected dtype int32 or int64 for index" : "(): Expected dtype int64 for index");
-}
 
 // Every index in [0, size): gather and scatter do not wrap negative indices.
 void check_bounds(const char* op, const Tensor& index, I64 size, I64 dim) {
@@ -154,58 +120,33 @@ void check_bounds(const char* op, const Tensor& index, I64 size, I64 dim) {
 
 Tensor at_least_1d(const Tensor& t) { return t.dim() == 0 ? t.reshape({1}) : t; }
 
-Tensor index_select(const Tensor& self, I64 dim, const Tensor& index) {
+void index_select(const DimMeta& m, const Tensor& out, const Tensor& self, I64 /*dim*/, const Tensor& index) {
   const char* op = "index_select";
-  const I64 d = wrap_dim(dim, std::max<I64>(self.dim(), 1));
-  WICK_CHECK(index.dim() <= 1, IndexError, "index_select(): Index is supposed to be a vector");
-  check_index_dtype(index, op, true);
-  const Device device = cuda_device_of(op, {&self, &index});
+  const I64 d = m.dim;
+  const Device device = out.device();
   const DeviceGuard guard(device);
   const Tensor idx = as_int64(on_device(index, device));
   const Tensor src = contiguous_on(at_least_1d(on_device(self, device)));
   const I64 size = src.sizes()[d];
   WICK_CHECK(!find_bad(op, idx, 0, size), IndexError, "index out of range in self");
-  if (self.dim() == 0) return fresh_copy(on_device(self, device));  // PyTorch keeps a 0-dim self 0-dim
-  DimVector shape(src.sizes());
-  shape[d] = idx.numel();
-  Tensor out = make_empty(shape, self.dtype(), device);
-  if (out.numel() == 0) return out;
+  if (self.dim() == 0) {  // PyTorch keeps a 0-dim self 0-dim
+    copy_within_device(out, on_device(self, device));
+    return;
+  }
+  if (out.numel() == 0) return;
   IndexSelectArgs a;
   a.src = src.data_ptr();
   a.out = out.data_ptr();
   a.idx = static_cast<const I64*>(idx.data_ptr());
   a.elem_size = elem_size(self.dtype());
   a.outer = 1;
-  for (I64 k = 0; k < d; ++k) a.outer *= shape[k];
+  for (I64 k = 0; k < d; ++k) a.outer *= out.sizes()[k];
   a.inner = 1;
-  for (I64 k = d + 1; k < src.dim(); ++k) a.inner *= shape[k];
+  for (I64 k = d + 1; k < src.dim(); ++k) a.inner *= out.sizes()[k];
   a.count = idx.numel();
   a.size = size;
   launch_index_select(a, current_stream());
   check_launch(op);
-  return out;
-}
-
-// PyTorch's shape rule: index no larger than self outside `dim` (and than src everywhere).
-void check_gather_shapes(const Tensor& self, I64 d, const Tensor& index, const Tensor* src) {
-  const char* what = src != nullptr ? "self" : "input";
-  WICK_CHECK(index.dim() == self.dim(), RuntimeError, "Index tensor must have the same number of dimensions as ",
-             what, " tensor");
-  if (src != nullptr)
-    WICK_CHECK(index.dim() == src->dim(), RuntimeError,
-               "Index tensor must have the same number of dimensions as src tensor");
-  for (I64 k = 0; k < index.dim(); ++k) {
-    const bool fits_self = k == d || index.sizes()[k] <= self.sizes()[k];
-    if (src == nullptr) {
-      WICK_CHECK(fits_self, RuntimeError, "Size does not match at dimension ", k, " expected index ",
-                 format_shape(index.sizes()), " to be smaller than self ", format_shape(self.sizes()),
-                 " apart from dimension ", d);
-    } else {
-      WICK_CHECK(fits_self && index.sizes()[k] <= src->sizes()[k], RuntimeError, "Expected index ",
-                 format_shape(index.sizes()), " to be smaller than self ", format_shape(self.sizes()),
-                 " apart from dimension ", d, " and to be smaller size than src ", format_shape(src->sizes()));
-    }
-  }
 }
 
 // `strides` with dimension d's stride zeroed (the index supplies that coordinate).
@@ -215,22 +156,19 @@ DimVector without_dim(IntArrayRef strides, I64 d) {
   return s;
 }
 
-Tensor gather(const Tensor& self, I64 dim, const Tensor& index, bool /*sparse_grad*/) {
+void gather(const DimMeta& m, const Tensor& out, const Tensor& self, I64 /*dim*/, const Tensor& index,
+            bool /*sparse_grad*/) {
   const char* op = "gather";
-  const I64 d = wrap_dim(dim, std::max<I64>(self.dim(), 1));
-  check_index_dtype(index, op, false);
-  check_gather_shapes(self, d, index, nullptr);
-  const Device device = cuda_device_of(op, {&self, &index});
+  const I64 d = m.dim;
+  const Device device = out.device();
   const DeviceGuard guard(device);
   const Tensor src = at_least_1d(on_device(self, device));
   const Tensor ix = at_least_1d(as_int64(on_device(index, device)));
   check_bounds(op, ix, src.sizes()[d], d);
-  Tensor out = make_empty(ix.sizes(), self.dtype(), device);
   const IndexWalk walk = make_walk(op, ix.sizes(), without_dim(src.strides(), d), {});
   launch_gather(walk, src.data_ptr(), out.data_ptr(), static_cast<const I64*>(ix.data_ptr()), src.strides()[d],
                 elem_size(self.dtype()), current_stream());
   check_launch(op);
-  return self.dim() == 0 ? out.reshape(index.sizes()) : out;
 }
 
 IndexDtype index_dtype(ScalarType t) {
@@ -243,81 +181,65 @@ IndexDtype index_dtype(ScalarType t) {
   }
 }
 
-// scatter (kAdd false) and scatter_add (kAdd true); a wrapped-number src is scatter's value overload.
+// scatter (kAdd false) and scatter_add (kAdd true) into `out`, a copy of
+// self; a wrapped-number src is scatter's value overload.
 template <bool kAdd>
-Tensor scatter_impl(const Tensor& self, I64 dim, const Tensor& index, const Tensor& src) {
+void scatter_impl(const DimMeta& m, const Tensor& out, const Tensor& self, const Tensor& index, const Tensor& src) {
   const char* op = kAdd ? "scatter_add" : "scatter";
-  const I64 d = wrap_dim(dim, std::max<I64>(self.dim(), 1));
-  check_index_dtype(index, op, false);
+  const I64 d = m.dim;
   const bool is_value = !kAdd && src.impl()->is_wrapped_number();
-  if (is_value) {
-    WICK_CHECK(index.dim() == self.dim(), RuntimeError,
-               "Index tensor must have the same number of dimensions as self tensor");
-    for (I64 k = 0; k < index.dim(); ++k)
-      WICK_CHECK(k == d || index.sizes()[k] <= self.sizes()[k], RuntimeError, "Expected index ",
-                 format_shape(index.sizes()), " to be smaller than self ", format_shape(self.sizes()),
-                 " apart from dimension ", d);
-  } else {
-    WICK_CHECK(src.dtype() == self.dtype(), RuntimeError, op, "(): Expected self.dtype to be equal to src.dtype");
-    check_gather_shapes(self, d, index, &src);
-  }
-  const Device device = cuda_device_of(op, {&self, &index, &src});
+  const Device device = out.device();
   const DeviceGuard guard(device);
   const Tensor ix = at_least_1d(as_int64(on_device(index, device)));
-  const Tensor base = at_least_1d(on_device(self, device));
-  check_bounds(op, ix, base.sizes()[d], d);  // before anything is written
-  Tensor out = fresh_copy(base);
+  const Tensor o = at_least_1d(out);      // a view of the contiguous `out`
+  check_bounds(op, ix, o.sizes()[d], d);  // before anything is written
+  copy_within_device(out, on_device(self, device));
   ScatterArgs a;
-  a.dst = out.data_ptr();
+  a.dst = o.data_ptr();
   a.idx = static_cast<const I64*>(ix.data_ptr());
-  a.step = out.strides()[d];
+  a.step = o.strides()[d];
   a.dtype = index_dtype(self.dtype());
   a.elem_size = elem_size(self.dtype());
   Tensor s;
   if (is_value) {
     a.mode = ScatterMode::kValue;
     a.value_bits = value_bits(src.item(), self.dtype(), op);
-    a.walk = make_walk(op, ix.sizes(), without_dim(out.strides(), d), {});
+    a.walk = make_walk(op, ix.sizes(), without_dim(o.strides(), d), {});
   } else {
     s = at_least_1d(on_device(src, device));
     a.mode = kAdd ? ScatterMode::kAdd : ScatterMode::kWrite;
     a.src = s.data_ptr();
-    a.walk = make_walk(op, ix.sizes(), without_dim(out.strides(), d), s.strides());
+    a.walk = make_walk(op, ix.sizes(), without_dim(o.strides(), d), s.strides());
   }
   launch_scatter(a, current_stream());
   check_launch(op);
-  return self.dim() == 0 ? out.reshape({}) : out;
 }
 
-Tensor scatter(const Tensor& self, I64 dim, const Tensor& index, const Tensor& src) {
-  return scatter_impl<false>(self, dim, index, src);
+void scatter(const DimMeta& m, const Tensor& out, const Tensor& self, I64 /*dim*/, const Tensor& index,
+             const Tensor& src) {
+  scatter_impl<false>(m, out, self, index, src);
 }
-Tensor scatter_add(const Tensor& self, I64 dim, const Tensor& index, const Tensor& src) {
-  return scatter_impl<true>(self, dim, index, src);
+void scatter_add(const DimMeta& m, const Tensor& out, const Tensor& self, I64 /*dim*/, const Tensor& index,
+                 const Tensor& src) {
+  scatter_impl<true>(m, out, self, index, src);
 }
 
 // --- masked_fill ----------------------------------------------------------------------------------
 
-Tensor masked_fill(const Tensor& self, const Tensor& mask, const Tensor& value) {
+void masked_fill(const OutputMeta& /*m*/, const Tensor& out, const Tensor& self, const Tensor& mask,
+                 const Tensor& value) {
   const char* op = "masked_fill";
-  WICK_CHECK(value.dim() == 0, RuntimeError, "masked_fill_ only supports a 0-dimensional value tensor, but got ",
-             "tensor with ", value.dim(), " dimension(s).");
-  // PyTorch 1.13 still takes integer masks of 0s and 1s (deprecated); floating masks are refused.
-  WICK_CHECK(!is_floating(mask.dtype()), RuntimeError, "masked_fill_ only supports boolean masks, but got mask with ",
-             "dtype ", dtype_name(mask.dtype()));
-  const Device device = cuda_device_of(op, {&self, &mask, &value});
+  const Device device = out.device();
   const DeviceGuard guard(device);
-  Tensor m = on_device(mask, device);
-  if (m.dtype() != ScalarType::kBool) {
-    m = as_int64(m);
-    WICK_CHECK(!find_bad(op, m, 0, 2), RuntimeError, "Mask tensor can take 0 and 1 values only");
+  Tensor mk = on_device(mask, device);
+  if (mk.dtype() != ScalarType::kBool) {  // PyTorch 1.13's deprecated integer masks: 0s and 1s only
+    mk = as_int64(mk);
+    WICK_CHECK(!find_bad(op, mk, 0, 2), RuntimeError, "Mask tensor can take 0 and 1 values only");
   }
-  const DimVector shape = broadcast_shapes(self.sizes(), m.sizes(), "masked_fill");
-  Tensor out = make_empty(shape, self.dtype(), device);
-  if (out.numel() == 0) return out;
+  if (out.numel() == 0) return;
   copy_within_device(out, on_device(self, device));
-  Tensor mb = make_empty(shape, ScalarType::kBool, device);
-  copy_within_device(mb, m);
+  Tensor mb = make_empty(out.sizes(), ScalarType::kBool, device);
+  copy_within_device(mb, mk);
   Scalar v;
   if (value.device().is_cpu()) {
     v = value.item();
@@ -329,70 +251,60 @@ Tensor masked_fill(const Tensor& self, const Tensor& mask, const Tensor& value) 
   launch_masked_fill(out.data_ptr(), static_cast<const bool*>(mb.data_ptr()), out.numel(), elem_size(self.dtype()),
                      value_bits(v, self.dtype(), op), current_stream());
   check_launch(op);
-  return out;
 }
 
 // --- flip, tril, triu ------------------------------------------------------------------------------
 
-Tensor flip(const Tensor& self, IntArrayRef dims) {
+void flip(const FlipMeta& m, const Tensor& out, const Tensor& self, IntArrayRef /*dims*/) {
   const char* op = "flip";
-  // A 0-dim tensor takes dims 0 and -1 (wrap_dim), so one slot at least.
-  std::vector<bool> flipped(static_cast<std::size_t>(std::max<I64>(self.dim(), 1)), false);
-  for (I64 dim : dims) {
-    const I64 d = wrap_dim(dim, self.dim());
-    WICK_CHECK(!flipped[d], RuntimeError, "dim ", d, " appears multiple times in the list of dims");
-    flipped[d] = true;
-  }
-  const Device device = cuda_device_of(op, {&self});
-  const DeviceGuard guard(device);
-  Tensor out = make_empty(self.sizes(), self.dtype(), device);
-  if (self.numel() == 0) return out;
+  if (self.numel() == 0) return;
+  const DeviceGuard guard(out.device());
   // Read self through strides negated along the flipped dims, from its far end.
   const auto item = static_cast<I64>(itemsize(self.dtype()));
   DimVector strides(self.strides());
   const char* in = static_cast<const char*>(self.data_ptr());
-  for (I64 d = 0; d < self.dim(); ++d) {
-    if (!flipped[d]) continue;
+  for (I64 d : m.dims) {
+    if (self.dim() == 0) break;  // a 0-dim tensor flips to itself
     in += (self.sizes()[d] - 1) * strides[d] * item;
     strides[d] = -strides[d];
   }
   launch_strided_gather(make_walk(op, self.sizes(), strides, {}), in, out.data_ptr(), elem_size(self.dtype()),
                         current_stream());
   check_launch(op);
-  return out;
 }
 
 template <bool kLower>
-Tensor triangle(const Tensor& self, I64 diagonal) {
+void triangle(const Tensor& out, const Tensor& self, I64 diagonal) {
   const char* op = kLower ? "tril" : "triu";
-  WICK_CHECK(self.dim() != 0, IndexError, "Dimension specified as -2 but tensor has no dimensions");
-  const I64 rows = self.sizes()[wrap_dim(-2, self.dim())];
-  const I64 cols = self.sizes()[self.dim() - 1];
-  const Device device = cuda_device_of(op, {&self});
-  const DeviceGuard guard(device);
-  Tensor out = fresh_copy(self);
-  if (out.numel() == 0) return out;
+  if (out.numel() == 0) return;
+  const DeviceGuard guard(out.device());
+  copy_within_device(out, self);
+  const I64 rows = out.sizes()[wrap_dim(-2, out.dim())];
+  const I64 cols = out.sizes()[out.dim() - 1];
   launch_triangle(out.data_ptr(), out.numel() / (rows * cols), rows, cols, diagonal, kLower, elem_size(self.dtype()),
                   current_stream());
   check_launch(op);
-  return out;
 }
 
-Tensor tril(const Tensor& self, I64 diagonal) { return triangle<true>(self, diagonal); }
-Tensor triu(const Tensor& self, I64 diagonal) { return triangle<false>(self, diagonal); }
+void tril(const OutputMeta& /*m*/, const Tensor& out, const Tensor& self, I64 diagonal) {
+  triangle<true>(out, self, diagonal);
+}
+void triu(const OutputMeta& /*m*/, const Tensor& out, const Tensor& self, I64 diagonal) {
+  triangle<false>(out, self, diagonal);
+}
 
 }  // namespace
 
 void register_index_ops(Library& torch) {
-  torch.impl("cat", &cat)
-      .impl("index_select", &index_select)
-      .impl("gather", &gather)
-      .impl("scatter", &scatter)
-      .impl("scatter_add", &scatter_add)
-      .impl("masked_fill", &masked_fill)
-      .impl("flip", &flip)
-      .impl("tril", &tril)
-      .impl("triu", &triu);
+  torch.impl_structured("cat", &cat)
+      .impl_structured("index_select", &index_select)
+      .impl_structured("gather", &gather)
+      .impl_structured("scatter", &scatter)
+      .impl_structured("scatter_add", &scatter_add)
+      .impl_structured("masked_fill", &masked_fill)
+      .impl_structured("flip", &flip)
+      .impl_structured("tril", &tril)
+      .impl_structured("triu", &triu);
 }
 
 }  // namespace wick::cuda_backend

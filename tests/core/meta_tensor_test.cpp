@@ -8,6 +8,7 @@
 #include <typeinfo>
 #include <vector>
 
+#include "tools/wick/eval.h"
 #include "wick/autograd.h"
 #include "wick/error.h"
 #include "wick/loader.h"
@@ -226,6 +227,253 @@ TEST_F(MetaTensor, PrintsAsPyTorchDoes) {
   EXPECT_EQ(ones({2}, ScalarType::kInt32, meta()).repr(),
             "tensor(..., device='meta', dtype=torch.int32, size=(2,), dtype=torch.int32)");
   EXPECT_EQ(empty({0}, std::nullopt, meta()).repr(), "tensor([], device='meta')");
+}
+
+// --- matrix products, indexing and joining, creation functions ----------------------------
+
+using Sizes = std::vector<std::int64_t>;
+// An operator call made on the device it is given (its tensors made there).
+using OnDevice = std::function<Tensor(Device)>;
+
+// "TypeName: message" of what `call` throws on `device`, or "" when it throws nothing.
+std::string thrown_on(const OnDevice& call, Device device) {
+  try {
+    (void)call(device);
+  } catch (const Error& e) {
+    return std::string(e.type_name()) + ": " + e.what();
+  }
+  return "";
+}
+
+// The call gives a tensor of the same sizes, strides and dtype on the meta
+// device as on the CPU, with no data.
+void expect_meta_geometry(const OnDevice& call, const char* what) {
+  const Tensor cpu = call(Device());
+  const Tensor m = call(meta());
+  EXPECT_TRUE(m.device().is_meta()) << what;
+  EXPECT_EQ(m.sizes().vec(), cpu.sizes().vec()) << what;
+  EXPECT_EQ(m.strides().vec(), cpu.strides().vec()) << what;
+  EXPECT_EQ(m.dtype(), cpu.dtype()) << what;
+  EXPECT_EQ(m.data_ptr(), nullptr) << what;
+}
+
+// The call fails with the same error on the meta device as on the CPU.
+void expect_meta_error(const OnDevice& call, const char* what) {
+  const std::string cpu = thrown_on(call, Device());
+  EXPECT_FALSE(cpu.empty()) << what << ": the CPU accepted it";
+  EXPECT_EQ(thrown_on(call, meta()), cpu) << what;
+}
+
+Tensor ones_on(Device d, IntArrayRef sizes, ScalarType dtype = ScalarType::kFloat32) { return ones(sizes, dtype, d); }
+Tensor ints_on(Device d, std::vector<std::int64_t> values) { return tensor(Value(std::move(values)), std::nullopt, d); }
+
+TEST_F(MetaTensor, MatrixProductsRunThroughTheirMetaFunctions) {
+  using S = ScalarType;
+  expect_meta_geometry([](Device d) { return mm(ones_on(d, {2, 3}), ones_on(d, {3, 4})); }, "mm");
+  expect_meta_geometry(
+      [](Device d) {
+        return mm(ones_on(d, {2, 3}, S::kInt64), ones_on(d, {3, 0}, S::kInt64));
+      },
+      "mm of integers, no columns");
+  expect_meta_geometry([](Device d) { return bmm(ones_on(d, {5, 2, 3}), ones_on(d, {5, 3, 4})); }, "bmm");
+  expect_meta_geometry(
+      [](Device d) {
+        return addmm(ones_on(d, {4}), ones_on(d, {2, 3}), ones_on(d, {3, 4}), 0.5, 2);
+      },
+      "addmm");
+  expect_meta_geometry(
+      [](Device d) {
+        return mv(ones_on(d, {2, 3}, S::kFloat64), ones_on(d, {3}, S::kFloat64));
+      },
+      "mv");
+  expect_meta_geometry([](Device d) { return dot(ones_on(d, {3}, S::kInt32), ones_on(d, {3}, S::kInt32)); }, "dot");
+  expect_meta_geometry([](Device d) { return matmul(ones_on(d, {7, 2, 3}), ones_on(d, {3})); }, "matmul through bmm");
+  expect_meta_geometry([](Device d) { return outer(ones_on(d, {2}), ones_on(d, {3})); }, "outer");
+
+  expect_meta_error([](Device d) { return mm(ones_on(d, {2, 3}), ones_on(d, {2, 4})); }, "mm shapes");
+  expect_meta_error([](Device d) { return mm(ones_on(d, {3}), ones_on(d, {3, 4})); }, "mm of a vector");
+  expect_meta_error([](Device d) { return mm(ones_on(d, {2, 3}), ones_on(d, {3, 4}, S::kFloat64)); }, "mm dtypes");
+  expect_meta_error([](Device d) { return bmm(ones_on(d, {2, 2, 3}), ones_on(d, {3, 3, 4})); }, "bmm batches");
+  expect_meta_error([](Device d) { return bmm(ones_on(d, {2, 2, 3}), ones_on(d, {2, 2, 4})); }, "bmm shapes");
+  expect_meta_error(
+      [](Device d) {
+        return addmm(ones_on(d, {3}), ones_on(d, {2, 3}), ones_on(d, {3, 4}));
+      },
+      "addmm: self does not broadcast");
+  expect_meta_error(
+      [](Device d) {
+        return addmm(ones_on(d, {4}), ones_on(d, {2, 3}), ones_on(d, {3, 4}, S::kInt64));
+      },
+      "addmm dtypes");
+  expect_meta_error([](Device d) { return mv(ones_on(d, {2, 3}), ones_on(d, {2})); }, "mv sizes");
+  expect_meta_error([](Device d) { return dot(ones_on(d, {3}, S::kBool), ones_on(d, {3}, S::kBool)); }, "dot of bools");
+  expect_meta_error([](Device d) { return dot(ones_on(d, {3}), ones_on(d, {2})); }, "dot sizes");
+
+  // Backward runs on meta tensors too: gradients of the inputs' shapes.
+  const Tensor a = ones({2, 3}, std::nullopt, meta()).requires_grad_();
+  const Tensor b = ones({3, 4}, std::nullopt, meta()).requires_grad_();
+  const Tensor bias = ones({2, 4}, std::nullopt, meta()).requires_grad_();
+  addmm(bias, a, b, 1, 2).backward(ones({2, 4}, std::nullopt, meta()));
+  matmul(a, b).backward(ones({2, 4}, std::nullopt, meta()));
+  EXPECT_EQ(a.grad().sizes().vec(), (Sizes{2, 3}));
+  EXPECT_EQ(b.grad().sizes().vec(), (Sizes{3, 4}));
+  EXPECT_EQ(bias.grad().sizes().vec(), (Sizes{2, 4}));
+  EXPECT_TRUE(a.grad().device().is_meta());
+  const Tensor v = ones({3}, std::nullopt, meta()).requires_grad_();
+  mv(a, v).backward(ones({2}, std::nullopt, meta()));
+  dot(v, v).backward(ones({}, std::nullopt, meta()));
+  EXPECT_EQ(v.grad().sizes().vec(), (Sizes{3}));
+}
+
+TEST_F(MetaTensor, EvalPrintsTheMatmulOfMetaTensors) {
+  EXPECT_EQ(eval::format(eval::evaluate(R"(torch.ones(2, 3, device="meta") @ torch.ones(3, 4, device="meta"))")),
+            "tensor(..., device='meta', size=(2, 4))");
+}
+
+TEST_F(MetaTensor, IndexingAndJoiningRunThroughTheirMetaFunctions) {
+  using S = ScalarType;
+  expect_meta_geometry(
+      [](Device d) {
+        return cat({ones_on(d, {2, 3}, S::kInt64), ones_on(d, {0}), ones_on(d, {2, 1})}, -1);
+      },
+      "cat: promotes, skips a legacy empty tensor");
+  expect_meta_geometry(
+      [](Device d) {
+        return cat({ones_on(d, {0}), ones_on(d, {0}, S::kInt32)});
+      },
+      "cat of legacy empty tensors only");
+  expect_meta_geometry(
+      [](Device d) {
+        return index_select(ones_on(d, {3, 4}), 1, ints_on(d, {0, 2, 2}));
+      },
+      "index_select");
+  expect_meta_geometry(
+      [](Device d) {
+        return index_select(ones_on(d, {}), 0, ints_on(d, {0, 0}));
+      },
+      "index_select of a 0-dim tensor");
+  expect_meta_geometry([](Device d) { return gather(ones_on(d, {3, 4}), 0, ones_on(d, {2, 4}, S::kInt64)); }, "gather");
+  expect_meta_geometry(
+      [](Device d) {
+        return scatter(ones_on(d, {3, 4}), 1, ones_on(d, {3, 2}, S::kInt64), 7.5);
+      },
+      "scatter of a value");
+  expect_meta_geometry(
+      [](Device d) {
+        return scatter_add(ones_on(d, {3, 4}), 0, ones_on(d, {2, 4}, S::kInt64), ones_on(d, {2, 4}));
+      },
+      "scatter_add");
+  expect_meta_geometry(
+      [](Device d) {
+        return masked_fill(ones_on(d, {2, 1}), ones_on(d, {3}, S::kBool), 0);
+      },
+      "masked_fill broadcasts");
+  expect_meta_geometry([](Device d) { return flip(ones_on(d, {2, 3, 4}, S::kInt32), {0, -1}); }, "flip");
+  expect_meta_geometry([](Device d) { return tril(ones_on(d, {2, 3, 4}).transpose(1, 2), 1); }, "tril");
+  expect_meta_geometry([](Device d) { return triu(ones_on(d, {3, 3}, S::kBool)); }, "triu");
+
+  expect_meta_error([](Device d) { return cat({ones_on(d, {2, 3}), ones_on(d, {3, 3})}, 1); }, "cat sizes");
+  expect_meta_error([](Device d) { return cat({ones_on(d, {}), ones_on(d, {3})}); }, "cat of a 0-dim tensor");
+  expect_meta_error([](Device d) { return cat({ones_on(d, {2}), ones_on(d, {2})}, 1); }, "cat dim");
+  expect_meta_error(
+      [](Device d) {
+        return index_select(ones_on(d, {3}), 0, ones_on(d, {1, 1}, S::kInt64));
+      },
+      "index_select of a matrix index");
+  expect_meta_error([](Device d) { return index_select(ones_on(d, {3}), 0, ones_on(d, {1})); },
+                    "index_select of a float index");
+  expect_meta_error(
+      [](Device d) {
+        return gather(ones_on(d, {3, 4}), 0, ones_on(d, {2, 5}, S::kInt64));
+      },
+      "gather: index larger than self");
+  expect_meta_error(
+      [](Device d) {
+        return gather(ones_on(d, {3, 4}), 2, ones_on(d, {2, 4}, S::kInt64));
+      },
+      "gather dim");
+  expect_meta_error(
+      [](Device d) {
+        return scatter(ones_on(d, {3, 4}), 0, ones_on(d, {2, 4}, S::kInt64), ones_on(d, {2, 4}, S::kInt64));
+      },
+      "scatter dtypes");
+  expect_meta_error(
+      [](Device d) {
+        return scatter_add(ones_on(d, {3, 4}), 0, ones_on(d, {2, 4}, S::kInt64), wrap_scalar(1.0));
+      },
+      "scatter_add of a value");
+  expect_meta_error([](Device d) { return masked_fill(ones_on(d, {3}), ones_on(d, {3}), 0); }, "a float mask");
+  expect_meta_error([](Device d) { return masked_fill(ones_on(d, {3}), ones_on(d, {2}, S::kBool), 0); },
+                    "masked_fill shapes");
+  expect_meta_error([](Device d) { return masked_fill(ones_on(d, {3}), ones_on(d, {3}, S::kBool), ones_on(d, {1})); },
+                    "masked_fill of a 1-D value");
+  expect_meta_error([](Device d) { return flip(ones_on(d, {2, 3}), {1, -1}); }, "flip of one dim twice");
+  expect_meta_error([](Device d) { return tril(ones_on(d, {})); }, "tril of a 0-dim tensor");
+
+  // Index values are data: the CPU checks them, the meta device cannot
+  // (Note [Index values are the impl's to check]).
+  const OnDevice out_of_range = [](Device d) { return index_select(ones_on(d, {3}), 0, ints_on(d, {3})); };
+  EXPECT_EQ(thrown_on(out_of_range, Device()), "IndexError: index out of range in self");
+  EXPECT_EQ(thrown_on(out_of_range, meta()), "");
+  EXPECT_EQ(thrown_on([](Device d) { return gather(ones_on(d, {3}), 0, ints_on(d, {-1})); }, meta()), "");
+  EXPECT_EQ(thrown_on([](Device d) { return masked_fill(ones_on(d, {2}), ints_on(d, {0, 2}), 1); }, meta()), "");
+
+  // Backward: scatter_add back into zeros, gather, flip, tril, cat's slices.
+  const Tensor x = ones({3, 4}, std::nullopt, meta()).requires_grad_();
+  const Tensor seed = ones({3, 2}, std::nullopt, meta());
+  index_select(x, 1, ints_on(meta(), {0, 3})).backward(seed);
+  gather(x, 1, ones({3, 2}, ScalarType::kInt64, meta())).backward(seed);
+  tril(flip(x, {0})).backward(ones({3, 4}, std::nullopt, meta()));
+  cat({x, x}).backward(ones({6, 4}, std::nullopt, meta()));
+  EXPECT_EQ(x.grad().sizes().vec(), (Sizes{3, 4}));
+  EXPECT_TRUE(x.grad().device().is_meta());
+}
+
+TEST_F(MetaTensor, CreationFunctionsMakeMetaTensorsFromTheirArguments) {
+  using S = ScalarType;
+  const Tensor t = tensor(Value::list({Value(std::vector<std::int64_t>{1, 2})}), std::nullopt, meta());
+  EXPECT_TRUE(t.device().is_meta());
+  EXPECT_EQ(t.sizes().vec(), (Sizes{1, 2}));
+  EXPECT_EQ(t.dtype(), S::kInt64);
+  EXPECT_EQ(t.data_ptr(), nullptr);
+  EXPECT_EQ(eval::format(eval::evaluate(R"(torch.tensor([[1, 2]], device="meta"))")),
+            "tensor(..., device='meta', size=(1, 2), dtype=torch.int64)");
+
+  expect_meta_geometry(
+      [](Device d) {
+        return tensor(Value(std::vector<double>{1, 2.5}), std::nullopt, d);
+      },
+      "tensor of floats");
+  expect_meta_geometry([](Device d) { return tensor(Value::list({}), S::kInt32, d); }, "an empty tensor");
+  expect_meta_geometry([](Device d) { return tensor(Value(ones({2, 3}).t()), S::kFloat64, d); }, "tensor of a tensor");
+  expect_meta_geometry([](Device d) { return arange(Scalar(5), std::nullopt, 1, std::nullopt, d); }, "arange(5)");
+  expect_meta_geometry([](Device d) { return arange(Scalar(10), Scalar(-3), -4, std::nullopt, d); },
+                       "arange with a negative step");
+  expect_meta_geometry([](Device d) { return arange(Scalar(0), Scalar(5.5), 1, std::nullopt, d); },
+                       "arange to a float: float32");
+  expect_meta_geometry([](Device d) { return arange(Scalar(0.5), Scalar(2), 0.25, S::kFloat64, d); },
+                       "arange in a dtype");
+  expect_meta_geometry([](Device d) { return linspace(0, 1, 7, std::nullopt, d); }, "linspace");
+  expect_meta_geometry([](Device d) { return linspace(0, 10, 3, S::kInt64, d); }, "linspace of integers");
+  expect_meta_geometry([](Device d) { return eye(3, 2, std::nullopt, d); }, "eye");
+  expect_meta_geometry([](Device d) { return rand({2, 3}, S::kFloat64, d); }, "rand");
+  expect_meta_geometry([](Device d) { return randn({4}, std::nullopt, d); }, "randn");
+  expect_meta_geometry([](Device d) { return randint(3, 9, {2, 2}, std::nullopt, d); }, "randint.low");
+  expect_meta_geometry([](Device d) { return randint(5, {3}, S::kInt32, d); }, "randint");
+
+  const Value ragged = Value::list({Value(std::vector<std::int64_t>{1, 2}), Value(std::vector<std::int64_t>{3})});
+  expect_meta_error([&](Device d) { return tensor(ragged, std::nullopt, d); }, "a ragged list");
+  expect_meta_error([](Device d) { return tensor(Value::list({Value("a")}), std::nullopt, d); }, "a list of strings");
+  expect_meta_error([](Device d) { return arange(Scalar(0), Scalar(5), 0, std::nullopt, d); }, "arange step 0");
+  expect_meta_error([](Device d) { return arange(Scalar(0), Scalar(5), -1, std::nullopt, d); }, "arange step sign");
+  expect_meta_error([](Device d) { return arange(Scalar(0.0), Scalar(5), -1, std::nullopt, d); },
+                    "arange step sign, floats");
+  expect_meta_error([](Device d) { return linspace(0, 1, -1, std::nullopt, d); }, "linspace steps");
+  expect_meta_error([](Device d) { return linspace(0, 1, 2, S::kBool, d); }, "linspace of bools");
+  expect_meta_error([](Device d) { return eye(-1, std::nullopt, std::nullopt, d); }, "eye of -1");
+  expect_meta_error([](Device d) { return rand({2}, S::kInt64, d); }, "rand of integers");
+  expect_meta_error([](Device d) { return randn({-2}, std::nullopt, d); }, "randn of a negative size");
+  expect_meta_error([](Device d) { return randint(3, 3, {2}, std::nullopt, d); }, "randint of an empty range");
 }
 
 }  // namespace

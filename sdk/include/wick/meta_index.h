@@ -1,0 +1,34 @@
+// wick/meta_index.h - meta results of the indexing and joining operators (cat, index_select, gather, scatter, flip).
+/// \file
+/// What the impls of these operators need besides the output's geometry
+/// (Note [Meta functions] in wick/meta.h): the dimension they work along,
+/// wrapped into range by the meta function. Their meta functions are in
+/// dispatch/ops/meta_index.cpp; masked_fill, tril and triu need no more
+/// than `OutputMeta`.
+///
+///   void gather_cpu(const wick::DimMeta& m, const Tensor& out, const Tensor& self, std::int64_t dim,
+///                   const Tensor& index, bool sparse_grad);   // reads m.dim, never `dim`
+#pragma once
+
+#include <cstdint>
+
+#include "wick/dim_vector.h"
+#include "wick/meta.h"
+
+namespace wick {
+
+/// An operator along one dimension (cat, index_select, gather, scatter,
+/// scatter_add): `dim` is the argument wrapped into [0, rank), with a
+/// 0-dim tensor counted as 1-D (0 for a cat of legacy empty tensors only).
+struct DimMeta {
+  TensorMeta out;
+  std::int64_t dim = 0;
+};
+
+/// flip: the dimensions to reverse, wrapped into range and distinct.
+struct FlipMeta {
+  TensorMeta out;
+  DimVector dims;
+};
+
+}  // namespace wick
