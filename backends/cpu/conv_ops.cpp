@@ -9,7 +9,8 @@
 ///   weight_backward: W_g   += g_g [O/g, L] * col(x_g)^T [L, K]
 /// with K = C/g * kh * kw and L = oh * ow. The two backwards are the
 /// adjoints of the forward in each of its arguments, so each operator's
-/// derivatives are the other two (dispatch/autograd_conv.cpp).
+/// derivatives are the other two (dispatch/autograd_conv.cpp). The checks
+/// and the geometry are the meta functions' (dispatch/ops/meta_conv.cpp).
 #include <cblas.h>
 
 #include <algorithm>
@@ -18,7 +19,7 @@
 #include <utility>
 #include <vector>
 
-#include <wick/tensor_util.h>
+#include <wick/meta_nn.h>
 
 #include "cpu_kernels.h"
 #include "loops.h"
@@ -26,47 +27,14 @@
 namespace wick::cpu {
 namespace {
 
-struct ConvGeometry {
-  std::int64_t n = 0, c = 0, h = 0, w = 0;  // input
-  std::int64_t o = 0, kh = 0, kw = 0;       // weight (C/g channels)
-  std::int64_t oh = 0, ow = 0;              // output
-  std::int64_t sh = 1, sw = 1, ph = 0, pw = 0, dh = 1, dw = 1, groups = 1;
+// The meta function's geometry, with the GEMM dimensions.
+struct ConvGeometry : Conv2dMeta {
+  explicit ConvGeometry(const Conv2dMeta& m) : Conv2dMeta(m) {}
   [[nodiscard]] std::int64_t cg() const { return c / groups; }
   [[nodiscard]] std::int64_t og() const { return o / groups; }
   [[nodiscard]] std::int64_t k() const { return cg() * kh * kw; }
   [[nodiscard]] std::int64_t l() const { return oh * ow; }
 };
-
-ConvGeometry geometry(const char* op, IntArrayRef input, IntArrayRef weight, IntArrayRef stride, IntArrayRef padding,
-                      IntArrayRef dilation, std::int64_t groups) {
-  WICK_CHECK(
-      input.size() == 4 && weight.size() == 4 && stride.size() == 2 && padding.size() == 2 && dilation.size() == 2,
-      RuntimeError, op, ": expected 4-D input and weight and two-element stride, padding and dilation");
-  ConvGeometry g;
-  g.n = input[0];
-  g.c = input[1];
-  g.h = input[2];
-  g.w = input[3];
-  g.o = weight[0];
-  g.kh = weight[2];
-  g.kw = weight[3];
-  g.sh = stride[0];
-  g.sw = stride[1];
-  g.ph = padding[0];
-  g.pw = padding[1];
-  g.dh = dilation[0];
-  g.dw = dilation[1];
-  g.groups = groups;
-  WICK_CHECK(groups > 0 && g.c % groups == 0 && g.o % groups == 0 && weight[1] == g.c / groups, RuntimeError, op,
-             ": weight of shape ", format_shape(weight), " does not fit ", g.c, " input channels in ", groups,
-             " groups");
-  WICK_CHECK(g.sh > 0 && g.sw > 0 && g.dh > 0 && g.dw > 0 && g.ph >= 0 && g.pw >= 0, RuntimeError, op,
-             ": stride and dilation must be positive and padding non-negative");
-  g.oh = (g.h + 2 * g.ph - g.dh * (g.kh - 1) - 1) / g.sh + 1;
-  g.ow = (g.w + 2 * g.pw - g.dw * (g.kw - 1) - 1) / g.sw + 1;
-  WICK_CHECK(g.oh > 0 && g.ow > 0, RuntimeError, op, ": kernel size can't be greater than actual input size");
-  return g;
-}
 
 void gemm(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, std::int64_t m, std::int64_t n, std::int64_t k, const float* a,
           std::int64_t lda, const float* b, std::int64_t ldb, float beta, float* c, std::int64_t ldc) {
@@ -156,20 +124,14 @@ void im2col(const ConvGeometry& g, const Band& band, std::conditional_t<kToCol, 
   }
 }
 
+// Calls fn(tag) with a float (float32) or double tag: the meta function let only these through.
 template <typename Fn>
-void visit_float(const char* op, ScalarType t, Fn&& fn) {
+void visit_float(ScalarType t, Fn&& fn) {
   if (t == ScalarType::kFloat32) {
     fn(float{});
-  } else if (t == ScalarType::kFloat64) {
-    fn(double{});
   } else {
-    WICK_CHECK(false, RuntimeError, op, ": \"slow_conv2d_cpu\" not implemented for '", type_title(t), "'");
+    fn(double{});
   }
-}
-
-void check_same_dtype(const char* op, const Tensor& a, const Tensor& b) {
-  WICK_CHECK(a.dtype() == b.dtype(), RuntimeError, op, ": expected scalar type ", type_title(a.dtype()), " but found ",
-             type_title(b.dtype()));
 }
 
 template <typename T>
@@ -177,7 +139,7 @@ const T* cptr(const Tensor& t) {
   return static_cast<const T*>(t.data_ptr());
 }
 template <typename T>
-T* mptr(Tensor& t) {
+T* mptr(const Tensor& t) {
   return static_cast<T*>(t.data_ptr());
 }
 
@@ -211,18 +173,15 @@ void for_each_image_range(const ConvGeometry& g, Fn&& fn) {
   }
 }
 
-Tensor conv2d_forward(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias, IntArrayRef stride,
-                      IntArrayRef padding, IntArrayRef dilation, std::int64_t groups) {
-  const char* op = "aten.convolution2d";
-  const ConvGeometry g = geometry(op, input.sizes(), weight.sizes(), stride, padding, dilation, groups);
-  check_same_dtype(op, input, weight);
-  if (bias) check_same_dtype(op, input, *bias);
+void conv2d_forward(const Conv2dMeta& m, const Tensor& out, const Tensor& input, const Tensor& weight,
+                    const std::optional<Tensor>& bias, IntArrayRef /*stride*/, IntArrayRef /*padding*/,
+                    IntArrayRef /*dilation*/, std::int64_t /*groups*/) {
+  const ConvGeometry g(m);
   Tensor x = input.contiguous();
   Tensor wt = weight.contiguous();
   std::optional<Tensor> b;
   if (bias) b = bias->contiguous();
-  Tensor out = make_empty({g.n, g.o, g.oh, g.ow}, input.dtype(), input.device());
-  visit_float(op, input.dtype(), [&](auto tag) {
+  visit_float(input.dtype(), [&](auto tag) {
     using T = decltype(tag);
     const T* px = cptr<T>(x);
     const T* pw = cptr<T>(wt);
@@ -249,7 +208,6 @@ Tensor conv2d_forward(const Tensor& input, const Tensor& weight, const std::opti
       }
     });
   });
-  return out;
 }
 
 // kInput: input_backward(grad, other = weight) into size = the input's sizes;
@@ -258,18 +216,13 @@ Tensor conv2d_forward(const Tensor& input, const Tensor& weight, const std::opti
 // over images, so each range of images adds into a buffer of its own and
 // the buffers are added up under a lock.
 template <bool kInput>
-Tensor conv2d_backward(const Tensor& grad, const Tensor& other, IntArrayRef size, IntArrayRef stride,
-                       IntArrayRef padding, IntArrayRef dilation, std::int64_t groups) {
-  const char* op = kInput ? "aten.convolution2d_input_backward" : "aten.convolution2d_weight_backward";
-  const ConvGeometry g = kInput ? geometry(op, size, other.sizes(), stride, padding, dilation, groups)
-                                : geometry(op, other.sizes(), size, stride, padding, dilation, groups);
-  WICK_CHECK(grad.sizes().equals(IntArrayRef{g.n, g.o, g.oh, g.ow}), RuntimeError, op, ": grad_output of shape ",
-             format_shape(grad.sizes()), " does not match the convolution's output");
-  check_same_dtype(op, grad, other);
+void conv2d_backward(const Conv2dMeta& m, const Tensor& out, const Tensor& grad, const Tensor& other,
+                     IntArrayRef /*size*/, IntArrayRef /*stride*/, IntArrayRef /*padding*/, IntArrayRef /*dilation*/,
+                     std::int64_t /*groups*/) {
+  const ConvGeometry g(m);
   Tensor gr = grad.contiguous();
   Tensor o = other.contiguous();
-  Tensor out = make_empty(size, grad.dtype(), grad.device());
-  visit_float(op, grad.dtype(), [&](auto tag) {
+  visit_float(grad.dtype(), [&](auto tag) {
     using T = decltype(tag);
     T* po = mptr<T>(out);
     std::mutex sum_lock;
@@ -294,8 +247,8 @@ Tensor conv2d_backward(const Tensor& grad, const Tensor& other, IntArrayRef size
               im2col<false, T>(g, band, po + image, col);
             } else {
               im2col<true, T>(g, band, cptr<T>(o) + image, col);
-              gemm(CblasNoTrans, CblasTrans, g.og(), g.k(), lb, pg, g.l(), col, lb, T(1),
-                   target + gi * g.og() * g.k(), g.k());
+              gemm(CblasNoTrans, CblasTrans, g.og(), g.k(), lb, pg, g.l(), col, lb, T(1), target + gi * g.og() * g.k(),
+                   g.k());
             }
           });
         }
@@ -306,15 +259,14 @@ Tensor conv2d_backward(const Tensor& grad, const Tensor& other, IntArrayRef size
       }
     });
   });
-  return out;
 }
 
 }  // namespace
 
 void register_conv_ops(Library& aten) {
-  aten.impl("convolution2d", &conv2d_forward)
-      .impl("convolution2d_input_backward", &conv2d_backward<true>)
-      .impl("convolution2d_weight_backward", &conv2d_backward<false>);
+  aten.impl_structured("convolution2d", &conv2d_forward)
+      .impl_structured("convolution2d_input_backward", &conv2d_backward<true>)
+      .impl_structured("convolution2d_weight_backward", &conv2d_backward<false>);
 }
 
 }  // namespace wick::cpu

@@ -1,18 +1,22 @@
 // backends/cpu/nn_ops.cpp - softmax, log_softmax, the nn activations and nll_loss.
 /// \file
-/// Softmax views the input as [outer, n, inner] (n along `dim`): the
-/// maximum along `dim` is subtracted before exponentiating (Note [Softmax
-/// loops]). With inner > 1 the passes sweep contiguous row segments of a
-/// block of columns at a time rather than striding down each column.
-/// The activations are float-only elementwise functions (PyTorch refuses
-/// integer inputs with its kernel's name). nll_loss views its input as
-/// [N, C, S] (S the flattened extra dims) and its target as [N, S].
+/// The computations of operators whose meta functions
+/// (dispatch/ops/meta_nn.cpp) checked the arguments and gave the output
+/// (Note [Structured kernels] in wick/structured.h). Softmax views the
+/// input as [outer, n, inner] (n along `dim`): the maximum along `dim` is
+/// subtracted before exponentiating (Note [Softmax loops]). With inner > 1
+/// the passes sweep contiguous row segments of a block of columns at a time
+/// rather than striding down each column. The activations are float
+/// elementwise functions. nll_loss views its input as [N, C, S] (S the
+/// flattened extra dims) and its target as [N, S]; a target out of [0, C)
+/// is found here, reading the data.
 #include <array>
 #include <cmath>
 #include <limits>
 #include <numbers>
 #include <vector>
 
+#include <wick/meta_nn.h>
 #include <wick/nn_functional.h>
 
 #include "cpu_kernels.h"
@@ -23,10 +27,6 @@ namespace wick::cpu {
 namespace {
 
 namespace nnf = wick::nn::functional;
-
-void check_float(const char* op, const char* kernel, ScalarType t) {
-  WICK_CHECK(is_floating(t), RuntimeError, op, ": \"", kernel, "\" not implemented for '", type_title(t), "'");
-}
 
 // Calls fn(tag) with a float or double tag.
 template <typename Fn>
@@ -154,20 +154,13 @@ template <bool kLog, typename T>
 constexpr std::int64_t kColumnBlock = 256;
 
 template <bool kLog>
-Tensor softmax(const Tensor& input, std::int64_t dim, std::optional<ScalarType> dtype) {
-  const char* op = kLog ? "torch.log_softmax" : "torch.softmax";
-  const std::int64_t d = wrap_dim(dim, std::max<std::int64_t>(input.dim(), 1));
-  Tensor x = as_dtype(input, dtype.value_or(input.dtype())).contiguous();
-  check_float(op, kLog ? "log_softmax_lastdim_kernel_impl" : "softmax_lastdim_kernel_impl", x.dtype());
-  Tensor out = make_empty(x.sizes(), x.dtype(), x.device());
-  if (x.numel() == 0) return out;
-  std::int64_t outer = 1;
-  std::int64_t inner = 1;
-  const std::int64_t n = x.dim() == 0 ? 1 : x.sizes()[d];
-  for (std::int64_t i = 0; i < x.dim(); ++i) {
-    if (i < d) outer *= x.sizes()[i];
-    if (i > d) inner *= x.sizes()[i];
-  }
+void softmax(const SoftmaxMeta& m, const Tensor& out, const Tensor& input, std::int64_t /*dim*/,
+             std::optional<ScalarType> /*dtype*/) {
+  if (out.numel() == 0) return;
+  const Tensor x = as_dtype(input, m.out.dtype).contiguous();
+  const std::int64_t outer = m.outer;
+  const std::int64_t n = m.n;
+  const std::int64_t inner = m.inner;
   const bool avx2 = cpu_has_avx2();
   visit_float(x.dtype(), [&](auto tag) {
     using T = decltype(tag);
@@ -204,66 +197,58 @@ Tensor softmax(const Tensor& input, std::int64_t dim, std::optional<ScalarType> 
       }
     });
   });
-  return out;
 }
 
 // --- activations -------------------------------------------------------------------------------
 
+// out = fn(self), elementwise (the derived kernel copies `out` into self for inplace=True).
 template <typename Fn>
-Tensor activation(const char* op, const char* kernel, const Tensor& self, bool inplace, Fn fn) {
-  check_float(op, kernel, self.dtype());
-  Tensor r = make_empty(self.sizes(), self.dtype(), self.device());
+void activation(const Tensor& out, const Tensor& self, Fn fn) {
   visit_float(self.dtype(), [&](auto tag) {
     using T = decltype(tag);
-    unary_loop<T, T>(r, self, [&](T v) { return static_cast<T>(fn(v)); });
+    unary_loop<T, T>(out, self, [&](T v) { return static_cast<T>(fn(v)); });
   });
-  if (!inplace) return r;
-  Tensor s = self;
-  s.copy_(r);
-  return s;
 }
 
-Tensor leaky_relu(const Tensor& self, double slope, bool inplace) {
-  return activation("torch.nn.functional.leaky_relu", "leaky_relu_cpu", self, inplace, [slope](auto v) {
+void leaky_relu(const ActivationMeta&, const Tensor& out, const Tensor& self, double slope, bool /*inplace*/) {
+  activation(out, self, [slope](auto v) {
     using T = decltype(v);
     return v > T(0) ? v : v * static_cast<T>(slope);
   });
 }
 
-Tensor elu(const Tensor& self, double alpha, bool inplace) {
-  return activation("torch.nn.functional.elu", "elu_cpu", self, inplace, [alpha](auto v) {
+void elu(const ActivationMeta&, const Tensor& out, const Tensor& self, double alpha, bool /*inplace*/) {
+  activation(out, self, [alpha](auto v) {
     using T = decltype(v);
     return v > T(0) ? v : static_cast<T>(alpha) * std::expm1(v);
   });
 }
 
-Tensor gelu(const Tensor& self, std::string_view approximate) {
-  const char* op = "torch.nn.functional.gelu";
-  WICK_CHECK(approximate == "none" || approximate == "tanh", RuntimeError, op,
-             ": approximate argument must be either none or tanh.");
+void gelu(const ActivationMeta&, const Tensor& out, const Tensor& self, std::string_view approximate) {
   if (approximate == "tanh") {
-    return activation(op, "GeluKernelImpl", self, false, [](auto v) {
+    activation(out, self, [](auto v) {
       using T = decltype(v);
       const T beta = static_cast<T>(std::numbers::sqrt2 * std::numbers::inv_sqrtpi);  // sqrt(2 / pi)
       const T kappa = static_cast<T>(0.044715);
       return T(0.5) * v * (T(1) + std::tanh(beta * (v + kappa * v * v * v)));
     });
+    return;
   }
-  return activation(op, "GeluKernelImpl", self, false, [](auto v) {
+  activation(out, self, [](auto v) {
     using T = decltype(v);
     return v * T(0.5) * (T(1) + std::erf(v * static_cast<T>(1.0 / std::numbers::sqrt2)));
   });
 }
 
-Tensor silu(const Tensor& self, bool inplace) {
-  return activation("torch.nn.functional.silu", "silu_cpu", self, inplace, [](auto v) {
+void silu(const ActivationMeta&, const Tensor& out, const Tensor& self, bool /*inplace*/) {
+  activation(out, self, [](auto v) {
     using T = decltype(v);
     return v / (T(1) + std::exp(-v));
   });
 }
 
-Tensor logsigmoid(const Tensor& self) {
-  return activation("torch.nn.functional.logsigmoid", "log_sigmoid_cpu", self, false, [](auto v) {
+void logsigmoid(const ActivationMeta&, const Tensor& out, const Tensor& self) {
+  activation(out, self, [](auto v) {
     using T = decltype(v);
     return std::min(v, T(0)) - std::log1p(std::exp(-std::abs(v)));
   });
@@ -271,57 +256,15 @@ Tensor logsigmoid(const Tensor& self) {
 
 // --- nll_loss ----------------------------------------------------------------------------------
 
-struct NllShape {
-  std::int64_t n = 1, c = 1, s = 1;
-};
-
-NllShape check_nll(const char* op, const Tensor& input, const Tensor& target, const std::optional<Tensor>& weight) {
-  WICK_CHECK(input.dim() >= 1, ValueError, op, ": Expected 1 or more dimensions (got ", input.dim(), ")");
-  WICK_CHECK(input.dim() == 1 || (target.dim() > 0 && input.sizes()[0] == target.sizes()[0]), ValueError, op,
-             ": Expected input batch_size (", input.sizes()[0], ") to match target batch_size (",
-             target.dim() == 0 ? 0 : target.sizes()[0], ").");
-  NllShape sh;
-  if (input.dim() <= 2) {
-    WICK_CHECK(target.dim() <= 1, RuntimeError, op, ": 0D or 1D target tensor expected, multi-target not supported");
-    const bool no_batch = input.dim() == 1 && target.dim() == 0;
-    WICK_CHECK(no_batch || input.sizes()[0] == target.sizes()[0], RuntimeError, op,
-               ": size mismatch (got input: ", format_shape(input.sizes()), ", target: ", format_shape(target.sizes()),
-               ")");
-    sh.n = input.dim() == 1 ? 1 : input.sizes()[0];
-    sh.c = input.sizes()[input.dim() - 1];
-  } else {
-    DimVector want;
-    want.push_back(input.sizes()[0]);
-    for (std::int64_t i = 2; i < input.dim(); ++i) want.push_back(input.sizes()[i]);
-    WICK_CHECK(target.sizes().equals(want), RuntimeError, op, ": Expected target size ", format_shape(want), ", got ",
-               format_shape(target.sizes()));
-    sh.n = input.sizes()[0];
-    sh.c = input.sizes()[1];
-    for (std::int64_t i = 2; i < input.dim(); ++i) sh.s *= input.sizes()[i];
-  }
-  WICK_CHECK(target.dtype() == ScalarType::kInt64, RuntimeError, op, ": expected scalar type Long but found ",
-             type_title(target.dtype()));
-  check_float(op, "nll_loss_out_frame", input.dtype());
-  if (weight) {
-    WICK_CHECK(weight->numel() == sh.c, RuntimeError, op, ": weight tensor should be defined either for all ", sh.c,
-               " classes or no classes but got weight tensor of shape: ", format_shape(weight->sizes()));
-    WICK_CHECK(weight->dtype() == input.dtype(), RuntimeError, op, ": expected scalar type ", type_title(input.dtype()),
-               " but found ", type_title(weight->dtype()));
-  }
-  return sh;
-}
-
-Tensor nll_loss(const Tensor& input, const Tensor& target, const std::optional<Tensor>& weight,
-                std::optional<bool> size_average, std::int64_t ignore_index, std::optional<bool> reduce, std::string_view reduction) {
+void nll_loss(const NllLossMeta& sh, const Tensor& out, const Tensor& input, const Tensor& target,
+              const std::optional<Tensor>& weight, std::optional<bool> /*size_average*/, std::int64_t ignore_index,
+              std::optional<bool> /*reduce*/, std::string_view /*reduction*/) {
   const char* op = "torch.nn.functional.nll_loss";
-  const nnf::Reduction red = nnf::resolve_reduction(op, size_average, reduce, reduction);
-  const NllShape sh = check_nll(op, input, target, weight);
+  const nnf::Reduction red = sh.reduction;
   Tensor x = input.contiguous();
   Tensor t = target.contiguous();
   std::optional<Tensor> w;
   if (weight) w = weight->contiguous();
-  Tensor out = red == nnf::Reduction::kNone ? make_empty(target.sizes(), input.dtype(), input.device())
-                                            : make_empty({}, input.dtype(), input.device());
   visit_float(x.dtype(), [&](auto tag) {
     using T = decltype(tag);
     const T* px = static_cast<const T*>(x.data_ptr());
@@ -350,19 +293,18 @@ Tensor nll_loss(const Tensor& input, const Tensor& target, const std::optional<T
     if (red == nnf::Reduction::kSum) *po = static_cast<T>(total);
     if (red == nnf::Reduction::kMean) *po = static_cast<T>(total / weight_sum);  // 0/0: NaN, as PyTorch
   });
-  return out;
 }
 
 }  // namespace
 
 void register_nn_ops(Library& torch, Library& functional) {
-  torch.impl("softmax", &softmax<false>).impl("log_softmax", &softmax<true>);
-  functional.impl("leaky_relu", &leaky_relu)
-      .impl("elu", &elu)
-      .impl("gelu", &gelu)
-      .impl("silu", &silu)
-      .impl("logsigmoid", &logsigmoid)
-      .impl("nll_loss", &nll_loss);
+  torch.impl_structured("softmax", &softmax<false>).impl_structured("log_softmax", &softmax<true>);
+  functional.impl_structured("leaky_relu", &leaky_relu)
+      .impl_structured("elu", &elu)
+      .impl_structured("gelu", &gelu)
+      .impl_structured("silu", &silu)
+      .impl_structured("logsigmoid", &logsigmoid)
+      .impl_structured("nll_loss", &nll_loss);
 }
 
 }  // namespace wick::cpu

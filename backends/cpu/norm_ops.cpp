@@ -6,44 +6,20 @@
 /// a large common offset does not cancel away the variance:
 ///   d = x - x0, mean = x0 + sum(d)/N, var = (sum(d^2) - sum(d)^2/N) / N.
 /// The second pass writes (x - mean) * rstd (in double) * weight + bias.
+/// The checks and the [M, N] view are the meta function's
+/// (dispatch/ops/meta_nn.cpp).
 #include <algorithm>
 #include <cmath>
 #include <utility>
 #include <vector>
 
-#include <wick/ops.h>
-#include <wick/tensor_util.h>
+#include <wick/meta_nn.h>
 
 #include "cpu_kernels.h"
 #include "loops.h"
 
 namespace wick::cpu {
 namespace {
-
-void check_layer_norm(const char* op, const Tensor& input, IntArrayRef shape, const std::optional<Tensor>& weight,
-                      const std::optional<Tensor>& bias) {
-  const auto k = static_cast<std::int64_t>(shape.size());
-  WICK_CHECK(k >= 1, RuntimeError, op,
-             ": Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one element, but got "
-             "normalized_shape = ",
-             format_shape(shape));
-  bool fits = input.dim() >= k;
-  for (std::int64_t i = 0; fits && i < k; ++i) fits = input.sizes()[input.dim() - k + i] == shape[i];
-  WICK_CHECK(fits, RuntimeError, op, ": Given normalized_shape=", format_shape(shape),
-             ", expected input with shape [*, ", format_shape(shape).substr(1), ", but got input of size",
-             format_shape(input.sizes()));
-  WICK_CHECK(is_floating(input.dtype()), RuntimeError, op, ": \"LayerNormKernelImpl\" not implemented for '",
-             type_title(input.dtype()), "'");
-  const std::pair<const char*, const std::optional<Tensor>*> affine[] = {{"weight", &weight}, {"bias", &bias}};
-  for (const auto& [name, t] : affine) {
-    if (!*t) continue;
-    WICK_CHECK((*t)->sizes().equals(shape), RuntimeError, op, ": Expected ", name,
-               " to be of same shape as normalized_shape, but got ", name, " of shape ", format_shape((*t)->sizes()),
-               " and normalized_shape = ", format_shape(shape));
-    WICK_CHECK((*t)->dtype() == input.dtype(), RuntimeError, op, ": expected scalar type ",
-               type_title(input.dtype()), " but found ", type_title((*t)->dtype()));
-  }
-}
 
 // One row: its mean and 1/sqrt(var + eps).
 template <typename T>
@@ -121,16 +97,12 @@ void layer_norm_rows(const T* x, const T* w, const T* b, T* y, std::int64_t m, s
   });
 }
 
-Tensor layer_norm(const Tensor& input, IntArrayRef normalized_shape, const std::optional<Tensor>& weight,
-                  const std::optional<Tensor>& bias, double eps) {
-  const char* op = "torch.nn.functional.layer_norm";
-  check_layer_norm(op, input, normalized_shape, weight, bias);
-  std::int64_t n = 1;
-  for (std::int64_t s : normalized_shape) n *= s;
-  const std::int64_t m = n == 0 ? 0 : input.numel() / n;
+void layer_norm(const LayerNormMeta& meta, const Tensor& out, const Tensor& input, IntArrayRef /*normalized_shape*/,
+                const std::optional<Tensor>& weight, const std::optional<Tensor>& bias, double eps) {
+  const std::int64_t m = meta.m;
+  const std::int64_t n = meta.n;
+  if (m == 0 || n == 0) return;
   Tensor x = input.contiguous();
-  Tensor out = make_empty(input.sizes(), input.dtype(), input.device());
-  if (m == 0 || n == 0) return out;
   std::optional<Tensor> w;
   std::optional<Tensor> b;
   if (weight) w = weight->contiguous();
@@ -145,11 +117,10 @@ Tensor layer_norm(const Tensor& input, IntArrayRef normalized_shape, const std::
   } else {
     run(double{});
   }
-  return out;
 }
 
 }  // namespace
 
-void register_norm_ops(Library& functional) { functional.impl("layer_norm", &layer_norm); }
+void register_norm_ops(Library& functional) { functional.impl_structured("layer_norm", &layer_norm); }
 
 }  // namespace wick::cpu

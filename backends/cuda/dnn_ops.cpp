@@ -1,12 +1,12 @@
 // backends/cuda/dnn_ops.cpp - 2-D convolution (cuDNN), pooling and softmax on CUDA.
 /// \file
-/// The `aten` operators of convolution and pooling and torch.softmax /
-/// log_softmax, with the CPU backend's checks and messages
-/// (backends/cpu/conv_ops.cpp, pool_ops.cpp, nn_ops.cpp). Convolutions run
-/// through cuDNN on contiguous NCHW tensors; softmax and pooling (whose
-/// host side is backends/cuda/pool_ops.cpp) are own kernels
-/// (dnn_kernels.cu), whose window and NaN rules must match the CPU kernels
-/// exactly.
+/// The computations of the `aten` operators of convolution and pooling and
+/// of torch.softmax / log_softmax, whose meta functions
+/// (dispatch/ops/meta_conv.cpp, meta_nn.cpp) checked the arguments and gave
+/// the geometry, for the CPU backend too. Convolutions run through cuDNN on
+/// contiguous NCHW tensors; softmax and pooling (whose host side is
+/// backends/cuda/pool_ops.cpp) are own kernels (dnn_kernels.cu), whose
+/// window and NaN rules must match the CPU kernels exactly.
 ///
 /// Note [cuDNN algorithm cache]
 /// A convolution's algorithm is picked once per configuration: the _v7
@@ -33,8 +33,7 @@
 #include <utility>
 #include <vector>
 
-#include <wick/ops.h>
-#include <wick/tensor_util.h>
+#include <wick/meta_nn.h>
 
 #include "cuda_common.h"
 #include "cuda_ops.h"
@@ -116,40 +115,6 @@ class ConvDesc final {
 
 // --- convolution ---------------------------------------------------------------------------------
 
-struct ConvGeometry {
-  I64 n = 0, c = 0, h = 0, w = 0;  // input
-  I64 o = 0, kh = 0, kw = 0;       // weight (C/g channels)
-  I64 oh = 0, ow = 0;              // output
-  I64 sh = 1, sw = 1, ph = 0, pw = 0, dh = 1, dw = 1, groups = 1;
-};
-
-ConvGeometry geometry(const char* op, IntArrayRef input, IntArrayRef weight, IntArrayRef stride, IntArrayRef padding,
-                      IntArrayRef dilation, I64 groups) {
-  WICK_CHECK(
-      input.size() == 4 && weight.size() == 4 && stride.size() == 2 && padding.size() == 2 && dilation.size() == 2,
-      RuntimeError, op, ": expected 4-D input and weight and two-element stride, padding and dilation");
-  ConvGeometry g{input[0], input[1], input[2], input[3], weight[0], weight[2], weight[3], 0, 0,
-                 stride[0], stride[1], padding[0], padding[1], dilation[0], dilation[1], groups};
-  WICK_CHECK(groups > 0 && g.c % groups == 0 && g.o % groups == 0 && weight[1] == g.c / groups, RuntimeError, op,
-             ": weight of shape ", format_shape(weight), " does not fit ", g.c, " input channels in ", groups,
-             " groups");
-  WICK_CHECK(g.sh > 0 && g.sw > 0 && g.dh > 0 && g.dw > 0 && g.ph >= 0 && g.pw >= 0, RuntimeError, op,
-             ": stride and dilation must be positive and padding non-negative");
-  g.oh = (g.h + 2 * g.ph - g.dh * (g.kh - 1) - 1) / g.sh + 1;
-  g.ow = (g.w + 2 * g.pw - g.dw * (g.kw - 1) - 1) / g.sw + 1;
-  WICK_CHECK(g.oh > 0 && g.ow > 0, RuntimeError, op, ": kernel size can't be greater than actual input size");
-  return g;
-}
-
-void check_float(const char* op, ScalarType t) {
-  WICK_CHECK(is_floating(t), RuntimeError, op, ": \"cudnn_convolution\" not implemented for '", type_title(t), "'");
-}
-
-void check_same_dtype(const char* op, const Tensor& a, const Tensor& b) {
-  WICK_CHECK(a.dtype() == b.dtype(), RuntimeError, op, ": expected scalar type ", type_title(a.dtype()), " but found ",
-             type_title(b.dtype()));
-}
-
 int as_int(const char* op, I64 v) {
   WICK_CHECK(v >= 0 && v <= INT_MAX, RuntimeError, op, ": size or parameter ", v, " is too large for cuDNN");
   return static_cast<int>(v);
@@ -166,7 +131,7 @@ struct ConvDescs {
   ConvDesc conv;
 };
 
-void set_descs(const char* op, const ConvGeometry& g, ScalarType dtype, ConvDescs& d) {
+void set_descs(const char* op, const Conv2dMeta& g, ScalarType dtype, ConvDescs& d) {
   const cudnnDataType_t t = cudnn_type(dtype);
   check_cudnn(cudnnSetTensor4dDescriptor(d.x.get(), CUDNN_TENSOR_NCHW, t, as_int(op, g.n), as_int(op, g.c),
                                          as_int(op, g.h), as_int(op, g.w)),
@@ -177,10 +142,10 @@ void set_descs(const char* op, const ConvGeometry& g, ScalarType dtype, ConvDesc
   check_cudnn(cudnnSetFilter4dDescriptor(d.w.get(), t, CUDNN_TENSOR_NCHW, as_int(op, g.o), as_int(op, g.c / g.groups),
                                          as_int(op, g.kh), as_int(op, g.kw)),
               op);
-  check_cudnn(cudnnSetConvolution2dDescriptor(d.conv.get(), as_int(op, g.ph), as_int(op, g.pw), as_int(op, g.sh),
-                                              as_int(op, g.sw), as_int(op, g.dh), as_int(op, g.dw),
-                                              CUDNN_CROSS_CORRELATION, t),
-              op);
+  check_cudnn(
+      cudnnSetConvolution2dDescriptor(d.conv.get(), as_int(op, g.ph), as_int(op, g.pw), as_int(op, g.sh),
+                                      as_int(op, g.sw), as_int(op, g.dh), as_int(op, g.dw), CUDNN_CROSS_CORRELATION, t),
+      op);
   check_cudnn(cudnnSetConvolutionGroupCount(d.conv.get(), as_int(op, g.groups)), op);
   // Note [cuDNN algorithm cache]: no TF32 for float32.
   const cudnnMathType_t math = dtype == ScalarType::kFloat32 ? CUDNN_FMA_MATH : CUDNN_DEFAULT_MATH;
@@ -196,9 +161,25 @@ struct AlgoChoice {
 
 using AlgoKey = std::array<I64, 18>;
 
-AlgoKey algo_key(ConvKind kind, Device device, ScalarType dtype, const ConvGeometry& g) {
-  return {static_cast<I64>(kind), device.index(), static_cast<I64>(dtype), g.n, g.c, g.h, g.w, g.o, g.kh, g.kw,
-          g.sh, g.sw, g.ph, g.pw, g.dh, g.dw, g.groups, 0};
+AlgoKey algo_key(ConvKind kind, Device device, ScalarType dtype, const Conv2dMeta& g) {
+  return {static_cast<I64>(kind),
+          device.index(),
+          static_cast<I64>(dtype),
+          g.n,
+          g.c,
+          g.h,
+          g.w,
+          g.o,
+          g.kh,
+          g.kw,
+          g.sh,
+          g.sw,
+          g.ph,
+          g.pw,
+          g.dh,
+          g.dw,
+          g.groups,
+          0};
 }
 
 std::mutex& cache_mutex() {
@@ -238,9 +219,9 @@ AlgoChoice choose_algo(const char* op, ConvKind kind, cudnnHandle_t h, const Con
                                                        static_cast<int>(perf.size()), &returned, perf.data()),
                 op);
     const auto algo = pick(perf, returned, CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM);
-    check_cudnn(cudnnGetConvolutionForwardWorkspaceSize(h, d.x.get(), d.w.get(), d.conv.get(), d.y.get(), algo,
-                                                        &c.workspace),
-                op);
+    check_cudnn(
+        cudnnGetConvolutionForwardWorkspaceSize(h, d.x.get(), d.w.get(), d.conv.get(), d.y.get(), algo, &c.workspace),
+        op);
     c.algo = static_cast<int>(algo);
   } else if (kind == ConvKind::kBackwardData) {
     std::vector<cudnnConvolutionBwdDataAlgoPerf_t> perf(CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT);
@@ -291,24 +272,18 @@ Tensor contiguous_on(const Tensor& t) {
   return c;
 }
 
-Tensor conv2d_forward(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias, IntArrayRef stride,
-                      IntArrayRef padding, IntArrayRef dilation, I64 groups) {
+void conv2d_forward(const Conv2dMeta& g, const Tensor& out, const Tensor& input, const Tensor& weight,
+                    const std::optional<Tensor>& bias, IntArrayRef /*stride*/, IntArrayRef /*padding*/,
+                    IntArrayRef /*dilation*/, I64 /*groups*/) {
   const char* op = "aten.convolution2d";
-  const ConvGeometry g = geometry(op, input.sizes(), weight.sizes(), stride, padding, dilation, groups);
-  check_same_dtype(op, input, weight);
-  if (bias) check_same_dtype(op, input, *bias);
-  check_float(op, input.dtype());
-  const Tensor no_bias;
-  const Device device = cuda_device_of(op, {&input, &weight, bias ? &*bias : &no_bias});
-  WICK_CHECK(!bias || bias->numel() == g.o, RuntimeError, op, ": expected a bias of ", g.o, " elements, got ",
-             format_shape(bias->sizes()));
-  Tensor out = make_empty({g.n, g.o, g.oh, g.ow}, input.dtype(), device);
-  if (out.numel() == 0) return out;
+  if (out.numel() == 0) return;
+  const Device device = out.device();
   const DeviceGuard guard(device);
+  Tensor target = out;
   if (g.c == 0) {  // no input channels: the output is the bias
-    out.fill_(0);
-    if (bias) out.add_(bias->reshape({1, g.o, 1, 1}));
-    return out;
+    target.fill_(0);
+    if (bias) target.add_(bias->reshape({1, g.o, 1, 1}));
+    return;
   }
   const Tensor x = contiguous_on(input);
   const Tensor w = contiguous_on(weight);
@@ -319,41 +294,35 @@ Tensor conv2d_forward(const Tensor& input, const Tensor& weight, const std::opti
   const AlgoChoice c =
       choose_algo(op, ConvKind::kForward, call.handle(), d, algo_key(ConvKind::kForward, device, input.dtype(), g));
   const Tensor ws = workspace(c.workspace, device);
-  check_cudnn(cudnnConvolutionForward(call.handle(), s.one(), d.x.get(), x.data_ptr(), d.w.get(), w.data_ptr(),
-                                      d.conv.get(), static_cast<cudnnConvolutionFwdAlgo_t>(c.algo),
-                                      ws.defined() ? ws.data_ptr() : nullptr, c.workspace, s.zero(), d.y.get(),
-                                      out.data_ptr()),
-              op);
+  check_cudnn(
+      cudnnConvolutionForward(call.handle(), s.one(), d.x.get(), x.data_ptr(), d.w.get(), w.data_ptr(), d.conv.get(),
+                              static_cast<cudnnConvolutionFwdAlgo_t>(c.algo), ws.defined() ? ws.data_ptr() : nullptr,
+                              c.workspace, s.zero(), d.y.get(), out.data_ptr()),
+      op);
   if (bias) {
     const Tensor b = contiguous_on(*bias);
     TensorDesc bd(op);
-    check_cudnn(cudnnSetTensor4dDescriptor(bd.get(), CUDNN_TENSOR_NCHW, cudnn_type(input.dtype()), 1, as_int(op, g.o),
-                                           1, 1),
-                op);
+    check_cudnn(
+        cudnnSetTensor4dDescriptor(bd.get(), CUDNN_TENSOR_NCHW, cudnn_type(input.dtype()), 1, as_int(op, g.o), 1, 1),
+        op);
     check_cudnn(cudnnAddTensor(call.handle(), s.one(), bd.get(), b.data_ptr(), s.one(), d.y.get(), out.data_ptr()), op);
   }
-  return out;
 }
 
 // kInput: input_backward(grad, other = weight) into size = the input's sizes;
 // else weight_backward(grad, other = input) into size = the weight's sizes.
 template <bool kInput>
-Tensor conv2d_backward(const Tensor& grad, const Tensor& other, IntArrayRef size, IntArrayRef stride,
-                       IntArrayRef padding, IntArrayRef dilation, I64 groups) {
+void conv2d_backward(const Conv2dMeta& g, const Tensor& out, const Tensor& grad, const Tensor& other,
+                     IntArrayRef /*size*/, IntArrayRef /*stride*/, IntArrayRef /*padding*/, IntArrayRef /*dilation*/,
+                     I64 /*groups*/) {
   const char* op = kInput ? "aten.convolution2d_input_backward" : "aten.convolution2d_weight_backward";
-  const ConvGeometry g = kInput ? geometry(op, size, other.sizes(), stride, padding, dilation, groups)
-                                : geometry(op, other.sizes(), size, stride, padding, dilation, groups);
-  WICK_CHECK(grad.sizes().equals(IntArrayRef{g.n, g.o, g.oh, g.ow}), RuntimeError, op, ": grad_output of shape ",
-             format_shape(grad.sizes()), " does not match the convolution's output");
-  check_same_dtype(op, grad, other);
-  check_float(op, grad.dtype());
-  const Device device = cuda_device_of(op, {&grad, &other});
-  Tensor out = make_empty(size, grad.dtype(), device);
-  if (out.numel() == 0) return out;
+  if (out.numel() == 0) return;
+  const Device device = out.device();
   const DeviceGuard guard(device);
   if (grad.numel() == 0) {  // no output to differentiate: a zero gradient
-    out.fill_(0);
-    return out;
+    Tensor target = out;
+    target.fill_(0);
+    return;
   }
   const Tensor gr = contiguous_on(grad);
   const Tensor o = contiguous_on(other);
@@ -371,43 +340,34 @@ Tensor conv2d_backward(const Tensor& grad, const Tensor& other, IntArrayRef size
                                              c.workspace, s.zero(), d.x.get(), out.data_ptr()),
                 op);
   } else {
-    check_cudnn(cudnnConvolutionBackwardFilter(call.handle(), s.one(), d.x.get(), o.data_ptr(), d.y.get(),
-                                               gr.data_ptr(), d.conv.get(),
-                                               static_cast<cudnnConvolutionBwdFilterAlgo_t>(c.algo), wsp, c.workspace,
-                                               s.zero(), d.w.get(), out.data_ptr()),
-                op);
+    check_cudnn(
+        cudnnConvolutionBackwardFilter(call.handle(), s.one(), d.x.get(), o.data_ptr(), d.y.get(), gr.data_ptr(),
+                                       d.conv.get(), static_cast<cudnnConvolutionBwdFilterAlgo_t>(c.algo), wsp,
+                                       c.workspace, s.zero(), d.w.get(), out.data_ptr()),
+        op);
   }
-  return out;
 }
 
 // --- softmax -------------------------------------------------------------------------------------
 
 template <bool kLog>
-Tensor softmax(const Tensor& input, I64 dim, std::optional<ScalarType> dtype) {
+void softmax(const SoftmaxMeta& m, const Tensor& out, const Tensor& input, I64 /*dim*/,
+             std::optional<ScalarType> /*dtype*/) {
   const char* op = kLog ? "torch.log_softmax" : "torch.softmax";
-  const I64 d = wrap_dim(dim, std::max<I64>(input.dim(), 1));
-  const Device device = cuda_device_of(op, {&input});
-  const DeviceGuard guard(device);
-  const ScalarType t = dtype.value_or(input.dtype());
-  WICK_CHECK(is_floating(t), RuntimeError, op, ": \"host_softmax\" not implemented for '", type_title(t), "'");
-  Tensor x = input.dtype() == t ? contiguous_on(input) : contiguous_on(input.to(t));
-  Tensor out = make_empty(x.sizes(), t, device);
-  if (x.numel() == 0) return out;
+  if (out.numel() == 0) return;
+  const DeviceGuard guard(out.device());
+  const ScalarType t = m.out.dtype;
+  const Tensor x = input.dtype() == t ? contiguous_on(input) : contiguous_on(input.to(t));
   SoftmaxArgs a;
   a.x = x.data_ptr();
   a.y = out.data_ptr();
   a.type = t == ScalarType::kFloat64 ? DnnType::kFloat64 : DnnType::kFloat32;
-  a.outer = 1;
-  a.inner = 1;
-  a.n = x.dim() == 0 ? 1 : x.sizes()[static_cast<std::size_t>(d)];
-  for (I64 i = 0; i < x.dim(); ++i) {
-    if (i < d) a.outer *= x.sizes()[static_cast<std::size_t>(i)];
-    if (i > d) a.inner *= x.sizes()[static_cast<std::size_t>(i)];
-  }
+  a.outer = m.outer;
+  a.n = m.n;
+  a.inner = m.inner;
   a.log = kLog;
   launch_softmax(a, current_stream());
   check_launch(op);
-  return out;
 }
 
 }  // namespace
@@ -419,11 +379,11 @@ Tensor softmax(const Tensor& input, I64 dim, std::optional<ScalarType> dtype) {
 void register_pool_ops(Library& aten);
 
 void register_dnn_ops(Library& torch, Library& aten) {
-  aten.impl("convolution2d", &conv2d_forward)
-      .impl("convolution2d_input_backward", &conv2d_backward<true>)
-      .impl("convolution2d_weight_backward", &conv2d_backward<false>);
+  aten.impl_structured("convolution2d", &conv2d_forward)
+      .impl_structured("convolution2d_input_backward", &conv2d_backward<true>)
+      .impl_structured("convolution2d_weight_backward", &conv2d_backward<false>);
   register_pool_ops(aten);
-  torch.impl("softmax", &softmax<false>).impl("log_softmax", &softmax<true>);
+  torch.impl_structured("softmax", &softmax<false>).impl_structured("log_softmax", &softmax<true>);
 }
 
 }  // namespace wick::cuda_backend

@@ -282,7 +282,7 @@ struct MaxPoolBackward {
   tensor_list backward(FormulaNode<MaxPoolBackward>& n, tensor_list& g) {
     if (!n.should_compute_output(0)) return {Tensor()};
     const Tensor idx = n.unpack(indices);
-    Tensor base = wick::zeros({sizes[0] * sizes[1], sizes[2] * sizes[3]}, g[0].dtype());
+    Tensor base = wick::zeros({sizes[0] * sizes[1], sizes[2] * sizes[3]}, g[0].dtype(), g[0].device());
     return {wick::scatter_add(base, 1, planes(idx), planes(g[0])).reshape(sizes)};
   }
   void release() { indices.reset(); }

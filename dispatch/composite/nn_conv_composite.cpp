@@ -60,7 +60,7 @@ const char* legacy_type(ScalarType t) {
 Tensor pad_right(const Tensor& x, std::int64_t dim) {
   DimVector sizes(x.sizes());
   sizes[static_cast<std::size_t>(dim)] = 1;
-  return cat({x, zeros(sizes, x.dtype())}, dim);
+  return cat({x, zeros(sizes, x.dtype(), x.device())}, dim);
 }
 
 // spatial: 1 or 2. Returns the result of input (batched or not) conv weight.

@@ -2,7 +2,10 @@
 /// \file
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <functional>
+#include <limits>
+#include <source_location>
 #include <string>
 #include <tuple>
 #include <typeinfo>
@@ -12,12 +15,16 @@
 #include "wick/autograd.h"
 #include "wick/error.h"
 #include "wick/loader.h"
+#include "wick/nn_functional.h"
 #include "wick/ops.h"
 
 namespace wick {
 namespace {
 
 Device meta() { return Device(DeviceType::kMeta); }
+
+namespace F = wick::nn::functional;
+using Shape = std::vector<std::int64_t>;
 
 std::vector<std::int64_t> sizes(const Tensor& t) { return t.sizes().vec(); }
 
@@ -247,7 +254,9 @@ std::string thrown_on(const OnDevice& call, Device device) {
 
 // The call gives a tensor of the same sizes, strides and dtype on the meta
 // device as on the CPU, with no data.
-void expect_meta_geometry(const OnDevice& call, const char* what) {
+void expect_meta_geometry(const OnDevice& call, const char* what = "",
+                          std::source_location where = std::source_location::current()) {
+  SCOPED_TRACE(testing::Message() << "called from line " << where.line());
   const Tensor cpu = call(Device());
   const Tensor m = call(meta());
   EXPECT_TRUE(m.device().is_meta()) << what;
@@ -258,7 +267,9 @@ void expect_meta_geometry(const OnDevice& call, const char* what) {
 }
 
 // The call fails with the same error on the meta device as on the CPU.
-void expect_meta_error(const OnDevice& call, const char* what) {
+void expect_meta_error(const OnDevice& call, const char* what = "",
+                       std::source_location where = std::source_location::current()) {
+  SCOPED_TRACE(testing::Message() << "called from line " << where.line());
   const std::string cpu = thrown_on(call, Device());
   EXPECT_FALSE(cpu.empty()) << what << ": the CPU accepted it";
   EXPECT_EQ(thrown_on(call, meta()), cpu) << what;
@@ -474,6 +485,191 @@ TEST_F(MetaTensor, CreationFunctionsMakeMetaTensorsFromTheirArguments) {
   expect_meta_error([](Device d) { return rand({2}, S::kInt64, d); }, "rand of integers");
   expect_meta_error([](Device d) { return randn({-2}, std::nullopt, d); }, "randn of a negative size");
   expect_meta_error([](Device d) { return randint(3, 3, {2}, std::nullopt, d); }, "randint of an empty range");
+}
+
+// --- nn, convolution and pooling -----------------------------------------------------
+
+TEST_F(MetaTensor, NnOperatorsRunThroughTheirMetaFunctions) {
+  constexpr auto kLong = ScalarType::kInt64;
+  constexpr auto kDouble = ScalarType::kFloat64;
+  auto x = [](Device d, ScalarType t = ScalarType::kFloat32) { return ones({2, 3, 4}, t, d); };
+  auto target = [](Device d, Shape s) { return zeros(s, ScalarType::kInt64, d); };
+  expect_meta_geometry([&](Device d) { return softmax(x(d), 1); });
+  expect_meta_geometry([&](Device d) { return log_softmax(x(d), -1, kDouble); });
+  expect_meta_geometry([&](Device d) { return softmax(ones({}, std::nullopt, d), 0); });
+  expect_meta_geometry([&](Device d) { return log_softmax(empty({0, 3}, std::nullopt, d), 1); });
+  expect_meta_geometry([&](Device d) { return F::softmax(x(d).transpose(0, 2), 0); });
+  expect_meta_geometry([&](Device d) { return F::leaky_relu(x(d, kDouble), 0.2); });
+  expect_meta_geometry([&](Device d) { return F::elu(x(d).transpose(1, 2)); });
+  expect_meta_geometry([&](Device d) { return F::gelu(x(d), "tanh"); });
+  expect_meta_geometry([&](Device d) { return F::silu(x(d)); });
+  expect_meta_geometry([&](Device d) { return F::logsigmoid(x(d, kDouble)); });
+  for (const char* reduction : {"none", "mean", "sum"}) {
+    expect_meta_geometry([&](Device d) { return F::nll_loss(x(d), target(d, {2, 4}), std::nullopt, -100, reduction); });
+    expect_meta_geometry([&](Device d) {
+      return F::nll_loss(ones({5, 3}, std::nullopt, d), target(d, {5}), ones({3}, std::nullopt, d), 1, reduction);
+    });
+  }
+  expect_meta_geometry([&](Device d) { return F::nll_loss(ones({3}, std::nullopt, d), target(d, {})); });
+  expect_meta_geometry([&](Device d) { return F::cross_entropy(ones({5, 3}, std::nullopt, d), target(d, {5})); });
+  expect_meta_geometry([&](Device d) {
+    return F::layer_norm(x(d, kDouble), {3, 4}, ones({3, 4}, kDouble, d), zeros({3, 4}, kDouble, d));
+  });
+  expect_meta_geometry([&](Device d) { return F::layer_norm(empty({0, 4}, std::nullopt, d), {4}); });
+
+  // inplace=True writes into the input and returns it, on meta too.
+  Tensor z = ones({2, 3}, std::nullopt, meta());
+  const std::uint32_t before = z.version();
+  EXPECT_TRUE(F::elu(z, 1.0, true).is_same(z));
+  EXPECT_TRUE(F::leaky_relu(z, 0.1, true).is_same(z));
+  EXPECT_TRUE(F::silu(z, true).is_same(z));
+  EXPECT_GT(z.version(), before);
+
+  // The CPU's checks and messages.
+  expect_meta_error([&](Device d) { return softmax(x(d, kLong), 0); });
+  expect_meta_error([&](Device d) { return log_softmax(x(d), 0, kLong); });
+  expect_meta_error([&](Device d) { return softmax(x(d), 3); });
+  expect_meta_error([&](Device d) { return F::gelu(x(d), "fast"); });
+  expect_meta_error([&](Device d) { return F::gelu(x(d, kLong)); });
+  expect_meta_error([&](Device d) { return F::leaky_relu(x(d, ScalarType::kInt32)); });
+  expect_meta_error([&](Device d) { return F::elu(x(d, ScalarType::kBool)); });
+  expect_meta_error([&](Device d) { return F::silu(x(d, kLong)); });
+  expect_meta_error([&](Device d) { return F::logsigmoid(x(d, kLong)); });
+  expect_meta_error([&](Device d) { return F::nll_loss(ones({2, 3}, std::nullopt, d), target(d, {3})); });
+  expect_meta_error([&](Device d) { return F::nll_loss(ones({2, 3}, std::nullopt, d), target(d, {2, 1})); });
+  expect_meta_error([&](Device d) { return F::nll_loss(x(d), target(d, {2, 3})); });
+  expect_meta_error([&](Device d) { return F::nll_loss(ones({2, 3}, std::nullopt, d), ones({2}, std::nullopt, d)); });
+  expect_meta_error([&](Device d) { return F::nll_loss(ones({2, 3}, kLong, d), target(d, {2})); });
+  expect_meta_error([&](Device d) { return F::nll_loss(ones({}, std::nullopt, d), target(d, {})); });
+  expect_meta_error([&](Device d) {
+    return F::nll_loss(ones({2, 3}, std::nullopt, d), target(d, {2}), ones({4}, std::nullopt, d));
+  });
+  expect_meta_error([&](Device d) {
+    return F::nll_loss(ones({2, 3}, std::nullopt, d), target(d, {2}), ones({3}, kDouble, d));
+  });
+  expect_meta_error([&](Device d) {
+    return F::nll_loss(ones({2, 3}, std::nullopt, d), target(d, {2}), std::nullopt, 0, "avg");
+  });
+  expect_meta_error([&](Device d) { return F::layer_norm(x(d), {3}); });
+  expect_meta_error([&](Device d) { return F::layer_norm(x(d), {}); });
+  expect_meta_error([&](Device d) { return F::layer_norm(x(d, kLong), {4}); });
+  expect_meta_error([&](Device d) { return F::layer_norm(x(d), {4}, ones({3}, std::nullopt, d)); });
+  expect_meta_error([&](Device d) { return F::layer_norm(x(d), {4}, std::nullopt, ones({4}, kDouble, d)); });
+  // A target out of range is data: the CPU finds it, meta has none to read.
+  const Tensor bad = tensor(Value(std::vector<std::int64_t>{0, 7}));
+  EXPECT_THROW((void)F::nll_loss(ones({2, 3}), bad), IndexError);
+  EXPECT_EQ(F::nll_loss(ones({2, 3}, std::nullopt, meta()), target(meta(), {2})).dim(), 0);
+}
+
+TEST_F(MetaTensor, ConvolutionAndPoolingRunThroughTheirMetaFunctions) {
+  constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+  auto t = [](Shape s, Device d, ScalarType type = ScalarType::kFloat32) { return ones(s, type, d); };
+  const Shape one{1};
+  const Shape two{2};
+  expect_meta_geometry([&](Device d) {
+    return conv2d(t({2, 3, 9, 9}, d), t({4, 3, 3, 3}, d), t({4}, d), Shape{2, 1}, Shape{1, 0}, Shape{1, 2});
+  });
+  expect_meta_geometry([&](Device d) { return conv2d(t({4, 9, 7}, d), t({6, 2, 3, 1}, d), std::nullopt, 1, 0, 1, 2); });
+  expect_meta_geometry([&](Device d) {
+    return conv2d(t({1, 2, 5, 5}, d), t({2, 2, 3, 3}, d), std::nullopt, one, "same");
+  });
+  expect_meta_geometry([&](Device d) { return conv1d(t({3, 10}, d), t({5, 3, 4}, d), t({5}, d), two, 3); });
+  expect_meta_geometry([&](Device d) { return F::max_pool2d(t({2, 3, 9, 9}, d), Shape{3}, two, one, one, true); });
+  expect_meta_geometry([&](Device d) { return std::get<1>(F::max_pool2d_with_indices(t({3, 8, 7}, d), two)); });
+  expect_meta_geometry([&](Device d) { return F::avg_pool2d(t({2, 3, 9, 9}, d), Shape{3}, two, one, true, false, 2); });
+  expect_meta_geometry([&](Device d) { return F::avg_pool2d(t({3, 5, 5}, d, ScalarType::kInt64), two); });
+  expect_meta_geometry([&](Device d) { return F::adaptive_avg_pool2d(t({2, 3, 9, 9}, d), Shape{4, 3}); });
+  expect_meta_geometry([&](Device d) { return F::adaptive_avg_pool2d(t({3, 9, 9}, d), Shape{0, 3}); });
+  expect_meta_geometry([&](Device d) { return avg_pool1d(t({2, 3, 9}, d), Shape{3}); });
+  expect_meta_geometry([&](Device d) { return adaptive_avg_pool1d(t({3, 9}, d), Shape{4}); });
+  // The internal operators, the backwards among them.
+  const Shape s11{1, 1};
+  const Shape s00{0, 0};
+  const Shape s22{2, 2};
+  expect_meta_geometry([&](Device d) {
+    return aten::convolution2d_input_backward(t({2, 4, 7, 7}, d), t({4, 3, 3, 3}, d), Shape{2, 3, 9, 9}, s11, s00, s11,
+                                              1);
+  });
+  expect_meta_geometry([&](Device d) {
+    return aten::convolution2d_weight_backward(t({2, 4, 7, 7}, d), t({2, 3, 9, 9}, d), Shape{4, 3, 3, 3}, s11, s00, s11,
+                                               1);
+  });
+  expect_meta_geometry([&](Device d) {
+    return aten::avg_pool2d_backward(t({1, 2, 3, 3}, d), Shape{1, 2, 6, 6}, s22, s22, s00, false, true, std::nullopt);
+  });
+  expect_meta_geometry([&](Device d) {
+    return aten::adaptive_avg_pool2d_backward(t({1, 2, 3, 3}, d), Shape{1, 2, 7, 7});
+  });
+  // The fuzzer's huge kernel: the 128-bit output size, on meta too.
+  expect_meta_geometry([&](Device d) { return F::max_pool2d(t({1, 1, 2, 2}, d), Shape{kMax}, one, Shape{kMax / 2}); });
+
+  // The CPU's checks and messages.
+  expect_meta_error([&](Device d) { return F::max_pool2d(t({1, 1, 4, 4}, d), two, std::nullopt, two); });
+  expect_meta_error([&](Device d) { return F::max_pool2d(t({1, 1, 2, 2}, d), Shape{kMax}); });
+  expect_meta_error([&](Device d) { return F::max_pool2d(t({1, 1, 4, 4}, d, ScalarType::kInt64), two); });
+  expect_meta_error([&](Device d) { return F::max_pool2d(t({1, 1, 4, 4}, d), two, std::nullopt, 0, Shape{0}); });
+  expect_meta_error([&](Device d) { return F::avg_pool2d(t({1, 1, 4, 4}, d), two, std::nullopt, 0, false, true, 0); });
+  expect_meta_error([&](Device d) { return F::avg_pool2d(t({1, 1, 4, 4}, d, ScalarType::kBool), two); });
+  expect_meta_error([&](Device d) { return F::adaptive_avg_pool2d(t({1, 1, 4, 4}, d, ScalarType::kInt64), two); });
+  expect_meta_error([&](Device d) { return conv2d(t({1, 2, 4, 4}, d), t({2, 2, 5, 5}, d)); });
+  expect_meta_error([&](Device d) {
+    return conv2d(t({1, 2, 4, 4}, d, ScalarType::kInt64), t({2, 2, 3, 3}, d, ScalarType::kInt64));
+  });
+  expect_meta_error([&](Device d) {
+    return aten::convolution2d(t({1, 2, 4, 4}, d), t({3, 3, 1, 1}, d), std::nullopt, s11, s00, s11, 1);
+  });
+  expect_meta_error([&](Device d) {
+    return aten::convolution2d(t({1, 2, 4, 4}, d), t({3, 2, 1, 1}, d), std::nullopt, s11, Shape{kMax, 0}, s11, 1);
+  });
+  expect_meta_error([&](Device d) {
+    return aten::convolution2d(t({1, 2, 4, 4}, d), t({3, 2, 1}, d), std::nullopt, s11, s00, s11, 1);
+  });
+  expect_meta_error([&](Device d) {
+    return aten::convolution2d(t({1, 2, 4, 4}, d), t({3, 2, 1, 1}, d, ScalarType::kFloat64), std::nullopt, s11, s00,
+                               s11, 1);
+  });
+  expect_meta_error([&](Device d) {
+    return aten::convolution2d_input_backward(t({2, 4, 6, 6}, d), t({4, 3, 3, 3}, d), Shape{2, 3, 9, 9}, s11, s00, s11,
+                                              1);
+  });
+  expect_meta_error([&](Device d) {
+    return aten::avg_pool2d_backward(t({1, 2, 3, 3}, d), Shape{1, 2, 5, 5}, s22, s22, s00, false, true, std::nullopt);
+  });
+  expect_meta_error([&](Device d) {
+    return aten::adaptive_avg_pool2d_backward(t({1, 1, 2, 2}, d),
+                                              Shape{-2, std::numeric_limits<std::int64_t>::min(), 1, 1});
+  });
+  // No memory on meta: pooling an image no host could hold.
+  const Tensor big = empty({1, 1, std::int64_t{1} << 20, std::int64_t{1} << 20}, std::nullopt, meta());
+  EXPECT_EQ(F::max_pool2d(big, two).sizes().vec(), (Shape{1, 1, std::int64_t{1} << 19, std::int64_t{1} << 19}));
+  EXPECT_EQ(F::adaptive_avg_pool2d(big, Shape{3, 5}).sizes().vec(), (Shape{1, 1, 3, 5}));
+}
+
+// A small CNN's forward on meta tensors, and the backward of its convolution,
+// activation and pooling layers: the gradients have the parameters' geometry.
+TEST_F(MetaTensor, SmallCnnForwardAndBackward) {
+  const Device d = meta();
+  const Tensor x = ones({8, 3, 16, 16}, std::nullopt, d);
+  Tensor w1 = ones({6, 3, 3, 3}, std::nullopt, d).requires_grad_();
+  Tensor w2 = ones({10, 6, 3, 3}, std::nullopt, d).requires_grad_();
+  Tensor h = F::leaky_relu(conv2d(x, w1, std::nullopt, 1, 1), 0.1);
+  h = F::avg_pool2d(h, Shape{2});
+  h = F::silu(conv2d(h, w2));
+  h = F::adaptive_avg_pool2d(h, Shape{1, 1}).reshape({8, 10});
+  EXPECT_EQ(h.sizes().vec(), (Shape{8, 10}));
+  h.backward(ones({8, 10}, std::nullopt, d));
+  ASSERT_TRUE(w1.grad().defined());
+  EXPECT_TRUE(w1.grad().device().is_meta());
+  EXPECT_EQ(w1.grad().sizes().vec(), w1.sizes().vec());
+  EXPECT_EQ(w2.grad().sizes().vec(), w2.sizes().vec());
+  // The whole forward of a classifier: bias, max pooling, layer_norm, the loss.
+  const Tensor b1 = zeros({6}, std::nullopt, d);
+  Tensor y = F::max_pool2d(F::gelu(conv2d(x, w1.detach(), b1, 1, 1)), Shape{2});
+  y = F::layer_norm(y, {8, 8});
+  const Tensor logits = F::adaptive_avg_pool2d(y, Shape{1, 1}).reshape({8, 6});
+  const Tensor loss = F::cross_entropy(logits, zeros({8}, ScalarType::kInt64, d));
+  EXPECT_TRUE(loss.device().is_meta());
+  EXPECT_EQ(loss.dim(), 0);
 }
 
 }  // namespace

@@ -18,6 +18,10 @@
 /// An in-place operator defined as such (copy_, fill_: self is `Tensor(a!)`
 /// and returned) has an impl `void(const M&, self, args...)`: the meta
 /// function checks, the impl writes self, the glue bumps its version.
+/// An operator with an `inplace` flag (F.leaky_relu, elu, silu) says so in
+/// its meta result: when `m.write_back` is true, the kernel computes into a
+/// new output as usual, copies it into the first argument (`copy_`, which
+/// bumps its version) and returns that argument.
 ///
 /// Impl signatures, for a meta function `M meta(Args...)`:
 ///   one output:   void impl(const M&, const Tensor& out, Args...)
@@ -132,6 +136,13 @@ struct Structured<kMetaFn, kOp, Ret(Args...)> {
     if constexpr (kN == 1) {
       Tensor out = empty_from(m.out);
       reinterpret_cast<Impl*>(impl)(m, out, args...);
+      if constexpr (requires { m.write_back; }) {
+        if (m.write_back) {
+          Tensor self = std::get<0>(std::forward_as_tuple(args...));
+          self.copy_(out);
+          return self;
+        }
+      }
       return out;
     } else {
       std::array<Tensor, kN> outs;

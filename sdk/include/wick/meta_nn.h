@@ -1,0 +1,133 @@
+// wick/meta_nn.h - meta results of the nn operators: softmax, activations, nll_loss, layer_norm, convolution, pooling.
+/// \file
+/// What the meta functions of dispatch/ops/nn.ops and internal.ops tell
+/// the backends' impls besides the output's geometry (Note [Meta functions]
+/// in wick/meta.h): the rows a softmax or layer_norm runs over, the
+/// convolution's geometry, the pooling windows. The meta functions are in
+/// dispatch/ops/meta_nn.cpp and meta_conv.cpp; their declarations are
+/// generated (wick/gen/torch_meta.h).
+///
+///   // a CPU impl of aten.avg_pool2d: the windows come from the meta result
+///   void avg_pool2d(const wick::Pool2dMeta& m, const Tensor& out, const Tensor& self, ...) {
+///     for (std::int64_t y = 0; y < m.rows.out; ++y) {
+///       const wick::PoolWindow win = wick::meta::pool_window(m.rows, y);  // [start, end), count
+///       ...
+///
+/// Note [Pooling windows]
+/// A pooling output element reads a window that is the product of one
+/// input range per spatial dim, so a `PoolDim` (sizes, kernel, stride,
+/// padding, dilation, kind) and `meta::pool_window` describe every window;
+/// the meta function computes the output sizes (PyTorch's rule, ceil_mode
+/// included, in 128 bits: kernel sizes up to 2**63 - 1 are accepted) and
+/// checks them once for every backend. Backends tabulate the windows only
+/// when there is something to pool (a non-empty input and output: an empty
+/// batch may ask for an output of 2**63 - 1 columns).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+
+#include "wick/export.h"
+#include "wick/meta.h"
+
+namespace wick {
+
+namespace nn::functional {
+enum class Reduction;  // wick/nn_functional.h
+}  // namespace nn::functional
+
+/// torch.softmax / log_softmax: the input viewed as [outer, n, inner], n
+/// along the (wrapped) `dim`; all three are 0 for an empty input.
+struct SoftmaxMeta {
+  TensorMeta out;
+  std::int64_t dim = 0;
+  std::int64_t outer = 0, n = 0, inner = 0;
+};
+
+/// The float activations of torch.nn.functional (leaky_relu, elu, gelu,
+/// silu, logsigmoid): the output has the input's shape and dtype.
+/// `write_back` (inplace=True) asks the derived kernel to copy the result
+/// into the input and return the input (Note [Structured kernels]).
+struct ActivationMeta {
+  TensorMeta out;
+  bool write_back = false;
+};
+
+/// torch.nn.functional.nll_loss: the input viewed as [n, c, s] (s the
+/// flattened extra dims) and the target as [n, s]; n * s is 0 for an
+/// empty target.
+struct NllLossMeta {
+  TensorMeta out;
+  nn::functional::Reduction reduction{};
+  std::int64_t n = 1, c = 1, s = 1;
+};
+
+/// torch.nn.functional.layer_norm: m rows of n elements (n the product of
+/// normalized_shape); both 0 for an empty input.
+struct LayerNormMeta {
+  TensorMeta out;
+  std::int64_t m = 0, n = 0;
+};
+
+/// A 2-D convolution (aten.convolution2d and its two backwards): input
+/// [n, c, h, w], weight [o, c / groups, kh, kw], output [n, o, oh, ow],
+/// oh = (h + 2 * ph - dh * (kh - 1) - 1) / sh + 1 (and ow likewise). `out`
+/// is the operator's result: the output, or the input's or the weight's
+/// gradient.
+struct Conv2dMeta {
+  TensorMeta out;
+  std::int64_t n = 0, c = 0, h = 0, w = 0;
+  std::int64_t o = 0, kh = 0, kw = 0;
+  std::int64_t oh = 0, ow = 0;
+  std::int64_t sh = 1, sw = 1, ph = 0, pw = 0, dh = 1, dw = 1, groups = 1;
+};
+
+/// How a pooling picks its windows (Note [Pooling windows]).
+enum class PoolKind : std::uint8_t {
+  kAverage,   ///< [o*s - p, o*s - p + k), clipped to the padded input and then the input
+  kAdaptive,  ///< [floor(o * in / out), ceil((o + 1) * in / out))
+  kMax,       ///< taps o*s - p + j*d (j < k) that lie inside the input
+};
+
+/// One spatial dim of a pooling.
+struct PoolDim {
+  std::int64_t in = 0;   ///< input size
+  std::int64_t out = 0;  ///< output size
+  std::int64_t kernel = 1, stride = 1, padding = 0, dilation = 1;
+  PoolKind kind = PoolKind::kAverage;
+  bool count_include_pad = true;  ///< kAverage: padding counts in the divisor
+};
+
+/// The input range one output index reads along one dim.
+struct PoolWindow {
+  std::int64_t start = 0;  ///< the first index (kMax: the first tap inside the input)
+  std::int64_t end = 0;    ///< one past the last index read (kMax: step `dilation` from start)
+  std::int64_t count = 0;  ///< this dim's share of the average's divisor (0 for kMax)
+};
+
+/// Average and adaptive average pooling over [N, C, H, W] and their
+/// backwards (`out` is then the input's gradient).
+struct Pool2dMeta {
+  TensorMeta out;
+  std::int64_t planes = 0;  ///< N * C
+  PoolDim rows, cols;       ///< H and W
+  std::optional<std::int64_t> divisor_override;
+};
+
+/// aten.max_pool2d_with_indices: the maxima and the flat h * W + w index of
+/// each in its plane (int64).
+struct MaxPool2dMeta {
+  std::array<TensorMeta, 2> outs;
+  std::int64_t planes = 0;  ///< N * C
+  PoolDim rows, cols;       ///< H and W
+};
+
+namespace meta {
+
+/// Window `o` (0 <= o < dim.out) of `dim`, in 128-bit arithmetic (any
+/// kernel, stride and padding the meta function accepted).
+[[nodiscard]] WICK_API PoolWindow pool_window(const PoolDim& dim, std::int64_t o);
+
+}  // namespace meta
+}  // namespace wick
