@@ -5,7 +5,6 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
-#include <source_location>
 #include <string>
 #include <tuple>
 #include <typeinfo>
@@ -254,9 +253,7 @@ std::string thrown_on(const OnDevice& call, Device device) {
 
 // The call gives a tensor of the same sizes, strides and dtype on the meta
 // device as on the CPU, with no data.
-void expect_meta_geometry(const OnDevice& call, const char* what = "",
-                          std::source_location where = std::source_location::current()) {
-  SCOPED_TRACE(testing::Message() << "called from line " << where.line());
+void expect_meta_geometry(const OnDevice& call, const char* what = "") {
   const Tensor cpu = call(Device());
   const Tensor m = call(meta());
   EXPECT_TRUE(m.device().is_meta()) << what;
@@ -267,58 +264,68 @@ void expect_meta_geometry(const OnDevice& call, const char* what = "",
 }
 
 // The call fails with the same error on the meta device as on the CPU.
-void expect_meta_error(const OnDevice& call, const char* what = "",
-                       std::source_location where = std::source_location::current()) {
-  SCOPED_TRACE(testing::Message() << "called from line " << where.line());
+void expect_meta_error(const OnDevice& call, const char* what = "") {
   const std::string cpu = thrown_on(call, Device());
   EXPECT_FALSE(cpu.empty()) << what << ": the CPU accepted it";
   EXPECT_EQ(thrown_on(call, meta()), cpu) << what;
 }
+
+// The checks above, with the caller's line in a failure's trace.
+#define EXPECT_META_GEOMETRY(...)      \
+  do {                                 \
+    SCOPED_TRACE("");                  \
+    expect_meta_geometry(__VA_ARGS__); \
+  } while (false)
+#define EXPECT_META_ERROR(...)      \
+  do {                              \
+    SCOPED_TRACE("");               \
+    expect_meta_error(__VA_ARGS__); \
+  } while (false)
 
 Tensor ones_on(Device d, IntArrayRef sizes, ScalarType dtype = ScalarType::kFloat32) { return ones(sizes, dtype, d); }
 Tensor ints_on(Device d, std::vector<std::int64_t> values) { return tensor(Value(std::move(values)), std::nullopt, d); }
 
 TEST_F(MetaTensor, MatrixProductsRunThroughTheirMetaFunctions) {
   using S = ScalarType;
-  expect_meta_geometry([](Device d) { return mm(ones_on(d, {2, 3}), ones_on(d, {3, 4})); }, "mm");
-  expect_meta_geometry(
+  EXPECT_META_GEOMETRY([](Device d) { return mm(ones_on(d, {2, 3}), ones_on(d, {3, 4})); }, "mm");
+  EXPECT_META_GEOMETRY(
       [](Device d) {
         return mm(ones_on(d, {2, 3}, S::kInt64), ones_on(d, {3, 0}, S::kInt64));
       },
       "mm of integers, no columns");
-  expect_meta_geometry([](Device d) { return bmm(ones_on(d, {5, 2, 3}), ones_on(d, {5, 3, 4})); }, "bmm");
-  expect_meta_geometry(
+  EXPECT_META_GEOMETRY([](Device d) { return bmm(ones_on(d, {5, 2, 3}), ones_on(d, {5, 3, 4})); }, "bmm");
+  EXPECT_META_GEOMETRY(
       [](Device d) {
         return addmm(ones_on(d, {4}), ones_on(d, {2, 3}), ones_on(d, {3, 4}), 0.5, 2);
       },
       "addmm");
-  expect_meta_geometry(
+  EXPECT_META_GEOMETRY(
       [](Device d) {
         return mv(ones_on(d, {2, 3}, S::kFloat64), ones_on(d, {3}, S::kFloat64));
       },
       "mv");
-  expect_meta_geometry([](Device d) { return dot(ones_on(d, {3}, S::kInt32), ones_on(d, {3}, S::kInt32)); }, "dot");
-  expect_meta_geometry([](Device d) { return matmul(ones_on(d, {7, 2, 3}), ones_on(d, {3})); }, "matmul through bmm");
-  expect_meta_geometry([](Device d) { return outer(ones_on(d, {2}), ones_on(d, {3})); }, "outer");
+  EXPECT_META_GEOMETRY([](Device d) { return dot(ones_on(d, {3}, S::kInt32), ones_on(d, {3}, S::kInt32)); }, "dot");
+  EXPECT_META_GEOMETRY([](Device d) { return matmul(ones_on(d, {7, 2, 3}), ones_on(d, {3})); }, "matmul through bmm");
+  EXPECT_META_GEOMETRY([](Device d) { return outer(ones_on(d, {2}), ones_on(d, {3})); }, "outer");
 
-  expect_meta_error([](Device d) { return mm(ones_on(d, {2, 3}), ones_on(d, {2, 4})); }, "mm shapes");
-  expect_meta_error([](Device d) { return mm(ones_on(d, {3}), ones_on(d, {3, 4})); }, "mm of a vector");
-  expect_meta_error([](Device d) { return mm(ones_on(d, {2, 3}), ones_on(d, {3, 4}, S::kFloat64)); }, "mm dtypes");
-  expect_meta_error([](Device d) { return bmm(ones_on(d, {2, 2, 3}), ones_on(d, {3, 3, 4})); }, "bmm batches");
-  expect_meta_error([](Device d) { return bmm(ones_on(d, {2, 2, 3}), ones_on(d, {2, 2, 4})); }, "bmm shapes");
-  expect_meta_error(
+  EXPECT_META_ERROR([](Device d) { return mm(ones_on(d, {2, 3}), ones_on(d, {2, 4})); }, "mm shapes");
+  EXPECT_META_ERROR([](Device d) { return mm(ones_on(d, {3}), ones_on(d, {3, 4})); }, "mm of a vector");
+  EXPECT_META_ERROR([](Device d) { return mm(ones_on(d, {2, 3}), ones_on(d, {3, 4}, S::kFloat64)); }, "mm dtypes");
+  EXPECT_META_ERROR([](Device d) { return bmm(ones_on(d, {2, 2, 3}), ones_on(d, {3, 3, 4})); }, "bmm batches");
+  EXPECT_META_ERROR([](Device d) { return bmm(ones_on(d, {2, 2, 3}), ones_on(d, {2, 2, 4})); }, "bmm shapes");
+  EXPECT_META_ERROR(
       [](Device d) {
         return addmm(ones_on(d, {3}), ones_on(d, {2, 3}), ones_on(d, {3, 4}));
       },
       "addmm: self does not broadcast");
-  expect_meta_error(
+  EXPECT_META_ERROR(
       [](Device d) {
         return addmm(ones_on(d, {4}), ones_on(d, {2, 3}), ones_on(d, {3, 4}, S::kInt64));
       },
       "addmm dtypes");
-  expect_meta_error([](Device d) { return mv(ones_on(d, {2, 3}), ones_on(d, {2})); }, "mv sizes");
-  expect_meta_error([](Device d) { return dot(ones_on(d, {3}, S::kBool), ones_on(d, {3}, S::kBool)); }, "dot of bools");
-  expect_meta_error([](Device d) { return dot(ones_on(d, {3}), ones_on(d, {2})); }, "dot sizes");
+  EXPECT_META_ERROR([](Device d) { return mv(ones_on(d, {2, 3}), ones_on(d, {2})); }, "mv sizes");
+  EXPECT_META_ERROR([](Device d) { return dot(ones_on(d, {3}, S::kBool), ones_on(d, {3}, S::kBool)); }, "dot of bools");
+  EXPECT_META_ERROR([](Device d) { return dot(ones_on(d, {3}), ones_on(d, {2})); }, "dot sizes");
 
   // Backward runs on meta tensors too: gradients of the inputs' shapes.
   const Tensor a = ones({2, 3}, std::nullopt, meta()).requires_grad_();
@@ -343,83 +350,83 @@ TEST_F(MetaTensor, EvalPrintsTheMatmulOfMetaTensors) {
 
 TEST_F(MetaTensor, IndexingAndJoiningRunThroughTheirMetaFunctions) {
   using S = ScalarType;
-  expect_meta_geometry(
+  EXPECT_META_GEOMETRY(
       [](Device d) {
         return cat({ones_on(d, {2, 3}, S::kInt64), ones_on(d, {0}), ones_on(d, {2, 1})}, -1);
       },
       "cat: promotes, skips a legacy empty tensor");
-  expect_meta_geometry(
+  EXPECT_META_GEOMETRY(
       [](Device d) {
         return cat({ones_on(d, {0}), ones_on(d, {0}, S::kInt32)});
       },
       "cat of legacy empty tensors only");
-  expect_meta_geometry(
+  EXPECT_META_GEOMETRY(
       [](Device d) {
         return index_select(ones_on(d, {3, 4}), 1, ints_on(d, {0, 2, 2}));
       },
       "index_select");
-  expect_meta_geometry(
+  EXPECT_META_GEOMETRY(
       [](Device d) {
         return index_select(ones_on(d, {}), 0, ints_on(d, {0, 0}));
       },
       "index_select of a 0-dim tensor");
-  expect_meta_geometry([](Device d) { return gather(ones_on(d, {3, 4}), 0, ones_on(d, {2, 4}, S::kInt64)); }, "gather");
-  expect_meta_geometry(
+  EXPECT_META_GEOMETRY([](Device d) { return gather(ones_on(d, {3, 4}), 0, ones_on(d, {2, 4}, S::kInt64)); }, "gather");
+  EXPECT_META_GEOMETRY(
       [](Device d) {
         return scatter(ones_on(d, {3, 4}), 1, ones_on(d, {3, 2}, S::kInt64), 7.5);
       },
       "scatter of a value");
-  expect_meta_geometry(
+  EXPECT_META_GEOMETRY(
       [](Device d) {
         return scatter_add(ones_on(d, {3, 4}), 0, ones_on(d, {2, 4}, S::kInt64), ones_on(d, {2, 4}));
       },
       "scatter_add");
-  expect_meta_geometry(
+  EXPECT_META_GEOMETRY(
       [](Device d) {
         return masked_fill(ones_on(d, {2, 1}), ones_on(d, {3}, S::kBool), 0);
       },
       "masked_fill broadcasts");
-  expect_meta_geometry([](Device d) { return flip(ones_on(d, {2, 3, 4}, S::kInt32), {0, -1}); }, "flip");
-  expect_meta_geometry([](Device d) { return tril(ones_on(d, {2, 3, 4}).transpose(1, 2), 1); }, "tril");
-  expect_meta_geometry([](Device d) { return triu(ones_on(d, {3, 3}, S::kBool)); }, "triu");
+  EXPECT_META_GEOMETRY([](Device d) { return flip(ones_on(d, {2, 3, 4}, S::kInt32), {0, -1}); }, "flip");
+  EXPECT_META_GEOMETRY([](Device d) { return tril(ones_on(d, {2, 3, 4}).transpose(1, 2), 1); }, "tril");
+  EXPECT_META_GEOMETRY([](Device d) { return triu(ones_on(d, {3, 3}, S::kBool)); }, "triu");
 
-  expect_meta_error([](Device d) { return cat({ones_on(d, {2, 3}), ones_on(d, {3, 3})}, 1); }, "cat sizes");
-  expect_meta_error([](Device d) { return cat({ones_on(d, {}), ones_on(d, {3})}); }, "cat of a 0-dim tensor");
-  expect_meta_error([](Device d) { return cat({ones_on(d, {2}), ones_on(d, {2})}, 1); }, "cat dim");
-  expect_meta_error(
+  EXPECT_META_ERROR([](Device d) { return cat({ones_on(d, {2, 3}), ones_on(d, {3, 3})}, 1); }, "cat sizes");
+  EXPECT_META_ERROR([](Device d) { return cat({ones_on(d, {}), ones_on(d, {3})}); }, "cat of a 0-dim tensor");
+  EXPECT_META_ERROR([](Device d) { return cat({ones_on(d, {2}), ones_on(d, {2})}, 1); }, "cat dim");
+  EXPECT_META_ERROR(
       [](Device d) {
         return index_select(ones_on(d, {3}), 0, ones_on(d, {1, 1}, S::kInt64));
       },
       "index_select of a matrix index");
-  expect_meta_error([](Device d) { return index_select(ones_on(d, {3}), 0, ones_on(d, {1})); },
+  EXPECT_META_ERROR([](Device d) { return index_select(ones_on(d, {3}), 0, ones_on(d, {1})); },
                     "index_select of a float index");
-  expect_meta_error(
+  EXPECT_META_ERROR(
       [](Device d) {
         return gather(ones_on(d, {3, 4}), 0, ones_on(d, {2, 5}, S::kInt64));
       },
       "gather: index larger than self");
-  expect_meta_error(
+  EXPECT_META_ERROR(
       [](Device d) {
         return gather(ones_on(d, {3, 4}), 2, ones_on(d, {2, 4}, S::kInt64));
       },
       "gather dim");
-  expect_meta_error(
+  EXPECT_META_ERROR(
       [](Device d) {
         return scatter(ones_on(d, {3, 4}), 0, ones_on(d, {2, 4}, S::kInt64), ones_on(d, {2, 4}, S::kInt64));
       },
       "scatter dtypes");
-  expect_meta_error(
+  EXPECT_META_ERROR(
       [](Device d) {
         return scatter_add(ones_on(d, {3, 4}), 0, ones_on(d, {2, 4}, S::kInt64), wrap_scalar(1.0));
       },
       "scatter_add of a value");
-  expect_meta_error([](Device d) { return masked_fill(ones_on(d, {3}), ones_on(d, {3}), 0); }, "a float mask");
-  expect_meta_error([](Device d) { return masked_fill(ones_on(d, {3}), ones_on(d, {2}, S::kBool), 0); },
+  EXPECT_META_ERROR([](Device d) { return masked_fill(ones_on(d, {3}), ones_on(d, {3}), 0); }, "a float mask");
+  EXPECT_META_ERROR([](Device d) { return masked_fill(ones_on(d, {3}), ones_on(d, {2}, S::kBool), 0); },
                     "masked_fill shapes");
-  expect_meta_error([](Device d) { return masked_fill(ones_on(d, {3}), ones_on(d, {3}, S::kBool), ones_on(d, {1})); },
+  EXPECT_META_ERROR([](Device d) { return masked_fill(ones_on(d, {3}), ones_on(d, {3}, S::kBool), ones_on(d, {1})); },
                     "masked_fill of a 1-D value");
-  expect_meta_error([](Device d) { return flip(ones_on(d, {2, 3}), {1, -1}); }, "flip of one dim twice");
-  expect_meta_error([](Device d) { return tril(ones_on(d, {})); }, "tril of a 0-dim tensor");
+  EXPECT_META_ERROR([](Device d) { return flip(ones_on(d, {2, 3}), {1, -1}); }, "flip of one dim twice");
+  EXPECT_META_ERROR([](Device d) { return tril(ones_on(d, {})); }, "tril of a 0-dim tensor");
 
   // Index values are data: the CPU checks them, the meta device cannot
   // (Note [Index values are the impl's to check]).
@@ -450,41 +457,41 @@ TEST_F(MetaTensor, CreationFunctionsMakeMetaTensorsFromTheirArguments) {
   EXPECT_EQ(eval::format(eval::evaluate(R"(torch.tensor([[1, 2]], device="meta"))")),
             "tensor(..., device='meta', size=(1, 2), dtype=torch.int64)");
 
-  expect_meta_geometry(
+  EXPECT_META_GEOMETRY(
       [](Device d) {
         return tensor(Value(std::vector<double>{1, 2.5}), std::nullopt, d);
       },
       "tensor of floats");
-  expect_meta_geometry([](Device d) { return tensor(Value::list({}), S::kInt32, d); }, "an empty tensor");
-  expect_meta_geometry([](Device d) { return tensor(Value(ones({2, 3}).t()), S::kFloat64, d); }, "tensor of a tensor");
-  expect_meta_geometry([](Device d) { return arange(Scalar(5), std::nullopt, 1, std::nullopt, d); }, "arange(5)");
-  expect_meta_geometry([](Device d) { return arange(Scalar(10), Scalar(-3), -4, std::nullopt, d); },
+  EXPECT_META_GEOMETRY([](Device d) { return tensor(Value::list({}), S::kInt32, d); }, "an empty tensor");
+  EXPECT_META_GEOMETRY([](Device d) { return tensor(Value(ones({2, 3}).t()), S::kFloat64, d); }, "tensor of a tensor");
+  EXPECT_META_GEOMETRY([](Device d) { return arange(Scalar(5), std::nullopt, 1, std::nullopt, d); }, "arange(5)");
+  EXPECT_META_GEOMETRY([](Device d) { return arange(Scalar(10), Scalar(-3), -4, std::nullopt, d); },
                        "arange with a negative step");
-  expect_meta_geometry([](Device d) { return arange(Scalar(0), Scalar(5.5), 1, std::nullopt, d); },
+  EXPECT_META_GEOMETRY([](Device d) { return arange(Scalar(0), Scalar(5.5), 1, std::nullopt, d); },
                        "arange to a float: float32");
-  expect_meta_geometry([](Device d) { return arange(Scalar(0.5), Scalar(2), 0.25, S::kFloat64, d); },
+  EXPECT_META_GEOMETRY([](Device d) { return arange(Scalar(0.5), Scalar(2), 0.25, S::kFloat64, d); },
                        "arange in a dtype");
-  expect_meta_geometry([](Device d) { return linspace(0, 1, 7, std::nullopt, d); }, "linspace");
-  expect_meta_geometry([](Device d) { return linspace(0, 10, 3, S::kInt64, d); }, "linspace of integers");
-  expect_meta_geometry([](Device d) { return eye(3, 2, std::nullopt, d); }, "eye");
-  expect_meta_geometry([](Device d) { return rand({2, 3}, S::kFloat64, d); }, "rand");
-  expect_meta_geometry([](Device d) { return randn({4}, std::nullopt, d); }, "randn");
-  expect_meta_geometry([](Device d) { return randint(3, 9, {2, 2}, std::nullopt, d); }, "randint.low");
-  expect_meta_geometry([](Device d) { return randint(5, {3}, S::kInt32, d); }, "randint");
+  EXPECT_META_GEOMETRY([](Device d) { return linspace(0, 1, 7, std::nullopt, d); }, "linspace");
+  EXPECT_META_GEOMETRY([](Device d) { return linspace(0, 10, 3, S::kInt64, d); }, "linspace of integers");
+  EXPECT_META_GEOMETRY([](Device d) { return eye(3, 2, std::nullopt, d); }, "eye");
+  EXPECT_META_GEOMETRY([](Device d) { return rand({2, 3}, S::kFloat64, d); }, "rand");
+  EXPECT_META_GEOMETRY([](Device d) { return randn({4}, std::nullopt, d); }, "randn");
+  EXPECT_META_GEOMETRY([](Device d) { return randint(3, 9, {2, 2}, std::nullopt, d); }, "randint.low");
+  EXPECT_META_GEOMETRY([](Device d) { return randint(5, {3}, S::kInt32, d); }, "randint");
 
   const Value ragged = Value::list({Value(std::vector<std::int64_t>{1, 2}), Value(std::vector<std::int64_t>{3})});
-  expect_meta_error([&](Device d) { return tensor(ragged, std::nullopt, d); }, "a ragged list");
-  expect_meta_error([](Device d) { return tensor(Value::list({Value("a")}), std::nullopt, d); }, "a list of strings");
-  expect_meta_error([](Device d) { return arange(Scalar(0), Scalar(5), 0, std::nullopt, d); }, "arange step 0");
-  expect_meta_error([](Device d) { return arange(Scalar(0), Scalar(5), -1, std::nullopt, d); }, "arange step sign");
-  expect_meta_error([](Device d) { return arange(Scalar(0.0), Scalar(5), -1, std::nullopt, d); },
+  EXPECT_META_ERROR([&](Device d) { return tensor(ragged, std::nullopt, d); }, "a ragged list");
+  EXPECT_META_ERROR([](Device d) { return tensor(Value::list({Value("a")}), std::nullopt, d); }, "a list of strings");
+  EXPECT_META_ERROR([](Device d) { return arange(Scalar(0), Scalar(5), 0, std::nullopt, d); }, "arange step 0");
+  EXPECT_META_ERROR([](Device d) { return arange(Scalar(0), Scalar(5), -1, std::nullopt, d); }, "arange step sign");
+  EXPECT_META_ERROR([](Device d) { return arange(Scalar(0.0), Scalar(5), -1, std::nullopt, d); },
                     "arange step sign, floats");
-  expect_meta_error([](Device d) { return linspace(0, 1, -1, std::nullopt, d); }, "linspace steps");
-  expect_meta_error([](Device d) { return linspace(0, 1, 2, S::kBool, d); }, "linspace of bools");
-  expect_meta_error([](Device d) { return eye(-1, std::nullopt, std::nullopt, d); }, "eye of -1");
-  expect_meta_error([](Device d) { return rand({2}, S::kInt64, d); }, "rand of integers");
-  expect_meta_error([](Device d) { return randn({-2}, std::nullopt, d); }, "randn of a negative size");
-  expect_meta_error([](Device d) { return randint(3, 3, {2}, std::nullopt, d); }, "randint of an empty range");
+  EXPECT_META_ERROR([](Device d) { return linspace(0, 1, -1, std::nullopt, d); }, "linspace steps");
+  EXPECT_META_ERROR([](Device d) { return linspace(0, 1, 2, S::kBool, d); }, "linspace of bools");
+  EXPECT_META_ERROR([](Device d) { return eye(-1, std::nullopt, std::nullopt, d); }, "eye of -1");
+  EXPECT_META_ERROR([](Device d) { return rand({2}, S::kInt64, d); }, "rand of integers");
+  EXPECT_META_ERROR([](Device d) { return randn({-2}, std::nullopt, d); }, "randn of a negative size");
+  EXPECT_META_ERROR([](Device d) { return randint(3, 3, {2}, std::nullopt, d); }, "randint of an empty range");
 }
 
 // --- nn, convolution and pooling -----------------------------------------------------
@@ -494,28 +501,28 @@ TEST_F(MetaTensor, NnOperatorsRunThroughTheirMetaFunctions) {
   constexpr auto kDouble = ScalarType::kFloat64;
   auto x = [](Device d, ScalarType t = ScalarType::kFloat32) { return ones({2, 3, 4}, t, d); };
   auto target = [](Device d, Shape s) { return zeros(s, ScalarType::kInt64, d); };
-  expect_meta_geometry([&](Device d) { return softmax(x(d), 1); });
-  expect_meta_geometry([&](Device d) { return log_softmax(x(d), -1, kDouble); });
-  expect_meta_geometry([&](Device d) { return softmax(ones({}, std::nullopt, d), 0); });
-  expect_meta_geometry([&](Device d) { return log_softmax(empty({0, 3}, std::nullopt, d), 1); });
-  expect_meta_geometry([&](Device d) { return F::softmax(x(d).transpose(0, 2), 0); });
-  expect_meta_geometry([&](Device d) { return F::leaky_relu(x(d, kDouble), 0.2); });
-  expect_meta_geometry([&](Device d) { return F::elu(x(d).transpose(1, 2)); });
-  expect_meta_geometry([&](Device d) { return F::gelu(x(d), "tanh"); });
-  expect_meta_geometry([&](Device d) { return F::silu(x(d)); });
-  expect_meta_geometry([&](Device d) { return F::logsigmoid(x(d, kDouble)); });
+  EXPECT_META_GEOMETRY([&](Device d) { return softmax(x(d), 1); });
+  EXPECT_META_GEOMETRY([&](Device d) { return log_softmax(x(d), -1, kDouble); });
+  EXPECT_META_GEOMETRY([&](Device d) { return softmax(ones({}, std::nullopt, d), 0); });
+  EXPECT_META_GEOMETRY([&](Device d) { return log_softmax(empty({0, 3}, std::nullopt, d), 1); });
+  EXPECT_META_GEOMETRY([&](Device d) { return F::softmax(x(d).transpose(0, 2), 0); });
+  EXPECT_META_GEOMETRY([&](Device d) { return F::leaky_relu(x(d, kDouble), 0.2); });
+  EXPECT_META_GEOMETRY([&](Device d) { return F::elu(x(d).transpose(1, 2)); });
+  EXPECT_META_GEOMETRY([&](Device d) { return F::gelu(x(d), "tanh"); });
+  EXPECT_META_GEOMETRY([&](Device d) { return F::silu(x(d)); });
+  EXPECT_META_GEOMETRY([&](Device d) { return F::logsigmoid(x(d, kDouble)); });
   for (const char* reduction : {"none", "mean", "sum"}) {
-    expect_meta_geometry([&](Device d) { return F::nll_loss(x(d), target(d, {2, 4}), std::nullopt, -100, reduction); });
-    expect_meta_geometry([&](Device d) {
+    EXPECT_META_GEOMETRY([&](Device d) { return F::nll_loss(x(d), target(d, {2, 4}), std::nullopt, -100, reduction); });
+    EXPECT_META_GEOMETRY([&](Device d) {
       return F::nll_loss(ones({5, 3}, std::nullopt, d), target(d, {5}), ones({3}, std::nullopt, d), 1, reduction);
     });
   }
-  expect_meta_geometry([&](Device d) { return F::nll_loss(ones({3}, std::nullopt, d), target(d, {})); });
-  expect_meta_geometry([&](Device d) { return F::cross_entropy(ones({5, 3}, std::nullopt, d), target(d, {5})); });
-  expect_meta_geometry([&](Device d) {
+  EXPECT_META_GEOMETRY([&](Device d) { return F::nll_loss(ones({3}, std::nullopt, d), target(d, {})); });
+  EXPECT_META_GEOMETRY([&](Device d) { return F::cross_entropy(ones({5, 3}, std::nullopt, d), target(d, {5})); });
+  EXPECT_META_GEOMETRY([&](Device d) {
     return F::layer_norm(x(d, kDouble), {3, 4}, ones({3, 4}, kDouble, d), zeros({3, 4}, kDouble, d));
   });
-  expect_meta_geometry([&](Device d) { return F::layer_norm(empty({0, 4}, std::nullopt, d), {4}); });
+  EXPECT_META_GEOMETRY([&](Device d) { return F::layer_norm(empty({0, 4}, std::nullopt, d), {4}); });
 
   // inplace=True writes into the input and returns it, on meta too.
   Tensor z = ones({2, 3}, std::nullopt, meta());
@@ -526,35 +533,35 @@ TEST_F(MetaTensor, NnOperatorsRunThroughTheirMetaFunctions) {
   EXPECT_GT(z.version(), before);
 
   // The CPU's checks and messages.
-  expect_meta_error([&](Device d) { return softmax(x(d, kLong), 0); });
-  expect_meta_error([&](Device d) { return log_softmax(x(d), 0, kLong); });
-  expect_meta_error([&](Device d) { return softmax(x(d), 3); });
-  expect_meta_error([&](Device d) { return F::gelu(x(d), "fast"); });
-  expect_meta_error([&](Device d) { return F::gelu(x(d, kLong)); });
-  expect_meta_error([&](Device d) { return F::leaky_relu(x(d, ScalarType::kInt32)); });
-  expect_meta_error([&](Device d) { return F::elu(x(d, ScalarType::kBool)); });
-  expect_meta_error([&](Device d) { return F::silu(x(d, kLong)); });
-  expect_meta_error([&](Device d) { return F::logsigmoid(x(d, kLong)); });
-  expect_meta_error([&](Device d) { return F::nll_loss(ones({2, 3}, std::nullopt, d), target(d, {3})); });
-  expect_meta_error([&](Device d) { return F::nll_loss(ones({2, 3}, std::nullopt, d), target(d, {2, 1})); });
-  expect_meta_error([&](Device d) { return F::nll_loss(x(d), target(d, {2, 3})); });
-  expect_meta_error([&](Device d) { return F::nll_loss(ones({2, 3}, std::nullopt, d), ones({2}, std::nullopt, d)); });
-  expect_meta_error([&](Device d) { return F::nll_loss(ones({2, 3}, kLong, d), target(d, {2})); });
-  expect_meta_error([&](Device d) { return F::nll_loss(ones({}, std::nullopt, d), target(d, {})); });
-  expect_meta_error([&](Device d) {
+  EXPECT_META_ERROR([&](Device d) { return softmax(x(d, kLong), 0); });
+  EXPECT_META_ERROR([&](Device d) { return log_softmax(x(d), 0, kLong); });
+  EXPECT_META_ERROR([&](Device d) { return softmax(x(d), 3); });
+  EXPECT_META_ERROR([&](Device d) { return F::gelu(x(d), "fast"); });
+  EXPECT_META_ERROR([&](Device d) { return F::gelu(x(d, kLong)); });
+  EXPECT_META_ERROR([&](Device d) { return F::leaky_relu(x(d, ScalarType::kInt32)); });
+  EXPECT_META_ERROR([&](Device d) { return F::elu(x(d, ScalarType::kBool)); });
+  EXPECT_META_ERROR([&](Device d) { return F::silu(x(d, kLong)); });
+  EXPECT_META_ERROR([&](Device d) { return F::logsigmoid(x(d, kLong)); });
+  EXPECT_META_ERROR([&](Device d) { return F::nll_loss(ones({2, 3}, std::nullopt, d), target(d, {3})); });
+  EXPECT_META_ERROR([&](Device d) { return F::nll_loss(ones({2, 3}, std::nullopt, d), target(d, {2, 1})); });
+  EXPECT_META_ERROR([&](Device d) { return F::nll_loss(x(d), target(d, {2, 3})); });
+  EXPECT_META_ERROR([&](Device d) { return F::nll_loss(ones({2, 3}, std::nullopt, d), ones({2}, std::nullopt, d)); });
+  EXPECT_META_ERROR([&](Device d) { return F::nll_loss(ones({2, 3}, kLong, d), target(d, {2})); });
+  EXPECT_META_ERROR([&](Device d) { return F::nll_loss(ones({}, std::nullopt, d), target(d, {})); });
+  EXPECT_META_ERROR([&](Device d) {
     return F::nll_loss(ones({2, 3}, std::nullopt, d), target(d, {2}), ones({4}, std::nullopt, d));
   });
-  expect_meta_error([&](Device d) {
+  EXPECT_META_ERROR([&](Device d) {
     return F::nll_loss(ones({2, 3}, std::nullopt, d), target(d, {2}), ones({3}, kDouble, d));
   });
-  expect_meta_error([&](Device d) {
+  EXPECT_META_ERROR([&](Device d) {
     return F::nll_loss(ones({2, 3}, std::nullopt, d), target(d, {2}), std::nullopt, 0, "avg");
   });
-  expect_meta_error([&](Device d) { return F::layer_norm(x(d), {3}); });
-  expect_meta_error([&](Device d) { return F::layer_norm(x(d), {}); });
-  expect_meta_error([&](Device d) { return F::layer_norm(x(d, kLong), {4}); });
-  expect_meta_error([&](Device d) { return F::layer_norm(x(d), {4}, ones({3}, std::nullopt, d)); });
-  expect_meta_error([&](Device d) { return F::layer_norm(x(d), {4}, std::nullopt, ones({4}, kDouble, d)); });
+  EXPECT_META_ERROR([&](Device d) { return F::layer_norm(x(d), {3}); });
+  EXPECT_META_ERROR([&](Device d) { return F::layer_norm(x(d), {}); });
+  EXPECT_META_ERROR([&](Device d) { return F::layer_norm(x(d, kLong), {4}); });
+  EXPECT_META_ERROR([&](Device d) { return F::layer_norm(x(d), {4}, ones({3}, std::nullopt, d)); });
+  EXPECT_META_ERROR([&](Device d) { return F::layer_norm(x(d), {4}, std::nullopt, ones({4}, kDouble, d)); });
   // A target out of range is data: the CPU finds it, meta has none to read.
   const Tensor bad = tensor(Value(std::vector<std::int64_t>{0, 7}));
   EXPECT_THROW((void)F::nll_loss(ones({2, 3}), bad), IndexError);
@@ -566,76 +573,76 @@ TEST_F(MetaTensor, ConvolutionAndPoolingRunThroughTheirMetaFunctions) {
   auto t = [](Shape s, Device d, ScalarType type = ScalarType::kFloat32) { return ones(s, type, d); };
   const Shape one{1};
   const Shape two{2};
-  expect_meta_geometry([&](Device d) {
+  EXPECT_META_GEOMETRY([&](Device d) {
     return conv2d(t({2, 3, 9, 9}, d), t({4, 3, 3, 3}, d), t({4}, d), Shape{2, 1}, Shape{1, 0}, Shape{1, 2});
   });
-  expect_meta_geometry([&](Device d) { return conv2d(t({4, 9, 7}, d), t({6, 2, 3, 1}, d), std::nullopt, 1, 0, 1, 2); });
-  expect_meta_geometry([&](Device d) {
+  EXPECT_META_GEOMETRY([&](Device d) { return conv2d(t({4, 9, 7}, d), t({6, 2, 3, 1}, d), std::nullopt, 1, 0, 1, 2); });
+  EXPECT_META_GEOMETRY([&](Device d) {
     return conv2d(t({1, 2, 5, 5}, d), t({2, 2, 3, 3}, d), std::nullopt, one, "same");
   });
-  expect_meta_geometry([&](Device d) { return conv1d(t({3, 10}, d), t({5, 3, 4}, d), t({5}, d), two, 3); });
-  expect_meta_geometry([&](Device d) { return F::max_pool2d(t({2, 3, 9, 9}, d), Shape{3}, two, one, one, true); });
-  expect_meta_geometry([&](Device d) { return std::get<1>(F::max_pool2d_with_indices(t({3, 8, 7}, d), two)); });
-  expect_meta_geometry([&](Device d) { return F::avg_pool2d(t({2, 3, 9, 9}, d), Shape{3}, two, one, true, false, 2); });
-  expect_meta_geometry([&](Device d) { return F::avg_pool2d(t({3, 5, 5}, d, ScalarType::kInt64), two); });
-  expect_meta_geometry([&](Device d) { return F::adaptive_avg_pool2d(t({2, 3, 9, 9}, d), Shape{4, 3}); });
-  expect_meta_geometry([&](Device d) { return F::adaptive_avg_pool2d(t({3, 9, 9}, d), Shape{0, 3}); });
-  expect_meta_geometry([&](Device d) { return avg_pool1d(t({2, 3, 9}, d), Shape{3}); });
-  expect_meta_geometry([&](Device d) { return adaptive_avg_pool1d(t({3, 9}, d), Shape{4}); });
+  EXPECT_META_GEOMETRY([&](Device d) { return conv1d(t({3, 10}, d), t({5, 3, 4}, d), t({5}, d), two, 3); });
+  EXPECT_META_GEOMETRY([&](Device d) { return F::max_pool2d(t({2, 3, 9, 9}, d), Shape{3}, two, one, one, true); });
+  EXPECT_META_GEOMETRY([&](Device d) { return std::get<1>(F::max_pool2d_with_indices(t({3, 8, 7}, d), two)); });
+  EXPECT_META_GEOMETRY([&](Device d) { return F::avg_pool2d(t({2, 3, 9, 9}, d), Shape{3}, two, one, true, false, 2); });
+  EXPECT_META_GEOMETRY([&](Device d) { return F::avg_pool2d(t({3, 5, 5}, d, ScalarType::kInt64), two); });
+  EXPECT_META_GEOMETRY([&](Device d) { return F::adaptive_avg_pool2d(t({2, 3, 9, 9}, d), Shape{4, 3}); });
+  EXPECT_META_GEOMETRY([&](Device d) { return F::adaptive_avg_pool2d(t({3, 9, 9}, d), Shape{0, 3}); });
+  EXPECT_META_GEOMETRY([&](Device d) { return avg_pool1d(t({2, 3, 9}, d), Shape{3}); });
+  EXPECT_META_GEOMETRY([&](Device d) { return adaptive_avg_pool1d(t({3, 9}, d), Shape{4}); });
   // The internal operators, the backwards among them.
   const Shape s11{1, 1};
   const Shape s00{0, 0};
   const Shape s22{2, 2};
-  expect_meta_geometry([&](Device d) {
+  EXPECT_META_GEOMETRY([&](Device d) {
     return aten::convolution2d_input_backward(t({2, 4, 7, 7}, d), t({4, 3, 3, 3}, d), Shape{2, 3, 9, 9}, s11, s00, s11,
                                               1);
   });
-  expect_meta_geometry([&](Device d) {
+  EXPECT_META_GEOMETRY([&](Device d) {
     return aten::convolution2d_weight_backward(t({2, 4, 7, 7}, d), t({2, 3, 9, 9}, d), Shape{4, 3, 3, 3}, s11, s00, s11,
                                                1);
   });
-  expect_meta_geometry([&](Device d) {
+  EXPECT_META_GEOMETRY([&](Device d) {
     return aten::avg_pool2d_backward(t({1, 2, 3, 3}, d), Shape{1, 2, 6, 6}, s22, s22, s00, false, true, std::nullopt);
   });
-  expect_meta_geometry([&](Device d) {
+  EXPECT_META_GEOMETRY([&](Device d) {
     return aten::adaptive_avg_pool2d_backward(t({1, 2, 3, 3}, d), Shape{1, 2, 7, 7});
   });
   // The fuzzer's huge kernel: the 128-bit output size, on meta too.
-  expect_meta_geometry([&](Device d) { return F::max_pool2d(t({1, 1, 2, 2}, d), Shape{kMax}, one, Shape{kMax / 2}); });
+  EXPECT_META_GEOMETRY([&](Device d) { return F::max_pool2d(t({1, 1, 2, 2}, d), Shape{kMax}, one, Shape{kMax / 2}); });
 
   // The CPU's checks and messages.
-  expect_meta_error([&](Device d) { return F::max_pool2d(t({1, 1, 4, 4}, d), two, std::nullopt, two); });
-  expect_meta_error([&](Device d) { return F::max_pool2d(t({1, 1, 2, 2}, d), Shape{kMax}); });
-  expect_meta_error([&](Device d) { return F::max_pool2d(t({1, 1, 4, 4}, d, ScalarType::kInt64), two); });
-  expect_meta_error([&](Device d) { return F::max_pool2d(t({1, 1, 4, 4}, d), two, std::nullopt, 0, Shape{0}); });
-  expect_meta_error([&](Device d) { return F::avg_pool2d(t({1, 1, 4, 4}, d), two, std::nullopt, 0, false, true, 0); });
-  expect_meta_error([&](Device d) { return F::avg_pool2d(t({1, 1, 4, 4}, d, ScalarType::kBool), two); });
-  expect_meta_error([&](Device d) { return F::adaptive_avg_pool2d(t({1, 1, 4, 4}, d, ScalarType::kInt64), two); });
-  expect_meta_error([&](Device d) { return conv2d(t({1, 2, 4, 4}, d), t({2, 2, 5, 5}, d)); });
-  expect_meta_error([&](Device d) {
+  EXPECT_META_ERROR([&](Device d) { return F::max_pool2d(t({1, 1, 4, 4}, d), two, std::nullopt, two); });
+  EXPECT_META_ERROR([&](Device d) { return F::max_pool2d(t({1, 1, 2, 2}, d), Shape{kMax}); });
+  EXPECT_META_ERROR([&](Device d) { return F::max_pool2d(t({1, 1, 4, 4}, d, ScalarType::kInt64), two); });
+  EXPECT_META_ERROR([&](Device d) { return F::max_pool2d(t({1, 1, 4, 4}, d), two, std::nullopt, 0, Shape{0}); });
+  EXPECT_META_ERROR([&](Device d) { return F::avg_pool2d(t({1, 1, 4, 4}, d), two, std::nullopt, 0, false, true, 0); });
+  EXPECT_META_ERROR([&](Device d) { return F::avg_pool2d(t({1, 1, 4, 4}, d, ScalarType::kBool), two); });
+  EXPECT_META_ERROR([&](Device d) { return F::adaptive_avg_pool2d(t({1, 1, 4, 4}, d, ScalarType::kInt64), two); });
+  EXPECT_META_ERROR([&](Device d) { return conv2d(t({1, 2, 4, 4}, d), t({2, 2, 5, 5}, d)); });
+  EXPECT_META_ERROR([&](Device d) {
     return conv2d(t({1, 2, 4, 4}, d, ScalarType::kInt64), t({2, 2, 3, 3}, d, ScalarType::kInt64));
   });
-  expect_meta_error([&](Device d) {
+  EXPECT_META_ERROR([&](Device d) {
     return aten::convolution2d(t({1, 2, 4, 4}, d), t({3, 3, 1, 1}, d), std::nullopt, s11, s00, s11, 1);
   });
-  expect_meta_error([&](Device d) {
+  EXPECT_META_ERROR([&](Device d) {
     return aten::convolution2d(t({1, 2, 4, 4}, d), t({3, 2, 1, 1}, d), std::nullopt, s11, Shape{kMax, 0}, s11, 1);
   });
-  expect_meta_error([&](Device d) {
+  EXPECT_META_ERROR([&](Device d) {
     return aten::convolution2d(t({1, 2, 4, 4}, d), t({3, 2, 1}, d), std::nullopt, s11, s00, s11, 1);
   });
-  expect_meta_error([&](Device d) {
+  EXPECT_META_ERROR([&](Device d) {
     return aten::convolution2d(t({1, 2, 4, 4}, d), t({3, 2, 1, 1}, d, ScalarType::kFloat64), std::nullopt, s11, s00,
                                s11, 1);
   });
-  expect_meta_error([&](Device d) {
+  EXPECT_META_ERROR([&](Device d) {
     return aten::convolution2d_input_backward(t({2, 4, 6, 6}, d), t({4, 3, 3, 3}, d), Shape{2, 3, 9, 9}, s11, s00, s11,
                                               1);
   });
-  expect_meta_error([&](Device d) {
+  EXPECT_META_ERROR([&](Device d) {
     return aten::avg_pool2d_backward(t({1, 2, 3, 3}, d), Shape{1, 2, 5, 5}, s22, s22, s00, false, true, std::nullopt);
   });
-  expect_meta_error([&](Device d) {
+  EXPECT_META_ERROR([&](Device d) {
     return aten::adaptive_avg_pool2d_backward(t({1, 1, 2, 2}, d),
                                               Shape{-2, std::numeric_limits<std::int64_t>::min(), 1, 1});
   });
@@ -662,14 +669,27 @@ TEST_F(MetaTensor, SmallCnnForwardAndBackward) {
   EXPECT_TRUE(w1.grad().device().is_meta());
   EXPECT_EQ(w1.grad().sizes().vec(), w1.sizes().vec());
   EXPECT_EQ(w2.grad().sizes().vec(), w2.sizes().vec());
-  // The whole forward of a classifier: bias, max pooling, layer_norm, the loss.
-  const Tensor b1 = zeros({6}, std::nullopt, d);
-  Tensor y = F::max_pool2d(F::gelu(conv2d(x, w1.detach(), b1, 1, 1)), Shape{2});
-  y = F::layer_norm(y, {8, 8});
+  // A classifier, forward and backward: bias, max pooling, layer_norm, the
+  // loss. Their formulas use sum, mean, arange and scatter_add on meta too.
+  Tensor w3 = ones({6, 3, 3, 3}, std::nullopt, d).requires_grad_();
+  Tensor b3 = zeros({6}, std::nullopt, d).requires_grad_();
+  Tensor gamma = ones({8, 8}, std::nullopt, d).requires_grad_();
+  Tensor y = F::max_pool2d(F::gelu(conv2d(x, w3, b3, 1, 1)), Shape{2});
+  y = F::layer_norm(y, {8, 8}, gamma);
   const Tensor logits = F::adaptive_avg_pool2d(y, Shape{1, 1}).reshape({8, 6});
   const Tensor loss = F::cross_entropy(logits, zeros({8}, ScalarType::kInt64, d));
   EXPECT_TRUE(loss.device().is_meta());
   EXPECT_EQ(loss.dim(), 0);
+  loss.backward();
+  for (const Tensor& p : {w3, b3, gamma}) {
+    ASSERT_TRUE(p.grad().defined());
+    EXPECT_TRUE(p.grad().device().is_meta());
+    EXPECT_EQ(p.grad().sizes().vec(), p.sizes().vec());
+  }
+  // padding='same' with an odd total padding pads one side with cat.
+  Tensor w4 = ones({2, 3, 2, 2}, std::nullopt, d).requires_grad_();
+  conv2d(x, w4, std::nullopt, 1, "same").sum().backward();
+  EXPECT_EQ(w4.grad().sizes().vec(), w4.sizes().vec());
 }
 
 }  // namespace
