@@ -118,6 +118,10 @@ void round(const M& m, const Tensor& r, const Tensor& s) {
 void trunc(const M& m, const Tensor& r, const Tensor& s) {
   rounding(m, r, s, [](auto v) { return std::trunc(v); });
 }
+// Floating dtypes only (the meta function refuses the others); inf - inf is nan, as PyTorch.
+void frac(const M& m, const Tensor& r, const Tensor& s) {
+  float_unary(m, r, s, [](auto v) { return v - std::trunc(v); });
+}
 
 // -1, 0 or 1 in the input's dtype (0 for NaN, as PyTorch 1.13 prints it).
 void sign(const M& m, const Tensor& r, const Tensor& self) {
@@ -191,7 +195,8 @@ void register_unary_ops(Library& torch) {
   torch.impl_structured("floor", &floor)
       .impl_structured("ceil", &ceil)
       .impl_structured("round", &round)
-      .impl_structured("trunc", &trunc);
+      .impl_structured("trunc", &trunc)
+      .impl_structured("frac", &frac);
   torch.impl_structured("clamp", &clamp).impl_structured("logical_not", &logical_not);
 }
 

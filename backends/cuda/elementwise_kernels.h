@@ -132,6 +132,7 @@ enum class UnaryOp : std::int8_t {
   kCeil,
   kRound,  // half to even
   kTrunc,
+  kFrac,
   // Any input dtype, bool output.
   kLogicalNot,
 };

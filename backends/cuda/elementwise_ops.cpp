@@ -207,6 +207,7 @@ WICK_CUDA_UNARY(cosh, kCosh)
 WICK_CUDA_UNARY(tanh, kTanh)
 WICK_CUDA_UNARY(erf, kErf)
 WICK_CUDA_UNARY(sigmoid, kSigmoid)
+WICK_CUDA_UNARY(frac, kFrac)
 #undef WICK_CUDA_UNARY
 
 // abs of a bool, and rounding an integer: a copy.
@@ -278,7 +279,8 @@ void register_elementwise_ops(Library& torch, Library& tensor) {
   torch.impl_structured("floor", &floor)
       .impl_structured("ceil", &ceil)
       .impl_structured("round", &round)
-      .impl_structured("trunc", &trunc);
+      .impl_structured("trunc", &trunc)
+      .impl_structured("frac", &frac);
   torch.impl_structured("clamp", &clamp);
 }
 

@@ -17,7 +17,7 @@ using loops::launch_map;
 using loops::scalar_as;
 using loops::visit_type;
 
-constexpr bool is_float_op(UnaryOp op) { return op >= UnaryOp::kExp && op <= UnaryOp::kTrunc; }
+constexpr bool is_float_op(UnaryOp op) { return op >= UnaryOp::kExp && op <= UnaryOp::kFrac; }
 
 template <UnaryOp kOp, typename T>
 constexpr bool unary_supported() {
@@ -80,9 +80,11 @@ struct FloatFn {
       return ceil(v);
     } else if constexpr (kOp == UnaryOp::kRound) {
       return rint(v);  // half to even (the default rounding mode), as nearbyint
-    } else {
-      static_assert(kOp == UnaryOp::kTrunc);
+    } else if constexpr (kOp == UnaryOp::kTrunc) {
       return trunc(v);
+    } else {
+      static_assert(kOp == UnaryOp::kFrac);
+      return v - trunc(v);  // nan for infinities, as the CPU
     }
   }
 };
@@ -247,6 +249,9 @@ void launch_unary(UnaryOp op, DType dtype, const ElementwiseArgs& args, const Un
       break;
     case UnaryOp::kTrunc:
       run_unary<UnaryOp::kTrunc>(dtype, args, params, stream);
+      break;
+    case UnaryOp::kFrac:
+      run_unary<UnaryOp::kFrac>(dtype, args, params, stream);
       break;
     case UnaryOp::kLogicalNot:
       run_unary<UnaryOp::kLogicalNot>(dtype, args, params, stream);

@@ -180,6 +180,13 @@ struct SquareD {  // PyTorch records square as pow(self, 2)
   static Tensor apply(T g, T self, T) { return wick::mul(g, wick::mul(self, scalar(2.0))); }
 };
 
+struct FracD {  // self - trunc(self): the gradient passes unchanged
+  static constexpr const char* kOp = "torch.frac";
+  static constexpr const char* kName = "FracBackward0";
+  static constexpr bool kSelf = false, kOut = false;
+  static Tensor apply(T g, T, T) { return g; }
+};
+
 // Piecewise constant: the gradient is zero (where it exists).
 template <const char* kOpName, const char* kNodeName>
 struct ZeroD {
@@ -298,6 +305,7 @@ void register_autograd_unary(std::vector<std::unique_ptr<Library>>& out) {
       .impl("ceil", &unary_autograd<ZeroD<kCeil, kCeilNode>>)
       .impl("round", &unary_autograd<ZeroD<kRound, kRoundNode>>)
       .impl("trunc", &unary_autograd<ZeroD<kTrunc, kTruncNode>>)
+      .impl("frac", &unary_autograd<FracD>)
       .impl("sign", &unary_autograd<ZeroD<kSign, kSignNode>>)
       .impl("clamp", &clamp_autograd);
   out.push_back(std::move(lib));

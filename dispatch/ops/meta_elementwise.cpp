@@ -29,6 +29,10 @@ ElementwiseMeta binary_op(const char* op, const Tensor& a, const Tensor& b, Bina
 
 ElementwiseMeta unary_op(const char* op, const Tensor& self, UnaryKind kind) {
   const Device device = common_device(op, self);
+  // PyTorch names its CPU kernel after the operator: "frac_cpu".
+  const std::string_view name(op);
+  WICK_CHECK(kind != UnaryKind::kFloating || is_floating(self.dtype()), RuntimeError, op, ": \"",
+             name.substr(name.rfind('.') + 1), "_cpu\" not implemented for '", type_title(self.dtype()), "'");
   const ScalarType t = kind == UnaryKind::kFloat && !is_floating(self.dtype()) ? kDefaultFloat : self.dtype();
   return {TensorMeta::contiguous(self.sizes(), t, device), t};
 }

@@ -60,7 +60,8 @@ wick/schema.h) at the start of a line; indented `key: value` lines follow.
               `<namespace>::meta::<name>[_<overload>]`, and written by hand;
               or one of the elementwise families, which the generator writes:
               unary(float) (integers compute in the default float dtype),
-              unary(same), binary(arith), binary(compare), binary(truediv),
+              unary(same), unary(floating) (floating dtypes only, as frac),
+              binary(arith), binary(compare), binary(truediv),
               binary(logical) (wick::meta::unary_op / binary_op)
   sample      one call of the operator for its checks (`wick opcheck`,
               `wick test-backend`), repeatable; arguments as in Python, with
@@ -224,7 +225,7 @@ class Op:
         m = re.fullmatch(r"(unary|binary)\((\w+)\)", self.fields.get("meta", ""))
         if not m:
             return None
-        kinds = {"unary": {"float": "kFloat", "same": "kSame"},
+        kinds = {"unary": {"float": "kFloat", "same": "kSame", "floating": "kFloating"},
                  "binary": {"arith": "kArith", "compare": "kCompare", "truediv": "kTrueDiv", "logical": "kLogical"}}
         if m.group(2) not in kinds[m.group(1)]:
             fail(self.where, f"meta: {m.group(1)}({m.group(2)}): the kinds are {', '.join(kinds[m.group(1)])}")

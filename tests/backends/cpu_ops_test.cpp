@@ -314,6 +314,7 @@ TEST_F(CpuOps, UnaryFunctionsMatchPyTorch) {
       {"ceil", {-1.0, -0.0, 0.0, 1.0, 2.0, 3.0}},
       {"round", {-2.0, -0.0, 0.0, 0.0, 2.0, 2.0}},  // half to even
       {"trunc", {-1.0, -0.0, 0.0, 0.0, 1.0, 2.0}},
+      {"frac", {-0.5, -0.5, 0.0, 0.5, 0.5, 0.5}},
       {"sign", {-1.0, -1.0, 0.0, 1.0, 1.0, 1.0}},
       {"reciprocal", {-0.6666666666666666, -2.0, kInf, 2.0, 0.6666666666666666, 0.4}},
       {"square", {2.25, 0.25, 0.0, 0.25, 2.25, 6.25}},
@@ -361,6 +362,17 @@ TEST_F(CpuOps, UnaryDtypesFollowPyTorch) {
       EXPECT_NE(std::string(e.what()).find("not implemented for 'Bool'"), std::string::npos) << e.what();
     }
   }
+  // frac keeps floating dtypes only, and is nan for infinities (inf - inf), as PyTorch.
+  for (const Tensor& t : {i, b}) {
+    try {
+      (void)frac(t);
+      ADD_FAILURE() << "frac accepted " << type_title(t.dtype());
+    } catch (const RuntimeError& e) {
+      EXPECT_EQ(std::string(e.what()),
+                std::string("torch.frac: \"frac_cpu\" not implemented for '") + type_title(t.dtype()) + "'");
+    }
+  }
+  for (double v : values(frac(vec({INFINITY, -INFINITY, NAN})))) EXPECT_TRUE(std::isnan(v));
   EXPECT_EQ(sign(i).dtype(), ScalarType::kInt64);
   EXPECT_EQ(values(sign(i)), (std::vector<double>{1, -1, 1}));
   EXPECT_EQ(sign(b).dtype(), ScalarType::kBool);

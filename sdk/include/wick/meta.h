@@ -107,6 +107,8 @@ enum class BinaryKind {
 enum class UnaryKind {
   kSame,   ///< the input's dtype (neg, abs, relu, sign, the rounding functions)
   kFloat,  ///< integers and bool compute in the default float dtype (exp, sin, ...)
+  kFloating,  ///< floating dtypes only, kept; others are refused as PyTorch's
+              ///< CPU kernel refuses them ("frac_cpu" not implemented for 'Long')
 };
 [[nodiscard]] WICK_API ElementwiseMeta unary_op(const char* op, const Tensor& self, UnaryKind kind);
 
