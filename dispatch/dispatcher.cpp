@@ -181,7 +181,11 @@ void OperatorHandle::report_missing_kernel(DispatchKeySet ks) const {
   // refused); wick::init() installs it (Note [Start-up]).
   const Registry& reg = Registry::get();
   std::string hint;
-  if (const auto fn = reg.missing_kernel_hint.load(std::memory_order_acquire); fn != nullptr) {
+  if (wanted == DispatchKey::kMeta) {
+    // The Meta backend is not a plugin: its kernels come with meta functions.
+    hint = " The operator has no meta function: give its definition a `meta:` line (Note [Meta functions] in "
+           "wick/meta.h), or register a kernel at DispatchKey::kMeta.";
+  } else if (const auto fn = reg.missing_kernel_hint.load(std::memory_order_acquire); fn != nullptr) {
     hint = fn(wanted);
   } else {
     hint = " wick::init() has not run: it loads the backends.";

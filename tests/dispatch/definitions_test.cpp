@@ -90,6 +90,15 @@ TEST_F(DefinedPlugin, MetaFunctionGivesTheOutVariantAndTheMetaBackend) {
   EXPECT_EQ(r.sizes().vec(), (std::vector<std::int64_t>{3, 4}));
   EXPECT_EQ(r.dtype(), ScalarType::kFloat32);  // the meta function: integers scale in float
   EXPECT_EQ(testdefined::Tensor(m).scale().dtype(), ScalarType::kFloat32);
+  // An operator without a meta function fails on meta tensors, saying so.
+  try {
+    (void)call("testdefined.offset", {m, m});
+    ADD_FAILURE() << "offset has no meta function";
+  } catch (const NotImplementedError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("testdefined.offset: no kernel for dispatch key Meta"), std::string::npos) << what;
+    EXPECT_NE(what.find("The operator has no meta function"), std::string::npos) << what;
+  }
 }
 
 TEST_F(DefinedPlugin, ImplStructuredChecksTheImplType) {
