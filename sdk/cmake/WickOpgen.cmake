@@ -20,6 +20,13 @@ endif()
 function(wick_generate_ops name)
   cmake_parse_arguments(ARG "METHODS;DECLARE_CATALOG;API_ONLY" "SOURCE_DIR;INCLUDE_DIR;INCLUDE_PREFIX;CATALOG_NAMESPACE;EXPORT;OUTPUT_SOURCES"
                         "OPS" ${ARGN})
+  # Relative definition files are the calling directory's (the generator runs in the build tree).
+  set(ops)
+  foreach(file IN LISTS ARG_OPS)
+    cmake_path(ABSOLUTE_PATH file BASE_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR})
+    list(APPEND ops ${file})
+  endforeach()
+  set(ARG_OPS ${ops})
   if(NOT Python3_EXECUTABLE)
     find_package(Python3 REQUIRED COMPONENTS Interpreter)
   endif()

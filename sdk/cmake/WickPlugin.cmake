@@ -1,12 +1,15 @@
 # WickPlugin.cmake - wick_add_plugin(): build a wick plugin as a MODULE library.
 #
-#   wick_add_plugin(myops SOURCES myops.cpp [OPS myops.ops ...] [KIND plugin|backend] [OUTPUT_DIRECTORY dir])
+#   wick_add_plugin(myops SOURCES myops.cpp [OPS myops.ops ... [OPS_NAME name]] [KIND plugin|backend]
+#                   [OUTPUT_DIRECTORY dir])
 #
 # OPS: the plugin's operator definitions (format: sdk/opgen/wick_opgen.py).
 # The build generates `myops_ops.h` (the typed C++ API and the declaration
-# of `myops_catalog()`) on the plugin's include path, and compiles the
-# definition table and the API into the plugin; its init registers them
-# with `registrar.define(myops_catalog())`.
+# of `myops_catalog()`) and `myops_meta.h` (the meta functions to write) on
+# the plugin's include path, and compiles the definition table and the API
+# into the plugin; its init registers them with
+# `registrar.define(myops_catalog())`. OPS_NAME names those files and the
+# function instead of the target's name.
 #
 # The module links to Wick::wick, exports only its entry point (hidden
 # visibility), and finds libwick next to the install's lib directory. Used
@@ -40,7 +43,7 @@ function(_wick_check_plugin_standard name)
 endfunction()
 
 function(wick_add_plugin name)
-  cmake_parse_arguments(ARG "" "KIND;OUTPUT_DIRECTORY" "SOURCES;OPS" ${ARGN})
+  cmake_parse_arguments(ARG "" "KIND;OUTPUT_DIRECTORY;OPS_NAME" "SOURCES;OPS" ${ARGN})
   if(NOT ARG_KIND)
     set(ARG_KIND plugin)
   endif()
@@ -63,8 +66,11 @@ function(wick_add_plugin name)
   cmake_language(EVAL CODE "cmake_language(DEFER CALL _wick_check_plugin_standard [[${name}]])")
   target_link_libraries(${name} PRIVATE Wick::wick)
   if(ARG_OPS)
+    if(NOT ARG_OPS_NAME)
+      set(ARG_OPS_NAME ${name})
+    endif()
     set(gen_dir ${CMAKE_CURRENT_BINARY_DIR}/${name}_ops)
-    wick_generate_ops(${name} OPS ${ARG_OPS} SOURCE_DIR ${gen_dir} INCLUDE_DIR ${gen_dir} DECLARE_CATALOG
+    wick_generate_ops(${ARG_OPS_NAME} OPS ${ARG_OPS} SOURCE_DIR ${gen_dir} INCLUDE_DIR ${gen_dir} DECLARE_CATALOG
                       OUTPUT_SOURCES generated)
     target_sources(${name} PRIVATE ${generated})
     target_include_directories(${name} PRIVATE ${gen_dir})

@@ -1,26 +1,42 @@
-// myplugin.cpp - a wick plugin: an operator with a CPU kernel and an autograd
-// formula, and a tensor-like type with a handler. Only <wick/...> headers.
+// myplugin.cpp - a wick plugin: an operator defined once (myplugin.ops) with a
+// meta function, a CPU impl and an autograd formula, and a tensor-like type
+// with a handler. Only <wick/...> headers and the generated ones.
 #include <wick/autograd_function.h>
 #include <wick/ops.h>
 #include <wick/override.h>
 #include <wick/plugin.h>
+
+#include "myplugin_meta.h"
+#include "myplugin_ops.h"
+
+// --- the operator: myplugin.scale(Tensor self, float factor) -> Tensor --------------
+
+// The meta function: checks the arguments and gives the result's shape and
+// dtype, for every backend and for meta tensors (`wick/meta.h`).
+wick::ElementwiseMeta myplugin::meta::scale(const wick::Tensor& self, double /*factor*/) {
+  return wick::meta::unary_op("myplugin.scale", self, wick::meta::UnaryKind::kFloat);
+}
 
 namespace {
 
 using wick::Tensor;
 using wick::Value;
 
-// --- the operator: myplugin.scale(Tensor self, float factor) -> Tensor --------------
-
-// The CPU kernel: a plain loop over contiguous float32 data (others through torch.mul).
-Tensor scale_cpu(const Tensor& self, double factor) {
-  if (self.dtype() != wick::ScalarType::kFloat32) return wick::mul(self, wick::wrap_scalar(factor));
-  Tensor in = self.contiguous();
-  Tensor out = wick::make_empty(in.sizes(), in.dtype(), in.device());
-  const float* src = in.data_ptr<float>();
-  float* dst = out.data_ptr<float>();
-  for (std::int64_t i = 0; i < in.numel(); ++i) dst[i] = src[i] * static_cast<float>(factor);
-  return out;
+// The CPU impl: the computation only. `out` is allocated (or, for out=,
+// checked) from the meta function's result; m.compute is float32 or float64.
+template <typename T>
+void scale_loop(const Tensor& out, const Tensor& self, T factor) {
+  const Tensor in = self.contiguous().to(out.dtype());
+  const T* src = in.data_ptr<T>();
+  T* dst = Tensor(out).data_ptr<T>();
+  for (std::int64_t i = 0; i < in.numel(); ++i) dst[i] = src[i] * factor;
+}
+void scale_cpu(const wick::ElementwiseMeta& m, const Tensor& out, const Tensor& self, double factor) {
+  if (m.compute == wick::ScalarType::kFloat32) {
+    scale_loop<float>(out, self, static_cast<float>(factor));
+  } else {
+    scale_loop<double>(out, self, factor);
+  }
 }
 
 // The formula: d(self * factor)/d(self) = factor.
@@ -32,6 +48,10 @@ struct ScaleFunction : wick::autograd::Function<ScaleFunction> {
   }
   static wick::autograd::tensor_list backward(wick::autograd::AutogradContext* ctx, wick::autograd::tensor_list grads) {
     return {grads[0] * ctx->saved_data["factor"].to_double(), Tensor()};
+  }
+  // Forward mode: the tangent of self, scaled the same way.
+  static wick::autograd::tensor_list jvp(wick::autograd::AutogradContext* ctx, wick::autograd::tensor_list tangents) {
+    return {tangents[0] * ctx->saved_data["factor"].to_double()};
   }
 };
 
@@ -69,8 +89,8 @@ Value handle(const wick::TorchFunctionCall& call) {
 }  // namespace
 
 WICK_PLUGIN("myplugin", "0.1.0", registrar) {
-  registrar.library("myplugin").def("scale(Tensor self, float factor) -> Tensor");
-  registrar.library("myplugin", wick::DispatchKey::kCPU).impl("scale", &scale_cpu);
+  registrar.define(myplugin_catalog());
+  registrar.library("myplugin", wick::DispatchKey::kCPU).impl_structured("scale", &scale_cpu);
   registrar.library("myplugin", wick::DispatchKey::kAutograd).impl("scale", &scale_autograd);
   registrar.library("myplugin")
       .register_type({

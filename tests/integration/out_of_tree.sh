@@ -65,6 +65,14 @@ expect "the type's handler through wick eval" "tensor(6.)" \
   "$("$prefix/bin/wick" eval 'torch.sum(Scaled(torch.ones(3), 2.0))')"
 expect "plugins list names it" "myplugin 0.1.0 (plugin) $work/plugins/libwick_myplugin.so" \
   "$("$prefix/bin/wick" plugins list | grep '^myplugin ')"
+# What its one definition gives: a method, out=, the Meta backend, a clean opcheck.
+expect "its out= variant" "tensor([1.5000, 1.5000], dtype=torch.float64)" \
+  "$("$prefix/bin/wick" eval 'myplugin.scale(torch.ones(2), 1.5, out=torch.empty(2, dtype=torch.float64))')"
+expect "its method" "tensor([-1., -1.])" "$("$prefix/bin/wick" eval 'myplugin.Tensor.scale(torch.ones(2), -1.0)')"
+expect "meta tensors through its meta function" "tensor(..., device='meta', size=(2, 3))" \
+  "$("$prefix/bin/wick" eval 'myplugin.scale(torch.ones(2, 3, device="meta"), 2.0)')"
+expect "wick opcheck --plugin is clean" "opcheck: 3 operators, 11 checks passed, 0 failed, 1 skipped" \
+  "$("$prefix/bin/wick" opcheck --plugin "$work/plugins/libwick_myplugin.so" | tail -1)"
 
 run_logged "$work/consumer.log" "$cmake" -S "$src/tests/integration/consumer" -B "$work/consumer" "${gen[@]}" \
   -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix"

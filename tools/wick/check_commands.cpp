@@ -3,6 +3,7 @@
 #include "check_commands.h"
 
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -67,6 +68,16 @@ Registrations registrations_of(const std::string& name) {
   return {};
 }
 
+// The plugin at `file`: the one already loaded from it (from the search
+// path, say), else loaded now.
+PluginInfo plugin_at(const std::string& file, const char* kind) {
+  std::error_code ec;
+  const std::filesystem::path wanted = std::filesystem::weakly_canonical(file, ec);
+  for (const PluginInfo& p : loaded_plugins())
+    if (!ec && std::filesystem::weakly_canonical(p.path, ec) == wanted && !ec) return p;
+  return load_plugin(file, kind);
+}
+
 }  // namespace
 
 int opcheck(const std::vector<std::string>& ops, bool all, const std::string& plugin, bool as_json) {
@@ -77,7 +88,7 @@ int opcheck(const std::vector<std::string>& ops, bool all, const std::string& pl
   if (!plugin.empty()) {
     // The plugin's operators, unless some are named; each name once (its
     // overloads are checked with it).
-    const PluginInfo info = load_plugin(plugin);
+    const PluginInfo info = plugin_at(plugin, "plugin");
     if (ops.empty()) {
       std::set<std::string> seen;
       for (const std::string& op : registrations_of(info.name).operators) {
@@ -96,7 +107,7 @@ int opcheck(const std::vector<std::string>& ops, bool all, const std::string& pl
 }
 
 int test_backend(const std::string& file, bool as_json) {
-  const PluginInfo info = load_plugin(file, "backend");
+  const PluginInfo info = plugin_at(file, "backend");
   std::set<DispatchKey> keys;
   for (const auto& [op, key_name] : registrations_of(info.name).kernels) {
     const DispatchKey key = parse_dispatch_key(key_name);
