@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include <wick/meta.h>
+#include <wick/scalar_ops.h>
 
 #include "cpu_kernels.h"
 #include "loops.h"
@@ -69,34 +70,6 @@ void mul(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
   });
 }
 
-// Integer quotient rounded toward zero; INT_MIN / -1 wraps (as PyTorch's
-// kernels do) instead of trapping.
-template <typename T>
-T trunc_divide(T x, T y) {
-  if (y == -1) return static_cast<T>(0 - static_cast<std::make_unsigned_t<T>>(x));
-  return static_cast<T>(x / y);
-}
-
-template <typename T>
-T floor_divide(T x, T y) {
-  if constexpr (std::is_floating_point_v<T>) {
-    // Python's float floor division: from the remainder, so that 1 // 0.1
-    // is 9 (the exact quotient is just below 10), not floor(1 / 0.1) == 10.
-    if (y == 0) return x / y;
-    const T mod = std::fmod(x, y);
-    T div = (x - mod) / y;
-    if (mod != 0 && ((y < 0) != (mod < 0))) div -= 1;
-    if (div == 0) return std::copysign(T(0), x / y);
-    T floor_div = std::floor(div);
-    if (div - floor_div > T(0.5)) floor_div += 1;
-    return floor_div;
-  } else {
-    T q = trunc_divide(x, y);
-    if (y != -1 && (x % y != 0) && ((x < 0) != (y < 0))) --q;
-    return q;
-  }
-}
-
 void div(const M& m, const Tensor& r, const Tensor& a, const Tensor& b, std::optional<std::string_view> mode) {
   const char* op = "torch.div";
   const Operands x = operands(m, a, b);
@@ -110,7 +83,7 @@ void div(const M& m, const Tensor& r, const Tensor& a, const Tensor& b, std::opt
       } else if (*mode == "trunc") {
         binary_loop<T, T>(r, x.a, x.b, [](T p, T q) { return std::trunc(p / q); });
       } else {
-        binary_loop<T, T>(r, x.a, x.b, [](T p, T q) { return floor_divide(p, q); });
+        binary_loop<T, T>(r, x.a, x.b, [](T p, T q) { return scalar_ops::floor_divide(p, q); });
       }
     } else {
       std::atomic<bool> by_zero{false};  // set from any thread of the loop
@@ -120,7 +93,7 @@ void div(const M& m, const Tensor& r, const Tensor& a, const Tensor& b, std::opt
           by_zero.store(true, std::memory_order_relaxed);
           return T(0);
         }
-        return floor ? floor_divide(p, q) : trunc_divide(p, q);
+        return floor ? scalar_ops::floor_divide(p, q) : scalar_ops::trunc_divide(p, q);
       });
       WICK_CHECK(!by_zero, RuntimeError, op, ": ZeroDivisionError");
     }
@@ -151,13 +124,7 @@ void pow(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
       return p || !q;
     } else {
       WICK_CHECK(q >= 0, RuntimeError, "torch.pow: Integers to negative integer powers are not allowed.");
-      T result = 1;
-      T base = p;
-      for (T e = q; e > 0; e >>= 1) {
-        if (e & 1) result *= base;
-        base *= base;
-      }
-      return result;
+      return scalar_ops::int_power(p, q);
     }
   });
 }
@@ -204,11 +171,7 @@ void modulo(const char* op, const M& m, const Tensor& r, const Tensor& a, const 
   visit_dtype(m.compute, op, [&](auto tag) {
     using T = decltype(tag);
     if constexpr (std::is_floating_point_v<T>) {
-      binary_loop<T, T>(r, x.a, x.b, [](T p, T q) {
-        T v = std::fmod(p, q);
-        if (kPython && v != 0 && ((q < 0) != (v < 0))) v += q;
-        return v;
-      });
+      binary_loop<T, T>(r, x.a, x.b, [](T p, T q) { return scalar_ops::modulo<kPython>(p, q); });
     } else if constexpr (!std::is_same_v<T, bool>) {  // bools are refused by the meta function
       std::atomic<bool> by_zero{false};               // set from any thread of the loop
       binary_loop<T, T>(r, x.a, x.b, [&](T p, T q) {
@@ -216,10 +179,7 @@ void modulo(const char* op, const M& m, const Tensor& r, const Tensor& a, const 
           by_zero.store(true, std::memory_order_relaxed);
           return T(0);
         }
-        if (q == -1) return T(0);
-        T v = static_cast<T>(p % q);
-        if (kPython && v != 0 && ((q < 0) != (v < 0))) v = static_cast<T>(v + q);
-        return v;
+        return scalar_ops::modulo<kPython>(p, q);
       });
       WICK_CHECK(!by_zero, RuntimeError, op, ": ZeroDivisionError");
     }

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <type_traits>
 
+#include <wick/scalar_ops.h>
+
 #include "elementwise_kernels.h"
 #include "elementwise_loops.cuh"
 
@@ -49,31 +51,6 @@ __device__ __forceinline__ void raise_flag(int* flag, int bit) {
   if (flag != nullptr) atomicOr(flag, bit);
 }
 
-template <typename T>
-__device__ __forceinline__ T trunc_divide(T x, T y) {
-  if (y == -1) return static_cast<T>(0 - static_cast<std::make_unsigned_t<T>>(x));  // INT_MIN / -1 wraps
-  return static_cast<T>(x / y);
-}
-
-template <typename T>
-__device__ __forceinline__ T floor_divide(T x, T y) {
-  if constexpr (std::is_floating_point_v<T>) {
-    // Python's float floor division (see the CPU kernel): from the remainder.
-    if (y == 0) return x / y;
-    const T mod = fmod(x, y);
-    T div = (x - mod) / y;
-    if (mod != 0 && ((y < 0) != (mod < 0))) div -= 1;
-    if (div == 0) return copysign(T(0), x / y);
-    T floor_div = floor(div);
-    if (div - floor_div > T(0.5)) floor_div += 1;
-    return floor_div;
-  } else {
-    T q = trunc_divide(x, y);
-    if (y != -1 && (x % y != 0) && ((x < 0) != (y < 0))) --q;
-    return q;
-  }
-}
-
 // Which (operation, dtype) pairs exist; the host never asks for others.
 template <BinaryOp kOp, typename T>
 constexpr bool binary_supported() {
@@ -113,13 +90,13 @@ struct BinaryFn {
     } else if constexpr (kOp == BinaryOp::kDivTrunc || kOp == BinaryOp::kDivFloor) {
       constexpr bool kFloor = kOp == BinaryOp::kDivFloor;
       if constexpr (kFloat) {
-        return kFloor ? floor_divide(x, y) : trunc(x / y);
+        return kFloor ? scalar_ops::floor_divide(x, y) : trunc(x / y);
       } else {
         if (y == 0) {
           raise_flag(flag, kErrorZeroDivision);
           return T(0);
         }
-        return kFloor ? floor_divide(x, y) : trunc_divide(x, y);
+        return kFloor ? scalar_ops::floor_divide(x, y) : scalar_ops::trunc_divide(x, y);
       }
     } else if constexpr (kOp == BinaryOp::kPow) {
       if constexpr (kFloat) {
@@ -131,13 +108,7 @@ struct BinaryFn {
           raise_flag(flag, kErrorNegativePower);
           return T(0);
         }
-        T result = 1;
-        T base = x;
-        for (T e = y; e > 0; e >>= 1) {
-          if (e & 1) result *= base;
-          base *= base;
-        }
-        return result;
+        return scalar_ops::int_power(x, y);
       }
     } else if constexpr (kOp == BinaryOp::kMaximum || kOp == BinaryOp::kMinimum) {
       if constexpr (kFloat) {
@@ -162,20 +133,13 @@ struct BinaryFn {
       return x >= y;
     } else if constexpr (kOp == BinaryOp::kFmod || kOp == BinaryOp::kRemainder) {
       constexpr bool kPython = kOp == BinaryOp::kRemainder;
-      if constexpr (kFloat) {
-        T m = fmod(x, y);
-        if (kPython && m != 0 && ((y < 0) != (m < 0))) m += y;
-        return m;
-      } else {
+      if constexpr (!kFloat) {
         if (y == 0) {
           raise_flag(flag, kErrorZeroDivision);
           return T(0);
         }
-        if (y == -1) return T(0);
-        T m = static_cast<T>(x % y);
-        if (kPython && m != 0 && ((y < 0) != (m < 0))) m = static_cast<T>(m + y);
-        return m;
       }
+      return scalar_ops::modulo<kPython>(x, y);
     } else if constexpr (kOp == BinaryOp::kAtan2) {
       return atan2(x, y);
     } else if constexpr (kOp == BinaryOp::kLogicalAnd) {

@@ -1,0 +1,89 @@
+// wick/scalar_ops.h - PyTorch's arithmetic on one element, for every backend's loops.
+/// \file
+/// What division, modulo and integer powers give for one pair of elements,
+/// as PyTorch gives it, written once for the CPU loops, CUDA device code and
+/// plugin backends (`wick test-backend` compares their results with the
+/// CPU's). The functions are `__host__ __device__` under nvcc.
+///
+/// The caller handles what needs an error: an integer divisor of zero
+/// (ZeroDivisionError) and a negative integer exponent ("Integers to
+/// negative integer powers are not allowed."); these functions assume
+/// neither happens.
+///
+///   binary_loop<T, T>(out, a, b, [](T x, T y) { return wick::scalar_ops::floor_divide(x, y); });
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <type_traits>
+
+#if defined(__CUDACC__)
+#define WICK_HOST_DEVICE __host__ __device__ __forceinline__
+#else
+#define WICK_HOST_DEVICE inline
+#endif
+
+namespace wick::scalar_ops {
+
+/// The integer quotient rounded toward zero; INT_MIN / -1 wraps to INT_MIN,
+/// as PyTorch's kernels give it, instead of trapping.
+template <typename T>
+WICK_HOST_DEVICE T trunc_divide(T x, T y) {
+  if (y == T(-1)) return static_cast<T>(0 - static_cast<std::make_unsigned_t<T>>(x));
+  return static_cast<T>(x / y);
+}
+
+/// Python's `x // y`. For floats it is computed from the remainder, so that
+/// 1 // 0.1 is 9 (the exact quotient is just below 10), not
+/// floor(1 / 0.1) == 10; a zero divisor gives x / y (inf or nan).
+template <typename T>
+WICK_HOST_DEVICE T floor_divide(T x, T y) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (y == 0) return x / y;
+    const T mod = std::fmod(x, y);
+    T div = (x - mod) / y;
+    if (mod != 0 && ((y < 0) != (mod < 0))) div -= 1;
+    if (div == 0) return std::copysign(T(0), x / y);
+    T floor_div = std::floor(div);
+    if (div - floor_div > T(0.5)) floor_div += 1;
+    return floor_div;
+  } else {
+    T q = trunc_divide(x, y);
+    if (y != T(-1) && (x % y != 0) && ((x < 0) != (y < 0))) --q;
+    return q;
+  }
+}
+
+/// torch.fmod (kPython false: the sign of the dividend, C's fmod) and
+/// torch.remainder (kPython true: the sign of the divisor, Python's %).
+/// An integer divisor of -1 gives 0 (INT_MIN % -1 would trap).
+template <bool kPython, typename T>
+WICK_HOST_DEVICE T modulo(T x, T y) {
+  if constexpr (std::is_floating_point_v<T>) {
+    T v = std::fmod(x, y);
+    if (kPython && v != 0 && ((y < 0) != (v < 0))) v += y;
+    return v;
+  } else {
+    if (y == T(-1)) return T(0);
+    T v = static_cast<T>(x % y);
+    if (kPython && v != 0 && ((y < 0) != (v < 0))) v = static_cast<T>(v + y);
+    return v;
+  }
+}
+
+/// An integer to a power >= 0 by squaring, wrapping on overflow as
+/// PyTorch's kernels do.
+template <typename T>
+WICK_HOST_DEVICE T int_power(T base, T exponent) {
+  // Wrapping arithmetic without undefined behaviour (narrow types would promote to int).
+  using U = std::conditional_t<sizeof(T) <= 4, std::uint32_t, std::uint64_t>;
+  U result = 1;
+  U b = static_cast<U>(base);
+  for (T e = exponent; e > 0; e >>= 1) {
+    if (e & 1) result = static_cast<U>(result * b);
+    b = static_cast<U>(b * b);
+  }
+  return static_cast<T>(result);
+}
+
+}  // namespace wick::scalar_ops
