@@ -11,6 +11,7 @@
 #include "tests/autograd/test_util.h"
 #include "wick/dim_vector.h"
 #include "wick/error.h"
+#include "wick/loader.h"
 #include "wick/ops.h"
 
 namespace wick {
@@ -102,6 +103,7 @@ TEST(Checked, ListsAndDimVectorAreBounded) {
 
 // The geometry code raises the helpers' errors, with PyTorch's texts.
 TEST(Checked, TensorGeometryUsesThem) {
+  init();
   WICK_EXPECT_THROW_MSG(empty({std::int64_t{1} << 62, 4}), RuntimeError,
                         "Storage size calculation overflowed with sizes=[4611686018427387904, 4]");
   WICK_EXPECT_THROW_MSG(empty({-1, 2}), RuntimeError, "Trying to create tensor with negative dimension -1: [-1, 2]");
