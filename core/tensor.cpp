@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "core/host_read.h"
+#include "wick/checked.h"
 #include "wick/error.h"
 #include "wick/tensor_util.h"
 
@@ -33,15 +34,8 @@ void TensorImpl::set_geometry(IntArrayRef sizes, IntArrayRef strides, std::int64
 void TensorImpl::refresh() {
   // A view's sizes need not fit in memory (`repeat` of an empty tensor by
   // 2**63 - 1 expands it first): 0 when any size is, else an overflow-checked
-  // product.
-  numel_ = 1;
-  if (std::find(sizes_.begin(), sizes_.end(), 0) != sizes_.end()) {
-    numel_ = 0;
-  } else {
-    for (std::int64_t s : sizes_)
-      WICK_CHECK(!__builtin_mul_overflow(numel_, s, &numel_), RuntimeError, "a tensor of sizes ",
-                 format_shape(sizes_), " would have more than 2**63 - 1 elements");
-  }
+  // product (Note [Checked size arithmetic]).
+  numel_ = checked_numel(sizes_);
   // Contiguous (row-major) when every dim of size > 1 has the packed stride;
   // an empty tensor always is, as in PyTorch (and the product of its other
   // sizes may not fit in int64: `repeat` of an empty tensor by [2**63 - 1, 6]).
@@ -53,7 +47,7 @@ void TensorImpl::refresh() {
       contiguous_ = false;
       break;
     }
-    expected *= sizes_[i];
+    expected = checked_mul(expected, sizes_[i], "numel");  // at most numel_
   }
   // Keep the non-backend keys (Autograd, Override); the backend follows the storage.
   key_set_ = (key_set_ - DispatchKeySet::all_backends()).add(backend_key(storage_->device().type()));
@@ -136,32 +130,27 @@ Tensor host_copy(const Tensor& t) {
 }
 
 DimVector contiguous_strides(IntArrayRef sizes) {
+  // The sizes of an empty tensor may multiply past int64 (`repeat` of an
+  // empty tensor by 2**63 - 1); its strides address nothing, and saturate at
+  // INT64_MAX there. Any other product is numel's, checked.
+  const bool empty = std::find(sizes.begin(), sizes.end(), 0) != sizes.end();
+  constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
   DimVector strides(sizes.size());
   std::int64_t s = 1;
   for (std::size_t i = sizes.size(); i-- > 0;) {
     strides[i] = s;
-    // Saturates: only an empty tensor's sizes can overflow (make_empty
-    // checks the others), and its strides address nothing.
-    if (__builtin_mul_overflow(s, sizes[i] > 0 ? sizes[i] : 1, &s)) s = std::numeric_limits<std::int64_t>::max();
+    const std::int64_t size = std::max<std::int64_t>(sizes[i], 1);
+    s = !empty ? checked_mul(s, size, "numel") : s > kMax / size ? kMax : s * size;
   }
   return strides;
 }
 
 Tensor make_empty(IntArrayRef sizes, ScalarType dtype, Device device) {
-  // A zero anywhere makes the tensor empty, whatever the other sizes multiply to.
-  bool empty = false;
-  for (std::int64_t s : sizes) {
-    WICK_CHECK(s >= 0, RuntimeError, "negative dimension ", s, " in size");
-    empty = empty || s == 0;
-  }
-  std::int64_t numel = empty ? 0 : 1;
-  for (std::int64_t s : sizes)
-    WICK_CHECK(empty || !__builtin_mul_overflow(numel, s, &numel), RuntimeError, "tensor size overflows int64 (sizes ",
-               format_shape(sizes), ")");
   WICK_CHECK(dtype != ScalarType::kUndefined, TypeError, "cannot allocate a tensor of undefined dtype");
-  WICK_CHECK(static_cast<std::uint64_t>(numel) <= std::numeric_limits<std::size_t>::max() / 2 / itemsize(dtype),
-             RuntimeError, "Storage size calculation overflowed (", numel, " elements of ", dtype_name(dtype), ")");
-  auto storage = Storage::make(static_cast<std::size_t>(numel) * itemsize(dtype), device);
+  // PyTorch's checks and messages: negative sizes, then the bytes past int64
+  // ("Storage size calculation overflowed with sizes=[...]"); a zero anywhere
+  // makes the tensor empty, whatever the other sizes multiply to.
+  auto storage = Storage::make(storage_nbytes(sizes, itemsize(dtype)), device);
   return Tensor(IntrusivePtr<TensorImpl>::make(std::move(storage), dtype, sizes, contiguous_strides(sizes), 0));
 }
 

@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# wick's naming check (.clang-tidy, STYLE.md) over every source file.
+# wick's lints: raw int64 size arithmetic in kernels and meta functions
+# (tools/check_size_arith.py, Note [Checked size arithmetic]), then the
+# naming check (.clang-tidy, STYLE.md) over every source file.
 # Needs a configured build for compile_commands.json (default build/release).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build/release}
+python3 tools/check_size_arith.py --self-test
+python3 tools/check_size_arith.py
 mapfile -t files < <(git ls-files 'core/*.cpp' 'dispatch/*.cpp' 'plugins/*.cpp' 'backends/*.cpp' 'tools/*.cpp' \
   'tests/*.cpp' | grep -v 'tools/bench/.*libtorch.cpp')
 # clang does not know GCC's -fno-gnu-unique (wick_add_plugin, GCC only): the

@@ -8,6 +8,7 @@
 #include <type_traits>
 #include <vector>
 
+#include <wick/checked.h>
 #include <wick/meta.h>
 #include <wick/meta_creation.h>
 #include <wick/random.h>
@@ -54,9 +55,9 @@ void arange(const ArangeMeta& m, const Tensor& out, const Scalar& /*start*/, con
     using T = decltype(tag);
     T* p = static_cast<T*>(out.data_ptr());
     if (m.start.is_integral()) {  // exact integer arithmetic
-      const __int128 s = m.start.to<I64>();
-      const __int128 st = m.step.to<I64>();
-      for (I64 i = 0; i < n; ++i) p[i] = static_cast<T>(static_cast<I64>(s + i * st));
+      const I64 s = m.start.to<I64>();
+      const I64 st = m.step.to<I64>();
+      for (I64 i = 0; i < n; ++i) p[i] = static_cast<T>(range_element(s, st, i));
     } else {
       const double s = m.start.to<double>();
       const double st = m.step.to<double>();

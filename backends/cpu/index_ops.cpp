@@ -12,6 +12,7 @@
 #include <cstring>
 #include <vector>
 
+#include <wick/checked.h>
 #include <wick/meta.h>
 #include <wick/meta_index.h>
 
@@ -56,8 +57,7 @@ void check_bounds(const Tensor& index, I64 size, I64 dim) {
 // (where the index goes), b the offset in a tensor with strides sb.
 template <class F>
 void walk_positions(IntArrayRef shape, I64 skip, IntArrayRef sa, IntArrayRef sb, F f) {
-  I64 numel = 1;
-  for (I64 s : shape) numel *= s;
+  const I64 numel = checked_numel(shape);
   const auto nd = static_cast<I64>(shape.size());
   DimVector pos(shape.size(), 0);
   I64 a = 0;
@@ -230,6 +230,9 @@ void triangle(const Tensor& out, const Tensor& self, I64 diagonal) {
   const I64 cols = out.sizes()[out.dim() - 1];
   const auto item = itemsize(self.dtype());
   const I64 matrices = out.numel() / (rows * cols);
+  // Any diagonal past the matrix acts as its edge; clamped, i + diagonal + 1
+  // cannot overflow (the argument may be 2**63 - 1).
+  diagonal = std::clamp<I64>(diagonal, -rows, cols);
   auto* p = static_cast<char*>(out.data_ptr());
   for (I64 mi = 0; mi < matrices; ++mi) {
     for (I64 i = 0; i < rows; ++i) {

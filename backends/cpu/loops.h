@@ -19,6 +19,7 @@
 #include <initializer_list>
 #include <string>
 
+#include <wick/checked.h>
 #include <wick/dim_vector.h>
 #include <wick/tensor.h>
 #include <wick/tensor_util.h>
@@ -85,8 +86,7 @@ inline void set_operand(char*& data, DimVector& strides, const Tensor& t, IntArr
 
 template <int N, typename Inner>
 void for_each_element(IntArrayRef shape, const std::array<Tensor, N>& ops, Inner&& inner) {
-  std::int64_t numel = 1;
-  for (std::int64_t s : shape) numel *= s;
+  const std::int64_t numel = checked_numel(shape);  // an empty shape's other sizes may be anything
   if (numel == 0) return;
   // Fast path: every operand contiguous with the full shape -> one flat run.
   bool flat = true;

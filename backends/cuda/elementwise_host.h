@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <initializer_list>
 
+#include <wick/checked.h>
 #include <wick/dim_vector.h>
 #include <wick/dtype.h>
 #include <wick/scalar.h>
@@ -81,8 +82,7 @@ inline ElementwiseArgs make_args(IntArrayRef shape, std::initializer_list<const 
   ElementwiseArgs args;
   args.noperands = static_cast<int>(operands.size());
   WICK_INTERNAL_ASSERT(args.noperands >= 1 && args.noperands <= kMaxOperands);
-  std::int64_t numel = 1;
-  for (std::int64_t s : shape) numel *= s;
+  const std::int64_t numel = checked_numel(shape);  // an empty shape's other sizes may be anything
   args.numel = numel;
   if (numel == 0) return args;
   DimVector strides[kMaxOperands];

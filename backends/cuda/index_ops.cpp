@@ -25,6 +25,7 @@
 #include <utility>
 #include <vector>
 
+#include <wick/checked.h>
 #include <wick/meta.h>
 #include <wick/meta_index.h>
 #include <wick/tensor_util.h>
@@ -71,10 +72,9 @@ IndexWalk make_walk(const char* op, IntArrayRef sizes, IntArrayRef strides_a, In
              ": CUDA index kernels take at most ", kIndexMaxDims, " dimensions, got ", sizes.size());
   IndexWalk w;
   w.ndim = static_cast<int>(sizes.size());
-  w.numel = 1;
+  w.numel = checked_numel(sizes);
   for (std::size_t d = 0; d < sizes.size(); ++d) {
     w.sizes[d] = sizes[d];
-    w.numel *= sizes[d];
     w.strides_a[d] = d < strides_a.size() ? strides_a[d] : 0;
     w.strides_b[d] = d < strides_b.size() ? strides_b[d] : 0;
   }

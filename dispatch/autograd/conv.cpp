@@ -273,7 +273,7 @@ Tensor adaptive_backward_autograd(DispatchKeySet ks, T grad, IntArrayRef input_s
 // --- max_pool2d_with_indices -------------------------------------------------------------------
 
 // [N, C, ...] viewed as [N*C, rest].
-Tensor planes(T t) { return t.reshape({t.sizes()[0] * t.sizes()[1], -1}); }
+Tensor planes(T t) { return t.reshape({checked_mul(t.sizes()[0], t.sizes()[1], "max_pool2d"), -1}); }
 
 struct MaxPoolBackward {
   static constexpr const char* kName = "MaxPool2DWithIndicesBackward0";
@@ -282,7 +282,9 @@ struct MaxPoolBackward {
   tensor_list backward(FormulaNode<MaxPoolBackward>& n, tensor_list& g) {
     if (!n.should_compute_output(0)) return {Tensor()};
     const Tensor idx = n.unpack(indices);
-    Tensor base = wick::zeros({sizes[0] * sizes[1], sizes[2] * sizes[3]}, g[0].dtype(), g[0].device());
+    const char* op = kName;
+    Tensor base = wick::zeros({checked_mul(sizes[0], sizes[1], op), checked_mul(sizes[2], sizes[3], op)}, g[0].dtype(),
+                              g[0].device());
     return {wick::scatter_add(base, 1, planes(idx), planes(g[0])).reshape(sizes)};
   }
   void release() { indices.reset(); }

@@ -55,10 +55,9 @@ struct Reduced {
   [[nodiscard]] std::int64_t count() const {
     std::int64_t n = 1;
     const auto rank = static_cast<std::int64_t>(sizes.size());
-    if (all) {
-      for (std::int64_t s : sizes) n *= s;
-    } else if (rank > 0) {
-      for (std::int64_t d : dims) n *= sizes[wrap_dim(d, rank)];
+    if (all) return checked_numel(sizes);
+    if (rank > 0) {
+      for (std::int64_t d : dims) n = checked_mul(n, sizes[wrap_dim(d, rank)], "reduction count");
     }
     return n;
   }

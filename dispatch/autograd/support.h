@@ -22,6 +22,7 @@
 #include "core/autograd/autograd_meta.h"
 #include "dispatch/autograd/formulas.h"
 #include "wick/autograd.h"
+#include "wick/checked.h"
 #include "wick/dispatcher.h"
 #include "wick/ops.h"
 

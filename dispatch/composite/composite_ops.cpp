@@ -6,6 +6,7 @@
 /// in-place methods) call other operators through the dispatcher, so each
 /// backend only implements the primitives.
 #include <algorithm>
+#include <limits>
 #include <memory>
 #include <numeric>
 #include <optional>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "dispatch/composite/composite.h"
+#include "wick/checked.h"
 #include "wick/device_runtime.h"
 #include "wick/ops.h"
 #include "wick/tensor_util.h"
@@ -23,7 +25,6 @@ namespace {
 // Resolves one -1 in `shape` against `numel`.
 DimVector infer_size(IntArrayRef shape, std::int64_t numel, const char* op) {
   DimVector out(shape);
-  std::int64_t known = 1;
   int infer = -1;
   for (std::size_t i = 0; i < shape.size(); ++i) {
     if (shape[i] == -1) {
@@ -31,18 +32,15 @@ DimVector infer_size(IntArrayRef shape, std::int64_t numel, const char* op) {
       infer = static_cast<int>(i);
     } else {
       WICK_CHECK(shape[i] >= 0, RuntimeError, op, ": invalid shape dimension ", shape[i]);
-      // A product past int64 cannot match the input's size (and [2**63-1,
-      // 2**63-1, 0] has 0 elements).
-      if (known != 0 && shape[i] != 0 && __builtin_mul_overflow(known, shape[i], &known)) {
-        const bool has_zero = std::find(shape.begin(), shape.end(), 0) != shape.end();
-        WICK_CHECK(has_zero, RuntimeError, op, ": shape '", format_shape(shape), "' is invalid for input of size ",
-                   numel);
-        known = 0;
-      } else if (shape[i] == 0) {
-        known = 0;
-      }
     }
   }
+  // A product past int64 cannot match the input's size (and [2**63-1,
+  // 2**63-1, 0] has 0 elements).
+  DimVector given(shape);
+  if (infer >= 0) given[infer] = 1;
+  const std::optional<std::int64_t> product = try_numel(given);
+  WICK_CHECK(product, RuntimeError, op, ": shape '", format_shape(shape), "' is invalid for input of size ", numel);
+  const std::int64_t known = *product;
   if (infer >= 0) {
     WICK_CHECK(known != 0 && numel % known == 0, RuntimeError, op, ": shape '", format_shape(shape),
                "' is invalid for input of size ", numel);
@@ -143,7 +141,9 @@ Tensor unsqueeze_kernel(const Tensor& self, std::int64_t dim) {
   const std::int64_t d = wrap_dim(dim, self.dim() + 1);
   DimVector sizes(self.sizes());
   DimVector strides(self.strides());
-  const std::int64_t stride = d >= self.dim() ? 1 : sizes[d] * strides[d];
+  // Past int64 only for an empty tensor, whose strides address nothing.
+  const std::int64_t stride =
+      d >= self.dim() ? 1 : try_mul(sizes[d], strides[d]).value_or(std::numeric_limits<std::int64_t>::max());
   sizes.insert(static_cast<std::size_t>(d), 1);
   strides.insert(static_cast<std::size_t>(d), stride);
   return make_view(self, sizes, strides, self.storage_offset());
@@ -200,7 +200,9 @@ Tensor narrow_kernel(const Tensor& self, std::int64_t dim, std::int64_t start, s
              ") exceeds dimension size (", size, ").");
   DimVector sizes(self.sizes());
   sizes[d] = length;
-  return make_view(self, sizes, self.strides(), self.storage_offset() + start * self.strides()[d]);
+  const std::int64_t offset =
+      checked_add(self.storage_offset(), checked_mul(start, self.strides()[d], "torch.narrow"), "torch.narrow");
+  return make_view(self, sizes, self.strides(), offset);
 }
 
 Tensor select_kernel(const Tensor& self, std::int64_t dim, std::int64_t index) {
@@ -212,7 +214,8 @@ Tensor select_kernel(const Tensor& self, std::int64_t dim, std::int64_t index) {
   if (index < 0) index += size;
   DimVector sizes(self.sizes());
   DimVector strides(self.strides());
-  const std::int64_t offset = self.storage_offset() + index * strides[d];
+  const std::int64_t offset =
+      checked_add(self.storage_offset(), checked_mul(index, strides[d], "torch.select"), "torch.select");
   sizes.erase(static_cast<std::size_t>(d));
   strides.erase(static_cast<std::size_t>(d));
   return make_view(self, sizes, strides, offset);
@@ -303,8 +306,7 @@ Tensor matmul_kernel(const Tensor& a, const Tensor& b) {
   IntArrayRef ba(a3.sizes().data(), a3.sizes().size() - 2);
   IntArrayRef bb(b3.sizes().data(), b3.sizes().size() - 2);
   DimVector batch = broadcast_shapes(ba, bb, "torch.matmul");
-  std::int64_t nb = 1;
-  for (std::int64_t s : batch) nb *= s;
+  const std::int64_t nb = checked_numel(batch);
   DimVector ea(batch);
   ea.push_back(n);
   ea.push_back(k);

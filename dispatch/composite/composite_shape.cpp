@@ -6,9 +6,11 @@
 /// flatten and unflatten are views; split and chunk return views.
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "dispatch/composite/composite.h"
+#include "wick/checked.h"
 #include "wick/ops.h"
 #include "wick/tensor_util.h"
 
@@ -30,7 +32,7 @@ Tensor flatten_kernel(const Tensor& self, I64 start_dim, I64 end_dim) {
     if (d < start || d > end) {
       shape.push_back(self.sizes()[d]);
     } else {
-      merged *= self.sizes()[d];
+      merged = checked_mul(merged, self.sizes()[d], "torch.flatten");  // numel's, unless another size is 0
       if (d == end) shape.push_back(merged);
     }
   }
@@ -40,23 +42,27 @@ Tensor flatten_kernel(const Tensor& self, I64 start_dim, I64 end_dim) {
 Tensor unflatten_kernel(const Tensor& self, I64 dim, IntArrayRef sizes) {
   const I64 d = wrap_dim(dim, self.dim());
   WICK_CHECK(!sizes.empty(), RuntimeError, "unflatten: sizes must be non-empty");
-  I64 known = 1;
+  I64 known = 0;
   int inferred = -1;
   for (std::size_t i = 0; i < sizes.size(); ++i) {
     if (sizes[i] == -1) {
       WICK_CHECK(inferred < 0, RuntimeError, "unflatten: only one dimension can be inferred");
       inferred = static_cast<int>(i);
     } else {
-      known *= sizes[i];
+      WICK_CHECK(sizes[i] >= 0, RuntimeError, "unflatten: invalid shape dimension ", sizes[i]);
     }
   }
+  // The product of the given sizes (0 when one is); past int64 it cannot
+  // be the dim's size.
   const I64 size = self.sizes()[d];
   DimVector inner(sizes);
-  if (inferred >= 0 && known != 0 && size % known == 0) inner[inferred] = size / known;
-  I64 product = 1;
-  for (I64 s : inner) product *= s;
-  WICK_CHECK(product == size && (inferred < 0 || known != 0), RuntimeError, "unflatten: Provided sizes ",
-             format_shape(sizes), " don't multiply up to the size of dim ", dim, " (", size, ") in the input tensor");
+  if (inferred >= 0) inner[inferred] = 1;
+  const std::optional<I64> product = try_numel(inner);
+  if (product) known = *product;
+  if (product && inferred >= 0 && known != 0 && size % known == 0) inner[inferred] = size / known;
+  WICK_CHECK(product && (inferred < 0 ? known == size : known != 0 && size % known == 0), RuntimeError,
+             "unflatten: Provided sizes ", format_shape(sizes), " don't multiply up to the size of dim ", dim, " (",
+             size, ") in the input tensor");
   DimVector shape(IntArrayRef(self.sizes().data(), static_cast<std::size_t>(d)));
   for (I64 s : inner) shape.push_back(s);
   for (I64 i = d + 1; i < self.dim(); ++i) shape.push_back(self.sizes()[i]);
@@ -89,9 +95,9 @@ std::vector<Tensor> split_sized(const Tensor& self, I64 split_size, I64 dim) {
   WICK_CHECK(split_size != 0 || size == 0, RuntimeError,
              "split_size can only be 0 if dimension size is 0, but got dimension size of ", size);
   // ceil(size / split_size) without forming size + split_size (split_size may be 2**63 - 1).
-  const I64 n = split_size == 0 ? 1 : std::max<I64>(size / split_size + (size % split_size != 0 ? 1 : 0), 1);
+  const I64 n = split_size == 0 ? 1 : std::max<I64>(ceil_div(size, split_size, "torch.split"), 1);
   std::vector<Tensor> out;
-  out.reserve(static_cast<std::size_t>(n));
+  out.reserve(checked_list_length(n, "torch.split", "the number of pieces (the size over split_size)"));
   for (I64 i = 0; i < n; ++i) {
     const I64 start = i * split_size;
     out.push_back(self.narrow(d, start, std::min(split_size, size - start)));
@@ -108,18 +114,19 @@ std::vector<Tensor> split_with_sizes_kernel(const Tensor& self, IntArrayRef spli
     WICK_CHECK(s >= 0, RuntimeError, "split_with_sizes expects split_sizes have only non-negative entries, but got ",
                "split_sizes=", format_shape(split_sizes));
     // A sum past int64 cannot equal the size: the same error as any other wrong sum.
-    WICK_CHECK(!__builtin_add_overflow(total, s, &total), RuntimeError,
-               "split_with_sizes expects split_sizes to sum exactly to ", size, " (input tensor's size at dimension ",
-               d, "), but got split_sizes=", format_shape(split_sizes));
+    const std::optional<I64> sum = try_add(total, s);
+    WICK_CHECK(sum, RuntimeError, "split_with_sizes expects split_sizes to sum exactly to ", size,
+               " (input tensor's size at dimension ", d, "), but got split_sizes=", format_shape(split_sizes));
+    total = *sum;
   }
   WICK_CHECK(total == size, RuntimeError, "split_with_sizes expects split_sizes to sum exactly to ", size,
              " (input tensor's size at dimension ", d, "), but got split_sizes=", format_shape(split_sizes));
   std::vector<Tensor> out;
-  out.reserve(split_sizes.size());
+  out.reserve(checked_list_length(static_cast<I64>(split_sizes.size()), "torch.split_with_sizes", "split_sizes"));
   I64 start = 0;
   for (I64 s : split_sizes) {
     out.push_back(self.narrow(d, start, s));
-    start += s;
+    start += s;  // a partial sum of the checked total
   }
   return out;
 }
@@ -147,9 +154,18 @@ std::vector<Tensor> chunk_kernel(const Tensor& self, I64 chunks, I64 dim) {
   WICK_CHECK(chunks > 0, RuntimeError, "chunk expects `chunks` to be greater than 0, got: ", chunks);
   const I64 d = wrap_dim(dim, self.dim());
   const I64 size = self.sizes()[d];
-  const I64 split_size = (size + chunks - 1) / chunks;
-  if (split_size == 0 && size == 0) return split_with_sizes_kernel(self, DimVector(static_cast<std::size_t>(chunks), 0), d);
-  return split_sized(self, split_size, d);
+  // PyTorch's (size + chunks - 1) / chunks, checked: for chunks near 2**63
+  // PyTorch 1.13's sum wraps around and it raises a RuntimeError from the
+  // wrapped value ("split expects split_size be non-negative, but got
+  // split_size=-1" for a 3x4 tensor and chunks=2**63 - 1); wick raises one
+  // naming the overflow.
+  const I64 split_size = checked_add(size, chunks - 1, "torch.chunk") / chunks;
+  if (split_size != 0 || size != 0) return split_sized(self, split_size, d);
+  // An empty dim splits into `chunks` empty pieces (PyTorch builds that many
+  // sizes, and fails with "cannot create std::vector larger than
+  // max_size()" for 2**63 - 1 of them).
+  const std::size_t n = checked_list_length(chunks, "torch.chunk", "chunks of an empty dimension");
+  return split_with_sizes_kernel(self, DimVector(n, 0), d);
 }
 
 Tensor repeat_kernel(const Tensor& self, IntArrayRef repeats) {
@@ -166,10 +182,7 @@ Tensor repeat_kernel(const Tensor& self, IntArrayRef repeats) {
     interleaved.push_back(size);
     expanded.push_back(repeats[i]);
     expanded.push_back(size);
-    I64 total = 0;
-    WICK_CHECK(!__builtin_mul_overflow(repeats[i], size, &total), RuntimeError, "torch.Tensor.repeat(): repeats ",
-               format_shape(repeats), " of a tensor of sizes ", format_shape(self.sizes()), " overflow int64");
-    result.push_back(total);
+    result.push_back(checked_mul(repeats[i], size, "torch.Tensor.repeat"));
   }
   for (I64 s : result)
     WICK_CHECK(s >= 0, RuntimeError, "Trying to create tensor with negative dimension ",

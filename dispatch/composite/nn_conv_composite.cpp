@@ -9,6 +9,7 @@
 /// pads one extra zero on the right/bottom (a recorded cat), as PyTorch.
 #include <string>
 
+#include "wick/checked.h"
 #include "wick/dispatcher.h"
 #include "wick/library.h"
 #include "wick/nn_functional.h"
@@ -86,19 +87,21 @@ Tensor conv_nd(const char* op, std::size_t spatial, T input, T weight, OptTensor
   WICK_CHECK(weight.sizes()[0] % groups == 0, RuntimeError, op, ": Given groups=", groups,
              ", expected weight to be divisible by ", groups, " at dimension 0, but got weight of size ",
              format_shape(weight.sizes()), " instead");
-  WICK_CHECK(channels == weight.sizes()[1] * groups, RuntimeError, op, ": Given groups=", groups, ", weight of size ",
+  const std::optional<std::int64_t> expected_channels = try_mul(weight.sizes()[1], groups);
+  WICK_CHECK(expected_channels == channels, RuntimeError, op, ": Given groups=", groups, ", weight of size ",
              format_shape(weight.sizes()), ", expected input", format_shape(x.sizes()), " to have ",
-             weight.sizes()[1] * groups, " channels, but got ", channels, " channels instead");
+             expected_channels ? std::to_string(*expected_channels)
+                               : std::to_string(weight.sizes()[1]) + " * " + std::to_string(groups),
+             " channels, but got ", channels, " channels instead");
   if (bias)
     WICK_CHECK(bias->dim() == 1 && bias->sizes()[0] == weight.sizes()[0], RuntimeError, op, ": Given weight of size ",
                format_shape(weight.sizes()), ", expected bias to be 1-dimensional with ", weight.sizes()[0],
                " elements, but got bias of size ", format_shape(bias->sizes()), " instead");
   // Window extents past int64 (a huge dilation) cannot fit any input.
   for (std::size_t i = 0; i < spatial; ++i) {
-    std::int64_t extent = 0;
-    WICK_CHECK(!__builtin_mul_overflow(dilation[i], weight.sizes()[2 + i] - 1, &extent) &&
-                   extent < (std::int64_t{1} << 62),
-               RuntimeError, op, ": dilation ", dilation[i], " is too large for a kernel of size ", weight.sizes()[2 + i]);
+    const std::optional<std::int64_t> extent = try_mul(dilation[i], weight.sizes()[2 + i] - 1);
+    WICK_CHECK(extent && *extent < (std::int64_t{1} << 62), RuntimeError, op, ": dilation ", dilation[i],
+               " is too large for a kernel of size ", weight.sizes()[2 + i]);
   }
   Ints pad;
   if (padding.is_string()) {
@@ -134,16 +137,23 @@ Tensor conv_nd(const char* op, std::size_t spatial, T input, T weight, OptTensor
     WICK_CHECK(p >= 0, RuntimeError, op, ": negative padding is not supported");
     WICK_CHECK(p < (std::int64_t{1} << 61), RuntimeError, op, ": padding ", p, " is too large");
   }
-  // Kernel larger than the padded input.
+  // Kernel larger than the padded input. The kernel's extent is below
+  // 2**62 + 1 and the padding below 2**61 (checked above); the input's size
+  // may be anything up to 2**63 - 1 (an expanded view).
+  Ints padded_size;
+  Ints kernel_size;
   bool fits = true;
-  for (std::size_t i = 0; i < spatial; ++i)
-    fits = fits && x.sizes()[2 + i] + 2 * pad[i] >= dilation[i] * (weight.sizes()[2 + i] - 1) + 1;
+  for (std::size_t i = 0; i < spatial; ++i) {
+    padded_size.push_back(checked_add(x.sizes()[2 + i], 2 * pad[i], op));
+    kernel_size.push_back(dilation[i] * (weight.sizes()[2 + i] - 1) + 1);
+    fits = fits && padded_size[i] >= kernel_size[i];
+  }
   if (!fits) {
     std::string padded;
     std::string kernel;
     for (std::size_t i = 0; i < spatial; ++i) {
-      padded += (i != 0 ? " x " : "") + std::to_string(x.sizes()[2 + i] + 2 * pad[i]);
-      kernel += (i != 0 ? " x " : "") + std::to_string(dilation[i] * (weight.sizes()[2 + i] - 1) + 1);
+      padded += (i != 0 ? " x " : "") + std::to_string(padded_size[i]);
+      kernel += (i != 0 ? " x " : "") + std::to_string(kernel_size[i]);
     }
     WICK_CHECK(false, RuntimeError, op, ": Calculated padded input size per channel: (", padded, "). Kernel size: (",
                kernel, "). Kernel size can't be greater than actual input size");

@@ -20,6 +20,7 @@
 
 #include "dispatch/composite/composite.h"
 #include "wick/autograd.h"
+#include "wick/checked.h"
 #include "wick/forward_ad.h"
 #include "wick/nn_functional.h"
 #include "wick/ops.h"
@@ -65,7 +66,9 @@ Tensor group_norm_impl(const char* op, T input, std::int64_t groups, OptTensor w
                "but got ", t == &weight ? "weight" : "bias", " of shape ", format_shape((*t)->sizes()),
                " and input of shape ", format_shape(input.sizes()));
   }
-  const std::int64_t per_group = n * groups == 0 ? 0 : input.numel() / (n * groups);
+  // n * groups fits when the input holds data (groups divides c); an empty
+  // input's may not (0 channels in any number of groups).
+  const std::int64_t per_group = input.numel() == 0 ? 0 : input.numel() / checked_mul(n, groups, op);
   Tensor y = nnf::layer_norm(reshape(input, {n, groups, per_group}), IntArrayRef(per_group), std::nullopt, std::nullopt, eps);
   return affine(reshape(y, input.sizes()), input, weight, bias);
 }
@@ -175,10 +178,7 @@ Tensor constant_pad(const char* op, T input, IntArrayRef pad, const Scalar& valu
     const std::int64_t before = pad[2 * i];
     const std::int64_t after = pad[2 * i + 1];
     const std::int64_t size = x.sizes()[d];
-    std::int64_t padded = 0;
-    WICK_CHECK(!__builtin_add_overflow(size, before, &padded) && !__builtin_add_overflow(padded, after, &padded),
-               RuntimeError, op, ": padding ", before, " and ", after, " of dimension ", d, " (size ", size,
-               ") overflows int64");
+    const std::int64_t padded = checked_add(checked_add(size, before, op), after, op);
     // A negative padding removes at most the whole size, whatever the other
     // side adds back (and -INT64_MIN would overflow below).
     WICK_CHECK(padded >= 0 && before >= -size && after >= -size, RuntimeError, op, ": The input size ", size,
@@ -205,11 +205,12 @@ Tensor constant_pad(const char* op, T input, IntArrayRef pad, const Scalar& valu
 
 // The source index of each output position along a dim of `size` padded by
 // (before, after): mirrored without repeating the edge, or clamped to it.
-Tensor pad_indices(std::int64_t size, std::int64_t before, std::int64_t after, bool reflect, Device device) {
-  Tensor j = arange(-before, size + after, 1, ScalarType::kInt64, device);
+Tensor pad_indices(const char* op, std::int64_t size, std::int64_t before, std::int64_t after, bool reflect,
+                   Device device) {
+  Tensor j = arange(checked_sub(0, before, op), checked_add(size, after, op), 1, ScalarType::kInt64, device);
   if (!reflect) return clamp(j, Scalar(std::int64_t{0}), Scalar(size - 1));
   j = abs(j);
-  return where(ge(j, wrap_scalar(Scalar(size))), sub(wrap_scalar(Scalar(2 * (size - 1))), j), j);
+  return where(ge(j, wrap_scalar(Scalar(size))), sub(wrap_scalar(Scalar(checked_mul(2, size - 1, op))), j), j);
 }
 
 Tensor pad_kernel(T input, IntArrayRef pad, std::string_view mode, std::optional<double> value) {
@@ -238,9 +239,10 @@ Tensor pad_kernel(T input, IntArrayRef pad, std::string_view mode, std::optional
     } else {
       WICK_CHECK(size > 0, RuntimeError, op, ": input tensor must have a non-empty dimension ", d, " to replicate");
     }
-    WICK_CHECK(size + before + after > 0, RuntimeError, op, ": input (", format_shape(input.sizes()),
-               ") is too small for the padding: the output would be empty at dimension ", d);
-    x = index_select(x, d, pad_indices(size, before, after, reflect, input.device()));
+    WICK_CHECK(checked_add(checked_add(size, before, op), after, op) > 0, RuntimeError, op, ": input (",
+               format_shape(input.sizes()), ") is too small for the padding: the output would be empty at dimension ",
+               d);
+    x = index_select(x, d, pad_indices(op, size, before, after, reflect, input.device()));
   }
   return x;
 }

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "wick/checked.h"
 #include "wick/error.h"
 #include "wick/gen/torch_meta.h"
 #include "wick/meta_nn.h"
@@ -40,14 +41,9 @@ void check_conv_float(const char* op, ScalarType t) {
 // RuntimeError naming `op` when a step leaves int64 (the sizes of the
 // backwards are arguments, so anything may come).
 I64 conv_output_size(const char* op, I64 in, I64 k, I64 s, I64 p, I64 d) {
-  I64 span = 0;
-  I64 extent = 0;
-  const bool overflow = __builtin_mul_overflow(p, 2, &span) || __builtin_add_overflow(in, span, &span) ||
-                        __builtin_sub_overflow(k, 1, &extent) || __builtin_mul_overflow(d, extent, &extent) ||
-                        __builtin_sub_overflow(span, extent, &span) || __builtin_sub_overflow(span, 1, &span);
-  WICK_CHECK(!overflow, RuntimeError, op, ": the output size overflows int64 (input size ", in, ", kernel size ", k,
-             ", padding ", p, ", dilation ", d, ")");
-  return span / s + 1;
+  const I64 span =
+      checked_sub(checked_add(in, checked_mul(p, 2, op), op), checked_mul(d, checked_sub(k, 1, op), op), op);
+  return checked_sub(span, 1, op) / s + 1;
 }
 
 Conv2dMeta conv_geometry(const char* op, IntArrayRef input, IntArrayRef weight, IntArrayRef stride, IntArrayRef padding,
@@ -103,12 +99,10 @@ Conv2dMeta conv_backward(const Tensor& grad, const Tensor& other, IntArrayRef si
 // take the input's size as an argument (the fuzzer passed [-2, INT64_MIN, ...]).
 void check_pool_shape(const char* op, IntArrayRef sizes) {
   WICK_CHECK(sizes.size() == 4, RuntimeError, op, ": expected a 4-D input, got ", format_shape(sizes));
-  I64 numel = 1;
-  for (const I64 s : sizes) {
-    WICK_CHECK(s >= 0 && (s == 0 || numel <= std::numeric_limits<I64>::max() / s), RuntimeError, op,
-               ": invalid input size ", format_shape(sizes));
-    numel *= s;
-  }
+  for (const I64 s : sizes) WICK_CHECK(s >= 0, RuntimeError, op, ": invalid input size ", format_shape(sizes));
+  // N * C counts the planes even when H or W is 0.
+  (void)checked_numel(sizes);
+  (void)checked_mul(sizes[0], sizes[1], op);
 }
 
 void check_pool_args(const char* op, IntArrayRef k, IntArrayRef s, IntArrayRef p, IntArrayRef d) {
@@ -126,17 +120,19 @@ void check_pool_args(const char* op, IntArrayRef k, IntArrayRef s, IntArrayRef p
 }
 
 // PyTorch's pooling output size, with ceil_mode's rule that the last window
-// must start inside the input or its left padding. In 128 bits: kernel
-// size, stride and dilation may be anything up to INT64_MAX (the fuzzer's
-// kernel_size=2**63-1). A window far longer than the input gives a hugely
-// negative size, kept negative (check_output refuses it), never cut to 64 bits.
-I64 pooled_size(I64 in, I64 k, I64 s, I64 p, I64 d, bool ceil) {
-  using Wide = __int128;
-  const Wide span = Wide{in} + 2 * Wide{p} - Wide{d} * (Wide{k} - 1) - 1 + (ceil ? Wide{s} - 1 : 0);
-  Wide out = (span < 0 ? -((-span + s - 1) / s) : span / s) + 1;
-  if (ceil && (out - 1) * s >= Wide{in} + p) --out;
-  constexpr Wide kMin = std::numeric_limits<I64>::min();
-  return static_cast<I64>(out < kMin ? kMin : out);
+// must start inside the input or its left padding. Kernel size, stride and
+// dilation may be anything up to INT64_MAX (the fuzzer's
+// kernel_size=2**63-1), padding at most half the kernel: 2p - d(k - 1) is
+// formed first, so that the span never overflows where the result fits. A
+// window far longer than the input gives a negative size (check_output
+// refuses it).
+I64 pooled_size(const char* op, I64 in, I64 k, I64 s, I64 p, I64 d, bool ceil) {
+  const I64 span = checked_add(checked_mul(p, 2, op) - checked_mul(d, k - 1, op), in - 1, op);  // both >= 0
+  const I64 q = ceil ? ceil_div(span, s, op) : span / s - (span % s < 0 ? 1 : 0);               // rounded up or down
+  I64 out = checked_add(q, 1, op);
+  // (out - 1) * s >= in + p, without the product.
+  if (ceil && q >= 0 && q >= ceil_div(checked_add(in, p, op), s, op)) --out;
+  return out;
 }
 
 void check_output(const char* op, IntArrayRef input_size, I64 oh, I64 ow) {
@@ -165,7 +161,7 @@ Pool2dMeta window_pool(const char* op, const char* kernel, const Tensor& src, In
   check_pool_dtype(op, kernel, src.dtype(), kForward && rows.kind == PoolKind::kAverage);
   Pool2dMeta m;
   m.out = TensorMeta::contiguous(kForward ? IntArrayRef(out_sizes) : input_size, src.dtype(), device);
-  m.planes = input_size[0] * input_size[1];
+  m.planes = checked_mul(input_size[0], input_size[1], op);
   m.rows = rows;
   m.cols = cols;
   m.divisor_override = divisor_override;
@@ -182,7 +178,7 @@ Pool2dMeta avg_pool(const Tensor& src, IntArrayRef input_size, IntArrayRef k, In
   auto dim = [&](std::size_t i) {
     const I64 in = input_size[2 + i];
     return PoolDim{
-        in, pooled_size(in, k[i], s[i], p[i], 1, ceil), k[i], s[i], p[i], 1, PoolKind::kAverage, count_include_pad};
+        in, pooled_size(op, in, k[i], s[i], p[i], 1, ceil), k[i], s[i], p[i], 1, PoolKind::kAverage, count_include_pad};
   };
   return window_pool<kForward>(op, "avg_pool2d", src, input_size, dim(0), dim(1), divisor_override);
 }
@@ -206,7 +202,7 @@ Pool2dMeta adaptive_pool(const Tensor& src, IntArrayRef input_size, IntArrayRef 
   Pool2dMeta m;
   const I64 out_sizes[] = {input_size[0], input_size[1], rows.out, cols.out};
   m.out = TensorMeta::contiguous(kForward ? IntArrayRef(out_sizes) : input_size, src.dtype(), device_of(op, {&src}));
-  m.planes = input_size[0] * input_size[1];
+  m.planes = checked_mul(input_size[0], input_size[1], op);
   m.rows = rows;
   m.cols = cols;
   return m;
@@ -216,29 +212,34 @@ Pool2dMeta adaptive_pool(const Tensor& src, IntArrayRef input_size, IntArrayRef 
 
 namespace meta {
 
+// Each window's ends lie within [-padding, in + padding] when the meta
+// function accepted the geometry (pooled_size), so the sums below fit; they
+// are formed as start + min(length, room) so that a kernel near INT64_MAX
+// is never added to a start.
 PoolWindow pool_window(const PoolDim& dim, std::int64_t o) {
-  using Wide = __int128;
+  const char* what = "pool_window";
   PoolWindow w;
   switch (dim.kind) {
     case PoolKind::kAdaptive:
-      w.start = static_cast<I64>(Wide{o} * dim.in / dim.out);
-      w.end = static_cast<I64>(((Wide{o} + 1) * dim.in + dim.out - 1) / dim.out);
+      w.start = mul_div_floor(o, dim.in, dim.out, what);
+      w.end = mul_div_ceil(o + 1, dim.in, dim.out, what);
       w.count = w.end - w.start;
       break;
     case PoolKind::kAverage: {
-      const Wide start = Wide{o} * dim.stride - dim.padding;
-      const Wide end = std::min(start + dim.kernel, Wide{dim.in} + dim.padding);
-      w.start = static_cast<I64>(std::max<Wide>(start, 0));
-      w.end = static_cast<I64>(std::min<Wide>(end, dim.in));
-      w.count = dim.count_include_pad ? static_cast<I64>(end - start) : w.end - w.start;
+      const I64 start = checked_sub(checked_mul(o, dim.stride, what), dim.padding, what);
+      const I64 end = start + std::min(dim.kernel, checked_add(dim.in, dim.padding, what) - start);
+      w.start = std::max<I64>(start, 0);
+      w.end = std::min<I64>(end, dim.in);
+      w.count = dim.count_include_pad ? end - start : w.end - w.start;
       break;
     }
     case PoolKind::kMax: {
-      Wide start = Wide{o} * dim.stride - dim.padding;
-      const Wide end = std::min(start + Wide{dim.dilation} * (Wide{dim.kernel} - 1) + 1, Wide{dim.in});
-      if (start < 0) start += (-start + dim.dilation - 1) / dim.dilation * dim.dilation;  // the first tap inside
-      w.start = static_cast<I64>(start);
-      w.end = static_cast<I64>(end);
+      const I64 start = checked_sub(checked_mul(o, dim.stride, what), dim.padding, what);
+      const I64 span = checked_add(checked_mul(dim.dilation, dim.kernel - 1, what), 1, what);
+      w.end = start + std::min(span, dim.in - start);
+      // The first tap inside: start + ceil(-start / d) * d, without the product.
+      const I64 behind = start < 0 ? -start % dim.dilation : 0;
+      w.start = start >= 0 ? start : behind == 0 ? 0 : dim.dilation - behind;
       break;
     }
   }
@@ -323,19 +324,21 @@ MaxPool2dMeta max_pool2d_with_indices(const Tensor& self, IntArrayRef kernel_siz
   wick::check_pool_shape(op, self.sizes());
   const IntArrayRef sizes = self.sizes();
   MaxPool2dMeta m;
-  m.rows = PoolDim{
-      sizes[2], wick::pooled_size(sizes[2], k[0], s[0], p[0], d[0], ceil_mode), k[0], s[0], p[0], d[0], PoolKind::kMax,
-      false};
-  m.cols = PoolDim{
-      sizes[3], wick::pooled_size(sizes[3], k[1], s[1], p[1], d[1], ceil_mode), k[1], s[1], p[1], d[1], PoolKind::kMax,
-      false};
+  m.rows = PoolDim{sizes[2],       wick::pooled_size(op, sizes[2], k[0], s[0], p[0], d[0], ceil_mode),
+                   k[0],           s[0],
+                   p[0],           d[0],
+                   PoolKind::kMax, false};
+  m.cols = PoolDim{sizes[3],       wick::pooled_size(op, sizes[3], k[1], s[1], p[1], d[1], ceil_mode),
+                   k[1],           s[1],
+                   p[1],           d[1],
+                   PoolKind::kMax, false};
   wick::check_output(op, sizes, m.rows.out, m.cols.out);
   const wick::Device device = wick::device_of(op, {&self});
   wick::check_pool_dtype(op, "max_pool2d", self.dtype(), false);
   const std::int64_t out_sizes[] = {sizes[0], sizes[1], m.rows.out, m.cols.out};
   m.outs = {wick::TensorMeta::contiguous(out_sizes, self.dtype(), device),
             wick::TensorMeta::contiguous(out_sizes, wick::ScalarType::kInt64, device)};
-  m.planes = sizes[0] * sizes[1];
+  m.planes = wick::checked_mul(sizes[0], sizes[1], op);
   return m;
 }
 

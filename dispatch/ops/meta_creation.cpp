@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "wick/checked.h"
 #include "wick/error.h"
 #include "wick/gen/torch_meta.h"
 #include "wick/meta.h"
@@ -119,13 +120,12 @@ ArangeMeta arange(const Scalar& start, const std::optional<Scalar>& end, const S
   const double st = step.to<double>();
   WICK_CHECK(st != 0, RuntimeError, op, ": step must be nonzero");
   if (!any_float) {
-    const __int128 si = first.to<I64>();
-    const __int128 ei = last.to<I64>();
-    const __int128 sti = step.to<I64>();
+    const I64 si = first.to<I64>();
+    const I64 ei = last.to<I64>();
+    const I64 sti = step.to<I64>();
     WICK_CHECK((sti > 0 && ei >= si) || (sti < 0 && ei <= si), RuntimeError, op,
                ": upper bound and larger bound inconsistent with step sign");
-    const __int128 span = ei - si;
-    const auto n = static_cast<I64>(span / sti + (span % sti != 0 ? 1 : 0));
+    const I64 n = range_length(si, ei, sti, op);
     return {TensorMeta::contiguous({n}, t, target(device)), Scalar(first.to<I64>()), Scalar(step.to<I64>())};
   }
   WICK_CHECK(std::isfinite(s) && std::isfinite(e), RuntimeError, op, ": unsupported range: ", s, " -> ", e);

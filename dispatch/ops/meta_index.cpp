@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "wick/checked.h"
 #include "wick/error.h"
 #include "wick/gen/torch_meta.h"
 #include "wick/meta.h"
@@ -115,7 +116,7 @@ DimMeta cat(const std::vector<Tensor>& tensors, I64 dim) {
       WICK_CHECK(k == d || t.sizes()[k] == first->sizes()[k], RuntimeError, "Sizes of tensors must match except in ",
                  "dimension ", d, ". Expected size ", first->sizes()[k], " but got size ", t.sizes()[k],
                  " for tensor number ", i, " in the list.");
-    shape[d] += t.sizes()[d];
+    shape[d] = checked_add(shape[d], t.sizes()[d], op);  // empty tensors' sizes may be anything
   }
   return {TensorMeta::contiguous(shape, dtype, device), d};
 }

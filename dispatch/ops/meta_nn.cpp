@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "wick/checked.h"
 #include "wick/error.h"
 #include "wick/gen/torch_meta.h"
 #include "wick/meta_nn.h"
@@ -28,17 +29,6 @@ Device device_of(const char* op, std::initializer_list<const Tensor*> tensors) {
   return common_device(ArrayRef<const Tensor*>(tensors.begin(), tensors.size()), op);
 }
 
-// The product of `sizes` (0 when one is 0); RuntimeError naming `op` past int64.
-std::int64_t checked_product(const char* op, IntArrayRef sizes) {
-  if (std::find(sizes.begin(), sizes.end(), 0) != sizes.end()) return 0;
-  std::int64_t n = 1;
-  for (const std::int64_t s : sizes) {
-    WICK_CHECK(!__builtin_mul_overflow(n, s, &n), RuntimeError, op, ": the size ", format_shape(sizes),
-               " overflows int64");
-  }
-  return n;
-}
-
 template <bool kLog>
 SoftmaxMeta softmax_meta(const Tensor& input, std::int64_t dim, std::optional<ScalarType> dtype) {
   const char* op = kLog ? "torch.log_softmax" : "torch.softmax";
@@ -51,8 +41,8 @@ SoftmaxMeta softmax_meta(const Tensor& input, std::int64_t dim, std::optional<Sc
   const IntArrayRef sizes = input.sizes();
   m.n = input.dim() == 0 ? 1 : sizes[static_cast<std::size_t>(m.dim)];
   const auto d = static_cast<std::size_t>(m.dim);
-  m.outer = checked_product(op, IntArrayRef(sizes.data(), d));
-  m.inner = input.dim() == 0 ? 1 : checked_product(op, IntArrayRef(sizes.data() + d + 1, sizes.size() - d - 1));
+  m.outer = checked_numel(IntArrayRef(sizes.data(), d));
+  m.inner = input.dim() == 0 ? 1 : checked_numel(IntArrayRef(sizes.data() + d + 1, sizes.size() - d - 1));
   return m;
 }
 
@@ -123,7 +113,7 @@ NllLossMeta nll_loss(const Tensor& input, const Tensor& target, const std::optio
                format_shape(target.sizes()));
     m.n = input.sizes()[0];
     m.c = input.sizes()[1];
-    m.s = checked_product(op, IntArrayRef(input.sizes().data() + 2, input.sizes().size() - 2));
+    m.s = checked_numel(IntArrayRef(input.sizes().data() + 2, input.sizes().size() - 2));
   }
   WICK_CHECK(target.dtype() == ScalarType::kInt64, RuntimeError, op, ": expected scalar type Long but found ",
              type_title(target.dtype()));
@@ -172,7 +162,7 @@ LayerNormMeta layer_norm(const Tensor& input, IntArrayRef normalized_shape, cons
   m.out = TensorMeta::contiguous(input.sizes(), input.dtype(),
                                  device_of(op, {&input, weight ? &*weight : &none, bias ? &*bias : &none}));
   if (input.numel() != 0) {
-    m.n = checked_product(op, shape);
+    m.n = checked_numel(shape);
     m.m = input.numel() / m.n;
   }
   return m;

@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "wick/checked.h"
 #include "wick/error.h"
 #include "wick/gen/torch_meta.h"
 #include "wick/meta.h"
@@ -37,7 +38,7 @@ ReducedDims reduced_dims(const char* op, const Tensor& self, std::optional<IntAr
   for (std::int64_t d = 0; d < nd; ++d) {
     if (!reduce[d]) continue;
     r.dims.push_back(d);
-    r.inner *= self.sizes()[d];
+    r.inner = checked_mul(r.inner, self.sizes()[d], op);  // numel's, unless a kept dim is 0
   }
   return r;
 }

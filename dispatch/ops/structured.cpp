@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "wick/checked.h"
 #include "wick/error.h"
 #include "wick/structured.h"
 #include "wick/tensor_util.h"
@@ -34,20 +35,11 @@ bool prepare_out(const Tensor& out, const TensorMeta& m, const char* op, ArrayRe
                  format_shape(out.sizes()), " doesn't match the broadcast shape ", format_shape(m.sizes));
     }
     // Resize, reusing the storage when it is large enough, as PyTorch does.
-    std::int64_t numel = 1;
-    for (std::int64_t s : m.sizes) {
-      WICK_CHECK(!__builtin_mul_overflow(numel, s, &numel), RuntimeError, op, ": the output size ",
-                 format_shape(m.sizes), " overflows int64");
-    }
-    const std::size_t item = itemsize(out.dtype());
-    std::size_t need = 0;
-    std::size_t offset_bytes = 0;
-    WICK_CHECK(!__builtin_mul_overflow(static_cast<std::size_t>(numel), item, &need) &&
-                   !__builtin_mul_overflow(static_cast<std::size_t>(out.storage_offset()), item, &offset_bytes),
-               RuntimeError, op, ": the output's storage size overflows");
+    const std::size_t need =
+        storage_nbytes(m.sizes, contiguous_strides(m.sizes), out.storage_offset(), itemsize(out.dtype()));
     TensorImpl* impl = out.impl();
-    if (impl->storage()->nbytes() < need + offset_bytes) {
-      impl->set_storage(Storage::make(need, out.device()));
+    if (impl->storage()->nbytes() < need) {
+      impl->set_storage(Storage::make(storage_nbytes(m.sizes, itemsize(out.dtype())), out.device()));
       impl->set_geometry(m.sizes, contiguous_strides(m.sizes), 0);
     } else {
       impl->set_geometry(m.sizes, contiguous_strides(m.sizes), impl->storage_offset());

@@ -12,9 +12,10 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/autograd/test_util.h"
+#include "tools/wick/eval.h"
 #include "wick/dispatcher.h"
 #include "wick/error.h"
-#include "tools/wick/eval.h"
 #include "wick/loader.h"
 #include "wick/ops.h"
 #include "wick/schema.h"
@@ -209,6 +210,40 @@ TEST(FuzzRegression, FillingAnIntegerTensorWithInfinity) {
   Tensor t = empty({2}, ScalarType::kInt64);
   t.fill_(-inf);
   EXPECT_EQ(t.data_ptr<std::int64_t>()[1], std::numeric_limits<std::int64_t>::min());
+}
+
+// Issue 25, the two crashes of random-seed boxed_call_fuzz runs.
+// corpus/boxed_call/regress_chunk_overflow: torch.chunk of a 3x4 tensor
+// into 2**63 - 1 chunks computed size + chunks - 1 past int64 (UBSan:
+// signed integer overflow). PyTorch 1.13 raises a RuntimeError for this
+// call too, from its wrapped sum ("split expects split_size be
+// non-negative, but got split_size=-1"; along dim 1, "split_size can only
+// be 0 if dimension size is 0, but got dimension size of 4"); wick's names
+// the overflow. A count that fits gives PyTorch's pieces.
+TEST(FuzzRegression, ChunkCountNearInt64Max) {
+  init();
+  WICK_EXPECT_THROW_MSG(call("torch.chunk", {ones({3, 4}), kMax}), RuntimeError,
+                        "torch.chunk: integer addition overflow (3 + 9223372036854775806)");
+  EXPECT_THROW((void)call("torch.chunk", {ones({3, 4}), kMax, 1}), RuntimeError);
+  const std::vector<Tensor> rows = call("torch.chunk", {ones({3, 4}), std::int64_t{1} << 62}).to_tensor_list();
+  ASSERT_EQ(rows.size(), 3U);  // PyTorch 1.13: three pieces of [1, 4]
+  EXPECT_EQ(rows[2].sizes().vec(), (std::vector<std::int64_t>{1, 4}));
+  EXPECT_EQ(call("torch.chunk", {ones({3, 4}), std::int64_t{1} << 62, 1}).to_tensor_list().size(), 4U);
+}
+
+// corpus/boxed_call/regress_chunk_empty_huge: torch.Tensor.chunk of an
+// empty tensor into 2**63 - 1 chunks built a DimVector of SIZE_MAX zeros
+// (ASan: allocation of 0xffffffffffffffff bytes). PyTorch 1.13 raises a
+// RuntimeError ("cannot create std::vector larger than max_size()"); wick
+// bounds the list (kMaxListLength, wick/checked.h) and names the argument.
+TEST(FuzzRegression, ChunkOfAnEmptyTensorIntoHugeCount) {
+  init();
+  WICK_EXPECT_THROW_MSG(call("torch.Tensor.chunk", {empty({0}), kMax}), RuntimeError,
+                        "torch.chunk: chunks of an empty dimension (9223372036854775807) is more than the 16777216 "
+                        "entries a list can hold");
+  EXPECT_EQ(call("torch.Tensor.chunk", {empty({0}), 5}).to_tensor_list().size(), 5U);  // PyTorch 1.13: 5
+  // The DimVector itself refuses SIZE_MAX entries rather than asking for them.
+  EXPECT_THROW(DimVector(std::numeric_limits<std::size_t>::max()), RuntimeError);
 }
 
 }  // namespace

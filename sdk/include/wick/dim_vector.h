@@ -1,7 +1,10 @@
 // wick/dim_vector.h - sizes and strides with inline storage for small ranks.
 /// \file
 /// Tensors of rank <= 5 keep sizes and strides inside the TensorImpl: making
-/// a small tensor costs no extra allocation for its shape.
+/// a small tensor costs no extra allocation for its shape. A DimVector holds
+/// at most `kMaxListLength` entries (wick/checked.h): asking for more, as a
+/// count taken from a caller might, is a RuntimeError, not an allocation of
+/// SIZE_MAX elements.
 #pragma once
 
 #include <algorithm>
@@ -10,6 +13,7 @@
 #include <memory>
 
 #include "wick/array_ref.h"
+#include "wick/checked.h"
 
 namespace wick {
 
@@ -49,7 +53,8 @@ class DimVector final {
     size_ = n;
   }
   void push_back(std::int64_t v) {
-    if (size_ == capacity_) reserve(capacity_ * 2);
+    // Doubles, up to the bound; one past it throws.
+    if (size_ == capacity_) reserve(std::max(std::min(capacity_ * 2, std::size_t{kMaxListLength}), capacity_ + 1));
     data()[size_++] = v;
   }
   void insert(std::size_t pos, std::int64_t v) {
@@ -65,6 +70,8 @@ class DimVector final {
   }
   void reserve(std::size_t n) {
     if (n <= capacity_) return;
+    if (n > static_cast<std::size_t>(kMaxListLength)) [[unlikely]]
+      detail::throw_list_too_long("DimVector", n);
     auto fresh = std::make_unique<std::int64_t[]>(n);
     if (size_) std::memcpy(fresh.get(), data(), size_ * sizeof(std::int64_t));
     heap_ = std::move(fresh);

@@ -125,8 +125,8 @@ struct MaxPool2dMeta {
 
 namespace meta {
 
-/// Window `o` (0 <= o < dim.out) of `dim`, in 128-bit arithmetic (any
-/// kernel, stride and padding the meta function accepted).
+/// Window `o` (0 <= o < dim.out) of `dim`, for any kernel, stride and
+/// padding the meta function accepted (Note [Checked size arithmetic]).
 [[nodiscard]] WICK_API PoolWindow pool_window(const PoolDim& dim, std::int64_t o);
 
 }  // namespace meta
