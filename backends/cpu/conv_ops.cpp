@@ -158,7 +158,10 @@ bool blas_shares_openmp_pool() {
 }
 
 // Calls fn(n0, n1, col) for ranges of images covering the batch, in parallel
-// when BLAS shares OpenMP's pool; col is a band-sized buffer of the range's own.
+// when BLAS shares OpenMP's pool and the images hold enough work (Note [Grain
+// size]: kGrainSize multiply-adds a thread, or a small batch of tiny images
+// pays more for the team than it saves); col is a band-sized buffer of the
+// range's own.
 template <typename T, typename Fn>
 void for_each_image_range(const ConvGeometry& g, Fn&& fn) {
   const auto col_size = static_cast<std::size_t>(g.k() * band_rows(g, sizeof(T)) * g.ow);
@@ -167,7 +170,8 @@ void for_each_image_range(const ConvGeometry& g, Fn&& fn) {
     fn(n0, n1, col.data());
   };
   if (blas_shares_openmp_pool()) {
-    parallel_for(g.n, 1, run);
+    const std::int64_t work_per_image = std::max<std::int64_t>(1, g.o * g.k() * g.l());
+    parallel_for(g.n, std::max<std::int64_t>(1, kGrainSize / work_per_image), run);
   } else {
     run(0, g.n);
   }

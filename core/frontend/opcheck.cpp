@@ -14,11 +14,13 @@
 #include <vector>
 
 #include "core/demangle.h"
+#include "core/device_runtime.h"
 #include "wick/autograd.h"
 #include "wick/catalog.h"
 #include "wick/error.h"
 #include "wick/gradcheck.h"
 #include "wick/ops.h"
+#include "wick/random.h"
 #include "wick/schema.h"
 #include "wick/tensor_util.h"
 
@@ -29,24 +31,46 @@ CheckResult result(const std::string& op, const char* check, CheckStatus status,
   return CheckResult{op, check, status, std::move(message)};
 }
 
-bool has_tag(const OperatorInfo& info, std::string_view tag) {
-  return std::find(info.tags.begin(), info.tags.end(), tag) != info.tags.end();
-}
+using Tags = std::vector<std::string>;
 
-std::optional<std::string> tag_value(const OperatorInfo& info, std::string_view key) {
-  for (const std::string& t : info.tags) {
+bool has_tag(const Tags& tags, std::string_view tag) { return std::find(tags.begin(), tags.end(), tag) != tags.end(); }
+
+std::optional<std::string> tag_value(const Tags& tags, std::string_view key) {
+  for (const std::string& t : tags) {
     if (t.size() > key.size() && t.starts_with(key) && t[key.size()] == '=') return t.substr(key.size() + 1);
   }
   return std::nullopt;
 }
 
-SampleDomain domain_of(const OperatorInfo& info) {
-  const auto d = tag_value(info, "domain");
+SampleDomain domain_of(const std::string& op, const Tags& tags) {
+  const auto d = tag_value(tags, "domain");
   if (!d) return SampleDomain::kAwayFromZero;
   if (*d == "positive") return SampleDomain::kPositive;
   if (*d == "unit") return SampleDomain::kInsideUnit;
   if (*d == "probability") return SampleDomain::kProbability;
-  throw ValueError(detail::str_cat(info.full_name, ": unknown tag domain=", *d));
+  throw ValueError(detail::str_cat(op, ": unknown tag domain=", *d));
+}
+
+// The reason the checks that run an operator cannot run here (its `device=`
+// tag names a device type none of which is available), or nothing.
+std::optional<std::string> missing_device(const Tags& tags) {
+  const auto d = tag_value(tags, "device");
+  if (!d) return std::nullopt;
+  const DeviceType type = Device::parse(*d).type();
+  const DeviceRuntime* rt = device_runtime(type);
+  if (rt != nullptr && rt->device_count() > 0) return std::nullopt;
+  return detail::str_cat("needs a ", *d, " device, and none is available");
+}
+
+// Note [Seeding per operator]
+// The checks draw their inputs from the default generator. Each overload
+// reseeds it from its name (FNV-1a) first, so that what an overload is
+// checked on does not depend on which overloads ran before it: `wick
+// opcheck --all` and `wick opcheck torch.pow` see the same inputs.
+void seed_for(std::string_view op) {
+  std::uint64_t h = 14695981039346656037ULL;
+  for (const char c : op) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+  manual_seed(h);
 }
 
 // The tensors of a result: a tensor, a tuple of them, a tensor list.
@@ -92,14 +116,29 @@ bool is_out_variant(const FunctionSchema& s) {
          s.arguments[static_cast<std::size_t>(i)].alias->is_write;
 }
 
-// The samples of `op`, with an out= variant's taken from its operator
-// (the out tensor is added by the checks).
-std::vector<Sample> samples_of(const std::string& op, const FunctionSchema& s) {
-  if (is_out_variant(s)) {
-    const std::string base = op.substr(0, op.rfind('.'));
-    if (try_find_op(base)) return samples_for(base);
+// The operator an out= variant writes the result of: the next overload of
+// its lookup chain (Note [Sample lookup]).
+std::string out_variant_base(const std::string& op) {
+  const std::vector<std::string> chain = sample_lookup_chain(op);
+  return chain.size() > 1 ? chain[1] : op.substr(0, op.rfind('.'));
+}
+
+// `call` with its `device` argument (positional or keyword) set to `device`,
+// when the schema has one.
+void set_device_argument(const FunctionSchema& s, SampleCall& call, Device device) {
+  const int i = s.find_argument("device");
+  if (i < 0) return;
+  if (static_cast<std::size_t>(i) < call.args.size()) {
+    call.args[static_cast<std::size_t>(i)] = Value(device);
+    return;
   }
-  return samples_for(op);
+  for (auto& [name, v] : call.kwargs) {
+    if (name == "device") {
+      v = Value(device);
+      return;
+    }
+  }
+  call.kwargs.emplace_back("device", Value(device));
 }
 
 // A tensor argument of a call, with the schema argument it binds to.
@@ -144,7 +183,7 @@ CheckResult check_schema(const std::string& op) {
 // that the kernel has to resize it.
 void add_out_argument(const std::string& op, const FunctionSchema& s, SampleCall& call, Device device) {
   if (!is_out_variant(s)) return;
-  const std::string base = op.substr(0, op.rfind('.'));
+  const std::string base = out_variant_base(op);
   SampleCall plain = call;
   const Value probe = wick::call(base, plain.args, plain.kwargs);
   const std::vector<Tensor> results = tensors_of(probe);
@@ -153,7 +192,7 @@ void add_out_argument(const std::string& op, const FunctionSchema& s, SampleCall
 }
 
 CheckResult check_aliasing(const std::string& op, const FunctionSchema& s, const std::vector<Sample>& samples,
-                           SampleDomain domain) {
+                           SampleDomain domain, bool may_alias) {
   for (const Sample& sample : samples) {
     const std::string where = detail::str_cat("sample (", sample.text, "): ");
     SampleCall call = make_sample_call(sample, ScalarType::kFloat32, Device(), domain);
@@ -175,7 +214,9 @@ CheckResult check_aliasing(const std::string& op, const FunctionSchema& s, const
       const SchemaArgument* a = args[i].arg;
       const bool writes = a != nullptr && a->alias && a->alias->is_write;
       const std::string name = a != nullptr ? a->name : "?";
-      if (writes && args[i].tensor.version() == versions[i]) {
+      // An optional written argument (batch_norm's running statistics) is
+      // written in some modes only, as in PyTorch's `Tensor(a!)?`.
+      if (writes && !a->type.optional && args[i].tensor.version() == versions[i]) {
         return result(op, "aliasing", CheckStatus::kFailed,
                       where + "'" + name + "' is marked (a!) but its version counter did not move");
       }
@@ -184,10 +225,11 @@ CheckResult check_aliasing(const std::string& op, const FunctionSchema& s, const
       }
     }
     // Each result: the (a!) argument itself, a view of a Tensor(a) argument,
-    // or memory of its own.
+    // or memory of its own. Every tensor of a list result (Tensor(a)[])
+    // answers to the one return.
     const std::vector<Tensor> results = tensors_of(out);
-    for (std::size_t r = 0; r < results.size() && r < s.returns.size(); ++r) {
-      const auto& alias = s.returns[r].alias;
+    for (std::size_t r = 0; r < results.size() && (r < s.returns.size() || s.returns.size() == 1); ++r) {
+      const auto& alias = s.returns[s.returns.size() == 1 ? 0 : r].alias;
       const Tensor& t = results[r];
       const BoundTensor* owner = nullptr;
       for (const BoundTensor& b : args) {
@@ -198,14 +240,18 @@ CheckResult check_aliasing(const std::string& op, const FunctionSchema& s, const
           return result(op, "aliasing", CheckStatus::kFailed,
                         where + "result " + std::to_string(r) + " is marked (a!) but is not that argument itself");
         }
-      } else if (alias) {
-        if (owner != nullptr && t.numel() > 0 && t.storage().get() != owner->tensor.storage().get()) {
-          return result(op, "aliasing", CheckStatus::kFailed,
-                        where + "result " + std::to_string(r) + " is marked as a view (" + alias->set +
-                            ") but does not share the argument's storage");
-        }
-      } else {
+        continue;
+      }
+      const bool shares_owner = owner != nullptr && t.numel() > 0 && t.storage().get() == owner->tensor.storage().get();
+      if (alias && owner != nullptr && t.numel() > 0 && !shares_owner && !may_alias) {
+        return result(op, "aliasing", CheckStatus::kFailed,
+                      where + "result " + std::to_string(r) + " is marked as a view (" + alias->set +
+                          ") but does not share the argument's storage");
+      }
+      if (!shares_owner) {
+        // New memory, or (may_alias) an argument returned as it is.
         for (const BoundTensor& b : args) {
+          if (may_alias && t.is_same(b.tensor)) break;
           if (t.numel() > 0 && t.storage().get() == b.tensor.storage().get()) {
             return result(op, "aliasing", CheckStatus::kFailed,
                           where + "result " + std::to_string(r) + " shares storage with argument '" +
@@ -221,16 +267,12 @@ CheckResult check_aliasing(const std::string& op, const FunctionSchema& s, const
 CheckResult check_meta(const std::string& op, const FunctionSchema& s, const std::vector<Sample>& samples,
                        SampleDomain domain) {
   const Device meta(DeviceType::kMeta);
-  const bool takes_device = s.find_argument("device") >= 0;
   for (const Sample& sample : samples) {
     const std::string where = detail::str_cat("sample (", sample.text, "): ");
     SampleCall cpu = make_sample_call(sample, ScalarType::kFloat32, Device(), domain);
     add_out_argument(op, s, cpu, Device());
     SampleCall on_meta = sample_call_on(cpu, meta);
-    if (takes_device && std::none_of(on_meta.kwargs.begin(), on_meta.kwargs.end(),
-                                     [](const auto& kw) { return kw.first == "device"; })) {
-      on_meta.kwargs.emplace_back("device", Value(meta));
-    }
+    set_device_argument(s, on_meta, meta);
     Value expected;
     try {
       expected = wick::call(op, cpu.args, cpu.kwargs);
@@ -276,10 +318,49 @@ Tensor as_one_tensor(const Value& v) {
   return parts.size() == 1 ? parts.front() : cat(parts);
 }
 
-CheckResult check_autograd(const std::string& op, const FunctionSchema& s, const OperatorInfo& info,
+bool has_input(const Sample& sample) {
+  const auto input = [](const SampleArg& a) {
+    const auto* t = std::get_if<SampleTensor>(&a);
+    return (t != nullptr && t->kind == SampleTensor::Kind::kInput) || std::holds_alternative<SampleTensorList>(a);
+  };
+  return std::any_of(sample.args.begin(), sample.args.end(), input) ||
+         std::any_of(sample.kwargs.begin(), sample.kwargs.end(), [&](const auto& kw) { return input(kw.second); });
+}
+
+// A `nondifferentiable` operator: results of inputs that require grad must
+// not require grad (zeros_like's result does not depend on their values).
+CheckResult check_not_differentiable(const std::string& op, const std::vector<Sample>& samples, SampleDomain domain) {
+  for (const Sample& sample : samples) {
+    const std::string where = detail::str_cat("sample (", sample.text, "): ");
+    SampleCall call = make_sample_call(sample, ScalarType::kFloat64, Device(), domain);
+    for (Tensor& t : call.inputs) {
+      if (is_floating(t.dtype())) t.requires_grad_();
+    }
+    try {
+      for (const Tensor& t : tensors_of(wick::call(op, call.args, call.kwargs))) {
+        if (t.defined() && t.requires_grad()) {
+          return result(op, "autograd", CheckStatus::kFailed,
+                        where + "tagged nondifferentiable, yet its result requires grad");
+        }
+      }
+    } catch (const std::exception& e) {
+      return result(op, "autograd", CheckStatus::kFailed, where + error_text(e));
+    }
+  }
+  return result(op, "autograd", CheckStatus::kPassed,
+                "nondifferentiable (tagged): results of inputs that require grad do not");
+}
+
+CheckResult check_autograd(const std::string& op, const FunctionSchema& s, const Tags& tags,
                            const std::vector<Sample>& samples, SampleDomain domain) {
-  if (has_tag(info, "nondifferentiable")) return result(op, "autograd", CheckStatus::kSkipped, "nondifferentiable");
-  if (has_tag(info, "random")) return result(op, "autograd", CheckStatus::kSkipped, "random results");
+  if (std::none_of(samples.begin(), samples.end(), has_input)) {
+    return result(op, "autograd", CheckStatus::kSkipped, "no input tensor to differentiate");
+  }
+  if (has_tag(tags, "nondifferentiable")) return check_not_differentiable(op, samples, domain);
+  if (has_tag(tags, "random")) {
+    return result(op, "autograd", CheckStatus::kSkipped,
+                  "random results (tagged: gradcheck calls the operator many times and needs the same result)");
+  }
   if (is_out_variant(s)) {
     return result(op, "autograd", CheckStatus::kSkipped, "an out= variant (out= arguments are not differentiated)");
   }
@@ -291,8 +372,8 @@ CheckResult check_autograd(const std::string& op, const FunctionSchema& s, const
     return (r.key == DispatchKey::kAutograd && (r.source == "kernel" || r.source == "alias")) ||
            r.source == "composite";
   });
-  const double eps = std::stod(tag_value(info, "eps").value_or("1e-6"));
-  const double atol = std::stod(tag_value(info, "atol").value_or("1e-5"));
+  const double eps = std::stod(tag_value(tags, "eps").value_or("1e-6"));
+  const double atol = std::stod(tag_value(tags, "atol").value_or("1e-5"));
   bool differentiable = false;
   for (const Sample& sample : samples) {
     const std::string where = detail::str_cat("sample (", sample.text, "): ");
@@ -380,15 +461,18 @@ std::vector<std::string> overloads_of(std::string_view op) {
 std::vector<CheckResult> opcheck(std::string_view op_name) {
   std::vector<CheckResult> out;
   for (const std::string& op : overloads_of(op_name)) {
+    seed_for(op);
     out.push_back(check_schema(op));
     const FunctionSchema s = find_op(op).schema();
-    const OperatorInfo info = operator_info(op);
-    const OperatorInfo root = info.alias_of.empty() ? info : operator_info(info.alias_of);
     std::vector<Sample> samples;
+    Tags tags;
     SampleDomain domain = SampleDomain::kAwayFromZero;
+    std::optional<std::string> no_device;
     try {
-      samples = samples_of(op, s);
-      domain = domain_of(root);
+      samples = samples_for(op);
+      tags = tags_for(op);
+      domain = domain_of(op, tags);
+      no_device = missing_device(tags);
     } catch (const std::exception& e) {
       for (const char* check : {"aliasing", "meta", "autograd"})
         out.push_back(result(op, check, CheckStatus::kFailed, "its samples: " + error_text(e)));
@@ -401,9 +485,19 @@ std::vector<CheckResult> opcheck(std::string_view op_name) {
                              "has arguments a sample cannot be made for"));
       continue;
     }
-    out.push_back(check_aliasing(op, s, samples, domain));
-    out.push_back(check_meta(op, s, samples, domain));
-    out.push_back(check_autograd(op, s, root, samples, domain));
+    if (no_device) {
+      for (const char* check : {"aliasing", "meta", "autograd"})
+        out.push_back(result(op, check, CheckStatus::kSkipped, *no_device));
+      continue;
+    }
+    out.push_back(check_aliasing(op, s, samples, domain, has_tag(tags, "may_alias")));
+    if (has_tag(tags, "device_copy")) {
+      out.push_back(result(op, "meta", CheckStatus::kSkipped,
+                           "copies data to another device (tagged device_copy): a meta tensor has no data to copy"));
+    } else {
+      out.push_back(check_meta(op, s, samples, domain));
+    }
+    out.push_back(check_autograd(op, s, tags, samples, domain));
   }
   return out;
 }
@@ -419,12 +513,15 @@ std::vector<CheckResult> test_backend(DispatchKey key) {
         return r.key == key && (r.source == "kernel" || r.source == "alias");
       });
       if (!has_kernel || !operator_info(op).alias_of.empty()) continue;
+      seed_for(op);
       const FunctionSchema s = find_op(op).schema();
-      const OperatorInfo info = operator_info(op);
-      const bool random = has_tag(info, "random");
       std::vector<Sample> samples;
+      Tags tags;
+      SampleDomain domain = SampleDomain::kAwayFromZero;
       try {
-        samples = samples_of(op, s);
+        samples = samples_for(op);
+        tags = tags_for(op);
+        domain = domain_of(op, tags);
       } catch (const std::exception& err) {
         out.push_back(result(op, "backend", CheckStatus::kFailed, "its samples: " + error_text(err)));
         continue;
@@ -433,13 +530,14 @@ std::vector<CheckResult> test_backend(DispatchKey key) {
         out.push_back(result(op, "backend", CheckStatus::kSkipped, "no sample"));
         continue;
       }
+      const bool random = has_tag(tags, "random");
       std::optional<CheckResult> failure;
       for (const Sample& sample : samples) {
         const std::string where = detail::str_cat("sample (", sample.text, "): ");
-        SampleCall cpu = make_sample_call(sample, ScalarType::kFloat32, Device(), domain_of(info));
+        SampleCall cpu = make_sample_call(sample, ScalarType::kFloat32, Device(), domain);
         add_out_argument(op, s, cpu, Device());
         SampleCall dev = sample_call_on(cpu, device);
-        if (s.find_argument("device") >= 0) dev.kwargs.emplace_back("device", Value(device));
+        set_device_argument(s, dev, device);
         Value want;
         Value have;
         std::string want_error;

@@ -1,10 +1,13 @@
 // core/frontend/samples.cpp - the sample calls of operator definitions: parsing and making their tensors.
 /// \file
 /// The syntax is Note [Sample syntax] in wick/opcheck.h.
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <exception>
 #include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -160,6 +163,13 @@ class SampleParser {
     if (std::isalpha(static_cast<unsigned char>(c))) {
       const std::size_t save = pos_;
       const std::string word = identifier();
+      if ((word == "L" || word == "B") && peek() == '(') {
+        // L(2), B(True): a 0-dim int64 or bool tensor.
+        ++pos_;
+        const Value v = literal();
+        expect(')');
+        return Value(tensor(v, word == "L" ? ScalarType::kInt64 : ScalarType::kBool));
+      }
       if (word.size() == 1 && peek() == '[') {
         switch (word[0]) {
           case 'T':
@@ -195,7 +205,8 @@ class SampleParser {
     return number();
   }
 
-  // [1, 2] (ints), [1.5, 2.5] (floats), [T[2], T[3]] (input tensors).
+  // [1, 2] (ints), [1.5, 2.5] (floats), [T[2], T[3]] (input tensors),
+  // [[1, 2], [3, 4]] and [True, 0.5] (torch.tensor's data: nested lists, bools).
   SampleArg list() {
     expect('[');
     std::vector<SampleArg> items;
@@ -208,6 +219,16 @@ class SampleParser {
     SampleTensorList tensors;
     std::vector<std::int64_t> ints;
     std::vector<double> floats;
+    bool has_bool = false;
+    const auto nested = [](const SampleArg& item) {
+      const auto* v = std::get_if<Value>(&item);
+      return v != nullptr && (v->is_int_list() || v->is_double_list() || v->is_list());
+    };
+    if (!items.empty() && std::all_of(items.begin(), items.end(), nested)) {
+      std::vector<Value> rows;
+      for (SampleArg& item : items) rows.push_back(std::move(std::get<Value>(item)));
+      return Value::list(std::move(rows));
+    }
     for (const SampleArg& item : items) {
       if (const auto* t = std::get_if<SampleTensor>(&item); t != nullptr && t->kind == SampleTensor::Kind::kInput) {
         tensors.shapes.push_back(t->shape);
@@ -216,6 +237,8 @@ class SampleParser {
         floats.push_back(static_cast<double>(v->to_int()));
       } else if (v != nullptr && v->is_double()) {
         floats.push_back(v->to_double());
+      } else if (v != nullptr && v->is_bool()) {
+        has_bool = true;
       } else {
         throw ValueError(where("a list holds input tensors (T[...]) or numbers"));
       }
@@ -223,6 +246,11 @@ class SampleParser {
     if (!tensors.shapes.empty()) {
       WICK_CHECK(tensors.shapes.size() == items.size(), ValueError, where("a list mixes tensors and numbers"));
       return tensors;
+    }
+    if (has_bool) {  // [True, 0.5]: data for torch.tensor
+      std::vector<Value> values;
+      for (SampleArg& item : items) values.push_back(std::move(std::get<Value>(item)));
+      return Value::list(std::move(values));
     }
     if (ints.size() == items.size()) return Value(std::move(ints));
     return Value(std::move(floats));
@@ -324,34 +352,110 @@ SampleCall sample_call_on(const SampleCall& call, Device device) {
   return out;
 }
 
-std::vector<Sample> samples_for(std::string_view full_name) {
-  OperatorInfo info = operator_info(full_name);
-  // An in-place twin X_ has no samples of its own: X's are its.
-  if (info.samples.empty() && info.alias_of.empty()) {
-    const OperatorHandle op = find_op(full_name);
-    const std::string& base = op.entry() != nullptr ? op.name() : std::string(full_name);
-    const auto dot = base.rfind('.');
-    std::string name = base.substr(dot + 1);
-    if (name.size() > 1 && name.back() == '_' && name.front() != '_' && base.starts_with("torch.Tensor.")) {
-      if (const auto twin_of = try_find_op("torch." + name.substr(0, name.size() - 1))) {
-        info.samples = operator_info(twin_of->name()).samples;
-      }
-    }
+namespace {
+
+bool writes_first_argument(const FunctionSchema& s) {
+  return !s.arguments.empty() && s.arguments[0].alias && s.arguments[0].alias->is_write;
+}
+
+bool is_out_variant(const FunctionSchema& s) {
+  const int i = s.find_argument("out");
+  return i >= 0 && s.arguments[static_cast<std::size_t>(i)].alias &&
+         s.arguments[static_cast<std::size_t>(i)].alias->is_write;
+}
+
+// The overload `op` borrows samples and tags from (Note [Sample lookup] in
+// wick/opcheck.h), or nothing.
+std::optional<std::string> lender_of(const std::string& op) {
+  const OperatorHandle h = find_op(op);
+  std::string target = operator_info(op).alias_of;
+  if (!target.empty()) return target;
+  const FunctionSchema& s = h.schema();
+  const std::string& qualified = h.qualified_name();
+  const std::string ns = qualified.substr(0, qualified.size() - s.name.size() - 1);
+  if (is_out_variant(s)) {
+    if (s.overload == "out") return qualified;
+    if (s.overload.ends_with("_out")) return qualified + "." + s.overload.substr(0, s.overload.size() - 4);
+    return std::nullopt;
   }
-  std::vector<Sample> out;
-  for (const std::string& text : info.samples) out.push_back(parse_sample(text));
-  if (!out.empty()) return out;
+  const bool method = is_method_namespace(ns);
+  const std::string function_ns = method ? ns.substr(0, ns.size() - std::string_view(".Tensor").size()) : "";
+  const std::string& name = s.name;
+  std::vector<std::string> candidates;
+  if (method) candidates.push_back(function_ns + "." + name);
+  if (name.size() > 1 && name.back() == '_' && name.front() != '_') {
+    const std::string base = name.substr(0, name.size() - 1);
+    candidates.push_back(ns + "." + base);
+    if (method) candidates.push_back(function_ns + "." + base);
+  }
+  if (name.size() > 5 && name.starts_with("__i") && name.ends_with("__")) {
+    candidates.push_back(ns + "." + name.substr(3, name.size() - 5) + "_");
+  }
+  for (std::string& c : candidates) {
+    if (!s.overload.empty()) c += "." + s.overload;
+    if (try_find_op(c)) return c;
+  }
+  return std::nullopt;
+}
+
+// Whether sample `s` of the out-of-place operator `op` gives a result with
+// more elements than its first argument: in place, self would broadcast.
+bool broadcasts_self(const std::string& op, const Sample& s) {
+  try {
+    const SampleCall c = make_sample_call(s, ScalarType::kFloat32, Device());
+    if (c.args.empty() || !c.args.front().is_tensor()) return false;
+    const Value result = wick::call(op, c.args, c.kwargs);
+    return result.is_tensor() && result.to_tensor().numel() > c.args.front().to_tensor().numel();
+  } catch (const std::exception&) {
+    return false;  // the checks run it again and report the error
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> sample_lookup_chain(std::string_view full_name) {
+  std::vector<std::string> chain{std::string(find_op(full_name).name())};
+  while (auto next = lender_of(chain.back())) {
+    if (std::find(chain.begin(), chain.end(), *next) != chain.end()) break;
+    chain.push_back(std::move(*next));
+  }
+  return chain;
+}
+
+std::vector<std::string> tags_for(std::string_view full_name) {
+  for (const std::string& name : sample_lookup_chain(full_name)) {
+    OperatorInfo info = operator_info(name);
+    if (!info.tags.empty()) return std::move(info.tags);
+  }
+  return {};
+}
+
+std::vector<Sample> samples_for(std::string_view full_name) {
+  const std::vector<std::string> chain = sample_lookup_chain(full_name);
+  for (const std::string& name : chain) {
+    const OperatorInfo info = operator_info(name);
+    if (info.samples.empty()) continue;
+    std::vector<Sample> out;
+    for (const std::string& text : info.samples) out.push_back(parse_sample(text));
+    if (name == chain.front() || !writes_first_argument(find_op(chain.front()).schema()) ||
+        writes_first_argument(find_op(name).schema())) {
+      return out;
+    }
+    // An in-place overload borrowing an out-of-place operator's samples.
+    std::erase_if(out, [&](const Sample& s) { return broadcasts_self(name, s); });
+    return out;
+  }
   // One from the schema: tensors (2, 3), (3), (2, 1) to exercise
   // broadcasting, numbers 1.5; arguments with defaults keep them.
-  static const std::vector<std::vector<std::int64_t>> shapes = {{2, 3}, {3}, {2, 1}};
-  const FunctionSchema schema = find_op(full_name).schema();
+  static const std::vector<std::vector<std::int64_t>> kShapes = {{2, 3}, {3}, {2, 1}};
+  const FunctionSchema schema = find_op(chain.back()).schema();
   Sample generic;
   std::size_t n_tensors = 0;
   for (const SchemaArgument& a : schema.arguments) {
     if (a.default_value || a.kwarg_only) break;
     if (a.type.kind == TypeKind::kTensor && !a.type.is_list) {
       generic.args.emplace_back(
-          SampleTensor{SampleTensor::Kind::kInput, shapes[std::min(n_tensors++, shapes.size() - 1)]});
+          SampleTensor{SampleTensor::Kind::kInput, kShapes[std::min(n_tensors++, kShapes.size() - 1)]});
     } else if (a.type.kind == TypeKind::kScalar) {
       generic.args.emplace_back(Value(1.5));
     } else if (a.type.kind == TypeKind::kInt && a.type.is_list) {

@@ -32,6 +32,14 @@ tensor_list LinearFunction::backward(AutogradContext* ctx, tensor_list grad_outp
   return {grad_input, grad_weight, grad_bias};
 }
 
+tensor_list LinearFunction::jvp(AutogradContext* ctx, tensor_list input_tangents) {
+  // d(x Wᵀ + b) = dx Wᵀ + x dWᵀ + db (tangents arrive as zeros when absent).
+  tensor_list saved = ctx->get_saved_variables();
+  Tensor tangent = input_tangents[0].mm(saved[1].t()).add(saved[0].mm(input_tangents[1].t()));
+  if (saved[2].defined()) tangent = tangent.add(input_tangents[2].unsqueeze(0));
+  return {tangent};
+}
+
 // --- MulConstant ----------------------------------------------------------------------
 
 namespace {
@@ -53,6 +61,10 @@ Tensor MulConstant::forward(AutogradContext* ctx, Tensor tensor, double constant
 tensor_list MulConstant::backward(AutogradContext* ctx, tensor_list grad_outputs) {
   // One gradient per forward argument: none for the constant.
   return {grad_outputs[0] * ctx->saved_data["constant"].to_double(), Tensor()};
+}
+
+tensor_list MulConstant::jvp(AutogradContext* ctx, tensor_list input_tangents) {
+  return {input_tangents[0] * ctx->saved_data["constant"].to_double()};
 }
 
 Tensor MulConstantLazy::forward(AutogradContext* ctx, Tensor tensor, double constant) {
@@ -95,10 +107,19 @@ Tensor linear_composite(const Tensor& input, const Tensor& weight, const std::op
   return LinearFunction::apply(input, weight, bias);
 }
 
+// The argument check and the result's geometry, shared by the CPU and Meta
+// kernels.
+Tensor mul_constant_result(const Tensor& self) {
+  WICK_CHECK(self.dtype() == wick::ScalarType::kFloat32 || self.dtype() == wick::ScalarType::kFloat64, TypeError,
+             "extending_autograd.mul_constant(): argument 'self' must be a float32 or float64 tensor, not ",
+             wick::dtype_name(self.dtype()));
+  return wick::make_empty(self.sizes(), self.dtype(), self.device());
+}
+
 // A real CPU kernel: one loop over contiguous float or double data.
 Tensor mul_constant_cpu(const Tensor& self, double constant) {
   Tensor in = self.contiguous();
-  Tensor out = wick::make_empty(in.sizes(), in.dtype(), in.device());
+  Tensor out = mul_constant_result(in);
   const std::int64_t n = in.numel();
   if (in.dtype() == wick::ScalarType::kFloat32) {
     const float* src = in.data_ptr<float>();
@@ -106,9 +127,6 @@ Tensor mul_constant_cpu(const Tensor& self, double constant) {
     const auto c = static_cast<float>(constant);
     for (std::int64_t i = 0; i < n; ++i) dst[i] = src[i] * c;
   } else {
-    WICK_CHECK(in.dtype() == wick::ScalarType::kFloat64, TypeError,
-               "extending_autograd.mul_constant(): argument 'self' must be a float32 or float64 tensor, not ",
-               wick::dtype_name(in.dtype()));
     const double* src = in.data_ptr<double>();
     double* dst = out.data_ptr<double>();
     for (std::int64_t i = 0; i < n; ++i) dst[i] = src[i] * constant;
@@ -116,17 +134,27 @@ Tensor mul_constant_cpu(const Tensor& self, double constant) {
   return out;
 }
 
+// Meta tensors: the result's geometry only.
+Tensor mul_constant_meta(const Tensor& self, double /*constant*/) { return mul_constant_result(self); }
+
 // The operator's formula: the custom Function records the graph (and runs
 // the operator again, below Autograd, in its forward).
 Tensor mul_constant_autograd(const Tensor& self, double constant) { return MulConstant::apply(self, constant); }
 
 }  // namespace
 
-void register_operators(wick::Library& defs, wick::Library& composite, wick::Library& cpu, wick::Library& autograd) {
-  defs.def("linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor");
-  defs.def("mul_constant(Tensor self, float constant) -> Tensor");
+void register_operators(wick::Library& defs, wick::Library& composite, wick::Library& cpu, wick::Library& meta,
+                        wick::Library& autograd) {
+  // Samples for `wick opcheck` (Note [Sample syntax] in wick/opcheck.h).
+  wick::DefOptions linear_options;
+  linear_options.samples = "T[2, 3], T[4, 3], T[4]\nT[2, 3], T[4, 3]\nT[1, 3], T[2, 3], T[2]";
+  defs.def("linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor", linear_options);
+  wick::DefOptions mul_constant_options;
+  mul_constant_options.samples = "T[2, 3], 2.5\nT[], -0.5";
+  defs.def("mul_constant(Tensor self, float constant) -> Tensor", mul_constant_options);
   composite.impl("linear", &linear_composite);
   cpu.impl("mul_constant", &mul_constant_cpu);
+  meta.impl("mul_constant", &mul_constant_meta);
   autograd.impl("mul_constant", &mul_constant_autograd);
 }
 

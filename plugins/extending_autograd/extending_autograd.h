@@ -24,10 +24,12 @@ using wick::Tensor;
 using wick::autograd::AutogradContext;
 using wick::autograd::tensor_list;
 
-/// y = input · weightᵀ (+ bias): the note's LinearFunction.
+/// y = input · weightᵀ (+ bias): the note's LinearFunction, with a jvp for
+/// forward mode.
 struct LinearFunction : wick::autograd::Function<LinearFunction> {
   static Tensor forward(AutogradContext* ctx, Tensor input, Tensor weight, std::optional<Tensor> bias);
   static tensor_list backward(AutogradContext* ctx, tensor_list grad_outputs);
+  static tensor_list jvp(AutogradContext* ctx, tensor_list input_tangents);
 };
 
 /// y = tensor · constant, the constant a non-tensor argument (its gradient
@@ -35,6 +37,7 @@ struct LinearFunction : wick::autograd::Function<LinearFunction> {
 struct MulConstant : wick::autograd::Function<MulConstant> {
   static Tensor forward(AutogradContext* ctx, Tensor tensor, double constant);
   static tensor_list backward(AutogradContext* ctx, tensor_list grad_outputs);
+  static tensor_list jvp(AutogradContext* ctx, tensor_list input_tangents);
 };
 
 /// MulConstant with set_materialize_grads(false): backward handles an
@@ -63,7 +66,9 @@ class Linear : public wick::nn::Callable<Linear> {
 ///   extending_autograd.linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor
 ///   extending_autograd.mul_constant(Tensor self, float constant) -> Tensor
 /// `linear` is a composite over LinearFunction; `mul_constant` has a CPU
-/// kernel and an Autograd kernel (MulConstant) of its own.
-void register_operators(wick::Library& defs, wick::Library& composite, wick::Library& cpu, wick::Library& autograd);
+/// kernel, a Meta kernel (its result's geometry) and an Autograd kernel
+/// (MulConstant) of its own. Both carry samples for `wick opcheck`.
+void register_operators(wick::Library& defs, wick::Library& composite, wick::Library& cpu, wick::Library& meta,
+                        wick::Library& autograd);
 
 }  // namespace extending_autograd

@@ -9,5 +9,6 @@ WICK_PLUGIN("extending_autograd", "0.1.0", registrar) {
   extending_autograd::register_operators(registrar.library("extending_autograd"),
                                          registrar.library("extending_autograd", DispatchKey::kCompositeImplicit),
                                          registrar.library("extending_autograd", DispatchKey::kCPU),
+                                         registrar.library("extending_autograd", DispatchKey::kMeta),
                                          registrar.library("extending_autograd", DispatchKey::kAutograd));
 }

@@ -120,9 +120,11 @@ expect "a new process runs the last build" "tensor([12., 12.])" \
 # Without the backends in the list, the CPU backend is refused, and saying so.
 (cd "$prefix" && sha256sum lib/wick/plugins/*.so > "$work/plugins-only")
 out=$(WICK_PLUGIN_PATH= WICK_PLUGIN_ALLOWLIST=$work/plugins-only "$prefix/bin/wick" eval 'torch.ones(2)' 2>&1 || true)
+# (With CUDA built, the CUDA backend is refused too: "These plugin files were found".)
 expect_in "a list without the backends refuses the CPU backend, and says so" \
-  "This plugin file was found but not loaded: $prefix/lib/wick/backends/libwick_cpu.so: refused: not on the allowlist" \
+  "found but not loaded: $prefix/lib/wick/backends/libwick_cpu.so: refused: not on the allowlist" \
   "$out"
+expect_in "the refusal names the list" "libwick_cpu.so: refused: not on the allowlist $work/plugins-only" "$out"
 
 # Configure-time checks (wick_add_plugin): another C++ standard...
 unset WICK_PLUGIN_PATH WICK_PLUGIN_ALLOWLIST

@@ -19,15 +19,46 @@
 ///                of the check's floating dtype that is not an input
 ///   M[2, 3]      a random bool mask
 ///   L[[0, 2], [1, 0]], B[True, False]
-///                an int64 or bool tensor of these values
+///                an int64 or bool tensor of these values (L[2] has shape
+///                (1); L(2) and B(True) are 0-dim)
 ///   [T[2], T[3]] a list of input tensors (Tensor[])
 ///   2, -1.5, inf, True, None, 'mean', [0, 1], float64
 ///                numbers, strings, bools, None, int lists, dtype names
+///   [[1, 2], [3.5, 4]], [True, False]
+///                nested lists, lists with bools: torch.tensor's data
 ///   name=value   a keyword argument
 /// `tags: domain=positive` (or unit, probability) draws inputs where the
 /// operator is smooth (log, asin, binary_cross_entropy); `eps=` and `atol=`
-/// tags set gradcheck's step and tolerance; `nondifferentiable` and `random`
-/// skip the autograd check with that reason.
+/// tags set gradcheck's step and tolerance; `nondifferentiable` (the result
+/// does not depend on the inputs' values: zeros_like) and `random` skip the
+/// autograd check with that reason. Tags that say a check cannot apply:
+///   may_alias    the result is an argument itself (or, where the schema
+///                says `Tensor(a)`, a view of it) when it can be, a new
+///                tensor otherwise (PyTorch's `to`, `cpu`, `reshape`,
+///                `contiguous`, `dropout` in eval): the aliasing check
+///                accepts either
+///   device_copy  copies data to another device (cpu, cuda): a meta tensor
+///                has no data to copy, so the meta check is skipped
+///   device=cuda  needs a device of that type: every check but the schema's
+///                is skipped when none is available
+///
+/// Note [Sample lookup]
+/// An overload without `sample:` lines of its own borrows them (and one
+/// without `tags:`, its tags) from the first overload along this chain that
+/// has some, so that variants need no copied lines:
+///   an alias (torch.Tensor.add, torch.Tensor.__add__)  -> its target (torch.add)
+///   an out= variant (torch.add.out, X.<ovl>_out)      -> its operator (torch.add, X.<ovl>)
+///   a method <ns>.Tensor.X[.<ovl>]                     -> the function <ns>.X[.<ovl>] (self is
+///                                                         its first positional input)
+///   an in-place X_[.<ovl>]                             -> X[.<ovl>] in its namespace, else the
+///                                                         function's (torch.Tensor.acos_ -> torch.acos)
+///   a dunder __iX__                                    -> X_ in its namespace
+/// An in-place overload that borrows an out-of-place operator's samples
+/// drops those where the operator's result has more elements than self (self
+/// would have to broadcast, which an in-place call refuses, as in PyTorch):
+/// addmm_ runs addmm's samples whose `self` is already the product's shape.
+/// With no samples along the chain, one is made from the schema of the
+/// chain's last overload.
 #pragma once
 
 #include <cstdint>
@@ -83,11 +114,19 @@ enum class SampleDomain : std::uint8_t { kAwayFromZero, kPositive, kInsideUnit, 
 /// The same call with every tensor (inputs and fixed ones) moved to `device`.
 [[nodiscard]] WICK_API SampleCall sample_call_on(const SampleCall& call, Device device);
 
-/// The samples of overload `full_name`: its definition's (an in-place
-/// twin's are those of its operator), or one generated from its schema
-/// (tensors (2, 3), (3), (2, 1), numbers 1.5; empty when the schema has
-/// arguments it cannot fill).
+/// The samples of overload `full_name`: its definition's, or those it
+/// borrows (Note [Sample lookup]), or one generated from a schema (tensors
+/// (2, 3), (3), (2, 1), numbers 1.5; empty when the schema has arguments it
+/// cannot fill). ValueError for an unknown operator or a sample that does
+/// not parse.
 [[nodiscard]] WICK_API std::vector<Sample> samples_for(std::string_view full_name);
+/// The tags that apply to overload `full_name`: its definition's, or those
+/// it borrows (Note [Sample lookup]).
+[[nodiscard]] WICK_API std::vector<std::string> tags_for(std::string_view full_name);
+/// `full_name` followed by the overloads it borrows samples and tags from,
+/// nearest first (Note [Sample lookup]): torch.Tensor.__ipow__,
+/// torch.Tensor.pow_, torch.Tensor.pow, torch.pow.
+[[nodiscard]] WICK_API std::vector<std::string> sample_lookup_chain(std::string_view full_name);
 
 enum class CheckStatus : std::uint8_t { kPassed, kFailed, kSkipped };
 
@@ -104,15 +143,19 @@ struct CheckResult {
 ///   schema    the schema parses and prints back identically;
 ///   aliasing  on the CPU, a call mutates exactly the arguments marked
 ///             `(a!)` (their version counters move, the others' values and
-///             versions do not), returns the out= / in-place argument
-///             itself, and returns a view of an argument only where the
-///             schema says so (`Tensor(a)`);
+///             versions do not; an optional one, `Tensor(a!)?`, may stay
+///             untouched: batch_norm's running statistics outside training),
+///             returns the out= / in-place argument itself, and returns a
+///             view of an argument where, and only where, the schema says
+///             so (`Tensor(a)`, every tensor of a `Tensor(a)[]`; the
+///             `may_alias` tag relaxes this, Note [Sample syntax]);
 ///   meta      the same call on meta tensors gives the CPU result's sizes,
 ///             strides and dtypes (the meta function agrees with the kernel);
 ///   autograd  a differentiable floating operator has an autograd formula
 ///             (or is composite) and passes gradcheck, forward-mode
 ///             gradcheck and gradgradcheck in float64.
-/// ValueError for an unknown operator.
+/// Each overload first reseeds the default generator from its name, so its
+/// inputs do not depend on what ran before. ValueError for an unknown operator.
 [[nodiscard]] WICK_API std::vector<CheckResult> opcheck(std::string_view op);
 
 /// `wick test-backend`: every operator that has a kernel at `key` (the
