@@ -447,7 +447,7 @@ std::vector<Sample> samples_for(std::string_view full_name) {
   }
   // One from the schema: tensors (2, 3), (3), (2, 1) to exercise
   // broadcasting, numbers 1.5; arguments with defaults keep them.
-  static const std::vector<std::vector<std::int64_t>> kShapes = {{2, 3}, {3}, {2, 1}};
+  static const std::vector<std::vector<std::int64_t>> shapes = {{2, 3}, {3}, {2, 1}};
   const FunctionSchema schema = find_op(chain.back()).schema();
   Sample generic;
   std::size_t n_tensors = 0;
@@ -455,7 +455,7 @@ std::vector<Sample> samples_for(std::string_view full_name) {
     if (a.default_value || a.kwarg_only) break;
     if (a.type.kind == TypeKind::kTensor && !a.type.is_list) {
       generic.args.emplace_back(
-          SampleTensor{SampleTensor::Kind::kInput, kShapes[std::min(n_tensors++, kShapes.size() - 1)]});
+          SampleTensor{SampleTensor::Kind::kInput, shapes[std::min(n_tensors++, shapes.size() - 1)]});
     } else if (a.type.kind == TypeKind::kScalar) {
       generic.args.emplace_back(Value(1.5));
     } else if (a.type.kind == TypeKind::kInt && a.type.is_list) {
