@@ -8,6 +8,7 @@
 
 #include <limits>
 
+#include "core/allocate.h"
 #include "core/host_read.h"
 #include "wick/checked.h"
 #include "wick/error.h"
@@ -130,13 +131,20 @@ Tensor host_copy(const Tensor& t) {
 }
 
 DimVector contiguous_strides(IntArrayRef sizes) {
+  DimVector strides(sizes.size());
+  std::int64_t s = 1;
+  bool overflow = false;
+  for (std::size_t i = sizes.size(); i-- > 0 && !overflow;) {
+    strides[i] = s;
+    overflow = __builtin_mul_overflow(s, std::max<std::int64_t>(sizes[i], 1), &s);
+  }
+  if (!overflow) return strides;  // every call but the rare ones below
   // The sizes of an empty tensor may multiply past int64 (`repeat` of an
   // empty tensor by 2**63 - 1); its strides address nothing, and saturate at
   // INT64_MAX there. Any other product is numel's, checked.
   const bool empty = std::find(sizes.begin(), sizes.end(), 0) != sizes.end();
   constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
-  DimVector strides(sizes.size());
-  std::int64_t s = 1;
+  s = 1;
   for (std::size_t i = sizes.size(); i-- > 0;) {
     strides[i] = s;
     const std::int64_t size = std::max<std::int64_t>(sizes[i], 1);
@@ -145,13 +153,20 @@ DimVector contiguous_strides(IntArrayRef sizes) {
   return strides;
 }
 
-Tensor make_empty(IntArrayRef sizes, ScalarType dtype, Device device) {
+Tensor allocate_contiguous(IntArrayRef sizes, IntArrayRef strides, ScalarType dtype, Device device) {
   WICK_CHECK(dtype != ScalarType::kUndefined, TypeError, "cannot allocate a tensor of undefined dtype");
   // PyTorch's checks and messages: negative sizes, then the bytes past int64
   // ("Storage size calculation overflowed with sizes=[...]"); a zero anywhere
   // makes the tensor empty, whatever the other sizes multiply to.
   auto storage = Storage::make(storage_nbytes(sizes, itemsize(dtype)), device);
-  return Tensor(IntrusivePtr<TensorImpl>::make(std::move(storage), dtype, sizes, contiguous_strides(sizes), 0));
+  if (strides.size() != sizes.size()) {
+    return Tensor(IntrusivePtr<TensorImpl>::make(std::move(storage), dtype, sizes, contiguous_strides(sizes), 0));
+  }
+  return Tensor(IntrusivePtr<TensorImpl>::make(std::move(storage), dtype, sizes, strides, 0));
+}
+
+Tensor make_empty(IntArrayRef sizes, ScalarType dtype, Device device) {
+  return allocate_contiguous(sizes, {}, dtype, device);
 }
 
 Tensor make_view(const Tensor& base, IntArrayRef sizes, IntArrayRef strides, std::int64_t storage_offset) {

@@ -1,7 +1,9 @@
 // core/tensor_meta.cpp - a result's geometry (TensorMeta) and the tensors made from it.
 /// \file
+#include <algorithm>
 #include <cstdint>
 
+#include "core/allocate.h"
 #include "wick/checked.h"
 #include "wick/error.h"
 #include "wick/meta.h"
@@ -16,9 +18,29 @@ TensorMeta TensorMeta::contiguous(IntArrayRef sizes, ScalarType dtype, Device de
 
 TensorMeta TensorMeta::of(const Tensor& t) { return TensorMeta{t.sizes(), t.strides(), t.dtype(), t.device()}; }
 
+namespace {
+
+// Whether `strides` are exactly contiguous_strides(sizes), found without
+// making them (the common result of a meta function, on every call). A
+// product past int64 answers false: contiguous_strides then decides (it
+// saturates for an empty tensor and throws otherwise).
+bool has_contiguous_strides(IntArrayRef sizes, IntArrayRef strides) noexcept {
+  if (sizes.size() != strides.size()) return false;
+  std::int64_t expected = 1;
+  for (std::size_t i = sizes.size(); i-- > 0;) {
+    if (strides[i] != expected) return false;
+    if (__builtin_mul_overflow(expected, std::max<std::int64_t>(sizes[i], 1), &expected)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 Tensor empty_from(const TensorMeta& m) {
+  if (m.strides.empty()) return make_empty(m.sizes, m.dtype, m.device);
+  if (has_contiguous_strides(m.sizes, m.strides)) return allocate_contiguous(m.sizes, m.strides, m.dtype, m.device);
   const DimVector contiguous = contiguous_strides(m.sizes);
-  if (m.strides.empty() || m.strides.ref().equals(contiguous)) return make_empty(m.sizes, m.dtype, m.device);
+  if (m.strides.ref().equals(contiguous)) return make_empty(m.sizes, m.dtype, m.device);
   WICK_CHECK(m.strides.size() == m.sizes.size(), RuntimeError, "empty_from: ", m.sizes.size(), " sizes but ",
              m.strides.size(), " strides");
   // A strided result: a storage that spans its largest offset, then a view

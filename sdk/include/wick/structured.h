@@ -74,15 +74,34 @@ namespace detail {
 [[nodiscard]] WICK_API bool prepare_out(const Tensor& out, const TensorMeta& m, const char* op,
                                         ArrayRef<const Tensor*> inputs);
 
-inline void collect_tensors(std::vector<const Tensor*>& into, const Tensor& t) { into.push_back(&t); }
-inline void collect_tensors(std::vector<const Tensor*>& into, const std::optional<Tensor>& t) {
-  if (t) into.push_back(&*t);
+/// Hands each tensor among an argument to `push` (prepare_out's inputs).
+template <typename F>
+void collect_tensors(F&& push, const Tensor& t) {
+  push(&t);
 }
-inline void collect_tensors(std::vector<const Tensor*>& into, const std::vector<Tensor>& ts) {
-  for (const Tensor& t : ts) into.push_back(&t);
+template <typename F>
+void collect_tensors(F&& push, const std::optional<Tensor>& t) {
+  if (t) push(&*t);
 }
-template <typename T>
-void collect_tensors(std::vector<const Tensor*>&, const T&) {}
+template <typename F>
+void collect_tensors(F&& push, const std::vector<Tensor>& ts) {
+  for (const Tensor& t : ts) push(&t);
+}
+template <typename F, typename T>
+void collect_tensors(F&&, const T&) {}
+
+/// How many tensors the arguments `Args` can hold at most, or none when one
+/// is a tensor list (any number).
+template <typename... Args>
+constexpr std::optional<std::size_t> max_tensor_args() {
+  if constexpr ((std::is_same_v<std::remove_cvref_t<Args>, std::vector<Tensor>> || ...)) {
+    return std::nullopt;
+  } else {
+    return (std::size_t{0} + ... +
+            static_cast<std::size_t>(std::is_same_v<std::remove_cvref_t<Args>, Tensor> ||
+                                     std::is_same_v<std::remove_cvref_t<Args>, std::optional<Tensor>>));
+  }
+}
 
 /// The number of outputs of a meta result type.
 template <typename M>
@@ -155,9 +174,19 @@ struct Structured<kMetaFn, kOp, Ret(Args...)> {
   static Tensor with_out(void* impl, DispatchKeySet, Args... args, const Tensor& out) {
     static_assert(kN == 1, "out= variants have one output");
     const M m = kMetaFn(args...);
-    std::vector<const Tensor*> inputs;
-    (collect_tensors(inputs, args), ...);
-    if (prepare_out(out, m.out, kOp, inputs)) {
+    // The inputs, on the stack unless a tensor list is among them.
+    bool in_place = false;
+    if constexpr (constexpr auto kMax = max_tensor_args<Args...>(); kMax.has_value()) {
+      std::array<const Tensor*, *kMax + 1> inputs{};
+      std::size_t n = 0;
+      (collect_tensors([&](const Tensor* t) { inputs[n++] = t; }, args), ...);
+      in_place = prepare_out(out, m.out, kOp, ArrayRef<const Tensor*>(inputs.data(), n));
+    } else {
+      std::vector<const Tensor*> inputs;
+      (collect_tensors([&](const Tensor* t) { inputs.push_back(t); }, args), ...);
+      in_place = prepare_out(out, m.out, kOp, inputs);
+    }
+    if (in_place) {
       reinterpret_cast<Impl*>(impl)(m, out, args...);
     } else {
       const Tensor result = empty_from(m.out);
