@@ -79,14 +79,24 @@ void eye(const OutputMeta& /*m*/, const Tensor& out, I64 /*n*/, std::optional<I6
   });
 }
 
+// PyTorch's values for float32 and float64 (Note [PyTorch's random numbers]):
+// each precision has its own transform, so the generator fills `out`'s own
+// type; other floating types go through float64.
 template <bool kNormal>
 void random_fill(const Tensor& out, const char* op) {
-  std::vector<double> values(static_cast<std::size_t>(out.numel()));
-  if (kNormal) {
-    default_generator().normal(values.data(), out.numel());
-  } else {
-    default_generator().uniform(values.data(), out.numel());
-  }
+  Generator& g = default_generator();
+  const std::int64_t n = out.numel();
+  const auto fill = [&](auto* p) {
+    if constexpr (kNormal) {
+      g.normal(p, n);
+    } else {
+      g.uniform(p, n);
+    }
+  };
+  if (out.dtype() == ScalarType::kFloat32) return fill(static_cast<float*>(out.data_ptr()));
+  if (out.dtype() == ScalarType::kFloat64) return fill(static_cast<double*>(out.data_ptr()));
+  std::vector<double> values(static_cast<std::size_t>(n));
+  fill(values.data());
   fill_from(out, values, op);
 }
 

@@ -76,7 +76,9 @@ Tensor dropout_impl(const char* op, T input, double p, bool train, bool inplace)
   if (p == 1.0) {
     noise = zeros({}, input.dtype(), input.device());
   } else {
-    Tensor keep = lt(rand(input.sizes(), input.dtype(), input.device()), num(1.0 - p));
+    // PyTorch's mask: bernoulli_(1 - p) on the CPU generator, a float64
+    // uniform below 1 - p (Note [PyTorch's random numbers]).
+    Tensor keep = lt(rand(input.sizes(), ScalarType::kFloat64, input.device()), num(1.0 - p));
     noise = div(keep.to(input.dtype()), num(1.0 - p));
   }
   if (!inplace) return mul(input, noise);

@@ -205,6 +205,10 @@ class Evaluator {
         Value r = value(*n.children[1]);
         return binary(n.binary_op, l, r);
       }
+      case Node::Kind::kSequence: {
+        for (std::size_t k = 0; k + 1 < n.children.size(); ++k) (void)eval(*n.children[k]);
+        return eval(*n.children.back());
+      }
     }
     WICK_INTERNAL_ASSERT(false, "unknown node kind");
     return Value();
@@ -246,7 +250,9 @@ class Evaluator {
       if (path == "torch.Tensor" && last) return make_type("Tensor", nullptr);  // the class; `torch.Tensor.add` is a name
       if (!last && is_namespace(path)) return Namespace{path};
       if (try_find_op(path)) return Callable{Callable::Kind::kOp, path, Value()};
-      if (path == "torch.manual_seed") return Callable{Callable::Kind::kBuiltin, path, Value()};
+      if (path == "torch.manual_seed" || path == "torch.initial_seed") {
+        return Callable{Callable::Kind::kBuiltin, path, Value()};
+      }
       if (ns->path == "torch" && one_of(attr, kDtypeNames)) return Value(parse_dtype(attr));
       if (ns->path == "torch" && one_of(attr, kOtherTorchDtypes)) (void)parse_dtype(attr);  // throws TypeError
       if (is_namespace(path)) return Namespace{path};
@@ -323,7 +329,11 @@ class Evaluator {
       WICK_CHECK(seed.is_int() || seed.is_bool(), TypeError, "manual_seed(): argument 'seed' must be int, not ",
                  seed.type_name());
       manual_seed(static_cast<std::uint64_t>(seed.to_int()));
-      return Value();
+      return Value(std::make_shared<GeneratorObject>(&default_generator()));  // PyTorch returns the generator
+    }
+    if (name == "torch.initial_seed") {
+      WICK_CHECK(args.empty() && kwargs.empty(), TypeError, "initial_seed() takes no arguments");
+      return Value(static_cast<std::int64_t>(default_generator().initial_seed()));
     }
     WICK_CHECK(kwargs.empty(), TypeError, name, "() takes no keyword arguments");
     if (name == "type") {

@@ -121,6 +121,7 @@ struct Node {
     kDict,       ///< {kwargs[i].first: kwargs[i].second, ...}
     kUnary,      ///< unary_op children[0]
     kBinary,     ///< children[0] binary_op children[1]
+    kSequence,   ///< children[0]; children[1]; ...: each in turn, the value is the last's
   };
 
   Kind kind = Kind::kNone;

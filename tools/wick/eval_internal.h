@@ -6,6 +6,7 @@
 #pragma once
 
 #include <memory>
+#include <sstream>
 #include <string>
 #include <utility>
 
@@ -30,6 +31,22 @@ class PyType final : public Object {
  private:
   std::string name_;
   const TypeInfo* info_;
+};
+
+/// What `torch.manual_seed` returns: the default generator, printed as
+/// PyTorch prints it.
+class GeneratorObject final : public Object {
+ public:
+  explicit GeneratorObject(const void* generator) : generator_(generator) {}
+  [[nodiscard]] std::string type_name() const override { return "Generator"; }
+  [[nodiscard]] std::string repr() const override {
+    std::ostringstream s;
+    s << "<torch._C.Generator object at " << generator_ << ">";
+    return s.str();
+  }
+
+ private:
+  const void* generator_;
 };
 
 /// The class `v` holds, or nullptr.

@@ -23,14 +23,32 @@ class Parser {
  public:
   Parser(std::string_view text, std::vector<Token> tokens) : text_(text), toks_(std::move(tokens)) {}
 
+  // Statements separated by ';' (a trailing one allowed), as on a Python
+  // line; one statement is returned as it is.
   std::unique_ptr<Node> parse_input() {
     if (peek().kind == Token::Kind::kEnd) fail(peek().pos, "empty expression");
     const std::size_t start = peek().pos;
-    auto first = expr();
-    if (!is_op(",")) {
+    auto first = statement();
+    if (!is_op(";")) {
       expect_end();
       return first;
     }
+    auto sequence = make(Node::Kind::kSequence, start);
+    add_child(*sequence, std::move(first));
+    while (accept(";")) {
+      if (peek().kind == Token::Kind::kEnd) break;
+      add_child(*sequence, statement());
+    }
+    expect_end();
+    return sequence;
+  }
+
+ private:
+  // One expression, or a bare tuple: `1, 2` is (1, 2), as in Python.
+  std::unique_ptr<Node> statement() {
+    const std::size_t start = peek().pos;
+    auto first = expr();
+    if (!is_op(",")) return first;
     // A bare tuple: `1, 2` is (1, 2), as in Python.
     auto tuple = make(Node::Kind::kTuple, start);
     add_child(*tuple, std::move(first));
@@ -39,11 +57,9 @@ class Parser {
       add_child(*tuple, expr());
       if (!is_op(",")) break;
     }
-    expect_end();
     return tuple;
   }
 
- private:
   // --- tokens ------------------------------------------------------------------
   [[nodiscard]] const Token& peek(std::size_t ahead = 0) const noexcept {
     return toks_[std::min(i_ + ahead, toks_.size() - 1)];
@@ -494,6 +510,12 @@ void print(const Node& n, std::string& out) {
       out += n.unary_op == UnaryOp::kNeg ? "(-" : "(+";
       print(*n.children[0], out);
       out += ")";
+      return;
+    case Node::Kind::kSequence:
+      for (std::size_t k = 0; k < n.children.size(); ++k) {
+        if (k > 0) out += "; ";
+        print(*n.children[k], out);
+      }
       return;
     case Node::Kind::kBinary:
       out += "(";

@@ -1,15 +1,31 @@
-// wick/random.h - the seeded random generator behind rand, randn and dropout.
+// wick/random.h - the random generator behind rand, randn, randint and dropout: PyTorch's numbers.
 /// \file
-/// One process-wide default generator; `manual_seed` makes runs repeatable.
+/// Note [PyTorch's random numbers]
+/// One process-wide default generator. It is PyTorch's CPU generator: the
+/// 32-bit Mersenne Twister seeded with the seed's low 32 bits, and
+/// PyTorch 1.13's transforms, so that after `manual_seed(s)` the values are
+/// PyTorch's bit for bit:
+/// - a float in [0, 1) is the low 24 bits of one 32-bit draw times 2^-24; a
+///   double, the low 53 bits of a 64-bit draw (two 32-bit draws, the first
+///   the high half) times 2^-53; then `x * (to - from) + from`;
+/// - an integer in [low, high) is `low + draw % (high - low)`, from a 64-bit
+///   draw when the range needs 32 bits or more, else a 32-bit one;
+/// - normal values: fewer than 16 by Box-Muller on two doubles, the second
+///   value kept for the next call (PyTorch's cached sample); 16 or more by
+///   its vectorised fill: uniforms first, then Box-Muller on blocks of 16
+///   (the last block recomputed from new uniforms when the count is not a
+///   multiple of 16), in float32 with the Cephes log/sin/cos that PyTorch's
+///   AVX2 kernel uses (its machines without AVX2 get other last bits);
+/// - a Bernoulli(p) draw is `uniform double < p` (dropout's mask).
+/// Without `manual_seed` the seed is nondeterministic, as in PyTorch.
 ///
 ///   wick::manual_seed(0);
-///   auto a = wick::rand({3});
-///   wick::manual_seed(0);
-///   auto b = wick::rand({3});   // same values as a
+///   auto a = wick::randn({3});   // tensor([ 1.5410, -0.2934, -2.1788]), as torch.randn(3)
 #pragma once
 
 #include <cstdint>
 #include <mutex>
+#include <optional>
 #include <random>
 
 #include "wick/export.h"
@@ -18,18 +34,34 @@ namespace wick {
 
 class WICK_API Generator final {
  public:
-  explicit Generator(std::uint64_t seed = 67280421310721ULL) : engine_(seed) {}
+  /// Seeded from the operating system's entropy (std::random_device).
+  Generator();
+  explicit Generator(std::uint64_t seed);
+  /// Reseeds, and forgets the cached normal sample (torch.manual_seed).
   void manual_seed(std::uint64_t seed);
-  /// Fills `n` uniform [0, 1) doubles (one lock per call, not per value).
-  void uniform(double* out, std::int64_t n);
-  /// Fills `n` standard normal doubles.
-  void normal(double* out, std::int64_t n);
-  /// Fills `n` uniform integers in [low, high).
+  /// The seed of the last manual_seed, or the nondeterministic one.
+  [[nodiscard]] std::uint64_t initial_seed() const;
+  /// Fills `n` uniform values in [from, to), in the precision of `out`.
+  void uniform(float* out, std::int64_t n, double from = 0.0, double to = 1.0);
+  void uniform(double* out, std::int64_t n, double from = 0.0, double to = 1.0);
+  /// Fills `n` normal values with mean `mean` and standard deviation `std`.
+  void normal(float* out, std::int64_t n, double mean = 0.0, double std = 1.0);
+  void normal(double* out, std::int64_t n, double mean = 0.0, double std = 1.0);
+  /// Fills `n` uniform integers in [low, high) (high > low).
   void integers(std::int64_t* out, std::int64_t n, std::int64_t low, std::int64_t high);
 
  private:
-  std::mutex mutex_;
-  std::mt19937_64 engine_;
+  std::uint32_t draw32() { return static_cast<std::uint32_t>(engine_()); }
+  std::uint64_t draw64();
+  double uniform01();
+  double normal_sample(double mean, double std);
+  template <typename T>
+  void normal_fill(T* out, std::int64_t n, T mean, T std);
+
+  mutable std::mutex mutex_;
+  std::mt19937 engine_;
+  std::uint64_t seed_ = 0;
+  std::optional<double> next_normal_;
 };
 
 [[nodiscard]] WICK_API Generator& default_generator();
