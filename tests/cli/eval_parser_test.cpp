@@ -524,14 +524,54 @@ TEST(EvalParser, UnknownNames) {
   EXPECT_EQ(error_of<ev::NameError>("foo(1, 2)"), "name 'foo' is not defined");
   EXPECT_EQ(error_of<ev::NameError>("foo.bar(1)"), "name 'foo' is not defined");
   EXPECT_EQ(error_of<ev::NameError>("1 + nope"), "name 'nope' is not defined");
-  EXPECT_EQ(error_of<ev::NameError>("torch.foo"), "module 'torch' has no attribute 'foo'");
-  EXPECT_EQ(error_of<ev::NameError>("torch.foo(1)"), "module 'torch' has no attribute 'foo'");
-  EXPECT_EQ(error_of<ev::NameError>("torch.nn.functional.nope(1)"),
+  EXPECT_EQ(error_of<ev::AttributeError>("torch.foo"), "module 'torch' has no attribute 'foo'");
+  EXPECT_EQ(error_of<ev::AttributeError>("torch.foo(1)"), "module 'torch' has no attribute 'foo'");
+  EXPECT_EQ(error_of<ev::AttributeError>("torch.nn.functional.nope(1)"),
             "module 'torch.nn.functional' has no attribute 'nope'");
-  EXPECT_EQ(error_of<ev::NameError>("F.nope(1)"), "module 'torch.nn.functional' has no attribute 'nope'");
-  EXPECT_EQ(error_of<ev::NameError>("(1).real"), "'int' object has no attribute 'real'");
-  EXPECT_EQ(error_of<ev::NameError>("'a'.upper()"), "'str' object has no attribute 'upper'");
+  EXPECT_EQ(error_of<ev::AttributeError>("F.nope(1)"), "module 'torch.nn.functional' has no attribute 'nope'");
+  EXPECT_EQ(error_of<ev::AttributeError>("(1).real"), "'int' object has no attribute 'real'");
+  EXPECT_EQ(error_of<ev::AttributeError>("'a'.upper()"), "'str' object has no attribute 'upper'");
   EXPECT_STREQ(ev::NameError("x").type_name(), "NameError");
+  EXPECT_STREQ(ev::AttributeError("x").type_name(), "AttributeError");
+}
+
+// The Python attributes and methods of a tensor that are not operators
+// (Note [Tensor attributes in eval]), with PyTorch 1.13's results.
+TEST(EvalParser, TensorAttributesAndMethods) {
+  wick::init();
+  EXPECT_EQ(run("torch.ones(2, 3).shape"), "torch.Size([2, 3])");
+  EXPECT_EQ(run("torch.ones(2, 3).size()"), "torch.Size([2, 3])");
+  EXPECT_EQ(ev::to_json(ev::evaluate("torch.ones(2, 3).shape")), json::parse("[2, 3]"));
+  EXPECT_EQ(run("torch.ones(2, 3).size(1)"), "3");
+  EXPECT_EQ(run("torch.ones(2, 3).size(dim=-2)"), "2");
+  EXPECT_EQ(run("torch.ones(2, 3, 4).T.shape"), "torch.Size([4, 3, 2])");
+  EXPECT_EQ(run("torch.tensor([[1, 2], [3, 4]]).T"), "tensor([[1, 3],\n        [2, 4]])");
+  EXPECT_EQ(run("torch.ones(2, dtype=torch.float64).dtype"), "torch.float64");
+  EXPECT_EQ(run("torch.ones(2).device"), "device(type='cpu')");
+  EXPECT_EQ(run("torch.ones(2, 3).ndim"), "2");
+  EXPECT_EQ(run("torch.ones(2, 3).dim()"), "2");
+  EXPECT_EQ(run("torch.ones(2, 3).numel()"), "6");
+  EXPECT_EQ(run("torch.ones(2).requires_grad"), "False");
+  EXPECT_EQ(run("torch.ones(2).is_leaf"), "True");
+  EXPECT_EQ(run("torch.tensor(2.5).item()"), "2.5");
+  EXPECT_EQ(run("torch.tensor([7]).item()"), "7");
+  EXPECT_EQ(run("torch.tensor(True).item()"), "True");
+  EXPECT_EQ(run("torch.tensor([[1, 2], [3, 4]]).tolist()"), "[[1, 2], [3, 4]]");
+  EXPECT_EQ(run("torch.tensor([0.5, 1.]).tolist()"), "[0.5, 1.0]");
+  EXPECT_EQ(run("torch.tensor(3.).tolist()"), "3.0");
+  EXPECT_EQ(run("torch.tensor([True, False]).tolist()"), "[True, False]");
+  EXPECT_EQ(run("torch.ones(2).long()"), "tensor([1, 1])");
+  EXPECT_EQ(run("torch.tensor([1, 0]).float()"), "tensor([1., 0.])");
+  EXPECT_EQ(run("torch.tensor([1, 0]).double().dtype"), "torch.float64");
+  EXPECT_EQ(run("torch.tensor([1, 0]).bool()"), "tensor([ True, False])");
+  EXPECT_EQ(run("torch.tensor([1.5]).int().dtype"), "torch.int32");
+  EXPECT_EQ(error_of<wick::ValueError>("torch.ones(2).item()"),
+            "only one element tensors can be converted to Python scalars");
+  EXPECT_EQ(error_of<wick::IndexError>("torch.ones(2, 3).size(5)"),
+            "Dimension out of range (expected to be in range of [-2, 1], but got 5)");
+  EXPECT_EQ(error_of<wick::TypeError>("torch.ones(2).size(0.5)"), "size(): argument 'dim' must be int, not float");
+  EXPECT_EQ(error_of<wick::TypeError>("torch.ones(2).item(1)"), "item() takes no arguments (1 given)");
+  EXPECT_EQ(error_of<ev::AttributeError>("torch.ones(2).nope"), "'Tensor' object has no attribute 'nope'");
 }
 
 TEST(EvalParser, NamesThatAreNotValues) {
@@ -633,7 +673,7 @@ TEST(EvalParser, EndToEndOperatorCall) {
   EXPECT_EQ(ev::to_json(ev::evaluate("torch.add(torch.tensor([[1., 2.]]), 3, alpha=2)")),
             json::parse(R"({"dtype": "float32", "shape": [1, 2], "data": [[7.0, 8.0]]})"));
   EXPECT_EQ(run("torch.add(torch.tensor([7., 10.]), 0)"), "tensor([ 7., 10.])");
-  EXPECT_EQ(error_of<ev::NameError>("torch.tensor([1.]).nope()"), "'Tensor' object has no attribute 'nope'");
+  EXPECT_EQ(error_of<ev::AttributeError>("torch.tensor([1.]).nope()"), "'Tensor' object has no attribute 'nope'");
 }
 
 TEST(EvalParser, EndToEndTypesOfTensors) {

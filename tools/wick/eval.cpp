@@ -5,6 +5,7 @@
 /// Python numbers is done here, as Python does it (eval_number.cpp).
 #include "eval.h"
 
+#include <optional>
 #include <set>
 #include <string>
 #include <variant>
@@ -39,6 +40,9 @@ using Thing = std::variant<Value, Callable, Namespace>;
 constexpr std::string_view kBuiltins[] = {"abs", "type"};
 /// Python's number types: classes (`type(1.0) == float`) that convert when called.
 constexpr std::string_view kNumberTypes[] = {"float", "int", "bool"};
+/// Tensor methods that are not operators (Note [Tensor attributes in eval]).
+constexpr std::string_view kTensorBuiltins[] = {"item",  "tolist", "dim",  "ndimension", "numel", "nelement", "size",
+                                                "float", "double", "long", "int",        "bool"};
 
 Value make_type(std::string name, const TypeInfo* info) {
   return Value(std::shared_ptr<Object>(std::make_shared<PyType>(std::move(name), info)));
@@ -140,8 +144,9 @@ bool one_of(std::string_view s, const std::string_view (&set)[N]) noexcept {
 // A name that is not defined. When plugin files on the search path failed
 // to load (refused by the trust checks or the allowlist, built for another
 // ABI), one of them may have defined it: the error says which and why.
-NameError undefined(const std::string& message) {
-  NameError e(message);
+template <typename E = NameError>
+E undefined(const std::string& message) {
+  E e(message);
   const std::vector<PluginLoadError> failed = plugin_errors();
   if (!failed.empty()) {
     e.add_note(failed.size() == 1 ? "a plugin file on the search path was not loaded, which may be why:"
@@ -256,19 +261,97 @@ class Evaluator {
       if (ns->path == "torch" && one_of(attr, kDtypeNames)) return Value(parse_dtype(attr));
       if (ns->path == "torch" && one_of(attr, kOtherTorchDtypes)) (void)parse_dtype(attr);  // throws TypeError
       if (is_namespace(path)) return Namespace{path};
-      throw undefined(detail::str_cat("module '", ns->path, "' has no attribute '", attr, "'"));
+      throw undefined<AttributeError>(detail::str_cat("module '", ns->path, "' has no attribute '", attr, "'"));
     }
     if (auto* c = std::get_if<Callable>(&base)) {
-      throw NameError(detail::str_cat("function '", c->kind == Callable::Kind::kMethod ? "torch.Tensor." : "", c->name,
-                                      "' has no attribute '", attr, "'"));
+      throw AttributeError(detail::str_cat("function '", c->kind == Callable::Kind::kMethod ? "torch.Tensor." : "",
+                                           c->name, "' has no attribute '", attr, "'"));
     }
     Value& v = std::get<Value>(base);
     if (const PyType* type = as_type(v); type != nullptr && attr == "__name__") return Value(type->name());
     if (is_tensorish(v)) {
+      if (v.is_tensor()) {
+        if (std::optional<Value> a = tensor_attribute(v.to_tensor(), attr)) return std::move(*a);
+      }
       if (try_find_op("torch.Tensor." + attr)) return Callable{Callable::Kind::kMethod, attr, std::move(v)};
-      throw NameError(detail::str_cat("'", type_of_value(v).repr(), "' object has no attribute '", attr, "'"));
+      if (v.is_tensor() && one_of(attr, kTensorBuiltins)) {
+        return Callable{Callable::Kind::kBuiltin, "Tensor." + attr, std::move(v)};
+      }
+      throw AttributeError(detail::str_cat("'", type_of_value(v).repr(), "' object has no attribute '", attr, "'"));
     }
-    throw NameError(detail::str_cat("'", v.type_name(), "' object has no attribute '", attr, "'"));
+    throw AttributeError(detail::str_cat("'", v.type_name(), "' object has no attribute '", attr, "'"));
+  }
+
+  // Note [Tensor attributes in eval]
+  // The Python attributes and methods of a tensor that are not operators of
+  // the catalog: read from the tensor itself, as PyTorch's Python binding does.
+  static std::optional<Value> tensor_attribute(const Tensor& t, const std::string& attr) {
+    if (attr == "shape") return Value(std::make_shared<TorchSize>(std::vector<std::int64_t>(t.sizes().begin(), t.sizes().end())));
+    if (attr == "dtype") return Value(t.dtype());
+    if (attr == "device") return Value(t.device());
+    if (attr == "ndim") return Value(t.dim());
+    if (attr == "requires_grad") return Value(t.requires_grad());
+    if (attr == "is_leaf") return Value(t.is_leaf());
+    if (attr == "T") {  // every dimension reversed (PyTorch deprecates it for other than 2-D, but does it)
+      std::vector<std::int64_t> dims(static_cast<std::size_t>(t.dim()));
+      for (std::size_t d = 0; d < dims.size(); ++d) dims[d] = static_cast<std::int64_t>(dims.size() - 1 - d);
+      return Value(t.permute(dims));
+    }
+    return std::nullopt;
+  }
+
+  // A tensor's method that is not an operator (Note [Tensor attributes in eval]).
+  static Value tensor_builtin(const std::string& method, const Tensor& t, const std::vector<Value>& args,
+                              const Kwargs& kwargs) {
+    const std::string name = method.substr(std::string_view("Tensor.").size());
+    const auto no_arguments = [&] {
+      WICK_CHECK(args.empty() && kwargs.empty(), TypeError, name, "() takes no arguments (", args.size() + kwargs.size(),
+                 " given)");
+    };
+    if (name == "item") {
+      no_arguments();
+      WICK_CHECK(t.numel() == 1, ValueError, "only one element tensors can be converted to Python scalars");
+      return Value(t.item());
+    }
+    if (name == "tolist") {
+      no_arguments();
+      return to_list(t.device().is_cpu() ? t : t.cpu());
+    }
+    if (name == "dim" || name == "ndimension") {
+      no_arguments();
+      return Value(t.dim());
+    }
+    if (name == "numel" || name == "nelement") {
+      no_arguments();
+      return Value(t.numel());
+    }
+    if (name == "size") {
+      WICK_CHECK(args.size() + kwargs.size() <= 1 && (kwargs.empty() || kwargs[0].first == "dim"), TypeError,
+                 "size() takes at most one argument: dim");
+      if (args.empty() && kwargs.empty()) {
+        return Value(std::make_shared<TorchSize>(std::vector<std::int64_t>(t.sizes().begin(), t.sizes().end())));
+      }
+      const Value& d = args.empty() ? kwargs[0].second : args[0];
+      WICK_CHECK(d.is_int() && !d.is_bool(), TypeError, "size(): argument 'dim' must be int, not ", d.type_name());
+      return Value(t.size(d.to_int()));
+    }
+    // The dtype conversions: x.float() is x.to(torch.float32).
+    no_arguments();
+    const ScalarType to = name == "float"    ? ScalarType::kFloat32
+                          : name == "double" ? ScalarType::kFloat64
+                          : name == "long"   ? ScalarType::kInt64
+                          : name == "int"    ? ScalarType::kInt32
+                                             : ScalarType::kBool;
+    return wick::call("torch.Tensor.to", {Value(t), Value(to)});
+  }
+
+  // Tensor.tolist(): nested lists of Python numbers; a 0-dim tensor gives its number.
+  static Value to_list(const Tensor& t) {
+    if (t.dim() == 0) return Value(t.item());
+    std::vector<Value> items;
+    items.reserve(static_cast<std::size_t>(t.size(0)));
+    for (std::int64_t i = 0; i < t.size(0); ++i) items.push_back(to_list(t.select(0, i)));
+    return Value::list(std::move(items));
   }
 
   /// A prefix of some operator's name (computed once per evaluation).
@@ -305,6 +388,7 @@ class Evaluator {
           args.insert(args.begin(), c->self);
           return wick::call("torch.Tensor." + c->name, std::move(args), kwargs);
         case Callable::Kind::kBuiltin:
+          if (c->self.is_tensor()) return tensor_builtin(c->name, c->self.to_tensor(), args, kwargs);
           return builtin(c->name, args, kwargs);
       }
     }

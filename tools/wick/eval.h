@@ -76,12 +76,19 @@ class SyntaxError : public wick::ValueError {
   std::size_t column_;
 };
 
-/// An unknown name: "name 'foo' is not defined", "module 'torch' has no
-/// attribute 'foo'", "'Tensor' object has no attribute 'foo'".
+/// An unknown name: "name 'foo' is not defined".
 class NameError : public wick::Error {
  public:
   explicit NameError(const std::string& msg) : Error(msg) {}
   [[nodiscard]] const char* type_name() const noexcept override { return "NameError"; }
+};
+
+/// An attribute that does not exist: "module 'torch' has no attribute
+/// 'foo'", "'Tensor' object has no attribute 'foo'" (Python's AttributeError).
+class AttributeError : public wick::Error {
+ public:
+  explicit AttributeError(const std::string& msg) : Error(msg) {}
+  [[nodiscard]] const char* type_name() const noexcept override { return "AttributeError"; }
 };
 
 /// Python-number division or power by zero: "division by zero".

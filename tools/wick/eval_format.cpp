@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 
+#include "eval_internal.h"
 #include "wick/error.h"
 #include "wick/tensor.h"
 
@@ -114,6 +115,8 @@ nlohmann::ordered_json to_json(const Value& v) {
       return out;
     }
     case Value::Kind::kObject:
+      if (const auto* size = dynamic_cast<const TorchSize*>(v.to_object().get())) return size->sizes();  // a list
+      return v.repr();
     case Value::Kind::kNotImplemented:
       return v.repr();
   }

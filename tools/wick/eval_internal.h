@@ -5,10 +5,12 @@
 /// `wick_eval`.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <sstream>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "eval.h"
 #include "wick/override.h"
@@ -47,6 +49,25 @@ class GeneratorObject final : public Object {
 
  private:
   const void* generator_;
+};
+
+/// A tensor's `.shape` and `.size()`: a tuple of ints that prints as
+/// `torch.Size([2, 3])`.
+class TorchSize final : public Object {
+ public:
+  explicit TorchSize(std::vector<std::int64_t> sizes) : sizes_(std::move(sizes)) {}
+  [[nodiscard]] std::string type_name() const override { return "Size"; }
+  [[nodiscard]] std::string repr() const override {
+    std::ostringstream s;
+    s << "torch.Size([";
+    for (std::size_t i = 0; i < sizes_.size(); ++i) s << (i > 0 ? ", " : "") << sizes_[i];
+    s << "])";
+    return s.str();
+  }
+  [[nodiscard]] const std::vector<std::int64_t>& sizes() const noexcept { return sizes_; }
+
+ private:
+  std::vector<std::int64_t> sizes_;
 };
 
 /// The class `v` holds, or nullptr.
