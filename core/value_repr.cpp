@@ -22,13 +22,34 @@ std::string join(const std::vector<T>& xs, F&& f, bool tuple) {
   s += tuple ? ")" : "]";
   return s;
 }
+// Python's repr of a str: single quotes, or double quotes when the text
+// holds a single quote and no double quote; backslash, the quote, \n, \r and
+// \t escaped, other control characters as \xNN; other bytes (UTF-8 text)
+// as they are.
 std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) {
-    if (c == '\'' || c == '\\') q += '\\';
-    q += c;
+  const char q = s.find('\'') != std::string::npos && s.find('"') == std::string::npos ? '"' : '\'';
+  std::string out(1, q);
+  for (const char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == q || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (u < 0x20 || u == 0x7f) {
+      constexpr char kHex[] = "0123456789abcdef";
+      out += "\\x";
+      out += kHex[u >> 4];
+      out += kHex[u & 0xf];
+    } else {
+      out += c;
+    }
   }
-  return q + "'";
+  return out + q;
 }
 }  // namespace
 

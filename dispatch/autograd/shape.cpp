@@ -4,6 +4,7 @@
 /// in-place op on it later rewrites the base's history (Note [Views and
 /// in-place] in core/autograd/autograd_meta.h). In-place kernels check for leaves
 /// that require grad before writing and rebase the history after.
+#include <algorithm>
 #include <functional>
 #include <numeric>
 #include <optional>
@@ -476,6 +477,11 @@ class AutogradFallback final : public BoxedFunctor {
       if (!stack[i].is_tensor()) continue;
       const Tensor& t = stack[i].to_tensor();
       if (!is_differentiable_type(t.dtype())) continue;
+      // A kernel that hands back an input itself where its schema promises a
+      // new tensor (opcheck's aliasing check reports it): giving that tensor
+      // this node would make it its own ancestor, a cycle that never frees.
+      const auto same = [&](const Tensor& in) { return in.impl() == t.impl(); };
+      if (std::any_of(inputs.begin(), inputs.end(), same)) continue;
       if (!node) {
         node = std::make_shared<ErrorNode>("the derivative for '" + op.name() + "' is not implemented.",
                                            "NotImplemented");

@@ -18,6 +18,7 @@
 
 #include "wick/autograd.h"
 #include "tools/wick/eval.h"
+#include "tools/wick/eval_internal.h"
 #include "wick/loader.h"
 #include "wick/ops.h"
 
@@ -107,8 +108,9 @@ TEST(GoldenOps, ForwardValuesAndGradientsMatchPyTorch) {
     try {
       Value r = eval::evaluate(c["op"].get<std::string>(), scope);
       std::vector<Tensor> outs;
-      if (r.is_tuple()) {
-        for (const Value& v : r.items()) outs.push_back(v.to_tensor());
+      const auto* named = r.is_object() ? dynamic_cast<const eval::NamedTuple*>(r.to_object().get()) : nullptr;
+      if (r.is_tuple() || named != nullptr) {  // torch.max(a, dim=1) is a torch.return_types.max
+        for (const Value& v : named != nullptr ? named->items() : r.items()) outs.push_back(v.to_tensor());
       } else {
         outs.push_back(r.to_tensor());
       }

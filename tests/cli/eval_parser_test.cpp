@@ -183,6 +183,38 @@ TEST(EvalParser, StringsAndKeywordLiterals) {
   EXPECT_EQ(ev::parse("Truely")->kind, ev::Node::Kind::kName);
 }
 
+// Python's repr of a str (PyTorch 1.13 under Python 3 prints these).
+TEST(EvalParser, StringsPrintAsPythonsRepr) {
+  EXPECT_EQ(run(R"("it's")"), R"("it's")");
+  EXPECT_EQ(run(R"('say "hi"')"), R"('say "hi"')");
+  EXPECT_EQ(run(R"('both \' and "')"), R"('both \' and "')");
+  EXPECT_EQ(run(R"('a\nb\tc\rd')"), R"('a\nb\tc\rd')");
+  EXPECT_EQ(run(R"('back\\slash')"), R"('back\\slash')");
+  EXPECT_EQ(run(R"('\x01\x7f')"), R"('\x01\x7f')");
+  EXPECT_EQ(run(R"('caf\u00e9')"), "'caf\xc3\xa9'");  // printable text stays as it is
+  EXPECT_EQ(run(R"(["it's", 'x'])"), R"(["it's", 'x'])");
+}
+
+// Note [Results as Python sees them]: a Tensor[] result is a tuple, named
+// returns a torch.return_types named tuple.
+TEST(EvalParser, ResultsAsPythonSeesThem) {
+  wick::init();
+  EXPECT_EQ(run("torch.split(torch.arange(5), 2)"), "(tensor([0, 1]), tensor([2, 3]), tensor([4]))");
+  EXPECT_EQ(run("torch.chunk(torch.arange(4), 1)"), "(tensor([0, 1, 2, 3]),)");
+  EXPECT_EQ(run("torch.arange(6).split([2, 4])"), "(tensor([0, 1]), tensor([2, 3, 4, 5]))");
+  EXPECT_EQ(run("torch.max(torch.tensor([[1., 5.], [3., 2.]]), 1)"),
+            "torch.return_types.max(\nvalues=tensor([5., 3.]),\nindices=tensor([1, 0]))");
+  EXPECT_EQ(run("torch.tensor([[1., 5.], [3., 2.]]).min(dim=0, keepdim=True)"),
+            "torch.return_types.min(\nvalues=tensor([[1., 2.]]),\nindices=tensor([[0, 1]]))");
+  EXPECT_EQ(run("torch.max(torch.tensor([[1., 5.], [3., 2.]]), 1).indices"), "tensor([1, 0])");
+  EXPECT_EQ(run("torch.max(torch.tensor([1., 5.]))"), "tensor(5.)");  // one return: a tensor
+  EXPECT_EQ(ev::to_json(ev::evaluate("torch.max(torch.tensor([[1., 5.]]), 1)")),
+            json::parse(R"([{"dtype": "float32", "shape": [1], "data": [5.0]},
+                            {"dtype": "int64", "shape": [1], "data": [1]}])"));
+  EXPECT_EQ(error_of<ev::AttributeError>("torch.max(torch.ones(2, 2), 1).nope"),
+            "'max' object has no attribute 'nope'");
+}
+
 TEST(EvalParser, NodePositions) {
   const auto n = ev::parse("  torch.add(x,  y)");
   EXPECT_EQ(n->pos, 2U);

@@ -5,6 +5,7 @@
 /// Python numbers is done here, as Python does it (eval_number.cpp).
 #include "eval.h"
 
+#include <algorithm>
 #include <optional>
 #include <set>
 #include <string>
@@ -269,6 +270,11 @@ class Evaluator {
     }
     Value& v = std::get<Value>(base);
     if (const PyType* type = as_type(v); type != nullptr && attr == "__name__") return Value(type->name());
+    if (v.is_object()) {
+      if (const auto* t = dynamic_cast<const NamedTuple*>(v.to_object().get())) {
+        if (const Value* f = t->field(attr)) return *f;
+      }
+    }
     if (is_tensorish(v)) {
       if (v.is_tensor()) {
         if (std::optional<Value> a = tensor_attribute(v.to_tensor(), attr)) return std::move(*a);
@@ -280,6 +286,32 @@ class Evaluator {
       throw AttributeError(detail::str_cat("'", type_of_value(v).repr(), "' object has no attribute '", attr, "'"));
     }
     throw AttributeError(detail::str_cat("'", v.type_name(), "' object has no attribute '", attr, "'"));
+  }
+
+  // Note [Results as Python sees them]
+  // PyTorch's Python binding returns a `Tensor[]` result as a tuple, and
+  // several returns as a named tuple when the schema names them
+  // (`max.dim(...) -> (Tensor values, Tensor indices)` gives
+  // torch.return_types.max), a plain tuple otherwise.
+  static Value as_python_result(const std::string& op, Value r) {
+    if (r.is_tensor_list()) {
+      std::vector<Value> items(r.to_tensor_list().begin(), r.to_tensor_list().end());
+      return Value::list(std::move(items), /*tuple=*/true);
+    }
+    if (!r.is_tuple()) return r;
+    const std::size_t n = r.items().size();
+    for (const CatalogEntry& e : catalog_entries()) {
+      if (e.qualified_name != op) continue;
+      for (const std::string& overload : e.overloads) {
+        const FunctionSchema schema = find_op(overload).schema();
+        if (schema.returns.size() != n) continue;
+        std::vector<std::string> names;
+        for (const SchemaArgument& ret : schema.returns) names.push_back(ret.name);
+        if (std::find(names.begin(), names.end(), "") != names.end()) continue;
+        return Value(std::make_shared<NamedTuple>(schema.name, std::move(names), r.items()));
+      }
+    }
+    return r;
   }
 
   // Note [Tensor attributes in eval]
@@ -383,10 +415,10 @@ class Evaluator {
     if (auto* c = std::get_if<Callable>(&callee)) {
       switch (c->kind) {
         case Callable::Kind::kOp:
-          return wick::call(c->name, std::move(args), kwargs);
+          return as_python_result(c->name, wick::call(c->name, std::move(args), kwargs));
         case Callable::Kind::kMethod:
           args.insert(args.begin(), c->self);
-          return wick::call("torch.Tensor." + c->name, std::move(args), kwargs);
+          return as_python_result("torch.Tensor." + c->name, wick::call("torch.Tensor." + c->name, std::move(args), kwargs));
         case Callable::Kind::kBuiltin:
           if (c->self.is_tensor()) return tensor_builtin(c->name, c->self.to_tensor(), args, kwargs);
           return builtin(c->name, args, kwargs);

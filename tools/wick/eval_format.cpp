@@ -116,6 +116,11 @@ nlohmann::ordered_json to_json(const Value& v) {
     }
     case Value::Kind::kObject:
       if (const auto* size = dynamic_cast<const TorchSize*>(v.to_object().get())) return size->sizes();  // a list
+      if (const auto* named = dynamic_cast<const NamedTuple*>(v.to_object().get())) {  // a list, as a tuple is
+        nlohmann::ordered_json out = nlohmann::ordered_json::array();
+        for (const Value& item : named->items()) out.push_back(to_json(item));
+        return out;
+      }
       return v.repr();
     case Value::Kind::kNotImplemented:
       return v.repr();

@@ -70,6 +70,32 @@ class TorchSize final : public Object {
   std::vector<std::int64_t> sizes_;
 };
 
+/// A result with named returns, as PyTorch's Python binding returns it:
+/// `torch.return_types.max(values=..., indices=...)`; `.values` reads a field.
+class NamedTuple final : public Object {
+ public:
+  NamedTuple(std::string type, std::vector<std::string> names, std::vector<Value> items)
+      : type_(std::move(type)), names_(std::move(names)), items_(std::move(items)) {}
+  [[nodiscard]] std::string type_name() const override { return type_; }
+  [[nodiscard]] std::string repr() const override {
+    std::string s = "torch.return_types." + type_ + "(\n";
+    for (std::size_t i = 0; i < items_.size(); ++i) s += (i > 0 ? ",\n" : "") + names_[i] + "=" + items_[i].repr();
+    return s + ")";
+  }
+  /// The field `name`, or nullptr.
+  [[nodiscard]] const Value* field(const std::string& name) const {
+    for (std::size_t i = 0; i < names_.size(); ++i)
+      if (names_[i] == name) return &items_[i];
+    return nullptr;
+  }
+  [[nodiscard]] const std::vector<Value>& items() const noexcept { return items_; }
+
+ private:
+  std::string type_;
+  std::vector<std::string> names_;
+  std::vector<Value> items_;
+};
+
 /// The class `v` holds, or nullptr.
 [[nodiscard]] inline const PyType* as_type(const Value& v) {
   return v.is_object() ? dynamic_cast<const PyType*>(v.to_object().get()) : nullptr;
