@@ -129,20 +129,10 @@ void pow(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
   });
 }
 void maximum(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
-  simple_binary("torch.maximum", m, r, a, b, [](auto p, auto q) {
-    if constexpr (std::is_floating_point_v<decltype(p)>) {
-      if (std::isnan(p) || std::isnan(q)) return p + q;  // NaN propagates
-    }
-    return p > q ? p : q;
-  });
+  simple_binary("torch.maximum", m, r, a, b, [](auto p, auto q) { return scalar_ops::maximum(p, q); });
 }
 void minimum(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
-  simple_binary("torch.minimum", m, r, a, b, [](auto p, auto q) {
-    if constexpr (std::is_floating_point_v<decltype(p)>) {
-      if (std::isnan(p) || std::isnan(q)) return p + q;
-    }
-    return p < q ? p : q;
-  });
+  simple_binary("torch.minimum", m, r, a, b, [](auto p, auto q) { return scalar_ops::minimum(p, q); });
 }
 void eq(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
   simple_binary("torch.eq", m, r, a, b, [](auto p, auto q) { return p == q; });

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include <wick/meta.h>
+#include <wick/scalar_ops.h>
 
 #include "cpu_kernels.h"
 #include "loops.h"
@@ -50,22 +51,10 @@ void neg(const M& m, const Tensor& r, const Tensor& self) {
   });
 }
 void abs(const M& m, const Tensor& r, const Tensor& self) {
-  same_unary("torch.abs", m, r, self, [](auto v) {
-    if constexpr (std::is_same_v<decltype(v), bool>) {
-      return v;
-    } else {
-      return v < 0 ? -v : v;
-    }
-  });
+  same_unary("torch.abs", m, r, self, [](auto v) { return scalar_ops::abs(v); });
 }
 void relu(const M& m, const Tensor& r, const Tensor& self) {
-  same_unary("torch.relu", m, r, self, [](auto v) {
-    using T = decltype(v);
-    if constexpr (std::is_floating_point_v<T>) {
-      if (std::isnan(v)) return v;
-    }
-    return v > T(0) ? v : T(0);
-  });
+  same_unary("torch.relu", m, r, self, [](auto v) { return scalar_ops::relu(v); });
 }
 
 #define WICK_FLOAT_UNARY(NAME, EXPR)                           \

@@ -111,13 +111,10 @@ struct BinaryFn {
         return scalar_ops::int_power(x, y);
       }
     } else if constexpr (kOp == BinaryOp::kMaximum || kOp == BinaryOp::kMinimum) {
-      if constexpr (kFloat) {
-        if (isnan(x) || isnan(y)) return x + y;  // NaN propagates
-      }
       if constexpr (kOp == BinaryOp::kMaximum) {
-        return x > y ? x : y;
+        return scalar_ops::maximum(x, y);
       } else {
-        return x < y ? x : y;
+        return scalar_ops::minimum(x, y);
       }
     } else if constexpr (kOp == BinaryOp::kEq) {
       return x == y;

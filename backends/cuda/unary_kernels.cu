@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <type_traits>
 
+#include <wick/scalar_ops.h>
+
 #include "elementwise_kernels.h"
 #include "elementwise_loops.cuh"
 
@@ -100,16 +102,9 @@ struct SameFn {
     if constexpr (kOp == UnaryOp::kNeg) {
       return static_cast<T>(-v);
     } else if constexpr (kOp == UnaryOp::kAbs) {
-      if constexpr (std::is_same_v<T, bool>) {
-        return v;
-      } else {
-        return v < 0 ? static_cast<T>(-v) : v;  // -0.0 stays -0.0, as on the CPU
-      }
+      return scalar_ops::abs(v);
     } else if constexpr (kOp == UnaryOp::kRelu) {
-      if constexpr (std::is_floating_point_v<T>) {
-        if (isnan(v)) return v;
-      }
-      return v > T(0) ? v : T(0);
+      return scalar_ops::relu(v);
     } else if constexpr (kOp == UnaryOp::kSign) {
       if constexpr (std::is_same_v<T, bool>) {
         return v;

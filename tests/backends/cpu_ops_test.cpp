@@ -34,6 +34,27 @@ class CpuOps : public ::testing::Test {
   void SetUp() override { init(); }
 };
 
+// The sign of zero, as PyTorch 1.13 gives it: abs(-0.) is 0., relu(-0.)
+// is -0., and maximum/minimum of 0. and -0. give the first (its scalar loop).
+TEST_F(CpuOps, SignOfZeroAsPyTorch) {
+  for (const ScalarType t : {ScalarType::kFloat32, ScalarType::kFloat64}) {
+    SCOPED_TRACE(dtype_name(t));
+    const Tensor pos = vec({0.0}, t);
+    const Tensor neg = vec({-0.0}, t);
+    EXPECT_FALSE(std::signbit(values(abs(neg))[0]));
+    EXPECT_TRUE(std::signbit(values(relu(neg))[0]));
+    EXPECT_FALSE(std::signbit(values(maximum(pos, neg))[0]));
+    EXPECT_TRUE(std::signbit(values(maximum(neg, pos))[0]));
+    EXPECT_TRUE(std::signbit(values(minimum(neg, pos))[0]));
+    EXPECT_FALSE(std::signbit(values(minimum(pos, neg))[0]));
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    EXPECT_TRUE(std::isnan(values(relu(vec({nan}, t)))[0]));
+    EXPECT_TRUE(std::isnan(values(maximum(vec({1.0}, t), vec({nan}, t)))[0]));
+    EXPECT_TRUE(std::isnan(values(minimum(vec({nan}, t), vec({1.0}, t)))[0]));
+  }
+  EXPECT_EQ(values(abs(ivec({-3, 2}))), (std::vector<double>{3, 2}));
+}
+
 TEST_F(CpuOps, AddWithAlphaAndBroadcasting) {
   Tensor a = vec({1, 2, 3, 4, 5, 6}).reshape({2, 3});
   Tensor r = add(a, vec({10, 20, 30}), 2);

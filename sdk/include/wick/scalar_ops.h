@@ -1,7 +1,7 @@
 // wick/scalar_ops.h - PyTorch's arithmetic on one element, for every backend's loops.
 /// \file
-/// What division, modulo and integer powers give for one pair of elements,
-/// as PyTorch gives it, written once for the CPU loops, CUDA device code and
+/// What division, modulo, integer powers, abs, relu, maximum and minimum give
+/// for one element or pair, as PyTorch gives it (the sign of zero included), written once for the CPU loops, CUDA device code and
 /// plugin backends (`wick test-backend` compares their results with the
 /// CPU's). The functions are `__host__ __device__` under nvcc.
 ///
@@ -84,6 +84,43 @@ WICK_HOST_DEVICE T int_power(T base, T exponent) {
     b = static_cast<U>(b * b);
   }
   return static_cast<T>(result);
+}
+
+/// PyTorch's abs: -0.0 gives 0.0, NaN stays NaN; a bool is itself.
+template <typename T>
+WICK_HOST_DEVICE T abs(T v) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return v;
+  } else if constexpr (std::is_floating_point_v<T>) {
+    return v < T(0) ? static_cast<T>(-v) : (v == T(0) ? T(0) : v);
+  } else {
+    return v < T(0) ? static_cast<T>(0 - v) : v;  // INT_MIN stays INT_MIN, as in PyTorch
+  }
+}
+
+/// PyTorch's relu, max(v, 0) keeping v when they are equal: -0.0 stays
+/// -0.0, NaN stays NaN.
+template <typename T>
+WICK_HOST_DEVICE T relu(T v) {
+  return v < T(0) ? T(0) : v;
+}
+
+/// PyTorch's maximum and minimum of one pair: NaN propagates, and of two
+/// equal values (0.0 and -0.0) the first, as its scalar loop gives them (its
+/// vectorised loop, for runs of 16 float32 values, gives the second).
+template <typename T>
+WICK_HOST_DEVICE T maximum(T x, T y) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (x != x || y != y) return x + y;
+  }
+  return x < y ? y : x;
+}
+template <typename T>
+WICK_HOST_DEVICE T minimum(T x, T y) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (x != x || y != y) return x + y;
+  }
+  return y < x ? y : x;
 }
 
 }  // namespace wick::scalar_ops
