@@ -107,19 +107,52 @@ void randn(const OutputMeta& /*m*/, const Tensor& out, IntArrayRef /*size*/, Opt
   random_fill<true>(out, "torch.randn");
 }
 
+// Note [linspace as PyTorch computes it]
+// PyTorch's values bit for bit, not the exact ones: step = (end - start) /
+// (steps - 1) in the result's type, the first half counted from start and
+// the second back from end, the way its AVX2 build computes them: runs of
+// two vectors (16 float32 or 8 float64 values), each vector's first value a
+// fused multiply-add and the others base + k * step, then the values after
+// the last whole run one by one, each a fused multiply-add. So
+// linspace(-1, 1, 7)[3] is -2.9802e-08, as in PyTorch. (Past 32,768 steps
+// PyTorch splits the range among its threads, each split starting runs of
+// its own; wick computes the range as one split.)
+template <typename T>
+void linspace_floating(T* p, T start, T end, I64 steps) {
+  if (steps == 1) {
+    p[0] = start;
+    return;
+  }
+  const T step = (end - start) / static_cast<T>(steps - 1);
+  const I64 half = steps / 2;
+  const auto fused = [&](I64 i) {
+    return i < half ? std::fma(step, static_cast<T>(i), start) : std::fma(-step, static_cast<T>(steps - i - 1), end);
+  };
+  constexpr I64 kWidth = 32 / static_cast<I64>(sizeof(T));  // one AVX2 vector
+  const I64 whole = steps / (2 * kWidth) * (2 * kWidth);
+  for (I64 i = 0; i < whole; i += kWidth) {
+    const T base = fused(i);
+    for (I64 k = 0; k < kWidth; ++k) p[i + k] = base + static_cast<T>(k) * step;
+  }
+  for (I64 i = whole; i < steps; ++i) p[i] = fused(i);
+}
+
 void linspace(const OutputMeta& /*m*/, const Tensor& out, const Scalar& start, const Scalar& end, I64 steps,
               OptDtype /*dtype*/, OptDevice /*device*/) {
   visit_dtype(out.dtype(), "torch.linspace", [&](auto tag) {
     using T = decltype(tag);
-    // Floating results are computed in their own precision, integers in double;
-    // the second half counts back from `end`, so both ends are exact.
-    using C = std::conditional_t<std::is_floating_point_v<T>, T, double>;
-    const C a = start.to<C>(), b = end.to<C>();
-    const C step = steps > 1 ? (b - a) / static_cast<C>(steps - 1) : C(0);
-    const I64 half = steps == 1 ? 1 : steps / 2;  // a single step is `start`
     T* p = static_cast<T*>(out.data_ptr());
-    for (I64 i = 0; i < steps; ++i)
-      p[i] = static_cast<T>(i < half ? a + step * static_cast<C>(i) : b - step * static_cast<C>(steps - i - 1));
+    if constexpr (std::is_floating_point_v<T>) {
+      linspace_floating(p, start.to<T>(), end.to<T>(), steps);
+    } else {
+      // Integers are computed in double; the second half counts back from
+      // `end`, so both ends are exact.
+      const double a = start.to<double>(), b = end.to<double>();
+      const double step = steps > 1 ? (b - a) / static_cast<double>(steps - 1) : 0.0;
+      const I64 half = steps == 1 ? 1 : steps / 2;  // a single step is `start`
+      for (I64 i = 0; i < steps; ++i)
+        p[i] = static_cast<T>(i < half ? a + step * static_cast<double>(i) : b - step * static_cast<double>(steps - i - 1));
+    }
   });
 }
 

@@ -1,7 +1,8 @@
 // tests/cli/random_test.cpp - PyTorch 1.13's random numbers, bit for bit (Note [PyTorch's random numbers]).
 /// \file
-/// The cases of tests/data/reference/golden/random.json (made by make_random.py under PyTorch 1.13) run through
-/// `wick eval`, as a user types them: `torch.manual_seed(0); torch.randn(3)`.
+/// The cases of tests/data/reference/golden/bitwise.json (made by make_bitwise.py under PyTorch 1.13) run through
+/// `wick eval`, as a user types them: `torch.manual_seed(0); torch.randn(3)`; and linspace, whose values PyTorch
+/// computes in an order of its own (Note [linspace as PyTorch computes it]).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -48,14 +49,15 @@ std::vector<std::string> bits_of(const wick::Tensor& t) {
 
 std::string text_of(const nlohmann::json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
 
-TEST(Random, PyTorchsNumbersBitForBit) {
+// Each case of `section` evaluated and compared with PyTorch's bits.
+void expect_bitwise(const char* section, std::size_t at_least) {
   wick::init();
-  const std::string path = std::string(WICK_REFERENCE_DIR) + "/golden/random.json";
+  const std::string path = std::string(WICK_REFERENCE_DIR) + "/golden/bitwise.json";
   std::ifstream in(path);
   ASSERT_TRUE(in.good()) << "cannot open " << path;
   const nlohmann::json doc = nlohmann::json::parse(in);
-  ASSERT_GE(doc.at("cases").size(), 50U);
-  for (const auto& c : doc.at("cases")) {
+  ASSERT_GE(doc.at(section).size(), at_least);
+  for (const auto& c : doc.at(section)) {
     const std::string expr = c.at("expr");
     SCOPED_TRACE(expr);
     const wick::Tensor t = ev::evaluate(expr).to_tensor();
@@ -67,6 +69,10 @@ TEST(Random, PyTorchsNumbersBitForBit) {
     for (std::size_t i = 0; i < got.size(); ++i) EXPECT_EQ(got[i], text_of(c.at("values")[i])) << "element " << i;
   }
 }
+
+TEST(Random, PyTorchsNumbersBitForBit) { expect_bitwise("random", 50); }
+
+TEST(Random, LinspaceBitForBit) { expect_bitwise("arithmetic", 24); }
 
 TEST(Random, TheAcceptanceLine) {
   wick::init();
