@@ -22,12 +22,11 @@ std::string join(const std::vector<T>& xs, F&& f, bool tuple) {
   s += tuple ? ")" : "]";
   return s;
 }
-// Python's repr of a str: single quotes, or double quotes when the text
-// holds a single quote and no double quote; backslash, the quote, \n, \r and
-// \t escaped, other control characters as \xNN; other bytes (UTF-8 text)
-// as they are.
-std::string quote(const std::string& s) {
-  const char q = s.find('\'') != std::string::npos && s.find('"') == std::string::npos ? '"' : '\'';
+}  // namespace
+
+std::string python_str_repr(std::string_view s) {
+  const char q = s.find('\'') != std::string_view::npos && s.find('"') == std::string_view::npos ? '"' : '\'';
+  constexpr char kHex[] = "0123456789abcdef";
   std::string out(1, q);
   for (const char c : s) {
     const auto u = static_cast<unsigned char>(c);
@@ -41,7 +40,6 @@ std::string quote(const std::string& s) {
     } else if (c == '\t') {
       out += "\\t";
     } else if (u < 0x20 || u == 0x7f) {
-      constexpr char kHex[] = "0123456789abcdef";
       out += "\\x";
       out += kHex[u >> 4];
       out += kHex[u & 0xf];
@@ -51,7 +49,6 @@ std::string quote(const std::string& s) {
   }
   return out + q;
 }
-}  // namespace
 
 std::string value_repr(const Value& value, TensorRepr tensor_repr) {
   auto repr = [&](const Value& v) { return value_repr(v, tensor_repr); };
@@ -65,7 +62,7 @@ std::string value_repr(const Value& value, TensorRepr tensor_repr) {
     case Value::Kind::kDouble:
       return python_float_repr(value.to_double());
     case Value::Kind::kString:
-      return quote(value.to_string());
+      return python_str_repr(value.to_string());
     case Value::Kind::kTensor:
       return tensor_repr(value.to_tensor());
     case Value::Kind::kTensorList:
@@ -91,7 +88,7 @@ std::string value_repr(const Value& value, TensorRepr tensor_repr) {
       std::string s = "{";
       for (const auto& [k, v] : value.dict_items()) {
         if (s.size() > 1) s += ", ";
-        s += quote(k) + ": " + repr(v);
+        s += python_str_repr(k) + ": " + repr(v);
       }
       return s + "}";
     }

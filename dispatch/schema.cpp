@@ -107,33 +107,6 @@ struct Literal {
   std::vector<Literal> items;  // kList
 };
 
-/// Python's repr of a str: single quotes unless only double quotes avoid escapes.
-std::string python_str_repr(std::string_view s) {
-  const bool use_double = s.find('\'') != std::string_view::npos && s.find('"') == std::string_view::npos;
-  const char quote = use_double ? '"' : '\'';
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out(1, quote);
-  for (const char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    if (c == '\\' || c == quote) {
-      out += '\\';
-      out += c;
-    } else if (c == '\n') {
-      out += "\\n";
-    } else if (c == '\t') {
-      out += "\\t";
-    } else if (c == '\r') {
-      out += "\\r";
-    } else if (u < 0x20 || u == 0x7f) {
-      out += "\\x";
-      out += kHex[u >> 4];
-      out += kHex[u & 0xf];
-    } else {
-      out += c;
-    }
-  }
-  return out + quote;
-}
 
 std::string python_repr(const Literal& lit) {
   switch (lit.kind) {

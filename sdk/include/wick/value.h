@@ -183,5 +183,10 @@ using Stack = std::vector<Value>;
 
 /// Python's repr of a float: shortest round-trip digits, "1e-05", "3.0", "nan", "inf".
 [[nodiscard]] WICK_API std::string python_float_repr(double v);
+/// Python's repr of a str: single quotes, or double quotes when the text
+/// holds a single quote and no double quote; backslash, the quote, \n, \r
+/// and \t escaped, other control characters as \xNN, other bytes (UTF-8
+/// text) as they are: `"it's"`, `'a\nb'`.
+[[nodiscard]] WICK_API std::string python_str_repr(std::string_view s);
 
 }  // namespace wick
