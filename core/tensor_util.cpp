@@ -9,7 +9,9 @@ namespace wick {
 DimVector broadcast_shapes(IntArrayRef a, IntArrayRef b, const char* op) {
   const std::size_t n = std::max(a.size(), b.size());
   DimVector out(n);
-  for (std::size_t i = 0; i < n; ++i) {
+  // From the last dimension, as PyTorch: a mismatch in several dimensions
+  // names the last one.
+  for (std::size_t i = n; i-- > 0;) {
     const std::int64_t da = i < n - a.size() ? 1 : a[i - (n - a.size())];
     const std::int64_t db = i < n - b.size() ? 1 : b[i - (n - b.size())];
     WICK_CHECK(da == db || da == 1 || db == 1, RuntimeError, op, ": The size of tensor a (", da,

@@ -69,6 +69,14 @@ TEST_F(CpuOps, AddWithAlphaAndBroadcasting) {
     EXPECT_NE(std::string(e.what()).find("The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension 0"),
               std::string::npos);
   }
+  // Several mismatching dimensions: PyTorch names the last.
+  try {
+    (void)add(vec({1, 2, 3, 4, 5, 6}).reshape({2, 3}), vec({1, 2, 3, 4, 5, 6}).reshape({3, 2}));
+    FAIL();
+  } catch (const RuntimeError& e) {
+    EXPECT_NE(std::string(e.what()).find("The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension 1"),
+              std::string::npos) << e.what();
+  }
 }
 
 TEST_F(CpuOps, TypePromotionFollowsPyTorch) {
