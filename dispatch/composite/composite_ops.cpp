@@ -330,6 +330,13 @@ Tensor rsub_kernel(const Tensor& self, const Tensor& other, const Scalar& alpha)
 Tensor rtruediv_kernel(const Tensor& self, const Tensor& other) { return div(other, self); }
 Tensor rpow_kernel(const Tensor& self, const Tensor& other) { return pow(other, self); }
 Tensor rmod_kernel(const Tensor& self, const Tensor& other) { return remainder(other, self); }
+// floor_divide is div(rounding_mode='floor') in PyTorch 1.13 (it truncated before).
+Tensor floor_divide_kernel(const Tensor& self, const Tensor& other) { return div(self, other, "floor"); }
+Tensor floor_divide__kernel(const Tensor& self, const Tensor& other) {
+  Tensor s = self;
+  return s.div_(other, "floor");
+}
+Tensor rfloordiv_kernel(const Tensor& self, const Tensor& other) { return div(other, self, "floor"); }
 
 Tensor add_inplace(const Tensor& self, const Tensor& other, const Scalar& alpha) {
   Tensor out = self;
@@ -362,6 +369,7 @@ void register_composite_kernels(std::vector<std::unique_ptr<Library>>& out) {
   constexpr auto kComposite = DispatchKey::kCompositeImplicit;
   auto torch = std::make_unique<Library>("torch", kComposite);
   torch->impl("reshape", &reshape_kernel)
+      .impl("floor_divide", &floor_divide_kernel)
       .impl("transpose", &transpose_kernel)
       .impl("t", &t_kernel)
       .impl("permute", &permute_kernel)
@@ -392,7 +400,9 @@ void register_composite_kernels(std::vector<std::unique_ptr<Library>>& out) {
       .impl("div_", &div_inplace)
       .impl("__rtruediv__", &rtruediv_kernel)
       .impl("__rpow__", &rpow_kernel)
-      .impl("__rmod__", &rmod_kernel);
+      .impl("__rmod__", &rmod_kernel)
+      .impl("floor_divide_", &floor_divide__kernel)
+      .impl("__rfloordiv__", &rfloordiv_kernel);
 
   auto functional = std::make_unique<Library>("torch.nn.functional", kComposite);
   functional->impl("relu", &functional_relu);

@@ -195,6 +195,27 @@ TEST(EvalParser, StringsPrintAsPythonsRepr) {
   EXPECT_EQ(run(R"(["it's", 'x'])"), R"(["it's", 'x'])");
 }
 
+// Python's `//` on numbers, and torch.floor_divide (__floordiv__,
+// __rfloordiv__) on tensors, with PyTorch 1.13's results.
+TEST(EvalParser, FloorDivision) {
+  wick::init();
+  EXPECT_EQ(tree("a // b * c"), "((a // b) * c)");
+  EXPECT_EQ(run("7 // 2"), "3");
+  EXPECT_EQ(run("-7 // 2"), "-4");
+  EXPECT_EQ(run("7.5 // 2"), "3.0");
+  EXPECT_EQ(run("-7.5 // 2"), "-4.0");
+  EXPECT_EQ(run("1 // 0.1"), "9.0");  // Python's, from the remainder: not floor(1 / 0.1)
+  EXPECT_EQ(run("True // 2"), "0");
+  EXPECT_EQ(error_of<ev::ZeroDivisionError>("7 // 0"), "integer division or modulo by zero");
+  EXPECT_EQ(error_of<ev::ZeroDivisionError>("7.0 // 0"), "float floor division by zero");
+  EXPECT_EQ(error_of<ev::OverflowError>("(-9223372036854775807 - 1) // -1"),
+            "integer result of -9223372036854775808 // -1 does not fit in 64 bits (wick ints are int64)");
+  EXPECT_EQ(run("torch.tensor([7., -7.]) // 2"), "tensor([ 3., -4.])");
+  EXPECT_EQ(run("torch.tensor([7, -7]) // 2"), "tensor([ 3, -4])");
+  EXPECT_EQ(run("7 // torch.tensor([2., -2.])"), "tensor([ 3., -4.])");
+  EXPECT_EQ(run("torch.tensor([5, -5]).floor_divide(3)"), "tensor([ 1, -2])");
+}
+
 // Note [Results as Python sees them]: a Tensor[] result is a tuple, named
 // returns a torch.return_types named tuple.
 TEST(EvalParser, ResultsAsPythonSeesThem) {
@@ -284,7 +305,7 @@ TEST(EvalParser, SyntaxErrorColumns) {
       {"f(a=1, a=2)", 7, "keyword argument repeated: a"},
       {"1 < 2 < 3", 6, "chained comparisons are not supported"},
       {"x = 1", 2, "unexpected '='"},
-      {"7 // 2", 2, "operator '//' is not supported"},
+      {"7 << 2", 2, "operator '<<' is not supported"},
       {"7 ^ 2", 2, "operator '^' is not supported"},
       {"not x", 0, "keyword 'not' is not supported"},
       {"a and b", 2, "keyword 'and' is not supported"},

@@ -68,6 +68,8 @@ std::string_view dunder(BinaryOp op) noexcept {
       return "__mul__";
     case BinaryOp::kDiv:
       return "__truediv__";
+    case BinaryOp::kFloorDiv:
+      return "__floordiv__";
     case BinaryOp::kMod:
       return "__mod__";
     case BinaryOp::kMatMul:
@@ -102,6 +104,8 @@ std::string_view reflected_dunder(BinaryOp op) noexcept {
       return "__rmul__";
     case BinaryOp::kDiv:
       return "__rtruediv__";
+    case BinaryOp::kFloorDiv:
+      return "__rfloordiv__";
     case BinaryOp::kMod:
       return "__rmod__";
     case BinaryOp::kMatMul:

@@ -107,7 +107,7 @@ class OverflowError : public wick::Error {
 };
 
 enum class UnaryOp : std::uint8_t { kNeg, kPos };
-enum class BinaryOp : std::uint8_t { kAdd, kSub, kMul, kDiv, kMod, kMatMul, kPow, kEq, kNe, kLt, kLe, kGt, kGe };
+enum class BinaryOp : std::uint8_t { kAdd, kSub, kMul, kDiv, kFloorDiv, kMod, kMatMul, kPow, kEq, kNe, kLt, kLe, kGt, kGe };
 
 /// "+", "**", "<=", ...
 [[nodiscard]] std::string_view op_symbol(BinaryOp op) noexcept;

@@ -16,6 +16,7 @@
 #include <system_error>
 
 #include "wick/error.h"
+#include "wick/scalar_ops.h"
 #include "wick/tensor.h"
 
 namespace wick::eval {
@@ -190,6 +191,23 @@ Value python_mod(const Value& l, const Value& r, bool ints) {
   return Value(m);
 }
 
+/// Python's `//`: the quotient rounded down.
+Value python_floordiv(const Value& l, const Value& r, bool ints) {
+  if (ints) {
+    const std::int64_t a = l.to_int();
+    const std::int64_t b = r.to_int();
+    if (b == 0) throw ZeroDivisionError("integer division or modulo by zero");
+    if (a == std::numeric_limits<std::int64_t>::min() && b == -1) {
+      throw OverflowError(detail::str_cat("integer result of ", a, " // ", b,
+                                          " does not fit in 64 bits (wick ints are int64)"));
+    }
+    return Value(scalar_ops::floor_divide(a, b));
+  }
+  const double b = r.to_double();
+  if (b == 0.0) throw ZeroDivisionError("float floor division by zero");
+  return Value(scalar_ops::floor_divide(l.to_double(), b));
+}
+
 }  // namespace
 
 Value number_binary(BinaryOp op, const Value& l, const Value& r) {
@@ -204,6 +222,7 @@ Value number_binary(BinaryOp op, const Value& l, const Value& r) {
     return Value(l.to_double() / r.to_double());
   }
   if (op == BinaryOp::kMod) return python_mod(l, r, ints);
+  if (op == BinaryOp::kFloorDiv) return python_floordiv(l, r, ints);
   if (op == BinaryOp::kPow) {
     if (ints && r.to_int() >= 0) return Value(int_pow(l, r));
     return Value(float_pow(l.to_double(), r.to_double()));

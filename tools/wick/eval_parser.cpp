@@ -173,6 +173,8 @@ class Parser {
     for (;;) {
       if (accept("*"))
         left = binary(BinaryOp::kMul, std::move(left), factor());
+      else if (accept("//"))
+        left = binary(BinaryOp::kFloorDiv, std::move(left), factor());
       else if (accept("/"))
         left = binary(BinaryOp::kDiv, std::move(left), factor());
       else if (accept("%"))
@@ -541,6 +543,8 @@ std::string_view op_symbol(BinaryOp op) noexcept {
       return "*";
     case BinaryOp::kDiv:
       return "/";
+    case BinaryOp::kFloorDiv:
+      return "//";
     case BinaryOp::kMod:
       return "%";
     case BinaryOp::kMatMul:
