@@ -118,15 +118,34 @@ ArangeMeta arange(const Scalar& start, const std::optional<Scalar>& end, const S
   const double s = first.to<double>();
   const double e = last.to<double>();
   const double st = step.to<double>();
+  WICK_CHECK(t != ScalarType::kBool, RuntimeError, op, ": \"arange_cpu\" not implemented for 'Bool'");
   WICK_CHECK(st != 0, RuntimeError, op, ": step must be nonzero");
-  if (!any_float) {
+  // An integer dtype computes in int64, so start, end and step are truncated
+  // first, as in PyTorch (arange(0, 5, 1.5, dtype=torch.int64) steps by 1).
+  // The length comes from those integers for int64 and from the arguments
+  // as given for the other integer dtypes (PyTorch's arange_out).
+  if (!any_float || !is_floating(t)) {
+    for (const Scalar* x : {&first, &last, &step}) {
+      const double v = x->to<double>();
+      WICK_CHECK(!x->is_floating() || (v >= -0x1p63 && v < 0x1p63), RuntimeError, op,
+                 ": value cannot be converted to type int64_t without overflow");  // NaN fails too
+    }
     const I64 si = first.to<I64>();
     const I64 ei = last.to<I64>();
     const I64 sti = step.to<I64>();
+    WICK_CHECK(sti != 0, RuntimeError, op, ": step must be nonzero");
     WICK_CHECK((sti > 0 && ei >= si) || (sti < 0 && ei <= si), RuntimeError, op,
                ": upper bound and larger bound inconsistent with step sign");
-    const I64 n = range_length(si, ei, sti, op);
-    return {TensorMeta::contiguous({n}, t, target(device)), Scalar(first.to<I64>()), Scalar(step.to<I64>())};
+    I64 n = 0;
+    if (!any_float || t == ScalarType::kInt64) {
+      n = range_length(si, ei, sti, op);
+    } else {
+      const double count = std::ceil((e - s) / st);
+      WICK_CHECK(count >= 0 && count < 9.0e15, RuntimeError, op, ": invalid size, possible overflow? (", count,
+                 " elements)");
+      n = static_cast<I64>(count);
+    }
+    return {TensorMeta::contiguous({n}, t, target(device)), Scalar(si), Scalar(sti)};
   }
   WICK_CHECK(std::isfinite(s) && std::isfinite(e), RuntimeError, op, ": unsupported range: ", s, " -> ", e);
   WICK_CHECK((st > 0 && e >= s) || (st < 0 && e <= s), RuntimeError, op,

@@ -132,6 +132,10 @@ ElementwiseMeta neg(const Tensor& self) {
              "a mask, use the `~` or `logical_not()` operator instead.");
   return unary_op("torch.neg", self, UnaryKind::kSame);
 }
+ElementwiseMeta abs(const Tensor& self) {
+  WICK_CHECK(self.dtype() != ScalarType::kBool, RuntimeError, "torch.abs: \"abs_cpu\" not implemented for 'Bool'");
+  return unary_op("torch.abs", self, UnaryKind::kSame);
+}
 ElementwiseMeta relu(const Tensor& self) {
   WICK_CHECK(self.dtype() != ScalarType::kBool, RuntimeError,
              "torch.relu: \"clamp_min_cpu\" not implemented for 'Bool'");

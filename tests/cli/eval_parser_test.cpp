@@ -216,6 +216,24 @@ TEST(EvalParser, FloorDivision) {
   EXPECT_EQ(run("torch.tensor([5, -5]).floor_divide(3)"), "tensor([ 1, -2])");
 }
 
+// What PyTorch 1.13 refuses or truncates in creation and unary functions.
+TEST(EvalParser, ArangeOfIntegerDtypesAndBoolRefusals) {
+  wick::init();
+  EXPECT_EQ(run("torch.arange(0, 5, 1.5, dtype=torch.int64)"), "tensor([0, 1, 2, 3, 4])");  // step 1.5 -> 1
+  EXPECT_EQ(run("torch.arange(0.5, 5.9, 1.5, dtype=torch.int32)"), "tensor([0, 1, 2, 3], dtype=torch.int32)");
+  EXPECT_EQ(run("torch.arange(10, 0, -2.5, dtype=torch.int64)"), "tensor([10,  8,  6,  4,  2])");
+  EXPECT_EQ(run("torch.arange(1, 2.5, 0.5, dtype=torch.float64)"), "tensor([1.0000, 1.5000, 2.0000], dtype=torch.float64)");
+  EXPECT_NE(error_of<wick::RuntimeError>("torch.arange(0, 5, 0.5, dtype=torch.int64)").find("step must be nonzero"),
+            std::string::npos);
+  EXPECT_NE(error_of<wick::RuntimeError>("torch.arange(3, dtype=torch.bool)").find("\"arange_cpu\" not implemented for 'Bool'"),
+            std::string::npos);
+  EXPECT_NE(error_of<wick::RuntimeError>("torch.arange(float('nan'), 2, dtype=torch.int64)")
+                .find("value cannot be converted to type int64_t without overflow"),
+            std::string::npos);
+  EXPECT_NE(error_of<wick::RuntimeError>("torch.abs(torch.tensor([True]))").find("\"abs_cpu\" not implemented for 'Bool'"),
+            std::string::npos);
+}
+
 // Note [Results as Python sees them]: a Tensor[] result is a tuple, named
 // returns a torch.return_types named tuple.
 TEST(EvalParser, ResultsAsPythonSeesThem) {
