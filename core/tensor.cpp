@@ -7,6 +7,7 @@
 #include <atomic>
 
 #include <limits>
+#include <optional>
 
 #include "core/allocate.h"
 #include "core/host_read.h"
@@ -136,7 +137,9 @@ DimVector contiguous_strides(IntArrayRef sizes) {
   bool overflow = false;
   for (std::size_t i = sizes.size(); i-- > 0 && !overflow;) {
     strides[i] = s;
-    overflow = __builtin_mul_overflow(s, std::max<std::int64_t>(sizes[i], 1), &s);
+    const std::optional<std::int64_t> next = try_mul(s, std::max<std::int64_t>(sizes[i], 1));
+    overflow = !next.has_value();
+    s = next.value_or(s);
   }
   if (!overflow) return strides;  // every call but the rare ones below
   // The sizes of an empty tensor may multiply past int64 (`repeat` of an

@@ -2,6 +2,7 @@
 /// \file
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 
 #include "core/allocate.h"
 #include "wick/checked.h"
@@ -29,7 +30,9 @@ bool has_contiguous_strides(IntArrayRef sizes, IntArrayRef strides) noexcept {
   std::int64_t expected = 1;
   for (std::size_t i = sizes.size(); i-- > 0;) {
     if (strides[i] != expected) return false;
-    if (__builtin_mul_overflow(expected, std::max<std::int64_t>(sizes[i], 1), &expected)) return false;
+    const std::optional<std::int64_t> next = try_mul(expected, std::max<std::int64_t>(sizes[i], 1));
+    if (!next) return false;
+    expected = *next;
   }
   return true;
 }
