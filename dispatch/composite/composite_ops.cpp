@@ -337,6 +337,9 @@ Tensor floor_divide__kernel(const Tensor& self, const Tensor& other) {
   return s.div_(other, "floor");
 }
 Tensor rfloordiv_kernel(const Tensor& self, const Tensor& other) { return div(other, self, "floor"); }
+Tensor tensor_where_kernel(const Tensor& self, const Tensor& condition, const Tensor& other) {
+  return where(condition, self, other);
+}
 
 Tensor add_inplace(const Tensor& self, const Tensor& other, const Scalar& alpha) {
   Tensor out = self;
@@ -402,7 +405,8 @@ void register_composite_kernels(std::vector<std::unique_ptr<Library>>& out) {
       .impl("__rpow__", &rpow_kernel)
       .impl("__rmod__", &rmod_kernel)
       .impl("floor_divide_", &floor_divide__kernel)
-      .impl("__rfloordiv__", &rfloordiv_kernel);
+      .impl("__rfloordiv__", &rfloordiv_kernel)
+      .impl("where", &tensor_where_kernel);
 
   auto functional = std::make_unique<Library>("torch.nn.functional", kComposite);
   functional->impl("relu", &functional_relu);

@@ -128,6 +128,7 @@ const std::map<std::string, std::vector<Sample>>& explicit_samples() {
     Tensor cond = gt(randn({2, 3}), wrap_scalar(Scalar(0.0)));
     std::map<std::string, std::vector<Sample>> m;
     m["where"] = {{{Value(cond), t({2, 3}), t({3})}}};
+    m["torch.Tensor.where"] = {{{t({2, 3}), Value(cond), t({3})}}};  // x.where(condition, y)
     m["sum"] = {{{t({2, 3})}}, {{t({2, 3, 2}), ints({0, 2})}}, {{t({2, 3}), ints({-1}), Value(true)}}};
     m["mean"] = {{{t({2, 3})}}, {{t({2, 3}), ints({1})}}, {{t({2, 3}), ints({0}), Value(true)}}};
     m["mm"] = {{{t({2, 3}), t({3, 4})}}};

@@ -216,6 +216,17 @@ TEST(EvalParser, FloorDivision) {
   EXPECT_EQ(run("torch.tensor([5, -5]).floor_divide(3)"), "tensor([ 1, -2])");
 }
 
+// PyTorch's Tensor.where(condition, y) is torch.where(condition, self, y).
+TEST(EvalParser, TensorWhereTakesTheConditionAsItsArgument) {
+  wick::init();
+  EXPECT_EQ(run("torch.tensor([1., 2.]).where(torch.tensor([True, False]), torch.tensor([0., 0.]))"),
+            "tensor([1., 0.])");
+  EXPECT_EQ(run("torch.tensor([1., 2.]).where(condition=torch.tensor([False, True]), other=torch.tensor([7., 7.]))"),
+            "tensor([7., 2.])");
+  EXPECT_EQ(run("torch.where(torch.tensor([True, False]), torch.tensor([1., 2.]), torch.tensor([0., 0.]))"),
+            "tensor([1., 0.])");
+}
+
 // What PyTorch 1.13 refuses or truncates in creation and unary functions.
 TEST(EvalParser, ArangeOfIntegerDtypesAndBoolRefusals) {
   wick::init();
