@@ -184,7 +184,7 @@ TEST(Loader, BrokenFilesGetOneSpecificMessageEach) {
        "cannot load as a shared library: truncated (the file has 1024 bytes; its section headers lie beyond them)"},
       {wrapped.string(), "its program headers lie beyond them"},
       {relocatable.string(), "cannot load as a shared library: an ELF file but not a shared library"},
-      {"/nonexistent/libx.so", "no such plugin file"},
+      {(dir.path / "missing" / "libx.so").string(), "no such plugin file"},  // in the test's own directory
       {plugin_path("no_entry"), "no entry point 'wick_plugin_descriptor' (is this a wick plugin?)"},
       {plugin_path("bad_abi"), "plugin ABI version 99, this host supports " WICK_STR(
                                    WICK_PLUGIN_ABI_VERSION) " (the plugin is newer: update wick)"},
