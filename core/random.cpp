@@ -90,6 +90,11 @@ void normal_fill_16(double* data, double mean, double std) {
 
 // From the operating system's entropy, below 2**63 so that it is a Python
 // int wick's int64 holds (PyTorch's may reach 2**64 - 1).
+// PyTorch's float32 uniform in [0, 1): the low 24 bits of one 32-bit draw.
+float uniform_float(std::uint32_t draw) {
+  return static_cast<float>(draw & ((std::uint32_t{1} << 24) - 1)) * 0x1p-24F;
+}
+
 std::uint64_t nondeterministic_seed() {
   std::random_device device;
   const std::uint64_t high = device();
@@ -128,10 +133,7 @@ void Generator::uniform(float* out, std::int64_t n, double from, double to) {
   std::lock_guard lock(mutex_);
   const auto f = static_cast<float>(from);
   const float range = static_cast<float>(to) - f;
-  for (std::int64_t i = 0; i < n; ++i) {
-    const float x = static_cast<float>(draw32() & ((std::uint32_t{1} << 24) - 1)) * 0x1p-24F;
-    out[i] = x * range + f;
-  }
+  for (std::int64_t i = 0; i < n; ++i) out[i] = uniform_float(draw32()) * range + f;
 }
 
 void Generator::uniform(double* out, std::int64_t n, double from, double to) {
@@ -159,7 +161,7 @@ void Generator::normal_fill(T* out, std::int64_t n, T mean, T std) {
   const auto uniforms = [&](T* p, std::int64_t count) {
     for (std::int64_t i = 0; i < count; ++i) {
       if constexpr (std::is_same_v<T, float>) {
-        p[i] = static_cast<float>(draw32() & ((std::uint32_t{1} << 24) - 1)) * 0x1p-24F;
+        p[i] = uniform_float(draw32());
       } else {
         p[i] = uniform01();
       }

@@ -322,7 +322,7 @@ class Evaluator {
   // The Python attributes and methods of a tensor that are not operators of
   // the catalog: read from the tensor itself, as PyTorch's Python binding does.
   static std::optional<Value> tensor_attribute(const Tensor& t, const std::string& attr) {
-    if (attr == "shape") return Value(std::make_shared<TorchSize>(std::vector<std::int64_t>(t.sizes().begin(), t.sizes().end())));
+    if (attr == "shape") return size_of(t);
     if (attr == "dtype") return Value(t.dtype());
     if (attr == "device") return Value(t.device());
     if (attr == "ndim") return Value(t.dim());
@@ -334,6 +334,11 @@ class Evaluator {
       return Value(t.permute(dims));
     }
     return std::nullopt;
+  }
+
+  // x.shape and x.size(): a torch.Size.
+  static Value size_of(const Tensor& t) {
+    return Value(std::make_shared<TorchSize>(std::vector<std::int64_t>(t.sizes().begin(), t.sizes().end())));
   }
 
   // A tensor's method that is not an operator (Note [Tensor attributes in eval]).
@@ -364,9 +369,7 @@ class Evaluator {
     if (name == "size") {
       WICK_CHECK(args.size() + kwargs.size() <= 1 && (kwargs.empty() || kwargs[0].first == "dim"), TypeError,
                  "size() takes at most one argument: dim");
-      if (args.empty() && kwargs.empty()) {
-        return Value(std::make_shared<TorchSize>(std::vector<std::int64_t>(t.sizes().begin(), t.sizes().end())));
-      }
+      if (args.empty() && kwargs.empty()) return size_of(t);
       const Value& d = args.empty() ? kwargs[0].second : args[0];
       WICK_CHECK(d.is_int() && !d.is_bool(), TypeError, "size(): argument 'dim' must be int, not ", d.type_name());
       return Value(t.size(d.to_int()));
