@@ -3,6 +3,8 @@
 #include "wick/storage.h"
 
 #include <sys/mman.h>
+#include <sys/sysinfo.h>
+#include <unistd.h>
 
 #include <array>
 #include <atomic>
@@ -127,8 +129,30 @@ LargeBlockCache& large_cache() {
   return *cache;
 }
 
+// Note [Allocations larger than the machine]
+// Where the kernel overcommits memory (vm.overcommit_memory = 1, common on
+// large hosts), malloc of 8 TiB succeeds, and the kernel that fills it runs
+// for minutes until the OOM killer ends the process. So a request for more
+// than the machine's memory and swap together, which can never be filled,
+// is refused at once, as it is where the kernel does not overcommit: the
+// outcome does not depend on the host's settings.
+std::size_t machine_bytes() {
+  static const std::size_t bytes = [] {
+    struct sysinfo info {};
+    const long pages = ::sysconf(_SC_PHYS_PAGES);
+    const long page_size = ::sysconf(_SC_PAGE_SIZE);
+    std::size_t total = pages > 0 && page_size > 0 ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page_size)
+                                                   : SIZE_MAX / 4;
+    if (::sysinfo(&info) == 0) total += static_cast<std::size_t>(info.totalswap) * info.mem_unit;
+    return total;
+  }();
+  return bytes;
+}
+
 void* allocate_large(std::size_t nbytes) {
   WICK_CHECK(nbytes <= SIZE_MAX / 2, RuntimeError, "CPU allocator: cannot allocate ", nbytes, " bytes");
+  WICK_CHECK(nbytes <= machine_bytes(), RuntimeError, "CPU allocator: out of memory allocating ", nbytes,
+             " bytes: more than this machine's memory and swap (", machine_bytes(), " bytes)");
   const std::size_t rounded = large_class(nbytes);
   if (void* p = large_cache().take(rounded)) return p;
   if (rounded < kHugeBlock) return aligned_or_throw(rounded, nbytes);

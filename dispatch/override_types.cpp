@@ -47,6 +47,7 @@ struct TypeRegistry {
   std::unordered_map<std::string, TypeInfo*> by_name;         // registered ones
   std::vector<std::string> order;                             // registration order
   std::array<std::atomic<const TypeInfo*>, kMaxSubclasses> by_id{};  // subclass ids (0: Tensor)
+  std::unordered_map<std::string, TensorTypeId> retired_ids;         // unregistered subclasses' ids, by name
   TensorTypeId next_id = 1;
 };
 
@@ -134,8 +135,26 @@ const TypeInfo& register_type(TypeSpec spec, const std::string& owner, const std
              "': a tensor-like type needs a handler (its __torch_function__), its own or a parent's");
   TensorTypeId id = 0;
   if (subclass) {
-    WICK_CHECK(r.next_id < kMaxSubclasses, RuntimeError, "register_type: too many tensor subclasses");
-    id = r.next_id++;
+    // Note [Subclass ids of reloaded plugins]
+    // A subclass id indexes fixed tables (by_id here, the live-instance
+    // counts in core/tensor.cpp), so ids are finite. A plugin loaded and
+    // unloaded in a loop registers the same names again and again; the id of
+    // a retired subclass of the same name is taken again once no tensor of
+    // it is left (unloading refuses while one is, and a retired type makes
+    // no new ones), so reloading never runs out of ids. Only distinct names
+    // count against kMaxTensorTypeIds.
+    if (auto it = r.retired_ids.find(spec.name); it != r.retired_ids.end()) {
+      const TypeInfo* old = r.by_id[it->second].load(std::memory_order_acquire);
+      if (old != nullptr && !old->registered() && old->live_instances() == 0) {
+        id = it->second;
+        r.retired_ids.erase(it);
+      }
+    }
+    if (id == 0) {
+      WICK_CHECK(r.next_id < kMaxSubclasses, RuntimeError, "register_type '", spec.name,
+                 "': too many tensor subclasses (", kMaxSubclasses - 1, " distinct names)");
+      id = r.next_id++;
+    }
   }
   TypeInfo& t = TypeRegistryAccess::make(r.store);
   std::string name = spec.name;
@@ -154,6 +173,7 @@ void unregister_type(const TypeInfo& type) noexcept {
   r.by_name.erase(it);
   std::erase(r.order, type.name());
   TypeRegistryAccess::retire(const_cast<TypeInfo&>(type));
+  if (type.is_tensor_subclass()) r.retired_ids[type.name()] = type.id();
   // by_id keeps the pointer: tensors of this type may still exist and print.
 }
 

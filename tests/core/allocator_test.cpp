@@ -7,9 +7,13 @@
 
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <thread>
 #include <vector>
 
+#include "wick/error.h"
+#include "wick/loader.h"
+#include "wick/ops.h"
 #include "wick/storage.h"
 
 namespace wick {
@@ -79,6 +83,33 @@ TEST_F(CpuAllocatorTest, BlocksMoveBetweenThreads) {
   std::thread([&] { q = cpu_.allocate(kMiB); }).join();
   EXPECT_EQ(q, p);
   cpu_.deallocate(q, kMiB);
+}
+
+// Issue 22, failure 4: on a host that overcommits memory, malloc of 8 TiB
+// succeeded and the kernel filling it ran until a watchdog killed the
+// process. A request larger than the machine's memory and swap is refused
+// at once, whatever the host's overcommit setting (Note [Allocations larger
+// than the machine]).
+TEST_F(CpuAllocatorTest, MoreThanTheMachineHasIsRefusedAtOnce) {
+  for (std::size_t n : {std::size_t{1} << 50, std::size_t{1} << 43}) {  // 1 PiB, 8 TiB
+    try {
+      (void)cpu_.allocate(n);
+      ADD_FAILURE() << n << " bytes allocated";
+    } catch (const RuntimeError& e) {
+      EXPECT_NE(std::string(e.what()).find("out of memory allocating " + std::to_string(n) +
+                                           " bytes: more than this machine's memory and swap"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+  // Through an operator: the error names it.
+  init();
+  try {
+    (void)empty({std::int64_t{1} << 41});
+    ADD_FAILURE() << "an 8 TiB tensor";
+  } catch (const RuntimeError& e) {
+    EXPECT_NE(std::string(e.what()).find("more than this machine's memory"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

@@ -174,13 +174,44 @@ TEST_F(Cuda, TransfersKeepValuesForAnyLayoutAndDtype) {
   Tensor dst = zeros({4, 2, 3}).cuda();
   dst.copy_(t);
   EXPECT_EQ(compare(t, dst, false), "");
-  Tensor host = zeros({4, 2, 3}).t();  // a non-contiguous destination on the host
-  host.copy_(t.cuda().t());
-  EXPECT_EQ(compare(t.t(), host, false), "");
+  // A non-contiguous destination on the host, from a non-contiguous device
+  // source (issue 22, failure 2: the test called t() on a 3-D tensor).
+  Tensor host = zeros({3, 2, 4}).permute({2, 1, 0});
+  host.copy_(t.cuda().transpose(0, 1).transpose(0, 1));
+  EXPECT_EQ(compare(t, host, false), "");
+  Tensor back = zeros({3, 2, 4});
+  back.copy_(t.cuda().permute({2, 1, 0}));
+  EXPECT_EQ(compare(t.permute({2, 1, 0}), back, false), "");
   // Broadcasting source, device to device.
   Tensor d2 = zeros({3, 4}).cuda();
   d2.copy_(arange(Scalar(4.0)).cuda());
   EXPECT_EQ(compare(arange(Scalar(4.0)).expand({3, 4}), d2, false), "");
+}
+
+// torch.Tensor.cuda, which the catalog walk leaves to this test: good and
+// bad devices, boxed and typed.
+TEST_F(Cuda, TensorCudaChecksItsArguments) {
+  const Tensor x = arange(Scalar(6.0)).reshape({2, 3});
+  const Tensor y = call("torch.Tensor.cuda", {x}).to_tensor();
+  EXPECT_EQ(y.device(), kCuda);
+  EXPECT_EQ(compare(x, y, false), "");
+  EXPECT_EQ(call("torch.Tensor.cuda", {y}).to_tensor().data_ptr(), y.data_ptr()) << "already there: itself";
+  EXPECT_EQ(call("torch.Tensor.cuda", {x, Value("cuda:0")}, {{"non_blocking", Value(true)}}).to_tensor().device(),
+            kCuda);
+  try {
+    (void)call("torch.Tensor.cuda", {x, Value(Device())});
+    ADD_FAILURE() << "x.cuda('cpu')";
+  } catch (const RuntimeError& e) {
+    EXPECT_NE(std::string(e.what()).find("Invalid device, must be cuda device"), std::string::npos) << e.what();
+  }
+  const int missing = cuda::device_count();
+  try {
+    (void)x.cuda(Device(DeviceType::kCUDA, missing));
+    ADD_FAILURE() << "a device index past the last device";
+  } catch (const RuntimeError& e) {
+    EXPECT_NE(std::string(e.what()).find("cuda:" + std::to_string(missing)), std::string::npos) << e.what();
+  }
+  EXPECT_THROW((void)call("torch.Tensor.cuda", {x, Value(std::vector<std::int64_t>{1})}), TypeError);
 }
 
 TEST_F(Cuda, PinnedNonBlockingCopiesAreVisibleAfterSynchronize) {

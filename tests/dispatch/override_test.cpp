@@ -370,6 +370,31 @@ TEST_F(Override, TypeRegistrationErrorsAndUnregistration) {
                         "cannot create 'TTemp' instances: the plugin of 'TTemp' is unloaded");
 }
 
+// Issue 22, failure 5: a plugin churned in a loop (the stress test on a fast
+// host) ran out of subclass ids after 4095 loads. Note [Subclass ids of
+// reloaded plugins]: registering a name again reuses its retired id.
+TEST_F(Override, ReregisteringASubclassReusesItsId) {
+  TensorTypeId first = 0;
+  for (int round = 0; round < 5000; ++round) {  // more rounds than there are ids
+    Library temp("override_churn");
+    const TypeInfo& t = temp.register_type({.name = "TChurn", .parent = "Tensor"});
+    if (round == 0) first = t.id();
+    ASSERT_EQ(t.id(), first) << "round " << round;
+  }
+  // While a tensor of the retired type lives, its id stays with it.
+  Tensor alive;
+  {
+    Library temp("override_churn");
+    alive = as_subclass(vec({1, 2}, ScalarType::kFloat32), &temp.register_type({.name = "TChurn", .parent = "Tensor"}));
+  }
+  {
+    Library temp("override_churn");
+    const TypeInfo& t = temp.register_type({.name = "TChurn", .parent = "Tensor"});
+    EXPECT_NE(t.id(), alive.impl()->type_id());
+    EXPECT_EQ(neg(alive).repr(), "TChurn([-1., -2.])");
+  }
+}
+
 // Note [Type parents]: a tensor-like under a tensor-like (Length under
 // Quantity) is ordered before its parent whatever the argument order, as
 // Python orders any classes, and inherits what it does not register.

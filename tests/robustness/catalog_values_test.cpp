@@ -33,8 +33,10 @@ const std::map<std::string, std::string>& not_walked() {
         out[e.qualified_name] =
             "an internal device kernel behind conv and pooling, reached by every call of the public operators this "
             "walk covers; its schema is walked by catalog_arguments_test";
-    if (!cuda::is_available())
-      out["torch.Tensor.cuda"] = "needs a CUDA device, and this machine has none (tests/cuda runs it where one is)";
+    // Issue 22, failure 3: left out only where no GPU was present, it was
+    // walked and failed where one was. The walk is the same on every host.
+    out["torch.Tensor.cuda"] =
+        "moves to a CUDA device: Cuda.TensorCudaChecksItsArguments (tests/cuda) walks it where a device is";
     return out;
   }();
   return m;

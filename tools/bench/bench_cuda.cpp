@@ -11,20 +11,29 @@
 ///   - cudnn_conv vs wick_conv2d: 3x3 convolution, NCHW float32.
 ///   - tiny_add: the host cost of a 1-element CUDA add (no libtorch twin:
 ///     Debian's libtorch is built without CUDA).
+///   - mlp_step/W/B: one SGD training step of a 4-layer float32 MLP of width
+///     W on a batch of B (linear, relu, mse_loss, backward, SGD), wall time
+///     per step over 100 steps between synchronisations.
+/// `tools/gpu/bench.sh` runs these beside their PyTorch twins
+/// (`tools/gpu/torch_twin.py`) on the GPU machine and prints the ratios.
 /// Without a device every benchmark reports "no CUDA device" and is skipped.
 #include <benchmark/benchmark.h>
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 #include <cudnn.h>
 
+#include <chrono>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <wick/cuda.h>
 #include <wick/loader.h>
 #include <wick/nn_functional.h>
 #include <wick/ops.h>
+#include <wick/optim.h>
+#include <wick/random.h>
 
 namespace {
 
@@ -219,6 +228,51 @@ void tiny_add(benchmark::State& state) {
   wick::cuda::synchronize();
 }
 BENCHMARK(tiny_add);
+
+// One SGD step of a 4-layer MLP: the same model, loss, optimiser and timing
+// as mlp_step in tools/gpu/torch_twin.py.
+void mlp_step(benchmark::State& state) {
+  if (!have_device(state)) return;
+  const std::int64_t width = state.range(0);
+  const std::int64_t batch = state.range(1);
+  constexpr int kLayers = 4;
+  constexpr int kSteps = 100;
+  wick::manual_seed(0);
+  std::vector<wick::Tensor> params;
+  for (int i = 0; i < kLayers; ++i) {
+    params.push_back(wick::mul(wick::randn({width, width}), wick::wrap_scalar(0.03)).cuda().requires_grad_());
+    params.push_back(wick::zeros({width}).cuda().requires_grad_());
+  }
+  const wick::Tensor x = wick::randn({batch, width}).cuda();
+  const wick::Tensor target = wick::randn({batch, width}).cuda();
+  wick::optim::SGD opt(params, {.lr = 0.01});
+  auto step = [&] {
+    opt.zero_grad(/*set_to_none=*/true);
+    wick::Tensor h = x;
+    for (int i = 0; i < kLayers; ++i) {
+      h = wick::nn::functional::linear(h, params[2 * i], params[2 * i + 1]);
+      if (i + 1 < kLayers) h = wick::relu(h);
+    }
+    wick::nn::functional::mse_loss(h, target).backward();
+    opt.step();
+  };
+  for (int i = 0; i < 20; ++i) step();
+  wick::cuda::synchronize();
+  for (auto _ : state) {
+    const auto start = std::chrono::steady_clock::now();
+    for (int i = 0; i < kSteps; ++i) step();
+    wick::cuda::synchronize();
+    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+    state.SetIterationTime(took.count() / kSteps);
+  }
+}
+BENCHMARK(mlp_step)
+    ->Args({256, 64})
+    ->Args({1024, 256})
+    ->Args({4096, 512})
+    ->Iterations(5)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 
