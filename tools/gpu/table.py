@@ -1,0 +1,55 @@
+#!/usr/bin/env python3
+"""Prints wick_cuda_bench's figures beside PyTorch's (tools/gpu/torch_twin.py) as markdown tables."""
+import json
+import sys
+
+
+def wick_medians(path):
+    out = {}
+    for b in json.load(open(path))["benchmarks"]:
+        if b.get("aggregate_name", "median") != "median" or b.get("error_occurred"):
+            continue
+        name = b["run_name"].split("/manual_time")[0].split("/iterations")[0]
+        scale = {"ns": 1e-6, "us": 1e-3, "ms": 1.0}[b["time_unit"]]
+        out[name] = b["real_time"] * scale  # milliseconds
+    return out
+
+
+def main():
+    wick = wick_medians(sys.argv[1])
+    torch = json.load(open(sys.argv[2]))
+    print(f"PyTorch {torch['torch_version']} on {torch['device']}; wick/PyTorch below 1 means wick is faster.\n")
+    print("| work | wick | PyTorch | cuBLAS/cuDNN | wick / PyTorch |")
+    print("|---|---:|---:|---:|---:|")
+    rows = [
+        ("copy 2^28 float32", "copy_2e28", "copy_2e28", None, "ms"),
+        ("neg 2^28 float32", "neg_2e28", "neg_2e28", None, "ms"),
+        ("add 2^28 float32", "add_2e28", "add_2e28", None, "ms"),
+        ("mm float32 n=1024", "wick_mm/1024", "mm/1024", "cublas_sgemm/1024", "ms"),
+        ("mm float32 n=4096", "wick_mm/4096", "mm/4096", "cublas_sgemm/4096", "ms"),
+        ("mm float32 n=8192", "wick_mm/8192", "mm/8192", "cublas_sgemm/8192", "ms"),
+        ("conv2d 3x3 N=32 C=K=128 56x56, TF32 off", "wick_conv2d", "conv2d_tf32_off", "cudnn_conv", "ms"),
+        ("conv2d, TF32 on (PyTorch's default)", "wick_conv2d_tf32", "conv2d_tf32_on", None, "ms"),
+        ("1-element add, host cost per call", "tiny_add", "tiny_add_us", None, "us"),
+    ]
+    for label, w, t, raw, unit in rows:
+        wv = wick.get(w)
+        tv = torch.get(t)
+        rv = wick.get(raw) if raw else None
+        if unit == "us":
+            wv = wv * 1e3 if wv is not None else None
+        fmt = lambda v: "—" if v is None else f"{v:.3f} {unit}"
+        ratio = "—" if wv is None or tv is None else f"{wv / tv:.2f}"
+        print(f"| {label} | {fmt(wv)} | {fmt(tv)} | {fmt(rv)} | {ratio} |")
+    print("\n| MLP step (W, B), float32, µs | wick | PyTorch (Python) | wick / PyTorch |")
+    print("|---|---:|---:|---:|")
+    for w, b in ((256, 64), (1024, 256), (4096, 512)):
+        wv = wick.get(f"mlp_step/{w}/{b}")
+        tv = torch.get(f"mlp_step/{w}/{b}")
+        wv = wv * 1e3 if wv is not None else None
+        ratio = "—" if wv is None or tv is None else f"{wv / tv:.2f}"
+        print(f"| {w}, {b} | {'—' if wv is None else f'{wv:.0f}'} | {'—' if tv is None else f'{tv:.0f}'} | {ratio} |")
+
+
+if __name__ == "__main__":
+    main()
