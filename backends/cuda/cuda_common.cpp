@@ -42,8 +42,19 @@ Device cuda_device_of(const char* op, std::initializer_list<const Tensor*> tenso
   return Device(DeviceType::kCUDA, static_cast<std::int16_t>(cuda::current_device()));
 }
 
-Tensor on_device(const Tensor& t, Device device) {
+// Note [Wrapped numbers on the device]
+// A 0-dim CPU tensor (a Python number: x * 2) joins a device operation. A
+// copy from host memory would be a synchronous transfer on every such call,
+// and a CUDA graph would replay it from a host buffer that may hold another
+// value by then. So the number is written by a fill kernel, its value a
+// kernel argument: asynchronous, and captured with the value it had.
+Tensor on_device(const Tensor& t, Device device, std::optional<ScalarType> dtype) {
   if (!t.defined() || t.device() == device) return t;
+  if (t.dim() == 0 && t.device().is_cpu()) {
+    Tensor d = make_empty({}, dtype.value_or(t.dtype()), device);
+    d.fill_(t.item());
+    return d;
+  }
   return t.to(device);
 }
 

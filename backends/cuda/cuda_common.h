@@ -16,6 +16,7 @@
 #include <cuda_runtime_api.h>
 
 #include <initializer_list>
+#include <optional>
 
 #include <wick/device.h>
 #include <wick/library.h>
@@ -50,8 +51,10 @@ class DeviceGuard final {
 /// "Expected all tensors to be on the same device" RuntimeError naming `op`.
 Device cuda_device_of(const char* op, std::initializer_list<const Tensor*> tensors);
 
-/// `t` on `device`: a 0-dim CPU tensor is copied there; others are returned
-/// as they are (callers have checked devices with cuda_device_of).
-[[nodiscard]] Tensor on_device(const Tensor& t, Device device);
+/// `t` on `device`: a 0-dim CPU tensor (a wrapped number) is written there
+/// by a fill kernel, in `dtype` when given (Note [Wrapped numbers on the
+/// device]); others are returned as they are (callers have checked devices
+/// with cuda_device_of).
+[[nodiscard]] Tensor on_device(const Tensor& t, Device device, std::optional<ScalarType> dtype = std::nullopt);
 
 }  // namespace wick::cuda_backend

@@ -1,18 +1,9 @@
 // backends/cuda/cuda_runtime.cpp - CUDA devices, per-thread current streams and the caching allocator.
 /// \file
-/// Note [Caching device allocator]
-/// cudaMalloc and cudaFree are slow (a cudaFree waits for the whole device),
-/// so freed blocks are kept and handed out again. A block belongs to the
-/// device and the stream it was allocated on: work on one stream runs in
-/// order, so a block freed after the last kernel that used it was queued
-/// can be given to the next allocation on that stream without waiting.
-/// (Using a tensor on another stream than the one it was allocated on needs
-/// a `synchronize()` before its memory is freed, as wick/cuda.h says.)
-/// Sizes are rounded to a class: 512 bytes below 4 KiB, else an eighth of
-/// the size's power of two (at most 12.5% slack), and a cached block is
-/// reused only for its own class. When cudaMalloc fails, the device's cached
-/// blocks are freed and the allocation retried once before "CUDA out of
-/// memory" is raised. `empty_cache()` frees every cached block.
+/// The caching allocator's bookkeeping is block_cache.h's (Note [Caching
+/// device allocator], Note [Blocks used on other streams], Note [Private
+/// pools of CUDA graphs]); this file makes its device calls, and keeps the
+/// per-thread current device and streams, events and graphs.
 #include "cuda_runtime.h"
 
 #include <cuda_runtime_api.h>
@@ -21,7 +12,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
-#include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -30,23 +21,18 @@
 
 #include <wick/error.h>
 
+#include "block_cache.h"
+
 namespace wick::cuda_backend {
 namespace {
 
 constexpr int kMaxDevices = 64;
 constexpr int kPoolStreams = 8;
-constexpr std::size_t kMinBlock = 512;
 
 void check(cudaError_t err, const char* what) {
   if (err == cudaSuccess) return;
   (void)cudaGetLastError();  // clear a non-sticky error so later calls are not blamed
   throw RuntimeError(detail::str_cat(what, ": CUDA error: ", cudaGetErrorName(err), ": ", cudaGetErrorString(err)));
-}
-
-std::size_t size_class(std::size_t nbytes) {
-  if (nbytes < 4096) return (nbytes + kMinBlock - 1) / kMinBlock * kMinBlock;
-  const std::size_t step = std::bit_floor(nbytes) / 8;
-  return (nbytes + step - 1) / step * step;
 }
 
 std::string format_bytes(std::size_t n) {
@@ -81,9 +67,51 @@ class DeviceGuardLocal final {
   int previous_ = 0;
 };
 
+// The device calls of the block cache. Called with the allocator's lock held.
+class CudaBlockDriver final : public BlockDriver {
+ public:
+  void* malloc(int device, std::size_t bytes) override {
+    DeviceGuardLocal guard(device);
+    void* p = nullptr;
+    const cudaError_t err = cudaMalloc(&p, bytes);
+    if (err == cudaErrorMemoryAllocation) {
+      (void)cudaGetLastError();
+      return nullptr;
+    }
+    check(err, "cudaMalloc");
+    return p;
+  }
+  // cudaFree waits for the device, so no kernel still uses a block when it goes.
+  void free(int device, void* block) noexcept override {
+    int previous = 0;
+    (void)cudaGetDevice(&previous);
+    (void)cudaSetDevice(device);
+    (void)cudaFree(block);
+    (void)cudaSetDevice(previous);
+  }
+  void* record(int device, void* stream) override {
+    DeviceGuardLocal guard(device);
+    cudaEvent_t e = nullptr;
+    check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "record_stream: cudaEventCreate");
+    check(cudaEventRecord(e, static_cast<cudaStream_t>(stream)), "record_stream: cudaEventRecord");
+    return e;
+  }
+  bool done(void* event) override {
+    const cudaError_t err = cudaEventQuery(static_cast<cudaEvent_t>(event));
+    if (err == cudaErrorNotReady) {
+      (void)cudaGetLastError();
+      return false;
+    }
+    check(err, "cudaEventQuery");
+    return true;
+  }
+  void wait(void* event) override { check(cudaEventSynchronize(static_cast<cudaEvent_t>(event)), "cudaEventSynchronize"); }
+  void release(void* event) noexcept override { (void)cudaEventDestroy(static_cast<cudaEvent_t>(event)); }
+};
+
 class CachingAllocator final : public Allocator {
  public:
-  explicit CachingAllocator(int devices) : pools_(static_cast<std::size_t>(devices)) {}
+  explicit CachingAllocator(int devices) : devices_(devices), cache_(driver_, devices) {}
   ~CachingAllocator() override = default;  // the driver reclaims device memory at exit
   CachingAllocator(const CachingAllocator&) = delete;
   CachingAllocator& operator=(const CachingAllocator&) = delete;
@@ -93,114 +121,83 @@ class CachingAllocator final : public Allocator {
   void* allocate_on(std::size_t nbytes, Device device) override {
     if (nbytes == 0) return nullptr;
     const int index = device.index();
-    WICK_CHECK(index >= 0 && index < static_cast<int>(pools_.size()), RuntimeError, "CUDA error: invalid device ordinal ",
-               index, " (", pools_.size(), " device(s) present)");
+    WICK_CHECK(index >= 0 && index < devices_, RuntimeError, "CUDA error: invalid device ordinal ", index, " (",
+               devices_, " device(s) present)");
     WICK_CHECK(nbytes <= SIZE_MAX / 2, RuntimeError, "CUDA out of memory: cannot allocate ", nbytes, " bytes");
-    const std::size_t rounded = size_class(nbytes);
-    cudaStream_t stream = t_streams[static_cast<std::size_t>(index)];
     std::lock_guard lock(mutex_);
-    Pool& pool = pools_[static_cast<std::size_t>(index)];
-    ++pool.stats.allocations;
-    void* p = nullptr;
-    auto it = pool.cached.find({stream, rounded});
-    if (it != pool.cached.end() && !it->second.empty()) {
-      p = it->second.back();
-      it->second.pop_back();
-      ++pool.stats.cache_hits;
-    } else {
-      p = device_malloc(index, pool, rounded);
-    }
-    live_.emplace(p, Live{index, stream, rounded});
-    pool.stats.allocated_bytes += rounded;
-    pool.stats.peak_allocated_bytes = std::max(pool.stats.peak_allocated_bytes, pool.stats.allocated_bytes);
+    void* p = cache_.allocate(index, nbytes, t_streams[static_cast<std::size_t>(index)]);
+    if (p == nullptr) out_of_memory(index, block_size_class(nbytes));
     return p;
   }
 
   void deallocate(void* ptr, std::size_t /*nbytes*/) noexcept override {
     if (ptr == nullptr) return;
     std::lock_guard lock(mutex_);
-    auto it = live_.find(ptr);
-    if (it == live_.end()) return;  // not ours: never happens for storages made by this allocator
-    const Live l = it->second;
-    live_.erase(it);
-    Pool& pool = pools_[static_cast<std::size_t>(l.device)];
-    pool.stats.allocated_bytes -= l.size;
-    pool.cached[{l.stream, l.size}].push_back(ptr);
+    try {
+      cache_.free(ptr);
+    } catch (const Error&) {  // NOLINT(bugprone-empty-catch): an event could not be made; the block is lost, not reused early
+    }
+  }
+
+  void record_stream(void* ptr, void* stream) {
+    std::lock_guard lock(mutex_);
+    WICK_CHECK(cache_.record_stream(ptr, stream), RuntimeError,
+               "torch.Tensor.record_stream: the tensor's memory does not come from the CUDA caching allocator");
   }
 
   void empty_cache() {
     std::lock_guard lock(mutex_);
-    for (std::size_t d = 0; d < pools_.size(); ++d) release_cached(static_cast<int>(d), pools_[d]);
+    cache_.empty_cache();
   }
-
   DeviceMemoryStats stats(int index) {
     std::lock_guard lock(mutex_);
-    return pools_.at(static_cast<std::size_t>(index)).stats;
+    return cache_.stats(index);
   }
-
   void reset_peak(int index) {
     std::lock_guard lock(mutex_);
-    DeviceMemoryStats& s = pools_.at(static_cast<std::size_t>(index)).stats;
-    s.peak_allocated_bytes = s.allocated_bytes;
-    s.peak_reserved_bytes = s.reserved_bytes;
+    cache_.reset_peak(index);
+  }
+  PoolId begin_pool(void* stream) {
+    std::lock_guard lock(mutex_);
+    return cache_.begin_pool(stream);
+  }
+  void end_pool(void* stream) {
+    std::lock_guard lock(mutex_);
+    cache_.end_pool(stream);
+  }
+  void release_pool(PoolId pool) {
+    std::lock_guard lock(mutex_);
+    cache_.release_pool(pool);
   }
 
  private:
-  struct Live {
-    int device;
-    cudaStream_t stream;
-    std::size_t size;
-  };
-  struct Pool {
-    std::map<std::pair<cudaStream_t, std::size_t>, std::vector<void*>> cached;
-    DeviceMemoryStats stats;
-  };
-
-  // Called with mutex_ held.
-  void* device_malloc(int index, Pool& pool, std::size_t rounded) {
-    DeviceGuardLocal guard(index);
-    void* p = nullptr;
-    cudaError_t err = cudaMalloc(&p, rounded);
-    if (err == cudaErrorMemoryAllocation) {
-      (void)cudaGetLastError();
-      release_cached(index, pool);
-      err = cudaMalloc(&p, rounded);
-    }
-    if (err == cudaErrorMemoryAllocation) {
-      (void)cudaGetLastError();
-      std::size_t free_bytes = 0;
-      std::size_t total = 0;
+  [[noreturn]] void out_of_memory(int index, std::size_t rounded) {
+    const DeviceMemoryStats st = cache_.stats(index);
+    std::size_t free_bytes = 0;
+    std::size_t total = 0;
+    {
+      DeviceGuardLocal guard(index);
       (void)cudaMemGetInfo(&free_bytes, &total);
-      throw RuntimeError(detail::str_cat("CUDA out of memory. Tried to allocate ", format_bytes(rounded), " (GPU ",
-                                         index, "; ", format_bytes(total), " total capacity; ",
-                                         format_bytes(pool.stats.allocated_bytes), " already allocated; ",
-                                         format_bytes(free_bytes), " free; ", format_bytes(pool.stats.reserved_bytes),
-                                         " reserved in total by wick)"));
     }
-    check(err, "cudaMalloc");
-    ++pool.stats.device_allocations;
-    pool.stats.reserved_bytes += rounded;
-    pool.stats.peak_reserved_bytes = std::max(pool.stats.peak_reserved_bytes, pool.stats.reserved_bytes);
-    return p;
+    throw RuntimeError(detail::str_cat("CUDA out of memory. Tried to allocate ", format_bytes(rounded), " (GPU ", index,
+                                       "; ", format_bytes(total), " total capacity; ", format_bytes(st.allocated_bytes),
+                                       " already allocated; ", format_bytes(free_bytes), " free; ",
+                                       format_bytes(st.reserved_bytes), " reserved in total by wick)"));
   }
 
-  // Called with mutex_ held. cudaFree waits for the device, so no kernel
-  // still uses a block when it goes.
-  static void release_cached(int index, Pool& pool) {
-    DeviceGuardLocal guard(index);
-    for (auto& [key, blocks] : pool.cached) {
-      for (void* p : blocks) {
-        (void)cudaFree(p);
-        ++pool.stats.device_frees;
-        pool.stats.reserved_bytes -= key.second;
-      }
-    }
-    pool.cached.clear();
-  }
-
+  int devices_;
   std::mutex mutex_;
-  std::vector<Pool> pools_;
-  std::unordered_map<void*, Live> live_;
+  CudaBlockDriver driver_;
+  BlockCache cache_;
+};
+
+// A captured graph (Note [Private pools of CUDA graphs]).
+struct CapturedGraph {
+  int device = 0;
+  cudaStream_t stream = nullptr;
+  PoolId pool = 0;
+  cudaGraph_t graph = nullptr;
+  cudaGraphExec_t exec = nullptr;
 };
 
 // Page-locked host memory for asynchronous transfers (wick::cuda::pin_memory).
@@ -268,6 +265,104 @@ class CudaRuntime final : public DeviceRuntime {
   DeviceMemoryStats memory_stats(int index) override { return allocator_.stats(resolve(index)); }
   void reset_peak_memory_stats(int index) override { allocator_.reset_peak(resolve(index)); }
   Allocator* pinned_host_allocator() noexcept override { return &pinned_; }
+
+  void record_stream(void* data, Stream stream) override {
+    (void)resolve(stream.device.index());
+    allocator_.record_stream(data, stream.handle);
+  }
+
+  // --- events ---
+  void* create_event(int index, bool timing) override {
+    DeviceGuardLocal guard(resolve(index));
+    cudaEvent_t e = nullptr;
+    check(cudaEventCreateWithFlags(&e, timing ? cudaEventDefault : cudaEventDisableTiming), "Event: cudaEventCreate");
+    return e;
+  }
+  void destroy_event(void* event) noexcept override { (void)cudaEventDestroy(static_cast<cudaEvent_t>(event)); }
+  void record_event(void* event, Stream stream) override {
+    DeviceGuardLocal guard(resolve(stream.device.index()));
+    check(cudaEventRecord(static_cast<cudaEvent_t>(event), static_cast<cudaStream_t>(stream.handle)),
+          "Event.record: cudaEventRecord");
+  }
+  void stream_wait_event(Stream stream, void* event) override {
+    DeviceGuardLocal guard(resolve(stream.device.index()));
+    check(cudaStreamWaitEvent(static_cast<cudaStream_t>(stream.handle), static_cast<cudaEvent_t>(event), 0),
+          "Event.wait: cudaStreamWaitEvent");
+  }
+  bool query_event(void* event) override {
+    const cudaError_t err = cudaEventQuery(static_cast<cudaEvent_t>(event));
+    if (err == cudaErrorNotReady) {
+      (void)cudaGetLastError();
+      return false;
+    }
+    check(err, "Event.query: cudaEventQuery");
+    return true;
+  }
+  void synchronize_event(void* event) override {
+    check(cudaEventSynchronize(static_cast<cudaEvent_t>(event)), "Event.synchronize: cudaEventSynchronize");
+  }
+  float event_elapsed_ms(void* start, void* end) override {
+    float ms = 0;
+    check(cudaEventElapsedTime(&ms, static_cast<cudaEvent_t>(start), static_cast<cudaEvent_t>(end)),
+          "Event.elapsed_time: cudaEventElapsedTime");
+    return ms;
+  }
+
+  // --- graphs (Note [Private pools of CUDA graphs]) ---
+  // Relaxed capture: libraries (cuBLAS's workspace, the allocator's own
+  // cudaMalloc for the private pool) may allocate while a capture runs;
+  // their memory outlives the graph, so the graph stays valid.
+  void* begin_capture(Stream stream) override {
+    const int d = resolve(stream.device.index());
+    auto g = std::make_unique<CapturedGraph>();
+    g->device = d;
+    g->stream = static_cast<cudaStream_t>(stream.handle);
+    g->pool = allocator_.begin_pool(g->stream);
+    DeviceGuardLocal guard(d);
+    const cudaError_t err = cudaStreamBeginCapture(g->stream, cudaStreamCaptureModeRelaxed);
+    if (err != cudaSuccess) {
+      allocator_.end_pool(g->stream);
+      allocator_.release_pool(g->pool);
+      check(err, "Graph.capture_begin: cudaStreamBeginCapture");
+    }
+    return g.release();
+  }
+  void end_capture(void* graph) override {
+    auto* g = static_cast<CapturedGraph*>(graph);
+    DeviceGuardLocal guard(g->device);
+    const cudaError_t err = cudaStreamEndCapture(g->stream, &g->graph);
+    allocator_.end_pool(g->stream);
+    if (err != cudaSuccess || g->graph == nullptr) {
+      (void)cudaGetLastError();
+      throw RuntimeError(detail::str_cat(
+          "Graph.capture_end: the capture failed (", cudaGetErrorName(err),
+          "): an operation that synchronises or reads results on the host (item(), printing, cpu(), "
+          "synchronize(), an integer division's error check) ran while capturing"));
+    }
+    check(cudaGraphInstantiate(&g->exec, g->graph, 0), "Graph.capture_end: cudaGraphInstantiate");
+  }
+  void replay_graph(void* graph, Stream stream) override {
+    auto* g = static_cast<CapturedGraph*>(graph);
+    DeviceGuardLocal guard(g->device);
+    check(cudaGraphLaunch(g->exec, static_cast<cudaStream_t>(stream.handle)), "Graph.replay: cudaGraphLaunch");
+  }
+  void destroy_graph(void* graph) noexcept override {
+    std::unique_ptr<CapturedGraph> g(static_cast<CapturedGraph*>(graph));
+    if (g->exec != nullptr) (void)cudaGraphExecDestroy(g->exec);
+    if (g->graph != nullptr) (void)cudaGraphDestroy(g->graph);
+    // A replay still queued uses the pool's blocks: wait for the device
+    // before they can go to another allocation.
+    int previous = 0;
+    (void)cudaGetDevice(&previous);
+    (void)cudaSetDevice(g->device);
+    (void)cudaDeviceSynchronize();
+    (void)cudaSetDevice(previous);
+    try {
+      allocator_.end_pool(g->stream);
+      allocator_.release_pool(g->pool);
+    } catch (...) {  // NOLINT(bugprone-empty-catch): the pool's memory stays cached; nothing else is lost
+    }
+  }
 
  private:
   struct StreamPool {

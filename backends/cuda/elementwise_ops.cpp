@@ -75,8 +75,8 @@ using M = ElementwiseMeta;
 void launch_binary_into(const char* op, BinaryOp bop, const M& m, const Tensor& r, const Tensor& a_in,
                         const Tensor& b_in, const ScalarValue& alpha = {}) {
   const Device device = r.device();
-  const Tensor a = as_dtype(on_device(a_in, device), m.compute);
-  const Tensor b = as_dtype(on_device(b_in, device), m.compute);
+  const Tensor a = as_dtype(on_device(a_in, device, m.compute), m.compute);
+  const Tensor b = as_dtype(on_device(b_in, device, m.compute), m.compute);
   const ElementwiseArgs args = make_args(r.sizes(), {&r, &a, &b}, op);
   if (args.numel == 0) return;
   DeviceGuard guard(device);

@@ -424,12 +424,12 @@ template <bool kBatched>
 struct MatmulBackward {
   static constexpr const char* kName = kBatched ? "BmmBackward0" : "MmBackward0";
   SavedVariable self, mat2;
-  static Tensor tr(T x) { return kBatched ? x.transpose(1, 2) : x.t(); }
+  bool self_column_major = false, mat2_column_major = false;  // Note [Product gradients in their operand's layout]
   static Tensor mm(T a, T b) { return kBatched ? wick::bmm(a, b) : wick::mm(a, b); }
   tensor_list backward(FormulaNode<MatmulBackward>& n, tensor_list& g) {
     Tensor gs, gm;
-    if (n.should_compute_output(0)) gs = mm(g[0], tr(n.unpack(mat2)));
-    if (n.should_compute_output(1)) gm = mm(tr(n.unpack(self)), g[0]);
+    if (n.should_compute_output(0)) gs = product_grad_left(g[0], n.unpack(mat2), self_column_major);
+    if (n.should_compute_output(1)) gm = product_grad_right(g[0], n.unpack(self), mat2_column_major);
     return {gs, gm};
   }
   void release() {
@@ -447,6 +447,8 @@ Tensor matmul_autograd(DispatchKeySet ks, T self, T mat2) {
   if (node) {
     if (node->should_compute_output(1)) node->f.self = SavedVariable(self, false);
     if (node->should_compute_output(0)) node->f.mat2 = SavedVariable(mat2, false);
+    node->f.self_column_major = column_major(self);
+    node->f.mat2_column_major = column_major(mat2);
     set_history(out, node);
   }
   binary_tangent(

@@ -18,13 +18,14 @@ struct AddmmBackward {
   static constexpr const char* kName = "AddmmBackward0";
   SavedVariable mat1, mat2;
   Scalar beta = 1, alpha = 1;
+  bool mat1_column_major = false, mat2_column_major = false;  // Note [Product gradients in their operand's layout]
   tensor_list backward(FormulaNode<AddmmBackward>& n, tensor_list& g) {
     Tensor gs, g1, g2;
     // self was broadcast to the product's shape: the engine sums the gradient
     // back down (Note [Gradient shapes]).
     if (n.should_compute_output(0)) gs = scaled(g[0], beta);
-    if (n.should_compute_output(1)) g1 = scaled(wick::mm(g[0], n.unpack(mat2).t()), alpha);
-    if (n.should_compute_output(2)) g2 = scaled(wick::mm(n.unpack(mat1).t(), g[0]), alpha);
+    if (n.should_compute_output(1)) g1 = scaled(product_grad_left(g[0], n.unpack(mat2), mat1_column_major), alpha);
+    if (n.should_compute_output(2)) g2 = scaled(product_grad_right(g[0], n.unpack(mat1), mat2_column_major), alpha);
     return {gs, g1, g2};
   }
   void release() {
@@ -44,6 +45,8 @@ Tensor addmm_autograd(DispatchKeySet ks, T self, T mat1, T mat2, const Scalar& b
     auto& f = node->f;
     f.beta = beta;
     f.alpha = alpha;
+    f.mat1_column_major = column_major(mat1);
+    f.mat2_column_major = column_major(mat2);
     if (node->should_compute_output(2)) f.mat1 = SavedVariable(mat1, false);
     if (node->should_compute_output(1)) f.mat2 = SavedVariable(mat2, false);
     set_history(out, node);

@@ -11,9 +11,12 @@
 ///   - cudnn_conv vs wick_conv2d: 3x3 convolution, NCHW float32.
 ///   - tiny_add: the host cost of a 1-element CUDA add (no libtorch twin:
 ///     Debian's libtorch is built without CUDA).
-///   - mlp_step/W/B: one SGD training step of a 4-layer float32 MLP of width
-///     W on a batch of B (linear, relu, mse_loss, backward, SGD), wall time
-///     per step over 100 steps between synchronisations.
+///   - graph_tiny_add: the host cost per add of 100 1-element adds replayed
+///     as one CUDA graph (wick::cuda::Graph), against tiny_add's eager calls.
+///   - mlp_step/W/B/graph: one SGD training step of a 4-layer float32 MLP of
+///     width W on a batch of B (linear, relu, mse_loss, backward, SGD), wall
+///     time per step over 100 steps between synchronisations; graph:1 replays
+///     the step captured as one CUDA graph.
 /// `tools/gpu/bench.sh` runs these beside their PyTorch twins
 /// (`tools/gpu/torch_twin.py`) on the GPU machine and prints the ratios.
 /// Without a device every benchmark reports "no CUDA device" and is skipped.
@@ -24,6 +27,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -88,6 +92,17 @@ void timed(benchmark::State& state, Fn&& fn) {
     timer.start(stream());
     fn();
     state.SetIterationTime(timer.stop_seconds(stream()));
+  }
+}
+
+// Captures `work` into `g`; a failed capture skips the benchmark, saying why.
+bool captured(benchmark::State& state, wick::cuda::Graph& g, const std::function<void()>& work) {
+  try {
+    wick::cuda::capture(g, work);
+    return true;
+  } catch (const wick::Error& e) {
+    state.SkipWithError(e.what());
+    return false;
   }
 }
 
@@ -229,6 +244,67 @@ void tiny_add(benchmark::State& state) {
 }
 BENCHMARK(tiny_add);
 
+// Where tiny_add's time goes: the allocation alone (empty + free), and
+// the add into an existing output (dispatch, checks and launch, no allocation).
+void tiny_empty(benchmark::State& state) {
+  if (!have_device(state)) return;
+  for (auto _ : state) benchmark::DoNotOptimize(wick::empty({1}, std::nullopt, kCuda));
+}
+BENCHMARK(tiny_empty);
+
+void tiny_add_out(benchmark::State& state) {
+  if (!have_device(state)) return;
+  const wick::Tensor a = wick::ones({1}).cuda();
+  const wick::Tensor b = wick::ones({1}).cuda();
+  wick::Tensor out = wick::empty({1}, std::nullopt, kCuda);
+  std::int64_t k = 0;
+  for (auto _ : state) {
+    wick::add_out(out, a, b);
+    if (++k % 1024 == 0) wick::cuda::synchronize();
+  }
+  wick::cuda::synchronize();
+}
+BENCHMARK(tiny_add_out);
+
+// The launch floor: one cudaMemsetAsync of 4 bytes per call, no wick.
+void tiny_memset(benchmark::State& state) {
+  if (!have_device(state)) return;
+  const wick::Tensor a = wick::ones({1}).cuda();
+  std::int64_t k = 0;
+  for (auto _ : state) {
+    (void)cudaMemsetAsync(a.data_ptr(), 0, 4, stream());
+    if (++k % 1024 == 0) wick::cuda::synchronize();
+  }
+  wick::cuda::synchronize();
+}
+BENCHMARK(tiny_memset);
+
+// The same 1-element adds inside a replayed CUDA graph: 100 adds captured
+// once, replayed; wall time per add (synchronised every 64 replays).
+void graph_tiny_add(benchmark::State& state) {
+  if (!have_device(state)) return;
+  constexpr int kOps = 100;
+  const wick::Tensor a = wick::ones({1}).cuda();
+  wick::Tensor b = wick::ones({1}).cuda();
+  (void)wick::add(a, b);
+  wick::cuda::synchronize();
+  wick::cuda::Graph g;
+  if (!captured(state, g, [&] {
+        for (int i = 0; i < kOps; ++i) b = wick::add(a, b);
+      }))
+    return;
+  std::int64_t k = 0;
+  for (auto _ : state) {
+    const auto start = std::chrono::steady_clock::now();
+    g.replay();
+    if (++k % 64 == 0) wick::cuda::synchronize();
+    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+    state.SetIterationTime(took.count() / kOps);
+  }
+  wick::cuda::synchronize();
+}
+BENCHMARK(graph_tiny_add)->UseManualTime();
+
 // One SGD step of a 4-layer MLP: the same model, loss, optimiser and timing
 // as mlp_step in tools/gpu/torch_twin.py.
 void mlp_step(benchmark::State& state) {
@@ -258,18 +334,27 @@ void mlp_step(benchmark::State& state) {
   };
   for (int i = 0; i < 20; ++i) step();
   wick::cuda::synchronize();
+  // mlp_step_graph: the whole step (zero_grad, forward, backward, SGD)
+  // captured once and replayed, as torch.cuda.graphs' whole-network capture.
+  wick::cuda::Graph graph;
+  const bool replayed = state.range(2) != 0;
+  if (replayed && !captured(state, graph, step)) return;
   for (auto _ : state) {
     const auto start = std::chrono::steady_clock::now();
-    for (int i = 0; i < kSteps; ++i) step();
+    for (int i = 0; i < kSteps; ++i) replayed ? graph.replay() : step();
     wick::cuda::synchronize();
     const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
     state.SetIterationTime(took.count() / kSteps);
   }
 }
 BENCHMARK(mlp_step)
-    ->Args({256, 64})
-    ->Args({1024, 256})
-    ->Args({4096, 512})
+    ->ArgNames({"W", "B", "graph"})
+    ->Args({256, 64, 0})
+    ->Args({1024, 256, 0})
+    ->Args({4096, 512, 0})
+    ->Args({256, 64, 1})
+    ->Args({1024, 256, 1})
+    ->Args({4096, 512, 1})
     ->Iterations(5)
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);

@@ -22,5 +22,9 @@ ldd $objects 2>/dev/null | awk '/=> \// {print $3}' | sort -u |
   while read -r lib; do cp -L "$lib" "$stage/deblib/"; done
 tar -C "$build" --exclude=CMakeFiles --exclude='*.o' --exclude='*.a' --exclude=bin/wick_bench \
   --exclude=gpu -cf "$stage/build.tar" .
-tar -C "$stage" -cf - build.tar deblib | xz -T2 -6 > "$out"
+# ctest's test lists call this CMake module by its path on this machine.
+gtest_module=$(grep -rhoE '/[^"]*GoogleTestAddTests.cmake' "$build/tests" 2>/dev/null | head -1 || true)
+mkdir -p "$stage/cmake"
+if [ -n "$gtest_module" ]; then cp "$gtest_module" "$stage/cmake/"; echo "$gtest_module" > "$stage/cmake/path"; fi
+tar -C "$stage" -cf - build.tar deblib cmake | xz -T2 -6 > "$out"
 echo "$out: $(du -h "$out" | cut -f1) (build $(realpath "$build"))"

@@ -12,6 +12,10 @@ if [ ! -e "$src" ]; then mkdir -p "$(dirname "$src")" && ln -s "$root" "$src"; f
 mkdir -p "$build" /tmp/wick_gpu
 xz -dc "$root/build/gpu/pack.tar.xz" | tar -C /tmp/wick_gpu -xf -
 tar -C "$build" -xf /tmp/wick_gpu/build.tar
+if [ -f /tmp/wick_gpu/cmake/path ]; then  # for ctest: the CMake module its test lists name
+  module=$(cat /tmp/wick_gpu/cmake/path)
+  [ -e "$module" ] || { mkdir -p "$(dirname "$module")" && cp /tmp/wick_gpu/cmake/GoogleTestAddTests.cmake "$module"; }
+fi
 nvidia=$(python3 -c 'import nvidia, os; print(os.path.dirname(list(nvidia.__path__)[0]))' 2>/dev/null)/nvidia
 cuda_libs=$(find "$nvidia" -name 'lib*.so*' -printf '%h\n' 2>/dev/null | sort -u | tr '\n' ':')
 export LD_LIBRARY_PATH="/tmp/wick_gpu/deblib:${cuda_libs}${LD_LIBRARY_PATH:-}"

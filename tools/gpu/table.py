@@ -31,6 +31,7 @@ def main():
         ("conv2d 3x3 N=32 C=K=128 56x56, TF32 off", "wick_conv2d", "conv2d_tf32_off", "cudnn_conv", "ms"),
         ("conv2d, TF32 on (PyTorch's default)", "wick_conv2d_tf32", "conv2d_tf32_on", None, "ms"),
         ("1-element add, host cost per call", "tiny_add", "tiny_add_us", None, "us"),
+        ("1-element add inside a replayed CUDA graph, per add", "graph_tiny_add", None, None, "us"),
     ]
     for label, w, t, raw, unit in rows:
         wv = wick.get(w)
@@ -41,14 +42,15 @@ def main():
         fmt = lambda v: "—" if v is None else f"{v:.3f} {unit}"
         ratio = "—" if wv is None or tv is None else f"{wv / tv:.2f}"
         print(f"| {label} | {fmt(wv)} | {fmt(tv)} | {fmt(rv)} | {ratio} |")
-    print("\n| MLP step (W, B), float32, µs | wick | PyTorch (Python) | wick / PyTorch |")
-    print("|---|---:|---:|---:|")
+    print("\n| MLP step (W, B), float32, µs | wick | wick, CUDA graph | PyTorch (Python) | wick / PyTorch |")
+    print("|---|---:|---:|---:|---:|")
+    us = lambda v: "—" if v is None else f"{v * 1e3:.0f}"
     for w, b in ((256, 64), (1024, 256), (4096, 512)):
-        wv = wick.get(f"mlp_step/{w}/{b}")
+        wv = wick.get(f"mlp_step/W:{w}/B:{b}/graph:0")
+        gv = wick.get(f"mlp_step/W:{w}/B:{b}/graph:1")
         tv = torch.get(f"mlp_step/{w}/{b}")
-        wv = wv * 1e3 if wv is not None else None
-        ratio = "—" if wv is None or tv is None else f"{wv / tv:.2f}"
-        print(f"| {w}, {b} | {'—' if wv is None else f'{wv:.0f}'} | {'—' if tv is None else f'{tv:.0f}'} | {ratio} |")
+        ratio = "—" if wv is None or tv is None else f"{wv * 1e3 / tv:.2f}"
+        print(f"| {w}, {b} | {us(wv)} | {us(gv)} | {'—' if tv is None else f'{tv:.0f}'} | {ratio} |")
 
 
 if __name__ == "__main__":

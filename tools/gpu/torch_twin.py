@@ -80,6 +80,9 @@ def mlp_step_us(width, batch, steps=100, rounds=5):
 
 def main():
     torch.backends.cuda.matmul.allow_tf32 = False
+    if len(sys.argv) == 4 and sys.argv[1] == "--mlp":  # one MLP size alone (for a profiler)
+        print(mlp_step_us(int(sys.argv[2]), int(sys.argv[3])))
+        return
     out = {"torch_version": torch.__version__, "device": torch.cuda.get_device_name()}
     n = 1 << 28
     a = torch.zeros(n, device="cuda")

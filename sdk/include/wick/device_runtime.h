@@ -87,6 +87,40 @@ class WICK_API DeviceRuntime {
   /// Page-locked host memory the device copies to and from asynchronously
   /// (optional; default none).
   [[nodiscard]] virtual Allocator* pinned_host_allocator() noexcept { return nullptr; }
+
+  // --- optional: a runtime without them throws NotImplementedError ----------
+
+  /// Marks the allocator's block at `data` (a storage's data pointer) as used
+  /// by work queued on `stream`: when the storage is freed, the block is not
+  /// reused before that work has finished (Tensor::record_stream).
+  virtual void record_stream(void* data, Stream stream);
+
+  /// An event of device `index` (-1: the current one); `timing` lets two
+  /// recorded events measure the time between them.
+  [[nodiscard]] virtual void* create_event(int index, bool timing);
+  virtual void destroy_event(void* event) noexcept;
+  /// Marks the work queued on `stream` so far.
+  virtual void record_event(void* event, Stream stream);
+  /// Makes later work on `stream` wait (on the device) for the event's work.
+  virtual void stream_wait_event(Stream stream, void* event);
+  /// Whether the event's work has finished (true for an event never recorded).
+  [[nodiscard]] virtual bool query_event(void* event);
+  /// Waits on the host for the event's work.
+  virtual void synchronize_event(void* event);
+  /// Milliseconds from `start` to `end`, both recorded timing events.
+  [[nodiscard]] virtual float event_elapsed_ms(void* start, void* end);
+
+  /// Starts capturing the work queued on `stream` (not the default stream)
+  /// into a graph whose allocations come from a private memory pool, and
+  /// returns the graph's handle.
+  [[nodiscard]] virtual void* begin_capture(Stream stream);
+  /// Ends the capture of `graph` (on the thread that began it) and makes it
+  /// ready to replay.
+  virtual void end_capture(void* graph);
+  /// Queues the captured work on `stream` again, with the same memory.
+  virtual void replay_graph(void* graph, Stream stream);
+  /// Frees the graph and its pool (blocks still in tensors go when they do).
+  virtual void destroy_graph(void* graph) noexcept;
 };
 
 /// The runtime registered for `type`, or nullptr when none is (no backend,

@@ -34,6 +34,7 @@
 namespace wick {
 
 class Value;
+struct Stream;
 
 namespace autograd {
 class Node;
@@ -150,6 +151,13 @@ class WICK_API Tensor final {
   void bump_version() const { checked().storage()->bump_version(); }
   [[nodiscard]] bool is_same(const Tensor& o) const noexcept { return impl_ == o.impl_; }
   [[nodiscard]] std::int64_t use_count() const noexcept { return impl_ ? impl_->use_count() : 0; }
+
+  /// Tells the device's caching allocator that work queued on `stream` uses
+  /// this tensor's memory: when the storage is freed, its block is reused
+  /// only after that work has finished (torch.Tensor.record_stream). Needed
+  /// for a tensor allocated on one stream and used on another; RuntimeError
+  /// for a CPU tensor or a stream of another device.
+  void record_stream(Stream stream) const;
 
   /// Address of the first element.
   [[nodiscard]] void* data_ptr() const { return checked().data(); }
