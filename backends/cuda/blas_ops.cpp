@@ -35,6 +35,7 @@
 #include <mutex>
 #include <type_traits>
 
+#include <wick/backends.h>
 #include <wick/meta.h>
 #include <wick/tensor_util.h>
 
@@ -58,6 +59,7 @@ constexpr int kMaxDevices = 64;
 struct HandleSlot {
   std::mutex mutex;
   cublasHandle_t handle = nullptr;
+  bool tf32 = false;  // the handle's math mode (a new handle's default math is full float32)
 };
 
 HandleSlot& handle_slot(int device) {
@@ -73,6 +75,12 @@ class BlasCall final {
   BlasCall(Device device, const char* op) : slot_(handle_slot(device.index())), lock_(slot_.mutex) {
     if (slot_.handle == nullptr) check_cublas(cublasCreate(&slot_.handle), op);
     check_cublas(cublasSetStream(slot_.handle, current_stream()), op);
+    // Note [TF32] (wick/backends.h): float32 products use TF32 only when allowed.
+    const bool tf32 = backends::cuda_matmul_allow_tf32();
+    if (tf32 != slot_.tf32) {
+      check_cublas(cublasSetMathMode(slot_.handle, tf32 ? CUBLAS_TF32_TENSOR_OP_MATH : CUBLAS_DEFAULT_MATH), op);
+      slot_.tf32 = tf32;
+    }
   }
   [[nodiscard]] cublasHandle_t handle() const { return slot_.handle; }
 

@@ -12,9 +12,11 @@
 /// A convolution's algorithm is picked once per configuration: the _v7
 /// heuristics (no trial runs) are asked the first time a (direction,
 /// device, dtype, shapes, stride, padding, dilation, groups) key is seen,
-/// and the first algorithm they rank that succeeds without TF32 tensor ops
-/// is cached with its workspace size. TF32 would round float32 inputs to 10
-/// mantissa bits and part from the CPU's results, so float32 runs in FMA math.
+/// and the first algorithm they rank that succeeds is cached with its
+/// workspace size. float32 runs in TF32 tensor-op math when
+/// wick::backends::cudnn_allow_tf32() (PyTorch's default, Note [TF32] in
+/// wick/backends.h), else in FMA math, with algorithms without tensor ops;
+/// the switch is part of the key.
 /// The workspace is a wick tensor from the caching allocator, freed on
 /// return: the allocator reuses a block only in stream order, so the
 /// queued convolution still owns it until it has run.
@@ -33,6 +35,7 @@
 #include <utility>
 #include <vector>
 
+#include <wick/backends.h>
 #include <wick/meta_nn.h>
 
 #include "cuda_common.h"
@@ -147,8 +150,10 @@ void set_descs(const char* op, const Conv2dMeta& g, ScalarType dtype, ConvDescs&
                                       as_int(op, g.sw), as_int(op, g.dh), as_int(op, g.dw), CUDNN_CROSS_CORRELATION, t),
       op);
   check_cudnn(cudnnSetConvolutionGroupCount(d.conv.get(), as_int(op, g.groups)), op);
-  // Note [cuDNN algorithm cache]: no TF32 for float32.
-  const cudnnMathType_t math = dtype == ScalarType::kFloat32 ? CUDNN_FMA_MATH : CUDNN_DEFAULT_MATH;
+  // Note [cuDNN algorithm cache]: TF32 for float32 only where allowed.
+  const cudnnMathType_t math = dtype != ScalarType::kFloat32 ? CUDNN_DEFAULT_MATH
+                               : backends::cudnn_allow_tf32() ? CUDNN_TENSOR_OP_MATH
+                                                              : CUDNN_FMA_MATH;
   check_cudnn(cudnnSetConvolutionMathType(d.conv.get(), math), op);
 }
 
@@ -179,7 +184,7 @@ AlgoKey algo_key(ConvKind kind, Device device, ScalarType dtype, const Conv2dMet
           g.dh,
           g.dw,
           g.groups,
-          0};
+          dtype == ScalarType::kFloat32 && backends::cudnn_allow_tf32() ? 1 : 0};
 }
 
 std::mutex& cache_mutex() {
@@ -195,12 +200,13 @@ bool tensor_op_math(cudnnMathType_t m) {
   return m == CUDNN_TENSOR_OP_MATH || m == CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION;
 }
 
-// The first heuristically ranked algorithm that succeeds without tensor ops; `fallback` when none does.
+// The first heuristically ranked algorithm that succeeds (without tensor ops
+// unless `tensor_ops`); `fallback` when none does.
 template <typename Perf, typename Algo>
-Algo pick(const std::vector<Perf>& perf, int returned, Algo fallback) {
+Algo pick(const std::vector<Perf>& perf, int returned, Algo fallback, bool tensor_ops) {
   for (int i = 0; i < returned; ++i) {
     const Perf& p = perf[static_cast<std::size_t>(i)];
-    if (p.status == CUDNN_STATUS_SUCCESS && !tensor_op_math(p.mathType)) return p.algo;
+    if (p.status == CUDNN_STATUS_SUCCESS && (tensor_ops || !tensor_op_math(p.mathType))) return p.algo;
   }
   return fallback;
 }
@@ -213,12 +219,13 @@ AlgoChoice choose_algo(const char* op, ConvKind kind, cudnnHandle_t h, const Con
   }
   AlgoChoice c;
   int returned = 0;
+  const bool tensor_ops = key.back() != 0;  // float32 with TF32 allowed
   if (kind == ConvKind::kForward) {
     std::vector<cudnnConvolutionFwdAlgoPerf_t> perf(CUDNN_CONVOLUTION_FWD_ALGO_COUNT);
     check_cudnn(cudnnGetConvolutionForwardAlgorithm_v7(h, d.x.get(), d.w.get(), d.conv.get(), d.y.get(),
                                                        static_cast<int>(perf.size()), &returned, perf.data()),
                 op);
-    const auto algo = pick(perf, returned, CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM);
+    const auto algo = pick(perf, returned, CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, tensor_ops);
     check_cudnn(
         cudnnGetConvolutionForwardWorkspaceSize(h, d.x.get(), d.w.get(), d.conv.get(), d.y.get(), algo, &c.workspace),
         op);
@@ -228,7 +235,7 @@ AlgoChoice choose_algo(const char* op, ConvKind kind, cudnnHandle_t h, const Con
     check_cudnn(cudnnGetConvolutionBackwardDataAlgorithm_v7(h, d.w.get(), d.y.get(), d.conv.get(), d.x.get(),
                                                             static_cast<int>(perf.size()), &returned, perf.data()),
                 op);
-    const auto algo = pick(perf, returned, CUDNN_CONVOLUTION_BWD_DATA_ALGO_0);
+    const auto algo = pick(perf, returned, CUDNN_CONVOLUTION_BWD_DATA_ALGO_0, tensor_ops);
     check_cudnn(cudnnGetConvolutionBackwardDataWorkspaceSize(h, d.w.get(), d.y.get(), d.conv.get(), d.x.get(), algo,
                                                              &c.workspace),
                 op);
@@ -238,7 +245,7 @@ AlgoChoice choose_algo(const char* op, ConvKind kind, cudnnHandle_t h, const Con
     check_cudnn(cudnnGetConvolutionBackwardFilterAlgorithm_v7(h, d.x.get(), d.y.get(), d.conv.get(), d.w.get(),
                                                               static_cast<int>(perf.size()), &returned, perf.data()),
                 op);
-    const auto algo = pick(perf, returned, CUDNN_CONVOLUTION_BWD_FILTER_ALGO_0);
+    const auto algo = pick(perf, returned, CUDNN_CONVOLUTION_BWD_FILTER_ALGO_0, tensor_ops);
     check_cudnn(cudnnGetConvolutionBackwardFilterWorkspaceSize(h, d.x.get(), d.y.get(), d.conv.get(), d.w.get(), algo,
                                                                &c.workspace),
                 op);

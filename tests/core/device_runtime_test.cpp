@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include "wick/autograd.h"
+#include "wick/backends.h"
 #include "wick/cuda.h"
 #include "wick/device_runtime.h"
 #include "wick/loader.h"
@@ -232,6 +233,37 @@ TEST_F(FakeCuda, PinnedCopiesComeFromThePinnedAllocator) {
 TEST(DeviceRuntime, NoneForTheCpu) {
   EXPECT_EQ(device_runtime(DeviceType::kCPU), nullptr);
   EXPECT_EQ(resolve_device(Device()), Device());
+}
+
+}  // namespace
+}  // namespace wick
+
+namespace wick {
+namespace {
+
+// Note [TF32] (wick/backends.h): PyTorch's defaults and switches.
+TEST(Tf32Switches, DefaultsAndPrecisionStringsAreTorchs) {
+  EXPECT_FALSE(backends::cuda_matmul_allow_tf32());
+  EXPECT_TRUE(backends::cudnn_allow_tf32());
+  EXPECT_EQ(get_float32_matmul_precision(), "highest");
+  set_float32_matmul_precision("high");
+  EXPECT_TRUE(backends::cuda_matmul_allow_tf32());
+  EXPECT_EQ(get_float32_matmul_precision(), "high");
+  set_float32_matmul_precision("medium");
+  EXPECT_TRUE(backends::cuda_matmul_allow_tf32());
+  EXPECT_EQ(get_float32_matmul_precision(), "medium");
+  backends::set_cuda_matmul_allow_tf32(false);
+  EXPECT_EQ(get_float32_matmul_precision(), "highest");
+  try {
+    set_float32_matmul_precision("low");
+    ADD_FAILURE() << "an unknown precision";
+  } catch (const ValueError& e) {
+    EXPECT_NE(std::string(e.what()).find("invalid precision 'low'"), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(backends::cuda_matmul_allow_tf32()) << "a refused precision changes nothing";
+  backends::set_cudnn_allow_tf32(false);
+  EXPECT_FALSE(backends::cudnn_allow_tf32());
+  backends::set_cudnn_allow_tf32(true);
 }
 
 }  // namespace

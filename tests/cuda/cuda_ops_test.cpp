@@ -11,12 +11,14 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
 
 #include "tests/autograd/formula_samples.h"
 #include "wick/autograd.h"
+#include "wick/backends.h"
 #include "wick/cuda.h"
 #include "wick/loader.h"
 #include "wick/ops.h"
@@ -92,7 +94,21 @@ bool random_op(const std::string& name) {
          name == "dropout" || name == "bernoulli" || name == "multinomial" || name == "normal";
 }
 
+// Full float32 on the device for the comparison (Note [TF32]: cuDNN's
+// default TF32 parts from the CPU in the fourth digit), restored after.
+class NoTf32 {
+ public:
+  NoTf32() { backends::set_cudnn_allow_tf32(false); }
+  ~NoTf32() { backends::set_cudnn_allow_tf32(was_); }
+  NoTf32(const NoTf32&) = delete;
+  NoTf32& operator=(const NoTf32&) = delete;
+
+ private:
+  bool was_ = backends::cudnn_allow_tf32();
+};
+
 TEST_F(Cuda, EveryOperatorSampleMatchesTheCpu) {
+  const NoTf32 full_float32;
   std::vector<std::string> failures;
   int compared = 0;
   for (const CatalogEntry& e : catalog_entries()) {
@@ -133,6 +149,84 @@ TEST_F(Cuda, EveryOperatorSampleMatchesTheCpu) {
   for (const std::string& f : failures) all << "\n  " << f;
   EXPECT_TRUE(failures.empty()) << failures.size() << " of " << compared << " samples differ:" << all.str();
   EXPECT_GT(compared, 300);
+}
+
+// What a call did: its error's type and text, or that it returned.
+struct Outcome {
+  bool ok = true;
+  std::string type;
+  std::string message;
+};
+
+template <typename Fn>
+Outcome outcome_of(Fn&& fn) {
+  try {
+    (void)fn();
+    return {};
+  } catch (const Error& e) {
+    return {false, e.type_name(), e.message()};
+  }
+}
+
+// The text with the device's names as the CPU's, so that messages which
+// name the tensors' device compare.
+std::string as_on_cpu(std::string m) {
+  const std::pair<std::string, std::string> names[] = {{", device='cuda:0'", ""}, {"cuda:0", "cpu"}};
+  for (const auto& [from, to] : names) {
+    for (std::size_t at = m.find(from); at != std::string::npos; at = m.find(from, at + to.size()))
+      m.replace(at, from.size(), to);
+  }
+  return m;
+}
+
+// Issue 22, item 5: the backends must fail alike, not only compute alike.
+// Each sample runs with bad inputs on both devices: its first tensor input
+// given an extra trailing dim of 5 (broadcast and shape errors), then made
+// int64 (dtype errors). Both devices must succeed, or fail with the same
+// error type and the same text.
+TEST_F(Cuda, BadInputsFailAsOnTheCpu) {
+  const NoTf32 full_float32;
+  std::vector<std::string> differ;
+  int compared_failures = 0;
+  for (const CatalogEntry& e : catalog_entries()) {
+    if (e.ns.rfind("torch", 0) != 0) continue;
+    if (!has_tensor_argument(find_op(e.qualified_name).schema())) continue;
+    for (const Sample& s : samples_for(e)) {
+      manual_seed(0);
+      autograd::tensor_list in = make_inputs(s, domain_of(e.name), ScalarType::kFloat32);
+      if (in.empty()) continue;
+      for (Tensor& t : in) t = t.detach();
+      for (int variant = 0; variant < 2; ++variant) {
+        autograd::tensor_list bad = in;
+        if (variant == 0) {
+          std::vector<std::int64_t> shape(bad[0].sizes().begin(), bad[0].sizes().end());
+          shape.push_back(5);
+          bad[0] = randn(IntArrayRef(shape));
+        } else {
+          bad[0] = bad[0].to(ScalarType::kInt64);
+        }
+        const Outcome cpu = outcome_of([&] { return call_sample(e.qualified_name, s, bad, true, ScalarType::kFloat32); });
+        autograd::tensor_list gin;
+        for (const Tensor& t : bad) gin.push_back(t.to(kCuda));
+        Sample gs = s;
+        for (Arg& a : gs.args)
+          if (auto* v = std::get_if<Value>(&a)) *v = moved(*v, kCuda);
+        for (auto& [name, v] : gs.kwargs) v = moved(v, kCuda);
+        const Outcome gpu = outcome_of([&] { return call_sample(e.qualified_name, gs, gin, true, ScalarType::kFloat32); });
+        if (cpu.ok && gpu.ok) continue;
+        ++compared_failures;
+        if (cpu.ok != gpu.ok || cpu.type != gpu.type || as_on_cpu(gpu.message) != cpu.message) {
+          differ.push_back(e.qualified_name + (variant == 0 ? " (extra dim)" : " (int64)") + ":\n    cpu:  " +
+                           (cpu.ok ? "returned" : cpu.type + ": " + cpu.message) + "\n    cuda: " +
+                           (gpu.ok ? "returned" : gpu.type + ": " + gpu.message));
+        }
+      }
+    }
+  }
+  std::ostringstream all;
+  for (const std::string& d : differ) all << "\n  " << d;
+  EXPECT_TRUE(differ.empty()) << differ.size() << " of " << compared_failures << " failing calls differ:" << all.str();
+  EXPECT_GT(compared_failures, 100);
 }
 
 TEST_F(Cuda, CreationFunctionsMakeDeviceTensors) {

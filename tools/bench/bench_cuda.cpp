@@ -8,9 +8,10 @@
 ///     against cudaMemcpyAsync device to device; bytes_per_second counts
 ///     bytes read plus written. Target: wick at least 85% of the copy.
 ///   - cublas_sgemm vs wick_mm: n x n float32 GEMM. Target: at least 95%.
-///   - cudnn_conv vs wick_conv2d: 3x3 convolution, NCHW float32.
-///   - tiny_add: the host cost of a 1-element CUDA add (no libtorch twin:
-///     Debian's libtorch is built without CUDA).
+///   - cudnn_conv vs wick_conv2d: 3x3 convolution, NCHW float32 without
+///     TF32; wick_conv2d_tf32 with it (PyTorch's default, Note [TF32]).
+///   - tiny_add: the host cost of a 1-element CUDA add (Note [Host cost per
+///     call]), and tiny_add_out / tiny_empty / tiny_memset, where it goes.
 ///   - graph_tiny_add: the host cost per add of 100 1-element adds replayed
 ///     as one CUDA graph (wick::cuda::Graph), against tiny_add's eager calls.
 ///   - mlp_step/W/B/graph: one SGD training step of a 4-layer float32 MLP of
@@ -32,6 +33,7 @@
 #include <string>
 #include <vector>
 
+#include <wick/backends.h>
 #include <wick/cuda.h>
 #include <wick/loader.h>
 #include <wick/nn_functional.h>
@@ -218,69 +220,109 @@ void cudnn_conv(benchmark::State& state) {
 }
 BENCHMARK(cudnn_conv)->UseManualTime()->Unit(benchmark::kMillisecond);
 
-void wick_conv2d(benchmark::State& state) {
+// wick_conv2d: full float32 (torch.backends.cudnn.allow_tf32 = False), as
+// cudnn_conv; wick_conv2d_tf32: TF32 allowed, PyTorch's default.
+void conv2d_with_tf32(benchmark::State& state, bool tf32) {
   if (!have_device(state)) return;
+  const bool was = wick::backends::cudnn_allow_tf32();
+  wick::backends::set_cudnn_allow_tf32(tf32);
   const wick::Tensor x = wick::randn({kN, kC, kHw, kHw}).cuda();
   const wick::Tensor w = wick::randn({kC, kC, 3, 3}).cuda();
   timed(state, [&] {
     benchmark::DoNotOptimize(wick::conv2d(x, w, std::nullopt, 1, 1));
   });
+  wick::backends::set_cudnn_allow_tf32(was);
 }
+void wick_conv2d(benchmark::State& state) { conv2d_with_tf32(state, false); }
+void wick_conv2d_tf32(benchmark::State& state) { conv2d_with_tf32(state, true); }
 BENCHMARK(wick_conv2d)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(wick_conv2d_tf32)->UseManualTime()->Unit(benchmark::kMillisecond);
 
-// The host's cost per call: the device work of a 1-element add is far
-// shorter than the call, so wall time per call is the dispatcher, checks,
-// allocation and launch. Synchronised every 1024 calls to bound the queue.
+// Note [Host cost per call]
+// A 1-element kernel takes the device a few microseconds, so a loop of
+// calls soon fills the launch queue and then runs at the device's pace:
+// that measures the GPU, not the host. Here each iteration times only the
+// host thread issuing a batch of 64 calls (far from filling the queue),
+// then synchronises outside the timing: the figure is what one call costs
+// the host. tools/gpu/torch_twin.py times PyTorch's calls the same way.
+template <typename Fn>
+void host_cost(benchmark::State& state, Fn&& fn, int ops_per_call = 1) {
+  constexpr int kBatch = 64;
+  fn();
+  wick::cuda::synchronize();
+  for (auto _ : state) {
+    const auto start = std::chrono::steady_clock::now();
+    for (int i = 0; i < kBatch; ++i) fn();
+    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+    wick::cuda::synchronize();
+    state.SetIterationTime(took.count() / (kBatch * ops_per_call));
+  }
+}
+
+// A 1-element add allocating its output: dispatch, checks, allocation, launch.
 void tiny_add(benchmark::State& state) {
   if (!have_device(state)) return;
   const wick::Tensor a = wick::ones({1}).cuda();
   const wick::Tensor b = wick::ones({1}).cuda();
-  std::int64_t k = 0;
-  for (auto _ : state) {
-    benchmark::DoNotOptimize(wick::add(a, b));
-    if (++k % 1024 == 0) wick::cuda::synchronize();
-  }
-  wick::cuda::synchronize();
+  host_cost(state, [&] { benchmark::DoNotOptimize(wick::add(a, b)); });
 }
-BENCHMARK(tiny_add);
+BENCHMARK(tiny_add)->UseManualTime()->Iterations(3000)->Unit(benchmark::kMicrosecond);
 
-// Where tiny_add's time goes: the allocation alone (empty + free), and
-// the add into an existing output (dispatch, checks and launch, no allocation).
-void tiny_empty(benchmark::State& state) {
-  if (!have_device(state)) return;
-  for (auto _ : state) benchmark::DoNotOptimize(wick::empty({1}, std::nullopt, kCuda));
-}
-BENCHMARK(tiny_empty);
-
+// Where tiny_add's time goes: the add into an existing output (no
+// allocation), the allocation alone (empty + free), and the launch floor
+// (one cudaMemsetAsync of 4 bytes: a bare driver call, no wick).
 void tiny_add_out(benchmark::State& state) {
   if (!have_device(state)) return;
   const wick::Tensor a = wick::ones({1}).cuda();
   const wick::Tensor b = wick::ones({1}).cuda();
   wick::Tensor out = wick::empty({1}, std::nullopt, kCuda);
-  std::int64_t k = 0;
-  for (auto _ : state) {
-    wick::add_out(out, a, b);
-    if (++k % 1024 == 0) wick::cuda::synchronize();
-  }
-  wick::cuda::synchronize();
+  host_cost(state, [&] { wick::add_out(out, a, b); });
 }
-BENCHMARK(tiny_add_out);
+BENCHMARK(tiny_add_out)->UseManualTime()->Iterations(3000)->Unit(benchmark::kMicrosecond);
 
-// The launch floor: one cudaMemsetAsync of 4 bytes per call, no wick.
+void tiny_empty(benchmark::State& state) {
+  if (!have_device(state)) return;
+  host_cost(state, [&] { benchmark::DoNotOptimize(wick::empty({1}, std::nullopt, kCuda)); });
+}
+BENCHMARK(tiny_empty)->UseManualTime()->Iterations(3000)->Unit(benchmark::kMicrosecond);
+
 void tiny_memset(benchmark::State& state) {
   if (!have_device(state)) return;
   const wick::Tensor a = wick::ones({1}).cuda();
-  std::int64_t k = 0;
-  for (auto _ : state) {
-    (void)cudaMemsetAsync(a.data_ptr(), 0, 4, stream());
-    if (++k % 1024 == 0) wick::cuda::synchronize();
-  }
-  wick::cuda::synchronize();
+  host_cost(state, [&] { (void)cudaMemsetAsync(a.data_ptr(), 0, 4, stream()); });
 }
-BENCHMARK(tiny_memset);
+BENCHMARK(tiny_memset)->UseManualTime()->Iterations(3000)->Unit(benchmark::kMicrosecond);
+
+// More of the breakdown: a fill_ (one launch, no inputs), the runtime's
+// per-call lookups (current device and stream), and the same add_out on
+// CPU tensors (wick's dispatch and checks without CUDA).
+void tiny_fill(benchmark::State& state) {
+  if (!have_device(state)) return;
+  wick::Tensor a = wick::ones({1}).cuda();
+  host_cost(state, [&] { a.fill_(1.0); });
+}
+BENCHMARK(tiny_fill)->UseManualTime()->Iterations(3000)->Unit(benchmark::kMicrosecond);
+
+void tiny_runtime_lookups(benchmark::State& state) {
+  if (!have_device(state)) return;
+  host_cost(state, [&] {
+    benchmark::DoNotOptimize(wick::cuda::current_device());
+    benchmark::DoNotOptimize(wick::cuda::current_stream());
+  });
+}
+BENCHMARK(tiny_runtime_lookups)->UseManualTime()->Iterations(3000)->Unit(benchmark::kMicrosecond);
+
+void tiny_add_out_cpu(benchmark::State& state) {
+  if (!have_device(state)) return;
+  const wick::Tensor a = wick::ones({1});
+  const wick::Tensor b = wick::ones({1});
+  wick::Tensor out = wick::empty({1});
+  host_cost(state, [&] { wick::add_out(out, a, b); });
+}
+BENCHMARK(tiny_add_out_cpu)->UseManualTime()->Iterations(3000)->Unit(benchmark::kMicrosecond);
 
 // The same 1-element adds inside a replayed CUDA graph: 100 adds captured
-// once, replayed; wall time per add (synchronised every 64 replays).
+// once; the host cost per add of a replay.
 void graph_tiny_add(benchmark::State& state) {
   if (!have_device(state)) return;
   constexpr int kOps = 100;
@@ -293,17 +335,9 @@ void graph_tiny_add(benchmark::State& state) {
         for (int i = 0; i < kOps; ++i) b = wick::add(a, b);
       }))
     return;
-  std::int64_t k = 0;
-  for (auto _ : state) {
-    const auto start = std::chrono::steady_clock::now();
-    g.replay();
-    if (++k % 64 == 0) wick::cuda::synchronize();
-    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
-    state.SetIterationTime(took.count() / kOps);
-  }
-  wick::cuda::synchronize();
+  host_cost(state, [&] { g.replay(); }, kOps);
 }
-BENCHMARK(graph_tiny_add)->UseManualTime();
+BENCHMARK(graph_tiny_add)->UseManualTime()->Iterations(3000)->Unit(benchmark::kMicrosecond);
 
 // One SGD step of a 4-layer MLP: the same model, loss, optimiser and timing
 // as mlp_step in tools/gpu/torch_twin.py.

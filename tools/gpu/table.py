@@ -31,6 +31,8 @@ def main():
         ("conv2d 3x3 N=32 C=K=128 56x56, TF32 off", "wick_conv2d", "conv2d_tf32_off", "cudnn_conv", "ms"),
         ("conv2d, TF32 on (PyTorch's default)", "wick_conv2d_tf32", "conv2d_tf32_on", None, "ms"),
         ("1-element add, host cost per call", "tiny_add", "tiny_add_us", None, "us"),
+        ("  the same add into an existing output", "tiny_add_out", None, None, "us"),
+        ("  cudaMemsetAsync of 4 bytes (the driver call alone)", "tiny_memset", None, None, "us"),
         ("1-element add inside a replayed CUDA graph, per add", "graph_tiny_add", None, None, "us"),
     ]
     for label, w, t, raw, unit in rows:

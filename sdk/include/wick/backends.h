@@ -1,0 +1,41 @@
+// wick/backends.h - switches of the backends' float32 math, as torch.backends offers them.
+/// \file
+/// Note [TF32]
+/// On Ampere and later GPUs, float32 products and convolutions can run on
+/// tensor cores in TF32: inputs rounded to 10 mantissa bits, several times
+/// faster, results that differ from full float32 in the fourth digit. As in
+/// PyTorch, convolutions (cuDNN) use it by default and matrix products
+/// (cuBLAS: mm, bmm, addmm, linear, matmul) do not; the CPU never does.
+///
+///   wick::backends::set_cudnn_allow_tf32(false);       // torch.backends.cudnn.allow_tf32 = False
+///   wick::set_float32_matmul_precision("high");         // torch.backends.cuda.matmul.allow_tf32 = True
+///
+/// The switches are process-wide and read by each call.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "wick/export.h"
+
+namespace wick::backends {
+
+/// torch.backends.cuda.matmul.allow_tf32 (default false).
+[[nodiscard]] WICK_API bool cuda_matmul_allow_tf32() noexcept;
+WICK_API void set_cuda_matmul_allow_tf32(bool allow) noexcept;
+/// torch.backends.cudnn.allow_tf32 (default true).
+[[nodiscard]] WICK_API bool cudnn_allow_tf32() noexcept;
+WICK_API void set_cudnn_allow_tf32(bool allow) noexcept;
+
+}  // namespace wick::backends
+
+namespace wick {
+
+/// torch.set_float32_matmul_precision: "highest" turns the matmul TF32
+/// switch off, "high" and "medium" turn it on (wick has no bfloat16 path for
+/// "medium" yet: it means "high"). ValueError for any other string.
+WICK_API void set_float32_matmul_precision(std::string_view precision);
+/// The last precision set ("highest" by default).
+[[nodiscard]] WICK_API std::string get_float32_matmul_precision();
+
+}  // namespace wick
