@@ -84,7 +84,7 @@ class Isolation final : public ::testing::EmptyTestEventListener {
 
 // Installed before main() runs the tests (gtest_main): the listener list
 // takes ownership.
-[[maybe_unused]] const bool installed = [] {
+[[maybe_unused]] const bool kInstalled = [] {
   ::testing::UnitTest::GetInstance()->listeners().Append(new Isolation);
   return true;
 }();

@@ -67,6 +67,18 @@ class DeviceGuardLocal final {
   int previous_ = 0;
 };
 
+// Whether the work before `event` has finished (cudaEventQuery; "not ready"
+// is an answer, not an error).
+bool event_finished(void* event, const char* what) {
+  const cudaError_t err = cudaEventQuery(static_cast<cudaEvent_t>(event));
+  if (err == cudaErrorNotReady) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  check(err, what);
+  return true;
+}
+
 // The device calls of the block cache. Called with the allocator's lock held.
 class CudaBlockDriver final : public BlockDriver {
  public:
@@ -96,15 +108,7 @@ class CudaBlockDriver final : public BlockDriver {
     check(cudaEventRecord(e, static_cast<cudaStream_t>(stream)), "record_stream: cudaEventRecord");
     return e;
   }
-  bool done(void* event) override {
-    const cudaError_t err = cudaEventQuery(static_cast<cudaEvent_t>(event));
-    if (err == cudaErrorNotReady) {
-      (void)cudaGetLastError();
-      return false;
-    }
-    check(err, "cudaEventQuery");
-    return true;
-  }
+  bool done(void* event) override { return event_finished(event, "cudaEventQuery"); }
   void wait(void* event) override { check(cudaEventSynchronize(static_cast<cudaEvent_t>(event)), "cudaEventSynchronize"); }
   void release(void* event) noexcept override { (void)cudaEventDestroy(static_cast<cudaEvent_t>(event)); }
 };
@@ -289,15 +293,7 @@ class CudaRuntime final : public DeviceRuntime {
     check(cudaStreamWaitEvent(static_cast<cudaStream_t>(stream.handle), static_cast<cudaEvent_t>(event), 0),
           "Event.wait: cudaStreamWaitEvent");
   }
-  bool query_event(void* event) override {
-    const cudaError_t err = cudaEventQuery(static_cast<cudaEvent_t>(event));
-    if (err == cudaErrorNotReady) {
-      (void)cudaGetLastError();
-      return false;
-    }
-    check(err, "Event.query: cudaEventQuery");
-    return true;
-  }
+  bool query_event(void* event) override { return event_finished(event, "Event.query: cudaEventQuery"); }
   void synchronize_event(void* event) override {
     check(cudaEventSynchronize(static_cast<cudaEvent_t>(event)), "Event.synchronize: cudaEventSynchronize");
   }

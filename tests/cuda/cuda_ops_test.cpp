@@ -94,6 +94,33 @@ bool random_op(const std::string& name) {
          name == "dropout" || name == "bernoulli" || name == "multinomial" || name == "normal";
 }
 
+// Calls fn(entry, sample, inputs) for every sample of every torch operator
+// with a tensor argument; inputs are float32, detached, seeded alike.
+template <typename Fn>
+void for_each_sample(Fn&& fn) {
+  for (const CatalogEntry& e : catalog_entries()) {
+    if (e.ns.rfind("torch", 0) != 0) continue;
+    if (!has_tensor_argument(find_op(e.qualified_name).schema())) continue;  // creation functions: below
+    for (const Sample& s : samples_for(e)) {
+      manual_seed(0);
+      autograd::tensor_list in = make_inputs(s, domain_of(e.name), ScalarType::kFloat32);
+      for (Tensor& t : in) t = t.detach();
+      fn(e, s, in);
+    }
+  }
+}
+
+// The sample's fixed values and its inputs moved to the device.
+std::pair<Sample, autograd::tensor_list> on_cuda(const Sample& s, const autograd::tensor_list& in) {
+  autograd::tensor_list gin;
+  for (const Tensor& t : in) gin.push_back(t.to(kCuda));
+  Sample gs = s;
+  for (Arg& a : gs.args)
+    if (auto* v = std::get_if<Value>(&a)) *v = moved(*v, kCuda);
+  for (auto& [name, v] : gs.kwargs) v = moved(v, kCuda);
+  return {gs, gin};
+}
+
 // Full float32 on the device for the comparison (Note [TF32]: cuDNN's
 // default TF32 parts from the CPU in the fourth digit), restored after.
 class NoTf32 {
@@ -111,40 +138,26 @@ TEST_F(Cuda, EveryOperatorSampleMatchesTheCpu) {
   const NoTf32 full_float32;
   std::vector<std::string> failures;
   int compared = 0;
-  for (const CatalogEntry& e : catalog_entries()) {
-    if (e.ns.rfind("torch", 0) != 0) continue;
-    const FunctionSchema schema = find_op(e.qualified_name).schema();
-    if (!has_tensor_argument(schema)) continue;  // creation functions: below
-    for (const Sample& s : samples_for(e)) {
-      manual_seed(0);
-      autograd::tensor_list in = make_inputs(s, domain_of(e.name), ScalarType::kFloat32);
-      for (Tensor& t : in) t = t.detach();
-      Value want;
-      try {
-        want = call_sample(e.qualified_name, s, in, true, ScalarType::kFloat32);
-      } catch (const Error&) {
-        continue;  // the sample does not run on the CPU either
-      }
-      autograd::tensor_list gin;
-      for (const Tensor& t : in) gin.push_back(t.to(kCuda));
-      Sample gs = s;
-      for (Arg& a : gs.args)
-        if (auto* v = std::get_if<Value>(&a)) *v = moved(*v, kCuda);
-      for (auto& [name, v] : gs.kwargs) v = moved(v, kCuda);
-      manual_seed(0);
-      try {
-        const Value got = call_sample(e.qualified_name, gs, gin, true, ScalarType::kFloat32);
-        const Tensor g = as_one_tensor(got);
-        if (!g.device().is_cpu() && g.device() != kCuda)
-          failures.push_back(e.qualified_name + ": result on " + g.device().str());
-        if (std::string d = compare(as_one_tensor(want), g, random_op(e.name)); !d.empty())
-          failures.push_back(e.qualified_name + ": " + d);
-        ++compared;
-      } catch (const Error& err) {
-        failures.push_back(e.qualified_name + ": " + err.message());
-      }
+  for_each_sample([&](const CatalogEntry& e, const Sample& s, const autograd::tensor_list& in) {
+    Value want;
+    try {
+      want = call_sample(e.qualified_name, s, in, true, ScalarType::kFloat32);
+    } catch (const Error&) {
+      return;  // the sample does not run on the CPU either
     }
-  }
+    const auto [gs, gin] = on_cuda(s, in);
+    manual_seed(0);
+    try {
+      const Value got = call_sample(e.qualified_name, gs, gin, true, ScalarType::kFloat32);
+      const Tensor g = as_one_tensor(got);
+      if (!g.device().is_cpu() && g.device() != kCuda) failures.push_back(e.qualified_name + ": result on " + g.device().str());
+      if (std::string d = compare(as_one_tensor(want), g, random_op(e.name)); !d.empty())
+        failures.push_back(e.qualified_name + ": " + d);
+      ++compared;
+    } catch (const Error& err) {
+      failures.push_back(e.qualified_name + ": " + err.message());
+    }
+  });
   std::ostringstream all;
   for (const std::string& f : failures) all << "\n  " << f;
   EXPECT_TRUE(failures.empty()) << failures.size() << " of " << compared << " samples differ:" << all.str();
@@ -188,41 +201,30 @@ TEST_F(Cuda, BadInputsFailAsOnTheCpu) {
   const NoTf32 full_float32;
   std::vector<std::string> differ;
   int compared_failures = 0;
-  for (const CatalogEntry& e : catalog_entries()) {
-    if (e.ns.rfind("torch", 0) != 0) continue;
-    if (!has_tensor_argument(find_op(e.qualified_name).schema())) continue;
-    for (const Sample& s : samples_for(e)) {
-      manual_seed(0);
-      autograd::tensor_list in = make_inputs(s, domain_of(e.name), ScalarType::kFloat32);
-      if (in.empty()) continue;
-      for (Tensor& t : in) t = t.detach();
-      for (int variant = 0; variant < 2; ++variant) {
-        autograd::tensor_list bad = in;
-        if (variant == 0) {
-          std::vector<std::int64_t> shape(bad[0].sizes().begin(), bad[0].sizes().end());
-          shape.push_back(5);
-          bad[0] = randn(IntArrayRef(shape));
-        } else {
-          bad[0] = bad[0].to(ScalarType::kInt64);
-        }
-        const Outcome cpu = outcome_of([&] { return call_sample(e.qualified_name, s, bad, true, ScalarType::kFloat32); });
-        autograd::tensor_list gin;
-        for (const Tensor& t : bad) gin.push_back(t.to(kCuda));
-        Sample gs = s;
-        for (Arg& a : gs.args)
-          if (auto* v = std::get_if<Value>(&a)) *v = moved(*v, kCuda);
-        for (auto& [name, v] : gs.kwargs) v = moved(v, kCuda);
-        const Outcome gpu = outcome_of([&] { return call_sample(e.qualified_name, gs, gin, true, ScalarType::kFloat32); });
-        if (cpu.ok && gpu.ok) continue;
-        ++compared_failures;
-        if (cpu.ok != gpu.ok || cpu.type != gpu.type || as_on_cpu(gpu.message) != cpu.message) {
-          differ.push_back(e.qualified_name + (variant == 0 ? " (extra dim)" : " (int64)") + ":\n    cpu:  " +
-                           (cpu.ok ? "returned" : cpu.type + ": " + cpu.message) + "\n    cuda: " +
-                           (gpu.ok ? "returned" : gpu.type + ": " + gpu.message));
-        }
+  for_each_sample([&](const CatalogEntry& e, const Sample& s, const autograd::tensor_list& in) {
+    if (in.empty()) return;
+    for (int variant = 0; variant < 2; ++variant) {
+      autograd::tensor_list bad = in;
+      if (variant == 0) {
+        std::vector<std::int64_t> shape(bad[0].sizes().begin(), bad[0].sizes().end());
+        shape.push_back(5);
+        bad[0] = randn(IntArrayRef(shape));
+      } else {
+        bad[0] = bad[0].to(ScalarType::kInt64);
+      }
+      const Outcome cpu = outcome_of([&] { return call_sample(e.qualified_name, s, bad, true, ScalarType::kFloat32); });
+      const std::pair<Sample, autograd::tensor_list> moved_case = on_cuda(s, bad);
+      const Outcome gpu = outcome_of(
+          [&] { return call_sample(e.qualified_name, moved_case.first, moved_case.second, true, ScalarType::kFloat32); });
+      if (cpu.ok && gpu.ok) continue;
+      ++compared_failures;
+      if (cpu.ok != gpu.ok || cpu.type != gpu.type || as_on_cpu(gpu.message) != cpu.message) {
+        differ.push_back(e.qualified_name + (variant == 0 ? " (extra dim)" : " (int64)") + ":\n    cpu:  " +
+                         (cpu.ok ? "returned" : cpu.type + ": " + cpu.message) + "\n    cuda: " +
+                         (gpu.ok ? "returned" : gpu.type + ": " + gpu.message));
       }
     }
-  }
+  });
   std::ostringstream all;
   for (const std::string& d : differ) all << "\n  " << d;
   EXPECT_TRUE(differ.empty()) << differ.size() << " of " << compared_failures << " failing calls differ:" << all.str();
