@@ -335,8 +335,9 @@ TEST(EvalParser, SyntaxErrorColumns) {
       {"1 < 2 < 3", 6, "chained comparisons are not supported"},
       {"x = 1", 2, "unexpected '='"},
       {"7 << 2", 2, "operator '<<' is not supported"},
-      {"7 ^ 2", 2, "operator '^' is not supported"},
-      {"not x", 0, "keyword 'not' is not supported"},
+      {"7 << 2", 2, "operator '<<' is not supported"},
+      {"x and y", 2, "keyword 'and' is not supported"},
+      {"x &= 1", 2, "operator '&=' is not supported"},
       {"a and b", 2, "keyword 'and' is not supported"},
       {"x.", 2, "expected a name after '.' but found end of expression"},
       {"x.1", 1, "unexpected '.1' after the expression"},
@@ -492,7 +493,8 @@ TEST(EvalParser, DictLiterals) {
       {"{'a': 2]", 7, "closing parenthesis ']' does not match opening parenthesis '{'"},
       {"{'a': 1 'b': 2}", 8, "expected ',' or '}' but found"},
       {"}", 0, "unmatched '}'"},
-      {"x[1:2]", 1, "unexpected '['"},
+      {"x[1:2", 1, "'[' was never closed"},
+      {"x[1:2:3:4]", 7, "expected ',' or ']' but found ':'"},
   };
   for (const Case& c : errors) {
     const ev::SyntaxError e = syntax_error(c.expr);
@@ -806,6 +808,84 @@ TEST(EvalParser, EndToEndModuloUsesRemainder) {
   EXPECT_EQ(run("torch.tensor([-3., 4.]) % 2"), "tensor([1., 0.])");
   EXPECT_EQ(run("7 % torch.tensor([-3., 4.])"), "tensor([-2.,  3.])");  // Tensor.__rmod__
   EXPECT_EQ(run("2 % torch.tensor([3])"), "tensor([2])");
+}
+
+}  // namespace
+
+namespace {
+
+// Issue 18, item 6: subscripts (Note [Subscripts] in tools/wick/eval_subscript.cpp).
+// Every expected text is PyTorch 1.13's for the same expression.
+TEST(EvalParser, SubscriptsOfTensorsAsPyTorch) {
+  wick::init();
+  EXPECT_EQ(tree("x[0, 1:, ::2, ..., None]"), "x[0, 1:, ::2, ..., None]");
+  EXPECT_EQ(tree("-x[0] ** 2"), "(-(x[0] ** 2))");
+  const ev::Scope scope{{"x", ev::evaluate("torch.arange(12.).reshape(3, 4)")}};
+  auto at = [&](std::string_view e) { return run(e, scope); };
+  EXPECT_EQ(at("x[0]"), "tensor([0., 1., 2., 3.])");
+  EXPECT_EQ(at("x[:, 1]"), "tensor([1., 5., 9.])");
+  EXPECT_EQ(at("x[..., None].shape"), "torch.Size([3, 4, 1])");
+  EXPECT_EQ(at("x[1:3]"), "tensor([[ 4.,  5.,  6.,  7.],\n        [ 8.,  9., 10., 11.]])");
+  EXPECT_EQ(at("x[::2]"), "tensor([[ 0.,  1.,  2.,  3.],\n        [ 8.,  9., 10., 11.]])");
+  EXPECT_EQ(at("x[-1, -2]"), "tensor(10.)");
+  EXPECT_EQ(at("x[torch.tensor([2, 0])]"), "tensor([[ 8.,  9., 10., 11.],\n        [ 0.,  1.,  2.,  3.]])");
+  EXPECT_EQ(at("x[:, torch.tensor([[1, -1], [0, 0]])]"),
+            "tensor([[[ 1.,  3.],\n         [ 0.,  0.]],\n\n        [[ 5.,  7.],\n         [ 4.,  4.]],\n\n"
+            "        [[ 9., 11.],\n         [ 8.,  8.]]])");
+  EXPECT_EQ(at("x[x > 5]"), "tensor([ 6.,  7.,  8.,  9., 10., 11.])");
+  EXPECT_EQ(at("x[torch.tensor([True, False, True])]"),
+            "tensor([[ 0.,  1.,  2.,  3.],\n        [ 8.,  9., 10., 11.]])");
+  EXPECT_EQ(at("x[None, 1:, ..., ::3]"), "tensor([[[ 4.,  7.],\n         [ 8., 11.]]])");
+  EXPECT_EQ(at("x[5:100]"), "tensor([], size=(0, 4))");
+  EXPECT_EQ(at("x.shape[-1:]"), "torch.Size([4])");
+  EXPECT_EQ(at("x.shape[0]"), "3");
+  EXPECT_EQ(at("torch.max(x, 1)[0]"), "tensor([ 3.,  7., 11.])");
+  const std::string x = "torch.arange(12.).reshape(3, 4)";
+  EXPECT_EQ(error_of<wick::IndexError>(x + "[5]"), "index 5 is out of bounds for dimension 0 with size 3");
+  EXPECT_EQ(error_of<wick::IndexError>(x + "[0, 0, 0]"), "too many indices for tensor of dimension 2");
+  EXPECT_EQ(error_of<wick::IndexError>(x + "[1.5]"),
+            "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid indices (got "
+            "float)");
+  EXPECT_EQ(error_of<wick::ValueError>(x + "[::-1]"), "step must be greater than zero");
+  EXPECT_EQ(error_of<wick::IndexError>(x + "[torch.tensor([3])]"), "index 3 is out of bounds for dimension 0 with size 3");
+  EXPECT_EQ(error_of<wick::IndexError>(x + ".shape[5]"), "tuple index out of range");
+}
+
+TEST(EvalParser, SubscriptsOfPythonSequences) {
+  EXPECT_EQ(run("[1, 2, 3][::-1]"), "[3, 2, 1]");
+  EXPECT_EQ(run("(1, 2, 3)[1:]"), "(2, 3)");
+  EXPECT_EQ(run("(1, 2, 3)[-3]"), "1");
+  EXPECT_EQ(run("'hello'[1:4]"), "'ell'");
+  EXPECT_EQ(run("'hello'[-1]"), "'o'");
+  EXPECT_EQ(run("[0, 1, 2, 3, 4, 5][5:0:-2]"), "[5, 3, 1]");
+  EXPECT_EQ(error_of<wick::IndexError>("[1, 2][2]"), "list index out of range");
+  EXPECT_EQ(error_of<wick::TypeError>("[1, 2][0, 1]"), "list indices must be integers or slices, not tuple");
+  EXPECT_EQ(error_of<wick::TypeError>("3[0]"), "'int' object is not subscriptable");
+  EXPECT_EQ(error_of<wick::ValueError>("[1, 2][::0]"), "slice step cannot be zero");
+  EXPECT_EQ(std::string(syntax_error("x[]").what()), "unexpected ']' (expected an index)\n  x[]\n    ^");
+}
+
+// Python's `not`, `&`, `|`, `^`, `~` on numbers, and truthiness of tensors.
+TEST(EvalParser, BitwiseAndLogicalOperatorsOnNumbers) {
+  wick::init();
+  EXPECT_EQ(tree("a & b | c ^ d"), "((a & b) | (c ^ d))");
+  EXPECT_EQ(tree("not a == b"), "(not (a == b))");
+  EXPECT_EQ(tree("a | b == c"), "((a | b) == c)");
+  EXPECT_EQ(tree("~a + b"), "((~a) + b)");
+  EXPECT_EQ(run("3 & 5"), "1");
+  EXPECT_EQ(run("3 | 5"), "7");
+  EXPECT_EQ(run("3 ^ 5"), "6");
+  EXPECT_EQ(run("True & False"), "False");
+  EXPECT_EQ(run("True | 2"), "3");
+  EXPECT_EQ(run("~5"), "-6");
+  EXPECT_EQ(run("~True"), "-2");
+  EXPECT_EQ(run("not 0"), "True");
+  EXPECT_EQ(run("not torch.tensor(0.)"), "True");
+  EXPECT_EQ(run("not not 'a'"), "True");
+  EXPECT_EQ(error_of<wick::TypeError>("1.5 & 2"), "unsupported operand type(s) for &: 'float' and 'int'");
+  EXPECT_EQ(error_of<wick::TypeError>("~1.5"), "bad operand type for unary ~: 'float'");
+  EXPECT_EQ(error_of<wick::RuntimeError>("not torch.tensor([1., 2.])"),
+            "Boolean value of Tensor with more than one value is ambiguous");
 }
 
 }  // namespace

@@ -76,6 +76,12 @@ std::string_view dunder(BinaryOp op) noexcept {
       return "__matmul__";
     case BinaryOp::kPow:
       return "__pow__";
+    case BinaryOp::kAnd:
+      return "__and__";
+    case BinaryOp::kOr:
+      return "__or__";
+    case BinaryOp::kXor:
+      return "__xor__";
     case BinaryOp::kEq:
       return "__eq__";
     case BinaryOp::kNe:
@@ -112,6 +118,12 @@ std::string_view reflected_dunder(BinaryOp op) noexcept {
       return "__rmatmul__";
     case BinaryOp::kPow:
       return "__rpow__";
+    case BinaryOp::kAnd:
+      return "__rand__";
+    case BinaryOp::kOr:
+      return "__ror__";
+    case BinaryOp::kXor:
+      return "__rxor__";
     case BinaryOp::kEq:
       return "__eq__";
     case BinaryOp::kNe:
@@ -219,9 +231,41 @@ class Evaluator {
         for (std::size_t k = 0; k + 1 < n.children.size(); ++k) (void)eval(*n.children[k]);
         return eval(*n.children.back());
       }
+      case Node::Kind::kSubscript: {
+        const Value base = value(*n.children[0]);
+        std::vector<SubscriptIndex> items;
+        for (std::size_t k = 1; k < n.children.size(); ++k) {
+          const Node& c = *n.children[k];
+          if (c.kind == Node::Kind::kEllipsis) {
+            items.push_back(SubscriptIndex::with_kind(SubscriptIndex::Kind::kEllipsis));
+          } else if (c.kind == Node::Kind::kSlice) {
+            SubscriptIndex s = SubscriptIndex::with_kind(SubscriptIndex::Kind::kSlice);
+            s.start = slice_bound(*c.children[0]);
+            s.stop = slice_bound(*c.children[1]);
+            s.step = slice_bound(*c.children[2]);
+            items.push_back(std::move(s));
+          } else {
+            items.push_back(SubscriptIndex::of(value(c)));
+          }
+        }
+        return subscript(base, items);
+      }
+      case Node::Kind::kSlice:
+      case Node::Kind::kEllipsis:
+        break;  // only inside a subscript, read there
     }
     WICK_INTERNAL_ASSERT(false, "unknown node kind");
     return Value();
+  }
+
+  /// A slice's start, stop or step: None, an int, or a 0-dim integer tensor.
+  std::optional<std::int64_t> slice_bound(const Node& n) {
+    const Value v = value(n);
+    if (v.is_none()) return std::nullopt;
+    if (v.is_int() || v.is_bool()) return v.to_int();
+    if (v.is_tensor() && v.to_tensor().dim() == 0 && !is_floating(v.to_tensor().dtype()))
+      return v.to_tensor().item().to<std::int64_t>();
+    throw TypeError("slice indices must be integers or None or have an __index__ method");
   }
 
   // --- names -------------------------------------------------------------------
@@ -480,14 +524,20 @@ class Evaluator {
   // --- operators ---------------------------------------------------------------
 
   static Value unary(UnaryOp op, const Value& v) {
+    if (op == UnaryOp::kNot) return Value(!truth(v));  // Python truthiness: a tensor needs one element
     if (v.is_number()) return number_unary(op, v);
+    const char* symbol = op == UnaryOp::kNeg ? "-" : op == UnaryOp::kPos ? "+" : "~";
     if (is_tensorish(v)) {
       if (op == UnaryOp::kNeg) return wick::call("torch.Tensor.__neg__", {v});
+      if (op == UnaryOp::kInvert) {
+        if (try_find_op("torch.Tensor.__invert__")) return wick::call("torch.Tensor.__invert__", {v});
+        throw TypeError(detail::str_cat("bad operand type for unary ~: '", v.type_name(),
+                                        "' (torch.Tensor.__invert__ is not implemented in wick yet)"));
+      }
       if (try_find_op("torch.Tensor.__pos__")) return wick::call("torch.Tensor.__pos__", {v});
       return v;
     }
-    throw TypeError(
-        detail::str_cat("bad operand type for unary ", op == UnaryOp::kNeg ? "-" : "+", ": '", v.type_name(), "'"));
+    throw TypeError(detail::str_cat("bad operand type for unary ", symbol, ": '", v.type_name(), "'"));
   }
 
   static Value binary(BinaryOp op, const Value& l, const Value& r) {
@@ -509,8 +559,11 @@ class Evaluator {
       throw TypeError(detail::str_cat("'", op_symbol(op), "' not supported between instances of '", l.type_name(),
                                       "' and '", r.type_name(), "'"));
     }
+    std::string missing;  // a tensor's dunder that the catalog does not have yet
+    if ((is_tensorish(l) || is_tensorish(r)) && !try_find_op(detail::str_cat("torch.Tensor.", dunder(op))))
+      missing = detail::str_cat(" (torch.Tensor.", dunder(op), " is not implemented in wick yet)");
     throw TypeError(detail::str_cat("unsupported operand type(s) for ", op_symbol(op), ": '", l.type_name(), "' and '",
-                                    r.type_name(), "'"));
+                                    r.type_name(), "'", missing));
   }
 
   /// `torch.Tensor.<name>(self, other)`, or NotImplemented when the catalog

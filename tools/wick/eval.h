@@ -10,13 +10,19 @@
 ///
 /// The grammar, loosest binding first:
 ///
-///   input      := expr (',' expr)* [','] END        (a bare tuple, as in Python)
-///   expr       := sum [('==' | '!=' | '<' | '<=' | '>' | '>=') sum]
+///   input      := stmt (';' stmt)* [';'] END
+///   stmt       := expr (',' expr)* [',']            (a bare tuple, as in Python)
+///   expr       := 'not' expr | compare
+///   compare    := bitor [('==' | '!=' | '<' | '<=' | '>' | '>=') bitor]
+///   bitor      := bitxor ('|' bitxor)*
+///   bitxor     := bitand ('^' bitand)*
+///   bitand     := sum ('&' sum)*
 ///   sum        := term (('+' | '-') term)*
-///   term       := factor (('*' | '/' | '@') factor)*
-///   factor     := ('-' | '+') factor | power
+///   term       := factor (('*' | '/' | '//' | '%' | '@') factor)*
+///   factor     := ('-' | '+' | '~') factor | power
 ///   power      := postfix ['**' factor]             (right-associative; -2**2 == -4)
-///   postfix    := atom ('.' NAME | '(' [args] ')')*
+///   postfix    := atom ('.' NAME | '(' [args] ')' | '[' index (',' index)* [','] ']')*
+///   index      := expr | [expr] ':' [expr] [':' [expr]] | '...' 
 ///   args       := arg (',' arg)* [',']              (keywords after positionals)
 ///   arg        := NAME '=' expr | expr
 ///   atom       := INT | FLOAT | STRING+ | True | False | None | NAME
@@ -106,8 +112,26 @@ class OverflowError : public wick::Error {
   [[nodiscard]] const char* type_name() const noexcept override { return "OverflowError"; }
 };
 
-enum class UnaryOp : std::uint8_t { kNeg, kPos };
-enum class BinaryOp : std::uint8_t { kAdd, kSub, kMul, kDiv, kFloorDiv, kMod, kMatMul, kPow, kEq, kNe, kLt, kLe, kGt, kGe };
+enum class UnaryOp : std::uint8_t { kNeg, kPos, kInvert, kNot };
+enum class BinaryOp : std::uint8_t {
+  kAdd,
+  kSub,
+  kMul,
+  kDiv,
+  kFloorDiv,
+  kMod,
+  kMatMul,
+  kPow,
+  kAnd,
+  kOr,
+  kXor,
+  kEq,  // the comparisons come last (is_comparison)
+  kNe,
+  kLt,
+  kLe,
+  kGt,
+  kGe
+};
 
 /// "+", "**", "<=", ...
 [[nodiscard]] std::string_view op_symbol(BinaryOp op) noexcept;
@@ -129,6 +153,9 @@ struct Node {
     kUnary,      ///< unary_op children[0]
     kBinary,     ///< children[0] binary_op children[1]
     kSequence,   ///< children[0]; children[1]; ...: each in turn, the value is the last's
+    kSubscript,  ///< children[0][children[1], ...] (Note [Subscripts])
+    kSlice,      ///< start:stop:step in a subscript; children[0..2], kNone where left out
+    kEllipsis,   ///< `...` in a subscript
   };
 
   Kind kind = Kind::kNone;

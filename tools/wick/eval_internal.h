@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <sstream>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -95,6 +96,29 @@ class NamedTuple final : public Object {
   std::vector<std::string> names_;
   std::vector<Value> items_;
 };
+
+/// One index of a subscript, evaluated (Note [Subscripts] in eval_subscript.cpp).
+struct SubscriptIndex {
+  enum class Kind : std::uint8_t { kValue, kSlice, kEllipsis };
+  Kind kind = Kind::kValue;
+  Value value;                               ///< kValue
+  std::optional<std::int64_t> start, stop;   ///< kSlice; empty where left out
+  std::optional<std::int64_t> step;
+
+  static SubscriptIndex of(Value v) {
+    SubscriptIndex s;
+    s.value = std::move(v);
+    return s;
+  }
+  static SubscriptIndex with_kind(Kind k) {
+    SubscriptIndex s;
+    s.kind = k;
+    return s;
+  }
+};
+
+/// `base[items...]`: a Python sequence or a tensor (Note [Subscripts]).
+[[nodiscard]] Value subscript(const Value& base, const std::vector<SubscriptIndex>& items);
 
 /// The class `v` holds, or nullptr.
 [[nodiscard]] inline const PyType* as_type(const Value& v) {

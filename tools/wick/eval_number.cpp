@@ -221,6 +221,18 @@ Value number_binary(BinaryOp op, const Value& l, const Value& r) {
     if (r.to_double() == 0.0) throw ZeroDivisionError(ints ? "division by zero" : "float division by zero");
     return Value(l.to_double() / r.to_double());
   }
+  if (op == BinaryOp::kAnd || op == BinaryOp::kOr || op == BinaryOp::kXor) {
+    // Python: on ints and bools only; two bools give a bool.
+    if (!ints) {
+      throw TypeError(detail::str_cat("unsupported operand type(s) for ", op_symbol(op), ": '", l.type_name(), "' and '",
+                                      r.type_name(), "'"));
+    }
+    const std::int64_t a = l.to_int();
+    const std::int64_t b = r.to_int();
+    const std::int64_t v = op == BinaryOp::kAnd ? (a & b) : op == BinaryOp::kOr ? (a | b) : (a ^ b);
+    if (l.is_bool() && r.is_bool()) return Value(v != 0);
+    return Value(v);
+  }
   if (op == BinaryOp::kMod) return python_mod(l, r, ints);
   if (op == BinaryOp::kFloorDiv) return python_floordiv(l, r, ints);
   if (op == BinaryOp::kPow) {
@@ -243,6 +255,10 @@ Value number_binary(BinaryOp op, const Value& l, const Value& r) {
 }
 
 Value number_unary(UnaryOp op, const Value& v) {
+  if (op == UnaryOp::kInvert) {
+    if (v.is_double()) throw TypeError("bad operand type for unary ~: 'float'");
+    return Value(~v.to_int());  // ~True is -2, as in Python
+  }
   if (v.is_double()) return Value(op == UnaryOp::kNeg ? -v.to_double() : v.to_double());
   const std::int64_t i = v.to_int();
   if (op == UnaryOp::kPos) return Value(i);

@@ -138,7 +138,20 @@ class Parser {
 
   // --- grammar -----------------------------------------------------------------
   std::unique_ptr<Node> expr() {
-    auto left = sum();
+    const Token& t = peek();
+    if (t.kind == Token::Kind::kKeyword && t.text == "not") {
+      Nest nest(*this, t.pos);
+      auto n = make(Node::Kind::kUnary, t.pos);
+      n->unary_op = UnaryOp::kNot;
+      ++i_;
+      add_child(*n, expr());
+      return n;
+    }
+    return compare();
+  }
+
+  std::unique_ptr<Node> compare() {
+    auto left = bit_or();
     static constexpr std::pair<std::string_view, BinaryOp> kCompare[] = {{"==", BinaryOp::kEq}, {"!=", BinaryOp::kNe},
                                                                          {"<", BinaryOp::kLt},  {"<=", BinaryOp::kLe},
                                                                          {">", BinaryOp::kGt},  {">=", BinaryOp::kGe}};
@@ -151,9 +164,25 @@ class Parser {
     const std::optional<BinaryOp> op = compare_op();
     if (!op) return left;
     ++i_;
-    auto node = binary(*op, std::move(left), sum());
+    auto node = binary(*op, std::move(left), bit_or());
     if (compare_op()) fail(peek().pos, "chained comparisons are not supported");
     return node;
+  }
+
+  std::unique_ptr<Node> bit_or() {
+    auto left = bit_xor();
+    while (accept("|")) left = binary(BinaryOp::kOr, std::move(left), bit_xor());
+    return left;
+  }
+  std::unique_ptr<Node> bit_xor() {
+    auto left = bit_and();
+    while (accept("^")) left = binary(BinaryOp::kXor, std::move(left), bit_and());
+    return left;
+  }
+  std::unique_ptr<Node> bit_and() {
+    auto left = sum();
+    while (accept("&")) left = binary(BinaryOp::kAnd, std::move(left), sum());
+    return left;
   }
 
   std::unique_ptr<Node> sum() {
@@ -189,6 +218,13 @@ class Parser {
   std::unique_ptr<Node> factor() {
     const Token& t = peek();
     Nest nest(*this, t.pos);
+    if (is_op("~")) {
+      auto n = make(Node::Kind::kUnary, t.pos);
+      n->unary_op = UnaryOp::kInvert;
+      ++i_;
+      add_child(*n, factor());
+      return n;
+    }
     if (is_op("-") || is_op("+")) {
       const bool neg = t.text == "-";
       const std::size_t pos = t.pos;
@@ -243,10 +279,42 @@ class Parser {
         node = std::move(attr);
       } else if (is_op("(")) {
         node = call(std::move(node));
+      } else if (is_op("[")) {
+        node = subscript(std::move(node));
       } else {
         return node;
       }
     }
+  }
+
+  // value[index, ...]: each index an expression, a slice or '...'.
+  std::unique_ptr<Node> subscript(std::unique_ptr<Node> value) {
+    const Token& open = peek();
+    ++i_;
+    auto n = make(Node::Kind::kSubscript, value->pos);
+    add_child(*n, std::move(value));
+    if (is_op("]")) fail(peek().pos, "unexpected ']' (expected an index)");
+    while (!is_op("]")) {
+      if (peek().kind == Token::Kind::kEnd) fail(open.pos, "'[' was never closed");
+      add_child(*n, index());
+      if (!accept(",")) break;
+    }
+    expect_close(open, "]");
+    return n;
+  }
+
+  std::unique_ptr<Node> index() {
+    const std::size_t pos = peek().pos;
+    if (accept("...")) return make(Node::Kind::kEllipsis, pos);
+    auto bound = [&]() { return is_op(":") || is_op(",") || is_op("]") ? make(Node::Kind::kNone, peek().pos) : expr(); };
+    auto start = bound();
+    if (!is_op(":")) return start;
+    auto slice = make(Node::Kind::kSlice, pos);
+    add_child(*slice, std::move(start));
+    ++i_;
+    add_child(*slice, bound());
+    add_child(*slice, accept(":") ? bound() : make(Node::Kind::kNone, peek().pos));
+    return slice;
   }
 
   std::unique_ptr<Node> call(std::unique_ptr<Node> callee) {
@@ -509,9 +577,25 @@ void print(const Node& n, std::string& out) {
       out += "}";
       return;
     case Node::Kind::kUnary:
-      out += n.unary_op == UnaryOp::kNeg ? "(-" : "(+";
+      out += n.unary_op == UnaryOp::kNeg ? "(-" : n.unary_op == UnaryOp::kPos ? "(+" : n.unary_op == UnaryOp::kInvert ? "(~" : "(not ";
       print(*n.children[0], out);
       out += ")";
+      return;
+    case Node::Kind::kSubscript:
+      print(*n.children[0], out);
+      out += "[";
+      list(1, false);
+      out += "]";
+      return;
+    case Node::Kind::kSlice:  // start:stop, then :step when there is one
+      for (std::size_t k = 0; k < 3; ++k) {
+        if (k == 2 && n.children[k]->kind == Node::Kind::kNone) break;
+        if (k > 0) out += ":";
+        if (n.children[k]->kind != Node::Kind::kNone) print(*n.children[k], out);
+      }
+      return;
+    case Node::Kind::kEllipsis:
+      out += "...";
       return;
     case Node::Kind::kSequence:
       for (std::size_t k = 0; k < n.children.size(); ++k) {
@@ -549,6 +633,12 @@ std::string_view op_symbol(BinaryOp op) noexcept {
       return "%";
     case BinaryOp::kMatMul:
       return "@";
+    case BinaryOp::kAnd:
+      return "&";
+    case BinaryOp::kOr:
+      return "|";
+    case BinaryOp::kXor:
+      return "^";
     case BinaryOp::kPow:
       return "**";
     case BinaryOp::kEq:
