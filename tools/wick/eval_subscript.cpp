@@ -46,9 +46,10 @@ std::pair<I64, I64> slice_range(const SubscriptIndex& s, I64 n, I64 step) {
   };
   const I64 start = clamp(s.start, 0, n - 1);
   const I64 stop = clamp(s.stop, n, -1);
+  // Written so that no step (INT64_MIN and INT64_MAX included) overflows.
   I64 count = 0;
-  if (step > 0 && stop > start) count = (stop - start + step - 1) / step;
-  if (step < 0 && stop < start) count = (start - stop + (-step) - 1) / (-step);
+  if (step > 0 && stop > start) count = (stop - start - 1) / step + 1;
+  if (step < 0 && stop < start) count = (stop - start + 1) / step + 1;
   return {start, count};
 }
 
