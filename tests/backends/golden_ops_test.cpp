@@ -21,6 +21,7 @@
 #include "tools/wick/eval_internal.h"
 #include "wick/loader.h"
 #include "wick/ops.h"
+#include "tests/support/test_paths.h"
 
 namespace wick {
 namespace {
@@ -87,7 +88,7 @@ std::string compare_grads(const std::vector<Tensor>& outs, const std::vector<std
 
 TEST(GoldenOps, ForwardValuesAndGradientsMatchPyTorch) {
   init();
-  std::ifstream f(std::string(WICK_REFERENCE_DIR) + "/golden/ops-basic.json");
+  std::ifstream f(wick_test::reference_dir() + "/golden/ops-basic.json");
   ASSERT_TRUE(f.good());
   json golden = json::parse(f);
   int passed = 0;

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "tests/cli/cli_util.h"
+#include "tests/support/test_paths.h"
 
 namespace {
 
@@ -14,7 +15,7 @@ using wick::cli_test::Result;
 using wick::cli_test::run;
 
 std::string plugin(const std::string& stem) {
-  return std::string(WICK_TEST_PLUGIN_DIR) + "/libwick_test_" + stem + ".so";
+  return wick_test::plugin_dir() + "/libwick_test_" + stem + ".so";
 }
 
 bool has_line(const std::string& out, const std::string& line) {

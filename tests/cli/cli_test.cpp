@@ -14,6 +14,7 @@
 
 #include "tests/cli/cli_util.h"
 #include "wick/version.h"
+#include "tests/support/test_paths.h"
 
 namespace {
 
@@ -59,7 +60,7 @@ TEST(Cli, PythonNumbersAndOperators) {
 }
 
 TEST(Cli, EveryGoldenPrintCase) {
-  std::ifstream f(std::string(WICK_REFERENCE_DIR) + "/golden/print.json");
+  std::ifstream f(wick_test::reference_dir() + "/golden/print.json");
   ASSERT_TRUE(f.good());
   nlohmann::json golden = nlohmann::json::parse(f);
   int checked = 0;
@@ -156,7 +157,7 @@ TEST(Cli, NoteTranscripts) {
 }
 
 TEST(Cli, LoggingTensorLogsThroughSpdlog) {
-  Result r = run("eval " + quote("torch.add(LoggingTensor([1., 2.]), LoggingTensor([3., 4.]), alpha=2)"), WICK_CLI_PATH,
+  Result r = run("eval " + quote("torch.add(LoggingTensor([1., 2.]), LoggingTensor([3., 4.]), alpha=2)"), wick_test::cli_path(),
                  true, "info");
   EXPECT_EQ(r.code, 0);
   EXPECT_NE(r.out.find("[info] func: add, args: (LoggingTensor([1., 2.]), LoggingTensor([3., 4.])), "
@@ -164,10 +165,10 @@ TEST(Cli, LoggingTensorLogsThroughSpdlog) {
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("LoggingTensor([ 7., 10.])\n"), std::string::npos) << r.out;
-  r = run("eval " + quote("LoggingTensor([1.]).neg()"), WICK_CLI_PATH, true, "info");
+  r = run("eval " + quote("LoggingTensor([1.]).neg()"), wick_test::cli_path(), true, "info");
   EXPECT_NE(r.out.find("[info] func: neg, args: (LoggingTensor([1.]),), kwargs: None\n"), std::string::npos) << r.out;
   // At the default level nothing is logged.
-  EXPECT_EQ(run("eval " + quote("LoggingTensor([1.]).neg()"), WICK_CLI_PATH, true, "warn").out,
+  EXPECT_EQ(run("eval " + quote("LoggingTensor([1.]).neg()"), wick_test::cli_path(), true, "warn").out,
             "LoggingTensor([-1.])\n");
 }
 
@@ -211,10 +212,10 @@ TEST(Cli, ErrorsAndExitCodes) {
 }
 
 TEST(Cli, PluginsInspectAndCheck) {
-  Result r = run("plugins inspect " + quote(WICK_CPU_BACKEND_PATH));
+  Result r = run("plugins inspect " + quote(wick_test::cpu_backend_path()));
   EXPECT_EQ(r.code, 0);
   EXPECT_NE(r.out.find("name:            cpu"), std::string::npos) << r.out;
-  r = run("plugins check " + quote(WICK_TEST_PLUGIN_DIR));
+  r = run("plugins check " + quote(wick_test::plugin_dir()));
   EXPECT_EQ(r.code, 1);  // the directory holds deliberately broken plugins
   EXPECT_NE(r.out.find("ok      "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("FAILED  "), std::string::npos) << r.out;
@@ -230,7 +231,7 @@ TEST(Cli, MissingCpuBackendFailsCleanly) {
   fs::path root = fs::temp_directory_path() / ("wick_cli_nobackend_" + std::to_string(::getpid()));
   fs::create_directories(root / "bin");
   fs::create_directories(root / "lib" / "wick" / "backends");
-  fs::path cli = fs::path(WICK_CLI_PATH);
+  fs::path cli = fs::path(wick_test::cli_path());
   fs::path lib_dir = cli.parent_path().parent_path() / "lib";
   fs::copy_file(cli, root / "bin" / "wick");
   for (const auto& e : fs::directory_iterator(lib_dir))

@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdio>
 #include <string>
+#include "tests/support/test_paths.h"
 
 namespace wick::cli_test {
 
@@ -30,7 +31,7 @@ inline std::string quote(const std::string& arg) {
 
 /// Runs `binary args` through sh with WICK_PLUGIN_PATH unset, then the
 /// `env` assignments ("NAME=value ...", already quoted) applied.
-inline Result run(const std::string& args, const std::string& binary = WICK_CLI_PATH, bool merge_stderr = true,
+inline Result run(const std::string& args, const std::string& binary = wick_test::cli_path(), bool merge_stderr = true,
                   const std::string& log_level = "error", const std::string& env = "") {
   std::string cmd = "env -u WICK_PLUGIN_PATH WICK_LOG_LEVEL=" + log_level + " " + env + " " + quote(binary) + " " +
                     args + (merge_stderr ? " 2>&1" : " 2>/dev/null");

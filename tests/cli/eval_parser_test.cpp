@@ -20,6 +20,7 @@
 #include "wick/random.h"
 #include "wick/tensor.h"
 #include "wick/value.h"
+#include "tests/support/test_paths.h"
 
 namespace {
 
@@ -274,7 +275,7 @@ TEST(EvalParser, NodePositions) {
 
 TEST(EvalParser, ParsesEveryGoldenExpression) {
   for (const char* file : {"/golden/print.json", "/golden/ops-basic.json"}) {
-    std::ifstream in(std::string(WICK_REFERENCE_DIR) + file);
+    std::ifstream in(wick_test::reference_dir() + file);
     ASSERT_TRUE(in.good()) << "no golden file " << file;
     const json golden = json::parse(in);
     int count = 0;
@@ -790,7 +791,7 @@ TEST(EvalParser, EndToEndOperatorsOnTensors) {
 TEST(EvalParser, EndToEndGoldenPrints) {
   ASSERT_TRUE(
       have_ops({"torch.tensor", "torch.ones", "torch.zeros", "torch.arange", "torch.eye", "torch.Tensor.reshape"}));
-  std::ifstream in(std::string(WICK_REFERENCE_DIR) + "/golden/print.json");
+  std::ifstream in(wick_test::reference_dir() + "/golden/print.json");
   ASSERT_TRUE(in.good()) << "no golden print.json";
   const json golden = json::parse(in);
   for (const auto& c : golden.at("cases")) {

@@ -18,6 +18,7 @@
 
 #include "plugins/loader/digest.h"
 #include "tests/cli/cli_util.h"
+#include "tests/support/test_paths.h"
 
 extern char** environ;
 
@@ -31,7 +32,7 @@ using wick::cli_test::run;
 
 bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
-fs::path build_lib_dir() { return fs::path(WICK_CLI_PATH).parent_path().parent_path() / "lib"; }
+fs::path build_lib_dir() { return fs::path(wick_test::cli_path()).parent_path().parent_path() / "lib"; }
 
 /// A directory only its owner can write, removed with the object.
 struct TempDir {
@@ -65,19 +66,19 @@ TEST(CliPlugins, RefusalsAreVisible) {
   fs::create_directories(dir.path / "plugins");
   fs::permissions(dir.path / "plugins", fs::perms::group_write | fs::perms::others_write, fs::perm_options::remove);
   const fs::path plugin = dir.path / "plugins" / "libwick_test_good.so";
-  fs::copy_file(std::string(WICK_TEST_PLUGIN_DIR) + "/libwick_test_good.so", plugin);
+  fs::copy_file(wick_test::plugin_dir() + "/libwick_test_good.so", plugin);
   const fs::path list = dir.path / "allowlist";
   write_allowlist(list);
   const std::string env =
       "WICK_PLUGIN_ALLOWLIST=" + quote(list.string()) + " WICK_PLUGIN_PATH=" + quote((dir.path / "plugins").string());
   const std::string refusal = plugin.string() + ": refused: not on the allowlist " + list.string();
 
-  Result r = run("plugins list", WICK_CLI_PATH, true, "error", env);
+  Result r = run("plugins list", wick_test::cli_path(), true, "error", env);
   EXPECT_EQ(r.code, 1) << r.out;
   EXPECT_TRUE(contains(r.out, "cpu 0.1.0 (backend) ")) << r.out;
   EXPECT_TRUE(contains(r.out, "failed: " + refusal)) << r.out;
 
-  r = run("eval " + quote("testplug.twice(torch.ones(2))"), WICK_CLI_PATH, true, "off", env);
+  r = run("eval " + quote("testplug.twice(torch.ones(2))"), wick_test::cli_path(), true, "off", env);
   EXPECT_EQ(r.code, 1);
   EXPECT_TRUE(
       r.out.starts_with("NameError: name 'testplug' is not defined\n"
@@ -88,16 +89,16 @@ TEST(CliPlugins, RefusalsAreVisible) {
   // The allowlist of the README's first recipe, without the backends: the
   // CPU backend is refused, and the error says so rather than "installed?".
   write_allowlist(list, "libwick_cpu.so");
-  r = run("eval " + quote("torch.neg(torch.tensor([1.]))"), WICK_CLI_PATH, true, "off",
+  r = run("eval " + quote("torch.neg(torch.tensor([1.]))"), wick_test::cli_path(), true, "off",
           "WICK_PLUGIN_ALLOWLIST=" + quote(list.string()));
   EXPECT_EQ(r.code, 1);
   EXPECT_TRUE(r.out.starts_with("NotImplementedError: torch.tensor: no kernel for dispatch key CPU")) << r.out;
   EXPECT_TRUE(contains(r.out, "This plugin file was found but not loaded: " +
-                                  fs::canonical(WICK_CPU_BACKEND_PATH).string() + ": refused: not on the allowlist"))
+                                  fs::canonical(wick_test::cpu_backend_path()).string() + ": refused: not on the allowlist"))
       << r.out;
   EXPECT_FALSE(contains(r.out, "Is the backend plugin installed?")) << r.out;
 
-  r = run("plugins list", WICK_CLI_PATH, true, "warn", "WICK_PLUGIN_PATH=" + quote((dir.path / "nope").string()));
+  r = run("plugins list", wick_test::cli_path(), true, "warn", "WICK_PLUGIN_PATH=" + quote((dir.path / "nope").string()));
   EXPECT_EQ(r.code, 0) << r.out;
   EXPECT_TRUE(contains(r.out, "WICK_PLUGIN_PATH names " + (dir.path / "nope").string() + ", which is not a directory"))
       << r.out;
@@ -131,7 +132,7 @@ class Shell {
     std::vector<char*> envp;
     for (std::string& v : vars) envp.push_back(v.data());
     envp.push_back(nullptr);
-    std::string binary = WICK_CLI_PATH;
+    std::string binary = wick_test::cli_path();
     std::string shell = "shell";
     char* argv[] = {binary.data(), shell.data(), nullptr};
     if (::posix_spawn(&pid_, binary.c_str(), &actions, nullptr, argv, envp.data()) != 0) pid_ = -1;
@@ -188,7 +189,7 @@ class Shell {
 
 void install_build(const fs::path& path, int version) {
   const fs::path tmp = path.string() + ".new";
-  fs::copy_file(std::string(WICK_TEST_PLUGIN_DIR) + "/libwick_test_reload_v" + std::to_string(version) + ".so", tmp,
+  fs::copy_file(wick_test::plugin_dir() + "/libwick_test_reload_v" + std::to_string(version) + ".so", tmp,
                 fs::copy_options::overwrite_existing);
   fs::rename(tmp, path);
 }
@@ -202,7 +203,7 @@ TEST(CliPlugins, ShellLoadsReloadsAndUnloadsInOneProcess) {
   const fs::path list = dir.path / "allowlist";
   auto allow = [&](int version) {
     write_allowlist(list);
-    std::ofstream(list, std::ios::app) << wick::detail::sha256_file_hex(std::string(WICK_TEST_PLUGIN_DIR) +
+    std::ofstream(list, std::ios::app) << wick::detail::sha256_file_hex(wick_test::plugin_dir() +
                                                                         "/libwick_test_reload_v" +
                                                                         std::to_string(version) + ".so")
                                        << "  " << path.string() << "\n";
@@ -265,7 +266,7 @@ TEST(CliPlugins, ShippedPluginsUnloadAndLoadAgain) {
       {"extending_torch", plugins / "libwick_extending_torch.so", "plugin",
        "torch.add(ScalarTensor(2, 2), ScalarTensor(2, 2))", "ScalarTensor(N=2, value=4)\n"},
   };
-#ifdef WICK_CUDA_BACKEND_PATH
+#ifdef WICK_CUDA_BACKEND_BUILT
   shipped.push_back({"cuda", backends / "libwick_cuda.so", "backend", "torch.ones(1).sum()", "tensor(1.)\n"});
 #endif
   Shell shell({});

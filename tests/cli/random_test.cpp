@@ -19,6 +19,7 @@
 #include "wick/loader.h"
 #include "wick/random.h"
 #include "wick/tensor.h"
+#include "tests/support/test_paths.h"
 
 namespace {
 
@@ -52,7 +53,7 @@ std::string text_of(const nlohmann::json& v) { return v.is_string() ? v.get<std:
 // Each case of `section` evaluated and compared with PyTorch's bits.
 void expect_bitwise(const char* section, std::size_t at_least) {
   wick::init();
-  const std::string path = std::string(WICK_REFERENCE_DIR) + "/golden/bitwise.json";
+  const std::string path = wick_test::reference_dir() + "/golden/bitwise.json";
   std::ifstream in(path);
   ASSERT_TRUE(in.good()) << "cannot open " << path;
   const nlohmann::json doc = nlohmann::json::parse(in);

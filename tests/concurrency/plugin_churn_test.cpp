@@ -14,12 +14,13 @@
 #include "wick/loader.h"
 #include "wick/ops.h"
 #include "wick/override.h"
+#include "tests/support/test_paths.h"
 
 namespace wick {
 namespace {
 
 std::string plugin_path(const std::string& stem) {
-  return std::string(WICK_TEST_PLUGIN_DIR) + "/libwick_test_" + stem + ".so";
+  return wick_test::plugin_dir() + "/libwick_test_" + stem + ".so";
 }
 
 TEST(PluginChurn, LoadAndUnloadWhileOtherThreadsDispatch) {

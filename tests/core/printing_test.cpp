@@ -24,6 +24,7 @@
 #include "wick/storage.h"
 #include "wick/tensor.h"
 #include "wick/value.h"
+#include "tests/support/test_paths.h"
 
 namespace {
 
@@ -54,7 +55,7 @@ Tensor arange(std::vector<std::int64_t> sizes) {
 }
 
 std::map<std::string, std::string> load_golden() {
-  const std::string path = std::string(WICK_REFERENCE_DIR) + "/golden/print.json";
+  const std::string path = wick_test::reference_dir() + "/golden/print.json";
   std::ifstream in(path);
   EXPECT_TRUE(in.good()) << "cannot open " << path;
   std::map<std::string, std::string> golden;

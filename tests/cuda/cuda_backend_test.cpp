@@ -19,6 +19,7 @@
 #include "wick/loader.h"
 #include "wick/log.h"
 #include "wick/ops.h"
+#include "tests/support/test_paths.h"
 
 namespace wick {
 namespace {
@@ -26,7 +27,7 @@ namespace {
 class CudaWithoutDevice : public ::testing::Test {
  protected:
   void SetUp() override {
-#ifndef WICK_CUDA_BACKEND_PATH
+#ifndef WICK_CUDA_BACKEND_BUILT
     GTEST_SKIP() << "the CUDA backend is not built (WICK_WITH_CUDA, or no CUDA toolkit at configure time)";
 #else
     init();
@@ -35,7 +36,7 @@ class CudaWithoutDevice : public ::testing::Test {
   }
 };
 
-#ifdef WICK_CUDA_BACKEND_PATH
+#ifdef WICK_CUDA_BACKEND_BUILT
 const PluginInfo* find_loaded(const std::vector<PluginInfo>& all, const std::string& name) {
   auto it = std::find_if(all.begin(), all.end(), [&](const PluginInfo& p) { return p.name == name; });
   return it == all.end() ? nullptr : &*it;
@@ -43,7 +44,7 @@ const PluginInfo* find_loaded(const std::vector<PluginInfo>& all, const std::str
 #endif
 
 TEST_F(CudaWithoutDevice, LoadsRegistersNothingAndTheHostGoesOn) {
-#ifdef WICK_CUDA_BACKEND_PATH
+#ifdef WICK_CUDA_BACKEND_BUILT
   const std::vector<PluginInfo> all = loaded_plugins();
   const PluginInfo* p = find_loaded(all, "cuda");
   ASSERT_NE(p, nullptr) << "the CUDA backend was not loaded from the backend directory";
@@ -65,7 +66,7 @@ TEST_F(CudaWithoutDevice, LoadsRegistersNothingAndTheHostGoesOn) {
   logging::set_level(logging::Level::kInfo);
   {
     const logging::ScopedSink sink([&](logging::Level, std::string_view m) { logged += std::string(m) + "\n"; });
-    const PluginInfo again = load_plugin(WICK_CUDA_BACKEND_PATH, "backend");
+    const PluginInfo again = load_plugin(wick_test::cuda_backend_path(), "backend");
     EXPECT_TRUE(again.registrations.kernels.empty());
   }
   logging::set_level(was);
@@ -78,9 +79,9 @@ TEST_F(CudaWithoutDevice, LoadsRegistersNothingAndTheHostGoesOn) {
 // lists libwick_cuda.so but not cuda/libwick_cuda_kernels.so refuses the
 // backend on this host too, naming the kernel library.
 TEST_F(CudaWithoutDevice, AnAllowlistWithoutTheKernelLibraryRefusesTheBackend) {
-#ifdef WICK_CUDA_BACKEND_PATH
+#ifdef WICK_CUDA_BACKEND_BUILT
   namespace fs = std::filesystem;
-  const std::string backend = fs::canonical(WICK_CUDA_BACKEND_PATH).string();
+  const std::string backend = fs::canonical(wick_test::cuda_backend_path()).string();
   const std::string kernels = (fs::path(backend).parent_path() / "cuda" / "libwick_cuda_kernels.so").string();
   ASSERT_TRUE(fs::exists(kernels)) << kernels;
   const fs::path dir = fs::temp_directory_path() / ("wick_cuda_allowlist_" + std::to_string(::getpid()));

@@ -17,6 +17,7 @@
 #include "wick/loader.h"
 #include "wick/meta.h"
 #include "wick/ops.h"
+#include "tests/support/test_paths.h"
 
 namespace wick {
 namespace {
@@ -26,7 +27,7 @@ class DefinedPlugin : public ::testing::Test {
  protected:
   void SetUp() override {
     init();
-    load_plugin(std::string(WICK_TEST_PLUGIN_DIR) + "/libwick_test_defined.so");
+    load_plugin(wick_test::plugin_dir() + "/libwick_test_defined.so");
   }
   void TearDown() override { unload_plugin("test_defined"); }
 };

@@ -11,6 +11,7 @@
 #include "wick/catalog.h"
 #include "wick/library.h"
 #include "wick/override.h"
+#include "tests/support/test_paths.h"
 
 namespace wick::testing {
 namespace {
@@ -315,7 +316,7 @@ TEST_F(Override, OverridableIgnoredAndTestingOverrides) {
 // or ignored as there (tests/data/reference/torch-1.13-*.json).
 TEST_F(Override, NamesMatchPyTorchReference) {
   auto reference = [](const char* file) {
-    std::ifstream f(std::string(WICK_REFERENCE_DIR) + "/" + file);
+    std::ifstream f(wick_test::reference_dir() + "/" + file);
     EXPECT_TRUE(f.good()) << file;
     std::set<std::string> names;
     const nlohmann::json j = nlohmann::json::parse(f);

@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <string>
 
 #include "tests/fuzz/fuzz_util.h"
@@ -29,6 +30,15 @@
 #include "wick/log.h"
 
 namespace {
+
+// The descriptor plugin, beside this fuzzer's build: <build>/bin/<fuzzer> ->
+// <build>/tests/fuzz/plugin (Note [Tests find their files from where they run]).
+const std::string& plugin_path() {
+  static const std::string path =
+      std::filesystem::read_symlink("/proc/self/exe").parent_path().parent_path().string() +
+      "/tests/fuzz/plugin/" WICK_FUZZ_PLUGIN_NAME;
+  return path;
+}
 
 using wick::fuzz::fuzz_check;
 using SetInput = void (*)(const std::uint8_t*, std::size_t);
@@ -82,8 +92,8 @@ struct Harness {
     // row to every dispatch table: register the one the plugin may ask for
     // up front, so that the snapshot below already has it.
     (void)wick::register_device_type("fuzzdev");
-    void* handle = dlopen(WICK_FUZZ_PLUGIN_PATH, RTLD_NOW | RTLD_LOCAL);
-    if (handle == nullptr) std::fprintf(stderr, "cannot open %s: %s\n", WICK_FUZZ_PLUGIN_PATH, dlerror());
+    void* handle = dlopen(plugin_path().c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (handle == nullptr) std::fprintf(stderr, "cannot open %s: %s\n", plugin_path().c_str(), dlerror());
     fuzz_check(handle != nullptr, "the descriptor test plugin must open");
     set_input = reinterpret_cast<SetInput>(dlsym(handle, "wick_fuzz_set_input"));
     init_calls = reinterpret_cast<InitCalls>(dlsym(handle, "wick_fuzz_init_calls"));
@@ -100,7 +110,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   h.set_input(data, size);
   const std::uint64_t init_calls = h.init_calls();
   try {
-    const wick::PluginInfo info = wick::load_plugin(WICK_FUZZ_PLUGIN_PATH);
+    const wick::PluginInfo info = wick::load_plugin(plugin_path());
     bool listed = false;
     for (const wick::PluginInfo& p : wick::loaded_plugins()) listed = listed || p.name == info.name;
     fuzz_check(listed, "a loaded plugin is listed by loaded_plugins()");

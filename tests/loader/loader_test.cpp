@@ -21,12 +21,13 @@
 #include "wick/override.h"
 #include "wick/plugin.h"
 #include "wick/version.h"
+#include "tests/support/test_paths.h"
 
 namespace wick {
 namespace {
 
 std::string plugin_path(const std::string& stem) {
-  return std::string(WICK_TEST_PLUGIN_DIR) + "/libwick_test_" + stem + ".so";
+  return wick_test::plugin_dir() + "/libwick_test_" + stem + ".so";
 }
 
 std::string load_error(const std::string& path) {
@@ -47,7 +48,7 @@ TEST(Loader, DefaultDirectoriesLoadTheCpuBackend) {
   ASSERT_NE(it, plugins.end());
   EXPECT_EQ(it->kind, "backend");
   EXPECT_TRUE(contains(it->path, "wick/backends/libwick_cpu.so")) << it->path;
-  EXPECT_EQ(std::filesystem::canonical(it->path), std::filesystem::canonical(WICK_CPU_BACKEND_PATH));
+  EXPECT_EQ(std::filesystem::canonical(it->path), std::filesystem::canonical(wick_test::cpu_backend_path()));
   EXPECT_TRUE(plugin_errors().empty());
 }
 
@@ -492,7 +493,7 @@ TEST(Loader, AnotherBuildAtALoadedPathIsRefused) {
 TEST(Loader, PluginLibrariesGoThroughTheChecks) {
   init();
   const std::string helper =
-      std::filesystem::canonical(std::string(WICK_TEST_PLUGIN_DIR) + "/helper/libwick_test_helper.so");
+      std::filesystem::canonical(wick_test::plugin_dir() + "/helper/libwick_test_helper.so");
   {
     LogCapture log;
     EXPECT_EQ(load_plugin(plugin_path("uses_helper")).name, "test_uses_helper");
@@ -528,7 +529,7 @@ TEST(Loader, PluginLibrariesGoThroughTheChecks) {
 TEST(Loader, KeptLibrariesStayMappedWithoutFailingTheUnload) {
   init();
   const std::string kept =
-      std::filesystem::canonical(std::string(WICK_TEST_PLUGIN_DIR) + "/helper/libwick_test_kept_helper.so");
+      std::filesystem::canonical(wick_test::plugin_dir() + "/helper/libwick_test_kept_helper.so");
   for (int round = 0; round < 2; ++round) {
     EXPECT_EQ(load_plugin(plugin_path("keeps_helper")).name, "test_keeps_helper");
     EXPECT_EQ(call("testkeeps.scale", {ones({1})}).to_tensor().item<double>(), 7.0);
