@@ -169,21 +169,15 @@ class Parser {
     return node;
   }
 
-  std::unique_ptr<Node> bit_or() {
-    auto left = bit_xor();
-    while (accept("|")) left = binary(BinaryOp::kOr, std::move(left), bit_xor());
+  // `next (symbol next)*`, left-associative: Python's |, ^ and & levels.
+  std::unique_ptr<Node> left_chain(std::string_view symbol, BinaryOp op, std::unique_ptr<Node> (Parser::*next)()) {
+    auto left = (this->*next)();
+    while (accept(symbol)) left = binary(op, std::move(left), (this->*next)());
     return left;
   }
-  std::unique_ptr<Node> bit_xor() {
-    auto left = bit_and();
-    while (accept("^")) left = binary(BinaryOp::kXor, std::move(left), bit_and());
-    return left;
-  }
-  std::unique_ptr<Node> bit_and() {
-    auto left = sum();
-    while (accept("&")) left = binary(BinaryOp::kAnd, std::move(left), sum());
-    return left;
-  }
+  std::unique_ptr<Node> bit_or() { return left_chain("|", BinaryOp::kOr, &Parser::bit_xor); }
+  std::unique_ptr<Node> bit_xor() { return left_chain("^", BinaryOp::kXor, &Parser::bit_and); }
+  std::unique_ptr<Node> bit_and() { return left_chain("&", BinaryOp::kAnd, &Parser::sum); }
 
   std::unique_ptr<Node> sum() {
     auto left = term();
