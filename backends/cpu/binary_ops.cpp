@@ -14,7 +14,7 @@
 #include <wick/meta.h>
 #include <wick/scalar_ops.h>
 
-#include "cpu_kernels.h"
+#include <wick/gen/torch_kernels.h>
 #include "loops.h"
 
 namespace wick::cpu {
@@ -26,16 +26,16 @@ namespace {
 using M = ElementwiseMeta;
 
 // The operands in the meta function's compute dtype.
-struct Operands {
+struct Promoted {
   Tensor a;
   Tensor b;
 };
-Operands operands(const M& m, const Tensor& a, const Tensor& b) {
+Promoted promoted(const M& m, const Tensor& a, const Tensor& b) {
   return {as_dtype(a, m.compute), as_dtype(b, m.compute)};
 }
 
 void add_impl(const M& m, const Tensor& r, const Tensor& a, const Tensor& b, const Scalar& alpha, bool subtract) {
-  const Operands x = operands(m, a, b);
+  const Promoted x = promoted(m, a, b);
   visit_dtype(m.compute, "torch.add", [&](auto tag) {
     using T = decltype(tag);
     if constexpr (std::is_same_v<T, bool>) {
@@ -51,6 +51,9 @@ void add_impl(const M& m, const Tensor& r, const Tensor& a, const Tensor& b, con
     }
   });
 }
+
+}  // namespace
+
 void add(const M& m, const Tensor& out, const Tensor& a, const Tensor& b, const Scalar& alpha) {
   add_impl(m, out, a, b, alpha, false);
 }
@@ -59,7 +62,7 @@ void sub(const M& m, const Tensor& out, const Tensor& a, const Tensor& b, const 
 }
 
 void mul(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
-  const Operands x = operands(m, a, b);
+  const Promoted x = promoted(m, a, b);
   visit_dtype(m.compute, "torch.mul", [&](auto tag) {
     using T = decltype(tag);
     if constexpr (std::is_same_v<T, bool>) {
@@ -72,7 +75,7 @@ void mul(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
 
 void div(const M& m, const Tensor& r, const Tensor& a, const Tensor& b, std::optional<std::string_view> mode) {
   const char* op = "torch.div";
-  const Operands x = operands(m, a, b);
+  const Promoted x = promoted(m, a, b);
   visit_dtype(m.compute, op, [&](auto tag) {
     using T = decltype(tag);
     if constexpr (std::is_same_v<T, bool>) {
@@ -100,11 +103,13 @@ void div(const M& m, const Tensor& r, const Tensor& a, const Tensor& b, std::opt
   });
 }
 
+namespace {
+
 // A binary operator with one loop body for every dtype of the meta's
 // compute dtype, writing the result dtype (bool for comparisons).
 template <typename Fn>
 void simple_binary(const char* op, const M& m, const Tensor& r, const Tensor& a, const Tensor& b, Fn fn) {
-  const Operands x = operands(m, a, b);
+  const Promoted x = promoted(m, a, b);
   visit_dtype(m.compute, op, [&](auto tag) {
     using T = decltype(tag);
     if (m.out.dtype == ScalarType::kBool && m.compute != ScalarType::kBool) {
@@ -114,6 +119,8 @@ void simple_binary(const char* op, const M& m, const Tensor& r, const Tensor& a,
     }
   });
 }
+
+}  // namespace
 
 void pow(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
   simple_binary("torch.pow", m, r, a, b, [](auto p, auto q) {
@@ -153,11 +160,13 @@ void ge(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
   simple_binary("torch.ge", m, r, a, b, [](auto p, auto q) { return p >= q; });
 }
 
+namespace {
+
 // fmod keeps the sign of the dividend (C's fmod), remainder the sign of the
 // divisor (Python's %). Integers: division by zero is an error, INT_MIN by -1 is 0.
 template <bool kPython>
 void modulo(const char* op, const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
-  const Operands x = operands(m, a, b);
+  const Promoted x = promoted(m, a, b);
   visit_dtype(m.compute, op, [&](auto tag) {
     using T = decltype(tag);
     if constexpr (std::is_floating_point_v<T>) {
@@ -175,6 +184,9 @@ void modulo(const char* op, const M& m, const Tensor& r, const Tensor& a, const 
     }
   });
 }
+
+}  // namespace
+
 void fmod(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) { modulo<false>("torch.fmod", m, r, a, b); }
 void remainder(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
   modulo<true>("torch.remainder", m, r, a, b);
@@ -217,7 +229,7 @@ void lerp(const M& m, const Tensor& r, const Tensor& self, const Tensor& end, co
 }
 
 void where(const M& m, const Tensor& r, const Tensor& cond, const Tensor& a, const Tensor& b) {
-  const Operands x = operands(m, a, b);
+  const Promoted x = promoted(m, a, b);
   visit_dtype(m.compute, "torch.where", [&](auto tag) {
     using T = decltype(tag);
     for_each_element<4>(
@@ -229,6 +241,8 @@ void where(const M& m, const Tensor& r, const Tensor& cond, const Tensor& a, con
         });
   });
 }
+
+namespace {
 
 // A float to an integer dtype: NaN, the infinities and values out of the
 // integer's range become its lowest value, as x86's conversion instruction
@@ -250,6 +264,8 @@ bool overlaps_differently(const Tensor& out, const Tensor& in) {
   return !(out.storage_offset() == in.storage_offset() && out.sizes().equals(in.sizes()) &&
            out.strides().equals(in.strides()) && out.dtype() == in.dtype());
 }
+
+}  // namespace
 
 void copy_(const InplaceMeta&, const Tensor& self, const Tensor& src_in,
            bool /*non_blocking: CPU copies are synchronous*/) {
@@ -282,33 +298,6 @@ void fill_(const InplaceMeta&, const Tensor& self, const Scalar& value) {
                           for (std::int64_t i = 0; i < n; ++i) *reinterpret_cast<T*>(p[0] + i * s[0]) = v;
                         });
   });
-}
-
-}  // namespace
-
-void register_binary_ops(Library& torch, Library& tensor) {
-  torch.impl_structured("add", &add)
-      .impl_structured("sub", &sub)
-      .impl_structured("mul", &mul)
-      .impl_structured("div", &div)
-      .impl_structured("pow", &pow)
-      .impl_structured("maximum", &maximum)
-      .impl_structured("minimum", &minimum)
-      .impl_structured("eq", &eq)
-      .impl_structured("ne", &ne)
-      .impl_structured("lt", &lt)
-      .impl_structured("le", &le)
-      .impl_structured("gt", &gt)
-      .impl_structured("ge", &ge)
-      .impl_structured("where", &where)
-      .impl_structured("fmod", &fmod)
-      .impl_structured("remainder", &remainder)
-      .impl_structured("atan2", &atan2)
-      .impl_structured("logical_and", &logical_and)
-      .impl_structured("logical_or", &logical_or)
-      .impl_structured("logical_xor", &logical_xor)
-      .impl_structured("lerp", &lerp);
-  tensor.impl_structured("copy_", &copy_).impl_structured("fill_", &fill_);
 }
 
 }  // namespace wick::cpu

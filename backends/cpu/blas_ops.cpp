@@ -11,7 +11,7 @@
 
 #include <wick/meta.h>
 
-#include "cpu_kernels.h"
+#include <wick/gen/torch_kernels.h>
 #include "loops.h"
 
 namespace wick::cpu {
@@ -80,8 +80,8 @@ void batched_matmul(const char* op, const Tensor& a, const Tensor& m, const Tens
       if constexpr (std::is_floating_point_v<T>) {
         BlasOperand oa = blas_operand(ab, ab.stride(0), ab.stride(1), n, k);
         BlasOperand om = blas_operand(mb, mb.stride(0), mb.stride(1), k, p);
-        gemm<T>(static_cast<const T*>(oa.t.data_ptr()), oa, static_cast<const T*>(om.t.data_ptr()), om, cb, n, k, p,
-                al, be);
+        gemm<T>(static_cast<const T*>(oa.t.data_ptr()), oa, static_cast<const T*>(om.t.data_ptr()), om, cb, n, k, p, al,
+                be);
       } else {
         const T* x = static_cast<const T*>(ab.data_ptr());
         const T* y = static_cast<const T*>(mb.data_ptr());
@@ -108,6 +108,8 @@ void batched_matmul(const char* op, const Tensor& a, const Tensor& m, const Tens
 }
 
 using M = OutputMeta;
+
+}  // namespace
 
 void mm(const M& /*m*/, const Tensor& out, const Tensor& a, const Tensor& b) {
   batched_matmul("torch.mm", a.unsqueeze(0), b.unsqueeze(0), out);
@@ -149,16 +151,6 @@ void dot(const M& /*m*/, const Tensor& out, const Tensor& self, const Tensor& ot
       *static_cast<T*>(out.data_ptr()) = r;
     }
   });
-}
-
-}  // namespace
-
-void register_blas_ops(Library& torch) {
-  torch.impl_structured("mm", &mm)
-      .impl_structured("bmm", &bmm)
-      .impl_structured("addmm", &addmm)
-      .impl_structured("mv", &mv)
-      .impl_structured("dot", &dot);
 }
 
 }  // namespace wick::cpu

@@ -21,7 +21,7 @@
 
 #include <wick/meta_nn.h>
 
-#include "cpu_kernels.h"
+#include <wick/gen/torch_kernels.h>
 #include "loops.h"
 
 namespace wick::cpu {
@@ -177,9 +177,11 @@ void for_each_image_range(const ConvGeometry& g, Fn&& fn) {
   }
 }
 
-void conv2d_forward(const Conv2dMeta& m, const Tensor& out, const Tensor& input, const Tensor& weight,
-                    const std::optional<Tensor>& bias, IntArrayRef /*stride*/, IntArrayRef /*padding*/,
-                    IntArrayRef /*dilation*/, std::int64_t /*groups*/) {
+}  // namespace
+
+void convolution2d(const Conv2dMeta& m, const Tensor& out, const Tensor& input, const Tensor& weight,
+                   const std::optional<Tensor>& bias, IntArrayRef /*stride*/, IntArrayRef /*padding*/,
+                   IntArrayRef /*dilation*/, std::int64_t /*groups*/) {
   const ConvGeometry g(m);
   Tensor x = input.contiguous();
   Tensor wt = weight.contiguous();
@@ -213,6 +215,8 @@ void conv2d_forward(const Conv2dMeta& m, const Tensor& out, const Tensor& input,
     });
   });
 }
+
+namespace {
 
 // kInput: input_backward(grad, other = weight) into size = the input's sizes;
 // else weight_backward(grad, other = input) into size = the weight's sizes.
@@ -267,10 +271,15 @@ void conv2d_backward(const Conv2dMeta& m, const Tensor& out, const Tensor& grad,
 
 }  // namespace
 
-void register_conv_ops(Library& aten) {
-  aten.impl_structured("convolution2d", &conv2d_forward)
-      .impl_structured("convolution2d_input_backward", &conv2d_backward<true>)
-      .impl_structured("convolution2d_weight_backward", &conv2d_backward<false>);
+void convolution2d_input_backward(const Conv2dMeta& m, const Tensor& out, const Tensor& grad_output,
+                                  const Tensor& weight, IntArrayRef input_size, IntArrayRef stride, IntArrayRef padding,
+                                  IntArrayRef dilation, std::int64_t groups) {
+  conv2d_backward<true>(m, out, grad_output, weight, input_size, stride, padding, dilation, groups);
+}
+void convolution2d_weight_backward(const Conv2dMeta& m, const Tensor& out, const Tensor& grad_output,
+                                   const Tensor& input, IntArrayRef weight_size, IntArrayRef stride,
+                                   IntArrayRef padding, IntArrayRef dilation, std::int64_t groups) {
+  conv2d_backward<false>(m, out, grad_output, input, weight_size, stride, padding, dilation, groups);
 }
 
 }  // namespace wick::cpu

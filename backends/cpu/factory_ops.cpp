@@ -13,7 +13,7 @@
 #include <wick/meta_creation.h>
 #include <wick/random.h>
 
-#include "cpu_kernels.h"
+#include <wick/gen/torch_kernels.h>
 #include "loops.h"
 
 namespace wick::cpu {
@@ -38,6 +38,8 @@ void fill_from(const Tensor& out, const std::vector<V>& values, const char* op) 
     }
   });
 }
+
+}  // namespace
 
 void tensor(const FromDataMeta& m, const Tensor& out, const Value& data, OptDtype /*dtype*/, OptDevice /*device*/) {
   if (data.is_tensor()) {  // a copy, converted to out's dtype and moved to its device
@@ -79,6 +81,8 @@ void eye(const OutputMeta& /*m*/, const Tensor& out, I64 /*n*/, std::optional<I6
   });
 }
 
+namespace {
+
 // PyTorch's values for float32 and float64 (Note [PyTorch's random numbers]):
 // each precision has its own transform, so the generator fills `out`'s own
 // type; other floating types go through float64.
@@ -100,12 +104,16 @@ void random_fill(const Tensor& out, const char* op) {
   fill_from(out, values, op);
 }
 
+}  // namespace
+
 void rand(const OutputMeta& /*m*/, const Tensor& out, IntArrayRef /*size*/, OptDtype /*dtype*/, OptDevice /*device*/) {
   random_fill<false>(out, "torch.rand");
 }
 void randn(const OutputMeta& /*m*/, const Tensor& out, IntArrayRef /*size*/, OptDtype /*dtype*/, OptDevice /*device*/) {
   random_fill<true>(out, "torch.randn");
 }
+
+namespace {
 
 // Note [linspace as PyTorch computes it]
 // PyTorch's values bit for bit, not the exact ones: step = (end - start) /
@@ -137,6 +145,8 @@ void linspace_floating(T* p, T start, T end, I64 steps) {
   for (I64 i = whole; i < steps; ++i) p[i] = fused(i);
 }
 
+}  // namespace
+
 void linspace(const OutputMeta& /*m*/, const Tensor& out, const Scalar& start, const Scalar& end, I64 steps,
               OptDtype /*dtype*/, OptDevice /*device*/) {
   visit_dtype(out.dtype(), "torch.linspace", [&](auto tag) {
@@ -151,10 +161,13 @@ void linspace(const OutputMeta& /*m*/, const Tensor& out, const Scalar& start, c
       const double step = steps > 1 ? (b - a) / static_cast<double>(steps - 1) : 0.0;
       const I64 half = steps == 1 ? 1 : steps / 2;  // a single step is `start`
       for (I64 i = 0; i < steps; ++i)
-        p[i] = static_cast<T>(i < half ? a + step * static_cast<double>(i) : b - step * static_cast<double>(steps - i - 1));
+        p[i] = static_cast<T>(i < half ? a + step * static_cast<double>(i)
+                                       : b - step * static_cast<double>(steps - i - 1));
     }
   });
 }
+
+namespace {
 
 // randint.low(low, high, size); randint(high, size) is randint.low(0, high, size).
 void randint_fill(const Tensor& out, I64 low, I64 high) {
@@ -162,6 +175,9 @@ void randint_fill(const Tensor& out, I64 low, I64 high) {
   default_generator().integers(values.data(), out.numel(), low, high);
   fill_from(out, values, "torch.randint");
 }
+
+}  // namespace
+
 void randint_low(const OutputMeta& /*m*/, const Tensor& out, I64 low, I64 high, IntArrayRef /*size*/,
                  OptDtype /*dtype*/, OptDevice /*device*/) {
   randint_fill(out, low, high);
@@ -169,19 +185,6 @@ void randint_low(const OutputMeta& /*m*/, const Tensor& out, I64 low, I64 high, 
 void randint(const OutputMeta& /*m*/, const Tensor& out, I64 high, IntArrayRef /*size*/, OptDtype /*dtype*/,
              OptDevice /*device*/) {
   randint_fill(out, 0, high);
-}
-
-}  // namespace
-
-void register_factory_ops(Library& torch) {
-  torch.impl_structured("tensor", &tensor)
-      .impl_structured("arange", &arange)
-      .impl_structured("eye", &eye)
-      .impl_structured("rand", &rand)
-      .impl_structured("randn", &randn)
-      .impl_structured("linspace", &linspace)
-      .impl_structured("randint", &randint)
-      .impl_structured("randint.low", &randint_low);
 }
 
 }  // namespace wick::cpu

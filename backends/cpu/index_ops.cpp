@@ -16,7 +16,7 @@
 #include <wick/meta.h>
 #include <wick/meta_index.h>
 
-#include "cpu_kernels.h"
+#include <wick/gen/torch_kernels.h>
 #include "loops.h"
 
 namespace wick::cpu {
@@ -25,6 +25,8 @@ namespace {
 using I64 = std::int64_t;
 
 // --- cat ---------------------------------------------------------------------------------
+
+}  // namespace
 
 // Tensors with no elements add nothing: legacy empty 1-D tensors (which
 // the meta function skipped) and those empty along `dim` (when `out` has
@@ -38,6 +40,8 @@ void cat(const DimMeta& m, const Tensor& out, const std::vector<Tensor>& tensors
     offset += t.sizes()[m.dim];
   }
 }
+
+namespace {
 
 // --- index checks -----------------------------------------------------------------------------
 
@@ -84,6 +88,8 @@ Tensor at_least_1d(const Tensor& t) { return t.dim() == 0 ? t.reshape({1}) : t; 
 
 // --- index_select ---------------------------------------------------------------------------
 
+}  // namespace
+
 void index_select(const DimMeta& m, const Tensor& out, const Tensor& self, I64 /*dim*/, const Tensor& index) {
   const I64 d = m.dim;
   const Tensor idx = int64_index(index);
@@ -111,7 +117,11 @@ void index_select(const DimMeta& m, const Tensor& out, const Tensor& self, I64 /
                   in + static_cast<std::size_t>(i * size + ip[j]) * row, row);
 }
 
+namespace {
+
 // --- gather / scatter -----------------------------------------------------------------------------
+
+}  // namespace
 
 void gather(const DimMeta& m, const Tensor& out, const Tensor& self, I64 /*dim*/, const Tensor& index,
             bool /*sparse_grad*/) {
@@ -129,6 +139,8 @@ void gather(const DimMeta& m, const Tensor& out, const Tensor& self, I64 /*dim*/
                    [&](I64 k, I64 base, I64) { o[k] = in[base + ip[k] * step]; });
   });
 }
+
+namespace {
 
 // scatter (kAdd false) and scatter_add (kAdd true) into `out`, a copy of
 // self; a wrapped-number src is scatter's value overload.
@@ -166,6 +178,8 @@ void scatter_impl(const DimMeta& m, const Tensor& out, const Tensor& self, const
   });
 }
 
+}  // namespace
+
 void scatter(const DimMeta& m, const Tensor& out, const Tensor& self, I64 /*dim*/, const Tensor& index,
              const Tensor& src) {
   scatter_impl<false>(m, out, self, index, src);
@@ -175,7 +189,11 @@ void scatter_add(const DimMeta& m, const Tensor& out, const Tensor& self, I64 /*
   scatter_impl<true>(m, out, self, index, src);
 }
 
+namespace {
+
 // --- masked_fill ----------------------------------------------------------------------------------
+
+}  // namespace
 
 void masked_fill(const OutputMeta& /*m*/, const Tensor& out, const Tensor& self, const Tensor& mask,
                  const Tensor& value) {
@@ -201,7 +219,11 @@ void masked_fill(const OutputMeta& /*m*/, const Tensor& out, const Tensor& self,
   });
 }
 
+namespace {
+
 // --- flip, tril, triu ------------------------------------------------------------------------------
+
+}  // namespace
 
 void flip(const FlipMeta& m, const Tensor& out, const Tensor& self, IntArrayRef /*dims*/) {
   if (self.numel() == 0) return;
@@ -219,6 +241,8 @@ void flip(const FlipMeta& m, const Tensor& out, const Tensor& self, IntArrayRef 
     std::memcpy(o + k * item, in + off * item, static_cast<std::size_t>(item));
   });
 }
+
+namespace {
 
 // Zeroes the entries above (kLower) or below the `diagonal`-th diagonal of each matrix of `out`, a copy of self.
 template <bool kLower>
@@ -246,25 +270,13 @@ void triangle(const Tensor& out, const Tensor& self, I64 diagonal) {
   }
 }
 
+}  // namespace
+
 void tril(const OutputMeta& /*m*/, const Tensor& out, const Tensor& self, I64 diagonal) {
   triangle<true>(out, self, diagonal);
 }
 void triu(const OutputMeta& /*m*/, const Tensor& out, const Tensor& self, I64 diagonal) {
   triangle<false>(out, self, diagonal);
-}
-
-}  // namespace
-
-void register_index_ops(Library& torch) {
-  torch.impl_structured("cat", &cat)
-      .impl_structured("index_select", &index_select)
-      .impl_structured("gather", &gather)
-      .impl_structured("scatter", &scatter)
-      .impl_structured("scatter_add", &scatter_add)
-      .impl_structured("masked_fill", &masked_fill)
-      .impl_structured("flip", &flip)
-      .impl_structured("tril", &tril)
-      .impl_structured("triu", &triu);
 }
 
 }  // namespace wick::cpu

@@ -12,7 +12,7 @@
 #include <optional>
 #include <type_traits>
 
-#include "cpu_kernels.h"
+#include <wick/gen/torch_kernels.h>
 #include "loops.h"
 #include "reduce_plan.h"
 
@@ -93,28 +93,6 @@ void select_rows(const char* op, const Plan& p, const Tensor& values, const Tens
   });
 }
 
-template <bool kMax>
-void extreme_all(const ReductionMeta& m, const Tensor& out, const Tensor& self) {
-  select_rows<kMax>(kMax ? "torch.max" : "torch.min", plan_rows(self, m.compute, m.reduced), out, Tensor());
-}
-
-template <bool kMax>
-void extreme_dim(const ReductionWithIndicesMeta& m, const std::array<Tensor, 2>& outs, const Tensor& self,
-                 std::int64_t /*dim*/, bool /*keepdim*/) {
-  select_rows<kMax>(kMax ? "torch.max" : "torch.min", plan_rows(self, m.compute, m.reduced), outs[0], outs[1]);
-}
-
-template <bool kMax>
-void amax_amin(const ReductionMeta& m, const Tensor& out, const Tensor& self, IntArrayRef /*dim*/, bool /*keepdim*/) {
-  select_rows<kMax>(kMax ? "torch.amax" : "torch.amin", plan_rows(self, m.compute, m.reduced), out, Tensor());
-}
-
-template <bool kMax>
-void arg_extreme(const ReductionMeta& m, const Tensor& out, const Tensor& self, std::optional<std::int64_t> /*dim*/,
-                 bool /*keepdim*/) {
-  select_rows<kMax>(kMax ? "torch.argmax" : "torch.argmin", plan_rows(self, m.compute, m.reduced), Tensor(), out);
-}
-
 // all (kAll) or any over rows; the result is bool whatever the input dtype.
 template <bool kAll>
 void all_any_rows(const char* op, const Plan& p, const Tensor& out) {
@@ -136,32 +114,47 @@ void all_any_rows(const char* op, const Plan& p, const Tensor& out) {
   });
 }
 
-template <bool kAll>
-void all_any(const ReductionMeta& m, const Tensor& out, const Tensor& self) {
-  all_any_rows<kAll>(kAll ? "torch.all" : "torch.any", plan_rows(self, m.compute, m.reduced), out);
-}
-
-template <bool kAll>
-void all_any_dim(const ReductionMeta& m, const Tensor& out, const Tensor& self, std::int64_t /*dim*/,
-                 bool /*keepdim*/) {
-  all_any<kAll>(m, out, self);
-}
-
 }  // namespace
 
-void register_minmax_ops(Library& torch) {
-  torch.impl_structured("max", &extreme_all<true>)
-      .impl_structured("min", &extreme_all<false>)
-      .impl_structured("max.dim", &extreme_dim<true>)
-      .impl_structured("min.dim", &extreme_dim<false>)
-      .impl_structured("amax", &amax_amin<true>)
-      .impl_structured("amin", &amax_amin<false>)
-      .impl_structured("argmax", &arg_extreme<true>)
-      .impl_structured("argmin", &arg_extreme<false>)
-      .impl_structured("all", &all_any<true>)
-      .impl_structured("any", &all_any<false>)
-      .impl_structured("all.dim", &all_any_dim<true>)
-      .impl_structured("any.dim", &all_any_dim<false>);
+void max(const ReductionMeta& m, const Tensor& out, const Tensor& self) {
+  select_rows<true>("torch.max", plan_rows(self, m.compute, m.reduced), out, Tensor());
+}
+void min(const ReductionMeta& m, const Tensor& out, const Tensor& self) {
+  select_rows<false>("torch.min", plan_rows(self, m.compute, m.reduced), out, Tensor());
+}
+void max_dim(const ReductionWithIndicesMeta& m, const std::array<Tensor, 2>& outs, const Tensor& self,
+             std::int64_t /*dim*/, bool /*keepdim*/) {
+  select_rows<true>("torch.max", plan_rows(self, m.compute, m.reduced), outs[0], outs[1]);
+}
+void min_dim(const ReductionWithIndicesMeta& m, const std::array<Tensor, 2>& outs, const Tensor& self,
+             std::int64_t /*dim*/, bool /*keepdim*/) {
+  select_rows<false>("torch.min", plan_rows(self, m.compute, m.reduced), outs[0], outs[1]);
+}
+void amax(const ReductionMeta& m, const Tensor& out, const Tensor& self, IntArrayRef /*dim*/, bool /*keepdim*/) {
+  select_rows<true>("torch.amax", plan_rows(self, m.compute, m.reduced), out, Tensor());
+}
+void amin(const ReductionMeta& m, const Tensor& out, const Tensor& self, IntArrayRef /*dim*/, bool /*keepdim*/) {
+  select_rows<false>("torch.amin", plan_rows(self, m.compute, m.reduced), out, Tensor());
+}
+void argmax(const ReductionMeta& m, const Tensor& out, const Tensor& self, std::optional<std::int64_t> /*dim*/,
+            bool /*keepdim*/) {
+  select_rows<true>("torch.argmax", plan_rows(self, m.compute, m.reduced), Tensor(), out);
+}
+void argmin(const ReductionMeta& m, const Tensor& out, const Tensor& self, std::optional<std::int64_t> /*dim*/,
+            bool /*keepdim*/) {
+  select_rows<false>("torch.argmin", plan_rows(self, m.compute, m.reduced), Tensor(), out);
+}
+void all(const ReductionMeta& m, const Tensor& out, const Tensor& self) {
+  all_any_rows<true>("torch.all", plan_rows(self, m.compute, m.reduced), out);
+}
+void any(const ReductionMeta& m, const Tensor& out, const Tensor& self) {
+  all_any_rows<false>("torch.any", plan_rows(self, m.compute, m.reduced), out);
+}
+void all_dim(const ReductionMeta& m, const Tensor& out, const Tensor& self, std::int64_t /*dim*/, bool /*keepdim*/) {
+  all(m, out, self);
+}
+void any_dim(const ReductionMeta& m, const Tensor& out, const Tensor& self, std::int64_t /*dim*/, bool /*keepdim*/) {
+  any(m, out, self);
 }
 
 }  // namespace wick::cpu

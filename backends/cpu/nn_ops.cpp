@@ -19,7 +19,7 @@
 #include <wick/meta_nn.h>
 #include <wick/nn_functional.h>
 
-#include "cpu_kernels.h"
+#include <wick/gen/torch_kernels.h>
 #include "loops.h"
 #include "vector_math.h"
 
@@ -210,6 +210,8 @@ void activation(const Tensor& out, const Tensor& self, Fn fn) {
   });
 }
 
+}  // namespace
+
 void leaky_relu(const ActivationMeta&, const Tensor& out, const Tensor& self, double slope, bool /*inplace*/) {
   activation(out, self, [slope](auto v) {
     using T = decltype(v);
@@ -254,7 +256,11 @@ void logsigmoid(const ActivationMeta&, const Tensor& out, const Tensor& self) {
   });
 }
 
+namespace {
+
 // --- nll_loss ----------------------------------------------------------------------------------
+
+}  // namespace
 
 void nll_loss(const NllLossMeta& sh, const Tensor& out, const Tensor& input, const Tensor& target,
               const std::optional<Tensor>& weight, std::optional<bool> /*size_average*/, std::int64_t ignore_index,
@@ -295,16 +301,13 @@ void nll_loss(const NllLossMeta& sh, const Tensor& out, const Tensor& input, con
   });
 }
 
-}  // namespace
-
-void register_nn_ops(Library& torch, Library& functional) {
-  torch.impl_structured("softmax", &softmax<false>).impl_structured("log_softmax", &softmax<true>);
-  functional.impl_structured("leaky_relu", &leaky_relu)
-      .impl_structured("elu", &elu)
-      .impl_structured("gelu", &gelu)
-      .impl_structured("silu", &silu)
-      .impl_structured("logsigmoid", &logsigmoid)
-      .impl_structured("nll_loss", &nll_loss);
+void softmax(const SoftmaxMeta& m, const Tensor& out, const Tensor& input, std::int64_t dim,
+             std::optional<ScalarType> dtype) {
+  softmax<false>(m, out, input, dim, dtype);
+}
+void log_softmax(const SoftmaxMeta& m, const Tensor& out, const Tensor& input, std::int64_t dim,
+                 std::optional<ScalarType> dtype) {
+  softmax<true>(m, out, input, dim, dtype);
 }
 
 }  // namespace wick::cpu

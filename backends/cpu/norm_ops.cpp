@@ -15,7 +15,7 @@
 
 #include <wick/meta_nn.h>
 
-#include "cpu_kernels.h"
+#include <wick/gen/torch_kernels.h>
 #include "loops.h"
 
 namespace wick::cpu {
@@ -97,6 +97,8 @@ void layer_norm_rows(const T* x, const T* w, const T* b, T* y, std::int64_t m, s
   });
 }
 
+}  // namespace
+
 void layer_norm(const LayerNormMeta& meta, const Tensor& out, const Tensor& input, IntArrayRef /*normalized_shape*/,
                 const std::optional<Tensor>& weight, const std::optional<Tensor>& bias, double eps) {
   const std::int64_t m = meta.m;
@@ -118,9 +120,5 @@ void layer_norm(const LayerNormMeta& meta, const Tensor& out, const Tensor& inpu
     run(double{});
   }
 }
-
-}  // namespace
-
-void register_norm_ops(Library& functional) { functional.impl_structured("layer_norm", &layer_norm); }
 
 }  // namespace wick::cpu

@@ -13,7 +13,7 @@
 
 #include <wick/meta_nn.h>
 
-#include "cpu_kernels.h"
+#include <wick/gen/torch_kernels.h>
 #include "loops.h"
 
 namespace wick::cpu {
@@ -88,9 +88,11 @@ void run_window_pool(const Pool2dMeta& m, const Tensor& out, const Tensor& src) 
   });
 }
 
-void avg_pool2d_forward(const Pool2dMeta& m, const Tensor& out, const Tensor& input, IntArrayRef /*kernel_size*/,
-                        IntArrayRef /*stride*/, IntArrayRef /*padding*/, bool /*ceil_mode*/, bool /*count_include_pad*/,
-                        std::optional<std::int64_t> /*divisor_override*/) {
+}  // namespace
+
+void avg_pool2d(const Pool2dMeta& m, const Tensor& out, const Tensor& input, IntArrayRef /*kernel_size*/,
+                IntArrayRef /*stride*/, IntArrayRef /*padding*/, bool /*ceil_mode*/, bool /*count_include_pad*/,
+                std::optional<std::int64_t> /*divisor_override*/) {
   run_window_pool<true>(m, out, input);
 }
 
@@ -101,11 +103,12 @@ void avg_pool2d_backward(const Pool2dMeta& m, const Tensor& out, const Tensor& g
   run_window_pool<false>(m, out, grad);
 }
 
-void adaptive_forward(const Pool2dMeta& m, const Tensor& out, const Tensor& input, IntArrayRef /*output_size*/) {
+void adaptive_avg_pool2d(const Pool2dMeta& m, const Tensor& out, const Tensor& input, IntArrayRef /*output_size*/) {
   run_window_pool<true>(m, out, input);
 }
 
-void adaptive_backward(const Pool2dMeta& m, const Tensor& out, const Tensor& grad, IntArrayRef /*input_size*/) {
+void adaptive_avg_pool2d_backward(const Pool2dMeta& m, const Tensor& out, const Tensor& grad,
+                                  IntArrayRef /*input_size*/) {
   run_window_pool<false>(m, out, grad);
 }
 
@@ -157,16 +160,6 @@ void max_pool2d_with_indices(const MaxPool2dMeta& m, const std::array<Tensor, 2>
   } else {
     run(double{});
   }
-}
-
-}  // namespace
-
-void register_pool_ops(Library& aten) {
-  aten.impl_structured("avg_pool2d", &avg_pool2d_forward)
-      .impl_structured("avg_pool2d_backward", &avg_pool2d_backward)
-      .impl_structured("adaptive_avg_pool2d", &adaptive_forward)
-      .impl_structured("adaptive_avg_pool2d_backward", &adaptive_backward)
-      .impl_structured("max_pool2d_with_indices", &max_pool2d_with_indices);
 }
 
 }  // namespace wick::cpu

@@ -11,7 +11,7 @@
 #include <optional>
 #include <vector>
 
-#include "cpu_kernels.h"
+#include <wick/gen/torch_kernels.h>
 #include "loops.h"
 #include "reduce_plan.h"
 
@@ -70,6 +70,8 @@ void reduce_rows(const Plan& p, const Tensor& out, double scale, const char* op)
   });
 }
 
+}  // namespace
+
 void sum(const ReductionMeta& m, const Tensor& out, const Tensor& self, std::optional<IntArrayRef> /*dim*/,
          bool /*keepdim*/, std::optional<ScalarType> /*dtype*/) {
   reduce_rows(plan_rows(self, m.compute, m.reduced), out, 1.0, "torch.sum");
@@ -81,9 +83,5 @@ void mean(const ReductionMeta& m, const Tensor& out, const Tensor& self, std::op
   const double scale = p.inner == 0 ? std::nan("") : 1.0 / static_cast<double>(p.inner);
   reduce_rows(p, out, scale, "torch.mean");
 }
-
-}  // namespace
-
-void register_reduce_ops(Library& torch) { torch.impl_structured("sum", &sum).impl_structured("mean", &mean); }
 
 }  // namespace wick::cpu

@@ -12,7 +12,7 @@
 #include <limits>
 #include <type_traits>
 
-#include "cpu_kernels.h"
+#include <wick/gen/torch_kernels.h>
 #include "loops.h"
 #include "reduce_plan.h"
 
@@ -56,14 +56,18 @@ void prod_rows(const ReductionMeta& m, const Tensor& out, const Tensor& self) {
   });
 }
 
+}  // namespace
+
 void prod(const ReductionMeta& m, const Tensor& out, const Tensor& self, std::optional<ScalarType> /*dtype*/) {
   prod_rows(m, out, self);
 }
 
-void prod_dim(const ReductionMeta& m, const Tensor& out, const Tensor& self, std::int64_t /*dim*/, bool /*keepdim*/,
-              std::optional<ScalarType> /*dtype*/) {
+void prod_dim_int(const ReductionMeta& m, const Tensor& out, const Tensor& self, std::int64_t /*dim*/, bool /*keepdim*/,
+                  std::optional<ScalarType> /*dtype*/) {
   prod_rows(m, out, self);
 }
+
+namespace {
 
 // --- var / std ----------------------------------------------------------------------
 
@@ -118,12 +122,14 @@ void norm_rows(const ReductionMeta& m, const Tensor& out, const Tensor& self, do
            [p](const auto* x, std::int64_t n) { return row_norm(x, n, p); });
 }
 
+}  // namespace
+
 void norm(const ReductionMeta& m, const Tensor& out, const Tensor& self, const Scalar& p) {
   norm_rows(m, out, self, p.to<double>());
 }
 
-void norm_dim(const ReductionMeta& m, const Tensor& out, const Tensor& self, const std::optional<Scalar>& p,
-              IntArrayRef /*dim*/, bool /*keepdim*/) {
+void norm_ScalarOpt_dim(const ReductionMeta& m, const Tensor& out, const Tensor& self, const std::optional<Scalar>& p,
+                        IntArrayRef /*dim*/, bool /*keepdim*/) {
   norm_rows(m, out, self, p ? p->to<double>() : 2.0);
 }
 
@@ -147,6 +153,8 @@ void logsumexp(const ReductionMeta& m, const Tensor& out, const Tensor& self, In
     return std::log(s) + hi;
   });
 }
+
+namespace {
 
 // --- cumsum / cumprod ------------------------------------------------------------------------
 
@@ -185,16 +193,21 @@ void scan(const ScanMeta& m, const Tensor& out, const Tensor& self, std::int64_t
 
 }  // namespace
 
-void register_stat_ops(Library& torch) {
-  torch.impl_structured("prod", &prod)
-      .impl_structured("prod.dim_int", &prod_dim)
-      .impl_structured("var.correction", &var_std<false>)
-      .impl_structured("std.correction", &var_std<true>)
-      .impl_structured("norm", &norm)
-      .impl_structured("norm.ScalarOpt_dim", &norm_dim)
-      .impl_structured("logsumexp", &logsumexp)
-      .impl_structured("cumsum", &scan<false>)
-      .impl_structured("cumprod", &scan<true>);
+void var_correction(const ReductionMeta& m, const Tensor& out, const Tensor& self, std::optional<IntArrayRef> dim,
+                    std::optional<std::int64_t> correction, bool keepdim) {
+  var_std<false>(m, out, self, dim, correction, keepdim);
+}
+void std_correction(const ReductionMeta& m, const Tensor& out, const Tensor& self, std::optional<IntArrayRef> dim,
+                    std::optional<std::int64_t> correction, bool keepdim) {
+  var_std<true>(m, out, self, dim, correction, keepdim);
+}
+void cumsum(const ScanMeta& m, const Tensor& out, const Tensor& self, std::int64_t dim,
+            std::optional<ScalarType> dtype) {
+  scan<false>(m, out, self, dim, dtype);
+}
+void cumprod(const ScanMeta& m, const Tensor& out, const Tensor& self, std::int64_t dim,
+             std::optional<ScalarType> dtype) {
+  scan<true>(m, out, self, dim, dtype);
 }
 
 }  // namespace wick::cpu

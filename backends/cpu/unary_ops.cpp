@@ -11,7 +11,7 @@
 #include <wick/meta.h>
 #include <wick/scalar_ops.h>
 
-#include "cpu_kernels.h"
+#include <wick/gen/torch_kernels.h>
 #include "loops.h"
 #include "vector_math.h"
 
@@ -40,6 +40,8 @@ void same_unary(const char* op, const M& m, const Tensor& r, const Tensor& self,
     unary_loop<T, T>(r, x, [&](T v) { return static_cast<T>(fn(v)); });
   });
 }
+
+}  // namespace
 
 void neg(const M& m, const Tensor& r, const Tensor& self) {
   same_unary("torch.neg", m, r, self, [](auto v) {
@@ -84,6 +86,8 @@ WICK_FLOAT_UNARY(reciprocal, decltype(v)(1) / v)
 WICK_FLOAT_UNARY(sigmoid, decltype(v)(1) / (decltype(v)(1) + std::exp(-v)))
 #undef WICK_FLOAT_UNARY
 
+namespace {
+
 // floor, ceil, round (half to even, as PyTorch) and trunc: integers are
 // already whole (a copy; bools are refused by the meta function).
 template <typename Fn>
@@ -95,6 +99,9 @@ void rounding(const M& m, const Tensor& r, const Tensor& self, Fn fn) {
   }
   float_unary(m, r, self, fn);
 }
+
+}  // namespace
+
 void floor(const M& m, const Tensor& r, const Tensor& s) {
   rounding(m, r, s, [](auto v) { return std::floor(v); });
 }
@@ -161,32 +168,6 @@ void clamp(const M& m, const Tensor& r, const Tensor& self, const std::optional<
       });
     }
   });
-}
-
-}  // namespace
-
-void register_unary_ops(Library& torch) {
-  torch.impl_structured("neg", &neg)
-      .impl_structured("abs", &abs)
-      .impl_structured("relu", &relu)
-      .impl_structured("sign", &sign)
-      .impl_structured("square", &square);
-  torch.impl_structured("exp", &exp).impl_structured("exp2", &exp2).impl_structured("expm1", &expm1);
-  torch.impl_structured("log", &log)
-      .impl_structured("log2", &log2)
-      .impl_structured("log10", &log10)
-      .impl_structured("log1p", &log1p);
-  torch.impl_structured("sqrt", &sqrt).impl_structured("rsqrt", &rsqrt).impl_structured("reciprocal", &reciprocal);
-  torch.impl_structured("sin", &sin).impl_structured("cos", &cos).impl_structured("tan", &tan);
-  torch.impl_structured("asin", &asin).impl_structured("acos", &acos).impl_structured("atan", &atan);
-  torch.impl_structured("sinh", &sinh).impl_structured("cosh", &cosh).impl_structured("tanh", &tanh);
-  torch.impl_structured("erf", &erf).impl_structured("sigmoid", &sigmoid);
-  torch.impl_structured("floor", &floor)
-      .impl_structured("ceil", &ceil)
-      .impl_structured("round", &round)
-      .impl_structured("trunc", &trunc)
-      .impl_structured("frac", &frac);
-  torch.impl_structured("clamp", &clamp).impl_structured("logical_not", &logical_not);
 }
 
 }  // namespace wick::cpu

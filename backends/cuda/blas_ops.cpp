@@ -132,9 +132,12 @@ T scalar_as(const Scalar& s) {
 
 IntGemmType int_type(ScalarType t) {
   switch (t) {
-    case ScalarType::kBool: return IntGemmType::kBool;
-    case ScalarType::kInt32: return IntGemmType::kInt32;
-    default: return IntGemmType::kInt64;
+    case ScalarType::kBool:
+      return IntGemmType::kBool;
+    case ScalarType::kInt32:
+      return IntGemmType::kInt32;
+    default:
+      return IntGemmType::kInt64;
   }
 }
 
@@ -231,6 +234,8 @@ void batched_matmul(const char* op, const Tensor& a, const Tensor& m, const Tens
 
 using M = OutputMeta;
 
+}  // namespace
+
 void mm(const M& /*m*/, const Tensor& out, const Tensor& a, const Tensor& b) {
   batched_matmul("torch.mm", a.unsqueeze(0), b.unsqueeze(0), out.unsqueeze(0));
 }
@@ -251,6 +256,8 @@ void addmm(const M& /*m*/, const Tensor& out, const Tensor& self, const Tensor& 
   if (beta.to<double>() != 0.0) copy_within_device(out, bias);
   batched_matmul("torch.addmm", mat1.unsqueeze(0), mat2.unsqueeze(0), out.unsqueeze(0), alpha, beta);
 }
+
+namespace {
 
 // y = A x for float A [n, k] through gemv; A's layout picks the transpose.
 template <typename T>
@@ -277,6 +284,8 @@ void gemv(const char* op, const Tensor& a, const Tensor& x, const Tensor& out) {
     check_cublas(cublasDgemv_64(call.handle(), trans, rows, cols, &one, pa, oa.ld, px, xv.stride(0), &zero, py, 1), op);
   }
 }
+
+}  // namespace
 
 void mv(const M& /*m*/, const Tensor& out, const Tensor& self, const Tensor& vec) {
   const char* op = "torch.mv";
@@ -324,16 +333,6 @@ void dot(const M& /*m*/, const Tensor& out, const Tensor& self, const Tensor& ot
   }
   check_cublas(cublasSetPointerMode(call.handle(), CUBLAS_POINTER_MODE_HOST), op);
   check_cublas(status, op);
-}
-
-}  // namespace
-
-void register_blas_ops(Library& torch) {
-  torch.impl_structured("mm", &mm)
-      .impl_structured("bmm", &bmm)
-      .impl_structured("addmm", &addmm)
-      .impl_structured("mv", &mv)
-      .impl_structured("dot", &dot);
 }
 
 }  // namespace wick::cuda_backend

@@ -18,7 +18,8 @@ std::size_t block_size_class(std::size_t nbytes) {
   return (nbytes + step - 1) / step * step;
 }
 
-BlockCache::BlockCache(BlockDriver& driver, int devices) : driver_(driver), devices_(static_cast<std::size_t>(devices)) {}
+BlockCache::BlockCache(BlockDriver& driver, int devices)
+    : driver_(driver), devices_(static_cast<std::size_t>(devices)) {}
 
 BlockCache::~BlockCache() {
   for (Pending& p : pending_)

@@ -67,8 +67,7 @@ void host_to_device(const Tensor& dst, const Tensor& src, bool non_blocking) {
   const Tensor target = in_place ? dst : make_empty(dst.sizes(), dst.dtype(), dst.device());
   const DeviceGuard guard(dst.device());
   cudaStream_t stream = current_stream();
-  check_cuda(cudaMemcpyAsync(target.data_ptr(), host.data_ptr(), nbytes_of(dst), cudaMemcpyHostToDevice, stream),
-             kOp);
+  check_cuda(cudaMemcpyAsync(target.data_ptr(), host.data_ptr(), nbytes_of(dst), cudaMemcpyHostToDevice, stream), kOp);
   if (!in_place) copy_within_device(dst, target);
   // The host memory must outlive the transfer: a staging tensor about to be
   // freed, or a pageable source the caller may reuse, is waited for.
@@ -82,8 +81,7 @@ void device_to_host(const Tensor& dst, const Tensor& src, bool non_blocking) {
   const bool in_place = dst.is_contiguous();
   const Tensor target = in_place ? dst : make_empty(dst.sizes(), dst.dtype(), Device());
   cudaStream_t stream = current_stream();
-  check_cuda(cudaMemcpyAsync(target.data_ptr(), dev.data_ptr(), nbytes_of(dst), cudaMemcpyDeviceToHost, stream),
-             kOp);
+  check_cuda(cudaMemcpyAsync(target.data_ptr(), dev.data_ptr(), nbytes_of(dst), cudaMemcpyDeviceToHost, stream), kOp);
   const bool async = non_blocking && in_place && is_pinned(dst.data_ptr());
   if (!async) check_cuda(cudaStreamSynchronize(stream), kOp);
   if (!in_place) {
@@ -118,6 +116,8 @@ void device_to_device(const Tensor& dst, const Tensor& src) {
   check_cuda(cudaStreamSynchronize(current_stream()), kOp);
 }
 
+}  // namespace
+
 void copy_(const InplaceMeta&, const Tensor& self, const Tensor& src_in, bool non_blocking) {
   const Tensor src = expanded_to(self, src_in);
   if (self.numel() > 0) {
@@ -134,9 +134,5 @@ void copy_(const InplaceMeta&, const Tensor& self, const Tensor& src_in, bool no
     }
   }
 }
-
-}  // namespace
-
-void register_copy_ops(Library& tensor) { tensor.impl_structured("copy_", &copy_); }
 
 }  // namespace wick::cuda_backend

@@ -7,26 +7,17 @@
 
 #include <wick/plugin.h>
 
-#include "cuda_ops.h"
+#include <wick/gen/torch_kernels.h>
 
+// Looked up by name (cuda_backend.cpp); declared first for -Wmissing-declarations.
+extern "C" __attribute__((visibility("default"))) const char* wick_cuda_register_kernels(
+    wick::Registrar* registrar) noexcept;
 extern "C" __attribute__((visibility("default"))) const char* wick_cuda_register_kernels(
     wick::Registrar* registrar) noexcept {
   static std::string error;  // called once, under the loader's lock; no thread_local (Note [Unloading unmaps])
   try {
-    using wick::DispatchKey;
-    namespace cb = wick::cuda_backend;
-    auto& torch = registrar->library("torch", DispatchKey::kCUDA);
-    auto& tensor = registrar->library("torch.Tensor", DispatchKey::kCUDA);
-    auto& functional = registrar->library("torch.nn.functional", DispatchKey::kCUDA);
-    auto& aten = registrar->library("aten", DispatchKey::kCUDA);
-    cb::register_copy_ops(tensor);
-    cb::register_elementwise_ops(torch, tensor);
-    cb::register_reduce_ops(torch);
-    cb::register_blas_ops(torch);
-    cb::register_dnn_ops(torch, aten);
-    cb::register_nn_ops(functional);
-    cb::register_index_ops(torch);
-    cb::register_factory_ops(torch);
+    // Every kernel of the `dispatch: CUDA` definitions (dispatch/ops/*.ops).
+    wick::cuda_backend::register_torch_kernels(*registrar, wick::DispatchKey::kCUDA);
     return nullptr;
   } catch (const std::exception& e) {
     error = e.what();

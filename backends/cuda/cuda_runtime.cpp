@@ -109,7 +109,9 @@ class CudaBlockDriver final : public BlockDriver {
     return e;
   }
   bool done(void* event) override { return event_finished(event, "cudaEventQuery"); }
-  void wait(void* event) override { check(cudaEventSynchronize(static_cast<cudaEvent_t>(event)), "cudaEventSynchronize"); }
+  void wait(void* event) override {
+    check(cudaEventSynchronize(static_cast<cudaEvent_t>(event)), "cudaEventSynchronize");
+  }
   void release(void* event) noexcept override { (void)cudaEventDestroy(static_cast<cudaEvent_t>(event)); }
 };
 
@@ -139,7 +141,8 @@ class CachingAllocator final : public Allocator {
     std::lock_guard lock(mutex_);
     try {
       cache_.free(ptr);
-    } catch (const Error&) {  // NOLINT(bugprone-empty-catch): an event could not be made; the block is lost, not reused early
+    } catch (const Error&) {  // NOLINT(bugprone-empty-catch): an event could not be made; the block is lost, not reused
+                              // early
     }
   }
 
@@ -330,10 +333,10 @@ class CudaRuntime final : public DeviceRuntime {
     allocator_.end_pool(g->stream);
     if (err != cudaSuccess || g->graph == nullptr) {
       (void)cudaGetLastError();
-      throw RuntimeError(detail::str_cat(
-          "Graph.capture_end: the capture failed (", cudaGetErrorName(err),
-          "): an operation that synchronises or reads results on the host (item(), printing, cpu(), "
-          "synchronize(), an integer division's error check) ran while capturing"));
+      throw RuntimeError(
+          detail::str_cat("Graph.capture_end: the capture failed (", cudaGetErrorName(err),
+                          "): an operation that synchronises or reads results on the host (item(), printing, cpu(), "
+                          "synchronize(), an integer division's error check) ran while capturing"));
     }
     check(cudaGraphInstantiate(&g->exec, g->graph, 0), "Graph.capture_end: cudaGraphInstantiate");
   }

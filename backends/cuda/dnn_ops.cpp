@@ -151,7 +151,7 @@ void set_descs(const char* op, const Conv2dMeta& g, ScalarType dtype, ConvDescs&
       op);
   check_cudnn(cudnnSetConvolutionGroupCount(d.conv.get(), as_int(op, g.groups)), op);
   // Note [cuDNN algorithm cache]: TF32 for float32 only where allowed.
-  const cudnnMathType_t math = dtype != ScalarType::kFloat32 ? CUDNN_DEFAULT_MATH
+  const cudnnMathType_t math = dtype != ScalarType::kFloat32  ? CUDNN_DEFAULT_MATH
                                : backends::cudnn_allow_tf32() ? CUDNN_TENSOR_OP_MATH
                                                               : CUDNN_FMA_MATH;
   check_cudnn(cudnnSetConvolutionMathType(d.conv.get(), math), op);
@@ -279,9 +279,11 @@ Tensor contiguous_on(const Tensor& t) {
   return c;
 }
 
-void conv2d_forward(const Conv2dMeta& g, const Tensor& out, const Tensor& input, const Tensor& weight,
-                    const std::optional<Tensor>& bias, IntArrayRef /*stride*/, IntArrayRef /*padding*/,
-                    IntArrayRef /*dilation*/, I64 /*groups*/) {
+}  // namespace
+
+void convolution2d(const Conv2dMeta& g, const Tensor& out, const Tensor& input, const Tensor& weight,
+                   const std::optional<Tensor>& bias, IntArrayRef /*stride*/, IntArrayRef /*padding*/,
+                   IntArrayRef /*dilation*/, I64 /*groups*/) {
   const char* op = "aten.convolution2d";
   if (out.numel() == 0) return;
   const Device device = out.device();
@@ -315,6 +317,8 @@ void conv2d_forward(const Conv2dMeta& g, const Tensor& out, const Tensor& input,
     check_cudnn(cudnnAddTensor(call.handle(), s.one(), bd.get(), b.data_ptr(), s.one(), d.y.get(), out.data_ptr()), op);
   }
 }
+
+namespace {
 
 // kInput: input_backward(grad, other = weight) into size = the input's sizes;
 // else weight_backward(grad, other = input) into size = the weight's sizes.
@@ -379,18 +383,23 @@ void softmax(const SoftmaxMeta& m, const Tensor& out, const Tensor& input, I64 /
 
 }  // namespace
 
-// pool_ops.cpp: avg_pool2d, avg_pool2d_backward, adaptive_avg_pool2d,
-// adaptive_avg_pool2d_backward and max_pool2d_with_indices on `aten` (a
-// file of their own, to keep this one short; cuda_ops.h lists the files the
-// backend entry point calls, and pooling is part of register_dnn_ops).
-void register_pool_ops(Library& aten);
-
-void register_dnn_ops(Library& torch, Library& aten) {
-  aten.impl_structured("convolution2d", &conv2d_forward)
-      .impl_structured("convolution2d_input_backward", &conv2d_backward<true>)
-      .impl_structured("convolution2d_weight_backward", &conv2d_backward<false>);
-  register_pool_ops(aten);
-  torch.impl_structured("softmax", &softmax<false>).impl_structured("log_softmax", &softmax<true>);
+void convolution2d_input_backward(const Conv2dMeta& m, const Tensor& out, const Tensor& grad_output,
+                                  const Tensor& weight, IntArrayRef input_size, IntArrayRef stride, IntArrayRef padding,
+                                  IntArrayRef dilation, std::int64_t groups) {
+  conv2d_backward<true>(m, out, grad_output, weight, input_size, stride, padding, dilation, groups);
+}
+void convolution2d_weight_backward(const Conv2dMeta& m, const Tensor& out, const Tensor& grad_output,
+                                   const Tensor& input, IntArrayRef weight_size, IntArrayRef stride,
+                                   IntArrayRef padding, IntArrayRef dilation, std::int64_t groups) {
+  conv2d_backward<false>(m, out, grad_output, input, weight_size, stride, padding, dilation, groups);
+}
+void softmax(const SoftmaxMeta& m, const Tensor& out, const Tensor& input, std::int64_t dim,
+             std::optional<ScalarType> dtype) {
+  softmax<false>(m, out, input, dim, dtype);
+}
+void log_softmax(const SoftmaxMeta& m, const Tensor& out, const Tensor& input, std::int64_t dim,
+                 std::optional<ScalarType> dtype) {
+  softmax<true>(m, out, input, dim, dtype);
 }
 
 }  // namespace wick::cuda_backend

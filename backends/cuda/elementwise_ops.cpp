@@ -95,6 +95,8 @@ void launch_binary_into(const char* op, BinaryOp bop, const M& m, const Tensor& 
   flag.raise_if_set();
 }
 
+}  // namespace
+
 void add(const M& m, const Tensor& out, const Tensor& a, const Tensor& b, const Scalar& alpha) {
   launch_binary_into("torch.add", BinaryOp::kAdd, m, out, a, b, scalar_value(alpha, m.compute, false));
 }
@@ -164,6 +166,8 @@ void fill_(const InplaceMeta&, const Tensor& self, const Scalar& value) {
   check_launch(op);
 }
 
+namespace {
+
 // --- unary --------------------------------------------------------------------------------
 
 // Runs `uop` from `self` (converted to the compute dtype) into `r`.
@@ -176,6 +180,8 @@ void unary_into(const char* op, UnaryOp uop, const M& m, const Tensor& r, const 
   launch_unary(uop, to_dtype(x.dtype(), op), args, params, current_stream());
   check_launch(op);
 }
+
+}  // namespace
 
 #define WICK_CUDA_UNARY(NAME, UOP)                               \
   void NAME(const M& m, const Tensor& out, const Tensor& self) { \
@@ -215,10 +221,16 @@ void abs(const M& m, const Tensor& out, const Tensor& self) {
   if (m.compute == ScalarType::kBool) return copy_within_device(out, on_device(self, out.device()));
   unary_into("torch.abs", UnaryOp::kAbs, m, out, self);
 }
+
+namespace {
+
 void rounding(const char* op, UnaryOp uop, const M& m, const Tensor& out, const Tensor& self) {
   if (!is_floating(m.compute)) return copy_within_device(out, on_device(self, out.device()));
   unary_into(op, uop, m, out, self);
 }
+
+}  // namespace
+
 void floor(const M& m, const Tensor& out, const Tensor& s) { rounding("torch.floor", UnaryOp::kFloor, m, out, s); }
 void ceil(const M& m, const Tensor& out, const Tensor& s) { rounding("torch.ceil", UnaryOp::kCeil, m, out, s); }
 void round(const M& m, const Tensor& out, const Tensor& s) { rounding("torch.round", UnaryOp::kRound, m, out, s); }
@@ -233,55 +245,6 @@ void clamp(const M& m, const Tensor& out, const Tensor& self, const std::optiona
   params.has_lo = lo.has_value();
   params.has_hi = hi.has_value();
   unary_into("torch.clamp", UnaryOp::kClamp, m, out, self, params);
-}
-
-}  // namespace
-
-void register_elementwise_ops(Library& torch, Library& tensor) {
-  torch.impl_structured("add", &add)
-      .impl_structured("sub", &sub)
-      .impl_structured("mul", &mul)
-      .impl_structured("div", &div)
-      .impl_structured("pow", &pow)
-      .impl_structured("maximum", &maximum)
-      .impl_structured("minimum", &minimum)
-      .impl_structured("eq", &eq)
-      .impl_structured("ne", &ne)
-      .impl_structured("lt", &lt)
-      .impl_structured("le", &le)
-      .impl_structured("gt", &gt)
-      .impl_structured("ge", &ge)
-      .impl_structured("where", &where)
-      .impl_structured("fmod", &fmod)
-      .impl_structured("remainder", &remainder)
-      .impl_structured("atan2", &atan2)
-      .impl_structured("logical_and", &logical_and)
-      .impl_structured("logical_or", &logical_or)
-      .impl_structured("logical_xor", &logical_xor)
-      .impl_structured("lerp", &lerp);
-  tensor.impl_structured("fill_", &fill_);
-  torch.impl_structured("neg", &neg)
-      .impl_structured("abs", &abs)
-      .impl_structured("relu", &relu)
-      .impl_structured("sign", &sign)
-      .impl_structured("square", &square)
-      .impl_structured("logical_not", &logical_not);
-  torch.impl_structured("exp", &exp).impl_structured("exp2", &exp2).impl_structured("expm1", &expm1);
-  torch.impl_structured("log", &log)
-      .impl_structured("log2", &log2)
-      .impl_structured("log10", &log10)
-      .impl_structured("log1p", &log1p);
-  torch.impl_structured("sqrt", &sqrt).impl_structured("rsqrt", &rsqrt).impl_structured("reciprocal", &reciprocal);
-  torch.impl_structured("sin", &sin).impl_structured("cos", &cos).impl_structured("tan", &tan);
-  torch.impl_structured("asin", &asin).impl_structured("acos", &acos).impl_structured("atan", &atan);
-  torch.impl_structured("sinh", &sinh).impl_structured("cosh", &cosh).impl_structured("tanh", &tanh);
-  torch.impl_structured("erf", &erf).impl_structured("sigmoid", &sigmoid);
-  torch.impl_structured("floor", &floor)
-      .impl_structured("ceil", &ceil)
-      .impl_structured("round", &round)
-      .impl_structured("trunc", &trunc)
-      .impl_structured("frac", &frac);
-  torch.impl_structured("clamp", &clamp);
 }
 
 }  // namespace wick::cuda_backend

@@ -37,6 +37,8 @@ void fill_from(const Tensor& out, const Tensor& src) {
   target.copy_(src);
 }
 
+}  // namespace
+
 void tensor(const FromDataMeta& /*m*/, const Tensor& out, const Value& data, OptDtype dtype, OptDevice /*device*/) {
   if (data.is_tensor()) {  // a copy, converted to out's dtype
     fill_from(out, data.to_tensor());
@@ -75,19 +77,6 @@ void randint_low(const OutputMeta& /*m*/, const Tensor& out, I64 low, I64 high, 
 void randint(const OutputMeta& /*m*/, const Tensor& out, I64 high, IntArrayRef size, OptDtype dtype,
              OptDevice /*device*/) {
   fill_from(out, wick::randint(high, size, dtype, Device()));
-}
-
-}  // namespace
-
-void register_factory_ops(Library& torch) {
-  torch.impl_structured("tensor", &tensor)
-      .impl_structured("arange", &arange)
-      .impl_structured("eye", &eye)
-      .impl_structured("rand", &rand)
-      .impl_structured("randn", &randn)
-      .impl_structured("linspace", &linspace)
-      .impl_structured("randint", &randint)
-      .impl_structured("randint.low", &randint_low);
 }
 
 }  // namespace wick::cuda_backend

@@ -96,6 +96,8 @@ int elem_size(ScalarType t) { return static_cast<int>(itemsize(t)); }
 
 // --- cat ---------------------------------------------------------------------------------
 
+}  // namespace
+
 // Tensors with no elements add nothing (as on the CPU: legacy empty 1-D
 // tensors, and those empty along `dim`).
 void cat(const DimMeta& m, const Tensor& out, const std::vector<Tensor>& tensors, I64 /*dim*/) {
@@ -109,6 +111,8 @@ void cat(const DimMeta& m, const Tensor& out, const std::vector<Tensor>& tensors
   }
 }
 
+namespace {
+
 // --- index_select, gather, scatter ------------------------------------------------------------
 
 // Every index in [0, size): gather and scatter do not wrap negative indices.
@@ -119,6 +123,8 @@ void check_bounds(const char* op, const Tensor& index, I64 size, I64 dim) {
 }
 
 Tensor at_least_1d(const Tensor& t) { return t.dim() == 0 ? t.reshape({1}) : t; }
+
+}  // namespace
 
 void index_select(const DimMeta& m, const Tensor& out, const Tensor& self, I64 /*dim*/, const Tensor& index) {
   const char* op = "index_select";
@@ -149,12 +155,16 @@ void index_select(const DimMeta& m, const Tensor& out, const Tensor& self, I64 /
   check_launch(op);
 }
 
+namespace {
+
 // `strides` with dimension d's stride zeroed (the index supplies that coordinate).
 DimVector without_dim(IntArrayRef strides, I64 d) {
   DimVector s(strides);
   s[d] = 0;
   return s;
 }
+
+}  // namespace
 
 void gather(const DimMeta& m, const Tensor& out, const Tensor& self, I64 /*dim*/, const Tensor& index,
             bool /*sparse_grad*/) {
@@ -171,13 +181,20 @@ void gather(const DimMeta& m, const Tensor& out, const Tensor& self, I64 /*dim*/
   check_launch(op);
 }
 
+namespace {
+
 IndexDtype index_dtype(ScalarType t) {
   switch (t) {
-    case ScalarType::kBool: return IndexDtype::kBool;
-    case ScalarType::kInt32: return IndexDtype::kInt32;
-    case ScalarType::kInt64: return IndexDtype::kInt64;
-    case ScalarType::kFloat32: return IndexDtype::kFloat32;
-    default: return IndexDtype::kFloat64;
+    case ScalarType::kBool:
+      return IndexDtype::kBool;
+    case ScalarType::kInt32:
+      return IndexDtype::kInt32;
+    case ScalarType::kInt64:
+      return IndexDtype::kInt64;
+    case ScalarType::kFloat32:
+      return IndexDtype::kFloat32;
+    default:
+      return IndexDtype::kFloat64;
   }
 }
 
@@ -215,6 +232,8 @@ void scatter_impl(const DimMeta& m, const Tensor& out, const Tensor& self, const
   check_launch(op);
 }
 
+}  // namespace
+
 void scatter(const DimMeta& m, const Tensor& out, const Tensor& self, I64 /*dim*/, const Tensor& index,
              const Tensor& src) {
   scatter_impl<false>(m, out, self, index, src);
@@ -224,7 +243,11 @@ void scatter_add(const DimMeta& m, const Tensor& out, const Tensor& self, I64 /*
   scatter_impl<true>(m, out, self, index, src);
 }
 
+namespace {
+
 // --- masked_fill ----------------------------------------------------------------------------------
+
+}  // namespace
 
 void masked_fill(const OutputMeta& /*m*/, const Tensor& out, const Tensor& self, const Tensor& mask,
                  const Tensor& value) {
@@ -253,7 +276,11 @@ void masked_fill(const OutputMeta& /*m*/, const Tensor& out, const Tensor& self,
   check_launch(op);
 }
 
+namespace {
+
 // --- flip, tril, triu ------------------------------------------------------------------------------
+
+}  // namespace
 
 void flip(const FlipMeta& m, const Tensor& out, const Tensor& self, IntArrayRef /*dims*/) {
   const char* op = "flip";
@@ -273,6 +300,8 @@ void flip(const FlipMeta& m, const Tensor& out, const Tensor& self, IntArrayRef 
   check_launch(op);
 }
 
+namespace {
+
 template <bool kLower>
 void triangle(const Tensor& out, const Tensor& self, I64 diagonal) {
   const char* op = kLower ? "tril" : "triu";
@@ -286,25 +315,13 @@ void triangle(const Tensor& out, const Tensor& self, I64 diagonal) {
   check_launch(op);
 }
 
+}  // namespace
+
 void tril(const OutputMeta& /*m*/, const Tensor& out, const Tensor& self, I64 diagonal) {
   triangle<true>(out, self, diagonal);
 }
 void triu(const OutputMeta& /*m*/, const Tensor& out, const Tensor& self, I64 diagonal) {
   triangle<false>(out, self, diagonal);
-}
-
-}  // namespace
-
-void register_index_ops(Library& torch) {
-  torch.impl_structured("cat", &cat)
-      .impl_structured("index_select", &index_select)
-      .impl_structured("gather", &gather)
-      .impl_structured("scatter", &scatter)
-      .impl_structured("scatter_add", &scatter_add)
-      .impl_structured("masked_fill", &masked_fill)
-      .impl_structured("flip", &flip)
-      .impl_structured("tril", &tril)
-      .impl_structured("triu", &triu);
 }
 
 }  // namespace wick::cuda_backend

@@ -45,6 +45,8 @@ void activation(const char* op, const Tensor& out, const Tensor& self, Activatio
   check_launch(op);
 }
 
+}  // namespace
+
 void leaky_relu(const ActivationMeta&, const Tensor& out, const Tensor& self, double slope, bool /*inplace*/) {
   activation("torch.nn.functional.leaky_relu", out, self, Activation::kLeakyRelu, slope);
 }
@@ -66,6 +68,8 @@ void logsigmoid(const ActivationMeta&, const Tensor& out, const Tensor& self) {
   activation("torch.nn.functional.logsigmoid", out, self, Activation::kLogSigmoid);
 }
 
+namespace {
+
 // --- nll_loss ----------------------------------------------------------------------------------
 
 // Throws the CPU's IndexError for the first target (row-major) outside
@@ -81,6 +85,8 @@ void check_targets(const char* op, const Tensor& t, I64 c, I64 ignore_index) {
   const I64* r = static_cast<const I64*>(host.data_ptr());
   WICK_CHECK(r[0] == INT64_MAX, IndexError, op, ": Target ", r[1], " is out of bounds.");
 }
+
+}  // namespace
 
 void nll_loss(const NllLossMeta& sh, const Tensor& out, const Tensor& input, const Tensor& target,
               const std::optional<Tensor>& weight, std::optional<bool> /*size_average*/, I64 ignore_index,
@@ -111,7 +117,11 @@ void nll_loss(const NllLossMeta& sh, const Tensor& out, const Tensor& input, con
   check_launch(op);
 }
 
+namespace {
+
 // --- layer_norm --------------------------------------------------------------------------------
+
+}  // namespace
 
 void layer_norm(const LayerNormMeta& meta, const Tensor& out, const Tensor& input, IntArrayRef /*normalized_shape*/,
                 const std::optional<Tensor>& weight, const std::optional<Tensor>& bias, double eps) {
@@ -134,18 +144,6 @@ void layer_norm(const LayerNormMeta& meta, const Tensor& out, const Tensor& inpu
   a.eps = eps;
   launch_layer_norm(a, current_stream());
   check_launch(op);
-}
-
-}  // namespace
-
-void register_nn_ops(Library& functional) {
-  functional.impl_structured("leaky_relu", &leaky_relu)
-      .impl_structured("elu", &elu)
-      .impl_structured("gelu", &gelu)
-      .impl_structured("silu", &silu)
-      .impl_structured("logsigmoid", &logsigmoid)
-      .impl_structured("nll_loss", &nll_loss)
-      .impl_structured("layer_norm", &layer_norm);
 }
 
 }  // namespace wick::cuda_backend

@@ -3,8 +3,7 @@
 /// The computations of the `aten` pooling operators, whose meta functions
 /// (dispatch/ops/meta_conv.cpp) checked the arguments and gave the output
 /// sizes and windows (Note [Pooling windows] in wick/meta_nn.h), for the
-/// CPU backend too; registered by register_dnn_ops (dnn_ops.cpp), kernels
-/// in dnn_kernels.cu.
+/// CPU backend too; device kernels in dnn_kernels.cu.
 ///
 /// Note [Pooling window tables]
 /// A window is a product of one [start, end) range per spatial dim, so the
@@ -26,8 +25,6 @@
 #include "dnn_kernels.h"
 
 namespace wick::cuda_backend {
-
-void register_pool_ops(Library& aten);
 
 namespace {
 
@@ -119,9 +116,11 @@ void run_window_pool(const char* op, const Pool2dMeta& m, const Tensor& out, con
   check_launch(op);
 }
 
-void avg_pool2d_forward(const Pool2dMeta& m, const Tensor& out, const Tensor& input, IntArrayRef /*kernel_size*/,
-                        IntArrayRef /*stride*/, IntArrayRef /*padding*/, bool /*ceil_mode*/, bool /*count_include_pad*/,
-                        std::optional<I64> /*divisor_override*/) {
+}  // namespace
+
+void avg_pool2d(const Pool2dMeta& m, const Tensor& out, const Tensor& input, IntArrayRef /*kernel_size*/,
+                IntArrayRef /*stride*/, IntArrayRef /*padding*/, bool /*ceil_mode*/, bool /*count_include_pad*/,
+                std::optional<I64> /*divisor_override*/) {
   run_window_pool<true>("torch.nn.functional.avg_pool2d", m, out, input);
 }
 
@@ -131,11 +130,12 @@ void avg_pool2d_backward(const Pool2dMeta& m, const Tensor& out, const Tensor& g
   run_window_pool<false>("aten.avg_pool2d_backward", m, out, grad);
 }
 
-void adaptive_forward(const Pool2dMeta& m, const Tensor& out, const Tensor& input, IntArrayRef /*output_size*/) {
+void adaptive_avg_pool2d(const Pool2dMeta& m, const Tensor& out, const Tensor& input, IntArrayRef /*output_size*/) {
   run_window_pool<true>("torch.nn.functional.adaptive_avg_pool2d", m, out, input);
 }
 
-void adaptive_backward(const Pool2dMeta& m, const Tensor& out, const Tensor& grad, IntArrayRef /*input_size*/) {
+void adaptive_avg_pool2d_backward(const Pool2dMeta& m, const Tensor& out, const Tensor& grad,
+                                  IntArrayRef /*input_size*/) {
   run_window_pool<false>("aten.adaptive_avg_pool2d_backward", m, out, grad);
 }
 
@@ -166,16 +166,6 @@ void max_pool2d_with_indices(const MaxPool2dMeta& m, const std::array<Tensor, 2>
   args.dw = m.cols.dilation;
   launch_max_pool(args, current_stream());
   check_launch(op);
-}
-
-}  // namespace
-
-void register_pool_ops(Library& aten) {
-  aten.impl_structured("avg_pool2d", &avg_pool2d_forward)
-      .impl_structured("avg_pool2d_backward", &avg_pool2d_backward)
-      .impl_structured("adaptive_avg_pool2d", &adaptive_forward)
-      .impl_structured("adaptive_avg_pool2d_backward", &adaptive_backward)
-      .impl_structured("max_pool2d_with_indices", &max_pool2d_with_indices);
 }
 
 }  // namespace wick::cuda_backend

@@ -89,6 +89,8 @@ RowReduce make_reduce(ReduceOp op) {
 
 // --- sum, mean, prod ------------------------------------------------------------------------
 
+}  // namespace
+
 void sum(const ReductionMeta& m, const Tensor& out, const Tensor& self, std::optional<IntArrayRef> /*dim*/,
          bool /*keepdim*/, std::optional<ScalarType> /*dtype*/) {
   reduce_rows("torch.sum", make_reduce(ReduceOp::kSum), plan_rows(self, m.compute, m.reduced), out);
@@ -102,30 +104,28 @@ void mean(const ReductionMeta& m, const Tensor& out, const Tensor& self, std::op
   reduce_rows("torch.mean", r, p, out);
 }
 
-void prod_rows(const ReductionMeta& m, const Tensor& out, const Tensor& self) {
+void prod(const ReductionMeta& m, const Tensor& out, const Tensor& self, std::optional<ScalarType> /*dtype*/) {
   reduce_rows("torch.prod", make_reduce(ReduceOp::kProd), plan_rows(self, m.compute, m.reduced), out);
 }
 
-void prod(const ReductionMeta& m, const Tensor& out, const Tensor& self, std::optional<ScalarType> /*dtype*/) {
-  prod_rows(m, out, self);
+// The meta function folded the dim into m.reduced.
+void prod_dim_int(const ReductionMeta& m, const Tensor& out, const Tensor& self, std::int64_t /*dim*/, bool /*keepdim*/,
+                  std::optional<ScalarType> dtype) {
+  prod(m, out, self, dtype);
 }
 
-void prod_dim(const ReductionMeta& m, const Tensor& out, const Tensor& self, std::int64_t /*dim*/, bool /*keepdim*/,
-              std::optional<ScalarType> /*dtype*/) {
-  prod_rows(m, out, self);
-}
+namespace {
 
 // --- var, std, norm, logsumexp ----------------------------------------------------------------
 
 // The sum of squared deviations over max(0, n - correction): NaN for an
 // empty row, inf (or NaN) when n <= correction, as the CPU kernel.
-template <bool kStd>
-void var_std(const ReductionMeta& m, const Tensor& out, const Tensor& self, std::optional<IntArrayRef> /*dim*/,
-             std::optional<std::int64_t> correction, bool /*keepdim*/) {
+void var_rows(const char* op, bool take_sqrt, const ReductionMeta& m, const Tensor& out, const Tensor& self,
+              std::optional<std::int64_t> correction) {
   RowReduce r = make_reduce(ReduceOp::kVar);
   r.param = static_cast<double>(correction.value_or(1));
-  r.take_sqrt = kStd;
-  reduce_rows(kStd ? "torch.std" : "torch.var", r, plan_rows(self, m.compute, m.reduced), out);
+  r.take_sqrt = take_sqrt;
+  reduce_rows(op, r, plan_rows(self, m.compute, m.reduced), out);
 }
 
 void norm_rows(const ReductionMeta& m, const Tensor& out, const Tensor& self, double p) {
@@ -134,12 +134,14 @@ void norm_rows(const ReductionMeta& m, const Tensor& out, const Tensor& self, do
   reduce_rows("torch.norm", r, plan_rows(self, m.compute, m.reduced), out);
 }
 
+}  // namespace
+
 void norm(const ReductionMeta& m, const Tensor& out, const Tensor& self, const Scalar& p) {
   norm_rows(m, out, self, p.to<double>());
 }
 
-void norm_dim(const ReductionMeta& m, const Tensor& out, const Tensor& self, const std::optional<Scalar>& p,
-              IntArrayRef /*dim*/, bool /*keepdim*/) {
+void norm_ScalarOpt_dim(const ReductionMeta& m, const Tensor& out, const Tensor& self, const std::optional<Scalar>& p,
+                        IntArrayRef /*dim*/, bool /*keepdim*/) {
   norm_rows(m, out, self, p ? p->to<double>() : 2.0);
 }
 
@@ -164,6 +166,8 @@ void logsumexp(const ReductionMeta& m, const Tensor& out, const Tensor& self, In
   r.row_max = row_max.data_ptr();
   reduce_rows(op, r, p, out);
 }
+
+namespace {
 
 // --- cumsum, cumprod ---------------------------------------------------------------------------
 
@@ -211,71 +215,65 @@ constexpr ReduceOp select_op() {
   return kMax ? ReduceOp::kMax : ReduceOp::kMin;
 }
 
-template <bool kMax>
-void extreme_all(const ReductionMeta& m, const Tensor& out, const Tensor& self) {
-  reduce_rows(kMax ? "torch.max" : "torch.min", make_reduce(select_op<kMax>()), plan_rows(self, m.compute, m.reduced),
-              out);
-}
-
-template <bool kMax>
-void extreme_dim(const ReductionWithIndicesMeta& m, const std::array<Tensor, 2>& outs, const Tensor& self,
-                 std::int64_t /*dim*/, bool /*keepdim*/) {
-  reduce_rows(kMax ? "torch.max" : "torch.min", make_reduce(select_op<kMax>()), plan_rows(self, m.compute, m.reduced),
-              outs[0], outs[1]);
-}
-
-template <bool kMax>
-void amax_amin(const ReductionMeta& m, const Tensor& out, const Tensor& self, IntArrayRef /*dim*/, bool /*keepdim*/) {
-  reduce_rows(kMax ? "torch.amax" : "torch.amin", make_reduce(select_op<kMax>()), plan_rows(self, m.compute, m.reduced),
-              out);
-}
-
-template <bool kMax>
-void arg_extreme(const ReductionMeta& m, const Tensor& out, const Tensor& self, std::optional<std::int64_t> /*dim*/,
-                 bool /*keepdim*/) {
-  reduce_rows(kMax ? "torch.argmax" : "torch.argmin", make_reduce(select_op<kMax>()),
-              plan_rows(self, m.compute, m.reduced), Tensor(), out);
-}
-
 // --- all, any ----------------------------------------------------------------------------------
-
-template <bool kAll>
-void all_any(const ReductionMeta& m, const Tensor& out, const Tensor& self) {
-  reduce_rows(kAll ? "torch.all" : "torch.any", make_reduce(kAll ? ReduceOp::kAll : ReduceOp::kAny),
-              plan_rows(self, m.compute, m.reduced), out);
-}
-
-template <bool kAll>
-void all_any_dim(const ReductionMeta& m, const Tensor& out, const Tensor& self, std::int64_t /*dim*/,
-                 bool /*keepdim*/) {
-  all_any<kAll>(m, out, self);
-}
 
 }  // namespace
 
-void register_reduce_ops(Library& torch) {
-  torch.impl_structured("sum", &sum).impl_structured("mean", &mean);
-  torch.impl_structured("prod", &prod)
-      .impl_structured("prod.dim_int", &prod_dim)
-      .impl_structured("var.correction", &var_std<false>)
-      .impl_structured("std.correction", &var_std<true>)
-      .impl_structured("norm", &norm)
-      .impl_structured("norm.ScalarOpt_dim", &norm_dim)
-      .impl_structured("logsumexp", &logsumexp)
-      .impl_structured("cumsum", &scan<false>)
-      .impl_structured("cumprod", &scan<true>);
-  torch.impl_structured("max", &extreme_all<true>)
-      .impl_structured("min", &extreme_all<false>)
-      .impl_structured("max.dim", &extreme_dim<true>)
-      .impl_structured("min.dim", &extreme_dim<false>)
-      .impl_structured("amax", &amax_amin<true>)
-      .impl_structured("amin", &amax_amin<false>)
-      .impl_structured("argmax", &arg_extreme<true>)
-      .impl_structured("argmin", &arg_extreme<false>)
-      .impl_structured("all", &all_any<true>)
-      .impl_structured("any", &all_any<false>)
-      .impl_structured("all.dim", &all_any_dim<true>)
-      .impl_structured("any.dim", &all_any_dim<false>);
+void var_correction(const ReductionMeta& m, const Tensor& out, const Tensor& self, std::optional<IntArrayRef> /*dim*/,
+                    std::optional<std::int64_t> correction, bool /*keepdim*/) {
+  var_rows("torch.var", /*take_sqrt=*/false, m, out, self, correction);
+}
+void std_correction(const ReductionMeta& m, const Tensor& out, const Tensor& self, std::optional<IntArrayRef> /*dim*/,
+                    std::optional<std::int64_t> correction, bool /*keepdim*/) {
+  var_rows("torch.std", /*take_sqrt=*/true, m, out, self, correction);
+}
+void cumsum(const ScanMeta& m, const Tensor& out, const Tensor& self, std::int64_t dim,
+            std::optional<ScalarType> dtype) {
+  scan<false>(m, out, self, dim, dtype);
+}
+void cumprod(const ScanMeta& m, const Tensor& out, const Tensor& self, std::int64_t dim,
+             std::optional<ScalarType> dtype) {
+  scan<true>(m, out, self, dim, dtype);
+}
+void max(const ReductionMeta& m, const Tensor& out, const Tensor& self) {
+  reduce_rows("torch.max", make_reduce(select_op<true>()), plan_rows(self, m.compute, m.reduced), out);
+}
+void min(const ReductionMeta& m, const Tensor& out, const Tensor& self) {
+  reduce_rows("torch.min", make_reduce(select_op<false>()), plan_rows(self, m.compute, m.reduced), out);
+}
+void max_dim(const ReductionWithIndicesMeta& m, const std::array<Tensor, 2>& outs, const Tensor& self,
+             std::int64_t /*dim*/, bool /*keepdim*/) {
+  reduce_rows("torch.max", make_reduce(select_op<true>()), plan_rows(self, m.compute, m.reduced), outs[0], outs[1]);
+}
+void min_dim(const ReductionWithIndicesMeta& m, const std::array<Tensor, 2>& outs, const Tensor& self,
+             std::int64_t /*dim*/, bool /*keepdim*/) {
+  reduce_rows("torch.min", make_reduce(select_op<false>()), plan_rows(self, m.compute, m.reduced), outs[0], outs[1]);
+}
+void amax(const ReductionMeta& m, const Tensor& out, const Tensor& self, IntArrayRef /*dim*/, bool /*keepdim*/) {
+  reduce_rows("torch.amax", make_reduce(select_op<true>()), plan_rows(self, m.compute, m.reduced), out);
+}
+void amin(const ReductionMeta& m, const Tensor& out, const Tensor& self, IntArrayRef /*dim*/, bool /*keepdim*/) {
+  reduce_rows("torch.amin", make_reduce(select_op<false>()), plan_rows(self, m.compute, m.reduced), out);
+}
+void argmax(const ReductionMeta& m, const Tensor& out, const Tensor& self, std::optional<std::int64_t> /*dim*/,
+            bool /*keepdim*/) {
+  reduce_rows("torch.argmax", make_reduce(select_op<true>()), plan_rows(self, m.compute, m.reduced), Tensor(), out);
+}
+void argmin(const ReductionMeta& m, const Tensor& out, const Tensor& self, std::optional<std::int64_t> /*dim*/,
+            bool /*keepdim*/) {
+  reduce_rows("torch.argmin", make_reduce(select_op<false>()), plan_rows(self, m.compute, m.reduced), Tensor(), out);
+}
+void all(const ReductionMeta& m, const Tensor& out, const Tensor& self) {
+  reduce_rows("torch.all", make_reduce(ReduceOp::kAll), plan_rows(self, m.compute, m.reduced), out);
+}
+void any(const ReductionMeta& m, const Tensor& out, const Tensor& self) {
+  reduce_rows("torch.any", make_reduce(ReduceOp::kAny), plan_rows(self, m.compute, m.reduced), out);
+}
+void all_dim(const ReductionMeta& m, const Tensor& out, const Tensor& self, std::int64_t /*dim*/, bool /*keepdim*/) {
+  all(m, out, self);
+}
+void any_dim(const ReductionMeta& m, const Tensor& out, const Tensor& self, std::int64_t /*dim*/, bool /*keepdim*/) {
+  any(m, out, self);
 }
 
 }  // namespace wick::cuda_backend

@@ -2,12 +2,15 @@
 #
 #   wick_generate_ops(<name> OPS a.ops b.ops SOURCE_DIR dir INCLUDE_DIR dir
 #                     [INCLUDE_PREFIX p] [CATALOG_NAMESPACE ns] [EXPORT macro]
-#                     [METHODS] [DECLARE_CATALOG] [API_ONLY] OUTPUT_SOURCES var)
+#                     [METHODS] [DECLARE_CATALOG] [API_ONLY]
+#                     [KERNEL_NAMESPACES KEY=ns ...] OUTPUT_SOURCES var)
 #
 # Writes <SOURCE_DIR>/<name>_catalog.cpp (the definition table, function
 # <ns>::<name>_catalog()), <SOURCE_DIR>/<name>_ops.cpp and
-# <INCLUDE_DIR>/<name>_ops.h (the typed API) and <name>_meta.h (the meta
-# functions' declarations) at build time, and sets `var`
+# <INCLUDE_DIR>/<name>_ops.h (the typed API), <name>_meta.h (the meta
+# functions' declarations) and <name>_kernels.h (each dispatch key's kernel
+# declarations and their registration; KERNEL_NAMESPACES names the C++
+# namespace of a key's kernels) at build time, and sets `var`
 # to the two sources; the target <name>_ops_generated stands for the files.
 # API_ONLY writes only the typed API (<name>_ops.h/.cpp): what an application
 # that calls a plugin's operators compiles (the plugin registers them). Used for libwick's torch catalog and by
@@ -19,7 +22,7 @@ endif()
 
 function(wick_generate_ops name)
   cmake_parse_arguments(ARG "METHODS;DECLARE_CATALOG;API_ONLY" "SOURCE_DIR;INCLUDE_DIR;INCLUDE_PREFIX;CATALOG_NAMESPACE;EXPORT;OUTPUT_SOURCES"
-                        "OPS" ${ARGN})
+                        "OPS;KERNEL_NAMESPACES" ${ARGN})
   # Relative definition files are the calling directory's (the generator runs in the build tree).
   set(ops)
   foreach(file IN LISTS ARG_OPS)
@@ -35,7 +38,8 @@ function(wick_generate_ops name)
     set(outputs ${sources} ${ARG_INCLUDE_DIR}/${name}_ops.h)
   else()
     set(sources ${ARG_SOURCE_DIR}/${name}_catalog.cpp ${ARG_SOURCE_DIR}/${name}_ops.cpp)
-    set(outputs ${sources} ${ARG_INCLUDE_DIR}/${name}_ops.h ${ARG_INCLUDE_DIR}/${name}_meta.h)
+    set(outputs ${sources} ${ARG_INCLUDE_DIR}/${name}_ops.h ${ARG_INCLUDE_DIR}/${name}_meta.h
+                ${ARG_INCLUDE_DIR}/${name}_kernels.h)
   endif()
   set(flags --name ${name} --out ${ARG_SOURCE_DIR} --include ${ARG_INCLUDE_DIR} --root ${CMAKE_SOURCE_DIR})
   if(ARG_INCLUDE_PREFIX)
@@ -47,6 +51,9 @@ function(wick_generate_ops name)
   if(ARG_EXPORT)
     list(APPEND flags --export ${ARG_EXPORT})
   endif()
+  foreach(kernel_namespace IN LISTS ARG_KERNEL_NAMESPACES)
+    list(APPEND flags --kernel-namespace ${kernel_namespace})
+  endforeach()
   if(ARG_DECLARE_CATALOG)
     list(APPEND flags --declare-catalog)
   endif()

@@ -113,7 +113,7 @@ TEST(Loader, ConflictNamesBothPluginsAndRollsBack) {
   init();
   std::string m = load_error(plugin_path("conflict"));
   EXPECT_TRUE(contains(m, "conflicting kernels for torch.neg at CPU")) << m;
-  EXPECT_TRUE(contains(m, "cpu (unary_ops.cpp:")) << m;
+  EXPECT_TRUE(contains(m, "cpu (elementwise.ops:")) << m;
   EXPECT_TRUE(contains(m, "test_conflict (conflict.cpp:")) << m;
   EXPECT_FALSE(try_find_op("testconflict.g").has_value());
   EXPECT_EQ(neg(ones({1})).item<double>(), -1.0);
@@ -227,7 +227,7 @@ TEST(Loader, ExplicitReplacementWarns) {
     load_plugin(plugin_path("replacing"));
   }
   ASSERT_EQ(warnings.size(), 1u);
-  EXPECT_TRUE(contains(warnings[0], "torch.neg at CPU: kernel of cpu (unary_ops.cpp:")) << warnings[0];
+  EXPECT_TRUE(contains(warnings[0], "torch.neg at CPU: kernel of cpu (elementwise.ops:")) << warnings[0];
   EXPECT_TRUE(contains(warnings[0], "replaced by test_replacing (replacing.cpp:")) << warnings[0];
   EXPECT_EQ(neg(ones({1})).item<double>(), -2.0);  // the replacement runs
   unload_plugin("test_replacing");

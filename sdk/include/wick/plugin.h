@@ -93,24 +93,25 @@ struct PluginDescriptor {
 
 /// Defines the plugin entry point; the braces that follow are the body of
 /// `init`, with `REGISTRAR` naming the `wick::Registrar&`.
-#define WICK_PLUGIN(NAME, VERSION, REGISTRAR)                                              \
-  static void wick_plugin_init_body(::wick::Registrar& REGISTRAR);                         \
-  static const char* wick_plugin_init_entry(::wick::Registrar* r) noexcept {               \
-    static std::string error; /* not thread_local: Note [Unloading unmaps] */              \
-    try {                                                                                  \
-      wick_plugin_init_body(*r);                                                           \
-      return nullptr;                                                                      \
-    } catch (const std::exception& e) {                                                    \
-      error = e.what();                                                                    \
-    } catch (...) {                                                                        \
-      error = "unknown exception";                                                         \
-    }                                                                                      \
-    return error.c_str();                                                                  \
-  }                                                                                        \
-  WICK_PLUGIN_EXPORT const ::wick::PluginDescriptor* WICK_PLUGIN_ENTRY_POINT() {           \
-    static const ::wick::PluginDescriptor descriptor{WICK_PLUGIN_ABI_VERSION, NAME, VERSION, \
-                                                     WICK_SDK_VERSION, WICK_ABI_FINGERPRINT, \
-                                                     &wick_plugin_init_entry};             \
-    return &descriptor;                                                                    \
-  }                                                                                        \
+#define WICK_PLUGIN(NAME, VERSION, REGISTRAR)                                                                     \
+  static void wick_plugin_init_body(::wick::Registrar& REGISTRAR);                                                \
+  static const char* wick_plugin_init_entry(::wick::Registrar* r) noexcept {                                      \
+    static std::string error; /* not thread_local: Note [Unloading unmaps] */                                     \
+    try {                                                                                                         \
+      wick_plugin_init_body(*r);                                                                                  \
+      return nullptr;                                                                                             \
+    } catch (const std::exception& e) {                                                                           \
+      error = e.what();                                                                                           \
+    } catch (...) {                                                                                               \
+      error = "unknown exception";                                                                                \
+    }                                                                                                             \
+    return error.c_str();                                                                                         \
+  }                                                                                                               \
+  /* declared first: plugins may build with -Wmissing-declarations */                                             \
+  WICK_PLUGIN_EXPORT const ::wick::PluginDescriptor* WICK_PLUGIN_ENTRY_POINT();                                   \
+  WICK_PLUGIN_EXPORT const ::wick::PluginDescriptor* WICK_PLUGIN_ENTRY_POINT() {                                  \
+    static const ::wick::PluginDescriptor descriptor{                                                             \
+        WICK_PLUGIN_ABI_VERSION, NAME, VERSION, WICK_SDK_VERSION, WICK_ABI_FINGERPRINT, &wick_plugin_init_entry}; \
+    return &descriptor;                                                                                           \
+  }                                                                                                               \
   static void wick_plugin_init_body(::wick::Registrar& REGISTRAR)
