@@ -1,11 +1,12 @@
 // myplugin.cpp - a wick plugin: an operator defined once (myplugin.ops) with a
-// meta function, a CPU impl and an autograd formula, and a tensor-like type
+// meta function, a CPU kernel and an autograd formula, and a tensor-like type
 // with a handler. Only <wick/...> headers and the generated ones.
 #include <wick/autograd_function.h>
 #include <wick/ops.h>
 #include <wick/override.h>
 #include <wick/plugin.h>
 
+#include "myplugin_kernels.h"
 #include "myplugin_meta.h"
 #include "myplugin_ops.h"
 
@@ -22,8 +23,7 @@ namespace {
 using wick::Tensor;
 using wick::Value;
 
-// The CPU impl: the computation only. `out` is allocated (or, for out=,
-// checked) from the meta function's result; m.compute is float32 or float64.
+// A loop over the elements in the result's dtype.
 template <typename T>
 void scale_loop(const Tensor& out, const Tensor& self, T factor) {
   const Tensor in = self.contiguous().to(out.dtype());
@@ -31,13 +31,22 @@ void scale_loop(const Tensor& out, const Tensor& self, T factor) {
   T* dst = Tensor(out).data_ptr<T>();
   for (std::int64_t i = 0; i < in.numel(); ++i) dst[i] = src[i] * factor;
 }
-void scale_cpu(const wick::ElementwiseMeta& m, const Tensor& out, const Tensor& self, double factor) {
+
+}  // namespace
+
+// The CPU kernel, declared by the generator (myplugin_kernels.h: `dispatch: CPU`):
+// the computation only. `out` is allocated (or, for out=, checked) from the
+// meta function's result; m.compute is float32 or float64.
+void myplugin::cpu::scale(const wick::ElementwiseMeta& m, const wick::Tensor& out, const wick::Tensor& self,
+                          double factor) {
   if (m.compute == wick::ScalarType::kFloat32) {
     scale_loop<float>(out, self, static_cast<float>(factor));
   } else {
     scale_loop<double>(out, self, factor);
   }
 }
+
+namespace {
 
 // The formula: d(self * factor)/d(self) = factor.
 struct ScaleFunction : wick::autograd::Function<ScaleFunction> {
@@ -90,7 +99,7 @@ Value handle(const wick::TorchFunctionCall& call) {
 
 WICK_PLUGIN("myplugin", "0.1.0", registrar) {
   registrar.define(myplugin_catalog());
-  registrar.library("myplugin", wick::DispatchKey::kCPU).impl_structured("scale", &scale_cpu);
+  myplugin::cpu::register_myplugin_kernels(registrar, wick::DispatchKey::kCPU);
   registrar.library("myplugin", wick::DispatchKey::kAutograd).impl("scale", &scale_autograd);
   registrar.library("myplugin")
       .register_type({

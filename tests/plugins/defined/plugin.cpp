@@ -2,12 +2,15 @@
 /// \file
 /// defined.ops declares the operators; the build generates their catalog
 /// table, the typed API (test_defined_ops.h) and the meta function
-/// declarations (test_defined_meta.h). This file writes scale's meta
-/// function and CPU impl, and offset's plain CPU kernel; the out= variant and
-/// the Meta backend of scale come from the definition.
+/// declarations (test_defined_meta.h), and declares scale's CPU kernel with
+/// the function that registers it (test_defined_kernels.h, `dispatch: CPU`).
+/// This file writes scale's meta function and CPU kernel, and offset's plain
+/// CPU kernel; the out= variant and the Meta backend of scale come from the
+/// definition.
 #include <wick/ops.h>
 #include <wick/plugin.h>
 
+#include "test_defined_kernels.h"
 #include "test_defined_meta.h"
 #include "test_defined_ops.h"
 
@@ -19,10 +22,9 @@ wick::ElementwiseMeta scale(const wick::Tensor& self, double /*factor*/) {
 
 }  // namespace testdefined::meta
 
-namespace {
-
 // The computation only: out has the meta function's shape and dtype.
-void scale_cpu(const wick::ElementwiseMeta& m, const wick::Tensor& out, const wick::Tensor& self, double factor) {
+void testdefined::cpu::scale(const wick::ElementwiseMeta& m, const wick::Tensor& out, const wick::Tensor& self,
+                             double factor) {
   const wick::Tensor x = self.contiguous().to(m.compute);
   wick::Tensor result = out;
   if (m.compute == wick::ScalarType::kFloat32) {
@@ -36,6 +38,8 @@ void scale_cpu(const wick::ElementwiseMeta& m, const wick::Tensor& out, const wi
   }
 }
 
+namespace {
+
 wick::Tensor offset_cpu(const wick::Tensor& self, const wick::Tensor& other, const wick::Scalar& alpha) {
   return wick::add(self, other, alpha);
 }
@@ -44,6 +48,6 @@ wick::Tensor offset_cpu(const wick::Tensor& self, const wick::Tensor& other, con
 
 WICK_PLUGIN("test_defined", "0.0.1", registrar) {
   registrar.define(test_defined_catalog());
-  auto& cpu = registrar.library("testdefined", wick::DispatchKey::kCPU);
-  cpu.impl_structured("scale", &scale_cpu).impl("offset", &offset_cpu);
+  testdefined::cpu::register_test_defined_kernels(registrar, wick::DispatchKey::kCPU);
+  registrar.library("testdefined", wick::DispatchKey::kCPU).impl("offset", &offset_cpu);
 }
