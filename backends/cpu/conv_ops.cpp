@@ -224,9 +224,9 @@ namespace {
 // over images, so each range of images adds into a buffer of its own and
 // the buffers are added up under a lock.
 template <bool kInput>
-void conv2d_backward(const Conv2dMeta& m, const Tensor& out, const Tensor& grad, const Tensor& other,
-                     IntArrayRef /*size*/, IntArrayRef /*stride*/, IntArrayRef /*padding*/, IntArrayRef /*dilation*/,
-                     std::int64_t /*groups*/) {
+void conv_backward(const Conv2dMeta& m, const Tensor& out, const Tensor& grad, const Tensor& other,
+                   IntArrayRef /*size*/, IntArrayRef /*stride*/, IntArrayRef /*padding*/, IntArrayRef /*dilation*/,
+                   std::int64_t /*groups*/) {
   const ConvGeometry g(m);
   Tensor gr = grad.contiguous();
   Tensor o = other.contiguous();
@@ -271,15 +271,10 @@ void conv2d_backward(const Conv2dMeta& m, const Tensor& out, const Tensor& grad,
 
 }  // namespace
 
-void convolution2d_input_backward(const Conv2dMeta& m, const Tensor& out, const Tensor& grad_output,
-                                  const Tensor& weight, IntArrayRef input_size, IntArrayRef stride, IntArrayRef padding,
-                                  IntArrayRef dilation, std::int64_t groups) {
-  conv2d_backward<true>(m, out, grad_output, weight, input_size, stride, padding, dilation, groups);
-}
-void convolution2d_weight_backward(const Conv2dMeta& m, const Tensor& out, const Tensor& grad_output,
-                                   const Tensor& input, IntArrayRef weight_size, IntArrayRef stride,
-                                   IntArrayRef padding, IntArrayRef dilation, std::int64_t groups) {
-  conv2d_backward<false>(m, out, grad_output, input, weight_size, stride, padding, dilation, groups);
+void conv2d_backward(const Conv2dMeta& m, const Tensor& out, const Tensor& grad, const Tensor& other, IntArrayRef size,
+                     IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation, std::int64_t groups, bool input) {
+  input ? conv_backward<true>(m, out, grad, other, size, stride, padding, dilation, groups)
+        : conv_backward<false>(m, out, grad, other, size, stride, padding, dilation, groups);
 }
 
 }  // namespace wick::cpu

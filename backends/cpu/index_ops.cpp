@@ -178,19 +178,6 @@ void scatter_impl(const DimMeta& m, const Tensor& out, const Tensor& self, const
   });
 }
 
-}  // namespace
-
-void scatter(const DimMeta& m, const Tensor& out, const Tensor& self, I64 /*dim*/, const Tensor& index,
-             const Tensor& src) {
-  scatter_impl<false>(m, out, self, index, src);
-}
-void scatter_add(const DimMeta& m, const Tensor& out, const Tensor& self, I64 /*dim*/, const Tensor& index,
-                 const Tensor& src) {
-  scatter_impl<true>(m, out, self, index, src);
-}
-
-namespace {
-
 // --- masked_fill ----------------------------------------------------------------------------------
 
 }  // namespace
@@ -227,15 +214,10 @@ namespace {
 
 void flip(const FlipMeta& m, const Tensor& out, const Tensor& self, IntArrayRef /*dims*/) {
   if (self.numel() == 0) return;
-  // Read self through strides negated along the flipped dims, from its far end.
+  // Read self in the result's order (the meta function's offset and strides).
   const auto item = static_cast<I64>(itemsize(self.dtype()));
-  DimVector strides(self.strides());
-  const char* in = static_cast<const char*>(self.data_ptr());
-  for (I64 d : m.dims) {
-    if (self.dim() == 0) break;  // a 0-dim tensor flips to itself
-    in += (self.sizes()[d] - 1) * strides[d] * item;
-    strides[d] = -strides[d];
-  }
+  const DimVector& strides = m.read_strides;
+  const char* in = static_cast<const char*>(self.data_ptr()) + m.read_offset * item;
   auto* o = static_cast<char*>(out.data_ptr());
   walk_positions(self.sizes(), -1, strides, strides, [&](I64 k, I64 off, I64) {
     std::memcpy(o + k * item, in + off * item, static_cast<std::size_t>(item));
@@ -277,6 +259,11 @@ void tril(const OutputMeta& /*m*/, const Tensor& out, const Tensor& self, I64 di
 }
 void triu(const OutputMeta& /*m*/, const Tensor& out, const Tensor& self, I64 diagonal) {
   triangle<false>(out, self, diagonal);
+}
+
+void scatter_into(const DimMeta& m, const Tensor& out, const Tensor& self, I64 /*dim*/, const Tensor& index,
+                  const Tensor& src, bool add) {
+  add ? scatter_impl<true>(m, out, self, index, src) : scatter_impl<false>(m, out, self, index, src);
 }
 
 }  // namespace wick::cpu

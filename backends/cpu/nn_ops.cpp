@@ -154,8 +154,8 @@ template <bool kLog, typename T>
 constexpr std::int64_t kColumnBlock = 256;
 
 template <bool kLog>
-void softmax(const SoftmaxMeta& m, const Tensor& out, const Tensor& input, std::int64_t /*dim*/,
-             std::optional<ScalarType> /*dtype*/) {
+void softmax_along(const SoftmaxMeta& m, const Tensor& out, const Tensor& input, std::int64_t /*dim*/,
+                   std::optional<ScalarType> /*dtype*/) {
   if (out.numel() == 0) return;
   const Tensor x = as_dtype(input, m.out.dtype).contiguous();
   const std::int64_t outer = m.outer;
@@ -301,13 +301,9 @@ void nll_loss(const NllLossMeta& sh, const Tensor& out, const Tensor& input, con
   });
 }
 
-void softmax(const SoftmaxMeta& m, const Tensor& out, const Tensor& input, std::int64_t dim,
-             std::optional<ScalarType> dtype) {
-  softmax<false>(m, out, input, dim, dtype);
-}
-void log_softmax(const SoftmaxMeta& m, const Tensor& out, const Tensor& input, std::int64_t dim,
-                 std::optional<ScalarType> dtype) {
-  softmax<true>(m, out, input, dim, dtype);
+void softmax_rows(const SoftmaxMeta& m, const Tensor& out, const Tensor& input, std::int64_t dim,
+                  std::optional<ScalarType> dtype, bool log) {
+  log ? softmax_along<true>(m, out, input, dim, dtype) : softmax_along<false>(m, out, input, dim, dtype);
 }
 
 }  // namespace wick::cpu

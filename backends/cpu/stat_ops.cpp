@@ -162,8 +162,8 @@ namespace {
 // contiguous rows, and swapped back into `out` (written directly when the
 // dim is the last one already).
 template <bool kProd>
-void scan(const ScanMeta& m, const Tensor& out, const Tensor& self, std::int64_t /*dim*/,
-          std::optional<ScalarType> /*dtype*/) {
+void scan_rows(const ScanMeta& m, const Tensor& out, const Tensor& self, std::int64_t /*dim*/,
+               std::optional<ScalarType> /*dtype*/) {
   const char* op = kProd ? "torch.cumprod" : "torch.cumsum";
   const std::int64_t nd = self.dim();
   const std::int64_t d = m.dim;
@@ -201,13 +201,10 @@ void std_correction(const ReductionMeta& m, const Tensor& out, const Tensor& sel
                     std::optional<std::int64_t> correction, bool keepdim) {
   var_std<true>(m, out, self, dim, correction, keepdim);
 }
-void cumsum(const ScanMeta& m, const Tensor& out, const Tensor& self, std::int64_t dim,
-            std::optional<ScalarType> dtype) {
-  scan<false>(m, out, self, dim, dtype);
-}
-void cumprod(const ScanMeta& m, const Tensor& out, const Tensor& self, std::int64_t dim,
-             std::optional<ScalarType> dtype) {
-  scan<true>(m, out, self, dim, dtype);
+
+void scan(const ScanMeta& m, const Tensor& out, const Tensor& self, std::int64_t dim, std::optional<ScalarType> dtype,
+          bool prod) {
+  prod ? scan_rows<true>(m, out, self, dim, dtype) : scan_rows<false>(m, out, self, dim, dtype);
 }
 
 }  // namespace wick::cpu

@@ -318,15 +318,14 @@ void convolution2d(const Conv2dMeta& g, const Tensor& out, const Tensor& input, 
   }
 }
 
-namespace {
+namespace {}  // namespace
 
-// kInput: input_backward(grad, other = weight) into size = the input's sizes;
+// input: input_backward(grad, other = weight) into size = the input's sizes;
 // else weight_backward(grad, other = input) into size = the weight's sizes.
-template <bool kInput>
 void conv2d_backward(const Conv2dMeta& g, const Tensor& out, const Tensor& grad, const Tensor& other,
                      IntArrayRef /*size*/, IntArrayRef /*stride*/, IntArrayRef /*padding*/, IntArrayRef /*dilation*/,
-                     I64 /*groups*/) {
-  const char* op = kInput ? "aten.convolution2d_input_backward" : "aten.convolution2d_weight_backward";
+                     I64 /*groups*/, bool input) {
+  const char* op = input ? "aten.convolution2d_input_backward" : "aten.convolution2d_weight_backward";
   if (out.numel() == 0) return;
   const Device device = out.device();
   const DeviceGuard guard(device);
@@ -341,11 +340,11 @@ void conv2d_backward(const Conv2dMeta& g, const Tensor& out, const Tensor& grad,
   set_descs(op, g, grad.dtype(), d);
   const Scales s(grad.dtype());
   const DnnCall call(device, op);
-  constexpr ConvKind kKind = kInput ? ConvKind::kBackwardData : ConvKind::kBackwardFilter;
-  const AlgoChoice c = choose_algo(op, kKind, call.handle(), d, algo_key(kKind, device, grad.dtype(), g));
+  const ConvKind kind = input ? ConvKind::kBackwardData : ConvKind::kBackwardFilter;
+  const AlgoChoice c = choose_algo(op, kind, call.handle(), d, algo_key(kind, device, grad.dtype(), g));
   const Tensor ws = workspace(c.workspace, device);
   void* wsp = ws.defined() ? ws.data_ptr() : nullptr;
-  if constexpr (kInput) {
+  if (input) {
     check_cudnn(cudnnConvolutionBackwardData(call.handle(), s.one(), d.w.get(), o.data_ptr(), d.y.get(), gr.data_ptr(),
                                              d.conv.get(), static_cast<cudnnConvolutionBwdDataAlgo_t>(c.algo), wsp,
                                              c.workspace, s.zero(), d.x.get(), out.data_ptr()),
@@ -359,12 +358,13 @@ void conv2d_backward(const Conv2dMeta& g, const Tensor& out, const Tensor& grad,
   }
 }
 
+namespace {}  // namespace
+
 // --- softmax -------------------------------------------------------------------------------------
 
-template <bool kLog>
-void softmax(const SoftmaxMeta& m, const Tensor& out, const Tensor& input, I64 /*dim*/,
-             std::optional<ScalarType> /*dtype*/) {
-  const char* op = kLog ? "torch.log_softmax" : "torch.softmax";
+void softmax_rows(const SoftmaxMeta& m, const Tensor& out, const Tensor& input, I64 /*dim*/,
+                  std::optional<ScalarType> /*dtype*/, bool log) {
+  const char* op = log ? "torch.log_softmax" : "torch.softmax";
   if (out.numel() == 0) return;
   const DeviceGuard guard(out.device());
   const ScalarType t = m.out.dtype;
@@ -376,30 +376,11 @@ void softmax(const SoftmaxMeta& m, const Tensor& out, const Tensor& input, I64 /
   a.outer = m.outer;
   a.n = m.n;
   a.inner = m.inner;
-  a.log = kLog;
+  a.log = log;
   launch_softmax(a, current_stream());
   check_launch(op);
 }
 
-}  // namespace
-
-void convolution2d_input_backward(const Conv2dMeta& m, const Tensor& out, const Tensor& grad_output,
-                                  const Tensor& weight, IntArrayRef input_size, IntArrayRef stride, IntArrayRef padding,
-                                  IntArrayRef dilation, std::int64_t groups) {
-  conv2d_backward<true>(m, out, grad_output, weight, input_size, stride, padding, dilation, groups);
-}
-void convolution2d_weight_backward(const Conv2dMeta& m, const Tensor& out, const Tensor& grad_output,
-                                   const Tensor& input, IntArrayRef weight_size, IntArrayRef stride,
-                                   IntArrayRef padding, IntArrayRef dilation, std::int64_t groups) {
-  conv2d_backward<false>(m, out, grad_output, input, weight_size, stride, padding, dilation, groups);
-}
-void softmax(const SoftmaxMeta& m, const Tensor& out, const Tensor& input, std::int64_t dim,
-             std::optional<ScalarType> dtype) {
-  softmax<false>(m, out, input, dim, dtype);
-}
-void log_softmax(const SoftmaxMeta& m, const Tensor& out, const Tensor& input, std::int64_t dim,
-                 std::optional<ScalarType> dtype) {
-  softmax<true>(m, out, input, dim, dtype);
-}
+namespace {}  // namespace
 
 }  // namespace wick::cuda_backend

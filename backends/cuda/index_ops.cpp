@@ -198,13 +198,15 @@ IndexDtype index_dtype(ScalarType t) {
   }
 }
 
-// scatter (kAdd false) and scatter_add (kAdd true) into `out`, a copy of
+}  // namespace
+
+// scatter (add false) and scatter_add (add true) into `out`, a copy of
 // self; a wrapped-number src is scatter's value overload.
-template <bool kAdd>
-void scatter_impl(const DimMeta& m, const Tensor& out, const Tensor& self, const Tensor& index, const Tensor& src) {
-  const char* op = kAdd ? "scatter_add" : "scatter";
+void scatter_into(const DimMeta& m, const Tensor& out, const Tensor& self, I64 /*dim*/, const Tensor& index,
+                  const Tensor& src, bool add) {
+  const char* op = add ? "scatter_add" : "scatter";
   const I64 d = m.dim;
-  const bool is_value = !kAdd && src.impl()->is_wrapped_number();
+  const bool is_value = !add && src.impl()->is_wrapped_number();
   const Device device = out.device();
   const DeviceGuard guard(device);
   const Tensor ix = at_least_1d(as_int64(on_device(index, device)));
@@ -224,23 +226,12 @@ void scatter_impl(const DimMeta& m, const Tensor& out, const Tensor& self, const
     a.walk = make_walk(op, ix.sizes(), without_dim(o.strides(), d), {});
   } else {
     s = at_least_1d(on_device(src, device));
-    a.mode = kAdd ? ScatterMode::kAdd : ScatterMode::kWrite;
+    a.mode = add ? ScatterMode::kAdd : ScatterMode::kWrite;
     a.src = s.data_ptr();
     a.walk = make_walk(op, ix.sizes(), without_dim(o.strides(), d), s.strides());
   }
   launch_scatter(a, current_stream());
   check_launch(op);
-}
-
-}  // namespace
-
-void scatter(const DimMeta& m, const Tensor& out, const Tensor& self, I64 /*dim*/, const Tensor& index,
-             const Tensor& src) {
-  scatter_impl<false>(m, out, self, index, src);
-}
-void scatter_add(const DimMeta& m, const Tensor& out, const Tensor& self, I64 /*dim*/, const Tensor& index,
-                 const Tensor& src) {
-  scatter_impl<true>(m, out, self, index, src);
 }
 
 namespace {
@@ -286,15 +277,10 @@ void flip(const FlipMeta& m, const Tensor& out, const Tensor& self, IntArrayRef 
   const char* op = "flip";
   if (self.numel() == 0) return;
   const DeviceGuard guard(out.device());
-  // Read self through strides negated along the flipped dims, from its far end.
+  // Read self in the result's order (the meta function's offset and strides).
   const auto item = static_cast<I64>(itemsize(self.dtype()));
-  DimVector strides(self.strides());
-  const char* in = static_cast<const char*>(self.data_ptr());
-  for (I64 d : m.dims) {
-    if (self.dim() == 0) break;  // a 0-dim tensor flips to itself
-    in += (self.sizes()[d] - 1) * strides[d] * item;
-    strides[d] = -strides[d];
-  }
+  const char* in = static_cast<const char*>(self.data_ptr()) + m.read_offset * item;
+  const DimVector& strides = m.read_strides;
   launch_strided_gather(make_walk(op, self.sizes(), strides, {}), in, out.data_ptr(), elem_size(self.dtype()),
                         current_stream());
   check_launch(op);

@@ -180,13 +180,14 @@ Tensor swapped(const Tensor& t, std::int64_t a, std::int64_t b) {
   return make_view(t, sizes, strides, t.storage_offset());
 }
 
+}  // namespace
+
 // Rows along the scanned dim: it is swapped with the last one, scanned into
 // contiguous rows, and swapped back into `out` (written directly when the
 // dim is the last one already).
-template <bool kProd>
 void scan(const ScanMeta& m, const Tensor& out, const Tensor& self, std::int64_t /*dim*/,
-          std::optional<ScalarType> /*dtype*/) {
-  const char* op = kProd ? "torch.cumprod" : "torch.cumsum";
+          std::optional<ScalarType> /*dtype*/, bool prod) {
+  const char* op = prod ? "torch.cumprod" : "torch.cumsum";
   const std::int64_t nd = self.dim();
   const std::int64_t d = m.dim;
   const std::int64_t last = nd == 0 ? 0 : nd - 1;
@@ -195,7 +196,7 @@ void scan(const ScanMeta& m, const Tensor& out, const Tensor& self, std::int64_t
   rows = contiguous_on_device(rows);
   const Tensor scanned = d == last ? out : make_empty(rows.sizes(), m.compute, out.device());
   RowScan s;
-  s.prod = kProd;
+  s.prod = prod;
   s.dtype = to_dtype(m.compute, op);
   s.row_len = nd == 0 ? 1 : rows.sizes()[last];
   s.rows = s.row_len == 0 ? 0 : rows.numel() / s.row_len;
@@ -207,6 +208,8 @@ void scan(const ScanMeta& m, const Tensor& out, const Tensor& self, std::int64_t
   check_launch(op);
   if (d != last) copy_within_device(out, swapped(scanned, d, last));
 }
+
+namespace {
 
 // --- max, min, amax, amin, argmax, argmin --------------------------------------------------------
 
@@ -226,14 +229,6 @@ void var_correction(const ReductionMeta& m, const Tensor& out, const Tensor& sel
 void std_correction(const ReductionMeta& m, const Tensor& out, const Tensor& self, std::optional<IntArrayRef> /*dim*/,
                     std::optional<std::int64_t> correction, bool /*keepdim*/) {
   var_rows("torch.std", /*take_sqrt=*/true, m, out, self, correction);
-}
-void cumsum(const ScanMeta& m, const Tensor& out, const Tensor& self, std::int64_t dim,
-            std::optional<ScalarType> dtype) {
-  scan<false>(m, out, self, dim, dtype);
-}
-void cumprod(const ScanMeta& m, const Tensor& out, const Tensor& self, std::int64_t dim,
-             std::optional<ScalarType> dtype) {
-  scan<true>(m, out, self, dim, dtype);
 }
 void max(const ReductionMeta& m, const Tensor& out, const Tensor& self) {
   reduce_rows("torch.max", make_reduce(select_op<true>()), plan_rows(self, m.compute, m.reduced), out);

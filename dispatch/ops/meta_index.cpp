@@ -173,7 +173,15 @@ FlipMeta flip(const Tensor& self, IntArrayRef dims) {
     flipped[d] = true;
     wrapped.push_back(d);
   }
-  return {TensorMeta::contiguous(self.sizes(), self.dtype(), common_device("flip", self)), wrapped};
+  FlipMeta m{TensorMeta::contiguous(self.sizes(), self.dtype(), common_device("flip", self)), wrapped, 0,
+             DimVector(self.strides())};
+  if (self.dim() > 0 && self.numel() > 0) {  // a 0-dim or empty tensor flips to itself
+    for (I64 d : wrapped) {
+      m.read_offset += (self.sizes()[d] - 1) * m.read_strides[d];
+      m.read_strides[d] = -m.read_strides[d];
+    }
+  }
+  return m;
 }
 
 OutputMeta tril(const Tensor& self, I64 /*diagonal*/) { return triangle("tril", self); }

@@ -74,6 +74,12 @@ wick/schema.h) at the start of a line; indented `key: value` lines follow.
               a backend writes only the kernels' bodies. The kernel
               namespace is `--kernel-namespace KEY=ns`, by default
               `<catalog namespace>::<key in lower case>` (wick::cpu)
+  kernel      `name(param=value, ...)`: operators that one kernel computes,
+              told apart by constant arguments (bool or int). Declared once,
+              as the impl signature with the constants' parameters appended
+              (`void scan(..., bool prod)`); the operator's own kernel is
+              then an inline adapter in <name>_kernels.h that passes them
+              (cumsum: `kernel: scan(prod=false)`, cumprod: `scan(prod=true)`)
   sample      one call of the operator for its checks (`wick opcheck`,
               `wick test-backend`), repeatable; arguments as in Python, with
               T[2, 3] an input tensor of that shape (random, in the
@@ -203,7 +209,7 @@ def split_top(text):
     return parts
 
 
-KEYS = {"variants", "dunders", "also", "ignored", "meta", "dispatch", "sample", "tags", "cpp", "cpp_skip", "cpp_scalar",
+KEYS = {"variants", "dunders", "also", "ignored", "meta", "dispatch", "kernel", "sample", "tags", "cpp", "cpp_skip", "cpp_scalar",
         "cpp_any", "cpp_return", "doc"}
 VARIANTS = {"method", "out", "inplace", "inplace_view"}
 
@@ -911,16 +917,33 @@ def write_meta(include_dir, include_prefix, name, ops, export):
     write(include_dir / f"{name}_meta.h", header)
 
 
-def impl_declaration(op):
-    """The declaration of a backend's structured impl of `op` (the impl
-    signatures of Note [Structured kernels] in wick/structured.h)."""
+def impl_params(op):
+    """The parameters of a backend's structured impl of `op` as (type, name)
+    (the impl signatures of Note [Structured kernels] in wick/structured.h)."""
     result = op.meta if "::" in op.meta else "wick::" + op.meta
-    params = [f"const {result}& " + ("meta_result" if any(a.name == "m" for a in op.schema.args) else "m")]
+    params = [(f"const {result}&", "meta_result" if any(a.name == "m" for a in op.schema.args) else "m")]
     if not op.in_place():
         n = len(op.schema.return_types())
-        params.append("const wick::Tensor& out" if n == 1 else f"const std::array<wick::Tensor, {n}>& outs")
-    params += [f"{kernel_type(a, op.where)} {a.name}" for a in op.schema.args]
-    return f"void {op.meta_name()}({', '.join(params)});"
+        params.append(("const wick::Tensor&", "out") if n == 1 else (f"const std::array<wick::Tensor, {n}>&", "outs"))
+    return params + [(kernel_type(a, op.where), a.name) for a in op.schema.args]
+
+
+def shared_kernel(op):
+    """`kernel: scan(prod=true)` as ("scan", [(type, name, value)]), or None."""
+    text = op.fields.get("kernel")
+    if not text:
+        return None
+    m = re.fullmatch(r"([A-Za-z_]\w*)\((.*)\)", text)
+    if not m or not op.list("dispatch"):
+        fail(op.where, "kernel: expected `name(param=value, ...)` beside a dispatch line")
+    constants = []
+    for part in split_top(m.group(2)):
+        pm = re.fullmatch(r"\s*([A-Za-z_]\w*)\s*=\s*(true|false|-?\d+)\s*", part)
+        if not pm:
+            fail(op.where, f"kernel: '{part.strip()}' is not `param=value` with a bool or int value")
+        kind = "bool" if pm.group(2) in ("true", "false") else "std::int64_t"
+        constants.append((kind, pm.group(1), pm.group(2)))
+    return m.group(1), constants
 
 
 def write_kernels(include_dir, include_prefix, name, ops, base_namespace, kernel_namespaces):
@@ -952,8 +975,25 @@ def write_kernels(include_dir, include_prefix, name, ops, base_namespace, kernel
     for key, key_ops in by_key.items():
         ns = kernel_namespaces.get(key, f"{base_namespace}::{key.lower()}")
         header += [f"namespace {ns} {{", ""]
+        shared = {}  # a shared kernel's name -> its parameter types: declared once
         for op in key_ops:
-            header += [f"/// {op.ns}.{op.schema.full_name} ({location(op.where)[0][1:-1]})", impl_declaration(op)]
+            params = impl_params(op)
+            header.append(f"/// {op.ns}.{op.schema.full_name} ({location(op.where)[0][1:-1]})")
+            kernel = shared_kernel(op)
+            if not kernel:
+                header.append(f"void {op.meta_name()}({', '.join(f'{t} {n}' for t, n in params)});")
+                continue
+            kname, constants = kernel
+            full = params + [(t, n) for t, n, _ in constants]
+            types = [t for t, _ in full]
+            if kname not in shared:
+                shared[kname] = types
+                header.append(f"void {kname}({', '.join(f'{t} {n}' for t, n in full)});")
+            elif shared[kname] != types:
+                fail(op.where, f"kernel: {kname} is shared by operators whose impl signatures differ")
+            call = ", ".join([n for _, n in params] + [v for _, _, v in constants])
+            header.append(f"inline void {op.meta_name()}({', '.join(f'{t} {n}' for t, n in params)}) "
+                          f"{{ {kname}({call}); }}")
         header += ["", f"/// Registers the {key} kernels above at `key` for the registrar's plugin.",
                    f"inline void register_{name}_kernels(wick::Registrar& registrar, wick::DispatchKey key) {{"]
         by_ns = {}

@@ -25,10 +25,15 @@ struct DimMeta {
   std::int64_t dim = 0;
 };
 
-/// flip: the dimensions to reverse, wrapped into range and distinct.
+/// flip: the dimensions to reverse, wrapped into range and distinct, and how
+/// to read self in the result's order: from `read_offset` elements past its
+/// first element, with its strides negated along `dims` (`read_strides`, in
+/// elements). Every backend's kernel is that strided read.
 struct FlipMeta {
   TensorMeta out;
   DimVector dims;
+  std::int64_t read_offset = 0;
+  DimVector read_strides;
 };
 
 }  // namespace wick
