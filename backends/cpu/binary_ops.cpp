@@ -130,11 +130,26 @@ void pow(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
     } else if constexpr (std::is_same_v<T, bool>) {
       return p || !q;
     } else {
-      WICK_CHECK(q >= 0, RuntimeError, "torch.pow: Integers to negative integer powers are not allowed.");
       return scalar_ops::int_power(p, q);
     }
   });
 }
+// Integers and bools only (the meta function refuses floating dtypes).
+#define WICK_BITWISE_BINARY(NAME)                                            \
+  void NAME(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) { \
+    simple_binary("torch." #NAME, m, r, a, b, [](auto p, auto q) {           \
+      if constexpr (std::is_floating_point_v<decltype(p)>) {                 \
+        return p; /* unreachable */                                          \
+      } else {                                                               \
+        return scalar_ops::NAME(p, q);                                       \
+      }                                                                      \
+    });                                                                      \
+  }
+WICK_BITWISE_BINARY(bitwise_and)
+WICK_BITWISE_BINARY(bitwise_or)
+WICK_BITWISE_BINARY(bitwise_xor)
+#undef WICK_BITWISE_BINARY
+
 void maximum(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
   simple_binary("torch.maximum", m, r, a, b, [](auto p, auto q) { return scalar_ops::maximum(p, q); });
 }

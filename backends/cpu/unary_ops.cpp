@@ -131,6 +131,17 @@ void sign(const M& m, const Tensor& r, const Tensor& self) {
   });
 }
 
+// Integers and bools only (the meta function refuses floating dtypes).
+void bitwise_not(const M& m, const Tensor& r, const Tensor& self) {
+  same_unary("torch.bitwise_not", m, r, self, [](auto v) {
+    if constexpr (std::is_floating_point_v<decltype(v)>) {
+      return v;  // unreachable
+    } else {
+      return scalar_ops::bitwise_not(v);
+    }
+  });
+}
+
 void logical_not(const M& m, const Tensor& r, const Tensor& self) {
   visit_dtype(m.compute, "torch.logical_not", [&](auto tag) {
     using T = decltype(tag);

@@ -57,6 +57,9 @@ constexpr bool binary_supported() {
   constexpr bool kFloat = std::is_floating_point_v<T>;
   constexpr bool kBool = std::is_same_v<T, bool>;
   if constexpr (kOp == BinaryOp::kDiv || kOp == BinaryOp::kAtan2) return kFloat;
+  if constexpr (kOp == BinaryOp::kBitwiseAnd || kOp == BinaryOp::kBitwiseOr || kOp == BinaryOp::kBitwiseXor) {
+    return !kFloat;
+  }
   if constexpr (kOp == BinaryOp::kDivTrunc || kOp == BinaryOp::kDivFloor || kOp == BinaryOp::kFmod ||
                 kOp == BinaryOp::kRemainder) {
     return !kBool;
@@ -104,10 +107,6 @@ struct BinaryFn {
       } else if constexpr (kBool) {
         return x || !y;
       } else {
-        if (y < 0) {
-          raise_flag(flag, kErrorNegativePower);
-          return T(0);
-        }
         return scalar_ops::int_power(x, y);
       }
     } else if constexpr (kOp == BinaryOp::kMaximum || kOp == BinaryOp::kMinimum) {
@@ -139,6 +138,12 @@ struct BinaryFn {
       return scalar_ops::modulo<kPython>(x, y);
     } else if constexpr (kOp == BinaryOp::kAtan2) {
       return atan2(x, y);
+    } else if constexpr (kOp == BinaryOp::kBitwiseAnd) {
+      return scalar_ops::bitwise_and(x, y);
+    } else if constexpr (kOp == BinaryOp::kBitwiseOr) {
+      return scalar_ops::bitwise_or(x, y);
+    } else if constexpr (kOp == BinaryOp::kBitwiseXor) {
+      return scalar_ops::bitwise_xor(x, y);
     } else if constexpr (kOp == BinaryOp::kLogicalAnd) {
       return x != T(0) && y != T(0);
     } else if constexpr (kOp == BinaryOp::kLogicalOr) {
@@ -240,6 +245,15 @@ void launch_binary(BinaryOp op, DType dtype, const ElementwiseArgs& args, const 
       break;
     case BinaryOp::kAtan2:
       run_binary<BinaryOp::kAtan2>(dtype, args, alpha, error_flag, stream);
+      break;
+    case BinaryOp::kBitwiseAnd:
+      run_binary<BinaryOp::kBitwiseAnd>(dtype, args, alpha, error_flag, stream);
+      break;
+    case BinaryOp::kBitwiseOr:
+      run_binary<BinaryOp::kBitwiseOr>(dtype, args, alpha, error_flag, stream);
+      break;
+    case BinaryOp::kBitwiseXor:
+      run_binary<BinaryOp::kBitwiseXor>(dtype, args, alpha, error_flag, stream);
       break;
     case BinaryOp::kLogicalAnd:
       run_binary<BinaryOp::kLogicalAnd>(dtype, args, alpha, error_flag, stream);

@@ -50,7 +50,6 @@ struct ScalarValue {
 
 /// Bits a kernel sets in its `error_flag` (an int in device memory).
 inline constexpr int kErrorZeroDivision = 1;
-inline constexpr int kErrorNegativePower = 2;
 
 enum class BinaryOp : std::int8_t {
   kAdd,       // x + alpha * y (bool: x || (alpha && y))
@@ -58,7 +57,7 @@ enum class BinaryOp : std::int8_t {
   kDiv,       // true division (floating dtypes only)
   kDivTrunc,  // rounding_mode="trunc" (integers: kErrorZeroDivision)
   kDivFloor,  // rounding_mode="floor"
-  kPow,       // integers: kErrorNegativePower for a negative exponent
+  kPow,       // integers: wick::scalar_ops::int_power
   kMaximum,   // NaN propagates
   kMinimum,
   kEq,  // comparisons and logical ops write bool
@@ -67,9 +66,12 @@ enum class BinaryOp : std::int8_t {
   kLe,
   kGt,
   kGe,
-  kFmod,       // sign of the dividend; integers: kErrorZeroDivision
-  kRemainder,  // sign of the divisor
-  kAtan2,      // floating dtypes only
+  kFmod,        // sign of the dividend; integers: kErrorZeroDivision
+  kRemainder,   // sign of the divisor
+  kAtan2,       // floating dtypes only
+  kBitwiseAnd,  // integers and bool only
+  kBitwiseOr,
+  kBitwiseXor,
   kLogicalAnd,
   kLogicalOr,
   kLogicalXor,
@@ -105,7 +107,8 @@ enum class UnaryOp : std::int8_t {
   kRelu,
   kSign,
   kSquare,
-  kClamp,  // UnaryParams: lo / hi
+  kClamp,       // UnaryParams: lo / hi
+  kBitwiseNot,  // integers and bool only
   // Floating dtypes only.
   kExp,
   kExp2,

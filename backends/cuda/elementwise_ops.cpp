@@ -55,8 +55,6 @@ class ErrorFlag final {
     check_cuda(cudaMemcpyAsync(&bits, get(), sizeof(int), cudaMemcpyDeviceToHost, stream_), op_);
     check_cuda(cudaStreamSynchronize(stream_), op_);
     WICK_CHECK((bits & kErrorZeroDivision) == 0, RuntimeError, op_, ": ZeroDivisionError");
-    WICK_CHECK((bits & kErrorNegativePower) == 0, RuntimeError, op_,
-               ": Integers to negative integer powers are not allowed.");
   }
 
  private:
@@ -81,9 +79,8 @@ void launch_binary_into(const char* op, BinaryOp bop, const M& m, const Tensor& 
   if (args.numel == 0) return;
   DeviceGuard guard(device);
   const cudaStream_t stream = current_stream();
-  const bool can_fail =
-      !is_floating(m.compute) && (bop == BinaryOp::kDivTrunc || bop == BinaryOp::kDivFloor || bop == BinaryOp::kFmod ||
-                                  bop == BinaryOp::kRemainder || bop == BinaryOp::kPow);
+  const bool can_fail = !is_floating(m.compute) && (bop == BinaryOp::kDivTrunc || bop == BinaryOp::kDivFloor ||
+                                                    bop == BinaryOp::kFmod || bop == BinaryOp::kRemainder);
   if (!can_fail) {
     launch_binary(bop, to_dtype(m.compute, op), args, alpha, nullptr, stream);
     check_launch(op);
@@ -125,6 +122,9 @@ WICK_CUDA_BINARY(ge, kGe)
 WICK_CUDA_BINARY(fmod, kFmod)
 WICK_CUDA_BINARY(remainder, kRemainder)
 WICK_CUDA_BINARY(atan2, kAtan2)
+WICK_CUDA_BINARY(bitwise_and, kBitwiseAnd)
+WICK_CUDA_BINARY(bitwise_or, kBitwiseOr)
+WICK_CUDA_BINARY(bitwise_xor, kBitwiseXor)
 WICK_CUDA_BINARY(logical_and, kLogicalAnd)
 WICK_CUDA_BINARY(logical_or, kLogicalOr)
 WICK_CUDA_BINARY(logical_xor, kLogicalXor)
@@ -192,6 +192,7 @@ WICK_CUDA_UNARY(relu, kRelu)
 WICK_CUDA_UNARY(sign, kSign)
 WICK_CUDA_UNARY(square, kSquare)
 WICK_CUDA_UNARY(logical_not, kLogicalNot)
+WICK_CUDA_UNARY(bitwise_not, kBitwiseNot)
 WICK_CUDA_UNARY(exp, kExp)
 WICK_CUDA_UNARY(exp2, kExp2)
 WICK_CUDA_UNARY(expm1, kExpm1)

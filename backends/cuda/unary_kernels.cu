@@ -28,6 +28,7 @@ constexpr bool unary_supported() {
   if constexpr (kOp == UnaryOp::kNeg || kOp == UnaryOp::kRelu || kOp == UnaryOp::kSquare || kOp == UnaryOp::kClamp) {
     return !kBool;
   }
+  if constexpr (kOp == UnaryOp::kBitwiseNot) return !std::is_floating_point_v<T>;
   return true;
 }
 
@@ -113,6 +114,8 @@ struct SameFn {
       }
     } else if constexpr (kOp == UnaryOp::kSquare) {
       return static_cast<T>(v * v);
+    } else if constexpr (kOp == UnaryOp::kBitwiseNot) {
+      return scalar_ops::bitwise_not(v);
     } else {
       static_assert(kOp == UnaryOp::kClamp);
       if constexpr (std::is_floating_point_v<T>) {
@@ -163,6 +166,9 @@ void launch_unary(UnaryOp op, DType dtype, const ElementwiseArgs& args, const Un
       break;
     case UnaryOp::kSign:
       run_unary<UnaryOp::kSign>(dtype, args, params, stream);
+      break;
+    case UnaryOp::kBitwiseNot:
+      run_unary<UnaryOp::kBitwiseNot>(dtype, args, params, stream);
       break;
     case UnaryOp::kSquare:
       run_unary<UnaryOp::kSquare>(dtype, args, params, stream);

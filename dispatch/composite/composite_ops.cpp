@@ -113,8 +113,7 @@ Tensor transpose_kernel(const Tensor& self, std::int64_t dim0, std::int64_t dim1
 }
 
 Tensor t_kernel(const Tensor& self) {
-  WICK_CHECK(self.dim() <= 2, RuntimeError, "t() expects a tensor with <= 2 dimensions, but self is ", self.dim(),
-             "D");
+  WICK_CHECK(self.dim() <= 2, RuntimeError, "t() expects a tensor with <= 2 dimensions, but self is ", self.dim(), "D");
   if (self.dim() < 2) return make_view(self, self.sizes(), self.strides(), self.storage_offset());
   return transpose_kernel(self, 0, 1);
 }
@@ -209,8 +208,8 @@ Tensor select_kernel(const Tensor& self, std::int64_t dim, std::int64_t index) {
   WICK_CHECK(self.dim() > 0, IndexError, "select() cannot be applied to a 0-dim tensor.");
   const std::int64_t d = wrap_dim(dim, self.dim());
   const std::int64_t size = self.sizes()[d];
-  WICK_CHECK(index >= -size && index < size, IndexError, "select(): index ", index,
-             " out of range for tensor of size ", format_shape(self.sizes()), " at dimension ", d);
+  WICK_CHECK(index >= -size && index < size, IndexError, "select(): index ", index, " out of range for tensor of size ",
+             format_shape(self.sizes()), " at dimension ", d);
   if (index < 0) index += size;
   DimVector sizes(self.sizes());
   DimVector strides(self.strides());
@@ -252,7 +251,8 @@ Tensor to_device_kernel(const Tensor& self, Device device, std::optional<ScalarT
 
 Tensor cuda_kernel(const Tensor& self, std::optional<Device> device, bool non_blocking) {
   const Device target = device.value_or(Device(DeviceType::kCUDA));
-  WICK_CHECK(target.type() == DeviceType::kCUDA, RuntimeError, "torch.Tensor.cuda: Invalid device, must be cuda device");
+  WICK_CHECK(target.type() == DeviceType::kCUDA, RuntimeError,
+             "torch.Tensor.cuda: Invalid device, must be cuda device");
   return self.to(target, std::nullopt, non_blocking);
 }
 
@@ -267,8 +267,10 @@ Tensor empty_kernel(IntArrayRef size, std::optional<ScalarType> dtype, std::opti
 Tensor full_kernel(IntArrayRef size, const Scalar& value, std::optional<ScalarType> dtype,
                    std::optional<Device> device) {
   // PyTorch infers the dtype from the fill value: bool, int64 or the default float.
-  ScalarType t = dtype ? *dtype : value.is_bool() ? ScalarType::kBool
-                                  : value.is_integral() ? ScalarType::kInt64 : kDefaultFloat;
+  ScalarType t = dtype                 ? *dtype
+                 : value.is_bool()     ? ScalarType::kBool
+                 : value.is_integral() ? ScalarType::kInt64
+                                       : kDefaultFloat;
   Tensor out = make_empty(size, t, default_device(device));
   out.fill_(value);
   return out;
@@ -301,8 +303,7 @@ Tensor matmul_kernel(const Tensor& a, const Tensor& b) {
   const std::int64_t k = a3.size(-1);
   const std::int64_t k2 = b3.size(-2);
   const std::int64_t p = b3.size(-1);
-  WICK_CHECK(k == k2, RuntimeError, "mat1 and mat2 shapes cannot be multiplied (", n, "x", k, " and ", k2, "x", p,
-             ")");
+  WICK_CHECK(k == k2, RuntimeError, "mat1 and mat2 shapes cannot be multiplied (", n, "x", k, " and ", k2, "x", p, ")");
   IntArrayRef ba(a3.sizes().data(), a3.sizes().size() - 2);
   IntArrayRef bb(b3.sizes().data(), b3.sizes().size() - 2);
   DimVector batch = broadcast_shapes(ba, bb, "torch.matmul");
@@ -330,6 +331,13 @@ Tensor rsub_kernel(const Tensor& self, const Tensor& other, const Scalar& alpha)
 Tensor rtruediv_kernel(const Tensor& self, const Tensor& other) { return div(other, self); }
 Tensor rpow_kernel(const Tensor& self, const Tensor& other) { return pow(other, self); }
 Tensor rmod_kernel(const Tensor& self, const Tensor& other) { return remainder(other, self); }
+Tensor invert_kernel(const Tensor& self) {
+  WICK_CHECK(!is_floating(self.dtype()), TypeError,
+             "~ (operator.invert) is only implemented on integer and Boolean-type tensors");
+  return bitwise_not(self);
+}
+ScalarType result_type_kernel(const Tensor& tensor, const Tensor& other) { return result_type(tensor, other); }
+
 // floor_divide is div(rounding_mode='floor') in PyTorch 1.13 (it truncated before).
 Tensor floor_divide_kernel(const Tensor& self, const Tensor& other) { return div(self, other, "floor"); }
 Tensor floor_divide__kernel(const Tensor& self, const Tensor& other) {
@@ -373,6 +381,7 @@ void register_composite_kernels(std::vector<std::unique_ptr<Library>>& out) {
   auto torch = std::make_unique<Library>("torch", kComposite);
   torch->impl("reshape", &reshape_kernel)
       .impl("floor_divide", &floor_divide_kernel)
+      .impl("result_type", &result_type_kernel)
       .impl("transpose", &transpose_kernel)
       .impl("t", &t_kernel)
       .impl("permute", &permute_kernel)
@@ -404,6 +413,7 @@ void register_composite_kernels(std::vector<std::unique_ptr<Library>>& out) {
       .impl("__rtruediv__", &rtruediv_kernel)
       .impl("__rpow__", &rpow_kernel)
       .impl("__rmod__", &rmod_kernel)
+      .impl("__invert__", &invert_kernel)
       .impl("floor_divide_", &floor_divide__kernel)
       .impl("__rfloordiv__", &rfloordiv_kernel)
       .impl("where", &tensor_where_kernel);

@@ -18,10 +18,23 @@
 
 namespace wick::meta {
 
+namespace {
+
+// PyTorch names its CPU kernel after the operator ("frac_cpu"), and refuses
+// the dtypes that kernel has no loop for.
+void check_kernel_dtype(const char* op, bool has_loop, ScalarType t) {
+  const std::string_view name(op);
+  WICK_CHECK(has_loop, RuntimeError, op, ": \"", name.substr(name.rfind('.') + 1), "_cpu\" not implemented for '",
+             type_title(t), "'");
+}
+
+}  // namespace
+
 ElementwiseMeta binary_op(const char* op, const Tensor& a, const Tensor& b, BinaryKind kind) {
   const Device device = common_device(op, a, b);
   const DimVector shape = broadcast_shapes(a.sizes(), b.sizes(), op);
   ScalarType compute = result_type(a, b);
+  if (kind == BinaryKind::kBitwise) check_kernel_dtype(op, !is_floating(compute), compute);
   if (kind == BinaryKind::kTrueDiv && !is_floating(compute)) compute = kDefaultFloat;
   const bool to_bool = kind == BinaryKind::kCompare || kind == BinaryKind::kLogical;
   return {TensorMeta::contiguous(shape, to_bool ? ScalarType::kBool : compute, device), compute};
@@ -29,10 +42,8 @@ ElementwiseMeta binary_op(const char* op, const Tensor& a, const Tensor& b, Bina
 
 ElementwiseMeta unary_op(const char* op, const Tensor& self, UnaryKind kind) {
   const Device device = common_device(op, self);
-  // PyTorch names its CPU kernel after the operator: "frac_cpu".
-  const std::string_view name(op);
-  WICK_CHECK(kind != UnaryKind::kFloating || is_floating(self.dtype()), RuntimeError, op, ": \"",
-             name.substr(name.rfind('.') + 1), "_cpu\" not implemented for '", type_title(self.dtype()), "'");
+  if (kind == UnaryKind::kFloating) check_kernel_dtype(op, is_floating(self.dtype()), self.dtype());
+  if (kind == UnaryKind::kBitwise) check_kernel_dtype(op, !is_floating(self.dtype()), self.dtype());
   const ScalarType t = kind == UnaryKind::kFloat && !is_floating(self.dtype()) ? kDefaultFloat : self.dtype();
   return {TensorMeta::contiguous(self.sizes(), t, device), t};
 }
@@ -83,9 +94,27 @@ ElementwiseMeta add(const Tensor& self, const Tensor& other, const Scalar& alpha
 ElementwiseMeta sub(const Tensor& self, const Tensor& other, const Scalar& alpha) {
   ElementwiseMeta m = arith("torch.sub", self, other);
   check_alpha("torch.sub", m.compute, alpha);
-  WICK_CHECK(m.compute != ScalarType::kBool, RuntimeError,
+  // PyTorch looks at the operands' own dtypes: a Python bool counts.
+  const bool self_bool = self.dtype() == ScalarType::kBool;
+  const bool other_bool = other.dtype() == ScalarType::kBool;
+  WICK_CHECK(!(self_bool && other_bool), RuntimeError,
              "torch.sub: Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or "
              "`logical_xor()` operator instead.");
+  WICK_CHECK(!self_bool && !other_bool, RuntimeError,
+             "torch.sub: Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to "
+             "invert a mask, use the `~` or `logical_not()` operator instead.");
+  return m;
+}
+// Integers to a negative power: refused for a Python-number exponent only
+// (PyTorch's Scalar overload); a tensor exponent computes (scalar_ops::int_power).
+ElementwiseMeta pow(const Tensor& self, const Tensor& exponent) {
+  const char* op = "torch.pow";
+  ElementwiseMeta m = arith(op, self, exponent);
+  WICK_CHECK(m.compute != ScalarType::kBool, RuntimeError, op, ": \"pow\" not implemented for 'Bool'");
+  if (!is_floating(m.compute) && exponent.impl()->is_wrapped_number()) {
+    WICK_CHECK(exponent.item().to<std::int64_t>() >= 0, RuntimeError, op,
+               ": Integers to negative integer powers are not allowed.");
+  }
   return m;
 }
 ElementwiseMeta div(const Tensor& self, const Tensor& other, std::optional<std::string_view> rounding_mode) {
@@ -94,7 +123,7 @@ ElementwiseMeta div(const Tensor& self, const Tensor& other, std::optional<std::
              ": div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '", *rounding_mode, "'");
   ElementwiseMeta m = binary_op(op, self, other, rounding_mode ? BinaryKind::kArith : BinaryKind::kTrueDiv);
   WICK_CHECK(m.compute != ScalarType::kBool || !rounding_mode, RuntimeError, op,
-             ": \"div_floor\" not implemented for 'Bool'");
+             ": \"div_floor_cpu\" not implemented for 'Bool'");
   return m;
 }
 ElementwiseMeta fmod(const Tensor& self, const Tensor& other) { return modulo("torch.fmod", "fmod_cpu", self, other); }

@@ -63,6 +63,7 @@ wick/schema.h) at the start of a line; indented `key: value` lines follow.
               or one of the elementwise families, which the generator writes:
               unary(float) (integers compute in the default float dtype),
               unary(same), unary(floating) (floating dtypes only, as frac),
+              unary(bitwise) and binary(bitwise) (integers and bools),
               binary(arith), binary(compare), binary(truediv),
               binary(logical) (wick::meta::unary_op / binary_op)
   dispatch    the dispatch keys with a kernel of this operator (CPU, CUDA,
@@ -247,8 +248,9 @@ class Op:
         m = re.fullmatch(r"(unary|binary)\((\w+)\)", self.fields.get("meta", ""))
         if not m:
             return None
-        kinds = {"unary": {"float": "kFloat", "same": "kSame", "floating": "kFloating"},
-                 "binary": {"arith": "kArith", "compare": "kCompare", "truediv": "kTrueDiv", "logical": "kLogical"}}
+        kinds = {"unary": {"float": "kFloat", "same": "kSame", "floating": "kFloating", "bitwise": "kBitwise"},
+                 "binary": {"arith": "kArith", "compare": "kCompare", "truediv": "kTrueDiv", "logical": "kLogical",
+                            "bitwise": "kBitwise"}}
         if m.group(2) not in kinds[m.group(1)]:
             fail(self.where, f"meta: {m.group(1)}({m.group(2)}): the kinds are {', '.join(kinds[m.group(1)])}")
         return m.group(1), kinds[m.group(1)][m.group(2)]
@@ -582,7 +584,8 @@ def return_type(schema):
     cpp = []
     for t in types:
         base = re.sub(r"\([^)]*\)", "", t)
-        cpp.append({"Tensor": "wick::Tensor", "Tensor[]": "std::vector<wick::Tensor>", "Any": "wick::Value"}.get(base))
+        cpp.append({"Tensor": "wick::Tensor", "Tensor[]": "std::vector<wick::Tensor>", "Any": "wick::Value",
+                    "ScalarType": "wick::ScalarType"}.get(base))
         if cpp[-1] is None:
             fail(schema.where, f"no C++ type for the return type '{t}'")
     return cpp[0] if len(cpp) == 1 else f"std::tuple<{', '.join(cpp)}>"

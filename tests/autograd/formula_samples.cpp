@@ -186,6 +186,13 @@ const std::map<std::string, std::vector<Sample>>& explicit_samples() {
     m["tril"] = {{{t({3, 4}), i(1)}}, {{t({2, 3, 3})}}};
     m["triu"] = {{{t({3, 4}), i(-1)}}, {{t({2, 3, 3})}}};
     m["clamp"] = {{{t({2, 3}), Value(-1.0), Value(1.0)}}, {{t({2, 3}), Value(-1.0)}}, {{t({2, 3}), Value(), Value(1)}}};
+    // The bitwise operators take integers and bools (their results are not differentiable).
+    const Value bits = index({12, -7, 0, 5, 3, 255}, {2, 3});
+    for (const char* op : {"bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_and_", "bitwise_or_", "bitwise_xor_",
+                           "__and__", "__rand__", "__iand__", "__or__", "__ror__", "__ior__", "__xor__", "__rxor__",
+                           "__ixor__"})
+      m[op] = {{{bits, index({10, 6, -1}, {3})}}, {{bits, Value(std::int64_t{3})}}};
+    for (const char* op : {"bitwise_not", "bitwise_not_", "__invert__"}) m[op] = {{{bits}}};
     add_nn_samples(m);
     add_norm_samples(m);
     add_conv_samples(m);

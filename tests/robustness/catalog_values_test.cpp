@@ -358,8 +358,12 @@ TEST_F(CatalogValues, IndicesOutOfRange) {
           if (name == slot.keyword) return value;
         throw std::logic_error("no keyword");
       }();
-      // Index tensors (gather, scatter, embedding, targets of losses).
-      if (v.is_tensor() && v.to_tensor().dtype() == ScalarType::kInt64 && v.to_tensor().numel() > 0) {
+      // Index tensors (gather, scatter, embedding, targets of losses); other
+      // int64 tensors are data (bitwise_and's operands).
+      const std::string& name = slot.arg->name;
+      const bool index_arg = name == "index" || name == "indices" || name == "target" ||
+                             (name == "input" && c.entry.name == "embedding");
+      if (index_arg && v.is_tensor() && v.to_tensor().dtype() == ScalarType::kInt64 && v.to_tensor().numel() > 0) {
         for (std::int64_t bad : {1000, -1000}) {
           ++calls;
           run(f, c, slot.arg->name + " holding " + std::to_string(bad),
@@ -497,9 +501,9 @@ TEST_F(CatalogValues, OutArgumentsUntouchedOnError) {
   for (const Case& c : walk().cases) {
     if (!try_find_op(c.entry.qualified_name + ".out") || !c.result.is_tensor()) continue;
     ++with_out;
-    // A working call into out= gives the same result.
+    // A working call into out= (of the result's dtype) gives the same result.
     Sample good = c.sample;
-    Tensor out = full({1}, Scalar(7.0));
+    Tensor out = full({1}, Scalar(7), c.result.to_tensor().dtype());
     good.kwargs.emplace_back("out", Value(out));
     const Attempt a = run(f, c, "out=", good, c.inputs);
     std::string why;

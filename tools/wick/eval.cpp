@@ -42,8 +42,8 @@ constexpr std::string_view kBuiltins[] = {"abs", "type"};
 /// Python's number types: classes (`type(1.0) == float`) that convert when called.
 constexpr std::string_view kNumberTypes[] = {"float", "int", "bool"};
 /// Tensor methods that are not operators (Note [Tensor attributes in eval]).
-constexpr std::string_view kTensorBuiltins[] = {"item",  "tolist", "dim",  "ndimension", "numel", "nelement", "size",
-                                                "float", "double", "long", "int",        "bool"};
+constexpr std::string_view kTensorBuiltins[] = {"item", "tolist", "dim",    "ndimension", "numel", "nelement",
+                                                "size", "float",  "double", "long",       "int",   "bool"};
 
 Value make_type(std::string name, const TypeInfo* info) {
   return Value(std::shared_ptr<Object>(std::make_shared<PyType>(std::move(name), info)));
@@ -301,7 +301,8 @@ class Evaluator {
   Thing attribute(Thing base, const std::string& attr, bool last) {
     if (auto* ns = std::get_if<Namespace>(&base)) {
       const std::string path = ns->path + "." + attr;
-      if (path == "torch.Tensor" && last) return make_type("Tensor", nullptr);  // the class; `torch.Tensor.add` is a name
+      if (path == "torch.Tensor" && last)
+        return make_type("Tensor", nullptr);  // the class; `torch.Tensor.add` is a name
       if (!last && is_namespace(path)) return Namespace{path};
       if (try_find_op(path)) return Callable{Callable::Kind::kOp, path, Value()};
       if (path == "torch.manual_seed" || path == "torch.initial_seed") {
@@ -390,8 +391,8 @@ class Evaluator {
                               const Kwargs& kwargs) {
     const std::string name = method.substr(std::string_view("Tensor.").size());
     const auto no_arguments = [&] {
-      WICK_CHECK(args.empty() && kwargs.empty(), TypeError, name, "() takes no arguments (", args.size() + kwargs.size(),
-                 " given)");
+      WICK_CHECK(args.empty() && kwargs.empty(), TypeError, name, "() takes no arguments (",
+                 args.size() + kwargs.size(), " given)");
     };
     if (name == "item") {
       no_arguments();
@@ -469,7 +470,8 @@ class Evaluator {
           return as_python_result(c->name, wick::call(c->name, std::move(args), kwargs));
         case Callable::Kind::kMethod:
           args.insert(args.begin(), c->self);
-          return as_python_result("torch.Tensor." + c->name, wick::call("torch.Tensor." + c->name, std::move(args), kwargs));
+          return as_python_result("torch.Tensor." + c->name,
+                                  wick::call("torch.Tensor." + c->name, std::move(args), kwargs));
         case Callable::Kind::kBuiltin:
           if (c->self.is_tensor()) return tensor_builtin(c->name, c->self.to_tensor(), args, kwargs);
           return builtin(c->name, args, kwargs);
@@ -529,11 +531,7 @@ class Evaluator {
     const char* symbol = op == UnaryOp::kNeg ? "-" : op == UnaryOp::kPos ? "+" : "~";
     if (is_tensorish(v)) {
       if (op == UnaryOp::kNeg) return wick::call("torch.Tensor.__neg__", {v});
-      if (op == UnaryOp::kInvert) {
-        if (try_find_op("torch.Tensor.__invert__")) return wick::call("torch.Tensor.__invert__", {v});
-        throw TypeError(detail::str_cat("bad operand type for unary ~: '", v.type_name(),
-                                        "' (torch.Tensor.__invert__ is not implemented in wick yet)"));
-      }
+      if (op == UnaryOp::kInvert) return wick::call("torch.Tensor.__invert__", {v});
       if (try_find_op("torch.Tensor.__pos__")) return wick::call("torch.Tensor.__pos__", {v});
       return v;
     }

@@ -117,6 +117,7 @@ inline void push_results(Stack& s, double v) { s.emplace_back(v); }
 inline void push_results(Stack& s, std::int64_t v) { s.emplace_back(v); }
 inline void push_results(Stack& s, bool v) { s.emplace_back(v); }
 inline void push_results(Stack& s, const Scalar& v) { s.emplace_back(v); }
+inline void push_results(Stack& s, ScalarType v) { s.emplace_back(v); }
 inline void push_results(Stack& s, Value v) { s.emplace_back(std::move(v)); }  // an `Any` result
 template <typename... Ts>
 void push_results(Stack& s, std::tuple<Ts...> t) {

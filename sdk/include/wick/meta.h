@@ -96,6 +96,8 @@ enum class BinaryKind {
   kCompare,  ///< computed in the result type, result bool (eq, lt, ...)
   kTrueDiv,  ///< integers compute in the default float dtype (div, atan2)
   kLogical,  ///< computed in the result type, result bool; bools allowed (logical_and)
+  kBitwise,  ///< integers and bools, in the result type; floating types refused as
+             ///< PyTorch's CPU kernel refuses them ("bitwise_and_cpu" not implemented for 'Float')
 };
 /// The meta of a binary elementwise operator: the inputs' common device (a
 /// 0-dim CPU tensor joins any device), the broadcast shape, the compute and
@@ -105,10 +107,11 @@ enum class BinaryKind {
 
 /// How a unary elementwise operator treats dtypes.
 enum class UnaryKind {
-  kSame,   ///< the input's dtype (neg, abs, relu, sign, the rounding functions)
-  kFloat,  ///< integers and bool compute in the default float dtype (exp, sin, ...)
+  kSame,      ///< the input's dtype (neg, abs, relu, sign, the rounding functions)
+  kFloat,     ///< integers and bool compute in the default float dtype (exp, sin, ...)
   kFloating,  ///< floating dtypes only, kept; others are refused as PyTorch's
               ///< CPU kernel refuses them ("frac_cpu" not implemented for 'Long')
+  kBitwise,   ///< integers and bools, kept; floating dtypes refused ("bitwise_not_cpu")
 };
 [[nodiscard]] WICK_API ElementwiseMeta unary_op(const char* op, const Tensor& self, UnaryKind kind);
 

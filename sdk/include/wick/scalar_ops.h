@@ -1,9 +1,9 @@
 // wick/scalar_ops.h - PyTorch's arithmetic on one element, for every backend's loops.
 /// \file
 /// What division, modulo, integer powers, abs, relu, maximum and minimum give
-/// for one element or pair, as PyTorch gives it (the sign of zero included), written once for the CPU loops, CUDA device code and
-/// plugin backends (`wick test-backend` compares their results with the
-/// CPU's). The functions are `__host__ __device__` under nvcc.
+/// for one element or pair, as PyTorch gives it (the sign of zero included), written once for the CPU loops, CUDA
+/// device code and plugin backends (`wick test-backend` compares their results with the CPU's). The functions are
+/// `__host__ __device__` under nvcc.
 ///
 /// The caller handles what needs an error: an integer divisor of zero
 /// (ZeroDivisionError) and a negative integer exponent ("Integers to
@@ -71,10 +71,19 @@ WICK_HOST_DEVICE T modulo(T x, T y) {
   }
 }
 
-/// An integer to a power >= 0 by squaring, wrapping on overflow as
-/// PyTorch's kernels do.
+/// An integer to an integer power by squaring, wrapping on overflow as
+/// PyTorch's kernels do. A negative exponent gives PyTorch's integer answer:
+/// 1 for a base of 1, -1 or 1 for -1 (odd or even exponent), 0 otherwise (the
+/// refusal of a negative Python-number exponent is the meta function's).
 template <typename T>
 WICK_HOST_DEVICE T int_power(T base, T exponent) {
+  if constexpr (std::is_signed_v<T>) {
+    if (exponent < 0) {
+      if (base == 1) return T(1);
+      if (base == -1) return (exponent & 1) != 0 ? T(-1) : T(1);
+      return T(0);
+    }
+  }
   // Wrapping arithmetic without undefined behaviour (narrow types would promote to int).
   using U = std::conditional_t<sizeof(T) <= 4, std::uint32_t, std::uint64_t>;
   U result = 1;
@@ -84,6 +93,29 @@ WICK_HOST_DEVICE T int_power(T base, T exponent) {
     b = static_cast<U>(b * b);
   }
   return static_cast<T>(result);
+}
+
+/// The bitwise operators of integers; of bools, the logical ones (~True is
+/// False, where C++'s ~ of a bool is the int -2).
+template <typename T>
+WICK_HOST_DEVICE T bitwise_and(T a, T b) {
+  return static_cast<T>(a & b);
+}
+template <typename T>
+WICK_HOST_DEVICE T bitwise_or(T a, T b) {
+  return static_cast<T>(a | b);
+}
+template <typename T>
+WICK_HOST_DEVICE T bitwise_xor(T a, T b) {
+  return static_cast<T>(a ^ b);
+}
+template <typename T>
+WICK_HOST_DEVICE T bitwise_not(T v) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return !v;
+  } else {
+    return static_cast<T>(~v);
+  }
 }
 
 /// PyTorch's abs: -0.0 gives 0.0, NaN stays NaN; a bool is itself.

@@ -1,0 +1,342 @@
+#!/usr/bin/python3
+# tests/differential/make_cases.py - the differential test's expressions, and what PyTorch 1.13 prints for each.
+"""Writes tests/differential/cases.json: a list of {"expr": ..., "torch": ...}.
+
+Run it with Debian's python3-torch (PyTorch 1.13) from the repository root:
+
+    /usr/bin/python3 tests/differential/make_cases.py
+
+The expressions are what a user types into `wick eval`; "torch" is what
+PyTorch prints for the same text evaluated as Python: the repr of the last
+statement's value, or `ExceptionType: first line of its message`. The test
+(tests/differential/differential_test.cpp) evaluates each expression with
+wick's expression engine and compares. Nothing here is random: every tensor
+is built from linspace/arange, and expressions that draw random numbers seed
+the generator first.
+
+Sections:
+  catalog    every operator definition of dispatch/ops/*.ops, from its
+             `sample:` lines (the same samples as `wick opcheck`), through
+             every entry the catalog derives: the function, its method, its
+             dunders and other-namespace aliases, out= and in-place variants
+  promotion  every pair of wick's dtypes (and Python numbers) through the
+             arithmetic, comparison and logical operators
+  printing   PyTorch's print formats: widths, scientific mode, nan and inf,
+             integers, bools, empty and 0-dim tensors, summarisation
+  errors     bad arguments: types, shapes, dims, dtypes, devices
+  grammar    the expression language: numbers, subscripts, attributes,
+             operators, tuples, lists, strings
+"""
+import json
+import pathlib
+import re
+import sys
+
+import torch
+import torch.nn.functional as F
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "sdk" / "opgen"))
+import wick_opgen  # noqa: E402  (the .ops parser: the catalog's own definitions)
+
+DTYPES = ["bool", "int32", "int64", "float32", "float64"]
+
+# --- catalog ---------------------------------------------------------------------------
+
+
+def shape_of(text):
+    return [int(x) for x in text.split(",") if x.strip()]
+
+
+class Tensors:
+    """Deterministic stand-ins for the sample language's tensors (wick/opcheck.h)."""
+
+    def __init__(self, domain):
+        self.domain = domain
+        self.n = 0
+
+    def real(self, dims, positive=False):
+        self.n += 1
+        count = 1
+        for d in dims:
+            count *= d
+        lo, hi = {"positive": (0.5, 2.5), "unit": (-0.8, 0.7), "probability": (0.1, 0.9)}.get(
+            "positive" if positive else self.domain, (-1.7, 1.9))
+        lo += 0.13 * (self.n % 3)
+        if not dims:
+            return f"torch.tensor({round((lo + hi) / 2, 4)})"
+        if count == 0:
+            return f"torch.ones({', '.join(map(str, dims))})"
+        base = f"torch.linspace({round(lo, 4)}, {hi}, {count})"
+        return base if len(dims) == 1 else f"{base}.reshape({', '.join(map(str, dims))})"
+
+    def mask(self, dims):
+        count = 1
+        for d in dims:
+            count *= d
+        return f"(torch.arange({count}).reshape({', '.join(map(str, dims)) or '()'}) % 3 == 1)"
+
+    def expand(self, sample):
+        def sub(m):
+            kind, body = m.group(1), m.group(2)
+            if kind in ("T", "R"):
+                return self.real(shape_of(body))
+            if kind == "P":
+                return self.real(shape_of(body), positive=True)
+            if kind == "M":
+                return self.mask(shape_of(body))
+            if kind == "L":
+                return f"torch.tensor([{body}])"
+            if kind == "B":
+                return f"torch.tensor([{body}])"
+            raise ValueError(kind)
+
+        text = re.sub(r"\b([TRPM])\[([^\[\]]*)\]", sub, sample)
+        # L[...] and B[...] hold nested lists: up to the matching bracket.
+        while m := re.search(r"\b([LB])\[", text):
+            depth, i = 0, m.end() - 1
+            while True:
+                depth += {"[": 1, "]": -1}.get(text[i], 0)
+                if depth == 0:
+                    break
+                i += 1
+            text = text[:m.start()] + f"torch.tensor({text[m.end() - 1:i + 1]})" + text[i + 1:]
+        text = re.sub(r"\bL\((-?\d+)\)", r"torch.tensor(\1)", text)
+        text = re.sub(r"(?<![.\w'\"])(" + "|".join(DTYPES + ["float16", "int8", "uint8"]) + r")\b(?!['\"])",
+                      r"torch.\1", text)
+        text = re.sub(r"(?<![\w.'\"])inf\b", "float('inf')", text)
+        return text
+
+
+def split_args(text):
+    return [a.strip() for a in wick_opgen.split_top(text) if a.strip()]
+
+
+def python_name(ns, name):
+    if ns == "torch.nn.functional":
+        return f"F.{name}"
+    return f"{ns}.{name}"
+
+
+def default_samples(op):
+    """Samples for definitions without any: one per tensor argument count."""
+    tensors = [a for a in op.schema.args if a.kind == "Tensor" and not a.is_list and a.default is None]
+    others = [a for a in op.schema.args if not (a.kind == "Tensor") and a.default is None]
+    if others:
+        return []
+    return [", ".join(["T[2, 3]"] * len(tensors)), ", ".join(["T[]"] * len(tensors))]
+
+
+def catalog_cases():
+    ops = []
+    for f in sorted((ROOT / "dispatch" / "ops").glob("*.ops")):
+        ops.extend(wick_opgen.parse_ops(str(f)))
+    cases = []
+    for op in ops:
+        tags = op.fields.get("tags", "")
+        if "device=cuda" in tags or "device_copy" in tags or op.ns == "aten":
+            continue  # aten: wick's internal operators, not PyTorch's API
+        domain = re.search(r"domain=(\w+)", tags)
+        samples = op.samples or default_samples(op)
+        seed = "torch.manual_seed(0); " if "random" in tags else ""
+        s = op.schema
+        for sample in samples:
+            args = Tensors(domain.group(1) if domain else "").expand(sample)
+            name = python_name(op.ns, s.name)
+            if op.ns == "torch.Tensor" or wick_opgen.is_method_namespace(op.ns):
+                first, *rest = split_args(args)
+                cases.append(f"{seed}({first}).{s.name}({', '.join(rest)})")
+                continue
+            parts = split_args(args)
+            if "empty" in s.name:  # uninitialised memory: only the geometry is defined
+                cases.append(f"{name}({args}).shape")
+                continue
+            cases.append(f"{seed}{name}({args})")
+            positional = [p for p in parts if not re.match(r"^\w+=", p)]
+            if "method" in op.variants and positional:
+                cases.append(f"{seed}({positional[0]}).{s.name}({', '.join(parts[1:])})")
+            for alias_ns in op.list("also"):
+                cases.append(f"{seed}{python_name(alias_ns, s.name)}({args})")
+            if "out" in op.variants:
+                cases.append(f"{seed}{name}({args}, out=torch.empty(0))")
+            if "inplace" in op.variants and positional:
+                cases.append(f"{seed}({positional[0]}).{s.name}_({', '.join(parts[1:])})")
+            for d in op.list("dunders"):
+                if d.startswith("__i") or not positional:
+                    continue
+                cases.append(f"{seed}({positional[0]}).{d}({', '.join(parts[1:])})")
+    return cases
+
+
+# --- promotion -----------------------------------------------------------------------------
+
+
+def promotion_cases():
+    values = {"bool": "[True, False, True]", "int32": "[3, -2, 0]", "int64": "[5, 2, -7]",
+              "float32": "[1.5, -2.25, 0.5]", "float64": "[2.5, 0.125, -3.0]"}
+
+    def t(dt):
+        return f"torch.tensor({values[dt]}, dtype=torch.{dt})"
+
+    cases = []
+    for a in DTYPES:
+        for b in DTYPES:
+            for op in ("+", "-", "*", "/", "//", "%", "**", "==", "<", ">=", "&", "|", "^"):
+                cases.append(f"{t(a)} {op} {t(b)}")
+            cases.append(f"torch.maximum({t(a)}, {t(b)})")
+            cases.append(f"torch.where(torch.tensor([True, False, True]), {t(a)}, {t(b)})")
+            cases.append(f"torch.cat([{t(a)}, {t(b)}])")
+            cases.append(f"torch.result_type({t(a)}, {t(b)})")
+            cases.append(f"({t(a)} + torch.tensor(1, dtype=torch.{b})).dtype")
+        for number in ("2", "2.5", "True", "-3"):
+            for op in ("+", "*", "/", "-"):
+                cases.append(f"{t(a)} {op} {number}")
+                cases.append(f"{number} {op} {t(a)}")
+    return cases
+
+
+# --- printing --------------------------------------------------------------------------------
+
+PRINTING = [
+    "torch.tensor([1.0, 2.0, 3.0])", "torch.tensor([1.5, -2.25, 1e-4])", "torch.tensor([1e-5, 1.0])",
+    "torch.tensor([1e8, 1.0])", "torch.tensor([1e16, 2.0])", "torch.tensor([123456.789])",
+    "torch.tensor([0.1, 0.2, 0.3], dtype=torch.float64)", "torch.tensor([1/3], dtype=torch.float64)",
+    "torch.tensor([float('nan'), 1.0, float('inf'), -float('inf')])", "torch.tensor([float('nan')])",
+    "torch.tensor([-0.0, 0.0])", "torch.tensor(-0.0)", "torch.tensor(3.5)", "torch.tensor(7)",
+    "torch.tensor(True)", "torch.tensor([], dtype=torch.float32)", "torch.zeros(0, 3)", "torch.zeros(2, 0, 4)",
+    "torch.ones(2, 3, dtype=torch.int64)", "torch.tensor([-1, 100, 1000000])", "torch.tensor([True, False])",
+    "torch.arange(1001.)", "torch.arange(2000).reshape(40, 50)", "torch.arange(24).reshape(2, 3, 4)",
+    "torch.linspace(0, 1, 7)", "torch.linspace(-1, 1, 7)", "torch.linspace(0, 1e-6, 4)",
+    "torch.tensor([[1e-10, 1e10], [1.0, 2.0]])", "torch.tensor([2**31 - 1, -2**31], dtype=torch.int32)",
+    "torch.tensor([2**62, -2**62])", "torch.tensor([1.0, 2.0], dtype=torch.float64)",
+    "torch.tensor([0.5], dtype=torch.float64) * 3", "torch.full((2, 2), 1.25)", "torch.eye(3)",
+    "torch.tensor([[True], [False]])", "torch.tensor([100.0, 0.01])", "torch.tensor([99999.0, 0.5])",
+    "torch.tensor([1000.5, 2.25])", "torch.arange(10.) / 3", "torch.arange(6.).reshape(2, 3).t()",
+    "torch.tensor([1.0]).requires_grad_()", "torch.tensor([2.0], requires_grad=True) * 2",
+    "torch.ones(2, device='meta')", "torch.empty(3, 0, dtype=torch.int64)", "torch.tensor([[]])",
+    "torch.tensor(1e-30)", "torch.tensor(1e30)", "torch.tensor([1.0, -1.0]) / 0",
+    "torch.tensor([0.001, 0.0001])", "torch.tensor([12345678.0])", "torch.arange(5) * 1000000000",
+    "torch.float32", "torch.int64", "torch.bool", "torch.float64", "torch.int32",
+    "torch.tensor([1.0]).device", "torch.Size([2, 3])", "torch.ones(2, 3).shape", "torch.ones(4).size()",
+    "torch.ones(2, 3).dtype", "torch.tensor([1, 2]).tolist()", "torch.tensor([1.5, 2.0]).tolist()",
+    "torch.tensor(2.5).item()", "torch.tensor(7).item()", "torch.tensor(True).item()", "1 / 3", "2 ** 100",
+    "10 // 3", "-7 // 2", "-7 % 3", "7.5 % -2", "1e300 * 1e10", "0.1 + 0.2", "'a\\'b'", "'x\"y'", "'tab\\there'",
+    "[1, 2.5, True, None, 'x']", "(1,)", "()", "(1, (2, 3))", "{'a': 1, 'b': [2]}", "True and False",
+    "None", "3 == 3.0", "2 < 3", "abs(-3)", "abs(-2.5)", "type(torch.ones(1))", "type(1.5)",
+]
+
+# --- errors ------------------------------------------------------------------------------------
+
+ERRORS = [
+    "torch.ones(2, 3) + torch.ones(4)", "torch.ones(2, 3) @ torch.ones(2, 3)", "torch.mm(torch.ones(2), torch.ones(2))",
+    "torch.ones(2).reshape(3)", "torch.ones(2, 3).view(4)", "torch.ones(2, 3).sum(5)", "torch.ones(2, 3).transpose(0, 3)",
+    "torch.cat([torch.ones(2, 3), torch.ones(3, 2)])", "torch.cat([])", "torch.stack([torch.ones(2), torch.ones(3)])",
+    "torch.ones(2).squeeze(2)", "torch.ones(2, 3).permute(0)", "torch.ones(2, 3).permute(0, 0)",
+    "torch.ones(3).expand(2)", "torch.ones(2, 3).expand(3, 3)", "torch.ones(2).unsqueeze(3)",
+    "torch.zeros(-1)", "torch.ones(2, 3).flatten(2)", "torch.ones(2, 3).narrow(0, 1, 5)",
+    "torch.ones(2, 3).select(0, 5)", "torch.ones(2, 3).index_select(0, torch.tensor([5]))",
+    "torch.ones(2, 3).index_select(0, torch.tensor([0.5]))", "torch.ones(3).gather(0, torch.tensor([3]))",
+    "torch.ones(2, 3).chunk(0)", "torch.ones(4).split(0)", "torch.arange(6).reshape(2, 3).float().mean(dtype=torch.int64)",
+    "torch.arange(6).mean()", "torch.ones(2, dtype=torch.bool).neg()", "-torch.tensor([True])",
+    "torch.ones(2).add(torch.ones(2), alpha='x')", "torch.ones(2).add()", "torch.add(torch.ones(2))",
+    "torch.add(1, 2)", "torch.ones(2).foo()", "torch.nope", "torch.nn.functional.nope(1)", "undefined_name",
+    "torch.ones(2, 3, 4).sum(dim=(0, 0))", "torch.tensor([1, 2]) / torch.tensor([0, 0]) // 1",
+    "torch.tensor([1, 2]) // torch.tensor([0, 1])", "torch.tensor([1, 2]) % torch.tensor([0, 1])",
+    "torch.ones(2, 3).max(dim=4)", "torch.ones(0).max()", "torch.ones(0).argmax()", "torch.ones(2, 3)[2]",
+    "torch.ones(2, 3)[0, 0, 0]", "torch.ones(2, 3)[..., ...]", "torch.ones(3)[torch.tensor([3])]",
+    "torch.ones(3)[1.5]", "torch.ones(2, 3).to('cuda:x')", "torch.ones(2, device='nonsense')",
+    "torch.ones(2, dtype=torch.float32).to(torch.float32, 5)", "torch.tensor([[1, 2], [3]])",
+    "torch.tensor('abc')", "torch.ones(2, 3).t().view(6)", "torch.ones(2, 2, 2).t()",
+    "F.linear(torch.ones(2, 3), torch.ones(4, 2))", "F.conv2d(torch.ones(1, 3, 5, 5), torch.ones(2, 2, 3, 3))",
+    "F.conv2d(torch.ones(3, 5, 5, 5, 5), torch.ones(2, 3, 3, 3))", "F.max_pool2d(torch.ones(1, 1, 2, 2), 3)",
+    "F.avg_pool2d(torch.ones(1, 1, 4, 4), 2, padding=2)", "F.pad(torch.ones(2, 2), (1,))",
+    "F.cross_entropy(torch.ones(2, 3), torch.tensor([0, 5]))", "F.nll_loss(torch.ones(2, 3), torch.tensor([0.0, 1.0]))",
+    "F.mse_loss(torch.ones(2), torch.ones(3))", "F.softmax(torch.ones(2, 3), dim=2)", "F.layer_norm(torch.ones(2, 3), [4])",
+    "F.embedding(torch.tensor([5]), torch.ones(3, 2))", "F.dropout(torch.ones(2), p=1.5)",
+    "torch.ones(2).masked_fill(torch.tensor([1, 0]), 0.0)", "torch.ones(2).masked_fill(torch.tensor([True]), torch.ones(2))",
+    "torch.where(torch.tensor([1, 0]), torch.ones(2), torch.zeros(2))", "torch.ones(2, 3).repeat(2)",
+    "torch.ones(2).pow(torch.ones(3))", "torch.ones(2, 3).norm(p='fro', dim=5)", "torch.linspace(0, 1, -1)",
+    "torch.arange(0, 10, 0)", "torch.arange(10, 0, 1)", "torch.eye(-1)", "torch.full((2,), 'x')",
+    "torch.randint(5, 3, (2,))", "torch.ones(2).item()", "torch.ones(2, 3).tolist(1)", "torch.ones(2).size(3)",
+    "torch.ones(2).backward()", "torch.ones(2, requires_grad=True).sum().backward(); 1 / 0", "1 / 0", "1 // 0",
+    "1 % 0", "2.0 ** 10000", "int('x')", "float('abc')", "[1, 2][5]", "(1, 2)[-3]", "'abc'[10]", "[1][0.5]",
+    "torch.ones(2).clamp()", "torch.ones(2, 2).triu(diagonal='x')", "torch.ones(2, 2).diagonal(0, 0, 0)",
+    "torch.ones(2, 3).unbind(2)", "torch.ones(2, 3).movedim(0, 5)", "torch.ones(2, 3).split([1, 1], 1)",
+    "torch.ones(2, 3).scatter(1, torch.tensor([[3]]), 1.0)", "torch.ones(3).flip(1)", "torch.ones(3).flip(0, 0)",
+    "torch.ones(2, 3).roll(1, 4)", "torch.ones(2, 3).cumsum(2)", "torch.ones(2, 3).softmax(3)",
+    "torch.ones(2, 3).var(correction=5, dim=7)", "torch.ones(2, 3).std(unbiased=2)",
+]
+
+# --- grammar --------------------------------------------------------------------------------------
+
+
+def grammar_cases():
+    x = "torch.arange(24.).reshape(2, 3, 4)"
+    y = "torch.arange(6).reshape(2, 3)"
+    subs = ["0", "-1", "1, 2", "0, :, 1", ":, 1", "..., 0", "None", "..., None", "1:", ":1", "::2", "::-1", "-2:",
+            "0, 1, 2", "None, 0", ":, :, 1:3", "1, ..., 2", "..., 1:, None", "torch.tensor([1, 0])",
+            "torch.tensor([True, False])", "0:5", "5:", "-5:", "1:1", "0, -1, -1", ":, None, 1"]
+    cases = [f"{x}[{s}]" for s in subs] + [f"{y}[{s}]" for s in subs[:12]]
+    cases += [f"[10, 20, 30, 40][{s}]" for s in ("0", "-1", "1:", "::2", "::-1", "5:", "1:3")]
+    cases += [f"(1, 2, 3)[{s}]" for s in ("0", "-2", "1:", "::-1")]
+    cases += [f"'hello'[{s}]" for s in ("0", "-1", "1:3", "::-1")]
+    cases += [f"{x}.shape[{s}]" for s in ("0", "-1", "1:")]
+    cases += [f"{x}.{a}" for a in ("shape", "dtype", "device", "ndim", "requires_grad", "is_leaf")]
+    cases += [f"{y}.{m}()" for m in ("dim", "numel", "size", "float", "double", "long", "int", "bool", "tolist", "t",
+                                     "clone", "contiguous", "is_contiguous", "abs", "neg", "sum", "max", "flatten")]
+    cases += [f"{y}.size({d})" for d in (0, 1, -1)] + [f"{y}.T", f"{x}.mT" if False else f"{y}.T.shape"]
+    numbers = ["7", "-3", "2.5", "0", "True", "False"]
+    for a in numbers:
+        for b in numbers:
+            for op in ("+", "-", "*", "/", "//", "%", "**", "==", "<", "&", "|", "^"):
+                if op in ("&", "|", "^") and ("." in a or "." in b):
+                    continue
+                cases.append(f"{a} {op} {b}")
+    cases += [f"not {a}" for a in numbers] + [f"~{a}" for a in ("7", "0", "-3", "True")]
+    cases += [f"-{a}" for a in numbers] + ["-2 ** 2", "2 ** -1", "2 ** 3 ** 2", "(2 ** 3) ** 2", "1 - -1"]
+    cases += [f"{y} {op} 2" for op in ("+", "-", "*", "/", "//", "%", "**", "==", "<", ">", "<=", ">=", "!=")]
+    cases += [f"2 {op} {y}" for op in ("+", "-", "*", "/", "//", "%", "**")]
+    cases += [f"-{y}", f"+{y}", f"{y} @ {y}.t()", f"{y}.float() @ {y}.t().float()", f"abs(-{y})",
+              f"torch.ones(2, 3) + 1 * 2 - 3 / 4", f"({y} > 2) & ({y} < 5)", f"({y} > 2) | ({y} < 1)",
+              f"({y} > 2) ^ ({y} < 4)", f"~({y} > 2)", f"~{y}", f"{y} & 3", f"{y} | 8", f"{y} ^ {y}",
+              f"not torch.tensor(0)", f"not torch.tensor(2.5)", "torch.ones(2, 3).sum(), torch.ones(2).mean()",
+              "torch.max(torch.arange(6.).reshape(2, 3), 1)", "torch.arange(6.).reshape(2, 3).max(1).values",
+              "torch.arange(6.).reshape(2, 3).min(dim=0)", "torch.arange(5).split(2)", "torch.arange(5).chunk(5)",
+              "torch.arange(4.).chunk(1)", "torch.manual_seed(0); torch.randn(3)", "torch.manual_seed(3); torch.rand(2, 2)",
+              "torch.manual_seed(1); torch.randint(0, 10, (5,))", "torch.manual_seed(0)",
+              "torch.manual_seed(2); F.dropout(torch.ones(8), 0.5)", "torch.manual_seed(0); torch.randn(20)",
+              "torch.manual_seed(0); torch.randn(4, dtype=torch.float64)", "torch.manual_seed(5); torch.rand(3, dtype=torch.float64)"]
+    return cases
+
+
+def run(expr):
+    g = {"torch": torch, "F": F}
+    try:
+        *first, last = expr.split(";") if ";" in expr and "';'" not in expr else [expr]
+        for s in first:
+            exec(s.strip(), g)
+        return repr(eval(last.strip(), g))
+    except Exception as e:  # noqa: BLE001 - every exception is an expected output
+        return type(e).__name__ + ": " + str(e).split("\n")[0]
+
+
+def main():
+    sections = [("catalog", catalog_cases()), ("promotion", promotion_cases()), ("printing", PRINTING),
+                ("errors", ERRORS), ("grammar", grammar_cases())]
+    out, seen = [], set()
+    for section, exprs in sections:
+        for e in exprs:
+            if e in seen:
+                continue
+            seen.add(e)
+            out.append({"section": section, "expr": e, "torch": run(e)})
+    path = ROOT / "tests" / "differential" / "cases.json"
+    path.write_text(json.dumps({"torch_version": torch.__version__, "cases": out}, indent=0) + "\n")
+    counts = {}
+    for c in out:
+        counts[c["section"]] = counts.get(c["section"], 0) + 1
+    print(f"{len(out)} cases ({', '.join(f'{k} {v}' for k, v in counts.items())}) -> {path}")
+
+
+if __name__ == "__main__":
+    main()
