@@ -60,8 +60,8 @@ Device Device::parse(std::string_view text) {
     std::string_view idx = text.substr(colon + 1);
     int v = -1;
     auto [ptr, ec] = std::from_chars(idx.data(), idx.data() + idx.size(), v);
-    WICK_CHECK(ec == std::errc() && ptr == idx.data() + idx.size() && v >= 0 && v < 32768, ValueError,
-               "invalid device string '", text, "': bad device index");
+    WICK_CHECK(ec == std::errc() && ptr == idx.data() + idx.size() && v >= 0 && v < 32768, RuntimeError,
+               "Invalid device string: '", text, "'");
     index = static_cast<std::int16_t>(v);
   }
   auto& r = registry();
@@ -69,8 +69,11 @@ Device Device::parse(std::string_view text) {
   for (int i = 0; i < r.count; ++i)
     if (r.names[i] == type) return Device(static_cast<DeviceType>(i), index);
   if (type == r.names[kMetaSlot]) return Device(DeviceType::kMeta, index);
-  throw ValueError(detail::str_cat("invalid device string '", text,
-                                   "': expected cpu, cuda, cuda:N, meta or a registered device type"));
+  // PyTorch's wording, listing the device types wick knows.
+  std::string known;
+  for (int i = 0; i < r.count; ++i) known += r.names[i] + ", ";
+  throw RuntimeError(detail::str_cat("Expected one of ", known, r.names[kMetaSlot],
+                                     " device type at start of device string: ", text));
 }
 
 std::string Device::str() const {

@@ -17,7 +17,21 @@
 namespace wick {
 namespace {
 
-std::string op_label(const OperatorHandle& op) { return op.qualified_name() + "()"; }
+/// Note [Binding errors]
+/// Argument-binding errors are worded as PyTorch's: a torch operator by its
+/// bare name as Python reports it (`add(): argument 'other' (position 2)
+/// must be Tensor, not str`, `gelu() takes 1 positional argument but 2 were
+/// given`), the position only for an argument given by position. A plugin's
+/// operator, for which PyTorch has no wording, keeps its qualified name
+/// (`myops.scale() got an unexpected keyword argument 'beta'`).
+std::string op_label(const OperatorHandle& op) {
+  const std::string& q = op.qualified_name();
+  if (q.rfind("torch.", 0) != 0) return q + "()";
+  return q.substr(q.rfind('.') + 1) + "()";
+}
+
+/// `pos` for an argument given by keyword: no position in the message.
+constexpr std::size_t kByKeyword = static_cast<std::size_t>(-1);
 
 /// Note [self and input]
 /// One rule for every operator, PyTorch's: a schema's `self` is spelled
@@ -33,7 +47,8 @@ std::string_view python_name(const OperatorHandle& op, const SchemaArgument& arg
 
 [[noreturn]] void bad_type(const OperatorHandle& op, const SchemaArgument& arg, std::size_t pos,
                            const std::string& expected, const Value& got) {
-  throw TypeError(detail::str_cat(op_label(op), ": argument '", python_name(op, arg), "' (position ", pos + 1, ") must be ",
+  const std::string position = pos == kByKeyword ? "" : detail::str_cat(" (position ", pos + 1, ")");
+  throw TypeError(detail::str_cat(op_label(op), ": argument '", python_name(op, arg), "'", position, " must be ",
                                   expected, ", not ", got.type_name()));
 }
 
@@ -211,6 +226,7 @@ OperatorHandle select_overload(OperatorHandle op, const Kwargs& kwargs, Kwargs& 
 Stack bind_arguments(const OperatorHandle& op, const FunctionSchema& s, std::vector<Value>& args, const Kwargs& kw,
                      bool keep_args) {
   std::vector<std::optional<Value>> bound(s.arguments.size());
+  std::vector<bool> by_keyword(s.arguments.size(), false);
   std::size_t npositional = 0;
   for (const auto& a : s.arguments)
     if (!a.kwarg_only) ++npositional;
@@ -229,6 +245,7 @@ Stack bind_arguments(const OperatorHandle& op, const FunctionSchema& s, std::vec
     WICK_CHECK(idx >= 0, TypeError, op_label(op), " got an unexpected keyword argument '", key, "'");
     WICK_CHECK(!bound[idx].has_value(), TypeError, op_label(op), " got multiple values for argument '", key, "'");
     bound[idx] = value;
+    by_keyword[idx] = true;
   }
   Stack stack;
   stack.reserve(s.arguments.size());
@@ -240,7 +257,7 @@ Stack bind_arguments(const OperatorHandle& op, const FunctionSchema& s, std::vec
                  "' (position ", i + 1, ")");
       bound[i] = *arg.default_value;
     }
-    stack.push_back(convert(op, arg, i, std::move(*bound[i])));
+    stack.push_back(convert(op, arg, by_keyword[i] ? kByKeyword : i, std::move(*bound[i])));
   }
   return stack;
 }

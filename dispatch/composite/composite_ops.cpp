@@ -120,15 +120,17 @@ Tensor t_kernel(const Tensor& self) {
 
 Tensor permute_kernel(const Tensor& self, IntArrayRef dims) {
   const std::int64_t n = self.dim();
+  // PyTorch 1.13's texts, its "sparse_coo" included.
   WICK_CHECK(static_cast<std::int64_t>(dims.size()) == n, RuntimeError,
-             "permute(): number of dims don't match in permute (the tensor has ", n, " dims but ", dims.size(),
-             " were given)");
+             "permute(sparse_coo): number of dimensions in the tensor input does not match the length of the "
+             "desired ordering of dimensions i.e. input.dim() = ",
+             n, " is not equal to len(dims) = ", dims.size());
   DimVector sizes(dims.size());
   DimVector strides(dims.size());
   std::vector<bool> seen(static_cast<std::size_t>(n), false);
   for (std::size_t i = 0; i < dims.size(); ++i) {
     const std::int64_t d = wrap_dim(dims[i], n);
-    WICK_CHECK(!seen[d], RuntimeError, "permute(): repeated dim ", dims[i], " in dims");
+    WICK_CHECK(!seen[d], RuntimeError, "permute(): duplicate dims are not allowed.");
     seen[d] = true;
     sizes[i] = self.sizes()[d];
     strides[i] = self.strides()[d];

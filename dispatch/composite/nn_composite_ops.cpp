@@ -153,8 +153,9 @@ Tensor cross_entropy_probs(T input, T target, OptTensor weight, std::int64_t ign
   return div(total, num(static_cast<double>(logp.numel() / std::max<std::int64_t>(c, 1))));
 }
 
-Tensor cross_entropy_kernel(T input, T target, OptTensor weight, std::optional<bool> size_average, std::int64_t ignore_index,
-                            std::optional<bool> reduce_arg, std::string_view reduction, double label_smoothing) {
+Tensor cross_entropy_kernel(T input, T target, OptTensor weight, std::optional<bool> size_average,
+                            std::int64_t ignore_index, std::optional<bool> reduce_arg, std::string_view reduction,
+                            double label_smoothing) {
   const char* op = "torch.nn.functional.cross_entropy";
   const auto red = nnf::resolve_reduction(op, size_average, reduce_arg, reduction);
   WICK_CHECK(label_smoothing >= 0.0 && label_smoothing <= 1.0, RuntimeError, op,
@@ -212,10 +213,7 @@ Tensor bce_kernel(T input, T target, OptTensor weight, std::optional<bool> size_
   return reduce(loss, red);
 }
 
-Tensor bce_logits_kernel(T input, T target, OptTensor weight, std::optional<bool> size_average, std::optional<bool> reduce_arg,
-                         std::string_view reduction, OptTensor pos_weight) {
-  const char* op = "torch.nn.functional.binary_cross_entropy_with_logits";
-  const auto red = nnf::resolve_reduction(op, size_average, reduce_arg, reduction);
+Tensor bce_logits_impl(const char* op, T input, T target, OptTensor weight, OptTensor pos_weight, nnf::Reduction red) {
   WICK_CHECK(target.sizes().equals(input.sizes()), ValueError, op, ": Target size (", torch_size(target.sizes()),
              ") must be the same as input size (", torch_size(input.sizes()), ")");
   // (1 - t) x + lw * softplus(-x), lw = 1 + (pos_weight - 1) t, softplus(-x) = -logsigmoid(x)
@@ -226,12 +224,30 @@ Tensor bce_logits_kernel(T input, T target, OptTensor weight, std::optional<bool
   return reduce(loss, red);
 }
 
+Tensor bce_logits_kernel(T input, T target, OptTensor weight, std::optional<bool> size_average,
+                         std::optional<bool> reduce_arg, std::string_view reduction, OptTensor pos_weight) {
+  const char* op = "torch.nn.functional.binary_cross_entropy_with_logits";
+  return bce_logits_impl(op, input, target, weight, pos_weight,
+                         nnf::resolve_reduction(op, size_average, reduce_arg, reduction));
+}
+
+// torch.binary_cross_entropy_with_logits: ATen's reduction enum (0 none, 1 mean, 2 sum).
+Tensor torch_bce_logits(T input, T target, OptTensor weight, OptTensor pos_weight, std::int64_t reduction) {
+  const char* op = "torch.binary_cross_entropy_with_logits";
+  WICK_CHECK(reduction >= 0 && reduction <= 2, ValueError, op, ": ", reduction,
+             " is not a valid value for reduction (0: none, 1: mean, 2: sum)");
+  const nnf::Reduction red = reduction == 0   ? nnf::Reduction::kNone
+                             : reduction == 1 ? nnf::Reduction::kMean
+                                              : nnf::Reduction::kSum;
+  return bce_logits_impl(op, input, target, weight, pos_weight, red);
+}
+
 }  // namespace
 
 void register_nn_composite_kernels(std::vector<std::unique_ptr<Library>>& out) {
   constexpr auto kComposite = DispatchKey::kCompositeImplicit;
   auto torch = std::make_unique<Library>("torch", kComposite);
-  torch->impl("dropout", &torch_dropout);
+  torch->impl("dropout", &torch_dropout).impl("binary_cross_entropy_with_logits", &torch_bce_logits);
   auto functional = std::make_unique<Library>("torch.nn.functional", kComposite);
   functional->impl("linear", &linear_kernel)
       .impl("softmax", &f_softmax)

@@ -69,7 +69,8 @@ Tensor group_norm_impl(const char* op, T input, std::int64_t groups, OptTensor w
   // n * groups fits when the input holds data (groups divides c); an empty
   // input's may not (0 channels in any number of groups).
   const std::int64_t per_group = input.numel() == 0 ? 0 : input.numel() / checked_mul(n, groups, op);
-  Tensor y = nnf::layer_norm(reshape(input, {n, groups, per_group}), IntArrayRef(per_group), std::nullopt, std::nullopt, eps);
+  Tensor y =
+      nnf::layer_norm(reshape(input, {n, groups, per_group}), IntArrayRef(per_group), std::nullopt, std::nullopt, eps);
   return affine(reshape(y, input.sizes()), input, weight, bias);
 }
 
@@ -139,9 +140,8 @@ Tensor torch_batch_norm(T input, OptTensor weight, OptTensor bias, OptTensor run
 
 // --- embedding ---------------------------------------------------------------------------------------
 
-Tensor embedding_kernel(T input, T weight, std::optional<std::int64_t> padding_idx, std::optional<double> max_norm,
-                        double, bool scale_grad_by_freq, bool sparse) {
-  const char* op = "torch.nn.functional.embedding";
+Tensor embedding_impl(const char* op, T input, T weight, std::optional<std::int64_t> padding_idx,
+                      std::optional<double> max_norm, bool scale_grad_by_freq, bool sparse) {
   WICK_CHECK(weight.dim() == 2, RuntimeError, op, ": 'weight' must be 2-D");
   WICK_CHECK(input.dtype() == ScalarType::kInt64 || input.dtype() == ScalarType::kInt32, RuntimeError, op,
              ": Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but "
@@ -157,14 +157,27 @@ Tensor embedding_kernel(T input, T weight, std::optional<std::int64_t> padding_i
     WICK_CHECK(p < rows && p >= -rows, ValueError, op, ": Padding_idx must be within num_embeddings");
     if (p < 0) p += rows;
     if (weight.requires_grad() || autograd::forward_ad::tangent_of(weight).defined()) {
-      Tensor keep = ne(reshape(arange(0, rows, 1, ScalarType::kInt64, weight.device()), {rows, 1}),
-                       wrap_scalar(Scalar(p)));
+      Tensor keep =
+          ne(reshape(arange(0, rows, 1, ScalarType::kInt64, weight.device()), {rows, 1}), wrap_scalar(Scalar(p)));
       w = where(keep, weight, weight.detach());
     }
   }
   DimVector shape(input.sizes());
   shape.push_back(weight.sizes()[1]);
   return reshape(index_select(w, 0, reshape(input, {-1})), shape);
+}
+
+Tensor embedding_kernel(T input, T weight, std::optional<std::int64_t> padding_idx, std::optional<double> max_norm,
+                        double /*norm_type*/, bool scale_grad_by_freq, bool sparse) {
+  return embedding_impl("torch.nn.functional.embedding", input, weight, padding_idx, max_norm, scale_grad_by_freq,
+                        sparse);
+}
+
+// torch.embedding: weight first; a negative padding_idx is none.
+Tensor torch_embedding(T weight, T indices, std::int64_t padding_idx, bool scale_grad_by_freq, bool sparse) {
+  return embedding_impl("torch.embedding", indices, weight,
+                        padding_idx >= 0 ? std::optional<std::int64_t>(padding_idx) : std::nullopt, std::nullopt,
+                        scale_grad_by_freq, sparse);
 }
 
 // --- pad -----------------------------------------------------------------------------------------------
@@ -182,9 +195,8 @@ Tensor constant_pad(const char* op, T input, IntArrayRef pad, const Scalar& valu
     // A negative padding removes at most the whole size, whatever the other
     // side adds back (and -INT64_MIN would overflow below).
     WICK_CHECK(padded >= 0 && before >= -size && after >= -size, RuntimeError, op, ": The input size ", size,
-               ", plus negative padding ",
-               before, " and ", after, " resulted in a negative output size, which is invalid. Check dimension ", d,
-               " of your input.");
+               ", plus negative padding ", before, " and ", after,
+               " resulted in a negative output size, which is invalid. Check dimension ", d, " of your input.");
     if (before < 0) x = narrow(x, d, -before, x.sizes()[d] + before);
     if (after < 0) x = narrow(x, d, 0, x.sizes()[d] + after);
     std::vector<Tensor> parts;
@@ -219,8 +231,7 @@ Tensor pad_kernel(T input, IntArrayRef pad, std::string_view mode, std::optional
   const bool reflect = mode == "reflect";
   WICK_CHECK(reflect || mode == "replicate", NotImplementedError, op, ": Unrecognised padding mode ", mode,
              " (wick supports 'constant', 'reflect' and 'replicate')");
-  WICK_CHECK(!value || *value == 0.0, RuntimeError, op, ": Padding mode \"", mode,
-             "\" doesn't take in value argument");
+  WICK_CHECK(!value || *value == 0.0, RuntimeError, op, ": Padding mode \"", mode, "\" doesn't take in value argument");
   WICK_CHECK(pad.size() % 2 == 0, RuntimeError, op, ": Padding length must be divisible by 2");
   const auto dims = static_cast<std::int64_t>(pad.size() / 2);
   WICK_CHECK(dims >= 1 && dims <= 3 && (input.dim() == dims + 1 || input.dim() == dims + 2), NotImplementedError, op,
@@ -322,7 +333,8 @@ void register_norm_composite_kernels(std::vector<std::unique_ptr<Library>>& out)
   torch->impl("layer_norm", &torch_layer_norm)
       .impl("group_norm", &torch_group_norm)
       .impl("batch_norm", &torch_batch_norm)
-      .impl("constant_pad_nd", &constant_pad_nd_kernel);
+      .impl("constant_pad_nd", &constant_pad_nd_kernel)
+      .impl("embedding", &torch_embedding);
   auto functional = std::make_unique<Library>("torch.nn.functional", kComposite);
   functional->impl("group_norm", &f_group_norm)
       .impl("batch_norm", &f_batch_norm)

@@ -73,6 +73,7 @@ void walk(const Value& v, std::size_t depth, Nested& n, const char* op) {
       n.leaves.push_back(v.to_scalar());
       return;
     default:
+      WICK_CHECK(!v.is_string(), TypeError, op, ": new(): invalid data type 'str'");
       throw TypeError(detail::str_cat(op, ": Could not infer dtype of ", v.type_name()));
   }
 }

@@ -182,9 +182,8 @@ ReductionMeta sum(const Tensor& self, std::optional<IntArrayRef> dim, bool keepd
 ReductionMeta mean(const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim, std::optional<ScalarType> dtype) {
   const char* op = "torch.mean";
   const ScalarType t = dtype.value_or(self.dtype());
-  WICK_CHECK(is_floating(t), RuntimeError, op,
-             ": mean(): could not infer output dtype. Input dtype must be either a floating point or complex "
-             "dtype. Got: ",
+  WICK_CHECK(is_floating(t), RuntimeError, op, ": mean(): could not infer output dtype. ",
+             dtype ? "Optional" : "Input", " dtype must be either a floating point or complex dtype. Got: ",
              type_title(t));
   return reduction(op, self, dim, keepdim, t, t);
 }

@@ -41,7 +41,7 @@ void add_nn_samples(std::map<std::string, std::vector<Sample>>& m) {
   const Kwargs sum = {{"reduction", sum_str}};
   m["softmax"] = {{{t({2, 3}), i(1)}}, {{t({2, 3, 2}), i(-2)}}, {{t({3}), i(0)}}};
   m["log_softmax"] = m["softmax"];
-  m["gelu"] = {{{t({2, 3})}}, {{t({2, 3}), Value("tanh")}}};
+  m["gelu"] = {{{t({2, 3})}}, {{t({2, 3})}, {{"approximate", Value("tanh")}}}};
   m["linear"] = {{{t({2, 3}), t({4, 3}), t({4})}}, {{t({3}), t({2, 3})}}, {{t({2, 2, 3}), t({4, 3}), t({4})}}};
   // Deterministic cases only: gradcheck calls the function many times.
   m["dropout"] = {{{t({2, 3}), Value(1.0), Value(true)}}, {{t({2, 3}), Value(0.5), Value(false)}}};
@@ -63,6 +63,11 @@ void add_nn_samples(std::map<std::string, std::vector<Sample>>& m) {
   const Kwargs with_pw_sum = {{"pos_weight", positive3}, {"reduction", sum_str}};
   m["binary_cross_entropy_with_logits"] = {
       {{t({2, 3}), t({2, 3})}}, {{t({2, 3}), t({2, 3}), positive3}, with_pw}, {{t({2, 3}), t({2, 3})}, with_pw_sum}};
+  // ATen's function: weight, pos_weight, then the reduction as an int (0 none, 1 mean, 2 sum).
+  m["torch.binary_cross_entropy_with_logits"] = {
+      {{t({2, 3}), t({2, 3})}},
+      {{t({2, 3}), t({2, 3}), positive3, positive3, Value(1)}},
+      {{t({2, 3}), t({2, 3})}, {{"pos_weight", positive3}, {"reduction", Value(2)}}}};
 }
 
 // Normalisation, embedding, pad and the torch.linalg norms. torch.batch_norm
@@ -86,6 +91,7 @@ void add_norm_samples(std::map<std::string, std::vector<Sample>>& m) {
   // No padding_idx sample: as in PyTorch, that row's gradient is zero by
   // definition, not the true derivative (tests/backends/cpu_norm_test.cpp checks it).
   m["embedding"] = {{{rows, t({3, 4})}}, {{index({1}, {}), t({3, 2})}}};
+  m["torch.embedding"] = {{{t({3, 4}), rows}}, {{t({3, 2}), index({1}, {})}}};  // ATen's order: weight first
   m["pad"] = {{{t({2, 3}), ints({1, 2})}},
               {{t({2, 3}), ints({-1, 1, 1, 0}), Value("constant"), Value(0.5)}},
               {{t({2, 3, 4}), ints({2, 1}), Value("reflect")}},
@@ -188,9 +194,9 @@ const std::map<std::string, std::vector<Sample>>& explicit_samples() {
     m["clamp"] = {{{t({2, 3}), Value(-1.0), Value(1.0)}}, {{t({2, 3}), Value(-1.0)}}, {{t({2, 3}), Value(), Value(1)}}};
     // The bitwise operators take integers and bools (their results are not differentiable).
     const Value bits = index({12, -7, 0, 5, 3, 255}, {2, 3});
-    for (const char* op : {"bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_and_", "bitwise_or_", "bitwise_xor_",
-                           "__and__", "__rand__", "__iand__", "__or__", "__ror__", "__ior__", "__xor__", "__rxor__",
-                           "__ixor__"})
+    for (const char* op :
+         {"bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_and_", "bitwise_or_", "bitwise_xor_", "__and__",
+          "__rand__", "__iand__", "__or__", "__ror__", "__ior__", "__xor__", "__rxor__", "__ixor__"})
       m[op] = {{{bits, index({10, 6, -1}, {3})}}, {{bits, Value(std::int64_t{3})}}};
     for (const char* op : {"bitwise_not", "bitwise_not_", "__invert__"}) m[op] = {{{bits}}};
     add_nn_samples(m);

@@ -338,7 +338,11 @@ TEST_F(NnFunctional, BinaryCrossEntropyAndWithLogits) {
   expect_values(
       F::binary_cross_entropy_with_logits(logits, t, vec({2.0, 1, 1, 1, 0.5}), "mean", vec({3.0, 1, 0.5, 2, 1})),
       {0.5753027550348566}, {});
+  // torch.binary_cross_entropy_with_logits is ATen's: an int reduction, none by default as in PyTorch 1.13.
   EXPECT_EQ(values(call("torch.binary_cross_entropy_with_logits", {Value(logits), Value(t)}).to_tensor()),
+            values(F::binary_cross_entropy_with_logits(logits, t, std::nullopt, "none")));
+  EXPECT_EQ(values(call("torch.binary_cross_entropy_with_logits", {Value(logits), Value(t)}, {{"reduction", Value(1)}})
+                       .to_tensor()),
             values(F::binary_cross_entropy_with_logits(logits, t)));
   Tensor xg = vec({0.1, 0.5, 0.9}).requires_grad_();
   F::binary_cross_entropy(xg, vec({0.0, 1.0, 0.3})).backward();

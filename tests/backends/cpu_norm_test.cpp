@@ -195,10 +195,10 @@ TEST_F(Norms, EmbeddingPicksRowsAndSkipsThePaddingRowsGradient) {
                 {3, 2, 3});
   autograd::backward({sum(mul(e, arange(0, 18, 1, ScalarType::kFloat64).reshape({3, 2, 3})))});
   expect_values(w.grad(), {0.0, 1.0, 2.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 0.0, 0.0, 0.0}, {4, 3});
-  // int32 indices and a 0-dim index; torch.embedding is the same entry.
+  // int32 indices and a 0-dim index; torch.embedding takes the weight first (ATen's order).
   Tensor i32 = tensor(Value(std::vector<std::int64_t>{2, 0}), ScalarType::kInt32);
   expect_values(F::embedding(i32, w.detach()), {1.5, 1.75, 2.0, 0.0, 0.25, 0.5}, {2, 3});
-  Value r = call("torch.embedding", {Value(tensor(Value(std::int64_t{1}))), Value(w.detach())});
+  Value r = call("torch.embedding", {Value(w.detach()), Value(tensor(Value(std::int64_t{1})))});
   expect_values(r.to_tensor(), {0.75, 1.0, 1.25}, {3});
 }
 

@@ -309,15 +309,15 @@ TEST_F(CpuOps, BoxedCallConventions) {
     return std::string("no error");
   };
   EXPECT_EQ(message([&] { call("torch.add", {vec({1}), "x"}); }),
-            "torch.add(): argument 'other' (position 2) must be Tensor, not str");
+            "add(): argument 'other' (position 2) must be Tensor, not str");
   EXPECT_EQ(message([&] { call("torch.add", {vec({1}), vec({1})}, {{"beta", 1}}); }),
-            "torch.add() got an unexpected keyword argument 'beta'");
+            "add() got an unexpected keyword argument 'beta'");
   EXPECT_EQ(message([&] { call("torch.add", {vec({1})}); }),
-            "torch.add() missing required argument 'other' (position 2)");
+            "add() missing required argument 'other' (position 2)");
   EXPECT_EQ(message([&] { call("torch.add", {vec({1}), vec({1})}, {{"other", 1}}); }),
-            "torch.add() got multiple values for argument 'other'");
+            "add() got multiple values for argument 'other'");
   EXPECT_EQ(message([&] { call("torch.neg", {vec({1}), vec({1})}); }),
-            "torch.neg() takes 1 positional argument but 2 were given");
+            "neg() takes 1 positional argument but 2 were given");
 }
 
 // Values PyTorch 1.13 gives for x = [-1.5, -0.5, 0, 0.5, 1.5, 2.5] (float64),

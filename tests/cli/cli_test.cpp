@@ -197,7 +197,7 @@ TEST(Cli, OverridesApiListings) {
 TEST(Cli, ErrorsAndExitCodes) {
   Result r = eval("torch.add(torch.tensor([1.]), 'x')");
   EXPECT_EQ(r.code, 1);
-  EXPECT_EQ(r.out, "TypeError: torch.add(): argument 'other' (position 2) must be Tensor, not str\n");
+  EXPECT_EQ(r.out, "TypeError: add(): argument 'other' (position 2) must be Tensor, not str\n");
   r = eval("torch.add(torch.tensor([1., 2., 3.]), torch.tensor([1., 2.]))");
   EXPECT_EQ(r.code, 1);
   EXPECT_EQ(r.out.rfind("RuntimeError: ", 0), 0u) << r.out;

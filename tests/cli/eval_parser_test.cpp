@@ -655,7 +655,7 @@ TEST(EvalParser, TensorAttributesAndMethods) {
   EXPECT_EQ(error_of<wick::IndexError>("torch.ones(2, 3).size(5)"),
             "Dimension out of range (expected to be in range of [-2, 1], but got 5)");
   EXPECT_EQ(error_of<wick::TypeError>("torch.ones(2).size(0.5)"), "size(): argument 'dim' must be int, not float");
-  EXPECT_EQ(error_of<wick::TypeError>("torch.ones(2).item(1)"), "item() takes no arguments (1 given)");
+  EXPECT_EQ(error_of<wick::TypeError>("torch.ones(2).item(1)"), "_TensorBase.item() takes no arguments (1 given)");
   EXPECT_EQ(error_of<ev::AttributeError>("torch.ones(2).nope"), "'Tensor' object has no attribute 'nope'");
 }
 
@@ -769,7 +769,7 @@ TEST(EvalParser, EndToEndTypesOfTensors) {
   EXPECT_EQ(run("type(torch.ones(1)) == torch.Tensor"), "True");
   EXPECT_EQ(run("torch.Tensor"), "Tensor");
   EXPECT_EQ(error_of<wick::TypeError>("torch.neg(type(1))"),
-            "torch.neg(): argument 'input' (position 1) must be Tensor, not type");
+            "neg(): argument 'input' (position 1) must be Tensor, not type");
   EXPECT_EQ(run("torch.Tensor([1, 2])"), "tensor([1., 2.])");
   EXPECT_EQ(run("torch.Tensor(torch.tensor([1, 2]))"), "tensor([1, 2])");  // an alias, as in PyTorch 1.13
   EXPECT_EQ(run("torch.Tensor()"), "tensor([])");

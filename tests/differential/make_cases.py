@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # tests/differential/make_cases.py - the differential test's expressions, and what PyTorch 1.13 prints for each.
-"""Writes tests/differential/cases.json: a list of {"expr": ..., "torch": ...}.
+"""Writes tests/data/reference/golden/differential.json: {"expr": ..., "torch": ...} cases.
 
 Run it with Debian's python3-torch (PyTorch 1.13) from the repository root:
 
@@ -330,7 +330,7 @@ def main():
                 continue
             seen.add(e)
             out.append({"section": section, "expr": e, "torch": run(e)})
-    path = ROOT / "tests" / "differential" / "cases.json"
+    path = ROOT / "tests" / "data" / "reference" / "golden" / "differential.json"
     path.write_text(json.dumps({"torch_version": torch.__version__, "cases": out}, indent=0) + "\n")
     counts = {}
     for c in out:

@@ -144,7 +144,7 @@ TEST_F(DefinedPlugin, FunctionsTakeInputAndMethodsTakeSelf) {
   EXPECT_EQ(error_of([&] { (void)call("testdefined.Tensor.scale", {}, {{"input", x}}); }),
             "testdefined.Tensor.scale() got an unexpected keyword argument 'input'");
   EXPECT_EQ(error_of([&] { (void)call("torch.neg", {}, {{"self", x}}); }),
-            "torch.neg() got an unexpected keyword argument 'self': a function spells it 'input' (its method, in a "
+            "neg() got an unexpected keyword argument 'self': a function spells it 'input' (its method, in a "
             "namespace ending in .Tensor, spells it 'self')");
   // Error notes name the arguments the same way.
   try {

@@ -390,8 +390,10 @@ class Evaluator {
   static Value tensor_builtin(const std::string& method, const Tensor& t, const std::vector<Value>& args,
                               const Kwargs& kwargs) {
     const std::string name = method.substr(std::string_view("Tensor.").size());
+    // Python's wording: the C methods of PyTorch's tensor base class, and the
+    // conversions, which take keywords only.
     const auto no_arguments = [&] {
-      WICK_CHECK(args.empty() && kwargs.empty(), TypeError, name, "() takes no arguments (",
+      WICK_CHECK(args.empty() && kwargs.empty(), TypeError, "_TensorBase.", name, "() takes no arguments (",
                  args.size() + kwargs.size(), " given)");
     };
     if (name == "item") {
@@ -420,7 +422,10 @@ class Evaluator {
       return Value(t.size(d.to_int()));
     }
     // The dtype conversions: x.float() is x.to(torch.float32).
-    no_arguments();
+    WICK_CHECK(args.empty(), TypeError, name, "() takes 0 positional arguments but ", args.size(),
+               args.size() == 1 ? " was" : " were", " given");
+    WICK_CHECK(kwargs.empty(), TypeError, name, "() got an unexpected keyword argument '", kwargs.front().first,
+               "'");
     const ScalarType to = name == "float"    ? ScalarType::kFloat32
                           : name == "double" ? ScalarType::kFloat64
                           : name == "long"   ? ScalarType::kInt64

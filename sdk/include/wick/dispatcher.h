@@ -219,7 +219,7 @@ using KwargsRef = ArrayRef<std::pair<std::string, Value>>;
 /// parameter (`torch.ones(2, 3)`), wraps Python numbers passed for tensors
 /// as wrapped-number tensors, and returns the single result, a tuple for
 /// several, or None. Errors are TypeError naming the operator and argument:
-///   "torch.add(): argument 'other' (position 2) must be Tensor, not str".
+///   "add(): argument 'other' (position 2) must be Tensor, not str" (Note [Binding errors]).
 WICK_API Value call(std::string_view op, std::vector<Value> args, const Kwargs& kwargs = {});
 /// What `call` would pass the operator, without calling it: the schema's
 /// arguments in order, defaults filled in and values converted. Throws the
