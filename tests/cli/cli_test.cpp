@@ -143,17 +143,17 @@ TEST(Cli, NoteTranscripts) {
                  "{\"owner\": \"Ministry of Silly Walks\"}))")
                 .out,
             "Metadata:\n{'owner': 'Ministry of Silly Walks'}\n\ndata:\ntensor([[2, 4],\n        [4, 6]])\n");
-  EXPECT_EQ(eval("type(torch.add(SubTensor2([0]), SubTensor([1])))").out, "SubTensor2\n");
+  EXPECT_EQ(eval("type(torch.add(SubTensor2([0]), SubTensor([1])))").out, "<class 'SubTensor2'>\n");
   r = eval("torch.add(SubTensor([0]), OtherSubTensor([1]))");
   EXPECT_EQ(r.code, 1);
   EXPECT_EQ(r.out,
             "TypeError: no implementation found for 'torch.add' on types that implement __torch_function__: "
             "[SubTensor, OtherSubTensor]\n"
             "  in torch.add(input=SubTensor(shape=[1], dtype=float32), other=OtherSubTensor(shape=[1], dtype=float32))\n");
-  EXPECT_EQ(run("eval --json " + quote("type(SubTensor([1])), {'a': [1, 2]}")).out, "[\"SubTensor\",{\"a\":[1,2]}]\n");
+  EXPECT_EQ(run("eval --json " + quote("type(SubTensor([1])), {'a': [1, 2]}")).out, "[\"<class 'SubTensor'>\",{\"a\":[1,2]}]\n");
   r = run("demo");
   EXPECT_EQ(r.code, 0);
-  EXPECT_NE(r.out.find(">>> type(torch.add(SubTensor2([0]), SubTensor([1])))\nSubTensor2\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(">>> type(torch.add(SubTensor2([0]), SubTensor([1]))).__name__\n'SubTensor2'\n"), std::string::npos) << r.out;
 }
 
 TEST(Cli, LoggingTensorLogsThroughSpdlog) {

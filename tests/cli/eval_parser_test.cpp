@@ -337,9 +337,9 @@ TEST(EvalParser, SyntaxErrorColumns) {
       {"x = 1", 2, "unexpected '='"},
       {"7 << 2", 2, "operator '<<' is not supported"},
       {"7 << 2", 2, "operator '<<' is not supported"},
-      {"x and y", 2, "keyword 'and' is not supported"},
+      {"x if y else z", 2, "keyword 'if' is not supported"},
       {"x &= 1", 2, "operator '&=' is not supported"},
-      {"a and b", 2, "keyword 'and' is not supported"},
+      {"a is b", 2, "keyword 'is' is not supported"},
       {"x.", 2, "expected a name after '.' but found end of expression"},
       {"x.1", 1, "unexpected '.1' after the expression"},
       {"1e", 0, "invalid decimal literal"},
@@ -505,19 +505,19 @@ TEST(EvalParser, DictLiterals) {
 }
 
 TEST(EvalParser, TypesOfValues) {
-  EXPECT_EQ(run("type(1.5)"), "float");
-  EXPECT_EQ(run("type(1)"), "int");
-  EXPECT_EQ(run("type(True)"), "bool");
-  EXPECT_EQ(run("type('s')"), "str");
-  EXPECT_EQ(run("type(None)"), "NoneType");
-  EXPECT_EQ(run("type([1])"), "list");
-  EXPECT_EQ(run("type({})"), "dict");
-  EXPECT_EQ(run("type(type(1))"), "type");
+  EXPECT_EQ(run("type(1.5)"), "<class 'float'>");
+  EXPECT_EQ(run("type(1)"), "<class 'int'>");
+  EXPECT_EQ(run("type(True)"), "<class 'bool'>");
+  EXPECT_EQ(run("type('s')"), "<class 'str'>");
+  EXPECT_EQ(run("type(None)"), "<class 'NoneType'>");
+  EXPECT_EQ(run("type([1])"), "<class 'list'>");
+  EXPECT_EQ(run("type({})"), "<class 'dict'>");
+  EXPECT_EQ(run("type(type(1))"), "<class 'type'>");
   EXPECT_EQ(run("type(1.5).__name__"), "'float'");
   EXPECT_EQ(run("type(1.5) == float"), "True");
   EXPECT_EQ(run("type(1) == float"), "False");
   EXPECT_EQ(run("type(1) != float"), "True");
-  EXPECT_EQ(run("float"), "float");
+  EXPECT_EQ(run("float"), "<class 'float'>");
   EXPECT_EQ(run("type(2.5)(3)"), "3.0");  // calling the class converts, as float(3)
   EXPECT_EQ(run("[type(1), type(2.5)] == [int, float]"), "True");
   EXPECT_EQ(run("bool({})"), "False");
@@ -764,10 +764,10 @@ TEST(EvalParser, EndToEndOperatorCall) {
 TEST(EvalParser, EndToEndTypesOfTensors) {
   wick::init();
   ASSERT_TRUE(wick::try_find_op("torch.tensor"));
-  EXPECT_EQ(run("type(torch.ones(1))"), "Tensor");
+  EXPECT_EQ(run("type(torch.ones(1))"), "<class 'torch.Tensor'>");
   EXPECT_EQ(run("type(torch.ones(1)) == type(torch.zeros(2))"), "True");
   EXPECT_EQ(run("type(torch.ones(1)) == torch.Tensor"), "True");
-  EXPECT_EQ(run("torch.Tensor"), "Tensor");
+  EXPECT_EQ(run("torch.Tensor"), "<class 'torch.Tensor'>");
   EXPECT_EQ(error_of<wick::TypeError>("torch.neg(type(1))"),
             "neg(): argument 'input' (position 1) must be Tensor, not type");
   EXPECT_EQ(run("torch.Tensor([1, 2])"), "tensor([1., 2.])");

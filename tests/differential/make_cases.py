@@ -265,6 +265,11 @@ ERRORS = [
     "torch.ones(2, 3).scatter(1, torch.tensor([[3]]), 1.0)", "torch.ones(3).flip(1)", "torch.ones(3).flip(0, 0)",
     "torch.ones(2, 3).roll(1, 4)", "torch.ones(2, 3).cumsum(2)", "torch.ones(2, 3).softmax(3)",
     "torch.ones(2, 3).var(correction=5, dim=7)", "torch.ones(2, 3).std(unbiased=2)",
+    # Python numbers where PyTorch has no Scalar overload
+    "torch.maximum(torch.ones(2), 2.0)", "torch.minimum(2, torch.ones(2))", "torch.atan2(torch.ones(2), 2)",
+    "torch.logical_and(torch.ones(2), 1)", "torch.exp(3)", "torch.ones(2).where(torch.ones(2) > 0, 0.5)",
+    "torch.where(torch.ones(2) > 0, torch.ones(2), 0.5)", "torch.ones(2).masked_fill(torch.ones(2) > 0, 0.5)",
+    "torch.ones(2).lerp(torch.zeros(2), 0.5)", "torch.ones(2) + 2", "torch.ones(2).pow(2)", "torch.eq(torch.ones(2), 1)",
 ]
 
 # --- grammar --------------------------------------------------------------------------------------

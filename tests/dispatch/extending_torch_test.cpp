@@ -83,7 +83,7 @@ TEST_F(ExtendingTorch, ScalarTensorThroughEval) {
   EXPECT_EQ(eval("torch.mul(ScalarTensorFallback(2, 2), ScalarTensorFallback(2, 2))"),
             "tensor([[4., 0.],\n        [0., 4.]])");
   EXPECT_EQ(eval("ScalarTensorFallback(2, 2) * 2"), "tensor([[4., 0.],\n        [0., 4.]])");
-  EXPECT_EQ(eval("type(ScalarTensor(2, 2))"), "ScalarTensor");
+  EXPECT_EQ(eval("type(ScalarTensor(2, 2))"), "<class 'ScalarTensor'>");
 }
 
 TEST_F(ExtendingTorch, ConstructorErrorsNameTheArgument) {
@@ -166,11 +166,11 @@ TEST_F(ExtendingTorch, SubclassesInCpp) {
 }
 
 TEST_F(ExtendingTorch, SubclassesThroughEval) {
-  EXPECT_EQ(eval("type(torch.add(SubTensor([0]), SubTensor([1])))"), "SubTensor");
+  EXPECT_EQ(eval("type(torch.add(SubTensor([0]), SubTensor([1])))"), "<class 'SubTensor'>");
   EXPECT_EQ(eval("type(torch.add(SubTensor([0]), SubTensor([1]))).__name__"), "'SubTensor'");
-  EXPECT_EQ(eval("type(torch.add(SubTensor([0]), torch.tensor([1])))"), "SubTensor");
-  EXPECT_EQ(eval("type(torch.add(SubTensor2([0]), SubTensor([1])))"), "SubTensor2");
-  EXPECT_EQ(eval("type(torch.add(SubTensor2([0]), torch.tensor([1])))"), "SubTensor2");
+  EXPECT_EQ(eval("type(torch.add(SubTensor([0]), torch.tensor([1])))"), "<class 'SubTensor'>");
+  EXPECT_EQ(eval("type(torch.add(SubTensor2([0]), SubTensor([1])))"), "<class 'SubTensor2'>");
+  EXPECT_EQ(eval("type(torch.add(SubTensor2([0]), torch.tensor([1])))"), "<class 'SubTensor2'>");
   WICK_EXPECT_THROW_MSG(eval("torch.add(SubTensor([0]), OtherSubTensor([1]))"), TypeError,
                         "no implementation found for 'torch.add' on types that implement __torch_function__: "
                         "[SubTensor, OtherSubTensor]");

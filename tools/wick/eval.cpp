@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "eval_internal.h"
+#include "wick/autograd.h"
 #include "wick/catalog.h"
 #include "wick/dispatcher.h"
 #include "wick/dtype.h"
@@ -42,8 +43,9 @@ constexpr std::string_view kBuiltins[] = {"abs", "type"};
 /// Python's number types: classes (`type(1.0) == float`) that convert when called.
 constexpr std::string_view kNumberTypes[] = {"float", "int", "bool"};
 /// Tensor methods that are not operators (Note [Tensor attributes in eval]).
-constexpr std::string_view kTensorBuiltins[] = {"item", "tolist", "dim",    "ndimension", "numel", "nelement",
-                                                "size", "float",  "double", "long",       "int",   "bool"};
+constexpr std::string_view kTensorBuiltins[] = {
+    "item",           "tolist",   "dim",   "ndimension", "numel", "nelement", "size", "is_contiguous",
+    "requires_grad_", "backward", "float", "double",     "long",  "int",      "bool"};
 
 Value make_type(std::string name, const TypeInfo* info) {
   return Value(std::shared_ptr<Object>(std::make_shared<PyType>(std::move(name), info)));
@@ -222,6 +224,11 @@ class Evaluator {
       }
       case Node::Kind::kUnary:
         return unary(n.unary_op, value(*n.children[0]));
+      case Node::Kind::kBoolOp: {  // Python: `a and b` is a when a is false, else b; `or` the reverse
+        Value left = value(*n.children[0]);
+        if (truth(left) == (n.text == "or")) return left;
+        return value(*n.children[1]);
+      }
       case Node::Kind::kBinary: {
         Value l = value(*n.children[0]);
         Value r = value(*n.children[1]);
@@ -305,7 +312,7 @@ class Evaluator {
         return make_type("Tensor", nullptr);  // the class; `torch.Tensor.add` is a name
       if (!last && is_namespace(path)) return Namespace{path};
       if (try_find_op(path)) return Callable{Callable::Kind::kOp, path, Value()};
-      if (path == "torch.manual_seed" || path == "torch.initial_seed") {
+      if (path == "torch.manual_seed" || path == "torch.initial_seed" || path == "torch.Size") {
         return Callable{Callable::Kind::kBuiltin, path, Value()};
       }
       if (ns->path == "torch" && one_of(attr, kDtypeNames)) return Value(parse_dtype(attr));
@@ -332,7 +339,8 @@ class Evaluator {
       if (v.is_tensor() && one_of(attr, kTensorBuiltins)) {
         return Callable{Callable::Kind::kBuiltin, "Tensor." + attr, std::move(v)};
       }
-      throw AttributeError(detail::str_cat("'", type_of_value(v).repr(), "' object has no attribute '", attr, "'"));
+      throw AttributeError(
+          detail::str_cat("'", as_type(type_of_value(v))->name(), "' object has no attribute '", attr, "'"));
     }
     throw AttributeError(detail::str_cat("'", v.type_name(), "' object has no attribute '", attr, "'"));
   }
@@ -413,6 +421,38 @@ class Evaluator {
       no_arguments();
       return Value(t.numel());
     }
+    if (name == "is_contiguous") {
+      WICK_CHECK(args.empty() && kwargs.empty(), TypeError, "is_contiguous() takes 0 positional arguments but ",
+                 args.size(), args.size() == 1 ? " was" : " were", " given");
+      return Value(t.is_contiguous());
+    }
+    if (name == "requires_grad_") {  // in place, returns the tensor
+      WICK_CHECK(args.size() + kwargs.size() <= 1 && (kwargs.empty() || kwargs[0].first == "requires_grad"), TypeError,
+                 "requires_grad_() takes at most one argument: requires_grad");
+      const Value flag = args.empty() ? (kwargs.empty() ? Value(true) : kwargs[0].second) : args[0];
+      WICK_CHECK(flag.is_bool(), TypeError, "requires_grad_(): argument 'requires_grad' must be bool, not ",
+                 flag.type_name());
+      Tensor self = t;
+      self.requires_grad_(flag.to_bool());
+      return Value(self);
+    }
+    if (name == "backward") {  // the gradient of a scalar (or `gradient=`); returns None
+      WICK_CHECK(args.size() <= 1, TypeError, "backward() takes at most 1 positional argument: gradient");
+      std::optional<Tensor> gradient;
+      if (!args.empty() && !args[0].is_none()) gradient = args[0].to_tensor();
+      for (const auto& [key, v] : kwargs) {
+        WICK_CHECK(key == "gradient", TypeError, "backward() got an unexpected keyword argument '", key, "'");
+        if (!v.is_none()) gradient = v.to_tensor();
+      }
+      WICK_CHECK(t.requires_grad(), RuntimeError,
+                 "element 0 of tensors does not require grad and does not have a grad_fn");
+      if (gradient) {
+        autograd::backward({t}, {*gradient});
+      } else {
+        autograd::backward({t});
+      }
+      return Value();
+    }
     if (name == "size") {
       WICK_CHECK(args.size() + kwargs.size() <= 1 && (kwargs.empty() || kwargs[0].first == "dim"), TypeError,
                  "size() takes at most one argument: dim");
@@ -424,8 +464,7 @@ class Evaluator {
     // The dtype conversions: x.float() is x.to(torch.float32).
     WICK_CHECK(args.empty(), TypeError, name, "() takes 0 positional arguments but ", args.size(),
                args.size() == 1 ? " was" : " were", " given");
-    WICK_CHECK(kwargs.empty(), TypeError, name, "() got an unexpected keyword argument '", kwargs.front().first,
-               "'");
+    WICK_CHECK(kwargs.empty(), TypeError, name, "() got an unexpected keyword argument '", kwargs.front().first, "'");
     const ScalarType to = name == "float"    ? ScalarType::kFloat32
                           : name == "double" ? ScalarType::kFloat64
                           : name == "long"   ? ScalarType::kInt64
@@ -471,8 +510,15 @@ class Evaluator {
 
     if (auto* c = std::get_if<Callable>(&callee)) {
       switch (c->kind) {
-        case Callable::Kind::kOp:
-          return as_python_result(c->name, wick::call(c->name, std::move(args), kwargs));
+        case Callable::Kind::kOp: {
+          const std::optional<bool> requires_grad = take_requires_grad(c->name, kwargs);
+          Thing result = as_python_result(c->name, wick::call(c->name, std::move(args), kwargs));
+          if (requires_grad.value_or(false)) {
+            Tensor t = std::get<Value>(result).to_tensor();
+            t.requires_grad_(true);
+          }
+          return result;
+        }
         case Callable::Kind::kMethod:
           args.insert(args.begin(), c->self);
           return as_python_result("torch.Tensor." + c->name,
@@ -495,6 +541,28 @@ class Evaluator {
     throw TypeError(detail::str_cat("'", v.type_name(), "' object is not callable"));
   }
 
+  // PyTorch's Python binding gives its factory functions (torch.tensor,
+  // torch.ones, torch.zeros_like, ...) a `requires_grad=` keyword that is not
+  // in their schemas: taken out of `kwargs` here and applied to the result.
+  static std::optional<bool> take_requires_grad(const std::string& op, Kwargs& kwargs) {
+    const auto it =
+        std::find_if(kwargs.begin(), kwargs.end(), [](const auto& kv) { return kv.first == "requires_grad"; });
+    if (it == kwargs.end() || find_op(op).schema().find_argument("requires_grad") >= 0) return std::nullopt;
+    static const std::set<std::string, std::less<>> kFactories = [] {
+      std::set<std::string, std::less<>> names;
+      for (const std::string& name : ignored_functions("torch")) names.insert(name);
+      for (const std::string& name : overridable_functions("torch"))
+        if (name.size() > 5 && name.compare(name.size() - 5, 5, "_like") == 0) names.insert(name);
+      return names;
+    }();
+    if (kFactories.count(op) == 0) return std::nullopt;  // the call reports the unexpected keyword
+    WICK_CHECK(it->second.is_bool(), TypeError, op.substr(op.rfind('.') + 1),
+               "(): argument 'requires_grad' must be bool, not ", it->second.type_name());
+    const bool flag = it->second.to_bool();
+    kwargs.erase(it);
+    return flag;
+  }
+
   static Value builtin(const std::string& name, const std::vector<Value>& args, const Kwargs& kwargs) {
     if (name == "torch.manual_seed") {
       WICK_CHECK(args.size() + kwargs.size() == 1 && (kwargs.empty() || kwargs[0].first == "seed"), TypeError,
@@ -504,6 +572,21 @@ class Evaluator {
                  seed.type_name());
       manual_seed(static_cast<std::uint64_t>(seed.to_int()));
       return Value(std::make_shared<GeneratorObject>(&default_generator()));  // PyTorch returns the generator
+    }
+    if (name == "torch.Size") {  // torch.Size([2, 3]): a tuple of ints
+      WICK_CHECK(args.size() <= 1 && kwargs.empty(), TypeError, "Size() takes at most 1 argument (", args.size(),
+                 " given)");
+      std::vector<std::int64_t> sizes;
+      if (!args.empty()) {
+        WICK_CHECK(args[0].is_list() || args[0].is_tuple() || args[0].is_int_list(), TypeError, "'",
+                   args[0].type_name(), "' object is not iterable");
+        for (const Value& item : args[0].items()) {
+          WICK_CHECK(item.is_int() && !item.is_bool(), TypeError,
+                     "torch.Size() takes an iterable of 'int' (item 0 is '", item.type_name(), "')");
+          sizes.push_back(item.to_int());
+        }
+      }
+      return Value(std::make_shared<TorchSize>(std::move(sizes)));
     }
     if (name == "torch.initial_seed") {
       WICK_CHECK(args.empty() && kwargs.empty(), TypeError, "initial_seed() takes no arguments");

@@ -12,7 +12,9 @@
 ///
 ///   input      := stmt (';' stmt)* [';'] END
 ///   stmt       := expr (',' expr)* [',']            (a bare tuple, as in Python)
-///   expr       := 'not' expr | compare
+///   expr       := conj ('or' conj)*                  (short-circuit; the value decides, as in Python)
+///   conj       := neg ('and' neg)*
+///   neg        := 'not' neg | compare
 ///   compare    := bitor [('==' | '!=' | '<' | '<=' | '>' | '>=') bitor]
 ///   bitor      := bitxor ('|' bitxor)*
 ///   bitxor     := bitand ('^' bitand)*
@@ -22,7 +24,7 @@
 ///   factor     := ('-' | '+' | '~') factor | power
 ///   power      := postfix ['**' factor]             (right-associative; -2**2 == -4)
 ///   postfix    := atom ('.' NAME | '(' [args] ')' | '[' index (',' index)* [','] ']')*
-///   index      := expr | [expr] ':' [expr] [':' [expr]] | '...' 
+///   index      := expr | [expr] ':' [expr] [':' [expr]] | '...'
 ///   args       := arg (',' arg)* [',']              (keywords after positionals)
 ///   arg        := NAME '=' expr | expr
 ///   atom       := INT | FLOAT | STRING+ | True | False | None | NAME
@@ -156,6 +158,7 @@ struct Node {
     kSubscript,  ///< children[0][children[1], ...] (Note [Subscripts])
     kSlice,      ///< start:stop:step in a subscript; children[0..2], kNone where left out
     kEllipsis,   ///< `...` in a subscript
+    kBoolOp,     ///< children[0] and/or children[1] (text), Python's short-circuit: the deciding operand
   };
 
   Kind kind = Kind::kNone;

@@ -7,8 +7,8 @@
 
 #include <cstdint>
 #include <memory>
-#include <sstream>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -26,7 +26,10 @@ class PyType final : public Object {
  public:
   PyType(std::string name, const TypeInfo* info) : name_(std::move(name)), info_(info) {}
   [[nodiscard]] std::string type_name() const override { return "type"; }
-  [[nodiscard]] std::string repr() const override { return name_; }
+  /// As Python prints a class: <class 'float'>, <class 'torch.Tensor'>.
+  [[nodiscard]] std::string repr() const override {
+    return "<class '" + (name_ == "Tensor" ? std::string("torch.Tensor") : name_) + "'>";
+  }
   [[nodiscard]] const std::string& name() const noexcept { return name_; }
   /// The registered type; nullptr for Tensor and Python's own types.
   [[nodiscard]] const TypeInfo* info() const noexcept { return info_; }
@@ -101,8 +104,8 @@ class NamedTuple final : public Object {
 struct SubscriptIndex {
   enum class Kind : std::uint8_t { kValue, kSlice, kEllipsis };
   Kind kind = Kind::kValue;
-  Value value;                               ///< kValue
-  std::optional<std::int64_t> start, stop;   ///< kSlice; empty where left out
+  Value value;                              ///< kValue
+  std::optional<std::int64_t> start, stop;  ///< kSlice; empty where left out
   std::optional<std::int64_t> step;
 
   static SubscriptIndex of(Value v) {

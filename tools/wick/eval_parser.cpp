@@ -138,13 +138,36 @@ class Parser {
 
   // --- grammar -----------------------------------------------------------------
   std::unique_ptr<Node> expr() {
+    return bool_chain("or", [this] { return conjunction(); });
+  }
+  std::unique_ptr<Node> conjunction() {
+    return bool_chain("and", [this] { return negation(); });
+  }
+
+  // operand (keyword operand)*: left-associative `and` / `or` nodes.
+  template <typename Operand>
+  std::unique_ptr<Node> bool_chain(std::string_view keyword, Operand operand) {
+    auto left = operand();
+    while (peek().kind == Token::Kind::kKeyword && peek().text == keyword) {
+      const std::size_t pos = peek().pos;
+      ++i_;
+      auto n = make(Node::Kind::kBoolOp, pos);
+      n->text = std::string(keyword);
+      add_child(*n, std::move(left));
+      add_child(*n, operand());
+      left = std::move(n);
+    }
+    return left;
+  }
+
+  std::unique_ptr<Node> negation() {
     const Token& t = peek();
     if (t.kind == Token::Kind::kKeyword && t.text == "not") {
       Nest nest(*this, t.pos);
       auto n = make(Node::Kind::kUnary, t.pos);
       n->unary_op = UnaryOp::kNot;
       ++i_;
-      add_child(*n, expr());
+      add_child(*n, negation());
       return n;
     }
     return compare();
@@ -300,7 +323,9 @@ class Parser {
   std::unique_ptr<Node> index() {
     const std::size_t pos = peek().pos;
     if (accept("...")) return make(Node::Kind::kEllipsis, pos);
-    auto bound = [&]() { return is_op(":") || is_op(",") || is_op("]") ? make(Node::Kind::kNone, peek().pos) : expr(); };
+    auto bound = [&]() {
+      return is_op(":") || is_op(",") || is_op("]") ? make(Node::Kind::kNone, peek().pos) : expr();
+    };
     auto start = bound();
     if (!is_op(":")) return start;
     auto slice = make(Node::Kind::kSlice, pos);
@@ -571,7 +596,10 @@ void print(const Node& n, std::string& out) {
       out += "}";
       return;
     case Node::Kind::kUnary:
-      out += n.unary_op == UnaryOp::kNeg ? "(-" : n.unary_op == UnaryOp::kPos ? "(+" : n.unary_op == UnaryOp::kInvert ? "(~" : "(not ";
+      out += n.unary_op == UnaryOp::kNeg      ? "(-"
+             : n.unary_op == UnaryOp::kPos    ? "(+"
+             : n.unary_op == UnaryOp::kInvert ? "(~"
+                                              : "(not ";
       print(*n.children[0], out);
       out += ")";
       return;
@@ -590,6 +618,13 @@ void print(const Node& n, std::string& out) {
       return;
     case Node::Kind::kEllipsis:
       out += "...";
+      return;
+    case Node::Kind::kBoolOp:
+      out += "(";
+      print(*n.children[0], out);
+      out += " " + n.text + " ";
+      print(*n.children[1], out);
+      out += ")";
       return;
     case Node::Kind::kSequence:
       for (std::size_t k = 0; k < n.children.size(); ++k) {

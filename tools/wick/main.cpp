@@ -112,7 +112,7 @@ int demo() {
       "(torch.arange(6.).reshape(2, 3) * 2 + 1).sum(1)",
       "torch.add(torch.tensor([1, 2]), 0.5)",
       "torch.add(ScalarTensor(2, 2), torch.tensor([[1, 1], [1, 1]]))",
-      "type(torch.add(SubTensor2([0]), SubTensor([1])))",
+      "type(torch.add(SubTensor2([0]), SubTensor([1]))).__name__",
   };
   for (const char* e : exprs) {
     std::cout << "\n>>> " << e << "\n";
