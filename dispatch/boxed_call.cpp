@@ -2,6 +2,7 @@
 // conventions (keywords, defaults, varargs int lists, wrapped numbers, out=).
 /// \file
 #include <algorithm>
+#include <cctype>
 #include <mutex>
 #include <shared_mutex>
 #include <string>
@@ -332,6 +333,37 @@ Stack bind_overload(OperatorHandle& op, std::shared_ptr<const FunctionSchema>& s
 // the argument and get no note. The note is built only when an error is
 // thrown: the call path pays nothing for it.
 
+// Note [Error prefixes]
+// A kernel or meta function starts its message with the operator that
+// raised it ("torch.mm: mat1 and mat2 shapes cannot be multiplied ..."): in
+// the typed C++ API that prefix is the only context an error has. Through
+// the boxed API the call note names the operator the caller called, with
+// its arguments, and a prefix naming another operator (a composite's part:
+// `@` and F.linear reach torch.mm, F.cross_entropy reaches nll_loss) would
+// name one the caller never called. The boxed call that adds the note
+// therefore drops a leading "<operator>: " that names a registered operator
+// other than the one called (or the one it aliases): the first line is then
+// PyTorch's message. A prefix naming the operator called stays, as in the
+// typed API (PyTorch's own texts carry it at times: "torch.clamp: At least
+// one of 'min' or 'max' must not be None").
+const std::string& root_name(const OperatorEntry& e) {
+  return (e.alias_target != nullptr ? *e.alias_target : e).qualified;
+}
+
+void drop_operator_prefix(Error& e, const OperatorHandle& called) {
+  const std::string_view m = e.message();
+  const std::size_t colon = m.find(": ");
+  if (colon == std::string_view::npos || colon == 0) return;
+  const std::string_view name = m.substr(0, colon);
+  if (name.find('.') == std::string_view::npos) return;
+  for (char c : name) {
+    if (!(std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '.')) return;
+  }
+  const std::optional<OperatorHandle> prefixed = try_find_op(name);
+  if (!prefixed || root_name(*prefixed->entry()) == root_name(*called.entry())) return;
+  e.set_message(std::string(m.substr(colon + 2)));
+}
+
 /// A tensor argument by its type, shape and dtype.
 std::string describe_tensor(const Tensor& t) {
     if (!t.defined()) return std::string("Tensor(undefined)");
@@ -405,7 +437,10 @@ Value call(std::string_view name, std::vector<Value> args, const Kwargs& kwargs)
     try {
       op.call_boxed(stack);
     } catch (Error& e) {
-      if (e.notes() == 0) e.add_note(call_note(op, *schema, args, *kw));
+      if (e.notes() == 0) {
+        drop_operator_prefix(e, op);
+        e.add_note(call_note(op, *schema, args, *kw));
+      }
       throw;
     }
   }

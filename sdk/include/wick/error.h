@@ -31,12 +31,17 @@ namespace wick {
 ///     in torch.softmax(input=Tensor(shape=[2, 3], dtype=float32), dim=5)
 class WICK_API Error : public std::runtime_error {
  public:
-  explicit Error(const std::string& msg) : std::runtime_error(msg), text_(msg) {}
+  explicit Error(const std::string& msg) : std::runtime_error(msg), message_(msg), text_(msg) {}
   [[nodiscard]] virtual const char* type_name() const noexcept { return "Error"; }
   /// The message, then each note on a line of its own.
   [[nodiscard]] const char* what() const noexcept override { return text_.c_str(); }
   /// The message without the notes.
-  [[nodiscard]] const char* message() const noexcept { return std::runtime_error::what(); }
+  [[nodiscard]] const char* message() const noexcept { return message_.c_str(); }
+  /// Replaces the message, keeping the notes (Note [Error prefixes]).
+  void set_message(const std::string& msg) {
+    text_ = msg + text_.substr(message_.size());
+    message_ = msg;
+  }
   /// Appends a line of context (Python's `add_note`); rethrow with `throw;`
   /// to keep the error's type.
   void add_note(const std::string& note) {
@@ -47,6 +52,7 @@ class WICK_API Error : public std::runtime_error {
   [[nodiscard]] int notes() const noexcept { return notes_; }
 
  private:
+  std::string message_;
   std::string text_;
   int notes_ = 0;
 };
