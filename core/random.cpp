@@ -91,9 +91,7 @@ void normal_fill_16(double* data, double mean, double std) {
 // From the operating system's entropy, below 2**63 so that it is a Python
 // int wick's int64 holds (PyTorch's may reach 2**64 - 1).
 // PyTorch's float32 uniform in [0, 1): the low 24 bits of one 32-bit draw.
-float uniform_float(std::uint32_t draw) {
-  return static_cast<float>(draw & ((std::uint32_t{1} << 24) - 1)) * 0x1p-24F;
-}
+float uniform_float(std::uint32_t draw) { return static_cast<float>(draw & ((std::uint32_t{1} << 24) - 1)) * 0x1p-24F; }
 
 std::uint64_t nondeterministic_seed() {
   std::random_device device;
@@ -125,9 +123,7 @@ std::uint64_t Generator::draw64() {
   return (high << 32) | draw32();
 }
 
-double Generator::uniform01() {
-  return static_cast<double>(draw64() & ((std::uint64_t{1} << 53) - 1)) * 0x1p-53;
-}
+double Generator::uniform01() { return static_cast<double>(draw64() & ((std::uint64_t{1} << 53) - 1)) * 0x1p-53; }
 
 void Generator::uniform(float* out, std::int64_t n, double from, double to) {
   std::lock_guard lock(mutex_);
@@ -199,6 +195,15 @@ void Generator::integers(std::int64_t* out, std::int64_t n, std::int64_t low, st
   for (std::int64_t i = 0; i < n; ++i) {
     const std::uint64_t draw = range >= (std::uint64_t{1} << 32) ? draw64() : draw32();
     out[i] = static_cast<std::int64_t>(draw % range + static_cast<std::uint64_t>(low));
+  }
+}
+
+void Generator::permutation(std::int64_t* out, std::int64_t n) {
+  std::lock_guard lock(mutex_);
+  for (std::int64_t i = 0; i < n; ++i) out[i] = i;
+  for (std::int64_t i = 0; i + 1 < n; ++i) {
+    const auto z = static_cast<std::int64_t>(draw32() % static_cast<std::uint64_t>(n - i));
+    std::swap(out[i], out[i + z]);
   }
 }
 

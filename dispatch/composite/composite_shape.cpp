@@ -9,9 +9,11 @@
 #include <optional>
 #include <vector>
 
+#include "core/autograd/autograd_meta.h"
 #include "dispatch/composite/composite.h"
 #include "wick/checked.h"
 #include "wick/ops.h"
+#include "wick/random.h"
 #include "wick/tensor_util.h"
 
 namespace wick {
@@ -76,8 +78,8 @@ Tensor stack_kernel(const std::vector<Tensor>& tensors, I64 dim) {
   const Tensor& first = tensors.front();
   for (std::size_t i = 1; i < tensors.size(); ++i) {
     WICK_CHECK(tensors[i].sizes().equals(first.sizes()), RuntimeError,
-               "stack expects each tensor to be equal size, but got ", format_shape(first.sizes()),
-               " at entry 0 and ", format_shape(tensors[i].sizes()), " at entry ", i);
+               "stack expects each tensor to be equal size, but got ", format_shape(first.sizes()), " at entry 0 and ",
+               format_shape(tensors[i].sizes()), " at entry ", i);
   }
   const I64 d = wrap_dim(dim, first.dim() + 1);
   std::vector<Tensor> parts;
@@ -88,8 +90,8 @@ Tensor stack_kernel(const std::vector<Tensor>& tensors, I64 dim) {
 
 std::vector<Tensor> split_sized(const Tensor& self, I64 split_size, I64 dim) {
   WICK_CHECK(self.dim() != 0, RuntimeError, "split expects at least a 1-dimensional tensor");
-  WICK_CHECK(split_size >= 0, RuntimeError, "split expects split_size be non-negative, but got split_size=",
-             split_size);
+  WICK_CHECK(split_size >= 0, RuntimeError,
+             "split expects split_size be non-negative, but got split_size=", split_size);
   const I64 d = wrap_dim(dim, self.dim());
   const I64 size = self.sizes()[d];
   WICK_CHECK(split_size != 0 || size == 0, RuntimeError,
@@ -232,6 +234,54 @@ Tensor randn_like_kernel(const Tensor& self, std::optional<ScalarType> dtype, st
   return randn(self.sizes(), t, device.value_or(self.device()));
 }
 
+// randperm: PyTorch 1.13's CPU shuffle on the default generator, then moved
+// to the device (Note [PyTorch's random numbers] in core/random.cpp).
+Tensor randperm_kernel(std::int64_t n, std::optional<ScalarType> dtype, std::optional<Device> device) {
+  const char* op = "torch.randperm";
+  const ScalarType t = dtype.value_or(ScalarType::kInt64);
+  WICK_CHECK(n >= 0, RuntimeError, op, ": Trying to create tensor with negative dimension ", n, ": [", n, "]");
+  WICK_CHECK(t != ScalarType::kBool, RuntimeError, op, ": \"randperm\" not implemented for 'Bool'");
+  WICK_CHECK(t != ScalarType::kFloat32 || n <= (std::int64_t{1} << 24) + 1, RuntimeError, op,
+             ": n cannot be greater than 2^24+1 for Float type.");
+  WICK_CHECK(t != ScalarType::kFloat64 || n <= (std::int64_t{1} << 53) + 1, RuntimeError, op,
+             ": n cannot be greater than 2^53+1 for Double type.");
+  const Device d = device.value_or(Device(DeviceType::kCPU));
+  if (d.is_meta()) return empty({n}, t, d);
+  Tensor r = empty({n}, ScalarType::kInt64, Device(DeviceType::kCPU));
+  default_generator().permutation(r.data_ptr<std::int64_t>(), n);
+  return r.to(d, t);
+}
+
+// bernoulli(p): a uniform of p's own dtype per element, below p (PyTorch's
+// CPU kernel draws float32 uniforms for float32 probabilities).
+Tensor bernoulli_kernel(const Tensor& input) {
+  const char* op = "torch.bernoulli";
+  WICK_CHECK(is_floating(input.dtype()), RuntimeError, op, ": \"bernoulli_tensor_cpu_p_\" not implemented for '",
+             type_title(input.dtype()), "'");
+  if (!input.device().is_meta()) {
+    const bool in_range =
+        all(logical_and(ge(input, wrap_scalar(Scalar(0.0))), le(input, wrap_scalar(Scalar(1.0))))).item().to<bool>();
+    WICK_CHECK(in_range, RuntimeError, op,
+               ": Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error message be improved?  "
+               "If so, please report an enhancement request to PyTorch.)");
+  }
+  return lt(rand(input.sizes(), input.dtype(), input.device()), input).to(input.dtype());
+}
+
+// bernoulli(input, p): one float64 uniform per element, below p.
+Tensor bernoulli_p_kernel(const Tensor& input, double p) {
+  WICK_CHECK(p >= 0.0 && p <= 1.0, RuntimeError,
+             "torch.bernoulli: bernoulli_ expects p to be in [0, 1], but got p=", p);
+  return lt(rand(input.sizes(), ScalarType::kFloat64, input.device()), wrap_scalar(Scalar(p))).to(input.dtype());
+}
+
+Tensor bernoulli_inplace_kernel(const Tensor& self, double p) {
+  autograd::check_inplace(self, "bernoulli_");
+  const Tensor draw = bernoulli_p_kernel(self, p);
+  Tensor out = self;
+  return out.copy_(draw);
+}
+
 }  // namespace
 
 void register_composite_shape(std::vector<std::unique_ptr<Library>>& out) {
@@ -248,9 +298,14 @@ void register_composite_shape(std::vector<std::unique_ptr<Library>>& out) {
       .impl("ones_like", &ones_like_kernel)
       .impl("full_like", &full_like_kernel)
       .impl("rand_like", &rand_like_kernel)
-      .impl("randn_like", &randn_like_kernel);
+      .impl("randn_like", &randn_like_kernel)
+      .impl("randperm", &randperm_kernel)
+      .impl("bernoulli", &bernoulli_kernel)
+      .impl("bernoulli.p", &bernoulli_p_kernel);
   auto tensor = std::make_unique<Library>("torch.Tensor", kComposite);
-  tensor->impl("expand_as", &expand_as_kernel).impl("repeat", &repeat_kernel);
+  tensor->impl("expand_as", &expand_as_kernel)
+      .impl("repeat", &repeat_kernel)
+      .impl("bernoulli_", &bernoulli_inplace_kernel);
   out.push_back(std::move(torch));
   out.push_back(std::move(tensor));
 }

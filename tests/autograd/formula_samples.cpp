@@ -297,7 +297,7 @@ Domain domain_of(const std::string& name) {
   for (const char* p : kPositive)
     if (base == p) return Domain::kPositive;
   if (base == "asin" || base == "acos") return Domain::kInsideUnit;
-  if (name == "binary_cross_entropy") return Domain::kProbability;
+  if (name == "binary_cross_entropy" || name == "bernoulli") return Domain::kProbability;
   return Domain::kAwayFromZero;
 }
 
@@ -354,11 +354,16 @@ bool has_tensor_argument(const FunctionSchema& s) {
 
 bool result_never_requires_grad(const std::string& name) {
   return name == "zeros_like" || name == "ones_like" || name == "full_like" || name == "rand_like" ||
-         name == "randn_like";
+         name == "randn_like" || name == "bernoulli";
 }
 
 FormulaCheck check_formula(const CatalogEntry& e) {
   FormulaCheck out;
+  // Each entry's inputs come from a generator seeded by its name (FNV-1a), so
+  // they do not depend on which operators ran before it.
+  std::uint64_t seed = 14695981039346656037ULL;
+  for (const char c : e.qualified_name) seed = (seed ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+  manual_seed(seed);
   const FunctionSchema schema = find_op(e.overloads.front()).schema();
   if (!has_tensor_argument(schema)) {
     out.kind = FormulaCheck::Kind::kNoTensorArgument;
@@ -378,6 +383,9 @@ FormulaCheck check_formula(const CatalogEntry& e) {
       };
       Tensor probe = fn(inputs);
       ++out.samples;
+      // bernoulli_ writes a random draw into self (its gradient is zero, as
+      // PyTorch's): gradcheck needs the same result on every call.
+      if (e.name == "bernoulli_") continue;
       if (result_never_requires_grad(e.name) || !autograd::is_differentiable_type(probe.dtype())) {
         if (probe.requires_grad()) out.failures.push_back(where + ": a non-differentiable result requires grad");
         continue;

@@ -310,7 +310,16 @@ def grammar_cases():
               "torch.arange(4.).chunk(1)", "torch.manual_seed(0); torch.randn(3)", "torch.manual_seed(3); torch.rand(2, 2)",
               "torch.manual_seed(1); torch.randint(0, 10, (5,))", "torch.manual_seed(0)",
               "torch.manual_seed(2); F.dropout(torch.ones(8), 0.5)", "torch.manual_seed(0); torch.randn(20)",
-              "torch.manual_seed(0); torch.randn(4, dtype=torch.float64)", "torch.manual_seed(5); torch.rand(3, dtype=torch.float64)"]
+              "torch.manual_seed(0); torch.randn(4, dtype=torch.float64)", "torch.manual_seed(5); torch.rand(3, dtype=torch.float64)",
+              "torch.manual_seed(0); torch.randperm(10)", "torch.manual_seed(7); torch.randperm(50)",
+              "torch.manual_seed(1); torch.randperm(6, dtype=torch.float64)",
+              "torch.manual_seed(3); (torch.randperm(100000) * torch.arange(100000)).sum()",
+              "torch.manual_seed(3); torch.bernoulli(torch.linspace(0, 1, 10))",
+              "torch.manual_seed(3); torch.bernoulli(torch.linspace(0, 1, 10, dtype=torch.float64))",
+              "torch.manual_seed(3); torch.linspace(0, 1, 10).bernoulli_(0.5)",
+              "torch.manual_seed(0); torch.bernoulli(torch.ones(5), 0.3)", "torch.randperm(-1)",
+              "torch.randperm(3, dtype=torch.bool)", "torch.bernoulli(torch.tensor([1.5]))",
+              "torch.bernoulli(torch.tensor([1, 0]))", "torch.ones(2).bernoulli_(-1)"]
     return cases
 
 

@@ -45,7 +45,7 @@ const std::map<std::string, std::string>& not_walked() {
 /// Operators whose results are random: only dtype and shape can be compared.
 bool random_result(const std::string& name) {
   return name == "rand_like" || name == "randn_like" || name == "rand" || name == "randn" || name == "randint" ||
-         name == "dropout";
+         name == "dropout" || name == "randperm" || name == "bernoulli" || name == "bernoulli_";
 }
 
 // --- creation functions: a sample from the schema ---------------------------------

@@ -49,6 +49,10 @@ class WICK_API Generator final {
   void normal(double* out, std::int64_t n, double mean = 0.0, double std = 1.0);
   /// Fills `n` uniform integers in [low, high) (high > low).
   void integers(std::int64_t* out, std::int64_t n, std::int64_t low, std::int64_t high);
+  /// A random permutation of 0..n-1 into `out`: PyTorch 1.13's CPU
+  /// randperm, a Fisher-Yates shuffle whose i-th swap partner is i + (a
+  /// 32-bit draw modulo n - i).
+  void permutation(std::int64_t* out, std::int64_t n);
 
  private:
   std::uint32_t draw32() { return static_cast<std::uint32_t>(engine_()); }
