@@ -3,6 +3,7 @@
 /// \file
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <mutex>
 #include <shared_mutex>
 #include <string>
@@ -227,7 +228,7 @@ OperatorHandle select_overload(OperatorHandle op, const Kwargs& kwargs, Kwargs& 
 Stack bind_arguments(const OperatorHandle& op, const FunctionSchema& s, std::vector<Value>& args, const Kwargs& kw,
                      bool keep_args) {
   std::vector<std::optional<Value>> bound(s.arguments.size());
-  std::vector<bool> by_keyword(s.arguments.size(), false);
+  std::uint64_t by_keyword = 0;  // bit i: argument i came by keyword (its position is not named in errors)
   std::size_t npositional = 0;
   for (const auto& a : s.arguments)
     if (!a.kwarg_only) ++npositional;
@@ -246,7 +247,7 @@ Stack bind_arguments(const OperatorHandle& op, const FunctionSchema& s, std::vec
     WICK_CHECK(idx >= 0, TypeError, op_label(op), " got an unexpected keyword argument '", key, "'");
     WICK_CHECK(!bound[idx].has_value(), TypeError, op_label(op), " got multiple values for argument '", key, "'");
     bound[idx] = value;
-    by_keyword[idx] = true;
+    if (idx < 64) by_keyword |= std::uint64_t{1} << idx;
   }
   Stack stack;
   stack.reserve(s.arguments.size());
@@ -258,7 +259,8 @@ Stack bind_arguments(const OperatorHandle& op, const FunctionSchema& s, std::vec
                  "' (position ", i + 1, ")");
       bound[i] = *arg.default_value;
     }
-    stack.push_back(convert(op, arg, by_keyword[i] ? kByKeyword : i, std::move(*bound[i])));
+    const bool keyword = i < 64 && ((by_keyword >> i) & 1U) != 0;
+    stack.push_back(convert(op, arg, keyword ? kByKeyword : i, std::move(*bound[i])));
   }
   return stack;
 }

@@ -18,10 +18,12 @@
 /// the test too, so the list stays as short as it can be.
 #include <gtest/gtest.h>
 
+#include <fnmatch.h>
+
+#include <cctype>
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <regex>
 #include <string>
 #include <vector>
 
@@ -34,44 +36,52 @@
 namespace {
 
 struct Divergence {
-  const char* pattern;  // ECMAScript regex matched against the whole expression
+  /// Shell-style patterns (fnmatch: `*` any text, `\\[` a bracket) matched
+  /// against the whole expression; an expression matching any of them.
+  std::vector<const char*> patterns;
   const char* reason;
 };
 
 // Every documented divergence from PyTorch 1.13 the generated cases meet
 // (README, "Divergences from PyTorch"). Keep this list short: fix the cause
 // where it can be fixed.
-constexpr Divergence kDivergences[] = {
-    {R"(.*\.__rsub__\(.*alpha=.*)",
+const Divergence kDivergences[] = {
+    {{"*.__rsub__(*alpha=*"},
      "PyTorch 1.13's Tensor.__rsub__ returns NotImplemented when given alpha; wick computes other - alpha * self"},
-    {R"(torch\.maximum\(torch\.ones\(2\), 2\.0\)|torch\.minimum\(2, torch\.ones\(2\)\)|torch\.atan2\(torch\.ones\(2\), 2\))"
-     R"(|torch\.logical_and\(torch\.ones\(2\), 1\)|torch\.exp\(3\)|.*\)\.where\(.*, 0\.5\))",
+    {{"torch.maximum(torch.ones(2), 2.0)", "torch.minimum(2, torch.ones(2))", "torch.atan2(torch.ones(2), 2)",
+      "torch.logical_and(torch.ones(2), 1)", "torch.exp(3)", "*).where(*, 0.5)"},
      "a Python number for a tensor argument where PyTorch has no Scalar overload: PyTorch raises TypeError, wick "
      "wraps the number (issue 18, item 4, is not done)"},
-    {R"(torch\.bitwise_not\(.*out=.*)",
+    {{"torch.bitwise_not(*out=*"},
      "PyTorch's bitwise_not wants an out= of the result's dtype ('Found dtype Float but expected Long'); wick "
      "applies the cast rule of every structured operator and converts"},
-    {R"(\(torch\.linspace\(-1\.57, 1\.9, [24]\)(\.reshape\(2, 1\))?\)\.addmm_\(.*)",
+    {{"(torch.linspace(-1.57, 1.9, 4)).addmm_(*", "(torch.linspace(-1.57, 1.9, 2).reshape(2, 1)).addmm_(*"},
      "an in-place addmm_ whose self cannot hold the product: PyTorch says 'Bad in-place call: input tensor size "
      "[4] and output tensor size [2, 4] should match', wick 'output with shape [4] doesn't match the broadcast "
      "shape [2, 4]'"},
-    {R"(torch\.batch_norm\(.*, False, 0\.1, 1e-05, True\))",
+    {{"torch.batch_norm(*, False, 0.1, 1e-05, True)"},
      "batch_norm with running statistics rounds differently in the last bit (PyTorch folds weight / sqrt(var + "
      "eps) and the shift into one scale and bias first): an element that cancels to zero is 0 in wick, -4e-08 in "
      "PyTorch (issue 18, item 2)"},
-    {R"(2 \*\* 100)", "Python's ints are unbounded; wick's are int64 and raise OverflowError"},
-    {R"(torch\.ones\(2\)\.add\(\)|torch\.add\(torch\.ones\(2\)\)|.*\.to\(torch\.float32, 5\)|.*\.std\(unbiased=2\))",
+    {{"2 ** 100"}, "Python's ints are unbounded; wick's are int64 and raise OverflowError"},
+    {{"torch.ones(2).add()", "torch.add(torch.ones(2))", "*.to(torch.float32, 5)", "*.std(unbiased=2)"},
      "a call no overload binds: PyTorch lists every overload ('received an invalid combination of arguments - "
      "got (...), but expected one of: ...'); wick names the missing or mistyped argument of the closest one"},
-    {R"(.*\[\.\.\., \.\.\.\])", "PyTorch 1.13 accepts two ellipses in an index; wick raises IndexError, as NumPy does"},
-    {R"(.*device='nonsense'.*)",
+    {{"*\\[..., ...\\]"}, "PyTorch 1.13 accepts two ellipses in an index; wick raises IndexError, as NumPy does"},
+    {{"*device='nonsense'*"},
      "a bad device string: wick lists the device types it has (cpu, cuda, meta and registered ones), not "
      "PyTorch's nineteen"},
-    {R"(.*\.norm\(p='fro', dim=5\))",
+    {{"*.norm(p='fro', dim=5)"},
      "torch.norm and Tensor.norm take PyTorch's Python signature (p='fro', dim, keepdim, dtype) only in part "
      "(issue 18, item 3)"},
-    {R"(.*\.(diagonal|unbind|movedim)\(.*)", "not in the catalog yet (issue 20)"},
+    {{"*.diagonal(*", "*.unbind(*", "*.movedim(*"}, "not in the catalog yet (issue 20)"},
 };
+
+bool matches(const Divergence& d, const std::string& expr) {
+  for (const char* pattern : d.patterns)
+    if (fnmatch(pattern, expr.c_str(), 0) == 0) return true;
+  return false;
+}
 
 std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
 
@@ -86,19 +96,39 @@ std::string wick_output(const std::string& expr) {
   }
 }
 
+// "<... at 0x7f1e11b908d0>" -> "<... at 0x?>": pointers are not compared.
 std::string without_addresses(const std::string& s) {
-  static const std::regex kAddress("0x[0-9a-fA-F]+");
-  return std::regex_replace(s, kAddress, "0x?");
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s.compare(i, 2, "0x") == 0 && i + 2 < s.size() && std::isxdigit(static_cast<unsigned char>(s[i + 2])) != 0) {
+      out += "0x?";
+      i += 2;
+      while (i + 1 < s.size() && std::isxdigit(static_cast<unsigned char>(s[i + 1])) != 0) ++i;
+      continue;
+    }
+    out += s[i];
+  }
+  return out;
 }
 
-// Equal, or equal once wick's operator prefix ("torch.mm: ") is dropped.
+// An operator's name as a prefix gives it: "torch.mm", "torch.nn.functional.nll_loss", "pow_".
+bool operator_name(const std::string& s) {
+  if (s.empty() || (std::isalpha(static_cast<unsigned char>(s[0])) == 0 && s[0] != '_')) return false;
+  for (char c : s)
+    if (std::isalnum(static_cast<unsigned char>(c)) == 0 && c != '_' && c != '.') return false;
+  return true;
+}
+
+// Equal, or equal once wick's operator prefix ("RuntimeError: torch.mm: ...") is dropped.
 bool same_output(const std::string& wick_text, const std::string& torch_text) {
   const std::string w = without_addresses(wick_text);
   const std::string t = without_addresses(torch_text);
   if (w == t) return true;
-  static const std::regex kPrefixed(R"(^(\w+): [A-Za-z_][\w.]*: (.*)$)");
-  std::smatch m;
-  return std::regex_match(w, m, kPrefixed) && m[1].str() + ": " + m[2].str() == t;
+  const std::size_t type_end = w.find(": ");
+  if (type_end == std::string::npos) return false;
+  const std::size_t name_end = w.find(": ", type_end + 2);
+  if (name_end == std::string::npos || !operator_name(w.substr(type_end + 2, name_end - type_end - 2))) return false;
+  return w.substr(0, type_end + 2) + w.substr(name_end + 2) == t;
 }
 
 TEST(Differential, WickEvalPrintsWhatPyTorchPrints) {
@@ -110,8 +140,6 @@ TEST(Differential, WickEvalPrintsWhatPyTorchPrints) {
   const nlohmann::json& cases = doc.at("cases");
   ASSERT_GE(cases.size(), 1500u);
 
-  std::vector<std::regex> patterns;
-  for (const Divergence& d : kDivergences) patterns.emplace_back(d.pattern);
   std::vector<std::size_t> used(std::size(kDivergences), 0);
   std::size_t same = 0;
   std::size_t documented = 0;
@@ -125,8 +153,8 @@ TEST(Differential, WickEvalPrintsWhatPyTorchPrints) {
       continue;
     }
     bool listed = false;
-    for (std::size_t k = 0; k < patterns.size() && !listed; ++k) {
-      if (std::regex_match(expr, patterns[k])) {
+    for (std::size_t k = 0; k < std::size(kDivergences) && !listed; ++k) {
+      if (matches(kDivergences[k], expr)) {
         ++used[k];
         listed = true;
       }
@@ -142,7 +170,7 @@ TEST(Differential, WickEvalPrintsWhatPyTorchPrints) {
               same, 100.0 * static_cast<double>(same) / static_cast<double>(cases.size()), documented);
   for (const std::string& f : failures) ADD_FAILURE() << f;
   for (std::size_t k = 0; k < used.size(); ++k) {
-    EXPECT_GT(used[k], 0u) << "the divergence '" << kDivergences[k].pattern
+    EXPECT_GT(used[k], 0u) << "the divergence '" << kDivergences[k].patterns.front()
                            << "' matches no differing case: remove it from kDivergences and the README";
   }
 }
