@@ -199,8 +199,13 @@ Pool2dMeta adaptive_pool(const Tensor& src, IntArrayRef input_size, IntArrayRef 
   const PoolDim cols{input_size[3], output_size[1], 1, 1, 0, 1, PoolKind::kAdaptive, true};
   if (rows.out != 0 && cols.out != 0)
     return window_pool<kForward>(op, "adaptive_avg_pool2d", src, input_size, rows, cols, std::nullopt);
-  Pool2dMeta m;
+  // An empty output: the checks window_pool makes, without its window table.
   const I64 out_sizes[] = {input_size[0], input_size[1], rows.out, cols.out};
+  if (!kForward)
+    WICK_CHECK(src.sizes().equals(out_sizes), RuntimeError, op, ": grad_output of shape ", format_shape(src.sizes()),
+               " does not match the pooling's output");
+  check_pool_dtype(op, "adaptive_avg_pool2d", src.dtype(), /*allow_long=*/false);
+  Pool2dMeta m;
   m.out = TensorMeta::contiguous(kForward ? IntArrayRef(out_sizes) : input_size, src.dtype(), device_of(op, {&src}));
   m.planes = checked_mul(input_size[0], input_size[1], op);
   m.rows = rows;

@@ -4,8 +4,8 @@
 /// "Fuzzing"). Each input is also kept in its fuzzer's seed corpus, as the
 /// file named in the test's comment, so the bounded CI runs replay it too.
 /// This file is part of the ordinary test suite (tests/*/*_test.cpp).
-#include <cstdint>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <string>
 #include <vector>
@@ -68,7 +68,8 @@ TEST(FuzzRegression, EmptyViewWithAnOffsetHasNoDataPointer) {
   ASSERT_GT(t.storage_offset(), 0);
   EXPECT_EQ(t.data_ptr(), nullptr);
   EXPECT_EQ(item(call("torch.sum", {t})), 0);
-  EXPECT_FALSE(call("torch.any", {empty({1, 1, 3}, ScalarType::kInt32).narrow(1, 1, 0)}).to_tensor().data_ptr<bool>()[0]);
+  EXPECT_FALSE(
+      call("torch.any", {empty({1, 1, 3}, ScalarType::kInt32).narrow(1, 1, 0)}).to_tensor().data_ptr<bool>()[0]);
 }
 
 // corpus/boxed_call/regress_int64_{sum,neg,rsub}_wraps: int64 arithmetic that
@@ -97,6 +98,28 @@ TEST(FuzzRegression, PoolBackwardChecksTheInputSize) {
   }
 }
 
+// corpus/boxed_call/regress_pool_backward_bool_grad: a bool 0-dim gradient
+// and an empty pooled output skipped the dtype and shape checks, and the CPU
+// kernel zero-filled a bool tensor as doubles (a heap overflow under ASan).
+TEST(FuzzRegression, PoolBackwardOfAnEmptyOutputChecksTheGradient) {
+  init();
+  try {
+    (void)call("aten.adaptive_avg_pool2d_backward", {true, 5});
+    FAIL() << "expected RuntimeError";
+  } catch (const RuntimeError& e) {
+    EXPECT_NE(std::string(e.what()).find("grad_output of shape [] does not match the pooling's output"),
+              std::string::npos)
+        << e.what();
+  }
+  try {
+    (void)call("aten.adaptive_avg_pool2d_backward", {zeros({5, 5, 0, 0}, ScalarType::kBool), 5});
+    FAIL() << "expected RuntimeError";
+  } catch (const RuntimeError& e) {
+    EXPECT_NE(std::string(e.what()).find("\"adaptive_avg_pool2d\" not implemented for 'Bool'"), std::string::npos)
+        << e.what();
+  }
+}
+
 // corpus/boxed_call/regress_max_pool_huge_kernel: kernel_size=2**63-1
 // overflowed the output-size arithmetic; with padding 2**62 - 1 (allowed: at
 // most half the kernel) the window start was found by stepping 2**62 times.
@@ -121,7 +144,8 @@ TEST(FuzzRegression, ElementCountOfHugeViews) {
   EXPECT_THROW((void)call("torch.Tensor.repeat", {ones({3, 2}), std::vector<std::int64_t>{kMax, 1}}), RuntimeError);
   // corpus/boxed_call/regress_reshape_size_overflow: reshape's size
   // inference multiplied (2**63 - 1) * (2**63 - 1) before reaching the 0.
-  EXPECT_EQ(call("torch.Tensor.repeat", {ones({}), std::vector<std::int64_t>{kMax, kMax, kMax, 0}}).to_tensor().numel(), 0);
+  EXPECT_EQ(call("torch.Tensor.repeat", {ones({}), std::vector<std::int64_t>{kMax, kMax, kMax, 0}}).to_tensor().numel(),
+            0);
   EXPECT_THROW((void)call("torch.reshape", {ones({4}), std::vector<std::int64_t>{kMax, kMax, -1}}), RuntimeError);
   EXPECT_THROW((void)call("torch.Tensor.expand", {empty({1}), std::vector<std::int64_t>{1LL << 62, 1LL << 62}}),
                RuntimeError);
@@ -151,13 +175,13 @@ TEST(FuzzRegression, SplitWithSizesSumOverflow) {
 // an empty input or gradient now makes no window table.
 TEST(FuzzRegression, AdaptivePoolOfAnEmptyBatchMakesNoWindowTable) {
   init();
-  const Tensor y = call("aten.adaptive_avg_pool2d", {empty({0, 2, 3, 2}, ScalarType::kFloat64),
-                                                     std::vector<std::int64_t>{kMax, kMax}})
+  const Tensor y = call("aten.adaptive_avg_pool2d",
+                        {empty({0, 2, 3, 2}, ScalarType::kFloat64), std::vector<std::int64_t>{kMax, kMax}})
                        .to_tensor();
   EXPECT_EQ(y.sizes().vec(), (std::vector<std::int64_t>{0, 2, kMax, kMax}));
-  const Tensor g = call("aten.adaptive_avg_pool2d_backward",
-                        {empty({1, 1, 0, kMax}), std::vector<std::int64_t>{1, 1, 3, 3}})
-                       .to_tensor();
+  const Tensor g =
+      call("aten.adaptive_avg_pool2d_backward", {empty({1, 1, 0, kMax}), std::vector<std::int64_t>{1, 1, 3, 3}})
+          .to_tensor();
   EXPECT_EQ(g.sizes().vec(), (std::vector<std::int64_t>{1, 1, 3, 3}));
   EXPECT_EQ(abs(g).sum().item<double>(), 0.0);
 }

@@ -548,14 +548,14 @@ class Evaluator {
     const auto it =
         std::find_if(kwargs.begin(), kwargs.end(), [](const auto& kv) { return kv.first == "requires_grad"; });
     if (it == kwargs.end() || find_op(op).schema().find_argument("requires_grad") >= 0) return std::nullopt;
-    static const std::set<std::string, std::less<>> kFactories = [] {
+    static const std::set<std::string, std::less<>> factories = [] {
       std::set<std::string, std::less<>> names;
       for (const std::string& name : ignored_functions("torch")) names.insert(name);
       for (const std::string& name : overridable_functions("torch"))
         if (name.size() > 5 && name.compare(name.size() - 5, 5, "_like") == 0) names.insert(name);
       return names;
     }();
-    if (kFactories.count(op) == 0) return std::nullopt;  // the call reports the unexpected keyword
+    if (factories.count(op) == 0) return std::nullopt;  // the call reports the unexpected keyword
     WICK_CHECK(it->second.is_bool(), TypeError, op.substr(op.rfind('.') + 1),
                "(): argument 'requires_grad' must be bool, not ", it->second.type_name());
     const bool flag = it->second.to_bool();
