@@ -23,6 +23,7 @@
 #include <string>
 
 #include "tests/fuzz/fuzz_util.h"
+#include "tests/support/test_paths.h"
 #include "wick/catalog.h"
 #include "wick/device.h"
 #include "wick/error.h"
@@ -31,12 +32,11 @@
 
 namespace {
 
-// The descriptor plugin, beside this fuzzer's build: <build>/bin/<fuzzer> ->
-// <build>/tests/fuzz/plugin (Note [Tests find their files from where they run]).
+// The descriptor plugin, beside this fuzzer's build: <build>/tests/fuzz/plugin
+// (Note [Tests find their files from where they run]).
 const std::string& plugin_path() {
   static const std::string path =
-      std::filesystem::read_symlink("/proc/self/exe").parent_path().parent_path().string() +
-      "/tests/fuzz/plugin/" WICK_FUZZ_PLUGIN_NAME;
+      (std::filesystem::path(wick_test::build_dir()) / "tests" / "fuzz" / "plugin" / WICK_FUZZ_PLUGIN_NAME).string();
   return path;
 }
 

@@ -11,6 +11,7 @@
 
 #include "plugins/loader/digest.h"
 #include "tests/autograd/test_util.h"
+#include "tests/support/test_paths.h"
 #include "wick/autograd.h"
 #include "wick/catalog.h"
 #include "wick/dispatcher.h"
@@ -21,13 +22,12 @@
 #include "wick/override.h"
 #include "wick/plugin.h"
 #include "wick/version.h"
-#include "tests/support/test_paths.h"
 
 namespace wick {
 namespace {
 
 std::string plugin_path(const std::string& stem) {
-  return wick_test::plugin_dir() + "/libwick_test_" + stem + ".so";
+  return (std::filesystem::path(wick_test::plugin_dir()) / ("libwick_test_" + stem + ".so")).string();
 }
 
 std::string load_error(const std::string& path) {
@@ -47,7 +47,6 @@ TEST(Loader, DefaultDirectoriesLoadTheCpuBackend) {
   auto it = std::find_if(plugins.begin(), plugins.end(), [](const PluginInfo& p) { return p.name == "cpu"; });
   ASSERT_NE(it, plugins.end());
   EXPECT_EQ(it->kind, "backend");
-  EXPECT_TRUE(contains(it->path, "wick/backends/libwick_cpu.so")) << it->path;
   EXPECT_EQ(std::filesystem::canonical(it->path), std::filesystem::canonical(wick_test::cpu_backend_path()));
   EXPECT_TRUE(plugin_errors().empty());
 }
@@ -493,7 +492,7 @@ TEST(Loader, AnotherBuildAtALoadedPathIsRefused) {
 TEST(Loader, PluginLibrariesGoThroughTheChecks) {
   init();
   const std::string helper =
-      std::filesystem::canonical(wick_test::plugin_dir() + "/helper/libwick_test_helper.so");
+      std::filesystem::canonical(std::filesystem::path(wick_test::plugin_dir()) / "helper" / "libwick_test_helper.so");
   {
     LogCapture log;
     EXPECT_EQ(load_plugin(plugin_path("uses_helper")).name, "test_uses_helper");
@@ -528,8 +527,8 @@ TEST(Loader, PluginLibrariesGoThroughTheChecks) {
 // stays mapped after its plugin is unloaded, and that is not a failure.
 TEST(Loader, KeptLibrariesStayMappedWithoutFailingTheUnload) {
   init();
-  const std::string kept =
-      std::filesystem::canonical(wick_test::plugin_dir() + "/helper/libwick_test_kept_helper.so");
+  const std::string kept = std::filesystem::canonical(std::filesystem::path(wick_test::plugin_dir()) / "helper" /
+                                                      "libwick_test_kept_helper.so");
   for (int round = 0; round < 2; ++round) {
     EXPECT_EQ(load_plugin(plugin_path("keeps_helper")).name, "test_keeps_helper");
     EXPECT_EQ(call("testkeeps.scale", {ones({1})}).to_tensor().item<double>(), 7.0);
