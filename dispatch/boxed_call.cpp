@@ -2,7 +2,6 @@
 // conventions (keywords, defaults, varargs int lists, wrapped numbers, out=).
 /// \file
 #include <algorithm>
-#include <cctype>
 #include <cstdint>
 #include <mutex>
 #include <shared_mutex>
@@ -127,7 +126,8 @@ Value convert(const OperatorHandle& op, const SchemaArgument& arg, std::size_t p
         }
         bad_type(op, arg, pos, "tuple of Tensors", v);
       }
-      default: return v;
+      default:
+        return v;
     }
   }
   switch (t.kind) {
@@ -160,7 +160,8 @@ Value convert(const OperatorHandle& op, const SchemaArgument& arg, std::size_t p
       if (v.is_string()) return Value(Device::parse(v.to_string()));
       bad_type(op, arg, pos, "torch.device", v);
     case TypeKind::kGenerator:
-    case TypeKind::kAny: return v;
+    case TypeKind::kAny:
+      return v;
   }
   return v;
 }
@@ -232,9 +233,8 @@ Stack bind_arguments(const OperatorHandle& op, const FunctionSchema& s, std::vec
   std::size_t npositional = 0;
   for (const auto& a : s.arguments)
     if (!a.kwarg_only) ++npositional;
-  WICK_CHECK(args.size() <= npositional, TypeError, op_label(op), " takes ", npositional,
-             " positional argument", npositional == 1 ? "" : "s", " but ", args.size(),
-             args.size() == 1 ? " was" : " were", " given");
+  WICK_CHECK(args.size() <= npositional, TypeError, op_label(op), " takes ", npositional, " positional argument",
+             npositional == 1 ? "" : "s", " but ", args.size(), args.size() == 1 ? " was" : " were", " given");
   for (std::size_t i = 0; i < args.size(); ++i) bound[i] = keep_args ? args[i] : std::move(args[i]);
   for (const auto& [key, value] : kw) {
     // Note [self and input]: a function spells its `self` as `input`.
@@ -255,8 +255,7 @@ Stack bind_arguments(const OperatorHandle& op, const FunctionSchema& s, std::vec
     const SchemaArgument& arg = s.arguments[i];
     if (!bound[i]) {
       WICK_CHECK(arg.default_value.has_value(), TypeError, op_label(op), " missing required argument '",
-                 python_name(op, arg),
-                 "' (position ", i + 1, ")");
+                 python_name(op, arg), "' (position ", i + 1, ")");
       bound[i] = *arg.default_value;
     }
     const bool keyword = i < 64 && ((by_keyword >> i) & 1U) != 0;
@@ -357,10 +356,7 @@ void drop_operator_prefix(Error& e, const OperatorHandle& called) {
   const std::size_t colon = m.find(": ");
   if (colon == std::string_view::npos || colon == 0) return;
   const std::string_view name = m.substr(0, colon);
-  if (name.find('.') == std::string_view::npos) return;
-  for (char c : name) {
-    if (!(std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '.')) return;
-  }
+  if (name.find('.') == std::string_view::npos) return;  // not a qualified operator name
   const std::optional<OperatorHandle> prefixed = try_find_op(name);
   if (!prefixed || root_name(*prefixed->entry()) == root_name(*called.entry())) return;
   e.set_message(std::string(m.substr(colon + 2)));
@@ -368,10 +364,11 @@ void drop_operator_prefix(Error& e, const OperatorHandle& called) {
 
 /// A tensor argument by its type, shape and dtype.
 std::string describe_tensor(const Tensor& t) {
-    if (!t.defined()) return std::string("Tensor(undefined)");
-    const TypeInfo* subclass = type_of(t.impl()->type_id());
-    return detail::str_cat(subclass != nullptr ? subclass->name() : "Tensor", "(shape=", format_shape(t.sizes()), ", dtype=", dtype_name(t.dtype()),
-                           t.device().is_cpu() ? "" : ", device=" + t.device().str(), ")");
+  if (!t.defined()) return std::string("Tensor(undefined)");
+  const TypeInfo* subclass = type_of(t.impl()->type_id());
+  return detail::str_cat(subclass != nullptr ? subclass->name() : "Tensor", "(shape=", format_shape(t.sizes()),
+                         ", dtype=", dtype_name(t.dtype()), t.device().is_cpu() ? "" : ", device=" + t.device().str(),
+                         ")");
 }
 
 /// A short description of an argument: tensors by shape and dtype, long reprs cut.
@@ -408,7 +405,8 @@ std::string call_note(const OperatorHandle& op, const FunctionSchema& s, const s
     if (args.size() <= npositional) out += std::string(python_name(op, s.arguments[i])) + "=";
     out += describe(args[i]);
   }
-  for (std::size_t i = 0; i < kw.size(); ++i) out += (i + args.size() > 0 ? ", " : "") + kw[i].first + "=" + describe(kw[i].second);
+  for (std::size_t i = 0; i < kw.size(); ++i)
+    out += (i + args.size() > 0 ? ", " : "") + kw[i].first + "=" + describe(kw[i].second);
   return out + ")";
 }
 

@@ -49,15 +49,8 @@ namespace {
 
 using autograd::meta_of;
 
-// "exp_(Tensor(a!) self) -> Tensor(a!)" -> "exp_"; "bernoulli_.p(...)" -> "bernoulli_.p".
+// "exp_(Tensor(a!) self) -> Tensor(a!)" -> "exp_".
 std::string twin_name(std::string_view schema) { return std::string(schema.substr(0, schema.find('('))); }
-
-// The operator a twin writes the result of: "exp_" -> "exp", "bernoulli_.p" -> "bernoulli.p".
-std::string base_of(const std::string& twin) {
-  const std::size_t dot = twin.find('.');
-  const std::string stem = twin.substr(0, dot);
-  return stem.substr(0, stem.size() - 1) + (dot == std::string::npos ? "" : twin.substr(dot));
-}
 
 bool any_requires_grad(const Stack& args) {
   for (const Value& v : args)
@@ -68,7 +61,7 @@ bool any_requires_grad(const Stack& args) {
 class TwinKernel final : public BoxedFunctor {
  public:
   TwinKernel(const std::string& name, bool view)
-      : name_(name), base_(base_of(name)), view_(view), op_(find_op("torch." + base_)) {
+      : name_(name), base_(name.substr(0, name.size() - 1)), view_(view), op_(find_op("torch." + base_)) {
     const FunctionSchema& mine = find_op("torch.Tensor." + name).schema();
     const FunctionSchema& theirs = op_.schema();
     n_args_ = mine.arguments.size();

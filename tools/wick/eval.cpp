@@ -404,6 +404,10 @@ class Evaluator {
       WICK_CHECK(args.empty() && kwargs.empty(), TypeError, "_TensorBase.", name, "() takes no arguments (",
                  args.size() + kwargs.size(), " given)");
     };
+    const auto no_positional_arguments = [&] {
+      WICK_CHECK(args.empty(), TypeError, name, "() takes 0 positional arguments but ", args.size(),
+                 args.size() == 1 ? " was" : " were", " given");
+    };
     if (name == "item") {
       no_arguments();
       WICK_CHECK(t.numel() == 1, ValueError, "only one element tensors can be converted to Python scalars");
@@ -422,8 +426,8 @@ class Evaluator {
       return Value(t.numel());
     }
     if (name == "is_contiguous") {
-      WICK_CHECK(args.empty() && kwargs.empty(), TypeError, "is_contiguous() takes 0 positional arguments but ",
-                 args.size(), args.size() == 1 ? " was" : " were", " given");
+      no_positional_arguments();
+      WICK_CHECK(kwargs.empty(), TypeError, name, "() got an unexpected keyword argument '", kwargs.front().first, "'");
       return Value(t.is_contiguous());
     }
     if (name == "requires_grad_") {  // in place, returns the tensor
@@ -446,11 +450,7 @@ class Evaluator {
       }
       WICK_CHECK(t.requires_grad(), RuntimeError,
                  "element 0 of tensors does not require grad and does not have a grad_fn");
-      if (gradient) {
-        autograd::backward({t}, {*gradient});
-      } else {
-        autograd::backward({t});
-      }
+      autograd::backward({t}, gradient ? autograd::tensor_list{*gradient} : autograd::tensor_list{});
       return Value();
     }
     if (name == "size") {
@@ -462,8 +462,7 @@ class Evaluator {
       return Value(t.size(d.to_int()));
     }
     // The dtype conversions: x.float() is x.to(torch.float32).
-    WICK_CHECK(args.empty(), TypeError, name, "() takes 0 positional arguments but ", args.size(),
-               args.size() == 1 ? " was" : " were", " given");
+    no_positional_arguments();
     WICK_CHECK(kwargs.empty(), TypeError, name, "() got an unexpected keyword argument '", kwargs.front().first, "'");
     const ScalarType to = name == "float"    ? ScalarType::kFloat32
                           : name == "double" ? ScalarType::kFloat64
