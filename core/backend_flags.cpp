@@ -1,4 +1,4 @@
-// core/backend_flags.cpp - the TF32 switches (Note [TF32] in wick/backends.h).
+// core/backend_flags.cpp - the TF32 and cuDNN benchmark switches (Note [TF32] in wick/backends.h).
 /// \file
 #include <atomic>
 
@@ -10,6 +10,7 @@ namespace {
 
 std::atomic<bool> g_matmul_tf32{false};
 std::atomic<bool> g_cudnn_tf32{true};
+std::atomic<bool> g_cudnn_benchmark{false};
 // "highest", "high" or "medium": an index into kPrecisions.
 std::atomic<int> g_precision{0};
 constexpr const char* kPrecisions[] = {"highest", "high", "medium"};
@@ -26,6 +27,8 @@ void set_cuda_matmul_allow_tf32(bool allow) noexcept {
 }
 bool cudnn_allow_tf32() noexcept { return g_cudnn_tf32.load(std::memory_order_relaxed); }
 void set_cudnn_allow_tf32(bool allow) noexcept { g_cudnn_tf32.store(allow, std::memory_order_relaxed); }
+bool cudnn_benchmark() noexcept { return g_cudnn_benchmark.load(std::memory_order_relaxed); }
+void set_cudnn_benchmark(bool benchmark) noexcept { g_cudnn_benchmark.store(benchmark, std::memory_order_relaxed); }
 
 }  // namespace backends
 

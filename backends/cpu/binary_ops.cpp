@@ -243,6 +243,20 @@ void lerp(const M& m, const Tensor& r, const Tensor& self, const Tensor& end, co
   });
 }
 
+// relu's backward in one pass: an exact 0 where self <= threshold (a NaN
+// gradient there too); a NaN self lets the gradient through, as PyTorch's.
+void threshold_backward(const M& m, const Tensor& r, const Tensor& grad, const Tensor& self,
+                        const Scalar& threshold) {
+  const Promoted x = promoted(m, grad, self);
+  visit_dtype(m.compute, "aten.threshold_backward", [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (!std::is_same_v<T, bool>) {  // the meta refused bool
+      const T t = threshold.to<T>();
+      binary_loop<T, T>(r, x.a, x.b, [t](T g, T s) { return s <= t ? T(0) : g; });
+    }
+  });
+}
+
 void where(const M& m, const Tensor& r, const Tensor& cond, const Tensor& a, const Tensor& b) {
   const Promoted x = promoted(m, a, b);
   visit_dtype(m.compute, "torch.where", [&](auto tag) {

@@ -16,7 +16,13 @@
 /// workspace size. float32 runs in TF32 tensor-op math when
 /// wick::backends::cudnn_allow_tf32() (PyTorch's default, Note [TF32] in
 /// wick/backends.h), else in FMA math, with algorithms without tensor ops;
-/// the switch is part of the key.
+/// the switch is part of the key. In benchmark mode (Note [cuDNN benchmark
+/// mode] in wick/backends.h) the first call of a key runs cuDNN's Find
+/// instead, on the call's own tensors with a workspace of up to
+/// kFindWorkspace bytes, and keeps the fastest algorithm that succeeded;
+/// the mode is part of the key too. A call made while its stream is being
+/// captured into a CUDA graph cannot run trials, so it takes the heuristic
+/// choice.
 /// The workspace is a wick tensor from the caching allocator, freed on
 /// return: the allocator reuses a block only in stream order, so the
 /// queued convolution still owns it until it has run.
@@ -164,9 +170,12 @@ struct AlgoChoice {
   std::size_t workspace = 0;
 };
 
-using AlgoKey = std::array<I64, 18>;
+using AlgoKey = std::array<I64, 19>;
+constexpr std::size_t kTf32Slot = 17;
+constexpr std::size_t kBenchmarkSlot = 18;
+constexpr std::size_t kFindWorkspace = std::size_t{512} << 20;
 
-AlgoKey algo_key(ConvKind kind, Device device, ScalarType dtype, const Conv2dMeta& g) {
+AlgoKey algo_key(ConvKind kind, Device device, ScalarType dtype, const Conv2dMeta& g, bool benchmark) {
   return {static_cast<I64>(kind),
           device.index(),
           static_cast<I64>(dtype),
@@ -184,7 +193,8 @@ AlgoKey algo_key(ConvKind kind, Device device, ScalarType dtype, const Conv2dMet
           g.dh,
           g.dw,
           g.groups,
-          dtype == ScalarType::kFloat32 && backends::cudnn_allow_tf32() ? 1 : 0};
+          dtype == ScalarType::kFloat32 && backends::cudnn_allow_tf32() ? 1 : 0,
+          benchmark ? 1 : 0};
 }
 
 std::mutex& cache_mutex() {
@@ -211,7 +221,40 @@ Algo pick(const std::vector<Perf>& perf, int returned, Algo fallback, bool tenso
   return fallback;
 }
 
-AlgoChoice choose_algo(const char* op, ConvKind kind, cudnnHandle_t h, const ConvDescs& d, const AlgoKey& key) {
+// The operands of a convolution call, for Find's trial runs: x, w and y
+// as cuDNN names them (the output of the call's direction is written).
+struct ConvBuffers {
+  void* x;
+  void* w;
+  void* y;
+};
+
+// A workspace of `bytes` from the caching allocator (undefined for none).
+Tensor workspace(std::size_t bytes, Device device) {
+  if (bytes == 0) return {};
+  return make_empty({static_cast<I64>((bytes + 7) / 8)}, ScalarType::kInt64, device);
+}
+
+// Find's workspace: kFindWorkspace bytes, or none where the device has not
+// that much free (the trials then skip the algorithms that need one).
+Tensor find_workspace(Device device, std::size_t& bytes) {
+  try {
+    bytes = kFindWorkspace;
+    return workspace(bytes, device);
+  } catch (const Error&) {
+    bytes = 0;
+    return {};
+  }
+}
+
+// Whether the current stream is being captured into a CUDA graph.
+bool capturing() {
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  return cudaStreamIsCapturing(current_stream(), &status) == cudaSuccess && status != cudaStreamCaptureStatusNone;
+}
+
+AlgoChoice choose_algo(const char* op, ConvKind kind, cudnnHandle_t h, const ConvDescs& d, const AlgoKey& key,
+                       Device device, const ConvBuffers& b) {
   {
     const std::lock_guard<std::mutex> lock(cache_mutex());
     auto it = algo_cache().find(key);
@@ -219,12 +262,23 @@ AlgoChoice choose_algo(const char* op, ConvKind kind, cudnnHandle_t h, const Con
   }
   AlgoChoice c;
   int returned = 0;
-  const bool tensor_ops = key.back() != 0;  // float32 with TF32 allowed
+  const bool tensor_ops = key[kTf32Slot] != 0;  // float32 with TF32 allowed
+  const bool find = key[kBenchmarkSlot] != 0;
+  std::size_t ws_bytes = 0;
+  const Tensor ws = find ? find_workspace(device, ws_bytes) : Tensor();
+  void* wsp = ws.defined() ? ws.data_ptr() : nullptr;
   if (kind == ConvKind::kForward) {
     std::vector<cudnnConvolutionFwdAlgoPerf_t> perf(CUDNN_CONVOLUTION_FWD_ALGO_COUNT);
-    check_cudnn(cudnnGetConvolutionForwardAlgorithm_v7(h, d.x.get(), d.w.get(), d.conv.get(), d.y.get(),
-                                                       static_cast<int>(perf.size()), &returned, perf.data()),
-                op);
+    const int n = static_cast<int>(perf.size());
+    if (find) {
+      check_cudnn(cudnnFindConvolutionForwardAlgorithmEx(h, d.x.get(), b.x, d.w.get(), b.w, d.conv.get(), d.y.get(),
+                                                         b.y, n, &returned, perf.data(), wsp, ws_bytes),
+                  op);
+    } else {
+      check_cudnn(cudnnGetConvolutionForwardAlgorithm_v7(h, d.x.get(), d.w.get(), d.conv.get(), d.y.get(), n,
+                                                         &returned, perf.data()),
+                  op);
+    }
     const auto algo = pick(perf, returned, CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, tensor_ops);
     check_cudnn(
         cudnnGetConvolutionForwardWorkspaceSize(h, d.x.get(), d.w.get(), d.conv.get(), d.y.get(), algo, &c.workspace),
@@ -232,9 +286,16 @@ AlgoChoice choose_algo(const char* op, ConvKind kind, cudnnHandle_t h, const Con
     c.algo = static_cast<int>(algo);
   } else if (kind == ConvKind::kBackwardData) {
     std::vector<cudnnConvolutionBwdDataAlgoPerf_t> perf(CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT);
-    check_cudnn(cudnnGetConvolutionBackwardDataAlgorithm_v7(h, d.w.get(), d.y.get(), d.conv.get(), d.x.get(),
-                                                            static_cast<int>(perf.size()), &returned, perf.data()),
-                op);
+    const int n = static_cast<int>(perf.size());
+    if (find) {
+      check_cudnn(cudnnFindConvolutionBackwardDataAlgorithmEx(h, d.w.get(), b.w, d.y.get(), b.y, d.conv.get(),
+                                                              d.x.get(), b.x, n, &returned, perf.data(), wsp, ws_bytes),
+                  op);
+    } else {
+      check_cudnn(cudnnGetConvolutionBackwardDataAlgorithm_v7(h, d.w.get(), d.y.get(), d.conv.get(), d.x.get(), n,
+                                                              &returned, perf.data()),
+                  op);
+    }
     const auto algo = pick(perf, returned, CUDNN_CONVOLUTION_BWD_DATA_ALGO_0, tensor_ops);
     check_cudnn(cudnnGetConvolutionBackwardDataWorkspaceSize(h, d.w.get(), d.y.get(), d.conv.get(), d.x.get(), algo,
                                                              &c.workspace),
@@ -242,9 +303,17 @@ AlgoChoice choose_algo(const char* op, ConvKind kind, cudnnHandle_t h, const Con
     c.algo = static_cast<int>(algo);
   } else {
     std::vector<cudnnConvolutionBwdFilterAlgoPerf_t> perf(CUDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT);
-    check_cudnn(cudnnGetConvolutionBackwardFilterAlgorithm_v7(h, d.x.get(), d.y.get(), d.conv.get(), d.w.get(),
-                                                              static_cast<int>(perf.size()), &returned, perf.data()),
-                op);
+    const int n = static_cast<int>(perf.size());
+    if (find) {
+      check_cudnn(cudnnFindConvolutionBackwardFilterAlgorithmEx(h, d.x.get(), b.x, d.y.get(), b.y, d.conv.get(),
+                                                                d.w.get(), b.w, n, &returned, perf.data(), wsp,
+                                                                ws_bytes),
+                  op);
+    } else {
+      check_cudnn(cudnnGetConvolutionBackwardFilterAlgorithm_v7(h, d.x.get(), d.y.get(), d.conv.get(), d.w.get(), n,
+                                                                &returned, perf.data()),
+                  op);
+    }
     const auto algo = pick(perf, returned, CUDNN_CONVOLUTION_BWD_FILTER_ALGO_0, tensor_ops);
     check_cudnn(cudnnGetConvolutionBackwardFilterWorkspaceSize(h, d.x.get(), d.y.get(), d.conv.get(), d.w.get(), algo,
                                                                &c.workspace),
@@ -256,10 +325,9 @@ AlgoChoice choose_algo(const char* op, ConvKind kind, cudnnHandle_t h, const Con
   return c;
 }
 
-// A workspace of `bytes` from the caching allocator (undefined for none).
-Tensor workspace(std::size_t bytes, Device device) {
-  if (bytes == 0) return {};
-  return make_empty({static_cast<I64>((bytes + 7) / 8)}, ScalarType::kInt64, device);
+// The cache key of a call: benchmark mode unless the stream is being captured.
+AlgoKey call_key(ConvKind kind, Device device, ScalarType dtype, const Conv2dMeta& g) {
+  return algo_key(kind, device, dtype, g, backends::cudnn_benchmark() && !capturing());
 }
 
 // alpha = 1 and beta = 0 (or 1) in the data's precision, as cuDNN wants them.
@@ -300,8 +368,9 @@ void convolution2d(const Conv2dMeta& g, const Tensor& out, const Tensor& input, 
   set_descs(op, g, input.dtype(), d);
   const Scales s(input.dtype());
   const DnnCall call(device, op);
-  const AlgoChoice c =
-      choose_algo(op, ConvKind::kForward, call.handle(), d, algo_key(ConvKind::kForward, device, input.dtype(), g));
+  const AlgoChoice c = choose_algo(op, ConvKind::kForward, call.handle(), d,
+                                   call_key(ConvKind::kForward, device, input.dtype(), g), device,
+                                   {x.data_ptr(), w.data_ptr(), out.data_ptr()});
   const Tensor ws = workspace(c.workspace, device);
   check_cudnn(
       cudnnConvolutionForward(call.handle(), s.one(), d.x.get(), x.data_ptr(), d.w.get(), w.data_ptr(), d.conv.get(),
@@ -317,8 +386,6 @@ void convolution2d(const Conv2dMeta& g, const Tensor& out, const Tensor& input, 
     check_cudnn(cudnnAddTensor(call.handle(), s.one(), bd.get(), b.data_ptr(), s.one(), d.y.get(), out.data_ptr()), op);
   }
 }
-
-namespace {}  // namespace
 
 // input: input_backward(grad, other = weight) into size = the input's sizes;
 // else weight_backward(grad, other = input) into size = the weight's sizes.
@@ -341,7 +408,9 @@ void conv2d_backward(const Conv2dMeta& g, const Tensor& out, const Tensor& grad,
   const Scales s(grad.dtype());
   const DnnCall call(device, op);
   const ConvKind kind = input ? ConvKind::kBackwardData : ConvKind::kBackwardFilter;
-  const AlgoChoice c = choose_algo(op, kind, call.handle(), d, algo_key(kind, device, grad.dtype(), g));
+  const ConvBuffers b = input ? ConvBuffers{out.data_ptr(), o.data_ptr(), gr.data_ptr()}
+                              : ConvBuffers{o.data_ptr(), out.data_ptr(), gr.data_ptr()};
+  const AlgoChoice c = choose_algo(op, kind, call.handle(), d, call_key(kind, device, grad.dtype(), g), device, b);
   const Tensor ws = workspace(c.workspace, device);
   void* wsp = ws.defined() ? ws.data_ptr() : nullptr;
   if (input) {
@@ -357,8 +426,6 @@ void conv2d_backward(const Conv2dMeta& g, const Tensor& out, const Tensor& grad,
         op);
   }
 }
-
-namespace {}  // namespace
 
 // --- softmax -------------------------------------------------------------------------------------
 
@@ -380,7 +447,5 @@ void softmax_rows(const SoftmaxMeta& m, const Tensor& out, const Tensor& input, 
   launch_softmax(a, current_stream());
   check_launch(op);
 }
-
-namespace {}  // namespace
 
 }  // namespace wick::cuda_backend

@@ -190,6 +190,13 @@ struct FillFn {
   __device__ __forceinline__ T operator()() const { return value; }
 };
 
+// An exact 0 where self <= threshold (a NaN gradient there too); NaN self passes.
+template <typename T>
+struct ThresholdBackwardFn {
+  T threshold;
+  __device__ __forceinline__ T operator()(T g, T s) const { return s <= threshold ? T(0) : g; }
+};
+
 }  // namespace
 
 void launch_binary(BinaryOp op, DType dtype, const ElementwiseArgs& args, const ScalarValue& alpha, int* error_flag,
@@ -295,6 +302,16 @@ void launch_fill(DType dtype, const ElementwiseArgs& args, const ScalarValue& va
   visit_type(dtype, [&](auto tag) {
     using T = decltype(tag);
     launch_map<T>(FillFn<T>{scalar_as<T>(value)}, args, stream);
+  });
+}
+
+void launch_threshold_backward(DType dtype, const ElementwiseArgs& args, const ScalarValue& threshold,
+                               cudaStream_t stream) {
+  visit_type(dtype, [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (!std::is_same_v<T, bool>) {
+      launch_map<T, T, T>(ThresholdBackwardFn<T>{scalar_as<T>(threshold)}, args, stream);
+    }
   });
 }
 

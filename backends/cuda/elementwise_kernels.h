@@ -99,6 +99,9 @@ void launch_cast(DType dst, DType src, const ElementwiseArgs& args, cudaStream_t
 
 /// out = value: 1 operand.
 void launch_fill(DType dtype, const ElementwiseArgs& args, const ScalarValue& value, cudaStream_t stream);
+/// out = self <= threshold ? 0 : grad (operands: out, grad, self; one dtype).
+void launch_threshold_backward(DType dtype, const ElementwiseArgs& args, const ScalarValue& threshold,
+                               cudaStream_t stream);
 
 enum class UnaryOp : std::int8_t {
   // Same dtype in and out (any dtype the host allows).

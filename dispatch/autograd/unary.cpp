@@ -72,11 +72,17 @@ struct SigmoidD {
   static constexpr bool kSelf = false, kOut = true;
   static Tensor apply(T g, T, T out) { return wick::mul(g, wick::mul(out, wick::rsub(out, scalar(1.0)))); }
 };
+// relu's gradient passes where the result is positive (or NaN): one
+// threshold_backward pass, as PyTorch's ReluBackward0.
+Tensor threshold_backward(T grad, T self, const Scalar& threshold) {
+  static const auto op = op_handle<Tensor(T, T, const Scalar&)>("aten.threshold_backward");
+  return op.call(grad, self, threshold);
+}
 struct ReluD {
   static constexpr const char* kOp = "torch.relu";
   static constexpr const char* kName = "ReluBackward0";
   static constexpr bool kSelf = false, kOut = true;
-  static Tensor apply(T g, T, T out) { return mask_grad(g, wick::gt(out, scalar(0.0))); }
+  static Tensor apply(T g, T, T out) { return threshold_backward(g, out, Scalar(0)); }
 };
 
 // The rest of the float functions. ln2, ln10 and 2/sqrt(pi) as doubles: a
@@ -272,6 +278,38 @@ Tensor clamp_autograd(DispatchKeySet ks, T self, const std::optional<Scalar>& lo
   return out;
 }
 
+// --- threshold_backward: linear in grad_output, constant in self ------------------------
+
+struct ThresholdBackwardBackward {
+  static constexpr const char* kName = "ThresholdBackwardBackward0";
+  SavedVariable self;
+  Scalar threshold;
+  DimVector grad_sizes;
+  tensor_list backward(FormulaNode<ThresholdBackwardBackward>& n, tensor_list& g) {
+    Tensor gg;
+    if (n.should_compute_output(0)) gg = sum_to(threshold_backward(g[0], n.unpack(self), threshold), grad_sizes);
+    return {gg, Tensor()};  // piecewise constant in self: no gradient
+  }
+  void release() { self.reset(); }
+};
+
+Tensor threshold_backward_autograd(DispatchKeySet ks, T grad, T self, const Scalar& threshold) {
+  static const auto op = op_handle<Tensor(T, T, const Scalar&)>("aten.threshold_backward");
+  auto node = make_node<ThresholdBackwardBackward>(grad, self);
+  Tensor out = call_below(op, ks, grad, self, threshold);
+  if (node) {
+    node->f.self = SavedVariable(self, false);
+    node->f.threshold = threshold;
+    node->f.grad_sizes = DimVector(grad.sizes());
+    set_history(out, node);
+  }
+  if (any_tangent(grad)) {
+    ExcludeDispatchKeyGuard below(DispatchKey::kAutograd);
+    set_tangent(out, threshold_backward(fw_grad_of(grad), self, threshold));
+  }
+  return out;
+}
+
 }  // namespace
 
 void register_autograd_unary(std::vector<std::unique_ptr<Library>>& out) {
@@ -309,6 +347,9 @@ void register_autograd_unary(std::vector<std::unique_ptr<Library>>& out) {
       .impl("sign", &unary_autograd<ZeroD<kSign, kSignNode>>)
       .impl("clamp", &clamp_autograd);
   out.push_back(std::move(lib));
+  auto aten = std::make_unique<Library>("aten", DispatchKey::kAutograd);
+  aten->impl("threshold_backward", &threshold_backward_autograd);
+  out.push_back(std::move(aten));
 }
 
 }  // namespace wick::autograd

@@ -205,3 +205,20 @@ ElementwiseMeta clamp(const Tensor& self, const std::optional<Scalar>& min, cons
 }
 
 }  // namespace wick::meta
+
+// --- the internal operators (namespace aten) ---------------------------------------------------
+
+namespace aten::meta {
+
+// grad_output where self > threshold, else 0: the two broadcast, in their
+// result type (PyTorch's threshold_backward, a binary TensorIterator op).
+wick::ElementwiseMeta threshold_backward(const wick::Tensor& grad_output, const wick::Tensor& self,
+                                         const wick::Scalar& /*threshold*/) {
+  const char* op = "aten.threshold_backward";
+  wick::ElementwiseMeta m = wick::meta::binary_op(op, grad_output, self, wick::meta::BinaryKind::kArith);
+  WICK_CHECK(m.compute != wick::ScalarType::kBool, RuntimeError, op,
+             ": \"threshold_backward_cpu\" not implemented for 'Bool'");
+  return m;
+}
+
+}  // namespace aten::meta

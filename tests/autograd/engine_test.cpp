@@ -1,7 +1,11 @@
 // tests/autograd/engine_test.cpp - the engine: backward, grad, leaves, grad mode, freed graphs,
 // views and in-place, hooks.
 /// \file
+#include <cmath>
+#include <limits>
+
 #include "tests/autograd/test_util.h"
+#include "wick/gradcheck.h"
 
 namespace wick::testing {
 namespace {
@@ -47,6 +51,27 @@ TEST_F(Engine, BroadcastingGradientsAreSummedToInputShape) {
   (a * b).sum().backward();
   EXPECT_EQ(b.grad().sizes().vec(), (std::vector<std::int64_t>{3}));
   expect_near(b.grad(), values(a.detach().sum({0})));
+}
+
+// relu's backward is PyTorch's threshold_backward: an exact 0 where the
+// result is not positive, whatever the gradient there (NaN and inf included:
+// a product with a 0/1 mask would give NaN), the gradient itself where the
+// result is positive or NaN; and it differentiates again.
+TEST_F(Engine, ReluGradientIsAThresholdNotAProduct) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  Tensor x = vec({-1, 0, 2, nan, -3}).requires_grad_();
+  wick::relu(x).backward(vec({nan, inf, 5, 7, -inf}));
+  const Tensor g = x.grad();
+  EXPECT_EQ(g.select(0, 0).item<double>(), 0.0);
+  EXPECT_FALSE(std::signbit(g.select(0, 0).item<double>()));
+  EXPECT_EQ(g.select(0, 1).item<double>(), 0.0);
+  EXPECT_EQ(g.select(0, 2).item<double>(), 5.0);
+  EXPECT_EQ(g.select(0, 3).item<double>(), 7.0) << "relu(NaN) is NaN: the gradient passes, as in PyTorch";
+  EXPECT_EQ(g.select(0, 4).item<double>(), 0.0);
+  EXPECT_EQ(wick::relu(x).grad_fn()->name(), "ReluBackward0");
+  EXPECT_TRUE(autograd::gradgradcheck([](const tensor_list& in) { return wick::relu(in[0]); },
+                                      {vec({-1.5, -0.5, 0.5, 1.5}).requires_grad_()}));
 }
 
 TEST_F(Engine, GradFunctionReturnsWithoutAccumulating) {

@@ -264,6 +264,10 @@ TEST(Tf32Switches, DefaultsAndPrecisionStringsAreTorchs) {
   backends::set_cudnn_allow_tf32(false);
   EXPECT_FALSE(backends::cudnn_allow_tf32());
   backends::set_cudnn_allow_tf32(true);
+  EXPECT_FALSE(backends::cudnn_benchmark()) << "torch.backends.cudnn.benchmark is off by default";
+  backends::set_cudnn_benchmark(true);
+  EXPECT_TRUE(backends::cudnn_benchmark());
+  backends::set_cudnn_benchmark(false);
 }
 
 }  // namespace

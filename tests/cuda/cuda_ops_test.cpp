@@ -380,3 +380,85 @@ TEST_F(Cuda, AutogradRunsThroughTheSameFormulas) {
 
 }  // namespace
 }  // namespace wick::testing
+
+namespace wick::testing {
+namespace {
+
+// Note [cuDNN benchmark mode]: with torch.backends.cudnn.benchmark on, the
+// first call of a shape times cuDNN's algorithms on its own tensors; the
+// forward and both backwards still compute what the CPU computes, and the
+// switch is only read (restored here).
+TEST_F(Cuda, Conv2dInBenchmarkModeMatchesTheCpu) {
+  const NoTf32 full_float32;
+  const bool was = backends::cudnn_benchmark();
+  backends::set_cudnn_benchmark(true);
+  manual_seed(0);
+  Tensor x = randn({2, 3, 9, 7});
+  Tensor w = randn({4, 3, 3, 3});
+  x.requires_grad_();
+  w.requires_grad_();
+  Tensor xd = x.detach().cuda();
+  Tensor wd = w.detach().cuda();
+  xd.requires_grad_();
+  wd.requires_grad_();
+  const Tensor g = randn({2, 4, 5, 7});
+  for (int round = 0; round < 2; ++round) {  // the trials, then the cached choice
+    const Tensor y = conv2d(x, w, std::nullopt, 1, IntArrayRef{1, 1});
+    const Tensor yd = conv2d(xd, wd, std::nullopt, 1, IntArrayRef{1, 1});
+    EXPECT_EQ(compare(y, yd, false), "") << "round " << round;
+    y.backward(g);
+    yd.backward(g.cuda());
+    EXPECT_EQ(compare(x.grad(), xd.grad(), false), "") << "round " << round;
+    EXPECT_EQ(compare(w.grad(), wd.grad(), false), "") << "round " << round;
+  }
+  EXPECT_TRUE(backends::cudnn_benchmark());
+  backends::set_cudnn_benchmark(was);
+}
+
+}  // namespace
+}  // namespace wick::testing
+
+namespace wick::testing {
+namespace {
+
+// Note [Elementwise loop paths]: the flat path with its unrolled rounds and
+// tail, and the rows path (a row or column broadcast, a slice of a wider
+// tensor) and its fallbacks (a misaligned slice, an odd row length), in
+// every dtype width, give the CPU's values exactly.
+TEST_F(Cuda, ElementwiseLoopPathsGiveTheCpusValues) {
+  manual_seed(0);
+  struct Case {
+    std::vector<std::int64_t> a, b;
+    std::int64_t narrow_from = -1;  // a[:, from:from + 8] when >= 0
+  };
+  const std::vector<Case> cases = {
+      {{4099}, {4099}},           // flat: rounds, remainder vectors and the tail
+      {{1 << 20}, {1}},           // flat with a broadcast value
+      {{6, 8}, {8}},              // rows: a bias over a matrix
+      {{6, 8}, {6, 1}},           // rows: one value per row
+      {{5, 12}, {8}, 4},          // rows: an aligned slice of a wider matrix
+      {{5, 12}, {8}, 1},          // misaligned slice: the strided path
+      {{6, 7}, {7}},              // odd rows: the strided path
+      {{3, 4, 8}, {4, 1}},        // three merged dims: the strided path
+  };
+  for (const ScalarType t : {ScalarType::kFloat32, ScalarType::kFloat64, ScalarType::kInt32, ScalarType::kInt64}) {
+    for (const Case& c : cases) {
+      Tensor a = mul(randn(c.a), wrap_scalar(100.0)).to(t);
+      const Tensor b = mul(randn(c.b), wrap_scalar(100.0)).to(t);
+      if (c.narrow_from >= 0) a = a.narrow(1, c.narrow_from, 8);
+      const Tensor ad = a.cuda();
+      const Tensor bd = b.cuda();
+      const std::string what = format_shape(a.sizes()) + " + " + format_shape(b.sizes()) + " " + std::string(dtype_name(t));
+      EXPECT_EQ(compare(add(a, b), add(ad, bd), false), "") << what;
+      EXPECT_EQ(compare(neg(a), neg(ad), false), "") << what;
+      Tensor out = zeros(a.sizes(), t);
+      out.copy_(b.expand(a.sizes()));  // addmm's bias copy
+      Tensor outd = zeros(a.sizes(), t, kCuda);
+      outd.copy_(bd.expand(a.sizes()));
+      EXPECT_EQ(compare(out, outd, false), "") << what;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace wick::testing

@@ -41,6 +41,8 @@
 #include <wick/optim.h>
 #include <wick/random.h>
 
+#include "launch_probe.h"
+
 namespace {
 
 const wick::Device kCuda(wick::DeviceType::kCUDA, 0);
@@ -138,6 +140,17 @@ void add_2e28(benchmark::State& state) {
 }
 BENCHMARK(add_2e28)->UseManualTime()->Unit(benchmark::kMillisecond);
 
+// A row broadcast: [2^14, 2^14] + [2^14] (a bias over a matrix).
+void add_rows_2e28(benchmark::State& state) {
+  if (!have_device(state)) return;
+  constexpr std::int64_t kSide = std::int64_t{1} << 14;
+  const wick::Tensor a = wick::zeros({kSide, kSide}, std::nullopt, kCuda);
+  const wick::Tensor b = wick::zeros({kSide}, std::nullopt, kCuda);
+  timed(state, [&] { benchmark::DoNotOptimize(wick::add(a, b)); });
+  state.SetBytesProcessed(state.iterations() * kBig * 8);
+}
+BENCHMARK(add_rows_2e28)->UseManualTime()->Unit(benchmark::kMillisecond);
+
 void cublas_sgemm(benchmark::State& state) {
   if (!have_device(state)) return;
   const std::int64_t n = state.range(0);
@@ -221,22 +234,31 @@ void cudnn_conv(benchmark::State& state) {
 BENCHMARK(cudnn_conv)->UseManualTime()->Unit(benchmark::kMillisecond);
 
 // wick_conv2d: full float32 (torch.backends.cudnn.allow_tf32 = False), as
-// cudnn_conv; wick_conv2d_tf32: TF32 allowed, PyTorch's default.
-void conv2d_with_tf32(benchmark::State& state, bool tf32) {
+// cudnn_conv; wick_conv2d_tf32: TF32 allowed, PyTorch's default. The
+// _benchmark twins with torch.backends.cudnn.benchmark = True (Note [cuDNN
+// benchmark mode]).
+void conv2d_with(benchmark::State& state, bool tf32, bool find) {
   if (!have_device(state)) return;
   const bool was = wick::backends::cudnn_allow_tf32();
+  const bool was_benchmark = wick::backends::cudnn_benchmark();
   wick::backends::set_cudnn_allow_tf32(tf32);
+  wick::backends::set_cudnn_benchmark(find);
   const wick::Tensor x = wick::randn({kN, kC, kHw, kHw}).cuda();
   const wick::Tensor w = wick::randn({kC, kC, 3, 3}).cuda();
   timed(state, [&] {
     benchmark::DoNotOptimize(wick::conv2d(x, w, std::nullopt, 1, 1));
   });
   wick::backends::set_cudnn_allow_tf32(was);
+  wick::backends::set_cudnn_benchmark(was_benchmark);
 }
-void wick_conv2d(benchmark::State& state) { conv2d_with_tf32(state, false); }
-void wick_conv2d_tf32(benchmark::State& state) { conv2d_with_tf32(state, true); }
+void wick_conv2d(benchmark::State& state) { conv2d_with(state, false, false); }
+void wick_conv2d_tf32(benchmark::State& state) { conv2d_with(state, true, false); }
+void wick_conv2d_benchmark(benchmark::State& state) { conv2d_with(state, false, true); }
+void wick_conv2d_tf32_benchmark(benchmark::State& state) { conv2d_with(state, true, true); }
 BENCHMARK(wick_conv2d)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(wick_conv2d_tf32)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(wick_conv2d_benchmark)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(wick_conv2d_tf32_benchmark)->UseManualTime()->Unit(benchmark::kMillisecond);
 
 // Note [Host cost per call]
 // A 1-element kernel takes the device a few microseconds, so a loop of
@@ -302,6 +324,49 @@ void tiny_fill(benchmark::State& state) {
   host_cost(state, [&] { a.fill_(1.0); });
 }
 BENCHMARK(tiny_fill)->UseManualTime()->Iterations(3000)->Unit(benchmark::kMicrosecond);
+
+// The launch floor: an empty kernel through `<<<>>>` and cudaLaunchKernel,
+// on the current stream and on a stream of wick's pool (created
+// non-blocking); a kernel with a block and parameters like the flat
+// elementwise kernel's; and fill_ on a pool stream.
+void tiny_launch_empty(benchmark::State& state) {
+  if (!have_device(state)) return;
+  host_cost(state, [&] { wick_bench::launch_empty(stream()); });
+}
+BENCHMARK(tiny_launch_empty)->UseManualTime()->Iterations(3000)->Unit(benchmark::kMicrosecond);
+
+void tiny_launch_empty_api(benchmark::State& state) {
+  if (!have_device(state)) return;
+  host_cost(state, [&] { (void)wick_bench::launch_empty_api(stream()); });
+}
+BENCHMARK(tiny_launch_empty_api)->UseManualTime()->Iterations(3000)->Unit(benchmark::kMicrosecond);
+
+void tiny_launch_params(benchmark::State& state) {
+  if (!have_device(state)) return;
+  host_cost(state, [&] { wick_bench::launch_with_params(stream()); });
+}
+BENCHMARK(tiny_launch_params)->UseManualTime()->Iterations(3000)->Unit(benchmark::kMicrosecond);
+
+void tiny_launch_empty_pool_stream(benchmark::State& state) {
+  if (!have_device(state)) return;
+  wick::cuda::StreamGuard guard(wick::cuda::new_stream());
+  host_cost(state, [&] { wick_bench::launch_empty(stream()); });
+}
+BENCHMARK(tiny_launch_empty_pool_stream)->UseManualTime()->Iterations(3000)->Unit(benchmark::kMicrosecond);
+
+void tiny_fill_pool_stream(benchmark::State& state) {
+  if (!have_device(state)) return;
+  wick::Tensor a = wick::ones({1}).cuda();
+  wick::cuda::StreamGuard guard(wick::cuda::new_stream());
+  host_cost(state, [&] { a.fill_(1.0); });
+}
+BENCHMARK(tiny_fill_pool_stream)->UseManualTime()->Iterations(3000)->Unit(benchmark::kMicrosecond);
+
+void tiny_get_last_error(benchmark::State& state) {
+  if (!have_device(state)) return;
+  host_cost(state, [&] { benchmark::DoNotOptimize(cudaGetLastError()); });
+}
+BENCHMARK(tiny_get_last_error)->UseManualTime()->Iterations(3000)->Unit(benchmark::kMicrosecond);
 
 void tiny_runtime_lookups(benchmark::State& state) {
   if (!have_device(state)) return;

@@ -93,6 +93,8 @@ def main():
     out["copy_2e28"] = device_ms(lambda: c.copy_(a))
     out["neg_2e28"] = device_ms(lambda: torch.neg(a))
     out["add_2e28"] = device_ms(lambda: torch.add(a, b))
+    side = 1 << 14
+    out["add_rows_2e28"] = device_ms(lambda: torch.add(a.view(side, side), b[:side]))
     del a, b, c
     for size in (1024, 4096, 8192):
         x = torch.randn(size, size, device="cuda")
@@ -103,11 +105,13 @@ def main():
     del x, y
     x = torch.randn(32, 128, 56, 56, device="cuda")
     w = torch.randn(128, 128, 3, 3, device="cuda")
+    for bench in (False, True):
+        torch.backends.cudnn.benchmark = bench
+        for tf32 in (False, True):
+            torch.backends.cudnn.allow_tf32 = tf32
+            out[f"conv2d_tf32_{'on' if tf32 else 'off'}{'_benchmark' if bench else ''}"] = device_ms(
+                lambda: torch.nn.functional.conv2d(x, w, padding=1))
     torch.backends.cudnn.benchmark = False
-    for tf32 in (False, True):
-        torch.backends.cudnn.allow_tf32 = tf32
-        out[f"conv2d_tf32_{'on' if tf32 else 'off'}"] = device_ms(
-            lambda: torch.nn.functional.conv2d(x, w, padding=1))
     torch.backends.cudnn.allow_tf32 = True
     out["tiny_add_us"] = tiny_add_us()
     for width, batch in ((256, 64), (1024, 256), (4096, 512)):

@@ -11,6 +11,15 @@
 ///   wick::set_float32_matmul_precision("high");         // torch.backends.cuda.matmul.allow_tf32 = True
 ///
 /// The switches are process-wide and read by each call.
+///
+/// Note [cuDNN benchmark mode]
+/// With `set_cudnn_benchmark(true)` (torch.backends.cudnn.benchmark = True)
+/// the first convolution of each configuration times cuDNN's algorithms on
+/// the call's own tensors and keeps the fastest; off (the default), cuDNN's
+/// heuristics choose without trial runs. The first call of a new shape then
+/// costs the trials (tens of milliseconds); later calls run the measured
+/// best. Each mode keeps its own choices, so switching does not discard
+/// them.
 #pragma once
 
 #include <string>
@@ -26,6 +35,9 @@ WICK_API void set_cuda_matmul_allow_tf32(bool allow) noexcept;
 /// torch.backends.cudnn.allow_tf32 (default true).
 [[nodiscard]] WICK_API bool cudnn_allow_tf32() noexcept;
 WICK_API void set_cudnn_allow_tf32(bool allow) noexcept;
+/// torch.backends.cudnn.benchmark (default false): Note [cuDNN benchmark mode].
+[[nodiscard]] WICK_API bool cudnn_benchmark() noexcept;
+WICK_API void set_cudnn_benchmark(bool benchmark) noexcept;
 
 }  // namespace wick::backends
 
