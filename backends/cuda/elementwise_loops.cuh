@@ -12,11 +12,13 @@
 /// (of the widest operand; narrower operands load fewer bytes per vector),
 /// each thread loads and stores whole vectors (float4-wide for float32),
 /// which is what reaches the copy bandwidth; the last numel % width elements
-/// are done one by one. Each thread keeps kUnroll vectors in flight: it
-/// loads and computes kUnroll vectors one grid-stride apart before storing
-/// any (stores could alias the inputs, so the compiler cannot hoist a later
-/// load above an earlier store by itself); one vector at a time left
-/// neg/add 5-6% under the copy's bandwidth on an H100. Misaligned runs take the same loop one element wide.
+/// are done one by one. The flat grid is not capped: each block owns one
+/// chunk of kThreads * kUnroll vectors, and each thread loads and computes
+/// its kUnroll vectors before storing any (stores could alias the inputs,
+/// so the compiler cannot hoist a later load above an earlier store by
+/// itself). A grid-stride loop over a capped grid, one vector or four in
+/// flight per thread, left neg and add 5-8% under the copy's bandwidth on
+/// the H100 and H200. Misaligned runs take the same loop one element wide.
 /// Rows path: two merged dims whose inner one has stride 1 (or 0: one value
 /// per row) in every operand, rows of whole aligned vectors: each vector
 /// finds its row with one division and loads as the flat path does (a bias
@@ -26,9 +28,8 @@
 /// offset per operand, dividing by the sizes innermost first; 32-bit
 /// division when numel fits in int32 (offsets are always 64-bit, since a
 /// small view of a large tensor can still reach far).
-/// Grids are capped at a few waves (kBlocksPerSm blocks per SM): each
-/// thread then loops, which keeps enough loads in flight without launching
-/// millions of blocks.
+/// The rows and strided paths' grids are capped at a few waves
+/// (kBlocksPerSm blocks per SM): each thread then loops.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -44,7 +45,7 @@ namespace wick::cuda_backend::loops {
 
 inline constexpr int kThreads = 256;
 inline constexpr int kBlocksPerSm = 8;
-inline constexpr int kUnroll = 4;  // vectors in flight per thread on the flat path
+inline constexpr int kUnroll = 4;  // vectors per thread of the flat path, all loaded before any store
 inline constexpr std::int64_t kMaxInt32 = 2147483647;
 
 /// Multiprocessors of the current device (cached per device; 1 if the
@@ -173,26 +174,42 @@ __device__ __forceinline__ void flat_elem(const F& f, const FlatArgs<N>& a, std:
   reinterpret_cast<Out*>(a.data[0])[i] = f(load_one<In>(a.data[I + 1], a.scalar[I + 1], i)...);
 }
 
+// Block b owns chunk b (kThreads * kUnroll vectors; thread t the vectors
+// t, t + kThreads, ...: each round of loads is coalesced), and every chunk
+// gridDim.x after it when the chunks outnumber the largest grid.
 template <int V, typename F, typename Out, typename... In>
 __global__ void __launch_bounds__(kThreads) flat_kernel(F f, FlatArgs<sizeof...(In) + 1> a) {
+  constexpr std::int64_t kChunk = static_cast<std::int64_t>(kThreads) * kUnroll;
   const std::int64_t nvec = a.n / V;
-  const std::int64_t step = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
-  const std::int64_t t = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   auto* out = reinterpret_cast<Vec<Out, V>*>(a.data[0]);
-  std::int64_t v = t;
-  // Whole rounds: kUnroll vectors a grid-stride apart, all loaded before any
-  // is stored (Note [Elementwise loop paths]).
-  for (; v + (kUnroll - 1) * step < nvec; v += kUnroll * step) {
-    Vec<Out, V> o[kUnroll];
+  for (std::int64_t base = static_cast<std::int64_t>(blockIdx.x) * kChunk; base < nvec;
+       base += static_cast<std::int64_t>(gridDim.x) * kChunk) {
+    const std::int64_t first = base + threadIdx.x;
+    if (base + kChunk <= nvec) {  // a whole chunk: every load before any store
+      Vec<Out, V> o[kUnroll];
 #pragma unroll
-    for (int u = 0; u < kUnroll; ++u) o[u] = flat_vec_compute<V, Out, In...>(f, a, v + u * step, std::index_sequence_for<In...>{});
+      for (int u = 0; u < kUnroll; ++u)
+        o[u] = flat_vec_compute<V, Out, In...>(f, a, first + u * kThreads, std::index_sequence_for<In...>{});
 #pragma unroll
-    for (int u = 0; u < kUnroll; ++u) out[v + u * step] = o[u];
+      for (int u = 0; u < kUnroll; ++u) out[first + u * kThreads] = o[u];
+    } else {
+      for (std::int64_t v = first; v < nvec; v += kThreads)
+        out[v] = flat_vec_compute<V, Out, In...>(f, a, v, std::index_sequence_for<In...>{});
+    }
   }
-  for (; v < nvec; v += step) out[v] = flat_vec_compute<V, Out, In...>(f, a, v, std::index_sequence_for<In...>{});
-  // The tail (fewer than V elements) goes to the first threads.
-  const std::int64_t i = nvec * V + t;
+  // The tail (fewer than V elements) goes to the first threads of block 0.
+  const std::int64_t i = nvec * V + static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < a.n) flat_elem<Out, In...>(f, a, i, std::index_sequence_for<In...>{});
+}
+
+// Blocks for the flat kernel: one per chunk of kThreads * kUnroll vectors, at
+// most the largest grid.
+inline unsigned flat_grid(std::int64_t nvec) {
+  constexpr std::int64_t kChunk = static_cast<std::int64_t>(kThreads) * kUnroll;
+  constexpr std::int64_t kMaxGrid = 2147483647;
+  std::int64_t blocks = (nvec + kChunk - 1) / kChunk;
+  if (blocks > kMaxGrid) blocks = kMaxGrid;
+  return static_cast<unsigned>(blocks < 1 ? 1 : blocks);
 }
 
 // --- rows path ---------------------------------------------------------------------------
@@ -326,9 +343,9 @@ void launch_map(const F& f, const ElementwiseArgs& args, cudaStream_t stream) {
   }
   if (aligned) {
     const std::int64_t nvec = args.numel / kVec;
-    flat_kernel<kVec, F, Out, In...><<<grid_for((nvec + kUnroll - 1) / kUnroll), kThreads, 0, stream>>>(f, a);
+    flat_kernel<kVec, F, Out, In...><<<flat_grid(nvec), kThreads, 0, stream>>>(f, a);
   } else {
-    flat_kernel<1, F, Out, In...><<<grid_for((args.numel + kUnroll - 1) / kUnroll), kThreads, 0, stream>>>(f, a);
+    flat_kernel<1, F, Out, In...><<<flat_grid(args.numel), kThreads, 0, stream>>>(f, a);
   }
 }
 

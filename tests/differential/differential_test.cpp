@@ -12,6 +12,14 @@
 ///   - an error: `Type: first line of the message`, exactly, or with wick's
 ///     documented prefix naming the operator (`RuntimeError: torch.mm: ...`
 ///     where PyTorch says `RuntimeError: ...`; README, "Error messages").
+/// One allowance: a value computed by OpenBLAS (products and convolutions,
+/// `blas_computed`) may differ from the golden one by float rounding. The
+/// library picks its kernels, and with them the order of each sum, by the
+/// host's CPU (AVX2 here, AVX-512 on the GPU machine), so the last printed
+/// digit of a sum that cancels can differ between two hosts running the same
+/// wick. Such a case matches when its text and number formats are the same
+/// and each number is within one unit of its last printed digit plus 4
+/// float32 epsilons of the largest one.
 /// A case that differs fails the test unless one entry of `kDivergences`
 /// matches its expression; each entry gives its reason, and the README
 /// lists them all. An entry that no longer matches a differing case fails
@@ -20,8 +28,11 @@
 
 #include <fnmatch.h>
 
+#include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -131,6 +142,64 @@ bool same_output(const std::string& wick_text, const std::string& torch_text) {
   return w.substr(0, type_end + 2) + w.substr(name_end + 2) == t;
 }
 
+// Whether `expr` calls an operator that wick's CPU backend computes with
+// OpenBLAS (Note [The differential test]).
+bool blas_computed(const std::string& expr) {
+  static const char* const kNames[] = {"mm(", "matmul(", "conv", "linear(", "mv(", "dot(", "einsum(", "bilinear(",
+                                       "tensordot(", " @ "};
+  return std::any_of(std::begin(kNames), std::end(kNames),
+                     [&](const char* n) { return expr.find(n) != std::string::npos; });
+}
+
+// `s` split into its numbers and the text around them.
+struct Split {
+  std::string text;              // each number's digits replaced by 'd': its format stays
+  std::vector<double> numbers;
+  std::vector<double> last_digit;  // one unit of each number's last printed decimal (0 for none)
+};
+Split split_numbers(const std::string& s) {
+  Split r;
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const bool sign = (s[i] == '-' || s[i] == '+') && i + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1]));
+    const bool starts = std::isdigit(static_cast<unsigned char>(s[i])) != 0 || sign;
+    const bool in_word = i > 0 && (std::isalnum(static_cast<unsigned char>(s[i - 1])) != 0 || s[i - 1] == '_');
+    if (!starts || in_word) {
+      r.text += s[i++];
+      continue;
+    }
+    char* end = nullptr;
+    r.numbers.push_back(std::strtod(s.c_str() + i, &end));
+    const std::string token = s.substr(i, static_cast<std::size_t>(end - s.c_str()) - i);
+    const std::size_t e = token.find_first_of("eE");
+    const std::size_t dot = token.find('.');
+    const std::size_t mantissa_end = e == std::string::npos ? token.size() : e;
+    const int decimals = dot == std::string::npos || dot > mantissa_end ? 0 : static_cast<int>(mantissa_end - dot - 1);
+    const int exponent = e == std::string::npos ? 0 : std::atoi(token.c_str() + e + 1);
+    // "3" and "3." print integral values exactly: no allowance for their last digit.
+    r.last_digit.push_back(decimals == 0 ? 0.0 : std::pow(10.0, exponent - decimals));
+    for (const char c : token) r.text += std::isdigit(static_cast<unsigned char>(c)) != 0 ? 'd' : c;
+    i += token.size();
+  }
+  return r;
+}
+
+// The same print but for float rounding of a different summation order:
+// the same text and number formats, each number within one unit of its last
+// printed digit plus 4 float32 epsilons of the largest number.
+bool same_up_to_rounding(const std::string& wick_text, const std::string& torch_text) {
+  const Split w = split_numbers(wick_text);
+  const Split t = split_numbers(torch_text);
+  if (w.text != t.text || w.numbers.size() != t.numbers.size() || w.numbers.empty()) return false;
+  double largest = 0;
+  for (const double v : t.numbers) largest = std::max(largest, std::abs(v));
+  for (std::size_t i = 0; i < w.numbers.size(); ++i) {
+    const double tolerance = t.last_digit[i] + 4 * 1.1920929e-07 * largest;
+    if (!(std::abs(w.numbers[i] - t.numbers[i]) <= tolerance)) return false;
+  }
+  return true;
+}
+
 TEST(Differential, WickEvalPrintsWhatPyTorchPrints) {
   wick::init();
   const std::string path = wick_test::reference_dir() + "/golden/differential.json";
@@ -142,6 +211,7 @@ TEST(Differential, WickEvalPrintsWhatPyTorchPrints) {
 
   std::vector<std::size_t> used(std::size(kDivergences), 0);
   std::size_t same = 0;
+  std::size_t rounded = 0;
   std::size_t documented = 0;
   std::vector<std::string> failures;
   for (const nlohmann::json& c : cases) {
@@ -150,6 +220,11 @@ TEST(Differential, WickEvalPrintsWhatPyTorchPrints) {
     const std::string got = wick_output(expr);
     if (same_output(got, expected)) {
       ++same;
+      continue;
+    }
+    if (blas_computed(expr) && same_up_to_rounding(got, expected)) {
+      ++same;
+      ++rounded;
       continue;
     }
     bool listed = false;
@@ -166,13 +241,37 @@ TEST(Differential, WickEvalPrintsWhatPyTorchPrints) {
     failures.push_back("[" + c.at("section").get<std::string>() + "] " + expr + "\n  torch: " + expected +
                        "\n  wick:  " + got);
   }
-  std::printf("%zu cases: %zu print what PyTorch 1.13 prints (%.1f%%), %zu are documented divergences\n", cases.size(),
-              same, 100.0 * static_cast<double>(same) / static_cast<double>(cases.size()), documented);
+  std::printf(
+      "%zu cases: %zu print what PyTorch 1.13 prints (%.1f%%; %zu of them up to OpenBLAS's rounding on this host), "
+      "%zu are documented divergences\n",
+      cases.size(), same, 100.0 * static_cast<double>(same) / static_cast<double>(cases.size()), rounded, documented);
   for (const std::string& f : failures) ADD_FAILURE() << f;
   for (std::size_t k = 0; k < used.size(); ++k) {
     EXPECT_GT(used[k], 0u) << "the divergence '" << kDivergences[k].patterns.front()
                            << "' matches no differing case: remove it from kDivergences and the README";
   }
+}
+
+}  // namespace
+
+namespace {
+
+// The allowance of Note [The differential test] is float rounding of one
+// sum, not a looser comparison: the conv2d print seen on an AVX-512 host
+// matches; a wrong digit, a sign, or a changed format does not.
+TEST(Differential, RoundingAllowanceIsOnlyFloatRounding) {
+  const std::string golden = "tensor([[ 3.9194e-02, -1.5756e-03, -8.2802e-01],\n        [ 2.7734e+00,  8.0161e+00,  1.0e+00]])";
+  EXPECT_TRUE(same_up_to_rounding(
+      "tensor([[ 3.9194e-02, -1.5754e-03, -8.2801e-01],\n        [ 2.7734e+00,  8.0161e+00,  1.0e+00]])", golden));
+  EXPECT_FALSE(same_up_to_rounding(
+      "tensor([[ 3.9194e-02, -1.5956e-03, -8.2802e-01],\n        [ 2.7734e+00,  8.0161e+00,  1.0e+00]])", golden));
+  EXPECT_FALSE(same_up_to_rounding(
+      "tensor([[ 3.9194e-02,  1.5756e-03, -8.2802e-01],\n        [ 2.7734e+00,  8.0161e+00,  1.0e+00]])", golden));
+  EXPECT_FALSE(same_up_to_rounding("tensor([[ 0.0392, -0.0016, -0.8280],\n        [ 2.7734,  8.0161,  1.0000]])",
+                                   golden));
+  EXPECT_FALSE(same_up_to_rounding("tensor([1, 2])", "tensor([1, 3])"));
+  EXPECT_TRUE(blas_computed("torch.conv2d(x, w, padding='same')"));
+  EXPECT_FALSE(blas_computed("torch.linspace(-1, 1, 5)"));
 }
 
 }  // namespace
