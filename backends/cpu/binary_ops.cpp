@@ -245,8 +245,7 @@ void lerp(const M& m, const Tensor& r, const Tensor& self, const Tensor& end, co
 
 // relu's backward in one pass: an exact 0 where self <= threshold (a NaN
 // gradient there too); a NaN self lets the gradient through, as PyTorch's.
-void threshold_backward(const M& m, const Tensor& r, const Tensor& grad, const Tensor& self,
-                        const Scalar& threshold) {
+void threshold_backward(const M& m, const Tensor& r, const Tensor& grad, const Tensor& self, const Scalar& threshold) {
   const Promoted x = promoted(m, grad, self);
   visit_dtype(m.compute, "aten.threshold_backward", [&](auto tag) {
     using T = decltype(tag);

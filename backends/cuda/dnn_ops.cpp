@@ -275,8 +275,8 @@ AlgoChoice choose_algo(const char* op, ConvKind kind, cudnnHandle_t h, const Con
                                                          b.y, n, &returned, perf.data(), wsp, ws_bytes),
                   op);
     } else {
-      check_cudnn(cudnnGetConvolutionForwardAlgorithm_v7(h, d.x.get(), d.w.get(), d.conv.get(), d.y.get(), n,
-                                                         &returned, perf.data()),
+      check_cudnn(cudnnGetConvolutionForwardAlgorithm_v7(h, d.x.get(), d.w.get(), d.conv.get(), d.y.get(), n, &returned,
+                                                         perf.data()),
                   op);
     }
     const auto algo = pick(perf, returned, CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, tensor_ops);
@@ -305,10 +305,10 @@ AlgoChoice choose_algo(const char* op, ConvKind kind, cudnnHandle_t h, const Con
     std::vector<cudnnConvolutionBwdFilterAlgoPerf_t> perf(CUDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT);
     const int n = static_cast<int>(perf.size());
     if (find) {
-      check_cudnn(cudnnFindConvolutionBackwardFilterAlgorithmEx(h, d.x.get(), b.x, d.y.get(), b.y, d.conv.get(),
-                                                                d.w.get(), b.w, n, &returned, perf.data(), wsp,
-                                                                ws_bytes),
-                  op);
+      check_cudnn(
+          cudnnFindConvolutionBackwardFilterAlgorithmEx(h, d.x.get(), b.x, d.y.get(), b.y, d.conv.get(), d.w.get(), b.w,
+                                                        n, &returned, perf.data(), wsp, ws_bytes),
+          op);
     } else {
       check_cudnn(cudnnGetConvolutionBackwardFilterAlgorithm_v7(h, d.x.get(), d.y.get(), d.conv.get(), d.w.get(), n,
                                                                 &returned, perf.data()),
@@ -368,9 +368,9 @@ void convolution2d(const Conv2dMeta& g, const Tensor& out, const Tensor& input, 
   set_descs(op, g, input.dtype(), d);
   const Scales s(input.dtype());
   const DnnCall call(device, op);
-  const AlgoChoice c = choose_algo(op, ConvKind::kForward, call.handle(), d,
-                                   call_key(ConvKind::kForward, device, input.dtype(), g), device,
-                                   {x.data_ptr(), w.data_ptr(), out.data_ptr()});
+  const AlgoChoice c =
+      choose_algo(op, ConvKind::kForward, call.handle(), d, call_key(ConvKind::kForward, device, input.dtype(), g),
+                  device, {x.data_ptr(), w.data_ptr(), out.data_ptr()});
   const Tensor ws = workspace(c.workspace, device);
   check_cudnn(
       cudnnConvolutionForward(call.handle(), s.one(), d.x.get(), x.data_ptr(), d.w.get(), w.data_ptr(), d.conv.get(),

@@ -158,8 +158,7 @@ void where(const M& m, const Tensor& r, const Tensor& cond, const Tensor& a, con
 }
 
 // relu's backward in one pass (the meta refused bool).
-void threshold_backward(const M& m, const Tensor& r, const Tensor& grad, const Tensor& self,
-                        const Scalar& threshold) {
+void threshold_backward(const M& m, const Tensor& r, const Tensor& grad, const Tensor& self, const Scalar& threshold) {
   const char* op = "aten.threshold_backward";
   const Device device = r.device();
   const Tensor g = as_dtype(on_device(grad, device, m.compute), m.compute);

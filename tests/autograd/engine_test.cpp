@@ -90,7 +90,7 @@ TEST_F(Engine, GradWithRespectToIntermediatesAndSeveralOutputs) {
   Tensor a = (h * h).sum();
   Tensor b = h.sum();
   tensor_list g = autograd::grad({a, b}, {h, x}, {vec({1}).reshape({}), vec({10}).reshape({})});
-  expect_near(g[0], {2 * 3 + 10, 2 * 6 + 10});      // d/dh (h² + 10h)
+  expect_near(g[0], {2 * 3 + 10, 2 * 6 + 10});       // d/dh (h² + 10h)
   expect_near(g[1], {3 * (6 + 10), 3 * (12 + 10)});  // through h = 3x
   EXPECT_FALSE(x.grad().defined());
 }
@@ -181,7 +181,8 @@ TEST_F(Engine, SavedTensorModifiedInPlace) {
   Tensor y = (a * a).sum();
   a.add_(vec({1, 1}));
   WICK_EXPECT_THROW_MSG(y.backward(), RuntimeError, "modified by an inplace operation");
-  WICK_EXPECT_THROW_MSG(y.backward(), RuntimeError, "which is saved by MulBackward0, is at version 1; expected version 0");
+  WICK_EXPECT_THROW_MSG(y.backward(), RuntimeError,
+                        "which is saved by MulBackward0, is at version 1; expected version 0");
 }
 
 TEST_F(Engine, InPlaceOnNonLeafRecords) {

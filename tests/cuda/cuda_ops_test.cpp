@@ -91,8 +91,7 @@ Tensor two() { return tensor(Value(2.0)); }
 
 bool random_op(const std::string& name) {
   return name == "rand" || name == "randn" || name == "randint" || name == "rand_like" || name == "randn_like" ||
-         name == "dropout" || name == "bernoulli" || name == "bernoulli_" || name == "multinomial" ||
-         name == "normal";
+         name == "dropout" || name == "bernoulli" || name == "bernoulli_" || name == "multinomial" || name == "normal";
 }
 
 // Calls fn(entry, sample, inputs) for every sample of every torch operator
@@ -158,7 +157,8 @@ TEST_F(Cuda, EveryOperatorSampleMatchesTheCpu) {
         return;
       }
       const Tensor g = as_one_tensor(got);
-      if (!g.device().is_cpu() && g.device() != kCuda) failures.push_back(e.qualified_name + ": result on " + g.device().str());
+      if (!g.device().is_cpu() && g.device() != kCuda)
+        failures.push_back(e.qualified_name + ": result on " + g.device().str());
       if (std::string d = compare(as_one_tensor(want), g, random_op(e.name)); !d.empty())
         failures.push_back(e.qualified_name + ": " + d);
       ++compared;
@@ -222,14 +222,15 @@ TEST_F(Cuda, BadInputsFailAsOnTheCpu) {
       }
       const std::pair<Sample, autograd::tensor_list> moved_case = on_cuda(s, bad);  // before any in-place write
       const Outcome cpu = outcome_of([&] { return call_sample(e.qualified_name, s, bad, true, ScalarType::kFloat32); });
-      const Outcome gpu = outcome_of(
-          [&] { return call_sample(e.qualified_name, moved_case.first, moved_case.second, true, ScalarType::kFloat32); });
+      const Outcome gpu = outcome_of([&] {
+        return call_sample(e.qualified_name, moved_case.first, moved_case.second, true, ScalarType::kFloat32);
+      });
       if (cpu.ok && gpu.ok) continue;
       ++compared_failures;
       if (cpu.ok != gpu.ok || cpu.type != gpu.type || as_on_cpu(gpu.message) != cpu.message) {
-        differ.push_back(e.qualified_name + (variant == 0 ? " (extra dim)" : " (int64)") + ":\n    cpu:  " +
-                         (cpu.ok ? "returned" : cpu.type + ": " + cpu.message) + "\n    cuda: " +
-                         (gpu.ok ? "returned" : gpu.type + ": " + gpu.message));
+        differ.push_back(e.qualified_name + (variant == 0 ? " (extra dim)" : " (int64)") +
+                         ":\n    cpu:  " + (cpu.ok ? "returned" : cpu.type + ": " + cpu.message) +
+                         "\n    cuda: " + (gpu.ok ? "returned" : gpu.type + ": " + gpu.message));
       }
     }
   });
@@ -440,14 +441,14 @@ TEST_F(Cuda, ElementwiseLoopPathsGiveTheCpusValues) {
     std::int64_t narrow_from = -1;  // a[:, from:from + 8] when >= 0
   };
   const std::vector<Case> cases = {
-      {{4099}, {4099}},           // flat: rounds, remainder vectors and the tail
-      {{1 << 20}, {1}},           // flat with a broadcast value
-      {{6, 8}, {8}},              // rows: a bias over a matrix
-      {{6, 8}, {6, 1}},           // rows: one value per row
-      {{5, 12}, {8}, 4},          // rows: an aligned slice of a wider matrix
-      {{5, 12}, {8}, 1},          // misaligned slice: the strided path
-      {{6, 7}, {7}},              // odd rows: the strided path
-      {{3, 4, 8}, {4, 1}},        // three merged dims: the strided path
+      {{4099}, {4099}},     // flat: rounds, remainder vectors and the tail
+      {{1 << 20}, {1}},     // flat with a broadcast value
+      {{6, 8}, {8}},        // rows: a bias over a matrix
+      {{6, 8}, {6, 1}},     // rows: one value per row
+      {{5, 12}, {8}, 4},    // rows: an aligned slice of a wider matrix
+      {{5, 12}, {8}, 1},    // misaligned slice: the strided path
+      {{6, 7}, {7}},        // odd rows: the strided path
+      {{3, 4, 8}, {4, 1}},  // three merged dims: the strided path
   };
   for (const ScalarType t : {ScalarType::kFloat32, ScalarType::kFloat64, ScalarType::kInt32, ScalarType::kInt64}) {
     for (const Case& c : cases) {
@@ -456,7 +457,8 @@ TEST_F(Cuda, ElementwiseLoopPathsGiveTheCpusValues) {
       if (c.narrow_from >= 0) a = a.narrow(1, c.narrow_from, 8);
       const Tensor ad = a.cuda();
       const Tensor bd = b.cuda();
-      const std::string what = format_shape(a.sizes()) + " + " + format_shape(b.sizes()) + " " + std::string(dtype_name(t));
+      const std::string what =
+          format_shape(a.sizes()) + " + " + format_shape(b.sizes()) + " " + std::string(dtype_name(t));
       EXPECT_EQ(compare(add(a, b), add(ad, bd), false), "") << what;
       EXPECT_EQ(compare(neg(a), neg(ad), false), "") << what;
       Tensor out = zeros(a.sizes(), t);

@@ -144,16 +144,16 @@ bool same_output(const std::string& wick_text, const std::string& torch_text) {
 
 // Whether `expr` calls an operator that wick's CPU backend computes with
 // OpenBLAS (Note [The differential test]).
+const char* const kBlasNames[] = {"mm(",  "matmul(", "conv",      "linear(",    "mv(",
+                                  "dot(", "einsum(", "bilinear(", "tensordot(", " @ "};
 bool blas_computed(const std::string& expr) {
-  static const char* const kNames[] = {"mm(", "matmul(", "conv", "linear(", "mv(", "dot(", "einsum(", "bilinear(",
-                                       "tensordot(", " @ "};
-  return std::any_of(std::begin(kNames), std::end(kNames),
+  return std::any_of(std::begin(kBlasNames), std::end(kBlasNames),
                      [&](const char* n) { return expr.find(n) != std::string::npos; });
 }
 
 // `s` split into its numbers and the text around them.
 struct Split {
-  std::string text;              // each number's digits replaced by 'd': its format stays
+  std::string text;  // each number's digits replaced by 'd': its format stays
   std::vector<double> numbers;
   std::vector<double> last_digit;  // one unit of each number's last printed decimal (0 for none)
 };
@@ -161,7 +161,8 @@ Split split_numbers(const std::string& s) {
   Split r;
   std::size_t i = 0;
   while (i < s.size()) {
-    const bool sign = (s[i] == '-' || s[i] == '+') && i + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1]));
+    const bool sign =
+        (s[i] == '-' || s[i] == '+') && i + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1]));
     const bool starts = std::isdigit(static_cast<unsigned char>(s[i])) != 0 || sign;
     const bool in_word = i > 0 && (std::isalnum(static_cast<unsigned char>(s[i - 1])) != 0 || s[i - 1] == '_');
     if (!starts || in_word) {
@@ -260,15 +261,16 @@ namespace {
 // sum, not a looser comparison: the conv2d print seen on an AVX-512 host
 // matches; a wrong digit, a sign, or a changed format does not.
 TEST(Differential, RoundingAllowanceIsOnlyFloatRounding) {
-  const std::string golden = "tensor([[ 3.9194e-02, -1.5756e-03, -8.2802e-01],\n        [ 2.7734e+00,  8.0161e+00,  1.0e+00]])";
+  const std::string golden =
+      "tensor([[ 3.9194e-02, -1.5756e-03, -8.2802e-01],\n        [ 2.7734e+00,  8.0161e+00,  1.0e+00]])";
   EXPECT_TRUE(same_up_to_rounding(
       "tensor([[ 3.9194e-02, -1.5754e-03, -8.2801e-01],\n        [ 2.7734e+00,  8.0161e+00,  1.0e+00]])", golden));
   EXPECT_FALSE(same_up_to_rounding(
       "tensor([[ 3.9194e-02, -1.5956e-03, -8.2802e-01],\n        [ 2.7734e+00,  8.0161e+00,  1.0e+00]])", golden));
   EXPECT_FALSE(same_up_to_rounding(
       "tensor([[ 3.9194e-02,  1.5756e-03, -8.2802e-01],\n        [ 2.7734e+00,  8.0161e+00,  1.0e+00]])", golden));
-  EXPECT_FALSE(same_up_to_rounding("tensor([[ 0.0392, -0.0016, -0.8280],\n        [ 2.7734,  8.0161,  1.0000]])",
-                                   golden));
+  EXPECT_FALSE(
+      same_up_to_rounding("tensor([[ 0.0392, -0.0016, -0.8280],\n        [ 2.7734,  8.0161,  1.0000]])", golden));
   EXPECT_FALSE(same_up_to_rounding("tensor([1, 2])", "tensor([1, 3])"));
   EXPECT_TRUE(blas_computed("torch.conv2d(x, w, padding='same')"));
   EXPECT_FALSE(blas_computed("torch.linspace(-1, 1, 5)"));

@@ -116,9 +116,8 @@ void copy_2e28(benchmark::State& state) {
   if (!have_device(state)) return;
   const wick::Tensor a = wick::empty({kBig}, std::nullopt, kCuda);
   const wick::Tensor b = wick::empty({kBig}, std::nullopt, kCuda);
-  timed(state, [&] {
-    (void)cudaMemcpyAsync(b.data_ptr(), a.data_ptr(), kBig * 4, cudaMemcpyDeviceToDevice, stream());
-  });
+  timed(state,
+        [&] { (void)cudaMemcpyAsync(b.data_ptr(), a.data_ptr(), kBig * 4, cudaMemcpyDeviceToDevice, stream()); });
   state.SetBytesProcessed(state.iterations() * kBig * 8);
 }
 BENCHMARK(copy_2e28)->UseManualTime()->Unit(benchmark::kMillisecond);
@@ -169,8 +168,8 @@ void cublas_sgemm(benchmark::State& state) {
                       static_cast<const float*>(a.data_ptr()), ni, &zero, static_cast<float*>(c.data_ptr()), ni);
   });
   (void)cublasDestroy(h);
-  state.counters["TFLOPS"] = benchmark::Counter(static_cast<double>(state.iterations()) * 2.0 * n * n * n / 1e12,
-                                                benchmark::Counter::kIsRate);
+  state.counters["TFLOPS"] =
+      benchmark::Counter(static_cast<double>(state.iterations()) * 2.0 * n * n * n / 1e12, benchmark::Counter::kIsRate);
 }
 BENCHMARK(cublas_sgemm)->Arg(1024)->Arg(4096)->Arg(8192)->UseManualTime()->Unit(benchmark::kMillisecond);
 
@@ -180,8 +179,8 @@ void wick_mm(benchmark::State& state) {
   const wick::Tensor a = wick::randn({n, n}).cuda();
   const wick::Tensor b = wick::randn({n, n}).cuda();
   timed(state, [&] { benchmark::DoNotOptimize(wick::mm(a, b)); });
-  state.counters["TFLOPS"] = benchmark::Counter(static_cast<double>(state.iterations()) * 2.0 * n * n * n / 1e12,
-                                                benchmark::Counter::kIsRate);
+  state.counters["TFLOPS"] =
+      benchmark::Counter(static_cast<double>(state.iterations()) * 2.0 * n * n * n / 1e12, benchmark::Counter::kIsRate);
 }
 BENCHMARK(wick_mm)->Arg(1024)->Arg(4096)->Arg(8192)->UseManualTime()->Unit(benchmark::kMillisecond);
 
@@ -222,8 +221,8 @@ void cudnn_conv(benchmark::State& state) {
   const float one = 1;
   const float zero = 0;
   timed(state, [&] {
-    (void)cudnnConvolutionForward(h, &one, xd, x.data_ptr(), wd, w.data_ptr(), cd, algo, ws.data_ptr(), ws_bytes,
-                                  &zero, yd, y.data_ptr());
+    (void)cudnnConvolutionForward(h, &one, xd, x.data_ptr(), wd, w.data_ptr(), cd, algo, ws.data_ptr(), ws_bytes, &zero,
+                                  yd, y.data_ptr());
   });
   (void)cudnnDestroyConvolutionDescriptor(cd);
   (void)cudnnDestroyFilterDescriptor(wd);
@@ -245,9 +244,7 @@ void conv2d_with(benchmark::State& state, bool tf32, bool find) {
   wick::backends::set_cudnn_benchmark(find);
   const wick::Tensor x = wick::randn({kN, kC, kHw, kHw}).cuda();
   const wick::Tensor w = wick::randn({kC, kC, 3, 3}).cuda();
-  timed(state, [&] {
-    benchmark::DoNotOptimize(wick::conv2d(x, w, std::nullopt, 1, 1));
-  });
+  timed(state, [&] { benchmark::DoNotOptimize(wick::conv2d(x, w, std::nullopt, 1, 1)); });
   wick::backends::set_cudnn_allow_tf32(was);
   wick::backends::set_cudnn_benchmark(was_benchmark);
 }
@@ -400,7 +397,8 @@ void graph_tiny_add(benchmark::State& state) {
         for (int i = 0; i < kOps; ++i) b = wick::add(a, b);
       }))
     return;
-  host_cost(state, [&] { g.replay(); }, kOps);
+  host_cost(
+      state, [&] { g.replay(); }, kOps);
 }
 BENCHMARK(graph_tiny_add)->UseManualTime()->Iterations(3000)->Unit(benchmark::kMicrosecond);
 
