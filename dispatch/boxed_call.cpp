@@ -46,9 +46,17 @@ std::string_view python_name(const OperatorHandle& op, const SchemaArgument& arg
   return arg.name == "self" && op.entry()->self_is_input() ? std::string_view("input") : std::string_view(arg.name);
 }
 
+/// The position Python names for the argument at index `i`: from 1, and a
+/// method's `self` (the tensor it is called on) is not counted, as PyTorch
+/// counts them (`t.where(c, 0.5)`: argument 'other' (position 2)).
+std::size_t python_position(const OperatorHandle& op, std::size_t i) {
+  return op.entry()->self_is_input() || i == 0 ? i + 1 : i;
+}
+
 [[noreturn]] void bad_type(const OperatorHandle& op, const SchemaArgument& arg, std::size_t pos,
                            const std::string& expected, const Value& got) {
-  const std::string position = pos == kByKeyword ? "" : detail::str_cat(" (position ", pos + 1, ")");
+  const std::string position =
+      pos == kByKeyword ? "" : detail::str_cat(" (position ", python_position(op, pos), ")");
   throw TypeError(detail::str_cat(op_label(op), ": argument '", python_name(op, arg), "'", position, " must be ",
                                   expected, ", not ", got.type_name()));
 }
@@ -133,7 +141,7 @@ Value convert(const OperatorHandle& op, const SchemaArgument& arg, std::size_t p
   switch (t.kind) {
     case TypeKind::kTensor:
       if (v.is_tensor()) return v;
-      if (v.is_number()) return Value(wrap_scalar(v.to_scalar()));
+      if (v.is_number() && arg.takes_number) return Value(wrap_scalar(v.to_scalar()));
       bad_type(op, arg, pos, "Tensor", v);
     case TypeKind::kInt:
       if (v.is_int() || v.is_bool()) return Value(v.to_int());
@@ -255,7 +263,7 @@ Stack bind_arguments(const OperatorHandle& op, const FunctionSchema& s, std::vec
     const SchemaArgument& arg = s.arguments[i];
     if (!bound[i]) {
       WICK_CHECK(arg.default_value.has_value(), TypeError, op_label(op), " missing required argument '",
-                 python_name(op, arg), "' (position ", i + 1, ")");
+                 python_name(op, arg), "' (position ", python_position(op, i), ")");
       bound[i] = *arg.default_value;
     }
     const bool keyword = i < 64 && ((by_keyword >> i) & 1U) != 0;

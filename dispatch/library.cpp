@@ -40,6 +40,25 @@ std::pair<std::string, std::string> split_name(const std::string& ns, std::strin
   return {std::string(name.substr(0, dot)), std::string(name.substr(dot + 1))};
 }
 
+// Marks the Tensor arguments named in `numbers` (comma-separated) as taking
+// a number (Note [Numbers for tensor arguments]); ValueError for a name that
+// is not a Tensor argument of the schema.
+void mark_number_arguments(FunctionSchema& schema, std::string_view numbers, const std::string& ns) {
+  while (!numbers.empty()) {
+    const std::size_t comma = numbers.find(',');
+    std::string_view name = numbers.substr(0, comma);
+    numbers.remove_prefix(comma == std::string_view::npos ? numbers.size() : comma + 1);
+    while (!name.empty() && name.front() == ' ') name.remove_prefix(1);
+    while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
+    if (name.empty()) continue;
+    auto it = std::find_if(schema.arguments.begin(), schema.arguments.end(),
+                           [&](const SchemaArgument& a) { return a.name == name; });
+    WICK_CHECK(it != schema.arguments.end() && it->type.kind == TypeKind::kTensor && !it->type.is_list, ValueError,
+               ns, ".", schema.full_name(), ": numbers names '", name, "', which is not a Tensor argument");
+    it->takes_number = true;
+  }
+}
+
 // Removes a record; its boxed functor (if any) is retired, not freed: a
 // thread may still be calling it through a table published before.
 void remove_record(Registry& reg, std::vector<KernelRecord>& stack, std::uint64_t id) {
@@ -69,6 +88,7 @@ std::string Library::where(const SourceLocation& loc) const {
 
 Library& Library::def(std::string_view schema_text, DefOptions options, SourceLocation loc) {
   FunctionSchema schema = parse_schema(schema_text);
+  mark_number_arguments(schema, options.numbers, ns_);
   auto& reg = Registry::get();
   std::unique_lock lock(reg.mutex);
   OperatorEntry& e = reg.find_or_create(ns_, schema.name, schema.overload);
@@ -351,7 +371,8 @@ void define_catalog(const CatalogTable& table, const std::function<Library&(cons
                              .structured = d.glue != nullptr ? d.glue() : nullptr,
                              .out_variant = (d.flags & CatalogDef::kOutVariant) != 0,
                              .samples = d.samples != nullptr ? d.samples : "",
-                             .tags = d.tags != nullptr ? d.tags : ""};
+                             .tags = d.tags != nullptr ? d.tags : "",
+                             .numbers = d.numbers != nullptr ? d.numbers : ""};
     library_for(d.ns).def(d.schema, options, SourceLocation{d.file, d.line});
   }
   for (const CatalogAlias& a : table.aliases) {

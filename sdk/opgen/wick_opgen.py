@@ -49,6 +49,10 @@ wick/schema.h) at the start of a line; indented `key: value` lines follow.
   cpp_skip    arguments the C++ API leaves out (their defaults are passed)
   cpp_scalar  Tensor arguments that also take a number in C++ (an
               overload wraps it as a Python number would be)
+  numbers     Tensor arguments that take a Python number in a boxed call
+              (wick::call, `wick eval`): where PyTorch has a Scalar
+              overload for them. Elsewhere a number is a TypeError, as in
+              PyTorch (Note [Numbers for tensor arguments], wick/library.h)
   cpp_any     `arg: type | type`: the C++ types an `Any` argument takes, one
               overload each (int, int[], float, str, bool, Tensor); list int
               before int[] so that a literal 0 is not ambiguous
@@ -211,7 +215,7 @@ def split_top(text):
 
 
 KEYS = {"variants", "dunders", "also", "ignored", "meta", "dispatch", "kernel", "sample", "tags", "cpp", "cpp_skip", "cpp_scalar",
-        "cpp_any", "cpp_return", "doc"}
+        "cpp_any", "cpp_return", "doc", "numbers"}
 VARIANTS = {"method", "out", "inplace", "inplace_view"}
 
 
@@ -515,8 +519,10 @@ def write_catalog(path, name, defs, aliases, namespace, meta_header):
         # Samples and tags belong to the definition; its out variant has none of its own.
         samples = c_string("\n".join(e.op.samples)) if e.kind == "def" and e.op.samples else "nullptr"
         tags = c_string(e.op.fields["tags"]) if e.kind == "def" and "tags" in e.op.fields else "nullptr"
+        # Every variant takes numbers where its definition does (torch.add(t, 2, out=o), t.add_(2)).
+        numbers = c_string(", ".join(e.op.list("numbers"))) if e.op.list("numbers") else "nullptr"
         lines.append(f"    {{{c_string(e.ns)}, {c_string(e.schema.text)}, {' | '.join(flags) or '0'}, {file}, {line}, "
-                     f"{g or 'nullptr'}, {samples}, {tags}}},")
+                     f"{g or 'nullptr'}, {samples}, {tags}, {numbers}}},")
     lines += ["};", "", "constexpr wick::CatalogAlias kAliases[] = {"]
     for e in aliases:
         file, line = location(e.op.where)

@@ -318,6 +318,23 @@ TEST_F(CpuOps, BoxedCallConventions) {
             "add() got multiple values for argument 'other'");
   EXPECT_EQ(message([&] { call("torch.neg", {vec({1}), vec({1})}); }),
             "neg() takes 1 positional argument but 2 were given");
+  // Note [Numbers for tensor arguments]: a number only where PyTorch has a
+  // Scalar overload (or lets numbers pass as tensors), in every variant.
+  EXPECT_EQ(message([&] { call("torch.maximum", {vec({1}), 2.0}); }),
+            "maximum(): argument 'other' (position 2) must be Tensor, not float");
+  EXPECT_EQ(message([&] { call("torch.exp", {3}); }), "exp(): argument 'input' (position 1) must be Tensor, not int");
+  EXPECT_EQ(message([&] { call("torch.eq", {2.0, vec({1})}); }),
+            "eq(): argument 'input' (position 1) must be Tensor, not float");
+  EXPECT_EQ(message([&] { call("torch.Tensor.where", {vec({1}), vec({1}).gt(wrap_scalar(0)), 0.5}); }),
+            "where(): argument 'other' (position 2) must be Tensor, not float");
+  EXPECT_EQ(message([&] { call("torch.logical_and", {vec({1})}, {{"other", 1}}); }),
+            "logical_and(): argument 'other' must be Tensor, not int");
+  EXPECT_EQ(call("torch.add", {2.0, vec({1, 2})}).to_tensor().sum().item<double>(), 7.0);
+  EXPECT_EQ(call("torch.eq", {vec({1, 2}), 2}).to_tensor().sum().item<std::int64_t>(), 1);
+  EXPECT_EQ(call("torch.where", {vec({1, 0}).gt(wrap_scalar(0)), 3.0, vec({1, 5})}).to_tensor().sum().item<double>(), 8.0);
+  EXPECT_EQ(call("torch.Tensor.pow_", {vec({2, 3}), 2}).to_tensor().sum().item<double>(), 13.0);
+  EXPECT_EQ(call("torch.Tensor.__rpow__", {vec({1, 2}), 2}).to_tensor().sum().item<double>(), 6.0);
+  EXPECT_EQ(call("torch.add", {vec({1}), 2}, {{"out", empty({1})}}).to_tensor().item<double>(), 3.0);
 }
 
 // Values PyTorch 1.13 gives for x = [-1.5, -0.5, 0, 0.5, 1.5, 2.5] (float64),

@@ -59,10 +59,6 @@ struct Divergence {
 const Divergence kDivergences[] = {
     {{"*.__rsub__(*alpha=*"},
      "PyTorch 1.13's Tensor.__rsub__ returns NotImplemented when given alpha; wick computes other - alpha * self"},
-    {{"torch.maximum(torch.ones(2), 2.0)", "torch.minimum(2, torch.ones(2))", "torch.atan2(torch.ones(2), 2)",
-      "torch.logical_and(torch.ones(2), 1)", "torch.exp(3)", "*).where(*, 0.5)"},
-     "a Python number for a tensor argument where PyTorch has no Scalar overload: PyTorch raises TypeError, wick "
-     "wraps the number (issue 18, item 4, is not done)"},
     {{"torch.bitwise_not(*out=*"},
      "PyTorch's bitwise_not wants an out= of the result's dtype ('Found dtype Float but expected Long'); wick "
      "applies the cast rule of every structured operator and converts"},

@@ -57,6 +57,30 @@ TEST_F(DefinedPlugin, BoxedCallsReachTheKernels) {
   EXPECT_EQ(first(call("testdefined.offset", {x, 1}, {{"alpha", 2}}).to_tensor()), 5.0);
 }
 
+// Note [Numbers for tensor arguments]: `numbers: other` in the plugin's
+// .ops lets offset's other be a number; scale's self is a Tensor only, and
+// a definition naming an argument that is not a Tensor is refused.
+TEST_F(DefinedPlugin, NumbersOnlyWhereTheDefinitionTakesThem) {
+  EXPECT_TRUE(find_op("testdefined.offset").schema().arguments[1].takes_number);
+  EXPECT_FALSE(find_op("testdefined.offset").schema().arguments[0].takes_number);
+  try {
+    call("testdefined.scale", {2.0});
+    ADD_FAILURE() << "a number for scale's self";
+  } catch (const TypeError& e) {
+    EXPECT_STREQ(e.what(), "testdefined.scale(): argument 'input' (position 1) must be Tensor, not float");
+  }
+  Library lib("testnumbers", std::nullopt, "test");
+  auto numbers = [](const char* names) {
+    DefOptions o;
+    o.numbers = names;
+    return o;
+  };
+  EXPECT_THROW(lib.def("f(Tensor self, float factor) -> Tensor", numbers("factor")), ValueError);
+  EXPECT_THROW(lib.def("g(Tensor self) -> Tensor", numbers("other")), ValueError);
+  lib.def("h(Tensor self, Tensor other) -> Tensor", numbers(" other "));
+  EXPECT_TRUE(find_op("testnumbers.h").schema().arguments[1].takes_number);
+}
+
 TEST_F(DefinedPlugin, GeneratedTypedApiFunctionsAndMethods) {
   const Tensor x = full({2}, 3.0);
   EXPECT_EQ(first(testdefined::scale(x)), 6.0);

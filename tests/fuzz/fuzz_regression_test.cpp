@@ -90,7 +90,7 @@ TEST(FuzzRegression, Int64ArithmeticWrapsAround) {
 TEST(FuzzRegression, PoolBackwardChecksTheInputSize) {
   init();
   try {
-    (void)call("aten.adaptive_avg_pool2d_backward", {-2, kMin});
+    (void)call("aten.adaptive_avg_pool2d_backward", {wrap_scalar(-2), kMin});
     FAIL() << "expected RuntimeError";
   } catch (const RuntimeError& e) {
     EXPECT_NE(std::string(e.what()).find("aten.adaptive_avg_pool2d_backward: invalid input size"), std::string::npos)
@@ -104,7 +104,7 @@ TEST(FuzzRegression, PoolBackwardChecksTheInputSize) {
 TEST(FuzzRegression, PoolBackwardOfAnEmptyOutputChecksTheGradient) {
   init();
   try {
-    (void)call("aten.adaptive_avg_pool2d_backward", {true, 5});
+    (void)call("aten.adaptive_avg_pool2d_backward", {wrap_scalar(true), 5});
     FAIL() << "expected RuntimeError";
   } catch (const RuntimeError& e) {
     EXPECT_NE(std::string(e.what()).find("grad_output of shape [] does not match the pooling's output"),

@@ -48,6 +48,9 @@ struct CatalogDef {
   const char* samples = nullptr;
   /// Comma-separated tags ("domain=positive, nondifferentiable"), or null.
   const char* tags = nullptr;
+  /// Comma-separated Tensor arguments that take a number in a boxed call
+  /// (Note [Numbers for tensor arguments] in wick/library.h), or null.
+  const char* numbers = nullptr;
 };
 
 /// One alias entry: `ns.name` shares the kernels of `target` (a qualified

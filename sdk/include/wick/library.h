@@ -14,6 +14,20 @@
 ///   }
 ///
 /// Registration is safe while other threads dispatch (Note [Dispatch table]).
+///
+/// Note [Numbers for tensor arguments]
+/// A boxed call (wick::call, `wick eval`, the override protocol's
+/// functions) takes a Python number for a Tensor argument only where the
+/// definition says so (`DefOptions::numbers`, `numbers:` in a .ops file):
+/// the number is then wrapped as PyTorch wraps it (a 0-dim tensor that
+/// promotes as a Python number). Elsewhere it is PyTorch's TypeError
+/// (`maximum(): argument 'other' (position 2) must be Tensor, not float`).
+/// PyTorch 1.13 takes numbers where it has a Scalar overload for the
+/// argument (add, the comparisons, pow, where, lerp's weight,
+/// masked_fill's value, scatter's src, ...) and for the first operand of
+/// add, sub, mul, div and floor_divide; the torch operators mark exactly
+/// those. The typed C++ API is unaffected (`cpp_scalar` in wick_opgen.py
+/// adds C++ overloads that take numbers).
 /// There is no static-initialiser registration: libraries are made inside an
 /// explicit call (a plugin's `init`, or your own code).
 #pragma once
@@ -63,6 +77,9 @@ struct DefOptions {
   std::string samples;
   /// Comma-separated tags ("domain=positive, nondifferentiable").
   std::string tags;
+  /// Comma-separated Tensor arguments that take a number in a boxed call
+  /// (Note [Numbers for tensor arguments]).
+  std::string numbers;
 };
 
 /// What a Library, or a plugin's Registrar, registered (for listings such as

@@ -69,6 +69,10 @@ struct SchemaArgument {
   /// single int is expanded to N copies.
   std::optional<Value> default_value;
   bool kwarg_only = false;
+  /// A Tensor argument that a Python-style (boxed) call may give as a
+  /// number, which is then wrapped (Note [Numbers for tensor arguments] in
+  /// wick/library.h). Not part of the schema's text.
+  bool takes_number = false;
 };
 
 struct FunctionSchema {
