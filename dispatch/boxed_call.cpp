@@ -22,9 +22,16 @@ namespace {
 /// Argument-binding errors are worded as PyTorch's: a torch operator by its
 /// bare name as Python reports it (`add(): argument 'other' (position 2)
 /// must be Tensor, not str`, `gelu() takes 1 positional argument but 2 were
-/// given`), the position only for an argument given by position. A plugin's
-/// operator, for which PyTorch has no wording, keeps its qualified name
-/// (`myops.scale() got an unexpected keyword argument 'beta'`).
+/// given`, `maximum() missing 1 required positional arguments: "other"`,
+/// PyTorch's plural included), the position only for an argument given by
+/// position. A method counts positions and positional arguments without
+/// the tensor it is called on (`t.where(c, 0.5)`: argument 'other'
+/// (position 2); `maximum() takes 1 positional argument but 2 were
+/// given`). PyTorch's own wording for a method that takes nothing but the
+/// tensor is CPython's and varies (`Tensor.neg() takes no arguments (1
+/// given)`); wick's is `neg() takes 0 positional arguments but 1 was
+/// given`. A plugin's operator, for which PyTorch has no wording, keeps its qualified
+/// name (`myops.scale() got an unexpected keyword argument 'beta'`).
 std::string op_label(const OperatorHandle& op) {
   const std::string& q = op.qualified_name();
   if (q.rfind("torch.", 0) != 0) return q + "()";
@@ -55,8 +62,7 @@ std::size_t python_position(const OperatorHandle& op, std::size_t i) {
 
 [[noreturn]] void bad_type(const OperatorHandle& op, const SchemaArgument& arg, std::size_t pos,
                            const std::string& expected, const Value& got) {
-  const std::string position =
-      pos == kByKeyword ? "" : detail::str_cat(" (position ", python_position(op, pos), ")");
+  const std::string position = pos == kByKeyword ? "" : detail::str_cat(" (position ", python_position(op, pos), ")");
   throw TypeError(detail::str_cat(op_label(op), ": argument '", python_name(op, arg), "'", position, " must be ",
                                   expected, ", not ", got.type_name()));
 }
@@ -241,8 +247,14 @@ Stack bind_arguments(const OperatorHandle& op, const FunctionSchema& s, std::vec
   std::size_t npositional = 0;
   for (const auto& a : s.arguments)
     if (!a.kwarg_only) ++npositional;
-  WICK_CHECK(args.size() <= npositional, TypeError, op_label(op), " takes ", npositional, " positional argument",
-             npositional == 1 ? "" : "s", " but ", args.size(), args.size() == 1 ? " was" : " were", " given");
+  if (args.size() > npositional) {
+    // Python does not count the tensor a method is called on.
+    const bool method = !op.entry()->self_is_input() && !args.empty();
+    const std::size_t given = args.size() - (method ? 1 : 0);
+    const std::size_t takes = npositional - (method ? 1 : 0);
+    throw TypeError(detail::str_cat(op_label(op), " takes ", takes, " positional argument", takes == 1 ? "" : "s",
+                                    " but ", given, given == 1 ? " was" : " were", " given"));
+  }
   for (std::size_t i = 0; i < args.size(); ++i) bound[i] = keep_args ? args[i] : std::move(args[i]);
   for (const auto& [key, value] : kw) {
     // Note [self and input]: a function spells its `self` as `input`.
@@ -261,11 +273,20 @@ Stack bind_arguments(const OperatorHandle& op, const FunctionSchema& s, std::vec
   stack.reserve(s.arguments.size());
   for (std::size_t i = 0; i < s.arguments.size(); ++i) {
     const SchemaArgument& arg = s.arguments[i];
-    if (!bound[i]) {
-      WICK_CHECK(arg.default_value.has_value(), TypeError, op_label(op), " missing required argument '",
-                 python_name(op, arg), "' (position ", python_position(op, i), ")");
-      bound[i] = *arg.default_value;
+    if (!bound[i] && !arg.default_value) {
+      // In argument order, as PyTorch checks them: every required argument
+      // missing from here on, in PyTorch's wording, its plural included
+      // ("missing 1 required positional arguments", "missing 2 ... argument").
+      std::string missing;
+      std::size_t nmissing = 0;
+      for (std::size_t j = i; j < s.arguments.size(); ++j) {
+        if (bound[j] || s.arguments[j].default_value) continue;
+        missing += detail::str_cat(nmissing++ == 0 ? "" : ", ", "\"", python_name(op, s.arguments[j]), "\"");
+      }
+      throw TypeError(detail::str_cat(op_label(op), " missing ", nmissing, " required positional argument",
+                                      nmissing == 1 ? "s" : "", ": ", missing));
     }
+    if (!bound[i]) bound[i] = *arg.default_value;
     const bool keyword = i < 64 && ((by_keyword >> i) & 1U) != 0;
     stack.push_back(convert(op, arg, keyword ? kByKeyword : i, std::move(*bound[i])));
   }

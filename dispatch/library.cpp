@@ -11,8 +11,8 @@
 #include "dispatch/registry.h"
 #include "wick/definitions.h"
 #include "wick/log.h"
-#include "wick/structured.h"
 #include "wick/plugin.h"
+#include "wick/structured.h"
 
 namespace wick {
 
@@ -26,15 +26,12 @@ struct Library::Record {
 
 namespace {
 
-std::string short_file(const char* file) {
-  return std::filesystem::path(file).filename().string();
-}
+std::string short_file(const char* file) { return std::filesystem::path(file).filename().string(); }
 
 // Splits `name` ("add", "add.out", "torch.Tensor.add" when `ns` is a prefix)
 // into base and overload relative to `ns`.
 std::pair<std::string, std::string> split_name(const std::string& ns, std::string_view name) {
-  if (name.size() > ns.size() + 1 && name.starts_with(ns) && name[ns.size()] == '.')
-    name.remove_prefix(ns.size() + 1);
+  if (name.size() > ns.size() + 1 && name.starts_with(ns) && name[ns.size()] == '.') name.remove_prefix(ns.size() + 1);
   auto dot = name.find('.');
   if (dot == std::string_view::npos) return {std::string(name), ""};
   return {std::string(name.substr(0, dot)), std::string(name.substr(dot + 1))};
@@ -53,8 +50,8 @@ void mark_number_arguments(FunctionSchema& schema, std::string_view numbers, con
     if (name.empty()) continue;
     auto it = std::find_if(schema.arguments.begin(), schema.arguments.end(),
                            [&](const SchemaArgument& a) { return a.name == name; });
-    WICK_CHECK(it != schema.arguments.end() && it->type.kind == TypeKind::kTensor && !it->type.is_list, ValueError,
-               ns, ".", schema.full_name(), ": numbers names '", name, "', which is not a Tensor argument");
+    WICK_CHECK(it != schema.arguments.end() && it->type.kind == TypeKind::kTensor && !it->type.is_list, ValueError, ns,
+               ".", schema.full_name(), ": numbers names '", name, "', which is not a Tensor argument");
     it->takes_number = true;
   }
 }
@@ -115,8 +112,8 @@ Library& Library::alias(std::string_view alias_name, std::string_view target, So
   auto& reg = Registry::get();
   std::unique_lock lock(reg.mutex);
   OperatorEntry* t = reg.find(target);
-  WICK_CHECK(t != nullptr && t->defined(), ValueError, "alias '", ns_, ".", alias_name, "': unknown target '",
-             target, "'");
+  WICK_CHECK(t != nullptr && t->defined(), ValueError, "alias '", ns_, ".", alias_name, "': unknown target '", target,
+             "'");
   if (t->alias_target != nullptr) t = t->alias_target;  // aliases of aliases point at the root
   auto [base, overload] = split_name(ns_, alias_name);
   OperatorEntry& e = reg.find_or_create(ns_, base, overload);
@@ -137,8 +134,8 @@ Library& Library::alias(std::string_view alias_name, std::string_view target, So
 }
 
 // Adds kernel `k` for `e` at `key`, recorded in this block (registry lock held).
-void Library::add_kernel(OperatorEntry& e, int key, KernelFunction k, std::shared_ptr<BoxedFunctor> keep,
-                         bool replace, const std::string& where_text) {
+void Library::add_kernel(OperatorEntry& e, int key, KernelFunction k, std::shared_ptr<BoxedFunctor> keep, bool replace,
+                         const std::string& where_text) {
   auto& reg = Registry::get();
   OperatorEntry* root = e.alias_target != nullptr ? e.alias_target : &e;
   const DispatchKey dk = static_cast<DispatchKey>(key);
@@ -162,8 +159,8 @@ void Library::add_kernel(OperatorEntry& e, int key, KernelFunction k, std::share
   reg.rebuild(e);
 }
 
-Library& Library::impl_kernel(std::string_view name, KernelFunction k, std::shared_ptr<BoxedFunctor> keep,
-                              bool replace, SourceLocation loc) {
+Library& Library::impl_kernel(std::string_view name, KernelFunction k, std::shared_ptr<BoxedFunctor> keep, bool replace,
+                              SourceLocation loc) {
   WICK_CHECK(key_.has_value(), ValueError, "Library(", ns_, ").impl(", name,
              "): this block has no dispatch key; construct it with one");
   auto [base, overload] = split_name(ns_, name);
@@ -174,8 +171,8 @@ Library& Library::impl_kernel(std::string_view name, KernelFunction k, std::shar
   return *this;
 }
 
-Library& Library::impl_structured_kernel(std::string_view name, void* impl, const std::type_info& type,
-                                         bool replace, SourceLocation loc) {
+Library& Library::impl_structured_kernel(std::string_view name, void* impl, const std::type_info& type, bool replace,
+                                         SourceLocation loc) {
   WICK_CHECK(key_.has_value(), ValueError, "Library(", ns_, ").impl_structured(", name,
              "): this block has no dispatch key; construct it with one");
   WICK_CHECK(impl != nullptr, ValueError, "impl_structured(", name, "): null impl");
@@ -188,9 +185,9 @@ Library& Library::impl_structured_kernel(std::string_view name, void* impl, cons
   const StructuredGlue* glue = root->structured;
   WICK_CHECK(glue != nullptr, TypeError, "impl_structured: ", root->full_name,
              " has no meta function (`meta:` in its definition); register its kernel with impl()");
-  WICK_CHECK(type == *glue->impl_type, TypeError, "impl_structured: the impl of ", root->full_name,
-             " registered by ", owner_, " (", where(loc), ") has C++ type ", demangle(type),
-             " but its meta function's impl is ", demangle(*glue->impl_type));
+  WICK_CHECK(type == *glue->impl_type, TypeError, "impl_structured: the impl of ", root->full_name, " registered by ",
+             owner_, " (", where(loc), ") has C++ type ", demangle(type), " but its meta function's impl is ",
+             demangle(*glue->impl_type));
   const std::string at = where(loc);
   add_kernel(*root, static_cast<int>(*key_), glue->kernel(impl), nullptr, replace, at);
   if (glue->out_name != nullptr) {

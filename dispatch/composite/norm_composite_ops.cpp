@@ -282,6 +282,18 @@ Tensor vector_norm(T input, const Scalar& ord, std::optional<IntArrayRef> dim, b
   // dim=None (or []) reduces every dim; norm's empty list means the same.
   DimVector dims;
   if (dim) dims.assign(*dim);
+  // The max and min of nothing have no value (torch.norm, older, gives 0).
+  if (const double p = ord.to<double>(); std::isinf(p)) {
+    const char* name = p > 0 ? "inf" : "-inf";
+    WICK_CHECK(!dims.empty() || x.numel() != 0, RuntimeError, op, ": linalg.vector_norm cannot compute the ", name,
+               " norm on an empty tensor because the operation does not have an identity");
+    for (const std::int64_t d : dims) {
+      // PyTorch 1.13's text, its missing space included.
+      WICK_CHECK(x.size(wrap_dim(d, x.dim())) != 0, RuntimeError, op, ": linalg.vector_norm cannot compute the ", name,
+                 " norm on the dimension ", d, "because this dimension is empty and the operation does not have an ",
+                 "identity");
+    }
+  }
   if (dims.empty() && keepdim) {
     for (std::int64_t i = 0; i < x.dim(); ++i) dims.push_back(i);
   }

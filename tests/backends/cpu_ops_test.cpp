@@ -66,7 +66,8 @@ TEST_F(CpuOps, AddWithAlphaAndBroadcasting) {
     (void)add(vec({1, 2, 3}), vec({1, 2}));
     FAIL();
   } catch (const RuntimeError& e) {
-    EXPECT_NE(std::string(e.what()).find("The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension 0"),
+    EXPECT_NE(std::string(e.what()).find(
+                  "The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension 0"),
               std::string::npos);
   }
   // Several mismatching dimensions: PyTorch names the last.
@@ -74,19 +75,21 @@ TEST_F(CpuOps, AddWithAlphaAndBroadcasting) {
     (void)add(vec({1, 2, 3, 4, 5, 6}).reshape({2, 3}), vec({1, 2, 3, 4, 5, 6}).reshape({3, 2}));
     FAIL();
   } catch (const RuntimeError& e) {
-    EXPECT_NE(std::string(e.what()).find("The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension 1"),
-              std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(
+                  "The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension 1"),
+              std::string::npos)
+        << e.what();
   }
 }
 
 TEST_F(CpuOps, TypePromotionFollowsPyTorch) {
   Tensor i = ivec({1, 2});
-  EXPECT_EQ(add(i, wrap_scalar(0.5)).dtype(), ScalarType::kFloat32);         // int tensor + python float
+  EXPECT_EQ(add(i, wrap_scalar(0.5)).dtype(), ScalarType::kFloat32);  // int tensor + python float
   EXPECT_EQ(add(i, wrap_scalar(2)).dtype(), ScalarType::kInt64);
   EXPECT_EQ(add(vec({1}), wrap_scalar(2.5)).dtype(), ScalarType::kFloat32);  // float32 stays float32
   Tensor zero_dim_double = vec({2}, ScalarType::kFloat64).reshape({});
-  EXPECT_EQ(add(i, zero_dim_double).dtype(), ScalarType::kFloat64);            // higher category from 0-dim
-  EXPECT_EQ(add(vec({1}), zero_dim_double).dtype(), ScalarType::kFloat32);     // same category: dims win
+  EXPECT_EQ(add(i, zero_dim_double).dtype(), ScalarType::kFloat64);         // higher category from 0-dim
+  EXPECT_EQ(add(vec({1}), zero_dim_double).dtype(), ScalarType::kFloat32);  // same category: dims win
   EXPECT_EQ(add(vec({1}), vec({1}, ScalarType::kFloat64)).dtype(), ScalarType::kFloat64);
   EXPECT_EQ(div(ivec({1, 2}), ivec({2, 2})).dtype(), ScalarType::kFloat32);  // true division
   EXPECT_EQ(values(div(ivec({1, 2}), ivec({2, 2}))), (std::vector<double>{0.5, 1}));
@@ -227,7 +230,8 @@ TEST_F(CpuOps, InPlaceAndOutAliasing) {
     FAIL();
   } catch (const RuntimeError& e) {
     EXPECT_NE(std::string(e.what()).find("output with shape [3] doesn't match the broadcast shape [2, 3]"),
-              std::string::npos) << e.what();
+              std::string::npos)
+        << e.what();
   }
   EXPECT_EQ(values(x), (std::vector<double>{1, 2, 3}));  // untouched
   // Overlapping source with another layout reads the original values.
@@ -308,30 +312,56 @@ TEST_F(CpuOps, BoxedCallConventions) {
     }
     return std::string("no error");
   };
-  EXPECT_EQ(message([&] { call("torch.add", {vec({1}), "x"}); }),
+  EXPECT_EQ(message([&] {
+              call("torch.add", {vec({1}), "x"});
+            }),
             "add(): argument 'other' (position 2) must be Tensor, not str");
-  EXPECT_EQ(message([&] { call("torch.add", {vec({1}), vec({1})}, {{"beta", 1}}); }),
+  EXPECT_EQ(message([&] {
+              call("torch.add", {vec({1}), vec({1})}, {{"beta", 1}});
+            }),
             "add() got an unexpected keyword argument 'beta'");
   EXPECT_EQ(message([&] { call("torch.add", {vec({1})}); }),
-            "add() missing required argument 'other' (position 2)");
-  EXPECT_EQ(message([&] { call("torch.add", {vec({1}), vec({1})}, {{"other", 1}}); }),
+            "add() missing 1 required positional arguments: \"other\"");
+  EXPECT_EQ(message([&] { call("torch.mm", {}); }), "mm() missing 2 required positional argument: \"input\", \"mat2\"");
+  EXPECT_EQ(message([&] {
+              call("torch.Tensor.maximum", {vec({1}), vec({1}), vec({1})});
+            }),
+            "maximum() takes 1 positional argument but 2 were given");
+  EXPECT_EQ(message([&] {
+              call("torch.Tensor.neg", {vec({1}), 1});
+            }),
+            "neg() takes 0 positional arguments but 1 was given");
+  EXPECT_EQ(message([&] {
+              call("torch.add", {vec({1}), vec({1})}, {{"other", 1}});
+            }),
             "add() got multiple values for argument 'other'");
-  EXPECT_EQ(message([&] { call("torch.neg", {vec({1}), vec({1})}); }),
+  EXPECT_EQ(message([&] {
+              call("torch.neg", {vec({1}), vec({1})});
+            }),
             "neg() takes 1 positional argument but 2 were given");
   // Note [Numbers for tensor arguments]: a number only where PyTorch has a
   // Scalar overload (or lets numbers pass as tensors), in every variant.
-  EXPECT_EQ(message([&] { call("torch.maximum", {vec({1}), 2.0}); }),
+  EXPECT_EQ(message([&] {
+              call("torch.maximum", {vec({1}), 2.0});
+            }),
             "maximum(): argument 'other' (position 2) must be Tensor, not float");
   EXPECT_EQ(message([&] { call("torch.exp", {3}); }), "exp(): argument 'input' (position 1) must be Tensor, not int");
-  EXPECT_EQ(message([&] { call("torch.eq", {2.0, vec({1})}); }),
+  EXPECT_EQ(message([&] {
+              call("torch.eq", {2.0, vec({1})});
+            }),
             "eq(): argument 'input' (position 1) must be Tensor, not float");
-  EXPECT_EQ(message([&] { call("torch.Tensor.where", {vec({1}), vec({1}).gt(wrap_scalar(0)), 0.5}); }),
+  EXPECT_EQ(message([&] {
+              call("torch.Tensor.where", {vec({1}), vec({1}).gt(wrap_scalar(0)), 0.5});
+            }),
             "where(): argument 'other' (position 2) must be Tensor, not float");
-  EXPECT_EQ(message([&] { call("torch.logical_and", {vec({1})}, {{"other", 1}}); }),
+  EXPECT_EQ(message([&] {
+              call("torch.logical_and", {vec({1})}, {{"other", 1}});
+            }),
             "logical_and(): argument 'other' must be Tensor, not int");
   EXPECT_EQ(call("torch.add", {2.0, vec({1, 2})}).to_tensor().sum().item<double>(), 7.0);
   EXPECT_EQ(call("torch.eq", {vec({1, 2}), 2}).to_tensor().sum().item<std::int64_t>(), 1);
-  EXPECT_EQ(call("torch.where", {vec({1, 0}).gt(wrap_scalar(0)), 3.0, vec({1, 5})}).to_tensor().sum().item<double>(), 8.0);
+  EXPECT_EQ(call("torch.where", {vec({1, 0}).gt(wrap_scalar(0)), 3.0, vec({1, 5})}).to_tensor().sum().item<double>(),
+            8.0);
   EXPECT_EQ(call("torch.Tensor.pow_", {vec({2, 3}), 2}).to_tensor().sum().item<double>(), 13.0);
   EXPECT_EQ(call("torch.Tensor.__rpow__", {vec({1, 2}), 2}).to_tensor().sum().item<double>(), 6.0);
   EXPECT_EQ(call("torch.add", {vec({1}), 2}, {{"out", empty({1})}}).to_tensor().item<double>(), 3.0);
@@ -343,19 +373,25 @@ TEST_F(CpuOps, UnaryFunctionsMatchPyTorch) {
   constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
   constexpr double kInf = std::numeric_limits<double>::infinity();
   const std::pair<const char*, std::vector<double>> cases[] = {
-      {"exp2", {0.3535533905932738, 0.7071067811865476, 1.0, 1.4142135623730951, 2.8284271247461903, 5.656854249492381}},
-      {"expm1", {-0.7768698398515702, -0.3934693402873666, 0.0, 0.6487212707001282, 3.481689070338065, 11.182493960703473}},
+      {"exp2",
+       {0.3535533905932738, 0.7071067811865476, 1.0, 1.4142135623730951, 2.8284271247461903, 5.656854249492381}},
+      {"expm1",
+       {-0.7768698398515702, -0.3934693402873666, 0.0, 0.6487212707001282, 3.481689070338065, 11.182493960703473}},
       {"log2", {kNan, kNan, -kInf, -1.0, 0.5849625007211562, 1.3219280948873624}},
       {"log10", {kNan, kNan, -kInf, -0.3010299956639812, 0.17609125905568124, 0.3979400086720376}},
       {"log1p", {kNan, -0.6931471805599453, 0.0, 0.4054651081081644, 0.9162907318741551, 1.252762968495368}},
       {"rsqrt", {kNan, kNan, kInf, 1.414213562373095, 0.8164965809277261, 0.6324555320336759}},
-      {"tan", {-14.101419947171719, -0.5463024898437905, 0.0, 0.5463024898437905, 14.101419947171719, -0.7470222972386603}},
+      {"tan",
+       {-14.101419947171719, -0.5463024898437905, 0.0, 0.5463024898437905, 14.101419947171719, -0.7470222972386603}},
       {"asin", {kNan, -0.5235987755982989, 0.0, 0.5235987755982989, kNan, kNan}},
       {"acos", {kNan, 2.0943951023931957, 1.5707963267948966, 1.0471975511965976, kNan, kNan}},
-      {"atan", {-0.982793723247329, -0.4636476090008061, 0.0, 0.4636476090008061, 0.982793723247329, 1.1902899496825317}},
-      {"sinh", {-2.1292794550948173, -0.5210953054937474, 0.0, 0.5210953054937474, 2.1292794550948173, 6.0502044810397875}},
+      {"atan",
+       {-0.982793723247329, -0.4636476090008061, 0.0, 0.4636476090008061, 0.982793723247329, 1.1902899496825317}},
+      {"sinh",
+       {-2.1292794550948173, -0.5210953054937474, 0.0, 0.5210953054937474, 2.1292794550948173, 6.0502044810397875}},
       {"cosh", {2.352409615243247, 1.1276259652063807, 1.0, 1.1276259652063807, 2.352409615243247, 6.132289479663686}},
-      {"erf", {-0.9661051464753108, -0.5204998778130465, 0.0, 0.5204998778130465, 0.9661051464753108, 0.999593047982555}},
+      {"erf",
+       {-0.9661051464753108, -0.5204998778130465, 0.0, 0.5204998778130465, 0.9661051464753108, 0.999593047982555}},
       {"floor", {-2.0, -1.0, 0.0, 0.0, 1.0, 2.0}},
       {"ceil", {-1.0, -0.0, 0.0, 1.0, 2.0, 3.0}},
       {"round", {-2.0, -0.0, 0.0, 0.0, 2.0, 2.0}},  // half to even
@@ -386,7 +422,8 @@ TEST_F(CpuOps, UnaryFunctionsMatchPyTorch) {
     // The method and the float32 kernel agree.
     EXPECT_EQ(call(std::string("torch.Tensor.") + name, {x}).to_tensor().dtype(), ScalarType::kFloat64) << name;
     EXPECT_EQ(call(std::string("torch.") + name, {x.to(ScalarType::kFloat32)}).to_tensor().dtype(),
-              ScalarType::kFloat32) << name;
+              ScalarType::kFloat32)
+        << name;
   }
 }
 
@@ -495,7 +532,8 @@ TEST_F(CpuOps, ModuloAtan2LogicalAndLerpFollowPyTorch) {
     (void)lerp(ivec({1, 2}), ivec({3, 6}), wrap_scalar(0.5));
     ADD_FAILURE() << "lerp of integers";
   } catch (const RuntimeError& e) {
-    EXPECT_NE(std::string(e.what()).find("\"lerp_kernel_scalar\" not implemented for 'Long'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("\"lerp_kernel_scalar\" not implemented for 'Long'"), std::string::npos)
+        << e.what();
   }
   try {
     (void)lerp(vec({1}), vec({3}, ScalarType::kFloat64), wrap_scalar(0.5));

@@ -71,7 +71,12 @@ const Divergence kDivergences[] = {
      "eps) and the shift into one scale and bias first): an element that cancels to zero is 0 in wick, -4e-08 in "
      "PyTorch (issue 18, item 2)"},
     {{"2 ** 100"}, "Python's ints are unbounded; wick's are int64 and raise OverflowError"},
-    {{"torch.ones(2).add()", "torch.add(torch.ones(2))", "*.to(torch.float32, 5)", "*.std(unbiased=2)"},
+    {{"F.l1_loss(*, 2.0)"},
+     "a number where a torch.nn.functional function written in Python uses a tensor: PyTorch fails inside that code "
+     "(AttributeError: 'float' object has no attribute 'size'); wick refuses the argument with PyTorch's TypeError "
+     "for a tensor argument"},
+    {{"torch.ones(2).add()", "torch.add(torch.ones(2))", "*.to(torch.float32, 5)", "*.std(unbiased=2)",
+      "torch.eq(2, *"},
      "a call no overload binds: PyTorch lists every overload ('received an invalid combination of arguments - "
      "got (...), but expected one of: ...'); wick names the missing or mistyped argument of the closest one"},
     {{"*\\[..., ...\\]"}, "PyTorch 1.13 accepts two ellipses in an index; wick raises IndexError, as NumPy does"},

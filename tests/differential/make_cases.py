@@ -270,6 +270,22 @@ ERRORS = [
     "torch.logical_and(torch.ones(2), 1)", "torch.exp(3)", "torch.ones(2).where(torch.ones(2) > 0, 0.5)",
     "torch.where(torch.ones(2) > 0, torch.ones(2), 0.5)", "torch.ones(2).masked_fill(torch.ones(2) > 0, 0.5)",
     "torch.ones(2).lerp(torch.zeros(2), 0.5)", "torch.ones(2) + 2", "torch.ones(2).pow(2)", "torch.eq(torch.ones(2), 1)",
+    "torch.eq(2, torch.ones(2))", "torch.add(2, torch.ones(2))", "torch.pow(2, torch.ones(2))",
+    "torch.remainder(5, torch.ones(2) * 3)", "torch.bitwise_and(6, torch.tensor([3, 5]))", "torch.ones(2).copy_(3)",
+    "torch.ones(3).scatter(0, torch.tensor([1]), 2.0)", "torch.ones(2).maximum(2.0)", "torch.ones(2).add_(1)",
+    "torch.result_type(2, torch.ones(2))", "torch.ones(2).mul(torch.ones(2), 3)", "torch.ones(2, 3).where(torch.ones(3) > 0)",
+    # PyTorch's answers for edge cases
+    "torch.abs(torch.tensor([True, False]))", "torch.arange(3, dtype=torch.bool)",
+    "torch.arange(0, 5, 1.5, dtype=torch.int64)", "torch.arange(0, 5, 0.5, dtype=torch.int32)",
+    "torch.norm(torch.ones(0))", "torch.norm(torch.ones(0), float('inf'))", "torch.linalg.vector_norm(torch.ones(0))",
+    "torch.linalg.vector_norm(torch.ones(0), float('inf'))", "torch.linalg.vector_norm(torch.ones(0), float('-inf'))",
+    "torch.linalg.vector_norm(torch.ones(0, 3), float('inf'), -2)", "torch.linalg.vector_norm(torch.ones(0, 3), float('inf'), 1)",
+    "torch.linalg.vector_norm(torch.ones(3, 0), float('-inf'), (0, 1))", "torch.linalg.vector_norm(torch.ones(0), 0)",
+    "torch.linalg.matrix_norm(torch.ones(0, 0))",
+    "F.binary_cross_entropy(torch.full((2, 3), 0.5), torch.ones(2, 3), weight=torch.ones(3))",
+    "F.binary_cross_entropy(torch.full((2, 3), 0.5), torch.ones(2, 3), weight=torch.ones(4))",
+    "F.binary_cross_entropy_with_logits(torch.zeros(2, 3), torch.ones(2, 3), pos_weight=torch.ones(2))",
+    "F.mse_loss(torch.ones(2, 3), torch.ones(3))", "F.l1_loss(torch.ones(2, 3), 2.0)",
 ]
 
 # --- grammar --------------------------------------------------------------------------------------

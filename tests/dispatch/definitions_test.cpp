@@ -11,13 +11,13 @@
 #include <string>
 
 #include "test_defined_api_ops.h"
+#include "tests/support/test_paths.h"
 #include "wick/catalog.h"
 #include "wick/dispatcher.h"
 #include "wick/library.h"
 #include "wick/loader.h"
 #include "wick/meta.h"
 #include "wick/ops.h"
-#include "tests/support/test_paths.h"
 
 namespace wick {
 namespace {
@@ -162,12 +162,18 @@ TEST_F(DefinedPlugin, FunctionsTakeInputAndMethodsTakeSelf) {
     }
     return "no error";
   };
-  EXPECT_EQ(error_of([&] { (void)call("testdefined.scale", {}, {{"self", x}}); }),
+  EXPECT_EQ(error_of([&] {
+              (void)call("testdefined.scale", {}, {{"self", x}});
+            }),
             "testdefined.scale() got an unexpected keyword argument 'self': a function spells it 'input' (its "
             "method, in a namespace ending in .Tensor, spells it 'self')");
-  EXPECT_EQ(error_of([&] { (void)call("testdefined.Tensor.scale", {}, {{"input", x}}); }),
+  EXPECT_EQ(error_of([&] {
+              (void)call("testdefined.Tensor.scale", {}, {{"input", x}});
+            }),
             "testdefined.Tensor.scale() got an unexpected keyword argument 'input'");
-  EXPECT_EQ(error_of([&] { (void)call("torch.neg", {}, {{"self", x}}); }),
+  EXPECT_EQ(error_of([&] {
+              (void)call("torch.neg", {}, {{"self", x}});
+            }),
             "neg() got an unexpected keyword argument 'self': a function spells it 'input' (its method, in a "
             "namespace ending in .Tensor, spells it 'self')");
   // Error notes name the arguments the same way.

@@ -141,7 +141,7 @@ TEST_F(CatalogArguments, MissingRequiredArgument) {
       const auto first = std::find_if(s.arguments.begin(), s.arguments.end(),
                                       [](const SchemaArgument& a) { return !a.default_value.has_value(); });
       expect_type_error(f, e, full + " with no arguments", attempt(full, {}, {}),
-                        {"missing required argument", "'" + python_name(e, *first) + "'"});
+                        {"required positional argument", "\"" + python_name(e, *first) + "\""});
     }
   }
   f.report();
