@@ -57,6 +57,7 @@ constexpr bool binary_supported() {
   constexpr bool kFloat = std::is_floating_point_v<T>;
   constexpr bool kBool = std::is_same_v<T, bool>;
   if constexpr (kOp == BinaryOp::kDiv || kOp == BinaryOp::kAtan2) return kFloat;
+  if constexpr (kOp == BinaryOp::kThresholdBackward) return !kBool;
   if constexpr (kOp == BinaryOp::kBitwiseAnd || kOp == BinaryOp::kBitwiseOr || kOp == BinaryOp::kBitwiseXor) {
     return !kFloat;
   }
@@ -148,6 +149,8 @@ struct BinaryFn {
       return x != T(0) && y != T(0);
     } else if constexpr (kOp == BinaryOp::kLogicalOr) {
       return x != T(0) || y != T(0);
+    } else if constexpr (kOp == BinaryOp::kThresholdBackward) {
+      return y <= alpha ? T(0) : x;  // an exact 0 where masked, a NaN gradient too; a NaN y passes
     } else {
       static_assert(kOp == BinaryOp::kLogicalXor);
       return (x != T(0)) != (y != T(0));
@@ -188,13 +191,6 @@ template <typename T>
 struct FillFn {
   T value;
   __device__ __forceinline__ T operator()() const { return value; }
-};
-
-// An exact 0 where self <= threshold (a NaN gradient there too); NaN self passes.
-template <typename T>
-struct ThresholdBackwardFn {
-  T threshold;
-  __device__ __forceinline__ T operator()(T g, T s) const { return s <= threshold ? T(0) : g; }
 };
 
 }  // namespace
@@ -271,6 +267,9 @@ void launch_binary(BinaryOp op, DType dtype, const ElementwiseArgs& args, const 
     case BinaryOp::kLogicalXor:
       run_binary<BinaryOp::kLogicalXor>(dtype, args, alpha, error_flag, stream);
       break;
+    case BinaryOp::kThresholdBackward:
+      run_binary<BinaryOp::kThresholdBackward>(dtype, args, alpha, error_flag, stream);
+      break;
   }
 }
 
@@ -302,16 +301,6 @@ void launch_fill(DType dtype, const ElementwiseArgs& args, const ScalarValue& va
   visit_type(dtype, [&](auto tag) {
     using T = decltype(tag);
     launch_map<T>(FillFn<T>{scalar_as<T>(value)}, args, stream);
-  });
-}
-
-void launch_threshold_backward(DType dtype, const ElementwiseArgs& args, const ScalarValue& threshold,
-                               cudaStream_t stream) {
-  visit_type(dtype, [&](auto tag) {
-    using T = decltype(tag);
-    if constexpr (!std::is_same_v<T, bool>) {
-      launch_map<T, T, T>(ThresholdBackwardFn<T>{scalar_as<T>(threshold)}, args, stream);
-    }
   });
 }
 

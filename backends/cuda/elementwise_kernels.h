@@ -75,15 +75,17 @@ enum class BinaryOp : std::int8_t {
   kLogicalAnd,
   kLogicalOr,
   kLogicalXor,
+  kThresholdBackward,  // y <= alpha ? 0 : x (relu's backward; not bool)
 };
 
 /// True for the operations whose output is bool whatever `dtype`.
 constexpr bool writes_bool(BinaryOp op) noexcept {
-  return (op >= BinaryOp::kEq && op <= BinaryOp::kGe) || op >= BinaryOp::kLogicalAnd;
+  return (op >= BinaryOp::kEq && op <= BinaryOp::kGe) || (op >= BinaryOp::kLogicalAnd && op <= BinaryOp::kLogicalXor);
 }
 
 /// out = op(a, b): args has 3 operands, inputs of `dtype`, the output of
-/// `dtype` or bool (writes_bool). `alpha` is read by kAdd only.
+/// `dtype` or bool (writes_bool). `alpha` is read by kAdd (the factor) and
+/// kThresholdBackward (the threshold) only.
 /// `error_flag` (device memory, may be null) collects kError* bits.
 void launch_binary(BinaryOp op, DType dtype, const ElementwiseArgs& args, const ScalarValue& alpha, int* error_flag,
                    cudaStream_t stream);
@@ -99,9 +101,6 @@ void launch_cast(DType dst, DType src, const ElementwiseArgs& args, cudaStream_t
 
 /// out = value: 1 operand.
 void launch_fill(DType dtype, const ElementwiseArgs& args, const ScalarValue& value, cudaStream_t stream);
-/// out = self <= threshold ? 0 : grad (operands: out, grad, self; one dtype).
-void launch_threshold_backward(DType dtype, const ElementwiseArgs& args, const ScalarValue& threshold,
-                               cudaStream_t stream);
 
 enum class UnaryOp : std::int8_t {
   // Same dtype in and out (any dtype the host allows).

@@ -159,15 +159,8 @@ void where(const M& m, const Tensor& r, const Tensor& cond, const Tensor& a, con
 
 // relu's backward in one pass (the meta refused bool).
 void threshold_backward(const M& m, const Tensor& r, const Tensor& grad, const Tensor& self, const Scalar& threshold) {
-  const char* op = "aten.threshold_backward";
-  const Device device = r.device();
-  const Tensor g = as_dtype(on_device(grad, device, m.compute), m.compute);
-  const Tensor s = as_dtype(on_device(self, device, m.compute), m.compute);
-  const ElementwiseArgs args = make_args(r.sizes(), {&r, &g, &s}, op);
-  if (args.numel == 0) return;
-  DeviceGuard guard(device);
-  launch_threshold_backward(to_dtype(m.compute, op), args, scalar_value(threshold, m.compute), current_stream());
-  check_launch(op);
+  launch_binary_into("aten.threshold_backward", BinaryOp::kThresholdBackward, m, r, grad, self,
+                     scalar_value(threshold, m.compute));
 }
 
 void fill_(const InplaceMeta&, const Tensor& self, const Scalar& value) {

@@ -136,13 +136,9 @@ void norm_rows(const ReductionMeta& m, const Tensor& out, const Tensor& self, do
 
 }  // namespace
 
-void norm(const ReductionMeta& m, const Tensor& out, const Tensor& self, const Scalar& p) {
-  norm_rows(m, out, self, p.to<double>());
-}
-
-void norm_ScalarOpt_dim(const ReductionMeta& m, const Tensor& out, const Tensor& self, const std::optional<Scalar>& p,
+void norm_ScalarOpt_dim(const NormMeta& m, const Tensor& out, const Tensor& self, const std::optional<Scalar>& /*p*/,
                         IntArrayRef /*dim*/, bool /*keepdim*/) {
-  norm_rows(m, out, self, p ? p->to<double>() : 2.0);
+  norm_rows(m, out, self, m.p);
 }
 
 // Two passes: each row's max (NaN wins), then log(sum(exp(x - max))) + max.

@@ -345,11 +345,12 @@ Tensor dnorm(T x, T norm, double p, const Reduced& r) {
   return wick::mul(scaled, wick::where(zero_norm, zeros_as(norm), wick::pow(norm, scalar(1.0 - p))));
 }
 
+// torch.norm reaches its kernel through norm.ScalarOpt_dim, as PyTorch's
+// through the dim overload: NormBackward1.
 struct NormBackward {
-  [[nodiscard]] const char* name() const { return overload_dim ? "NormBackward1" : "NormBackward0"; }
+  static constexpr const char* kName = "NormBackward1";
   Reduced r;
   double p = 2;
-  bool overload_dim = false;
   SavedVariable self, result;
   tensor_list backward(FormulaNode<NormBackward>& n, tensor_list& g) {
     if (!n.should_compute_output(0)) return {Tensor()};
@@ -361,12 +362,8 @@ struct NormBackward {
   }
 };
 
-Tensor norm_record(const std::shared_ptr<FormulaNode<NormBackward>>& node, T self, T out, const Reduced& r, double p,
-                   bool overload_dim) {
-  if (node) {
-    node->f.p = p;
-    node->f.overload_dim = overload_dim;
-  }
+Tensor norm_record(const std::shared_ptr<FormulaNode<NormBackward>>& node, T self, T out, const Reduced& r, double p) {
+  if (node) node->f.p = p;
   record_reduction(node, self, out, r);
   if (any_tangent(self)) {
     ExcludeDispatchKeyGuard below(DispatchKey::kAutograd);
@@ -375,19 +372,12 @@ Tensor norm_record(const std::shared_ptr<FormulaNode<NormBackward>>& node, T sel
   return out;
 }
 
-Tensor norm_autograd(DispatchKeySet ks, T self, const Scalar& p) {
-  static const auto op = op_handle<Tensor(T, const Scalar&)>("torch.norm");
-  auto node = make_node<NormBackward>(self);
-  Tensor out = call_below(op, ks, self, p);
-  return norm_record(node, self, out, Reduced::of(self, std::nullopt, false), p.to<double>(), false);
-}
-
 Tensor norm_dim_autograd(DispatchKeySet ks, T self, const std::optional<Scalar>& p, IntArrayRef dim, bool keepdim) {
   static const auto op =
       op_handle<Tensor(T, const std::optional<Scalar>&, IntArrayRef, bool)>("torch.norm.ScalarOpt_dim");
   auto node = make_node<NormBackward>(self);
   Tensor out = call_below(op, ks, self, p, dim, keepdim);
-  return norm_record(node, self, out, Reduced::of(self, dim, keepdim), p ? p->to<double>() : 2.0, true);
+  return norm_record(node, self, out, Reduced::of(self, dim, keepdim), p ? p->to<double>() : 2.0);
 }
 
 // --- logsumexp: the gradient is softmax-weighted ------------------------------------------------
@@ -435,7 +425,6 @@ void register_autograd_reduce(std::vector<std::unique_ptr<Library>>& out) {
       .impl("min.dim", &select_autograd<false>)
       .impl("var.correction", &var_std_autograd<false>)
       .impl("std.correction", &var_std_autograd<true>)
-      .impl("norm", &norm_autograd)
       .impl("norm.ScalarOpt_dim", &norm_dim_autograd)
       .impl("logsumexp", &logsumexp_autograd);
   out.push_back(std::move(lib));

@@ -300,6 +300,41 @@ Tensor vector_norm(T input, const Scalar& ord, std::optional<IntArrayRef> dim, b
   return norm(x, std::optional<Scalar>(ord), IntArrayRef(dims), keepdim);
 }
 
+// torch.norm as PyTorch 1.13's Python function routes its arguments: 'fro'
+// is the 2-norm over at most two dims (every dim when dim is None) and
+// takes no dtype; a number (None: 2) is that p-norm over `dim`, in `dtype`
+// when given; both end in norm.ScalarOpt_dim.
+Tensor torch_norm(T self, const Value& p, std::optional<IntArrayRef> dim, bool keepdim,
+                  std::optional<ScalarType> dtype) {
+  const char* op = "torch.norm";
+  DimVector dims;  // [] reduces every dim
+  if (dim) dims.assign(*dim);
+  if (p.is_string()) {
+    const std::string s(p.to_string());
+    if (s == "fro") {
+      WICK_CHECK(!dtype, ValueError, "dtype argument is not supported in frobenius norm");
+      WICK_CHECK(dims.size() <= 2, RuntimeError, op, ": Expected at most 2 dimensions, but got ", dims.size(),
+                 " dimensions instead.");
+      return norm(self, std::optional<Scalar>(2.0), IntArrayRef(dims), keepdim);
+    }
+    WICK_CHECK(s != "nuc" || !dtype, ValueError, "dtype argument is not supported in nuclear norm");
+    WICK_CHECK(s != "nuc", NotImplementedError, op,
+               ": p='nuc' needs the singular values (SVD), which wick does not implement yet");
+    throw RuntimeError(detail::str_cat(op, ": only valid string values are 'fro' and 'nuc', found ", s));
+  }
+  WICK_CHECK(p.is_none() || p.is_number(), TypeError, "norm(): argument 'p' must be str or Number, not ",
+             p.type_name());
+  const Scalar pv = p.is_none() ? Scalar(2.0) : p.to_scalar();
+  if (!dtype) return norm(self, std::optional<Scalar>(pv), IntArrayRef(dims), keepdim);
+  WICK_CHECK(is_floating(self.dtype()), RuntimeError, op,
+             ": norm(): input dtype should be either floating point or complex. Got ", type_title(self.dtype()),
+             " instead.");
+  WICK_CHECK(is_floating(*dtype), RuntimeError, op,
+             ": norm(): the desired output dtype should be either floating point or complex. Got ", type_title(*dtype),
+             " instead.");
+  return norm(self.to(*dtype), std::optional<Scalar>(pv), IntArrayRef(dims), keepdim);
+}
+
 Tensor matrix_norm(T input, const Value& ord, IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) {
   const char* op = "torch.linalg.matrix_norm";
   WICK_CHECK(input.dim() >= 2, RuntimeError, op, ": The input tensor A must have at least 2 dimensions.");
@@ -342,7 +377,8 @@ Tensor matrix_norm(T input, const Value& ord, IntArrayRef dim, bool keepdim, std
 void register_norm_composite_kernels(std::vector<std::unique_ptr<Library>>& out) {
   constexpr auto kComposite = DispatchKey::kCompositeImplicit;
   auto torch = std::make_unique<Library>("torch", kComposite);
-  torch->impl("layer_norm", &torch_layer_norm)
+  torch->impl("norm", &torch_norm)
+      .impl("layer_norm", &torch_layer_norm)
       .impl("group_norm", &torch_group_norm)
       .impl("batch_norm", &torch_batch_norm)
       .impl("constant_pad_nd", &constant_pad_nd_kernel)

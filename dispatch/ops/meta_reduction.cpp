@@ -182,9 +182,8 @@ ReductionMeta sum(const Tensor& self, std::optional<IntArrayRef> dim, bool keepd
 ReductionMeta mean(const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim, std::optional<ScalarType> dtype) {
   const char* op = "torch.mean";
   const ScalarType t = dtype.value_or(self.dtype());
-  WICK_CHECK(is_floating(t), RuntimeError, op, ": mean(): could not infer output dtype. ",
-             dtype ? "Optional" : "Input", " dtype must be either a floating point or complex dtype. Got: ",
-             type_title(t));
+  WICK_CHECK(is_floating(t), RuntimeError, op, ": mean(): could not infer output dtype. ", dtype ? "Optional" : "Input",
+             " dtype must be either a floating point or complex dtype. Got: ", type_title(t));
   return reduction(op, self, dim, keepdim, t, t);
 }
 
@@ -234,10 +233,11 @@ ReductionMeta std_correction(const Tensor& self, std::optional<IntArrayRef> dim,
   return var_std("torch.std", self, dim, keepdim);
 }
 
-ReductionMeta norm(const Tensor& self, const Scalar& /*p*/) { return norm_of(self, std::nullopt, false); }
-ReductionMeta norm_ScalarOpt_dim(const Tensor& self, const std::optional<Scalar>& /*p*/, IntArrayRef dim,
-                                 bool keepdim) {
-  return norm_of(self, dim, keepdim);
+NormMeta norm_ScalarOpt_dim(const Tensor& self, const std::optional<Scalar>& p, IntArrayRef dim, bool keepdim) {
+  NormMeta m;
+  static_cast<ReductionMeta&>(m) = norm_of(self, dim, keepdim);
+  m.p = p ? p->to<double>() : 2.0;
+  return m;
 }
 
 ReductionMeta logsumexp(const Tensor& self, IntArrayRef dim, bool keepdim) {

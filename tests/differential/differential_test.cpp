@@ -83,9 +83,6 @@ const Divergence kDivergences[] = {
     {{"*device='nonsense'*"},
      "a bad device string: wick lists the device types it has (cpu, cuda, meta and registered ones), not "
      "PyTorch's nineteen"},
-    {{"*.norm(p='fro', dim=5)"},
-     "torch.norm and Tensor.norm take PyTorch's Python signature (p='fro', dim, keepdim, dtype) only in part "
-     "(issue 18, item 3)"},
     {{"*.diagonal(*", "*.unbind(*", "*.movedim(*"}, "not in the catalog yet (issue 20)"},
 };
 

@@ -286,6 +286,15 @@ ERRORS = [
     "F.binary_cross_entropy(torch.full((2, 3), 0.5), torch.ones(2, 3), weight=torch.ones(4))",
     "F.binary_cross_entropy_with_logits(torch.zeros(2, 3), torch.ones(2, 3), pos_weight=torch.ones(2))",
     "F.mse_loss(torch.ones(2, 3), torch.ones(3))", "F.l1_loss(torch.ones(2, 3), 2.0)",
+    # torch.norm's Python signature (p='fro', dim=None, keepdim=False, dtype=None)
+    "torch.norm(torch.arange(6.).reshape(2, 3), dim=1)", "torch.norm(torch.arange(6.).reshape(2, 3), 'fro')",
+    "torch.arange(6.).reshape(2, 3).norm(dim=1, keepdim=True)", "torch.norm(torch.arange(6.).reshape(2, 3), dtype=torch.float64)",
+    "torch.norm(torch.arange(6.).reshape(2, 3), 3, dtype=torch.float64)", "torch.norm(torch.arange(6.).reshape(2, 3), 'fro', dim=0)",
+    "torch.norm(torch.arange(6.).reshape(2, 3), None, 1)", "torch.norm(torch.arange(6.).reshape(2, 3), 'bad')",
+    "torch.norm(torch.ones(2, 2, 2), 'fro', (0, 1, 2))", "torch.norm(torch.arange(6.).reshape(2, 3), 1, dtype=torch.int64)",
+    "torch.arange(6.).reshape(2, 3).norm(p=1, dim=1)", "torch.norm(torch.arange(6.).reshape(2, 3), keepdim=True)",
+    "torch.norm(torch.arange(6.).reshape(2, 3), float('inf'), dim=(0, 1))", "torch.norm(torch.ones(2, 3), 2, dim=[])",
+    "torch.norm(torch.ones(2, 3, requires_grad=True))",
 ]
 
 # --- grammar --------------------------------------------------------------------------------------

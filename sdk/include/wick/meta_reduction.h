@@ -75,6 +75,11 @@ struct ReductionMeta {
   ReducedDims reduced;
 };
 
+/// torch.norm.ScalarOpt_dim: the reduction and its p (2 where p is None).
+struct NormMeta : ReductionMeta {
+  double p = 2;
+};
+
 /// A reduction over one dim with values and their int64 indices (max.dim,
 /// min.dim): `outs[0]` has the values' dtype, `outs[1]` is int64, both of
 /// the same shape.
