@@ -117,16 +117,13 @@ double row_norm(const T* x, std::int64_t n, double p) {
   return std::pow(s, 1.0 / p);
 }
 
-void norm_rows(const ReductionMeta& m, const Tensor& out, const Tensor& self, double p) {
-  map_rows("torch.norm", plan_rows(self, m.compute, m.reduced), out,
-           [p](const auto* x, std::int64_t n) { return row_norm(x, n, p); });
-}
-
 }  // namespace
 
+// The meta function resolved p (None: 2).
 void norm_ScalarOpt_dim(const NormMeta& m, const Tensor& out, const Tensor& self, const std::optional<Scalar>& /*p*/,
                         IntArrayRef /*dim*/, bool /*keepdim*/) {
-  norm_rows(m, out, self, m.p);
+  map_rows("torch.norm", plan_rows(self, m.compute, m.reduced), out,
+           [p = m.p](const auto* x, std::int64_t n) { return row_norm(x, n, p); });
 }
 
 // --- logsumexp ---------------------------------------------------------------------------

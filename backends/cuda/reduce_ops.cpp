@@ -128,17 +128,14 @@ void var_rows(const char* op, bool take_sqrt, const ReductionMeta& m, const Tens
   reduce_rows(op, r, plan_rows(self, m.compute, m.reduced), out);
 }
 
-void norm_rows(const ReductionMeta& m, const Tensor& out, const Tensor& self, double p) {
-  RowReduce r = make_reduce(ReduceOp::kNorm);
-  r.param = p;
-  reduce_rows("torch.norm", r, plan_rows(self, m.compute, m.reduced), out);
-}
-
 }  // namespace
 
+// A row reduction whose parameter is p, resolved by the meta function.
 void norm_ScalarOpt_dim(const NormMeta& m, const Tensor& out, const Tensor& self, const std::optional<Scalar>& /*p*/,
                         IntArrayRef /*dim*/, bool /*keepdim*/) {
-  norm_rows(m, out, self, m.p);
+  RowReduce r = make_reduce(ReduceOp::kNorm);
+  r.param = m.p;
+  reduce_rows("torch.norm", r, plan_rows(self, m.compute, m.reduced), out);
 }
 
 // Two passes: each row's max (NaN wins), then log(sum(exp(x - max))) + max.

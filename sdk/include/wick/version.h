@@ -4,7 +4,7 @@
 
 #define WICK_SDK_VERSION "0.1.0"
 /// Bumped when the plugin descriptor or the C++ types crossing it change.
-#define WICK_PLUGIN_ABI_VERSION 4
+#define WICK_PLUGIN_ABI_VERSION 5
 
 #define WICK_STR_IMPL(x) #x
 #define WICK_STR(x) WICK_STR_IMPL(x)
