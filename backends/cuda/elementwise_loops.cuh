@@ -17,7 +17,7 @@
 /// its kUnroll vectors before storing any (stores could alias the inputs,
 /// so the compiler cannot hoist a later load above an earlier store by
 /// itself). A grid-stride loop over a capped grid, one vector or four in
-/// flight per thread, left neg and add 5-8% under the copy's bandwidth on
+/// flight per thread, left neg and add 4-9% under the copy's bandwidth on
 /// the H100 and H200. Misaligned runs take the same loop one element wide.
 /// Rows path: two merged dims whose inner one has stride 1 (or 0: one value
 /// per row) in every operand, rows of whole aligned vectors: each vector
