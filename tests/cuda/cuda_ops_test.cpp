@@ -387,12 +387,6 @@ TEST_F(Cuda, AutogradRunsThroughTheSameFormulas) {
   EXPECT_EQ(compare(wc.grad(), w.grad(), false), "");
 }
 
-}  // namespace
-}  // namespace wick::testing
-
-namespace wick::testing {
-namespace {
-
 // Note [cuDNN benchmark mode]: with torch.backends.cudnn.benchmark on, the
 // first call of a shape times cuDNN's algorithms on its own tensors; the
 // forward and both backwards still compute what the CPU computes, and the
@@ -423,12 +417,6 @@ TEST_F(Cuda, Conv2dInBenchmarkModeMatchesTheCpu) {
   EXPECT_TRUE(backends::cudnn_benchmark());
   backends::set_cudnn_benchmark(was);
 }
-
-}  // namespace
-}  // namespace wick::testing
-
-namespace wick::testing {
-namespace {
 
 // Note [Elementwise loop paths]: the flat path with its unrolled rounds and
 // tail, and the rows path (a row or column broadcast, a slice of a wider

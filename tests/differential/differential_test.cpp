@@ -251,10 +251,6 @@ TEST(Differential, WickEvalPrintsWhatPyTorchPrints) {
   }
 }
 
-}  // namespace
-
-namespace {
-
 // The allowance of Note [The differential test] is float rounding of one
 // sum, not a looser comparison: the conv2d print seen on an AVX-512 host
 // matches; a wrong digit, a sign, or a changed format does not.
