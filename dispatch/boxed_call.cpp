@@ -3,9 +3,14 @@
 /// \file
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <mutex>
+#include <optional>
 #include <shared_mutex>
 #include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
 
 #include "core/value_repr.h"
 #include "dispatch/override_internal.h"
@@ -216,7 +221,18 @@ void pack_varargs(std::vector<Value>& args, std::pair<std::size_t, std::size_t> 
 
 namespace {
 
-// `out=None` means "no out", as in PyTorch; `out=t` picks the out overload.
+bool is_out_overload(const OperatorEntry& e) { return e.overload == "out" || e.overload.ends_with("_out"); }
+std::vector<OperatorHandle> sibling_overloads(const OperatorHandle& op, bool out);
+
+// The out= variant of overload `op` (X.out of X, X.dim_out of X.dim), if any.
+std::optional<OperatorHandle> out_variant_of(const OperatorHandle& op) {
+  const OperatorEntry& e = *op.entry();
+  return try_find_op(e.full_name + (e.overload.empty() ? ".out" : "_out"));
+}
+
+// `out=None` means "no out", as in PyTorch; `out=t` picks an out overload:
+// the called overload's own, else (a plain name) the first out overload of
+// the name, and binding tries the others (Note [Overload resolution]).
 OperatorHandle select_overload(OperatorHandle op, const Kwargs& kwargs, Kwargs& filtered, const Kwargs*& kw) {
   kw = &kwargs;
   for (const auto& [key, value] : kwargs) {
@@ -229,7 +245,13 @@ OperatorHandle select_overload(OperatorHandle op, const Kwargs& kwargs, Kwargs& 
   }
   for (const auto& [key, value] : *kw) {
     if (key == "out" && op.schema().find_argument("out") < 0) {
-      auto out_op = try_find_op(std::string(op.qualified_name()) + ".out");
+      std::optional<OperatorHandle> out_op = out_variant_of(op);
+      if (!out_op && op.entry()->overload.empty()) {
+        for (const OperatorHandle& other : sibling_overloads(op, /*out=*/true)) {
+          out_op = other;
+          break;
+        }
+      }
       WICK_CHECK(out_op.has_value(), TypeError, op_label(op), " got an unexpected keyword argument 'out'");
       op = *out_op;
     }
@@ -303,22 +325,159 @@ Stack bind_one(const OperatorHandle& op, const FunctionSchema& s, std::vector<Va
   return bind_arguments(op, s, args, kw, /*keep_args=*/true);
 }
 
-// The other overloads of `op`'s name that a plain call may pick (not the
-// out overloads), in name order.
-std::vector<OperatorHandle> sibling_overloads(const OperatorHandle& op) {
+// The other overloads of `op`'s name that a call may pick, in name order:
+// the plain ones, or (`out`) the out= variants.
+std::vector<OperatorHandle> sibling_overloads(const OperatorHandle& op, bool out) {
   std::vector<std::string> names;
   {
     auto& reg = Registry::get();
     std::shared_lock lock(reg.mutex);
     const OperatorEntry& self = *op.entry();
     for (const auto& [full, e] : reg.ops)
-      if (e.get() != &self && e->defined() && e->qualified == self.qualified && e->overload != "out")
+      if (e.get() != &self && e->defined() && e->qualified == self.qualified && is_out_overload(*e) == out)
         names.push_back(full);
   }
   std::sort(names.begin(), names.end());
-  std::vector<OperatorHandle> out;
+  std::vector<OperatorHandle> result;
   for (const auto& n : names)
-    if (auto h = try_find_op(n)) out.push_back(*h);
+    if (auto h = try_find_op(n)) result.push_back(*h);
+  return result;
+}
+
+// Note [Invalid combinations]
+// When a call by plain name fits none of several overloads, PyTorch's
+// argument parser says so for all of them at once, and wick words it as
+// PyTorch does:
+//   max() received an invalid combination of arguments - got (Tensor, list,
+//   bool), but expected one of:
+//    * (Tensor input)
+//    * (Tensor input, int dim, bool keepdim)
+//    * (Tensor input, Tensor other, *, Tensor out)
+// "got" lists the Python types of the positional arguments (a method's self
+// left out), then each keyword argument as name=type in the order of a
+// std::unordered_map filled in call order, which is the order PyTorch's own
+// parser prints them in (a kwargs-only list ends with ", ", as PyTorch's
+// does). The overloads are printed with the parser's type names, each
+// followed by why it refused the call ("didn't match because argument 'dim'
+// (position 2) must be int, not list": PyTorch marks the mismatched
+// arguments instead, wick names them). An operator with one overload
+// reports that overload's own error, as PyTorch does.
+
+// PyTorch's argument-parser name of a schema type ("tuple of ints", "Number").
+std::string parser_type_name(const SchemaType& t) {
+  const char* base = "object";
+  switch (t.kind) {
+    case TypeKind::kTensor:
+      base = "Tensor";
+      break;
+    case TypeKind::kInt:
+      base = "int";
+      break;
+    case TypeKind::kFloat:
+      base = "float";
+      break;
+    case TypeKind::kBool:
+      base = "bool";
+      break;
+    case TypeKind::kStr:
+      base = "str";
+      break;
+    case TypeKind::kScalar:
+      base = "Number";
+      break;
+    case TypeKind::kScalarType:
+      base = "torch.dtype";
+      break;
+    case TypeKind::kDevice:
+      base = "torch.device";
+      break;
+    case TypeKind::kGenerator:
+      base = "torch.Generator";
+      break;
+    case TypeKind::kAny:
+      base = "object";
+      break;
+  }
+  if (!t.is_list) return base;
+  return std::string("tuple of ") + base + "s";
+}
+
+// " * (Tensor input, int dim, bool keepdim, *, Tensor out)" for overload `e`.
+std::string parser_signature(const OperatorEntry& e) {
+  const FunctionSchema& s = *e.schema;
+  std::vector<std::string> parts;
+  bool star = false;
+  const bool method = !e.self_is_input();
+  for (std::size_t i = method ? 1 : 0; i < s.arguments.size(); ++i) {
+    const SchemaArgument& a = s.arguments[i];
+    if (a.kwarg_only && !star) {
+      parts.emplace_back("*");
+      star = true;
+    }
+    parts.push_back(parser_type_name(a.type) + " " + (a.name == "self" ? std::string("input") : a.name));
+  }
+  const OperatorEntry* out = Registry::get().find(e.full_name + (e.overload.empty() ? ".out" : "_out"));
+  if (out != nullptr && out->defined() && s.find_argument("out") < 0) {
+    if (!star) parts.emplace_back("*");
+    parts.emplace_back("Tensor out");
+  }
+  std::string text = " * (";
+  for (std::size_t i = 0; i < parts.size(); ++i) text += (i == 0 ? "" : ", ") + parts[i];
+  return text + ")";
+}
+
+// "torch.max.other_out" -> "torch.max.other"; "torch.all.out" -> "torch.all".
+std::string plain_name_of(const OperatorEntry& e) {
+  if (e.overload == "out") return e.qualified;
+  if (e.overload.ends_with("_out")) return e.full_name.substr(0, e.full_name.size() - 4);
+  return e.full_name;
+}
+
+TypeError invalid_combination(const OperatorHandle& called, const std::vector<const OperatorEntry*>& overloads,
+                              const std::vector<Value>& args, const Kwargs& given,
+                              const std::map<std::string, std::string>& reasons) {
+  const bool method = !called.entry()->self_is_input();
+  std::vector<std::string> got;
+  for (std::size_t i = method ? 1 : 0; i < args.size(); ++i) got.push_back(args[i].type_name());
+  std::unordered_map<std::string, std::string> keywords;  // PyTorch's order: see the note
+  for (const auto& [key, value] : given) keywords.emplace(key, value.type_name());
+  std::string text = op_label(called) + " received an invalid combination of arguments - got (";
+  for (std::size_t i = 0; i < got.size(); ++i) text += (i == 0 ? "" : ", ") + got[i];
+  for (const auto& [key, type] : keywords)
+    text += (got.empty() ? "" : ", ") + key + "=" + type + (got.empty() ? ", " : "");
+  text += "), but expected one of:";
+  for (const OperatorEntry* e : overloads) {
+    text += "\n" + parser_signature(*e);
+    // PyTorch marks the mismatched arguments here; wick says which, and why.
+    if (const auto r = reasons.find(e->full_name); r != reasons.end()) {
+      std::string_view why = r->second;  // "max(): argument 'dim' ..." or "max() takes ..."
+      const std::string label = op_label(called);
+      if (why.starts_with(label + ": ")) why.remove_prefix(label.size() + 2);
+      if (why.starts_with(label + " ")) why.remove_prefix(label.size() + 1);
+      text += "\n      didn't match: ";
+      text += why;
+    }
+  }
+  return TypeError(text);
+}
+
+// The plain overloads of `op`'s name (not the out variants), the unnamed one
+// first, then in name order; caller holds no lock. None when one of them
+// takes an `Any` argument: that is a function PyTorch writes in Python
+// (torch.norm, torch.split), which has no overloads to list, and whose
+// errors are Python's binding errors.
+std::vector<const OperatorEntry*> plain_overloads(const OperatorHandle& op) {
+  auto& reg = Registry::get();
+  std::shared_lock lock(reg.mutex);
+  std::vector<const OperatorEntry*> out;
+  for (const auto& [full, e] : reg.ops) {
+    if (!e->defined() || e->qualified != op.entry()->qualified || is_out_overload(*e)) continue;
+    for (const SchemaArgument& a : e->schema->arguments)
+      if (a.type.kind == TypeKind::kAny) return {};
+    out.push_back(e.get());
+  }
+  std::sort(out.begin(), out.end(),
+            [](const OperatorEntry* a, const OperatorEntry* b) { return a->full_name < b->full_name; });
   return out;
 }
 
@@ -327,25 +486,37 @@ std::vector<OperatorHandle> sibling_overloads(const OperatorHandle& op) {
 // the first sibling in name order that fits (`torch.max(x, 1)` is
 // torch.max.dim, `torch.var(x, 1)` torch.var.dim since an int is not a
 // bool). When none fits, the unnamed overload's TypeError is reported. A call
-// naming an overload ("torch.max.dim", or out= picking ".out") binds to that
-// one only. Siblings are only looked up when the first try fails.
+// naming an overload ("torch.max.dim") binds to that one only. out= by plain
+// name binds to an out variant the same way: the called overload's own
+// (torch.all.out), else the next in name order that fits (torch.all(x, 1,
+// out=o) is torch.all.dim_out). Siblings are only looked up when the first
+// try fails.
 Stack bind_overload(OperatorHandle& op, std::shared_ptr<const FunctionSchema>& schema, std::vector<Value>& args,
-                    const Kwargs& kw) {
+                    const Kwargs& kw, const OperatorHandle& called, const Kwargs& given) {
   schema = op.schema_ptr();
   try {
     return bind_one(op, *schema, args, kw);
-  } catch (const TypeError&) {
-    if (!op.entry()->overload.empty()) throw;
-    for (const OperatorHandle& other : sibling_overloads(op)) {
+  } catch (const TypeError& first) {
+    // A named overload binds to that one only; out= tries every out variant.
+    const bool out = is_out_overload(*op.entry());
+    const bool plain_call = called.entry()->overload.empty();
+    if (!op.entry()->overload.empty() && !(out && plain_call)) throw;
+    // Why each overload refused the call, by the full name of its plain
+    // overload (an out variant's reason is its functional's).
+    std::map<std::string, std::string> reasons{{plain_name_of(*op.entry()), first.what()}};
+    for (const OperatorHandle& other : sibling_overloads(op, out)) {
       std::shared_ptr<const FunctionSchema> s = other.schema_ptr();
       try {
         Stack stack = bind_one(other, *s, args, kw);
         op = other;
         schema = std::move(s);
         return stack;
-      } catch (const TypeError&) {  // NOLINT(bugprone-empty-catch): try the next overload
+      } catch (const TypeError& e) {
+        reasons.emplace(plain_name_of(*other.entry()), e.what());
       }
     }
+    if (const auto overloads = plain_overloads(called); overloads.size() > 1)
+      throw invalid_combination(called, overloads, args, given, reasons);
     throw;
   }
 }
@@ -444,14 +615,15 @@ std::string call_note(const OperatorHandle& op, const FunctionSchema& s, const s
 Value call(std::string_view name, std::vector<Value> args, const Kwargs& kwargs) {
   Kwargs filtered;
   const Kwargs* kw = nullptr;
-  OperatorHandle op = select_overload(find_op(name), kwargs, filtered, kw);
+  const OperatorHandle called = find_op(name);
+  OperatorHandle op = select_overload(called, kwargs, filtered, kw);
   // The caller's own arguments, for override handlers (Note [Boxed call frame]);
   // binding copies them, so `args` stays intact.
   bool overriding = has_torch_function(args);
   for (const auto& kv : *kw) overriding = overriding || goes_to_override(kv.second);
   // Held for the whole call: the operator may be undefined meanwhile.
   std::shared_ptr<const FunctionSchema> schema;
-  Stack stack = bind_overload(op, schema, args, *kw);
+  Stack stack = bind_overload(op, schema, args, *kw, called, kwargs);
   BoxedCallFrame frame;
   if (overriding) frame = BoxedCallFrame{op.entry(), schema.get(), &args, kw};
   {
@@ -481,9 +653,10 @@ Value call(std::string_view name, std::vector<Value> args, const Kwargs& kwargs)
 Stack bind_call(std::string_view name, std::vector<Value> args, const Kwargs& kwargs) {
   Kwargs filtered;
   const Kwargs* kw = nullptr;
-  OperatorHandle op = select_overload(find_op(name), kwargs, filtered, kw);
+  const OperatorHandle called = find_op(name);
+  OperatorHandle op = select_overload(called, kwargs, filtered, kw);
   std::shared_ptr<const FunctionSchema> schema;
-  return bind_overload(op, schema, args, *kw);
+  return bind_overload(op, schema, args, *kw, called, kwargs);
 }
 
 }  // namespace wick

@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "dispatch/registry.h"
+#include "wick/error.h"
 
 namespace wick {
 namespace {
@@ -83,18 +84,55 @@ std::map<std::string, TestingOverride> get_testing_overrides() {
   return out;
 }
 
-std::string python_signature(std::string_view qualified_name) {
-  OperatorHandle op = find_op(qualified_name);
-  const FunctionSchema& s = op.schema();
-  std::string sig = s.python_signature(/*rename_self=*/op.entry()->self_is_input());
-  if (s.find_argument("out") < 0 && try_find_op(op.qualified_name() + ".out")) {
-    const bool has_star = std::any_of(s.arguments.begin(), s.arguments.end(),
-                                      [](const SchemaArgument& a) { return a.kwarg_only; });
+namespace {
+
+bool is_out_overload(const std::string& overload) { return overload == "out" || overload.ends_with("_out"); }
+
+/// The signature of overload `e` with its out= variant's `out` merged in
+/// (X.out into X, X.dim_out into X.dim). Caller holds the registry lock.
+std::string merged_signature(const Registry& reg, const OperatorEntry& e) {
+  const FunctionSchema& s = *e.schema;
+  std::string sig = s.python_signature(/*rename_self=*/e.self_is_input());
+  // A method's first argument is the tensor it is called on: Python spells it
+  // self whatever the definition names it (torch.bernoulli(input) ->
+  // Tensor.bernoulli(self)).
+  if (!e.self_is_input() && !s.arguments.empty() && s.arguments[0].name != "self")
+    sig.replace(1, s.arguments[0].name.size(), "self");
+  const std::string out_name = e.full_name + (e.overload.empty() ? ".out" : "_out");
+  const OperatorEntry* out = reg.find(out_name);
+  if (s.find_argument("out") < 0 && out != nullptr && out->defined()) {
+    const bool has_star =
+        std::any_of(s.arguments.begin(), s.arguments.end(), [](const SchemaArgument& a) { return a.kwarg_only; });
     sig.pop_back();  // ')'
     if (sig != "(") sig += ", ";
     sig += has_star ? "out=None)" : "*, out=None)";
   }
   return sig;
+}
+
+}  // namespace
+
+std::string python_signature(std::string_view qualified_name) {
+  OperatorHandle op = find_op(qualified_name);
+  auto& reg = Registry::get();
+  std::shared_lock lock(reg.mutex);
+  return merged_signature(reg, *op.entry());
+}
+
+std::vector<std::string> python_signatures(std::string_view qualified_name) {
+  auto& reg = Registry::get();
+  std::vector<std::string> out;
+  {
+    std::shared_lock lock(reg.mutex);
+    std::vector<const OperatorEntry*> overloads;
+    for (const auto& [full, e] : reg.ops)
+      if (e->defined() && e->qualified == qualified_name && !is_out_overload(e->overload)) overloads.push_back(e.get());
+    std::sort(overloads.begin(), overloads.end(),
+              [](const OperatorEntry* a, const OperatorEntry* b) { return a->full_name < b->full_name; });
+    for (const OperatorEntry* e : overloads) out.push_back(merged_signature(reg, *e));
+  }
+  WICK_CHECK(!out.empty(), ValueError, "unknown operator '", qualified_name, "'");
+  return out;
 }
 
 namespace {

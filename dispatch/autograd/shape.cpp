@@ -110,7 +110,8 @@ struct PermuteD {
   };
   static State save(T self, IntArrayRef dims) {
     State s{DimVector(dims.size())};
-    for (std::size_t i = 0; i < dims.size(); ++i) s.inverse[wrap_dim(dims[i], self.dim())] = static_cast<std::int64_t>(i);
+    for (std::size_t i = 0; i < dims.size(); ++i)
+      s.inverse[wrap_dim(dims[i], self.dim())] = static_cast<std::int64_t>(i);
     return s;
   }
   static Tensor backward(T g, const State& s) { return g.permute(s.inverse); }
@@ -261,8 +262,7 @@ struct ToDeviceD {
 };
 Tensor to_device_ag(DispatchKeySet ks, T self, Device device, std::optional<ScalarType> dtype, bool non_blocking,
                     bool copy) {
-  static const auto op =
-      op_handle<Tensor(T, Device, std::optional<ScalarType>, bool, bool)>("torch.Tensor.to.device");
+  static const auto op = op_handle<Tensor(T, Device, std::optional<ScalarType>, bool, bool)>("torch.Tensor.to.device");
   return view_autograd<ToDeviceD>(op, ks, self, device, dtype, non_blocking, copy);
 }
 
@@ -456,7 +456,7 @@ class AutogradFallback final : public BoxedFunctor {
     if (any_grad) {
       bool has_out = false;
       for (const auto& a : schema->arguments) has_out = has_out || (a.alias && a.alias->is_write && a.kwarg_only);
-      WICK_CHECK(!has_out, RuntimeError, op.name(),
+      WICK_CHECK(!has_out, RuntimeError, schema->name,
                  "(): functions with out=... arguments don't support automatic differentiation, but one of the "
                  "arguments requires grad.");
       WICK_CHECK(!writes_grad_input, RuntimeError, op.name(),
@@ -483,8 +483,8 @@ class AutogradFallback final : public BoxedFunctor {
       const auto same = [&](const Tensor& in) { return in.impl() == t.impl(); };
       if (std::any_of(inputs.begin(), inputs.end(), same)) continue;
       if (!node) {
-        node = std::make_shared<ErrorNode>("the derivative for '" + op.name() + "' is not implemented.",
-                                           "NotImplemented");
+        node =
+            std::make_shared<ErrorNode>("the derivative for '" + op.name() + "' is not implemented.", "NotImplemented");
         node->mutable_next_edges() = collect_next_edges(inputs);
       }
       set_history(t, node);

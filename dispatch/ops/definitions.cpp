@@ -5,6 +5,8 @@
 #include "dispatch/ops/definitions.h"
 
 #include <map>
+#include <string>
+#include <string_view>
 
 #include "wick/definitions.h"
 
@@ -20,6 +22,20 @@ const std::vector<InplaceTwinDecl>& inplace_twins() {
     return out;
   }();
   return twins;
+}
+
+const std::vector<std::string>& out_copy_variants() {
+  static const std::vector<std::string> variants = [] {
+    std::vector<std::string> out;
+    for (const CatalogDef& d : torch_catalog().defs) {
+      if ((d.flags & CatalogDef::kOutByCopy) != 0) {
+        const std::string_view schema(d.schema);
+        out.push_back(std::string(d.ns) + "." + std::string(schema.substr(0, schema.find('('))));
+      }
+    }
+    return out;
+  }();
+  return variants;
 }
 
 void register_torch_catalog(std::vector<std::unique_ptr<Library>>& out) {

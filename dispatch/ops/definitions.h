@@ -26,6 +26,12 @@ struct InplaceTwinDecl {
 /// each gets its kernel from register_inplace_kernels.
 const std::vector<InplaceTwinDecl>& inplace_twins();
 
+/// The out= variants the catalog declares for operators without a meta
+/// function (`variants: out` on a composite operator), by qualified name
+/// ("torch.matmul.out", "torch.linalg.vector_norm.out"); each gets
+/// its kernel from register_out_copy_kernels.
+const std::vector<std::string>& out_copy_variants();
+
 /// The generated definition table of dispatch/ops/*.ops (torch_catalog.cpp in
 /// the build directory).
 const CatalogTable& torch_catalog();

@@ -69,6 +69,7 @@ void register_builtins() {
     register_composite_shape(libs);
     register_conv_composite_kernels(libs);
     register_inplace_kernels(libs);
+    register_out_copy_kernels(libs);
     register_override_protocol(libs);
     autograd::register_autograd_elementwise(libs);
     autograd::register_autograd_unary(libs);

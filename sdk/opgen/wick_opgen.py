@@ -516,6 +516,8 @@ def write_catalog(path, name, defs, aliases, namespace, meta_header):
         g = glue.get(f"{e.op.ns}.{e.op.schema.full_name}") if e.kind in ("def", "out") else None
         if g and e.kind == "out":
             flags.append("wick::CatalogDef::kOutVariant")
+        elif e.kind == "out":
+            flags.append("wick::CatalogDef::kOutByCopy")
         # Samples and tags belong to the definition; its out variant has none of its own.
         samples = c_string("\n".join(e.op.samples)) if e.kind == "def" and e.op.samples else "nullptr"
         tags = c_string(e.op.fields["tags"]) if e.kind == "def" and "tags" in e.op.fields else "nullptr"

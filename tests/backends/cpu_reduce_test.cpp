@@ -201,7 +201,8 @@ TEST_F(CpuReduce, ErrorsAsPyTorch) {
                         "norm(): input dtype should be either floating point or complex. Got Long instead.");
   WICK_EXPECT_THROW_MSG((void)max(ones({2, 3}), 2), IndexError,
                         "Dimension out of range (expected to be in range of [-2, 1], but got 2)");
-  WICK_EXPECT_THROW_MSG((void)amax(ones({2, 3}), {0, 0}), RuntimeError, "dim 0 appears multiple times in the list of dims");
+  WICK_EXPECT_THROW_MSG((void)amax(ones({2, 3}), {0, 0}), RuntimeError,
+                        "dim 0 appears multiple times in the list of dims");
   WICK_EXPECT_THROW_MSG((void)cumsum(ones({2}), 1), IndexError, "Dimension out of range");
   const std::string m = error_of([] { (void)max(empty({0})); });
   EXPECT_EQ(m.rfind("torch.max: ", 0), 0u) << m;  // names the operator
@@ -222,19 +223,34 @@ TEST_F(CpuReduce, BoxedCallsPickTheOverloadTheArgumentsFit) {
               {1.3281147480010986, 2.8795254230499268}, 1e-5);
   expect_near(call("torch.prod", {Value(x), Value(0)}, {{"keepdim", Value(true)}}).to_tensor(), {1.5, -0.3125, -8.0},
               1e-6);
-  expect_near(call("torch.norm", {Value(x), Value(1), Value(std::vector<std::int64_t>{1})}).to_tensor(),
-              {3.75, 7.25}, 1e-6);
+  expect_near(call("torch.norm", {Value(x), Value(1), Value(std::vector<std::int64_t>{1})}).to_tensor(), {3.75, 7.25},
+              1e-6);
   expect_near(call("torch.all", {Value(x), Value(0)}).to_tensor(), {1, 1, 1});
   // A tensor is not an int: max(x, y) is max.other, the elementwise maximum.
   expect_near(call("torch.Tensor.max", {Value(x), Value(fvec({1, 0, 0}))}).to_tensor(), {1, 0, 2, 3, 0.25, 0});
   expect_near(call("torch.min", {Value(x), Value(fvec({1, 0, 0}))}).to_tensor(), {0.5, -1.25, 0, 1, 0, -4});
-  // Nothing fits: the named overload's error.
+  // Nothing fits: PyTorch's "invalid combination" with every overload, and why each refused
+  // (Note [Invalid combinations]).
   WICK_EXPECT_THROW_MSG((void)call("torch.max", {Value(x), Value(1), Value(true), Value(2)}), TypeError,
-                        "max() takes 1 positional argument but 4 were given");
+                        "max() received an invalid combination of arguments - got (Tensor, int, bool, int), but "
+                        "expected one of:\n * (Tensor input)\n      didn't match: takes 1 positional argument but 4 "
+                        "were given\n * (Tensor input, int dim, bool keepdim)\n      didn't match: takes 3 positional "
+                        "arguments but 4 were given\n * (Tensor input, Tensor other, *, Tensor out)\n");
   WICK_EXPECT_THROW_MSG((void)call("torch.var", {Value(x)}, {{"correction", Value(0)}}), TypeError,
-                        "var() got an unexpected keyword argument 'correction'");
+                        "var() received an invalid combination of arguments - got (Tensor, correction=int), but "
+                        "expected one of:\n * (Tensor input, bool unbiased)\n      didn't match: got an unexpected "
+                        "keyword argument 'correction'");
+  WICK_EXPECT_THROW_MSG((void)call("torch.Tensor.std", {Value(x)}, {{"keepdim", Value(3)}, {"unbiased", Value(2)}}),
+                        TypeError,
+                        "std() received an invalid combination of arguments - got (unbiased=int, "
+                        "keepdim=int, ), but expected one of:\n * (bool unbiased)\n");
+  // out= by plain name picks the out variant the arguments fit.
+  Tensor o = fvec({0});
+  (void)call("torch.all", {Value(x), Value(1)}, {{"out", Value(o)}});
+  EXPECT_EQ(shape(o), (std::vector<std::int64_t>{2}));
   // A named overload is the one called.
-  WICK_EXPECT_THROW_MSG((void)call("torch.max.dim", {Value(x)}), TypeError, "missing 1 required positional arguments: \"dim\"");
+  WICK_EXPECT_THROW_MSG((void)call("torch.max.dim", {Value(x)}), TypeError,
+                        "missing 1 required positional arguments: \"dim\"");
 }
 
 }  // namespace

@@ -15,12 +15,12 @@
 #include <vector>
 
 #include "check_commands.h"
+#include "eval.h"
 #include "plugin_commands.h"
 #include "wick/catalog.h"
 #include "wick/dispatch_key.h"
 #include "wick/dispatcher.h"
 #include "wick/error.h"
-#include "eval.h"
 #include "wick/loader.h"
 
 namespace {
@@ -60,7 +60,10 @@ void keys(bool as_json) {
 
 void ops_show(const std::string& name, bool as_json) {
   std::string qualified = wick::find_op(name).qualified_name();
-  json j = {{"name", qualified}, {"signature", wick::python_signature(qualified)}, {"overloads", json::array()}};
+  json j = {{"name", qualified},
+            {"signature", wick::python_signature(qualified)},
+            {"signatures", wick::python_signatures(qualified)},
+            {"overloads", json::array()}};
   for (const auto& c : wick::catalog_entries()) {
     if (c.qualified_name != qualified) continue;
     j["kind"] = c.kind;
@@ -84,6 +87,10 @@ void ops_show(const std::string& name, bool as_json) {
   std::cout << "  kind: " << j.value("kind", "") << (j.value("overridable", true) ? ", overridable" : ", ignored");
   if (j.contains("alias_of")) std::cout << ", alias of " << j["alias_of"].get<std::string>();
   std::cout << "\n";
+  if (j["signatures"].size() > 1) {
+    std::cout << "  signatures:\n";
+    for (const auto& sig : j["signatures"]) std::cout << "    " << sig.get<std::string>() << "\n";
+  }
   for (const auto& ov : j["overloads"]) {
     std::cout << "  " << ov["name"].get<std::string>() << ": " << ov["schema"].get<std::string>() << "\n";
     if (ov["dispatch"].empty()) std::cout << "    (no kernels)\n";

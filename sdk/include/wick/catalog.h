@@ -28,17 +28,17 @@ struct CatalogEntry {
   /// "function", "method" or "dunder".
   std::string kind;
   bool ignored = false;
-  std::string alias_of;  ///< "torch.add", or empty
+  std::string alias_of;                ///< "torch.add", or empty
   std::vector<std::string> overloads;  ///< full names: "torch.add", "torch.add.out"
 };
 
 /// What the definition of one overload says (for checks and listings).
 struct OperatorInfo {
-  std::string full_name;    ///< "torch.add.out"
-  std::string schema;       ///< its schema, canonically printed
-  std::string alias_of;     ///< the full name it aliases, or empty
-  std::string defined_by;   ///< "host", or the plugin that defined it
-  std::string where;        ///< where: "elementwise.ops:10"
+  std::string full_name;   ///< "torch.add.out"
+  std::string schema;      ///< its schema, canonically printed
+  std::string alias_of;    ///< the full name it aliases, or empty
+  std::string defined_by;  ///< "host", or the plugin that defined it
+  std::string where;       ///< where: "elementwise.ops:10"
   /// It has a meta function (`meta:`): its Meta kernel and out= kernel are
   /// derived, and backends register impls (wick/structured.h).
   bool structured = false;
@@ -70,6 +70,13 @@ struct OperatorInfo {
 /// Python-style signature of an entry, with `out=None` when it has an out
 /// overload; ValueError for an unknown operator.
 [[nodiscard]] WICK_API std::string python_signature(std::string_view qualified_name);
+/// The Python-style signature of every overload of an entry, sorted by
+/// overload name, each with `out=None` when it has an out= variant (X.out
+/// belongs to X, X.dim_out to X.dim; the out overloads are not listed). What
+/// `wick ops show` prints per overload, and what the signature test compares
+/// with PyTorch 1.13's (tests/differential/signature_test.cpp). ValueError for
+/// an unknown operator.
+[[nodiscard]] WICK_API std::vector<std::string> python_signatures(std::string_view qualified_name);
 
 // --- the overrides API (torch.overrides) -------------------------------------------
 

@@ -35,6 +35,11 @@ struct CatalogDef {
     kInplaceTwin = 2,  ///< torch.Tensor.X_ derived from X: writes X's result into self
     kInplaceView = 4,  ///< with kInplaceTwin: self takes the geometry of X's view
     kOutVariant = 8,   ///< X.out of a structured X: its Meta kernel is the glue's out kernel
+    /// X.out of an X without a meta function: the torch catalog gives it a
+    /// kernel that runs X and copies the result into `out` (Note [Out
+    /// variants of composite operators] in dispatch/composite/out_ops.cpp);
+    /// a plugin registers its own out kernels.
+    kOutByCopy = 16,
   };
   const char* ns;      ///< "torch", "torch.Tensor", "myops"
   const char* schema;  ///< "add.out(Tensor self, ..., Tensor(a!) out) -> Tensor(a!)"

@@ -1,0 +1,199 @@
+// tests/differential/signature_test.cpp - each catalog entry's Python signatures against PyTorch 1.13's.
+/// \file
+/// Issue 18, item 3: torch.X, torch.Tensor.X, torch.nn.functional.X, ... take
+/// the arguments PyTorch 1.13 takes: the same names in the same order, the
+/// same defaults, the same keyword-only markers. Every overload of every
+/// entry (wick::python_signatures, with out= merged in) must be one of the
+/// signatures PyTorch 1.13 binds for that name
+/// (tests/data/reference/torch-1.13-python-signatures.json, made from
+/// PyTorch's own parser strings and inspect.signature by
+/// dump_python_signatures.py: not the hand-written testing-override dummies
+/// of torch-1.13-signatures.json). A difference fails the test unless an
+/// entry of `kSignatureDivergences` gives its reason; the README lists them
+/// all, and an entry that matches nothing fails too.
+#include <gtest/gtest.h>
+
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "tests/support/test_paths.h"
+#include "wick/catalog.h"
+#include "wick/error.h"
+
+namespace {
+
+struct SignatureDivergence {
+  /// fnmatch patterns against "qualified.name(signature)".
+  std::vector<const char*> patterns;
+  const char* reason;
+};
+
+const SignatureDivergence kSignatureDivergences[] = {
+    {{"torch.zeros(*", "torch.ones(*", "torch.empty(*", "torch.full(*", "torch.rand(*", "torch.randn(*",
+      "torch.randint(*", "torch.randperm(*", "torch.arange(*", "torch.linspace(*", "torch.eye(*", "torch.tensor(*",
+      "torch.*_like(*"},
+     "creation functions take dtype= and device= but not PyTorch's layout=, pin_memory=, names=, generator=, "
+     "memory_format= or out= (wick has strided tensors only, no pinned memory, named tensors or generator objects); "
+     "`wick eval` takes requires_grad= as PyTorch does"},
+    {{"torch.Tensor.clone(self)", "torch.clone(input)", "torch.Tensor.contiguous(self)", "torch.Tensor.cpu(self)",
+      "torch.Tensor.cuda(self, *)", "torch.Tensor.to(self, *"},
+     "no memory_format= (wick has no channels-last layouts: every result is strided, contiguous where PyTorch's "
+     "default format is)"},
+    {{"torch.Tensor.expand(self, size)"}, "no implicit= (a flag of PyTorch's tracer that changes nothing else)"},
+    {{"torch.bernoulli(input*", "torch.Tensor.bernoulli(self*", "torch.Tensor.bernoulli_(self*"},
+     "no generator= (random operators draw from the default generator) and no bernoulli(input, *, out=)"},
+    {{"torch.max(input, dim, keepdim=False)", "torch.min(input, dim, keepdim=False)"},
+     "no out=(values, indices) for the named-tuple results yet"},
+    {{"torch.split(input, split_size_or_sections, dim=0)", "torch.Tensor.split(self, split_size_or_sections, dim=0)"},
+     "one definition serves both: PyTorch names the first argument tensor in torch.split and the second "
+     "split_size in Tensor.split"},
+    {{"torch.Tensor.norm(self, p='fro', dim=None, keepdim=False, \\*, dtype=None)",
+      "torch.norm(input, p='fro', dim=None, keepdim=False, \\*, dtype=None)"},
+     "one definition serves both: dtype= is keyword-only (PyTorch's Tensor.norm takes it fifth, torch.norm sixth "
+     "after a positional out, which wick does not have)"},
+    {{"torch.norm(input, p, dim, keepdim=False)", "torch.Tensor.norm(self, p, dim, keepdim=False)"},
+     "norm.ScalarOpt_dim, the kernel overload behind torch.norm, is in the catalog under torch.norm as in "
+     "PyTorch's ATen; Python reaches it through the signature above"},
+    {{"torch.Tensor.__rsub__(self, other, \\*, alpha=1)"},
+     "PyTorch 1.13's Tensor.__rsub__ takes no alpha (it returns NotImplemented); wick's computes other - alpha * "
+     "self"},
+    {{"torch.dropout(input, p, train, inplace=False)"},
+     "torch.dropout and F.dropout share one kernel, which takes inplace=; PyTorch's torch.dropout has none"},
+    {{"torch.binary_cross_entropy_with_logits(*reduction=0)"},
+     "PyTorch 1.13's parser string says reduction=at::Reduction::Mean, but its binding reads it as 0 (none): "
+     "torch.binary_cross_entropy_with_logits(x, y) is unreduced; wick says what it does"},
+};
+
+bool matches(const SignatureDivergence& d, const std::string& text) {
+  for (const char* p : d.patterns)
+    if (fnmatch(p, text.c_str(), 0) == 0) return true;
+  return false;
+}
+
+// PyTorch's parser spells an empty-list default (`int[1] dim=[]`) None.
+std::string normalised(std::string sig) {
+  for (std::size_t at = sig.find("=[]"); at != std::string::npos; at = sig.find("=[]", at)) sig.replace(at, 3, "=None");
+  return sig;
+}
+
+// "(a, b=1, *, c=None)" -> {"a", "b=1", "*", "c=None"}.
+std::vector<std::string> parameters(const std::string& sig) {
+  std::vector<std::string> out;
+  std::string cur;
+  int depth = 0;
+  for (std::size_t i = 1; i + 1 < sig.size(); ++i) {
+    const char c = sig[i];
+    depth += (c == '[' || c == '(') ? 1 : (c == ']' || c == ')') ? -1 : 0;
+    if (c == ',' && depth == 0) {
+      out.push_back(cur);
+      cur.clear();
+    } else if (!(c == ' ' && cur.empty())) {
+      cur += c;
+    }
+  }
+  if (!cur.empty()) out.push_back(cur);
+  return out;
+}
+
+std::string spelled(const std::vector<std::string>& params) {
+  std::string out = "(";
+  for (std::size_t i = 0; i < params.size(); ++i) {
+    if (params[i] == "*" && i + 1 == params.size()) break;  // no keyword-only argument left
+    out += (i == 0 ? "" : ", ") + params[i];
+  }
+  return out + ")";
+}
+
+bool among(const std::vector<std::string>& sigs, const std::string& sig) {
+  return std::find(sigs.begin(), sigs.end(), sig) != sigs.end();
+}
+
+// Whether `sig` is PyTorch's overloads `ref` merged: PyTorch often splits an
+// optional argument into two overloads, one without it and one where it has
+// no default (div(other) and div(other, *, rounding_mode); squeeze() and
+// squeeze(dim)), where wick has one signature with `=None`.
+bool merges_overloads(const std::string& sig, const std::vector<std::string>& ref) {
+  const std::vector<std::string> params = parameters(sig);
+  for (std::size_t i = 0; i < params.size(); ++i) {
+    if (!params[i].ends_with("=None")) continue;
+    std::vector<std::string> required = params;
+    required[i] = params[i].substr(0, params[i].size() - 5);
+    std::vector<std::string> without = params;
+    without.erase(without.begin() + static_cast<std::ptrdiff_t>(i));
+    if (among(ref, spelled(required)) && among(ref, spelled(without))) return true;
+  }
+  return false;
+}
+
+std::map<std::string, std::vector<std::string>> reference_signatures() {
+  std::ifstream f(wick_test::reference_dir() + "/torch-1.13-python-signatures.json");
+  EXPECT_TRUE(f.good());
+  const nlohmann::json j = nlohmann::json::parse(f);
+  std::map<std::string, std::vector<std::string>> out;
+  for (const auto& [name, entry] : j.at("signatures").items()) {
+    std::vector<std::string>& sigs = out[name];
+    for (const auto& s : entry.at("overloads")) sigs.push_back(normalised(s.get<std::string>()));
+  }
+  return out;
+}
+
+TEST(Signatures, EveryOverloadIsOneOfPyTorchs) {
+  const auto reference = reference_signatures();
+  ASSERT_GT(reference.size(), 1000u);
+  std::vector<std::size_t> used(std::size(kSignatureDivergences), 0);
+  std::size_t checked = 0;
+  std::size_t same = 0;
+  std::vector<std::string> failures;
+  for (const wick::CatalogEntry& e : wick::catalog_entries()) {
+    if (e.ns != "torch" && !e.ns.starts_with("torch.")) continue;  // internal (aten) and plugin namespaces
+    const auto ref = reference.find(e.qualified_name);
+    for (const std::string& sig : wick::python_signatures(e.qualified_name)) {
+      ++checked;
+      const std::string text = e.qualified_name + sig;
+      if (ref != reference.end() &&
+          (among(ref->second, normalised(sig)) || merges_overloads(normalised(sig), ref->second))) {
+        ++same;
+        continue;
+      }
+      bool documented = false;
+      for (std::size_t i = 0; i < std::size(kSignatureDivergences); ++i) {
+        if (matches(kSignatureDivergences[i], text)) {
+          ++used[i];
+          documented = true;
+        }
+      }
+      if (documented) continue;
+      std::string theirs;
+      if (ref == reference.end()) {
+        theirs = "(no reference signature)";
+      } else {
+        for (const std::string& s : ref->second) theirs += (theirs.empty() ? "" : " | ") + s;
+      }
+      failures.push_back(text + "\n      PyTorch 1.13: " + theirs);
+    }
+  }
+  for (const std::string& f : failures) ADD_FAILURE() << f;
+  for (std::size_t i = 0; i < std::size(kSignatureDivergences); ++i)
+    EXPECT_GT(used[i], 0u) << "divergence entry " << i << " (" << kSignatureDivergences[i].patterns[0]
+                           << ") matches nothing: remove it";
+  EXPECT_GT(checked, 400u);
+  std::printf("signatures: %zu of %zu overloads are PyTorch 1.13's; %zu differ\n", same, checked, checked - same);
+}
+
+// The listing behind the test: every overload, out= merged into its own.
+TEST(Signatures, PythonSignaturesListEveryOverloadWithItsOut) {
+  EXPECT_EQ(wick::python_signatures("torch.max"),
+            (std::vector<std::string>{"(input)", "(input, dim, keepdim=False)", "(input, other, *, out=None)"}));
+  EXPECT_EQ(wick::python_signatures("torch.Tensor.add"), (std::vector<std::string>{"(self, other, *, alpha=1)"}));
+  EXPECT_EQ(wick::python_signatures("torch.abs"), (std::vector<std::string>{"(input, *, out=None)"}));
+  EXPECT_THROW((void)wick::python_signatures("torch.no_such_op"), wick::ValueError);
+}
+
+}  // namespace
