@@ -329,10 +329,12 @@ bool has_input(const Sample& sample) {
 
 // A `nondifferentiable` operator: results of inputs that require grad must
 // not require grad (zeros_like's result does not depend on their values).
-CheckResult check_not_differentiable(const std::string& op, const std::vector<Sample>& samples, SampleDomain domain) {
+CheckResult check_not_differentiable(const std::string& op, const FunctionSchema& s, const std::vector<Sample>& samples,
+                                     SampleDomain domain) {
   for (const Sample& sample : samples) {
     const std::string where = detail::str_cat("sample (", sample.text, "): ");
     SampleCall call = make_sample_call(sample, ScalarType::kFloat64, Device(), domain);
+    add_out_argument(op, s, call, Device());
     for (Tensor& t : call.inputs) {
       if (is_floating(t.dtype())) t.requires_grad_();
     }
@@ -356,7 +358,7 @@ CheckResult check_autograd(const std::string& op, const FunctionSchema& s, const
   if (std::none_of(samples.begin(), samples.end(), has_input)) {
     return result(op, "autograd", CheckStatus::kSkipped, "no input tensor to differentiate");
   }
-  if (has_tag(tags, "nondifferentiable")) return check_not_differentiable(op, samples, domain);
+  if (has_tag(tags, "nondifferentiable") && !is_out_variant(s)) return check_not_differentiable(op, s, samples, domain);
   if (has_tag(tags, "random")) {
     return result(op, "autograd", CheckStatus::kSkipped,
                   "random results (tagged: gradcheck calls the operator many times and needs the same result)");
@@ -494,6 +496,10 @@ std::vector<CheckResult> opcheck(std::string_view op_name) {
     if (has_tag(tags, "device_copy")) {
       out.push_back(result(op, "meta", CheckStatus::kSkipped,
                            "copies data to another device (tagged device_copy): a meta tensor has no data to copy"));
+    } else if (has_tag(tags, "data_dependent")) {
+      out.push_back(result(op, "meta", CheckStatus::kSkipped,
+                           "the result's shape depends on the data (tagged data_dependent), which a meta tensor "
+                           "does not have"));
     } else {
       out.push_back(check_meta(op, s, samples, domain));
     }

@@ -341,6 +341,55 @@ Tensor invert_kernel(const Tensor& self) {
 ScalarType result_type_kernel(const Tensor& tensor, const Tensor& other) { return result_type(tensor, other); }
 
 // floor_divide is div(rounding_mode='floor') in PyTorch 1.13 (it truncated before).
+// nonzero reads self on the host: the number of results is the data's. A
+// device tensor is copied over (a synchronisation, as PyTorch's CUDA
+// nonzero makes), and the indices go back to its device.
+Tensor nonzero_kernel(const Tensor& self) {
+  WICK_CHECK(!self.device().is_meta(), NotImplementedError,
+             "torch.nonzero: the number of results depends on the data, which a meta tensor does not have");
+  const Device cpu(DeviceType::kCPU);
+  const Tensor host = ne(self.device().is_cpu() ? self : self.to(cpu), wrap_scalar(Scalar(0))).contiguous();
+  const bool* flags = host.data_ptr<bool>();
+  const std::int64_t n = host.numel();
+  const std::int64_t k = host.dim();
+  std::int64_t count = 0;
+  for (std::int64_t i = 0; i < n; ++i) count += flags[i] ? 1 : 0;
+  Tensor out = empty({count, k}, ScalarType::kInt64, cpu);
+  std::int64_t* row = out.data_ptr<std::int64_t>();
+  std::vector<std::int64_t> coords(static_cast<std::size_t>(k), 0);
+  for (std::int64_t i = 0; i < n; ++i) {
+    if (flags[i]) {
+      std::copy(coords.begin(), coords.end(), row);
+      row += k;
+    }
+    for (std::int64_t d = k - 1; d >= 0; --d) {  // the next coordinates in row-major order
+      auto& c = coords[static_cast<std::size_t>(d)];
+      if (++c < host.size(d)) break;
+      c = 0;
+    }
+  }
+  return self.device().is_cpu() ? out : out.to(self.device());
+}
+
+// torch.where(condition): nonzero's columns, one tensor per dim.
+std::vector<Tensor> where_cond_kernel(const Tensor& condition) {
+  // A 0-dim condition counts as one element, as in PyTorch: (tensor([0]),) when true.
+  const Tensor rows = nonzero(condition.dim() == 0 ? reshape(condition, {1}) : condition);
+  std::vector<Tensor> out;
+  for (std::int64_t d = 0; d < rows.size(1); ++d) out.push_back(select(rows, 1, d).contiguous());
+  return out;
+}
+
+// clamp with tensor bounds is minimum(maximum(self, min), max): the bounds
+// broadcast, the dtypes promote, and a NaN in any operand gives NaN, as in
+// PyTorch's clamp.Tensor (a bound above the other clamps to the upper one).
+Tensor clamp_tensor_kernel(const Tensor& self, const std::optional<Tensor>& min, const std::optional<Tensor>& max) {
+  WICK_CHECK(min.has_value() || max.has_value(), RuntimeError,
+             "torch.clamp: At least one of 'min' or 'max' must not be None");
+  const Tensor low = min ? maximum(self, *min) : self;
+  return max ? minimum(low, *max) : low;
+}
+
 Tensor floor_divide_kernel(const Tensor& self, const Tensor& other) { return div(self, other, "floor"); }
 Tensor floor_divide__kernel(const Tensor& self, const Tensor& other) {
   Tensor s = self;
@@ -383,6 +432,9 @@ void register_composite_kernels(std::vector<std::unique_ptr<Library>>& out) {
   auto torch = std::make_unique<Library>("torch", kComposite);
   torch->impl("reshape", &reshape_kernel)
       .impl("floor_divide", &floor_divide_kernel)
+      .impl("clamp.Tensor", &clamp_tensor_kernel)
+      .impl("nonzero", &nonzero_kernel)
+      .impl("where.cond", &where_cond_kernel)
       .impl("result_type", &result_type_kernel)
       .impl("transpose", &transpose_kernel)
       .impl("t", &t_kernel)

@@ -32,6 +32,7 @@
 /// add_, sub_, mul_ and div_ are not twins: being the optimizers' hot path,
 /// they write through their out= kernels with no temporary and have
 /// formulas of their own (dispatch/autograd_shape.cpp).
+#include <algorithm>
 #include <iterator>
 #include <memory>
 #include <shared_mutex>
@@ -42,6 +43,7 @@
 #include "core/autograd/autograd_meta.h"
 #include "dispatch/composite/composite.h"
 #include "dispatch/ops/definitions.h"
+#include "wick/catalog.h"
 #include "wick/tensor_util.h"
 
 namespace wick {
@@ -52,6 +54,13 @@ using autograd::meta_of;
 // "exp_(Tensor(a!) self) -> Tensor(a!)" -> "exp_".
 std::string twin_name(std::string_view schema) { return std::string(schema.substr(0, schema.find('('))); }
 
+// "exp_" -> "exp"; "clamp_.Tensor" -> "clamp.Tensor".
+std::string functional_of(const std::string& twin) {
+  const std::size_t dot = twin.find('.');
+  if (dot == std::string::npos) return twin.substr(0, twin.size() - 1);
+  return twin.substr(0, dot - 1) + twin.substr(dot);
+}
+
 bool any_requires_grad(const Stack& args) {
   for (const Value& v : args)
     if (v.is_tensor() && v.to_tensor().requires_grad()) return true;
@@ -61,7 +70,9 @@ bool any_requires_grad(const Stack& args) {
 class TwinKernel final : public BoxedFunctor {
  public:
   TwinKernel(const std::string& name, bool view)
-      : name_(name), base_(name.substr(0, name.size() - 1)), view_(view), op_(find_op("torch." + base_)) {
+      : name_(name.substr(0, name.find('.'))), base_(functional_of(name)), view_(view), op_(find_op("torch." + base_)) {
+    const std::vector<std::string> tags = operator_info("torch." + base_).tags;
+    structured_check_ = std::find(tags.begin(), tags.end(), "inplace_check=structured") != tags.end();
     const FunctionSchema& mine = find_op("torch.Tensor." + name).schema();
     const FunctionSchema& theirs = op_.schema();
     n_args_ = mine.arguments.size();
@@ -94,6 +105,10 @@ class TwinKernel final : public BoxedFunctor {
     const Tensor& result = args.back().to_tensor();
     WICK_CHECK(can_cast(result.dtype(), self.dtype()), RuntimeError, name_, ": result type ",
                type_title(result.dtype()), " can't be cast to the desired output type ", type_title(self.dtype()));
+    if (structured_check_) {
+      WICK_CHECK(result.sizes() == self.sizes(), RuntimeError, name_, ": Bad in-place call: input tensor size ",
+                 format_shape(self.sizes()), " and output tensor size ", format_shape(result.sizes()), " should match");
+    }
     WICK_CHECK(result.sizes() == self.sizes(), RuntimeError, name_, ": output with shape ", format_shape(self.sizes()),
                " doesn't match the broadcast shape ", format_shape(result.sizes()));
     Tensor out = self;
@@ -119,8 +134,9 @@ class TwinKernel final : public BoxedFunctor {
     if (const Tensor tangent = autograd::fw_grad_of(view); tangent.defined()) autograd::set_fw_grad(self, tangent);
   }
 
-  std::string name_;  // "exp_"
-  std::string base_;  // "exp"
+  std::string name_;               // "exp_" (for clamp_.Tensor: "clamp_")
+  bool structured_check_ = false;  // tag inplace_check=structured: PyTorch's structured in-place message
+  std::string base_;               // "exp"
   bool view_;
   OperatorHandle op_;  // torch.exp
   std::size_t n_args_ = 0;

@@ -64,6 +64,48 @@ Tensor pad_right(const Tensor& x, std::int64_t dim) {
   return cat({x, zeros(sizes, x.dtype(), x.device())}, dim);
 }
 
+// Convolution of integer tensors, which PyTorch's CPU computes (slowly) and
+// the GEMM backends do not: a sum over the kernel's positions of the strided
+// input window times that position's weights (an integer matmul), per group.
+// The arguments are checked by conv_nd; x is 4-D (N, C, H, W).
+Tensor integer_conv2d(T x, T weight, OptTensor bias, IntArrayRef stride, IntArrayRef pad, IntArrayRef dilation,
+                      std::int64_t groups) {
+  const char* op = "torch.conv2d";
+  WICK_CHECK(x.dtype() != ScalarType::kBool, RuntimeError, op, ": \"slow_conv2d_cpu\" not implemented for 'Bool'");
+  const std::int64_t n = x.sizes()[0];
+  const std::int64_t cg = weight.sizes()[1];
+  const std::int64_t og = weight.sizes()[0] / groups;
+  const Tensor xp = pad[0] == 0 && pad[1] == 0 ? x : constant_pad_nd(x, {pad[1], pad[1], pad[0], pad[0]}, 0);
+  std::int64_t out_size[2];
+  for (std::size_t i = 0; i < 2; ++i) {
+    const std::int64_t span = checked_mul(dilation[i], weight.sizes()[2 + i] - 1, op);
+    out_size[i] = checked_add(checked_sub(checked_sub(xp.sizes()[2 + i], span, op), 1, op) / stride[i], 1, op);
+  }
+  // Input positions k * dilation + stride * [0, out): the window of kernel position k along a dim.
+  const auto window = [&](std::size_t dim, std::int64_t k) {
+    const std::int64_t start = checked_mul(k, dilation[dim], op);
+    const std::int64_t end = checked_add(checked_mul(stride[dim], out_size[dim] - 1, op), start + 1, op);
+    return arange(start, end, stride[dim], ScalarType::kInt64, x.device());
+  };
+  std::vector<Tensor> parts;
+  for (std::int64_t g = 0; g < groups; ++g) {
+    const Tensor xg = narrow(xp, 1, checked_mul(g, cg, op), cg);
+    const Tensor wg = narrow(weight, 0, checked_mul(g, og, op), og);
+    Tensor acc = zeros({n, out_size[0], out_size[1], og}, x.dtype(), x.device());
+    for (std::int64_t i = 0; i < weight.sizes()[2]; ++i) {
+      const Tensor window_rows = index_select(xg, 2, window(0, i));
+      for (std::int64_t j = 0; j < weight.sizes()[3]; ++j) {
+        const Tensor taps = index_select(window_rows, 3, window(1, j)).permute({0, 2, 3, 1});  // (N, Ho, Wo, C/g)
+        acc = add(acc, matmul(taps, select(select(wg, 3, j), 2, i).t()));
+      }
+    }
+    parts.push_back(acc.permute({0, 3, 1, 2}));
+  }
+  Tensor out = groups == 1 ? parts[0].contiguous() : cat(parts, 1);
+  if (bias) out = add(out, reshape(*bias, {1, bias->sizes()[0], 1, 1}));
+  return out;
+}
+
 // spatial: 1 or 2. Returns the result of input (batched or not) conv weight.
 Tensor conv_nd(const char* op, std::size_t spatial, T input, T weight, OptTensor bias, IntArrayRef stride_arg,
                const Value& padding, IntArrayRef dilation_arg, std::int64_t groups) {
@@ -160,16 +202,20 @@ Tensor conv_nd(const char* op, std::size_t spatial, T input, T weight, OptTensor
   }
   static const auto conv =
       typed<Tensor(T, T, OptTensor, IntArrayRef, IntArrayRef, IntArrayRef, std::int64_t)>("aten.convolution2d");
+  const bool floating = is_floating(x.dtype());
+  const auto run = [&](T a, T b, OptTensor c, IntArrayRef s, IntArrayRef p, IntArrayRef d, std::int64_t g) {
+    return floating ? conv.call(a, b, c, s, p, d, g) : integer_conv2d(a, b, c, s, p, d, g);
+  };
   Tensor out;
   if (spatial == 1) {
     const std::int64_t s[] = {1, stride[0]};
     const std::int64_t p[] = {0, pad[0]};
     const std::int64_t d[] = {1, dilation[0]};
-    out = conv.call(x.unsqueeze(2), weight.unsqueeze(2), bias, IntArrayRef(s, 2), IntArrayRef(p, 2), IntArrayRef(d, 2),
-                    groups)
-              .squeeze(2);
+    out =
+        run(x.unsqueeze(2), weight.unsqueeze(2), bias, IntArrayRef(s, 2), IntArrayRef(p, 2), IntArrayRef(d, 2), groups)
+            .squeeze(2);
   } else {
-    out = conv.call(x, weight, bias, stride, pad, dilation, groups);
+    out = run(x, weight, bias, stride, pad, dilation, groups);
   }
   return batched ? out : out.squeeze(0);
 }
@@ -279,6 +325,29 @@ Tensor adaptive_avg_pool2d_kernel(T input, IntArrayRef output_size) {
   return batched ? out : out.squeeze(0);
 }
 
+// F.adaptive_avg_pool2d's output_size as PyTorch's Python reads it: an int
+// is both sizes; in a list, None keeps the input's size in that dim.
+Tensor f_adaptive_avg_pool2d_kernel(T input, const Value& output_size) {
+  if (output_size.is_int()) {
+    const std::int64_t n[] = {output_size.to_int(), output_size.to_int()};
+    return adaptive_avg_pool2d_kernel(input, IntArrayRef(n, 2));
+  }
+  if (output_size.is_int_list()) return adaptive_avg_pool2d_kernel(input, output_size.to_int_list());
+  WICK_CHECK(output_size.is_list() || output_size.is_tuple(), TypeError,
+             "adaptive_avg_pool2d(): argument 'output_size' must be tuple of ints, not ", output_size.type_name());
+  const std::vector<Value>& items = output_size.items();
+  const auto n = static_cast<std::int64_t>(items.size());
+  WICK_CHECK(input.dim() > n, ValueError, "Input dimension should be at least ", n + 1);
+  Ints sizes;
+  for (std::int64_t i = 0; i < n; ++i) {
+    const Value& v = items[static_cast<std::size_t>(i)];
+    WICK_CHECK(v.is_none() || v.is_int(), TypeError,
+               "adaptive_avg_pool2d(): argument 'output_size' must be tuple of ints, not ", v.type_name());
+    sizes.push_back(v.is_none() ? input.sizes()[input.dim() - n + i] : v.to_int());
+  }
+  return adaptive_avg_pool2d_kernel(input, sizes);
+}
+
 Tensor adaptive_avg_pool1d_kernel(T input, IntArrayRef output_size) {
   const char* op = "torch.adaptive_avg_pool1d";
   WICK_CHECK(output_size.size() == 1, RuntimeError, op, ": argument 'output_size' should contain one int (got ",
@@ -305,7 +374,7 @@ void register_conv_composite_kernels(std::vector<std::unique_ptr<Library>>& out)
   functional->impl("max_pool2d", &f_max_pool2d)
       .impl("max_pool2d_with_indices", &max_pool2d_indices)
       .impl("avg_pool2d", &avg_pool2d_kernel)
-      .impl("adaptive_avg_pool2d", &adaptive_avg_pool2d_kernel);
+      .impl("adaptive_avg_pool2d", &f_adaptive_avg_pool2d_kernel);
   out.push_back(std::move(torch));
   out.push_back(std::move(functional));
 }

@@ -10,7 +10,8 @@
 /// - embedding is index_select of the weight's rows; the padding_idx row is
 ///   taken from the detached weight, so it gets no gradient.
 /// - pad crops negative pads with narrow and adds constant blocks with cat;
-///   'reflect' and 'replicate' gather along each padded dim with index_select.
+///   'reflect', 'replicate' and 'circular' gather along each padded dim with
+///   index_select.
 /// - linalg.vector_norm is torch.norm over the dims; matrix_norm's 1 / inf
 ///   orders are the max absolute column / row sum (amax of sums).
 #include <cmath>
@@ -121,8 +122,18 @@ Tensor batch_norm_impl(const char* op, T input, OptTensor running_mean, OptTenso
   } else {
     WICK_CHECK(running_mean.has_value(), RuntimeError, op, ": running_mean must be defined in evaluation mode");
     WICK_CHECK(running_var.has_value(), RuntimeError, op, ": running_var must be defined in evaluation mode");
-    mu = per_channel(*running_mean, input);
-    var = per_channel(*running_var, input);
+    // PyTorch's arithmetic: the running statistics and the affine
+    // parameters fold into one scale and shift per channel, alpha = weight /
+    // sqrt(var + eps) and beta = bias - mean * alpha, in the input's dtype,
+    // and y = x * alpha + beta takes one pass less than normalising first.
+    // PyTorch's CPU kernel rounds x * alpha + beta once (a fused
+    // multiply-add); wick rounds the product and the sum, so an element that
+    // cancels can differ in its last bits (a documented divergence).
+    Tensor alpha = reciprocal(sqrt(add(*running_var, wrap_scalar(Scalar(eps)))));
+    if (weight) alpha = mul(alpha, *weight);
+    const Tensor shifted = mul(*running_mean, alpha);
+    const Tensor beta = bias ? sub(*bias, shifted) : rsub(shifted, wrap_scalar(Scalar(0)));
+    return add(mul(input, per_channel(alpha, input)), per_channel(beta, input));
   }
   Tensor y = mul(sub(input, mu), rsqrt(add(var, wrap_scalar(Scalar(eps)))));
   return affine(y, input, weight, bias);
@@ -140,17 +151,34 @@ Tensor torch_batch_norm(T input, OptTensor weight, OptTensor bias, OptTensor run
 
 // --- embedding ---------------------------------------------------------------------------------------
 
+// F.embedding(max_norm=): each row of `weight` that `input` picks and whose
+// norm exceeds max_norm is scaled in place, outside the graph, by max_norm /
+// (norm + 1e-7), as PyTorch's embedding_renorm_ (the scale in float64, the
+// product in the weight's dtype).
+void renormalise_rows(T weight, T input, double max_norm, double norm_type) {
+  NoGradGuard no_grad;
+  const std::int64_t rows = weight.sizes()[0];
+  const Tensor picked =
+      gt(scatter(zeros({rows}, ScalarType::kFloat32, weight.device()), 0, reshape(input, {-1}), Scalar(1.0)),
+         wrap_scalar(Scalar(0.0)));
+  const Tensor norms = norm(weight, Scalar(norm_type), IntArrayRef(std::int64_t{1})).to(ScalarType::kFloat64);
+  const Tensor scale = div(wrap_scalar(Scalar(max_norm)), add(norms, wrap_scalar(Scalar(1e-7))));
+  const Tensor shrink = logical_and(picked, gt(norms, wrap_scalar(Scalar(max_norm))));
+  Tensor w = weight;
+  w.mul_(reshape(where(shrink, scale, wrap_scalar(Scalar(1.0))).to(weight.dtype()), {rows, 1}));
+}
+
 Tensor embedding_impl(const char* op, T input, T weight, std::optional<std::int64_t> padding_idx,
-                      std::optional<double> max_norm, bool scale_grad_by_freq, bool sparse) {
+                      std::optional<double> max_norm, double norm_type, bool scale_grad_by_freq, bool sparse) {
   WICK_CHECK(weight.dim() == 2, RuntimeError, op, ": 'weight' must be 2-D");
   WICK_CHECK(input.dtype() == ScalarType::kInt64 || input.dtype() == ScalarType::kInt32, RuntimeError, op,
              ": Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but "
              "got torch.",
              type_title(input.dtype()), "Tensor instead (while checking arguments for embedding)");
-  WICK_CHECK(!max_norm, NotImplementedError, op, ": max_norm is not supported (it renormalises the weight in place)");
   WICK_CHECK(!scale_grad_by_freq && !sparse, NotImplementedError, op,
              ": scale_grad_by_freq and sparse gradients are not supported");
   const std::int64_t rows = weight.sizes()[0];
+  if (max_norm) renormalise_rows(weight, input, *max_norm, norm_type);
   Tensor w = weight;
   if (padding_idx) {
     std::int64_t p = *padding_idx;
@@ -168,15 +196,15 @@ Tensor embedding_impl(const char* op, T input, T weight, std::optional<std::int6
 }
 
 Tensor embedding_kernel(T input, T weight, std::optional<std::int64_t> padding_idx, std::optional<double> max_norm,
-                        double /*norm_type*/, bool scale_grad_by_freq, bool sparse) {
-  return embedding_impl("torch.nn.functional.embedding", input, weight, padding_idx, max_norm, scale_grad_by_freq,
-                        sparse);
+                        double norm_type, bool scale_grad_by_freq, bool sparse) {
+  return embedding_impl("torch.nn.functional.embedding", input, weight, padding_idx, max_norm, norm_type,
+                        scale_grad_by_freq, sparse);
 }
 
 // torch.embedding: weight first; a negative padding_idx is none.
 Tensor torch_embedding(T weight, T indices, std::int64_t padding_idx, bool scale_grad_by_freq, bool sparse) {
   return embedding_impl("torch.embedding", indices, weight,
-                        padding_idx >= 0 ? std::optional<std::int64_t>(padding_idx) : std::nullopt, std::nullopt,
+                        padding_idx >= 0 ? std::optional<std::int64_t>(padding_idx) : std::nullopt, std::nullopt, 2.0,
                         scale_grad_by_freq, sparse);
 }
 
@@ -225,14 +253,51 @@ Tensor pad_indices(const char* op, std::int64_t size, std::int64_t before, std::
   return where(ge(j, wrap_scalar(Scalar(size))), sub(wrap_scalar(Scalar(checked_mul(2, size - 1, op))), j), j);
 }
 
+// 'circular': the input cropped by the negative pads, wrapped around by the
+// positive ones (each at most the dim's size), as PyTorch's _pad_circular.
+Tensor circular_pad(const char* op, T input, IntArrayRef pad) {
+  const auto dims = static_cast<std::int64_t>(pad.size() / 2);
+  WICK_CHECK(input.dim() >= 2 && checked_mul(2, input.dim() - 2, op) == static_cast<std::int64_t>(pad.size()),
+             RuntimeError, op, ": Invalid padding size, expected ", input.dim() >= 2 ? 2 * (input.dim() - 2) : 0,
+             " but got ", pad.size());
+  Tensor x = input;
+  for (std::int64_t i = 0; i < dims; ++i) {
+    const std::int64_t d = input.dim() - 1 - i;
+    const std::int64_t before = pad[static_cast<std::size_t>(2 * i)];
+    const std::int64_t after = pad[static_cast<std::size_t>(2 * i + 1)];
+    const std::int64_t size = x.sizes()[d];
+    WICK_CHECK(before <= size && after <= size, RuntimeError, op,
+               ": Padding value causes wrapping around more than once.");
+    const std::int64_t lo = std::max<std::int64_t>(-before, 0);
+    const std::int64_t kept = size - lo - std::max<std::int64_t>(-after, 0);
+    const std::int64_t out =
+        checked_add(kept, std::max<std::int64_t>(before, 0) + std::max<std::int64_t>(after, 0), op);
+    WICK_CHECK(out >= 0, RuntimeError, op, ": Negative padding value is resulting in an empty dimension");
+    if (out == 0) {
+      x = narrow(x, d, 0, 0);
+      continue;
+    }
+    // PyTorch wraps around nothing here and returns uninitialised memory.
+    WICK_CHECK(kept > 0, RuntimeError, op, ": the negative padding (", before, ", ", after,
+               ") leaves nothing of dimension ", d, " to wrap around");
+    // Output position j (from -before) reads the kept part at j mod kept.
+    const Tensor j = arange(-std::max<std::int64_t>(before, 0), kept + std::max<std::int64_t>(after, 0), 1,
+                            ScalarType::kInt64, input.device());
+    const Tensor wrapped = remainder(j, wrap_scalar(Scalar(kept)));
+    x = index_select(x, d, add(wrapped, wrap_scalar(Scalar(lo))));
+  }
+  return x;
+}
+
 Tensor pad_kernel(T input, IntArrayRef pad, std::string_view mode, std::optional<double> value) {
   const char* op = "torch.nn.functional.pad";
   if (mode == "constant") return constant_pad(op, input, pad, Scalar(value.value_or(0.0)));
   const bool reflect = mode == "reflect";
-  WICK_CHECK(reflect || mode == "replicate", NotImplementedError, op, ": Unrecognised padding mode ", mode,
-             " (wick supports 'constant', 'reflect' and 'replicate')");
+  WICK_CHECK(reflect || mode == "replicate" || mode == "circular", NotImplementedError, op,
+             ": Unrecognised padding mode ", mode);
   WICK_CHECK(!value || *value == 0.0, RuntimeError, op, ": Padding mode \"", mode, "\" doesn't take in value argument");
   WICK_CHECK(pad.size() % 2 == 0, RuntimeError, op, ": Padding length must be divisible by 2");
+  if (mode == "circular") return circular_pad(op, input, pad);
   const auto dims = static_cast<std::int64_t>(pad.size() / 2);
   WICK_CHECK(dims >= 1 && dims <= 3 && (input.dim() == dims + 1 || input.dim() == dims + 2), NotImplementedError, op,
              ": Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now");

@@ -8,6 +8,7 @@
 /// declares `variants: out` all the same, and its `X.out` gets one boxed
 /// CompositeImplicit kernel, `OutCopyKernel`, that:
 ///   1. refuses, while the graph is recorded, an argument that requires grad
+///      (unless the operator is tagged nondifferentiable, as nonzero)
 ///      (PyTorch's "matmul(): functions with out=... arguments don't support
 ///      automatic differentiation, but one of the arguments requires grad.");
 ///   2. calls X through the dispatcher with the other arguments;
@@ -18,6 +19,7 @@
 ///      dtype and bumps its version, and returns `out`, the same TensorImpl.
 /// The result is a temporary, as in PyTorch's composite out= functions; the
 /// operators on the hot path are structured and write into `out` directly.
+#include <algorithm>
 #include <iterator>
 #include <memory>
 #include <string>
@@ -26,6 +28,7 @@
 #include "dispatch/composite/composite.h"
 #include "dispatch/ops/definitions.h"
 #include "wick/autograd.h"
+#include "wick/catalog.h"
 #include "wick/meta.h"
 #include "wick/structured.h"
 
@@ -41,7 +44,10 @@ std::string functional_of(const std::string& out_name) {
 
 class OutCopyKernel final : public BoxedFunctor {
  public:
-  explicit OutCopyKernel(const std::string& out_name) : name_(functional_of(out_name)), op_(find_op(name_)) {
+  explicit OutCopyKernel(const std::string& out_name)
+      : name_(functional_of(out_name)), op_(find_op(name_)), label_(op_.qualified_name()) {
+    const std::vector<std::string> tags = operator_info(name_).tags;
+    differentiable_ = std::find(tags.begin(), tags.end(), "nondifferentiable") == tags.end();
     const FunctionSchema& mine = find_op(out_name).schema();
     n_args_ = mine.arguments.size();
     WICK_INTERNAL_ASSERT(op_.schema().arguments.size() + 1 == n_args_ && mine.arguments.back().name == "out",
@@ -62,7 +68,7 @@ class OutCopyKernel final : public BoxedFunctor {
       if (v.is_tensor_list())
         for (const Tensor& t : v.to_tensor_list()) inputs.push_back(t);
     }
-    if (autograd::GradMode::is_enabled()) {
+    if (differentiable_ && autograd::GradMode::is_enabled()) {
       for (const Tensor& t : inputs)
         WICK_CHECK(!t.defined() || !t.requires_grad(), RuntimeError, op_.schema().name,
                    "(): functions with out=... arguments don't support automatic differentiation, but one of the "
@@ -73,7 +79,7 @@ class OutCopyKernel final : public BoxedFunctor {
     std::vector<const Tensor*> pointers;
     pointers.reserve(inputs.size());
     for (const Tensor& t : inputs) pointers.push_back(&t);
-    (void)detail::prepare_out(out, TensorMeta::of(result), name_.c_str(),
+    (void)detail::prepare_out(out, TensorMeta::of(result), label_.c_str(),
                               ArrayRef<const Tensor*>(pointers.data(), pointers.size()));
     Tensor target = out;
     target.copy_(result);
@@ -81,8 +87,10 @@ class OutCopyKernel final : public BoxedFunctor {
   }
 
  private:
-  std::string name_;  // "torch.matmul"
+  std::string name_;  // "torch.matmul", "torch.clamp.Tensor"
   OperatorHandle op_;
+  std::string label_;           // in errors: "torch.clamp"
+  bool differentiable_ = true;  // PyTorch refuses out= with grad only for a differentiable operator
   std::size_t n_args_ = 0;
 };
 

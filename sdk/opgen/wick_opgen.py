@@ -102,7 +102,13 @@ wick/schema.h) at the start of a line; indented `key: value` lines follow.
               random (results depend on the generator), eps=..., atol=...
               (gradcheck's step and tolerance), may_alias (returns self or
               a new tensor), device_copy (copies between devices: no meta
-              check), device=cuda (the checks need such a device)
+              check), data_dependent (the result's shape depends on the
+              values: no meta check), device=cuda (the checks need such a
+              device),
+              inplace_check=structured (X_ refuses a self of another size
+              than X's result as PyTorch's structured kernels do, "Bad
+              in-place call: ...", not as its elementwise ones, "output
+              with shape ... doesn't match the broadcast shape ...")
   doc         documentation of the C++ declaration
 
 A file may start with `include <header>` lines: the headers that declare

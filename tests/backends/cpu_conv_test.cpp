@@ -238,8 +238,24 @@ TEST_F(Conv, ErrorsAsPyTorch) {
         (void)conv1d(seq({2, 4, 5}, 0.7, 0.3, false), seq({6, 4, 3, 3}, 0.7, 0.3, false));
       },
       "Expected 4-dimensional input for 4-dimensional weight [6, 4, 3, 3], but got 3-dimensional input");
-  expect_error([&] { (void)conv2d(x.to(ScalarType::kInt64), w.to(ScalarType::kInt64), std::nullopt, 1, 0, 1, 2); },
-               "not implemented for 'Long'");
+  expect_error([&] { (void)conv2d(x.to(ScalarType::kBool), w.to(ScalarType::kBool), std::nullopt, 1, 0, 1, 2); },
+               "\"slow_conv2d_cpu\" not implemented for 'Bool'");
+}
+
+// Integer convolution, which PyTorch's CPU computes: exact, and equal to the
+// float64 one on integer-valued data, with stride, padding, dilation, groups and bias.
+TEST_F(Conv, IntegerConvolutionIsExact) {
+  const Tensor x = round(mul(seq({2, 4, 6, 5}, 0.7, 0.3, false), 10.0)).to(ScalarType::kInt64);
+  const Tensor w = round(mul(seq({6, 2, 3, 2}, 0.7, 0.3, false), 10.0)).to(ScalarType::kInt64);
+  const Tensor b = arange(0, 6, 1, ScalarType::kInt64);
+  const std::int64_t stride[] = {2, 1};
+  const std::int64_t dilation[] = {1, 2};
+  const Tensor got = conv2d(x, w, b, IntArrayRef(stride, 2), 1, IntArrayRef(dilation, 2), 2);
+  const Tensor want = conv2d(x.to(ScalarType::kFloat64), w.to(ScalarType::kFloat64), b.to(ScalarType::kFloat64),
+                             IntArrayRef(stride, 2), 1, IntArrayRef(dilation, 2), 2);
+  EXPECT_EQ(got.dtype(), ScalarType::kInt64);
+  ASSERT_EQ(got.sizes().vec(), want.sizes().vec());
+  EXPECT_EQ(amax(abs(sub(got.to(ScalarType::kFloat64), want))).item<double>(), 0.0);
 }
 
 class Pool : public ::testing::Test {

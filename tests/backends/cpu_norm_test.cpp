@@ -55,8 +55,8 @@ class Norms : public ::testing::Test {
  protected:
   void SetUp() override {
     init();
-    x_ = vec({-0.6,  -0.23, 0.14,  0.51, -0.32, 0.05,  0.42,  0.79, -0.04, 0.33, 0.70,  -0.23,
-              0.24,  0.61,  0.98,  0.05, 0.52,  0.89,  -0.04, 0.33,  0.80,  1.17, 0.24,  0.61},
+    x_ = vec({-0.6, -0.23, 0.14, 0.51, -0.32, 0.05, 0.42,  0.79, -0.04, 0.33, 0.70, -0.23,
+              0.24, 0.61,  0.98, 0.05, 0.52,  0.89, -0.04, 0.33, 0.80,  1.17, 0.24, 0.61},
              {2, 3, 4});
     w_ = vec({0.5, -1.0, 2.0, 1.5});
     b_ = vec({0.1, 0.2, -0.3, 0.0});
@@ -70,24 +70,22 @@ TEST_F(Norms, LayerNormMatchesPyTorchWithItsGradients) {
   Tensor b = b_.clone().requires_grad_();
   Tensor y = F::layer_norm(x, {4}, w, b);
   EXPECT_EQ(y.grad_fn()->name(), "NativeLayerNormBackward0");
-  expect_values(y,
-                {-0.5708007938052553,  0.6472005292035035,   0.5944010584070074,  2.012402381415766,
-                 -0.5708007938052553,  0.6472005292035031,   0.5944010584070063,  2.012402381415766,
-                 -0.22236796738564776, -0.19244796029557087, 2.559263710724875,   -1.7660158213300687,
-                 -0.22236796738564776, -0.19244796029557087, 2.5592637107248746,  -1.7660158213300687,
-                 0.24153274438897304,  -1.1855310766499483,  -3.0710621532998963, -0.424598233166919,
-                 0.24153274438897376,  -1.185531076649948,   -3.0710621532998954, -0.42459823316692136},
-                {2, 3, 4}, 1e-10);
+  expect_values(
+      y, {-0.5708007938052553, 0.6472005292035035,  0.5944010584070074,   2.012402381415766,    -0.5708007938052553,
+          0.6472005292035031,  0.5944010584070063,  2.012402381415766,    -0.22236796738564776, -0.19244796029557087,
+          2.559263710724875,   -1.7660158213300687, -0.22236796738564776, -0.19244796029557087, 2.5592637107248746,
+          -1.7660158213300687, 0.24153274438897304, -1.1855310766499483,  -3.0710621532998963,  -0.424598233166919,
+          0.24153274438897376, -1.185531076649948,  -3.0710621532998954,  -0.42459823316692136},
+      {2, 3, 4}, 1e-10);
   Tensor c = sub(div(arange(0, 24, 1, ScalarType::kFloat64).reshape({2, 3, 4}), wrap_scalar(Scalar(10.0))),
                  wrap_scalar(Scalar(1.0)));
   autograd::backward({sum(mul(y, c))});
-  expect_values(x.grad(),
-                {-1.3536001596097593, 3.0337410077069324,   -2.006388440617803,   0.3262475925206294,
-                 -0.7251529689515961, 1.6316899660218032,   -1.0877974305040283,  0.18126043343382148,
-                 -0.41837083933251695, 0.19524486473529243, -0.03209934611597859, 0.25522532071320303,
-                 -0.630295909829569,  -1.8086266156989521,  1.2178422530270674,   1.2210802725014545,
-                 -0.2710104396802686, -0.3895074454996905,  -0.7278563259922022,  1.388374211172163,
-                 -0.1945189442535895, -0.6423936466172062,  -1.0708974696703635,  1.907810060541161},
+  expect_values(x.grad(), {-1.3536001596097593,  3.0337410077069324,  -2.006388440617803,   0.3262475925206294,
+                           -0.7251529689515961,  1.6316899660218032,  -1.0877974305040283,  0.18126043343382148,
+                           -0.41837083933251695, 0.19524486473529243, -0.03209934611597859, 0.25522532071320303,
+                           -0.630295909829569,   -1.8086266156989521, 1.2178422530270674,   1.2210802725014545,
+                           -0.2710104396802686,  -0.3895074454996905, -0.7278563259922022,  1.388374211172163,
+                           -0.1945189442535895,  -0.6423936466172062, -1.0708974696703635,  1.907810060541161},
                 {2, 3, 4}, 1e-9);
   expect_values(w.grad(), {2.5994673222215323, 3.1985262709139257, -2.7358500461991255, -2.670751991454021}, {4},
                 1e-10);
@@ -96,11 +94,11 @@ TEST_F(Norms, LayerNormMatchesPyTorchWithItsGradients) {
 
 TEST_F(Norms, LayerNormOverSeveralDimsAndTorchTwin) {
   const std::vector<double> want = {
-      -1.3944166694078892, -0.6844155212231383,  0.02558562696161271, 0.7355867751463635, -0.8571185032140238,
-      -0.14711735502927256, 0.5628837931554778,  1.272884941340229,   -0.3198203370201583, 0.39018081116459297,
-      1.1001819593493443,  -0.684415521223138,   -0.6082505301686915, 0.15897457038499832, 0.926199670938688,
-      -1.0022309872097745, -0.027647751371304003, 0.7395773491823857, -1.1888533089660769, -0.42162820841238724,
-      0.5529550274260834,  1.3201801279797716,   -0.6082505301686896, 0.15897457038499832};
+      -1.3944166694078892,  -0.6844155212231383,   0.02558562696161271, 0.7355867751463635,  -0.8571185032140238,
+      -0.14711735502927256, 0.5628837931554778,    1.272884941340229,   -0.3198203370201583, 0.39018081116459297,
+      1.1001819593493443,   -0.684415521223138,    -0.6082505301686915, 0.15897457038499832, 0.926199670938688,
+      -1.0022309872097745,  -0.027647751371304003, 0.7395773491823857,  -1.1888533089660769, -0.42162820841238724,
+      0.5529550274260834,   1.3201801279797716,    -0.6082505301686896, 0.15897457038499832};
   expect_values(F::layer_norm(x_, {3, 4}, std::nullopt, std::nullopt, 0.1), want, {2, 3, 4}, 1e-10);
   Value r = call("torch.layer_norm", {Value(x_), Value(std::vector<std::int64_t>{3, 4})}, {{"eps", Value(0.1)}});
   expect_values(r.to_tensor(), want, {2, 3, 4}, 1e-10);
@@ -113,26 +111,29 @@ TEST_F(Norms, LayerNormFloat32KeepsAccuracyUnderALargeOffset) {
   Tensor x = add(mul(x_.to(ScalarType::kFloat32), wrap_scalar(Scalar(1e-2))), wrap_scalar(Scalar(1e4)));
   Tensor y = F::layer_norm(x, {4});
   EXPECT_EQ(y.dtype(), ScalarType::kFloat32);
-  expect_values(y,
-                {-1.0636932968996187, -0.2900981718368469,  0.290098171960232,   1.0636932970230037,
-                 -1.0636932969305326, -0.29009817186776066, 0.2900981719293182,  1.06369329699209,
-                 -0.4265394986618958, 0.21326974944316804,  1.0663487469165864,  -0.853078997398605,
-                 -0.5712669860935546, 0.25966681192290575,  1.0906006099393661,  -0.7790004355976697,
-                 0.16299241639525042, 1.032285303491693,    -0.923623692475303,  -0.27165402715297093,
-                 0.2063467772851726,  1.0317338869146877,   -1.0317338871591,    -0.20634677752958497},
-                {2, 3, 4}, 1e-6);
+  expect_values(
+      y, {-1.0636932968996187,  -0.2900981718368469, 0.290098171960232,   1.0636932970230037,  -1.0636932969305326,
+          -0.29009817186776066, 0.2900981719293182,  1.06369329699209,    -0.4265394986618958, 0.21326974944316804,
+          1.0663487469165864,   -0.853078997398605,  -0.5712669860935546, 0.25966681192290575, 1.0906006099393661,
+          -0.7790004355976697,  0.16299241639525042, 1.032285303491693,   -0.923623692475303,  -0.27165402715297093,
+          0.2063467772851726,   1.0317338869146877,  -1.0317338871591,    -0.20634677752958497},
+      {2, 3, 4}, 1e-6);
 }
 
 TEST_F(Norms, LayerNormErrorsNameTheArgument) {
-  expect_error<RuntimeError>([&] { (void)F::layer_norm(x_, {3}); },
-                             "Given normalized_shape=[3], expected input with shape [*, 3], but got input of size[2, 3, 4]");
+  expect_error<RuntimeError>(
+      [&] { (void)F::layer_norm(x_, {3}); },
+      "Given normalized_shape=[3], expected input with shape [*, 3], but got input of size[2, 3, 4]");
   expect_error<RuntimeError>([&] { (void)F::layer_norm(x_, {4}, ones({3}, ScalarType::kFloat64)); },
                              "Expected weight to be of same shape as normalized_shape, but got weight of shape [3] "
                              "and normalized_shape = [4]");
   expect_error<RuntimeError>([&] { (void)F::layer_norm(x_, {4}, std::nullopt, ones({3}, ScalarType::kFloat64)); },
                              "Expected bias to be of same shape");
-  expect_error<RuntimeError>([&] { (void)F::layer_norm(ones({2, 4}, ScalarType::kInt64), {4}); },
-                             "\"LayerNormKernelImpl\" not implemented for 'Long'");
+  expect_error<RuntimeError>(
+      [&] {
+        (void)F::layer_norm(ones({2, 4}, ScalarType::kInt64), {4});
+      },
+      "\"LayerNormKernelImpl\" not implemented for 'Long'");
   expect_error<RuntimeError>([&] { (void)F::layer_norm(x_, {}); }, "at least 1-dimensional");
   expect_error<RuntimeError>([&] { (void)F::layer_norm(x_, {4}, ones({4}, ScalarType::kFloat32)); },
                              "expected scalar type Double but found Float");
@@ -146,17 +147,17 @@ TEST_F(Norms, BatchNormTrainingUpdatesRunningStatsAndEvalUsesThem) {
   Tensor b = narrow(b_, 0, 0, 2);
   expect_values(
       F::batch_norm(xb, rm, rv, w, b, true, 0.2),
-      {-0.8474120290619228, -0.4036874078557058, 0.04003721335051121,  0.4837618345567281,  2.0948240581238453,
-       1.2073748157114108,  0.3199255732989776,  -0.5675236691134568,  -0.17582881858764854, 0.2678958026185686,
-       0.7116204238247859,  -0.4036874078557056, 0.7516576371752975,   -0.1357916052371368,  -1.0232408476495711,
-       1.2073748157114117,  0.49575439188662573, 0.9394790130928429,   -0.17582881858764848, 0.26789580261856866,
-       -0.591508783773253,  -1.4789580261856854, 0.7516576371752953,   -0.1357916052371368},
+      {-0.8474120290619228, -0.4036874078557058, 0.04003721335051121, 0.4837618345567281,   2.0948240581238453,
+       1.2073748157114108,  0.3199255732989776,  -0.5675236691134568, -0.17582881858764854, 0.2678958026185686,
+       0.7116204238247859,  -0.4036874078557056, 0.7516576371752975,  -0.1357916052371368,  -1.0232408476495711,
+       1.2073748157114117,  0.49575439188662573, 0.9394790130928429,  -0.17582881858764848, 0.26789580261856866,
+       -0.591508783773253,  -1.4789580261856854, 0.7516576371752953,  -0.1357916052371368},
       {3, 2, 4}, 1e-10);
   expect_values(rm, {0.43800000000000006, -0.30600000000000005}, {2});
   expect_values(rv, {1.6379236363636365, 0.4379236363636364}, {2});
   expect_values(
       F::batch_norm(xb, rm, rv, w, b),
-      {-0.3055264698056846, -0.16097464530847527, -0.016422820811265917, 0.12812900368594338, 0.22115552873482594,
+      {-0.3055264698056846, -0.16097464530847527, -0.016422820811265917, 0.12812900368594338,  0.22115552873482594,
        -0.3379548735427162, -0.8970652758202576,  -1.4561756780977997,   -0.08674533002612456, 0.05780649447108483,
        0.20235831896829423, -0.1609746453084752,  -0.6250656206582098,   -1.1841760229357519,  -1.743286425213294,
        -0.3379548735427157, 0.13203580975343548,  0.27658763425064486,   -0.08674533002612454, 0.05780649447108485,
@@ -164,27 +165,36 @@ TEST_F(Norms, BatchNormTrainingUpdatesRunningStatsAndEvalUsesThem) {
       {3, 2, 4}, 1e-10);
   expect_error<RuntimeError>([&] { (void)F::batch_norm(xb, std::nullopt, std::nullopt); },
                              "running_mean must be defined in evaluation mode");
-  expect_error<ValueError>([&] { (void)F::batch_norm(ones({1, 3}, ScalarType::kFloat64), std::nullopt, std::nullopt,
-                                                     std::nullopt, std::nullopt, true); },
-                           "Expected more than 1 value per channel when training, got input size torch.Size([1, 3])");
-  expect_error<RuntimeError>([&] { (void)F::batch_norm(xb, vec({1.0, 2.0, 3.0}), rv, std::nullopt, std::nullopt, true); },
-                             "running_mean should contain 2 elements not 3");
+  expect_error<ValueError>(
+      [&] {
+        (void)F::batch_norm(ones({1, 3}, ScalarType::kFloat64), std::nullopt, std::nullopt, std::nullopt, std::nullopt,
+                            true);
+      },
+      "Expected more than 1 value per channel when training, got input size torch.Size([1, 3])");
+  expect_error<RuntimeError>(
+      [&] {
+        (void)F::batch_norm(xb, vec({1.0, 2.0, 3.0}), rv, std::nullopt, std::nullopt, true);
+      },
+      "running_mean should contain 2 elements not 3");
 }
 
 TEST_F(Norms, GroupNorm) {
   Tensor w = linspace(-1, 1, 6, ScalarType::kFloat64);
   Tensor b = linspace(0, 1, 6, ScalarType::kFloat64);
-  expect_values(F::group_norm(x_.reshape({2, 6, 2}), 3, w, b),
-                {1.3416015876105105, 0.44720052920350345, -0.06832031752210221, -0.6049609525663063,
-                 0.6683203175221021, 0.4894401058407007,  0.6894401058407006,   0.868320317522102,
-                 0.4131584391372227, 1.0354687761773425,  2.4296318553624374,   -0.17734388088671246,
-                 0.6447359347712955, -0.3924479602955709, -0.6577791132174623,  0.9064063285320275,
-                 0.3433869022444108, 0.12289378467001046, 0.3228937846700104,   0.5433869022444108,
-                 0.9698392932667685, 1.631318645989969,   -0.38553107664994785, 0.7169345112220524},
-                {2, 6, 2}, 1e-10);
-  expect_error<RuntimeError>([&] { (void)F::group_norm(ones({2, 6, 4}, ScalarType::kFloat64), 4); },
-                             "Expected number of channels in input to be divisible by num_groups, but got input of "
-                             "shape [2, 6, 4] and num_groups=4");
+  expect_values(
+      F::group_norm(x_.reshape({2, 6, 2}), 3, w, b),
+      {1.3416015876105105, 0.44720052920350345,  -0.06832031752210221, -0.6049609525663063, 0.6683203175221021,
+       0.4894401058407007, 0.6894401058407006,   0.868320317522102,    0.4131584391372227,  1.0354687761773425,
+       2.4296318553624374, -0.17734388088671246, 0.6447359347712955,   -0.3924479602955709, -0.6577791132174623,
+       0.9064063285320275, 0.3433869022444108,   0.12289378467001046,  0.3228937846700104,  0.5433869022444108,
+       0.9698392932667685, 1.631318645989969,    -0.38553107664994785, 0.7169345112220524},
+      {2, 6, 2}, 1e-10);
+  expect_error<RuntimeError>(
+      [&] {
+        (void)F::group_norm(ones({2, 6, 4}, ScalarType::kFloat64), 4);
+      },
+      "Expected number of channels in input to be divisible by num_groups, but got input of "
+      "shape [2, 6, 4] and num_groups=4");
 }
 
 TEST_F(Norms, EmbeddingPicksRowsAndSkipsThePaddingRowsGradient) {
@@ -204,21 +214,41 @@ TEST_F(Norms, EmbeddingPicksRowsAndSkipsThePaddingRowsGradient) {
 
 TEST_F(Norms, EmbeddingErrors) {
   Tensor w = ones({3, 2}, ScalarType::kFloat64);
-  expect_error<RuntimeError>([&] { (void)F::embedding(vec({0.0, 1.0}), w); },
-                             "Expected tensor for argument #1 'indices' to have one of the following scalar types: "
-                             "Long, Int; but got torch.DoubleTensor instead");
-  expect_error<IndexError>([&] { (void)F::embedding(tensor(Value(std::vector<std::int64_t>{0, 5})), w); },
-                           "index out of range");
+  expect_error<RuntimeError>(
+      [&] {
+        (void)F::embedding(vec({0.0, 1.0}), w);
+      },
+      "Expected tensor for argument #1 'indices' to have one of the following scalar types: "
+      "Long, Int; but got torch.DoubleTensor instead");
+  expect_error<IndexError>(
+      [&] {
+        (void)F::embedding(tensor(Value(std::vector<std::int64_t>{0, 5})), w);
+      },
+      "index out of range");
   expect_error<RuntimeError>([&] { (void)F::embedding(tensor(Value(std::vector<std::int64_t>{0})), ones({3})); },
                              "'weight' must be 2-D");
   expect_error<ValueError>([&] { (void)F::embedding(tensor(Value(std::vector<std::int64_t>{0})), w, 3); },
                            "Padding_idx must be within num_embeddings");
-  expect_error<NotImplementedError>(
-      [&] {
-        (void)call("torch.nn.functional.embedding", {Value(tensor(Value(std::vector<std::int64_t>{0}))), Value(w)},
-                   {{"max_norm", Value(1.0)}});
-      },
-      "max_norm is not supported");
+}
+
+// max_norm: the picked rows whose norm exceeds it are scaled in place to it
+// (by max_norm / (norm + 1e-7)), outside the graph; the others stay.
+TEST_F(Norms, EmbeddingMaxNormRenormalisesThePickedRowsInPlace) {
+  Tensor w = arange(0, 12, 1, ScalarType::kFloat32).reshape({4, 3});
+  w.requires_grad_(true);
+  const std::uint32_t version = w.version();
+  const Tensor idx = tensor(Value(std::vector<std::int64_t>{1, 3, 1}));
+  const Tensor out =
+      call("torch.nn.functional.embedding", {Value(idx), Value(w)}, {{"max_norm", Value(2.0)}}).to_tensor();
+  EXPECT_GT(w.version(), version);
+  const double n1 = std::sqrt(9.0 + 16.0 + 25.0);
+  const double n3 = std::sqrt(81.0 + 100.0 + 121.0);
+  expect_values(w.detach(),
+                {0, 1, 2, 3 * 2 / (n1 + 1e-7), 4 * 2 / (n1 + 1e-7), 5 * 2 / (n1 + 1e-7), 6, 7, 8, 9 * 2 / (n3 + 1e-7),
+                 10 * 2 / (n3 + 1e-7), 11 * 2 / (n3 + 1e-7)},
+                {4, 3}, 1e-6);
+  EXPECT_TRUE(out.requires_grad());
+  expect_values(out.detach(), values(index_select(w.detach(), 0, idx)), {3, 3});
 }
 
 TEST_F(Norms, PadConstantReflectAndReplicate) {
@@ -227,11 +257,11 @@ TEST_F(Norms, PadConstantReflectAndReplicate) {
                 {-1.5, -1.5, -1.5, -1.5, -1.5, -1.5, 0.0, 1.0, -1.5, -1.5, 3.0, 4.0}, {3, 4});
   Tensor p3 = arange(0, 12, 1, ScalarType::kFloat64).reshape({1, 3, 4});
   expect_values(F::pad(p3, {3, 2}, "reflect"),
-                {3.0, 2.0, 1.0, 0.0, 1.0, 2.0, 3.0, 2.0, 1.0, 7.0, 6.0, 5.0, 4.0, 5.0,
+                {3.0, 2.0, 1.0, 0.0, 1.0,  2.0,  3.0, 2.0, 1.0, 7.0,  6.0,  5.0,  4.0, 5.0,
                  6.0, 7.0, 6.0, 5.0, 11.0, 10.0, 9.0, 8.0, 9.0, 10.0, 11.0, 10.0, 9.0},
                 {1, 3, 9});
   expect_values(F::pad(p3, {1, 2, 2, 0}, "replicate"),
-                {0.0, 0.0, 1.0, 2.0, 3.0, 3.0, 3.0, 0.0, 0.0, 1.0, 2.0, 3.0,  3.0,  3.0,  0.0,  0.0, 1.0, 2.0,
+                {0.0, 0.0, 1.0, 2.0, 3.0, 3.0, 3.0, 0.0, 0.0, 1.0, 2.0, 3.0, 3.0, 3.0,  0.0,  0.0,  1.0, 2.0,
                  3.0, 3.0, 3.0, 4.0, 4.0, 5.0, 6.0, 7.0, 7.0, 7.0, 8.0, 8.0, 9.0, 10.0, 11.0, 11.0, 11.0},
                 {1, 5, 7});
   // An integer input keeps its dtype; the value is cast as PyTorch does.
@@ -245,15 +275,27 @@ TEST_F(Norms, PadConstantReflectAndReplicate) {
 TEST_F(Norms, PadErrors) {
   expect_error<RuntimeError>([&] { (void)F::pad(x_, {1}); }, "Padding length must be divisible by 2");
   expect_error<RuntimeError>([&] { (void)F::pad(x_, {1, 1, 1, 1, 1, 1, 1, 1}); }, "Padding length too large");
-  expect_error<RuntimeError>([&] { (void)F::pad(x_, {4, 1}, "reflect"); },
-                             "Padding size should be less than the corresponding input dimension, but got: padding "
-                             "(4, 1) at dimension 2 of input [2, 3, 4]");
-  expect_error<NotImplementedError>([&] { (void)F::pad(vec({1.0, 2.0}), {1, 1}, "reflect"); },
-                                    "Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now");
-  expect_error<NotImplementedError>([&] { (void)F::pad(x_, {1, 1}, "circular2"); },
-                                    "Unrecognised padding mode circular2");
-  expect_error<RuntimeError>([&] { (void)F::pad(x_, {1, 1}, "reflect", 1.0); },
-                             "Padding mode \"reflect\" doesn't take in value argument");
+  expect_error<RuntimeError>(
+      [&] {
+        (void)F::pad(x_, {4, 1}, "reflect");
+      },
+      "Padding size should be less than the corresponding input dimension, but got: padding "
+      "(4, 1) at dimension 2 of input [2, 3, 4]");
+  expect_error<NotImplementedError>(
+      [&] {
+        (void)F::pad(vec({1.0, 2.0}), {1, 1}, "reflect");
+      },
+      "Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now");
+  expect_error<NotImplementedError>(
+      [&] {
+        (void)F::pad(x_, {1, 1}, "circular2");
+      },
+      "Unrecognised padding mode circular2");
+  expect_error<RuntimeError>(
+      [&] {
+        (void)F::pad(x_, {1, 1}, "reflect", 1.0);
+      },
+      "Padding mode \"reflect\" doesn't take in value argument");
 }
 
 TEST_F(Norms, LinalgVectorNorm) {
@@ -297,8 +339,11 @@ TEST_F(Norms, LinalgMatrixNorm) {
   expect_values(linalg::matrix_norm(m3, kInf, {0, 2}, true), {12.0, 15.0}, {1, 2, 1});
   Value by_name = call("torch.linalg.matrix_norm", {Value(v)}, {{"ord", Value(1)}});
   expect_values(by_name.to_tensor(), {6.0}, {});
-  expect_error<RuntimeError>([&] { (void)linalg::matrix_norm(vec({1.0, 2.0})); },
-                             "The input tensor A must have at least 2 dimensions.");
+  expect_error<RuntimeError>(
+      [&] {
+        (void)linalg::matrix_norm(vec({1.0, 2.0}));
+      },
+      "The input tensor A must have at least 2 dimensions.");
   expect_error<RuntimeError>([&] { (void)linalg::matrix_norm(v, 3.0); }, "Order 3 not supported.");
   expect_error<RuntimeError>([&] { (void)linalg::matrix_norm(v, "abc"); }, "Order abc not supported.");
   expect_error<NotImplementedError>([&] { (void)linalg::matrix_norm(v, 2.0); }, "SVD");

@@ -620,6 +620,10 @@ TEST_F(MetaTensor, ConvolutionAndPoolingRunThroughTheirMetaFunctions) {
   EXPECT_META_ERROR([&](Device d) { return F::adaptive_avg_pool2d(t({1, 1, 4, 4}, d, ScalarType::kInt64), two); });
   EXPECT_META_ERROR([&](Device d) { return conv2d(t({1, 2, 4, 4}, d), t({2, 2, 5, 5}, d)); });
   EXPECT_META_ERROR([&](Device d) {
+    return conv2d(t({1, 2, 4, 4}, d, ScalarType::kBool), t({2, 2, 3, 3}, d, ScalarType::kBool));
+  });
+  // Integer convolution computes (as PyTorch's CPU does), with the geometry on meta too.
+  EXPECT_META_GEOMETRY([&](Device d) {
     return conv2d(t({1, 2, 4, 4}, d, ScalarType::kInt64), t({2, 2, 3, 3}, d, ScalarType::kInt64));
   });
   EXPECT_META_ERROR([&](Device d) {

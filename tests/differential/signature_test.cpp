@@ -61,6 +61,8 @@ const SignatureDivergence kSignatureDivergences[] = {
     {{"torch.norm(input, p, dim, keepdim=False)", "torch.Tensor.norm(self, p, dim, keepdim=False)"},
      "norm.ScalarOpt_dim, the kernel overload behind torch.norm, is in the catalog under torch.norm as in "
      "PyTorch's ATen; Python reaches it through the signature above"},
+    {{"torch.nonzero(input, \\*, out=None)", "torch.Tensor.nonzero(self)"},
+     "no as_tuple= (torch.where(condition) gives the tuple form)"},
     {{"torch.Tensor.__rsub__(self, other, \\*, alpha=1)"},
      "PyTorch 1.13's Tensor.__rsub__ takes no alpha (it returns NotImplemented); wick's computes other - alpha * "
      "self"},

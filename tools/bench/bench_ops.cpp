@@ -114,6 +114,22 @@ void wick_layer_norm(benchmark::State& state) {
 }
 BENCHMARK(wick_layer_norm)->Arg(1024)->UseRealTime();
 
+// batch_norm in evaluation mode (running statistics) over a ResNet-like
+// (8, C, 56, 56) float32 activation, with weight and bias.
+void wick_batch_norm_eval(benchmark::State& state) {
+  const std::int64_t c = state.range(0);
+  wick::Tensor x = random_floats(8 * c * 56 * 56).reshape({8, c, 56, 56});
+  wick::Tensor mean = random_floats(c);
+  wick::Tensor var = wick::add(wick::abs(random_floats(c)), 0.5);
+  wick::Tensor w = random_floats(c);
+  wick::Tensor b = random_floats(c);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(wick::batch_norm(x, w, b, mean, var, /*training=*/false, 0.1, 1e-5, true));
+  }
+  state.SetBytesProcessed(state.iterations() * 8 * c * 56 * 56 * 4 * 2);
+}
+BENCHMARK(wick_batch_norm_eval)->Arg(64)->UseRealTime();
+
 // conv2d/C/HW: ResNet-like 3x3 convolutions, batch 8, C -> C channels, padding 1.
 void conv_counters(benchmark::State& state) {
   const double c = static_cast<double>(state.range(0));

@@ -68,6 +68,19 @@ void torch_layer_norm(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * 512 * cols * 4 * 2);
 }
 BENCHMARK(torch_layer_norm)->Arg(1024)->UseRealTime();
+void torch_batch_norm_eval(benchmark::State& state) {
+  const std::int64_t c = state.range(0);
+  at::Tensor x = torch::randn({8, c, 56, 56});
+  at::Tensor mean = torch::randn({c});
+  at::Tensor var = torch::randn({c}).abs() + 0.5;
+  at::Tensor w = torch::randn({c});
+  at::Tensor b = torch::randn({c});
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(at::batch_norm(x, w, b, mean, var, /*training=*/false, 0.1, 1e-5, true));
+  }
+  state.SetBytesProcessed(state.iterations() * 8 * c * 56 * 56 * 4 * 2);
+}
+BENCHMARK(torch_batch_norm_eval)->Arg(64)->UseRealTime();
 void torch_conv2d(benchmark::State& state) {
   const std::int64_t c = state.range(0);
   const std::int64_t hw = state.range(1);

@@ -220,7 +220,9 @@ def function_overloads(ns, name, obj, direct, tails):
     if prefix and not base.startswith(prefix):
         base = prefix + base
     every = direct.get(base, []) + [s for s in tails.get(base, []) if s not in direct.get(base, []) and binds(obj, s)]
-    cand = [s for s in every if is_function_signature(s)] or every
+    # A function's strings have `input` or `out`, a method's neither; a
+    # function without them (where(condition)) is the one that binds.
+    cand = [s for s in every if is_function_signature(s) or binds(obj, s)] or every
     return ("parser", cand) if cand else (None, None)
 
 
