@@ -3,6 +3,7 @@
 /// \file
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -363,43 +364,15 @@ std::vector<OperatorHandle> sibling_overloads(const OperatorHandle& op, bool out
 // arguments instead, wick names them). An operator with one overload
 // reports that overload's own error, as PyTorch does.
 
-// PyTorch's argument-parser name of a schema type ("tuple of ints", "Number").
+// PyTorch's argument-parser names of the schema types, in TypeKind's order.
+constexpr const char* kParserTypeNames[] = {"Tensor",      "int",          "float",           "bool",  "str", "Number",
+                                            "torch.dtype", "torch.device", "torch.Generator", "object"};
+static_assert(std::size(kParserTypeNames) == static_cast<std::size_t>(TypeKind::kAny) + 1);
+
+// "Tensor", "tuple of ints", "Number".
 std::string parser_type_name(const SchemaType& t) {
-  const char* base = "object";
-  switch (t.kind) {
-    case TypeKind::kTensor:
-      base = "Tensor";
-      break;
-    case TypeKind::kInt:
-      base = "int";
-      break;
-    case TypeKind::kFloat:
-      base = "float";
-      break;
-    case TypeKind::kBool:
-      base = "bool";
-      break;
-    case TypeKind::kStr:
-      base = "str";
-      break;
-    case TypeKind::kScalar:
-      base = "Number";
-      break;
-    case TypeKind::kScalarType:
-      base = "torch.dtype";
-      break;
-    case TypeKind::kDevice:
-      base = "torch.device";
-      break;
-    case TypeKind::kGenerator:
-      base = "torch.Generator";
-      break;
-    case TypeKind::kAny:
-      base = "object";
-      break;
-  }
-  if (!t.is_list) return base;
-  return std::string("tuple of ") + base + "s";
+  const char* base = kParserTypeNames[static_cast<std::size_t>(t.kind)];
+  return t.is_list ? std::string("tuple of ") + base + "s" : base;
 }
 
 // " * (Tensor input, int dim, bool keepdim, *, Tensor out)" for overload `e`.

@@ -253,40 +253,25 @@ Tensor pad_indices(const char* op, std::int64_t size, std::int64_t before, std::
   return where(ge(j, wrap_scalar(Scalar(size))), sub(wrap_scalar(Scalar(checked_mul(2, size - 1, op))), j), j);
 }
 
-// 'circular': the input cropped by the negative pads, wrapped around by the
-// positive ones (each at most the dim's size), as PyTorch's _pad_circular.
-Tensor circular_pad(const char* op, T input, IntArrayRef pad) {
-  const auto dims = static_cast<std::int64_t>(pad.size() / 2);
-  WICK_CHECK(input.dim() >= 2 && checked_mul(2, input.dim() - 2, op) == static_cast<std::int64_t>(pad.size()),
-             RuntimeError, op, ": Invalid padding size, expected ", input.dim() >= 2 ? 2 * (input.dim() - 2) : 0,
-             " but got ", pad.size());
-  Tensor x = input;
-  for (std::int64_t i = 0; i < dims; ++i) {
-    const std::int64_t d = input.dim() - 1 - i;
-    const std::int64_t before = pad[static_cast<std::size_t>(2 * i)];
-    const std::int64_t after = pad[static_cast<std::size_t>(2 * i + 1)];
-    const std::int64_t size = x.sizes()[d];
-    WICK_CHECK(before <= size && after <= size, RuntimeError, op,
-               ": Padding value causes wrapping around more than once.");
-    const std::int64_t lo = std::max<std::int64_t>(-before, 0);
-    const std::int64_t kept = size - lo - std::max<std::int64_t>(-after, 0);
-    const std::int64_t out =
-        checked_add(kept, std::max<std::int64_t>(before, 0) + std::max<std::int64_t>(after, 0), op);
-    WICK_CHECK(out >= 0, RuntimeError, op, ": Negative padding value is resulting in an empty dimension");
-    if (out == 0) {
-      x = narrow(x, d, 0, 0);
-      continue;
-    }
-    // PyTorch wraps around nothing here and returns uninitialised memory.
-    WICK_CHECK(kept > 0, RuntimeError, op, ": the negative padding (", before, ", ", after,
-               ") leaves nothing of dimension ", d, " to wrap around");
-    // Output position j (from -before) reads the kept part at j mod kept.
-    const Tensor j = arange(-std::max<std::int64_t>(before, 0), kept + std::max<std::int64_t>(after, 0), 1,
-                            ScalarType::kInt64, input.device());
-    const Tensor wrapped = remainder(j, wrap_scalar(Scalar(kept)));
-    x = index_select(x, d, add(wrapped, wrap_scalar(Scalar(lo))));
-  }
-  return x;
+// 'circular' along dim d: x cropped by the negative pads, wrapped around by
+// the positive ones (each at most the dim's size), as PyTorch's _pad_circular.
+Tensor circular_pad_dim(const char* op, T x, std::int64_t d, std::int64_t before, std::int64_t after) {
+  const std::int64_t size = x.sizes()[d];
+  WICK_CHECK(before <= size && after <= size, RuntimeError, op,
+             ": Padding value causes wrapping around more than once.");
+  const std::int64_t lo = std::max<std::int64_t>(-before, 0);
+  const std::int64_t kept = size - lo - std::max<std::int64_t>(-after, 0);
+  const std::int64_t grow = std::max<std::int64_t>(before, 0) + std::max<std::int64_t>(after, 0);
+  const std::int64_t out = checked_add(kept, grow, op);
+  WICK_CHECK(out >= 0, RuntimeError, op, ": Negative padding value is resulting in an empty dimension");
+  if (out == 0) return narrow(x, d, 0, 0);
+  // PyTorch wraps around nothing here and returns uninitialised memory.
+  WICK_CHECK(kept > 0, RuntimeError, op, ": the negative padding (", before, ", ", after,
+             ") leaves nothing of dimension ", d, " to wrap around");
+  // Output position j (from -before) reads the kept part at j mod kept.
+  const Tensor j = arange(-std::max<std::int64_t>(before, 0), kept + std::max<std::int64_t>(after, 0), 1,
+                          ScalarType::kInt64, x.device());
+  return index_select(x, d, add(remainder(j, wrap_scalar(Scalar(kept))), wrap_scalar(Scalar(lo))));
 }
 
 Tensor pad_kernel(T input, IntArrayRef pad, std::string_view mode, std::optional<double> value) {
@@ -297,16 +282,26 @@ Tensor pad_kernel(T input, IntArrayRef pad, std::string_view mode, std::optional
              ": Unrecognised padding mode ", mode);
   WICK_CHECK(!value || *value == 0.0, RuntimeError, op, ": Padding mode \"", mode, "\" doesn't take in value argument");
   WICK_CHECK(pad.size() % 2 == 0, RuntimeError, op, ": Padding length must be divisible by 2");
-  if (mode == "circular") return circular_pad(op, input, pad);
+  const bool circular = mode == "circular";
   const auto dims = static_cast<std::int64_t>(pad.size() / 2);
-  WICK_CHECK(dims >= 1 && dims <= 3 && (input.dim() == dims + 1 || input.dim() == dims + 2), NotImplementedError, op,
-             ": Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now");
+  if (circular) {
+    WICK_CHECK(input.dim() >= 2 && checked_mul(2, input.dim() - 2, op) == static_cast<std::int64_t>(pad.size()),
+               RuntimeError, op, ": Invalid padding size, expected ", input.dim() >= 2 ? 2 * (input.dim() - 2) : 0,
+               " but got ", pad.size());
+  } else {
+    WICK_CHECK(dims >= 1 && dims <= 3 && (input.dim() == dims + 1 || input.dim() == dims + 2), NotImplementedError, op,
+               ": Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now");
+  }
   Tensor x = input;
   for (std::int64_t i = 0; i < dims; ++i) {
     const std::int64_t d = input.dim() - 1 - i;
     const std::int64_t before = pad[static_cast<std::size_t>(2 * i)];
     const std::int64_t after = pad[static_cast<std::size_t>(2 * i + 1)];
     const std::int64_t size = x.sizes()[d];
+    if (circular) {
+      x = circular_pad_dim(op, x, d, before, after);
+      continue;
+    }
     if (reflect) {
       WICK_CHECK(before < size && after < size, RuntimeError, op,
                  ": Argument #4: Padding size should be less than the corresponding input dimension, but got: "
