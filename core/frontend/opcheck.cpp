@@ -370,10 +370,12 @@ CheckResult check_autograd(const std::string& op, const FunctionSchema& s, const
   // A formula (an Autograd kernel), or a composite whose parts record: else
   // a call that needs a gradient must say so, not return a wrong one.
   const std::vector<DispatchTableRow> rows = dispatch_table(op);
-  const bool has_formula = std::any_of(rows.begin(), rows.end(), [](const DispatchTableRow& r) {
-    return (r.key == DispatchKey::kAutograd && (r.source == "kernel" || r.source == "alias")) ||
-           r.source == "composite";
-  });
+  // Tagged no_derivative: like PyTorch's, a backward through it must fail.
+  const bool has_formula =
+      !has_tag(tags, "no_derivative") && std::any_of(rows.begin(), rows.end(), [](const DispatchTableRow& r) {
+        return (r.key == DispatchKey::kAutograd && (r.source == "kernel" || r.source == "alias")) ||
+               r.source == "composite";
+      });
   const double eps = std::stod(tag_value(tags, "eps").value_or("1e-6"));
   const double atol = std::stod(tag_value(tags, "atol").value_or("1e-5"));
   bool differentiable = false;

@@ -8,9 +8,12 @@
 #include <functional>
 #include <numeric>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "dispatch/autograd/support.h"
+#include "dispatch/ops/definitions.h"
+#include "wick/catalog.h"
 
 namespace wick::autograd {
 namespace {
@@ -422,6 +425,20 @@ Tensor div_inplace_ag(DispatchKeySet ks, T self, T other, std::optional<std::str
 // into an input that requires grad (out=) is refused up front. Forward mode
 // is refused for a floating result (up front when the operator writes an
 // input); bool and integer results (eq, argmax) carry no tangent anyway.
+// Whether the functional of out= variant `op` (torch.add of torch.add.out,
+// torch.max.other of torch.max.other_out) has a derivative: a formula, or a
+// composite whose parts record. PyTorch refuses out= with inputs that
+// require grad only then: eq.out and argmax.out are not refused.
+bool differentiable_functional(const OperatorHandle& op) {
+  const std::string& full = op.name();
+  const std::string functional =
+      full.ends_with(".out") || full.ends_with("_out") ? full.substr(0, full.size() - 4) : full;
+  if (!try_find_op(functional)) return true;
+  for (const DispatchTableRow& row : dispatch_table(functional))
+    if (row.key == DispatchKey::kAutograd) return row.source != "fallback";
+  return true;
+}
+
 class AutogradFallback final : public BoxedFunctor {
  public:
   void operator()(const OperatorHandle& op, DispatchKeySet ks, Stack& stack) override {
@@ -456,7 +473,7 @@ class AutogradFallback final : public BoxedFunctor {
     if (any_grad) {
       bool has_out = false;
       for (const auto& a : schema->arguments) has_out = has_out || (a.alias && a.alias->is_write && a.kwarg_only);
-      WICK_CHECK(!has_out, RuntimeError, schema->name,
+      WICK_CHECK(!has_out || !differentiable_functional(op), RuntimeError, schema->name,
                  "(): functions with out=... arguments don't support automatic differentiation, but one of the "
                  "arguments requires grad.");
       WICK_CHECK(!writes_grad_input, RuntimeError, op.name(),
@@ -506,6 +523,16 @@ void register_autograd_shape(std::vector<std::unique_ptr<Library>>& out) {
       .impl("select", &select_ag)
       .impl("clone", &clone_ag);
   torch->fallback(std::make_shared<AutogradFallback>());
+  // An operator tagged no_derivative (scatter with reduce: none in PyTorch
+  // either) gets the fallback's node, which fails in backward naming it, even
+  // where a composite kernel would otherwise be differentiated through parts
+  // that do not record (scatter's multiply runs on host copies).
+  for (const CatalogDef& d : torch_catalog().defs) {
+    if (d.tags == nullptr || std::string_view(d.tags).find("no_derivative") == std::string_view::npos) continue;
+    const std::string_view schema(d.schema);
+    torch->impl_boxed(std::string(d.ns) + "." + std::string(schema.substr(0, schema.find('('))),
+                      std::make_shared<AutogradFallback>());
+  }
 
   auto tensor = std::make_unique<Library>("torch.Tensor", DispatchKey::kAutograd);
   tensor->impl("view", &view_ag)

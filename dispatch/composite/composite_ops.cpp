@@ -380,6 +380,56 @@ std::vector<Tensor> where_cond_kernel(const Tensor& condition) {
   return out;
 }
 
+// scatter(..., reduce=): "add" is scatter_add (a number src, that value at
+// every index); "multiply" multiplies in index order, as PyTorch's CPU, on
+// host copies (a rare mode: a device tensor goes there and back). scatter
+// itself checks the arguments first, with its messages.
+Tensor scatter_reduce_kernel(const Tensor& self, std::int64_t dim, const Tensor& index, const Tensor& src,
+                             std::string_view reduce) {
+  const char* op = "torch.scatter";
+  WICK_CHECK(reduce == "add" || reduce == "multiply", RuntimeError, op,
+             ": reduce argument must be either add or multiply.");
+  const Tensor checked = scatter(self, dim, index, src);
+  const bool value = src.impl()->is_wrapped_number();
+  if (reduce == "add") {
+    return scatter_add(self, dim, index, value ? full(index.sizes(), src.item(), self.dtype(), self.device()) : src);
+  }
+  if (self.device().is_meta()) return checked;
+  const Device cpu(DeviceType::kCPU);
+  // A 0-dim tensor is one element of a 1-D one here, as scatter treats it.
+  const auto at_least_1d = [](const Tensor& t) { return t.dim() == 0 ? reshape(t, {1}) : t; };
+  const Tensor result = self.to(cpu).contiguous().clone();
+  const Tensor out = at_least_1d(result);
+  const Tensor ix = at_least_1d(index.to(cpu).to(ScalarType::kInt64).contiguous());
+  const Tensor s = value ? src : at_least_1d(src.to(cpu).to(self.dtype()));
+  const std::int64_t d = wrap_dim(dim, out.dim());
+  visit_dtype(self.dtype(), op, [&](auto tag) {
+    using V = decltype(tag);
+    V* o = out.data_ptr<V>();
+    const std::int64_t* ip = ix.data_ptr<std::int64_t>();
+    const V constant = value ? src.item().to<V>() : V{};
+    const std::int64_t k = ix.dim();
+    std::vector<std::int64_t> c(static_cast<std::size_t>(k), 0);  // coordinates in index
+    for (std::int64_t e = 0; e < ix.numel(); ++e) {
+      std::int64_t target = 0;
+      std::int64_t from = 0;
+      for (std::int64_t q = 0; q < k; ++q) {
+        const std::int64_t at = c[static_cast<std::size_t>(q)];
+        target += (q == d ? ip[e] + (ip[e] < 0 ? out.size(q) : 0) : at) * out.stride(q);
+        if (!value) from += at * s.stride(q);
+      }
+      const V factor = value ? constant : s.data_ptr<V>()[from];
+      o[target] = static_cast<V>(o[target] * factor);
+      for (std::int64_t q = k - 1; q >= 0; --q) {  // the next coordinates in row-major order
+        auto& x = c[static_cast<std::size_t>(q)];
+        if (++x < ix.size(q)) break;
+        x = 0;
+      }
+    }
+  });
+  return self.device().is_cpu() ? result : result.to(self.device());
+}
+
 // clamp with tensor bounds is minimum(maximum(self, min), max): the bounds
 // broadcast, the dtypes promote, and a NaN in any operand gives NaN, as in
 // PyTorch's clamp.Tensor (a bound above the other clamps to the upper one).
@@ -434,6 +484,7 @@ void register_composite_kernels(std::vector<std::unique_ptr<Library>>& out) {
       .impl("floor_divide", &floor_divide_kernel)
       .impl("clamp.Tensor", &clamp_tensor_kernel)
       .impl("nonzero", &nonzero_kernel)
+      .impl("scatter.reduce", &scatter_reduce_kernel)
       .impl("where.cond", &where_cond_kernel)
       .impl("result_type", &result_type_kernel)
       .impl("transpose", &transpose_kernel)

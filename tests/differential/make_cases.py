@@ -343,6 +343,19 @@ ERRORS = [
     "F.conv1d(torch.arange(10).reshape(1, 2, 5), torch.arange(6).reshape(1, 2, 3), stride=2)",
     "F.conv2d(torch.ones(1, 1, 3, 3, dtype=torch.int32), torch.ones(1, 1, 2, 2, dtype=torch.int32))",
     "F.conv2d(torch.ones(1, 1, 3, 3, dtype=torch.bool), torch.ones(1, 1, 2, 2, dtype=torch.bool))",
+    # scatter with reduce
+    "torch.scatter(torch.ones(3, 4), 0, torch.tensor([[0, 1], [0, 2]]), torch.tensor([[2., 3.], [4., 5.]]), reduce='multiply')",
+    "torch.ones(3, 4).scatter(1, torch.tensor([[0, 0]]), 2.5, reduce='add')",
+    "torch.ones(3, 4).scatter(1, torch.tensor([[0, 0]]), 2.5, reduce='max')",
+    "torch.ones(3, 4).scatter_(1, torch.tensor([[0, 0]]), torch.tensor([[2., 3.]]), reduce='multiply')",
+    "torch.ones(3, 4).scatter(1, torch.tensor([[0, 5]]), 2.5, reduce='multiply')",
+    "torch.arange(12).reshape(3, 4).scatter(-1, torch.tensor([[3, 0], [1, 1]]), 2, reduce='multiply')",
+    "torch.tensor(2.).scatter(0, torch.tensor(0), 3., reduce='multiply')",
+    # out= with an input that requires grad: refused only for a differentiable operator
+    "torch.eq(torch.ones(2, requires_grad=True), 1, out=torch.empty(0, dtype=torch.bool))",
+    "torch.argmax(torch.ones(2, requires_grad=True), out=torch.empty(0, dtype=torch.int64))",
+    "torch.nonzero(torch.ones(2, requires_grad=True), out=torch.empty(0, dtype=torch.int64))",
+    "torch.exp(torch.ones(2, requires_grad=True), out=torch.empty(0))",
     # a call that fits none of several overloads: PyTorch's invalid combination
     "torch.max(torch.ones(2, 3), [1, 2], True)", "torch.max(torch.ones(2, 3), 1, keepdim=True, foo=2)",
     "torch.ones(2, 3).std(keepdim=3, unbiased=2)", "torch.ones(2, 3).max('a', 1.5, None)",
