@@ -32,7 +32,6 @@
 /// add_, sub_, mul_ and div_ are not twins: being the optimizers' hot path,
 /// they write through their out= kernels with no temporary and have
 /// formulas of their own (dispatch/autograd_shape.cpp).
-#include <algorithm>
 #include <iterator>
 #include <memory>
 #include <shared_mutex>
@@ -43,23 +42,12 @@
 #include "core/autograd/autograd_meta.h"
 #include "dispatch/composite/composite.h"
 #include "dispatch/ops/definitions.h"
-#include "wick/catalog.h"
 #include "wick/tensor_util.h"
 
 namespace wick {
 namespace {
 
 using autograd::meta_of;
-
-// "exp_(Tensor(a!) self) -> Tensor(a!)" -> "exp_".
-std::string twin_name(std::string_view schema) { return std::string(schema.substr(0, schema.find('('))); }
-
-// "exp_" -> "exp"; "clamp_.Tensor" -> "clamp.Tensor".
-std::string functional_of(const std::string& twin) {
-  const std::size_t dot = twin.find('.');
-  if (dot == std::string::npos) return twin.substr(0, twin.size() - 1);
-  return twin.substr(0, dot - 1) + twin.substr(dot);
-}
 
 bool any_requires_grad(const Stack& args) {
   for (const Value& v : args)
@@ -69,10 +57,13 @@ bool any_requires_grad(const Stack& args) {
 
 class TwinKernel final : public BoxedFunctor {
  public:
-  TwinKernel(const std::string& name, bool view)
-      : name_(name.substr(0, name.find('.'))), base_(functional_of(name)), view_(view), op_(find_op("torch." + base_)) {
-    const std::vector<std::string> tags = operator_info("torch." + base_).tags;
-    structured_check_ = std::find(tags.begin(), tags.end(), "inplace_check=structured") != tags.end();
+  explicit TwinKernel(const InplaceTwinDecl& twin)
+      : name_(twin.name.substr(0, twin.name.find('.'))),
+        structured_check_(twin.structured_check),
+        base_(twin.functional),
+        view_(twin.view),
+        op_(find_op("torch." + base_)) {
+    const std::string& name = twin.name;
     const FunctionSchema& mine = find_op("torch.Tensor." + name).schema();
     const FunctionSchema& theirs = op_.schema();
     n_args_ = mine.arguments.size();
@@ -152,10 +143,7 @@ Tensor zero_kernel(const Tensor& self) {
 
 void register_inplace_kernels(std::vector<std::unique_ptr<Library>>& out) {
   auto tensor = std::make_unique<Library>("torch.Tensor", DispatchKey::kCompositeImplicit);
-  for (const InplaceTwinDecl& twin : inplace_twins()) {
-    const std::string name = twin_name(twin.schema);
-    tensor->impl_boxed(name, std::make_shared<TwinKernel>(name, twin.view));
-  }
+  for (const InplaceTwinDecl& twin : inplace_twins()) tensor->impl_boxed(twin.name, std::make_shared<TwinKernel>(twin));
   tensor->impl("zero_", &zero_kernel);
   out.push_back(std::move(tensor));
 }

@@ -19,7 +19,6 @@
 ///      dtype and bumps its version, and returns `out`, the same TensorImpl.
 /// The result is a temporary, as in PyTorch's composite out= functions; the
 /// operators on the hot path are structured and write into `out` directly.
-#include <algorithm>
 #include <iterator>
 #include <memory>
 #include <string>
@@ -28,26 +27,20 @@
 #include "dispatch/composite/composite.h"
 #include "dispatch/ops/definitions.h"
 #include "wick/autograd.h"
-#include "wick/catalog.h"
 #include "wick/meta.h"
 #include "wick/structured.h"
 
 namespace wick {
 namespace {
 
-// "torch.matmul.out" -> "torch.matmul"; "torch.std.dim_out" -> "torch.std.dim".
-std::string functional_of(const std::string& out_name) {
-  if (out_name.ends_with(".out")) return out_name.substr(0, out_name.size() - 4);
-  WICK_INTERNAL_ASSERT(out_name.ends_with("_out"), "out variant ", out_name, ": not named X.out or X.Y_out");
-  return out_name.substr(0, out_name.size() - 4);
-}
-
 class OutCopyKernel final : public BoxedFunctor {
  public:
-  explicit OutCopyKernel(const std::string& out_name)
-      : name_(functional_of(out_name)), op_(find_op(name_)), label_(op_.qualified_name()) {
-    const std::vector<std::string> tags = operator_info(name_).tags;
-    differentiable_ = std::find(tags.begin(), tags.end(), "nondifferentiable") == tags.end();
+  explicit OutCopyKernel(const OutCopyDecl& decl)
+      : name_(decl.functional),
+        op_(find_op(name_)),
+        label_(op_.qualified_name()),
+        differentiable_(decl.differentiable) {
+    const std::string& out_name = decl.name;
     const FunctionSchema& mine = find_op(out_name).schema();
     n_args_ = mine.arguments.size();
     WICK_INTERNAL_ASSERT(op_.schema().arguments.size() + 1 == n_args_ && mine.arguments.back().name == "out",
@@ -89,8 +82,8 @@ class OutCopyKernel final : public BoxedFunctor {
  private:
   std::string name_;  // "torch.matmul", "torch.clamp.Tensor"
   OperatorHandle op_;
-  std::string label_;           // in errors: "torch.clamp"
-  bool differentiable_ = true;  // PyTorch refuses out= with grad only for a differentiable operator
+  std::string label_;    // in errors: "torch.clamp"
+  bool differentiable_;  // PyTorch refuses out= with grad only for a differentiable operator
   std::size_t n_args_ = 0;
 };
 
@@ -98,7 +91,8 @@ class OutCopyKernel final : public BoxedFunctor {
 
 void register_out_copy_kernels(std::vector<std::unique_ptr<Library>>& out) {
   auto torch = std::make_unique<Library>("torch", DispatchKey::kCompositeImplicit);
-  for (const std::string& name : out_copy_variants()) torch->impl_boxed(name, std::make_shared<OutCopyKernel>(name));
+  for (const OutCopyDecl& decl : out_copy_variants())
+    torch->impl_boxed(decl.name, std::make_shared<OutCopyKernel>(decl));
   out.push_back(std::move(torch));
 }
 
