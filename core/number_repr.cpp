@@ -88,8 +88,24 @@ std::string Scalar::repr() const {
       return std::to_string(i_);
     case Kind::kDouble:
       return python_float_repr(d_);
+    case Kind::kComplex:
+      return python_complex_repr(d_, imag_);
   }
   return {};
+}
+
+std::string python_complex_repr(double real, double imag) {
+  // Python writes each part as repr(float) without a trailing ".0"; a real
+  // part of +0 is left out along with the parentheses.
+  auto part = [](double v) {
+    std::string s = python_float_repr(v);
+    if (s.ends_with(".0")) s.resize(s.size() - 2);
+    return s;
+  };
+  std::string im = part(imag);
+  if (real == 0 && !std::signbit(real)) return im + "j";
+  if (!im.starts_with('-')) im.insert(0, "+");
+  return "(" + part(real) + im + "j)";
 }
 
 }  // namespace wick

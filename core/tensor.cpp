@@ -110,7 +110,7 @@ Scalar Tensor::item() const {
   WICK_CHECK(numel() == 1, ValueError, "a Tensor with ", numel(), " elements cannot be converted to Scalar");
   // A device value is read through a copy that waits for it (wick/cuda.h).
   const Tensor host = device().is_cpu() ? *this : host_copy(*this);
-  return visit_dtype(dtype(), "item", [&](auto tag) -> Scalar {
+  return visit_dtype<dtypes::kAllAndComplex>(dtype(), "item", [&](auto tag) -> Scalar {
     using T = decltype(tag);
     return Scalar(*static_cast<const T*>(host.data_ptr()));
   });
@@ -181,7 +181,7 @@ Tensor make_view(const Tensor& base, IntArrayRef sizes, IntArrayRef strides, std
 
 Tensor wrap_scalar(const Scalar& s) {
   Tensor t = make_empty({}, s.dtype());
-  visit_dtype(s.dtype(), "wrap_scalar", [&](auto tag) {
+  visit_dtype<dtypes::kAllAndComplex>(s.dtype(), "wrap_scalar", [&](auto tag) {
     using T = decltype(tag);
     *static_cast<T*>(t.data_ptr()) = s.to<T>();
   });

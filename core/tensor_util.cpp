@@ -46,8 +46,15 @@ ScalarType promote_skip_undefined(ScalarType a, ScalarType b) {
 }
 
 // A lower tier only matters when it is of a higher category than the higher
-// tier (bool < integer < floating).
+// tier (bool < integer < floating < complex). A complex lower tier meeting a
+// floating higher one gives the complex dtype of the higher one's width
+// (float64 tensor + 1j is complex128, float32 tensor + complex128 0-dim
+// tensor is complex64).
 ScalarType combine_categories(ScalarType higher, ScalarType lower) {
+  if (higher != kUndef && is_complex(higher)) return higher;
+  if (lower != kUndef && is_complex(lower)) {
+    return higher != kUndef && is_floating(higher) ? to_complex_dtype(higher) : lower;
+  }
   if (higher != kUndef && is_floating(higher)) return higher;
   if (higher == ScalarType::kBool || (lower != kUndef && is_floating(lower)))
     return promote_skip_undefined(higher, lower);
@@ -67,7 +74,9 @@ ScalarType result_type_impl(ArrayRef<const Tensor*> tensors) {
     if (t.dim() > 0) {
       dim_result = promote_skip_undefined(dim_result, dt);
     } else if (t.impl()->is_wrapped_number()) {
-      wrapped_result = promote_skip_undefined(wrapped_result, is_floating(dt) ? kDefaultFloat : dt);
+      // A wrapped float counts as the default float dtype, a complex as the default complex one.
+      const ScalarType as = is_floating(dt) ? kDefaultFloat : is_complex(dt) ? kDefaultComplex : dt;
+      wrapped_result = promote_skip_undefined(wrapped_result, as);
     } else {
       zero_result = promote_skip_undefined(zero_result, dt);
     }

@@ -16,6 +16,7 @@ Value::Value(const Scalar& s) {
     case Scalar::Kind::kBool: v_ = s.to<bool>(); break;
     case Scalar::Kind::kInt: v_ = s.to<std::int64_t>(); break;
     case Scalar::Kind::kDouble: v_ = s.to<double>(); break;
+    case Scalar::Kind::kComplex: v_ = s.to<std::complex<double>>(); break;
   }
 }
 
@@ -59,7 +60,13 @@ double Value::to_double() const {
   if (const bool* b = std::get_if<bool>(&v_)) return *b ? 1.0 : 0.0;
   type_mismatch("float");
 }
+std::complex<double> Value::to_complex() const {
+  if (const auto* c = std::get_if<std::complex<double>>(&v_)) return *c;
+  if (is_number()) return to_double();
+  type_mismatch("complex");
+}
 Scalar Value::to_scalar() const {
+  if (const auto* c = std::get_if<std::complex<double>>(&v_)) return *c;
   if (const double* d = std::get_if<double>(&v_)) return *d;
   if (const auto* i = std::get_if<std::int64_t>(&v_)) return *i;
   if (const bool* b = std::get_if<bool>(&v_)) return *b;
@@ -128,6 +135,7 @@ std::string Value::type_name() const {
     case Kind::kObject: return to_object()->type_name();
     case Kind::kNotImplemented: return "NotImplementedType";
     case Kind::kDict: return "dict";
+    case Kind::kComplex: return "complex";
   }
   return "object";
 }

@@ -61,6 +61,10 @@ std::string value_repr(const Value& value, TensorRepr tensor_repr) {
       return std::to_string(value.to_int());
     case Value::Kind::kDouble:
       return python_float_repr(value.to_double());
+    case Value::Kind::kComplex: {
+      const std::complex<double> c = value.to_complex();
+      return python_complex_repr(c.real(), c.imag());
+    }
     case Value::Kind::kString:
       return python_str_repr(value.to_string());
     case Value::Kind::kTensor:

@@ -36,17 +36,19 @@ Promoted promoted(const M& m, const Tensor& a, const Tensor& b) {
 
 void add_impl(const M& m, const Tensor& r, const Tensor& a, const Tensor& b, const Scalar& alpha, bool subtract) {
   const Promoted x = promoted(m, a, b);
-  visit_dtype(m.compute, "torch.add", [&](auto tag) {
+  visit_dtype<dtypes::kAllAndComplex>(m.compute, subtract ? "sub_cpu" : "add_cpu", [&](auto tag) {
     using T = decltype(tag);
+    using C = compute_type_t<T>;
     if constexpr (std::is_same_v<T, bool>) {
       const bool al = alpha.to<bool>();
       binary_loop<bool, bool>(r, x.a, x.b, [al](bool p, bool q) { return p || (al && q); });
     } else {
-      const T al = subtract ? static_cast<T>(-alpha.to<T>()) : alpha.to<T>();
-      if (al == T(1)) {
-        binary_loop<T, T>(r, x.a, x.b, [](T p, T q) { return static_cast<T>(p + q); });
+      // Half and bfloat16 scale in float: alpha is not rounded to 16 bits first.
+      const C al = subtract ? static_cast<C>(-alpha.to<C>()) : alpha.to<C>();
+      if (al == C(1)) {
+        binary_loop<T, T>(r, x.a, x.b, [](T p, T q) { return static_cast<T>(C(p) + C(q)); });
       } else {
-        binary_loop<T, T>(r, x.a, x.b, [al](T p, T q) { return static_cast<T>(p + al * q); });
+        binary_loop<T, T>(r, x.a, x.b, [al](T p, T q) { return static_cast<T>(C(p) + al * C(q)); });
       }
     }
   });
@@ -63,12 +65,13 @@ void sub(const M& m, const Tensor& out, const Tensor& a, const Tensor& b, const 
 
 void mul(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
   const Promoted x = promoted(m, a, b);
-  visit_dtype(m.compute, "torch.mul", [&](auto tag) {
+  visit_dtype<dtypes::kAllAndComplex>(m.compute, "mul_cpu", [&](auto tag) {
     using T = decltype(tag);
+    using C = compute_type_t<T>;
     if constexpr (std::is_same_v<T, bool>) {
       binary_loop<bool, bool>(r, x.a, x.b, [](bool p, bool q) { return p && q; });
     } else {
-      binary_loop<T, T>(r, x.a, x.b, [](T p, T q) { return static_cast<T>(p * q); });
+      binary_loop<T, T>(r, x.a, x.b, [](T p, T q) { return static_cast<T>(C(p) * C(q)); });
     }
   });
 }
@@ -76,17 +79,21 @@ void mul(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
 void div(const M& m, const Tensor& r, const Tensor& a, const Tensor& b, std::optional<std::string_view> mode) {
   const char* op = "torch.div";
   const Promoted x = promoted(m, a, b);
-  visit_dtype(m.compute, op, [&](auto tag) {
+  visit_dtype<dtypes::kAllAndComplex>(m.compute, !mode ? "div_true_cpu" : *mode == "trunc" ? "div_trunc_cpu" : "div_floor_cpu", [&](auto tag) {
     using T = decltype(tag);
+    using C = compute_type_t<T>;
     if constexpr (std::is_same_v<T, bool>) {
       return;  // refused by the meta function
-    } else if constexpr (std::is_floating_point_v<T>) {
+    } else if constexpr (is_complex_v<T>) {
+      WICK_CHECK(!mode, RuntimeError, op, ": \"div_", *mode, "_cpu\" not implemented for '", type_title(m.compute), "'");
+      binary_loop<T, T>(r, x.a, x.b, [](T p, T q) { return p / q; });
+    } else if constexpr (is_floating_v<T>) {
       if (!mode) {
-        binary_loop<T, T>(r, x.a, x.b, [](T p, T q) { return p / q; });
+        binary_loop<T, T>(r, x.a, x.b, [](T p, T q) { return static_cast<T>(C(p) / C(q)); });
       } else if (*mode == "trunc") {
-        binary_loop<T, T>(r, x.a, x.b, [](T p, T q) { return std::trunc(p / q); });
+        binary_loop<T, T>(r, x.a, x.b, [](T p, T q) { return static_cast<T>(std::trunc(C(p) / C(q))); });
       } else {
-        binary_loop<T, T>(r, x.a, x.b, [](T p, T q) { return scalar_ops::floor_divide(p, q); });
+        binary_loop<T, T>(r, x.a, x.b, [](T p, T q) { return static_cast<T>(scalar_ops::floor_divide(C(p), C(q))); });
       }
     } else {
       std::atomic<bool> by_zero{false};  // set from any thread of the loop
@@ -107,15 +114,17 @@ namespace {
 
 // A binary operator with one loop body for every dtype of the meta's
 // compute dtype, writing the result dtype (bool for comparisons).
-template <typename Fn>
-void simple_binary(const char* op, const M& m, const Tensor& r, const Tensor& a, const Tensor& b, Fn fn) {
+// Half and bfloat16 compute in float (fn sees floats) and round the result.
+template <std::uint32_t kSet = dtypes::kAll, typename Fn>
+void simple_binary(const char* kernel, const M& m, const Tensor& r, const Tensor& a, const Tensor& b, Fn fn) {
   const Promoted x = promoted(m, a, b);
-  visit_dtype(m.compute, op, [&](auto tag) {
+  visit_dtype<kSet>(m.compute, kernel, [&](auto tag) {
     using T = decltype(tag);
+    using C = compute_type_t<T>;
     if (m.out.dtype == ScalarType::kBool && m.compute != ScalarType::kBool) {
-      binary_loop<bool, T>(r, x.a, x.b, [&](T p, T q) { return static_cast<bool>(fn(p, q)); });
+      binary_loop<bool, T>(r, x.a, x.b, [&](T p, T q) { return convert<bool>(fn(C(p), C(q))); });
     } else {
-      binary_loop<T, T>(r, x.a, x.b, [&](T p, T q) { return static_cast<T>(fn(p, q)); });
+      binary_loop<T, T>(r, x.a, x.b, [&](T p, T q) { return static_cast<T>(fn(C(p), C(q))); });
     }
   });
 }
@@ -123,9 +132,9 @@ void simple_binary(const char* op, const M& m, const Tensor& r, const Tensor& a,
 }  // namespace
 
 void pow(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
-  simple_binary("torch.pow", m, r, a, b, [](auto p, auto q) {
+  simple_binary<dtypes::kAllAndComplex>("pow", m, r, a, b, [](auto p, auto q) {
     using T = decltype(p);
-    if constexpr (std::is_floating_point_v<T>) {
+    if constexpr (is_floating_v<T> || is_complex_v<T>) {
       return std::pow(p, q);
     } else if constexpr (std::is_same_v<T, bool>) {
       return p || !q;
@@ -137,8 +146,8 @@ void pow(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
 // Integers and bools only (the meta function refuses floating dtypes).
 #define WICK_BITWISE_BINARY(NAME)                                            \
   void NAME(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) { \
-    simple_binary("torch." #NAME, m, r, a, b, [](auto p, auto q) {           \
-      if constexpr (std::is_floating_point_v<decltype(p)>) {                 \
+    simple_binary(#NAME "_cpu", m, r, a, b, [](auto p, auto q) {             \
+      if constexpr (is_floating_v<decltype(p)>) {                 \
         return p; /* unreachable */                                          \
       } else {                                                               \
         return scalar_ops::NAME(p, q);                                       \
@@ -151,28 +160,28 @@ WICK_BITWISE_BINARY(bitwise_xor)
 #undef WICK_BITWISE_BINARY
 
 void maximum(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
-  simple_binary("torch.maximum", m, r, a, b, [](auto p, auto q) { return scalar_ops::maximum(p, q); });
+  simple_binary("maximum_cpu", m, r, a, b, [](auto p, auto q) { return scalar_ops::maximum(p, q); });
 }
 void minimum(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
-  simple_binary("torch.minimum", m, r, a, b, [](auto p, auto q) { return scalar_ops::minimum(p, q); });
+  simple_binary("minimum_cpu", m, r, a, b, [](auto p, auto q) { return scalar_ops::minimum(p, q); });
 }
 void eq(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
-  simple_binary("torch.eq", m, r, a, b, [](auto p, auto q) { return p == q; });
+  simple_binary<dtypes::kAllAndComplex>("eq_cpu", m, r, a, b, [](auto p, auto q) { return p == q; });
 }
 void ne(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
-  simple_binary("torch.ne", m, r, a, b, [](auto p, auto q) { return p != q; });
+  simple_binary<dtypes::kAllAndComplex>("ne_cpu", m, r, a, b, [](auto p, auto q) { return p != q; });
 }
 void lt(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
-  simple_binary("torch.lt", m, r, a, b, [](auto p, auto q) { return p < q; });
+  simple_binary("lt_cpu", m, r, a, b, [](auto p, auto q) { return p < q; });
 }
 void le(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
-  simple_binary("torch.le", m, r, a, b, [](auto p, auto q) { return p <= q; });
+  simple_binary("le_cpu", m, r, a, b, [](auto p, auto q) { return p <= q; });
 }
 void gt(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
-  simple_binary("torch.gt", m, r, a, b, [](auto p, auto q) { return p > q; });
+  simple_binary("gt_cpu", m, r, a, b, [](auto p, auto q) { return p > q; });
 }
 void ge(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
-  simple_binary("torch.ge", m, r, a, b, [](auto p, auto q) { return p >= q; });
+  simple_binary("ge_cpu", m, r, a, b, [](auto p, auto q) { return p >= q; });
 }
 
 namespace {
@@ -180,12 +189,13 @@ namespace {
 // fmod keeps the sign of the dividend (C's fmod), remainder the sign of the
 // divisor (Python's %). Integers: division by zero is an error, INT_MIN by -1 is 0.
 template <bool kPython>
-void modulo(const char* op, const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
+void modulo(const char* op, const char* kernel, const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
   const Promoted x = promoted(m, a, b);
-  visit_dtype(m.compute, op, [&](auto tag) {
+  visit_dtype(m.compute, kernel, [&](auto tag) {
     using T = decltype(tag);
-    if constexpr (std::is_floating_point_v<T>) {
-      binary_loop<T, T>(r, x.a, x.b, [](T p, T q) { return scalar_ops::modulo<kPython>(p, q); });
+    using C = compute_type_t<T>;
+    if constexpr (is_floating_v<T>) {
+      binary_loop<T, T>(r, x.a, x.b, [](T p, T q) { return static_cast<T>(scalar_ops::modulo<kPython>(C(p), C(q))); });
     } else if constexpr (!std::is_same_v<T, bool>) {  // bools are refused by the meta function
       std::atomic<bool> by_zero{false};               // set from any thread of the loop
       binary_loop<T, T>(r, x.a, x.b, [&](T p, T q) {
@@ -202,44 +212,43 @@ void modulo(const char* op, const M& m, const Tensor& r, const Tensor& a, const 
 
 }  // namespace
 
-void fmod(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) { modulo<false>("torch.fmod", m, r, a, b); }
+void fmod(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) { modulo<false>("torch.fmod", "fmod_cpu", m, r, a, b); }
 void remainder(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
-  modulo<true>("torch.remainder", m, r, a, b);
+  modulo<true>("torch.remainder", "remainder_cpu", m, r, a, b);
 }
 
 void atan2(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
-  simple_binary("torch.atan2", m, r, a, b, [](auto y, auto x) { return std::atan2(y, x); });
+  simple_binary("atan2_cpu", m, r, a, b, [](auto y, auto x) { return std::atan2(y, x); });
 }
 
 // The logical operators: nonzero (NaN included) is true; the result is bool.
 void logical_and(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
-  simple_binary("torch.logical_and", m, r, a, b, [](auto p, auto q) { return p != 0 && q != 0; });
+  simple_binary<dtypes::kAllAndComplex>("logical_and_cpu", m, r, a, b, [](auto p, auto q) { return convert<bool>(p) && convert<bool>(q); });
 }
 void logical_or(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
-  simple_binary("torch.logical_or", m, r, a, b, [](auto p, auto q) { return p != 0 || q != 0; });
+  simple_binary<dtypes::kAllAndComplex>("logical_or_cpu", m, r, a, b, [](auto p, auto q) { return convert<bool>(p) || convert<bool>(q); });
 }
 void logical_xor(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
-  simple_binary("torch.logical_xor", m, r, a, b, [](auto p, auto q) { return (p != 0) != (q != 0); });
+  simple_binary<dtypes::kAllAndComplex>("logical_xor_cpu", m, r, a, b, [](auto p, auto q) { return convert<bool>(p) != convert<bool>(q); });
 }
 
 // lerp(self, end, weight) = self + weight * (end - self), computed from the
 // nearer end as PyTorch does.
 void lerp(const M& m, const Tensor& r, const Tensor& self, const Tensor& end, const Tensor& weight) {
   const Tensor w = as_dtype(weight, m.compute);
-  visit_dtype(m.compute, "torch.lerp", [&](auto tag) {
+  visit_dtype<dtypes::kFloatingAndComplex>(m.compute, "lerp_kernel_tensor", [&](auto tag) {
     using T = decltype(tag);
-    if constexpr (std::is_floating_point_v<T>) {
-      for_each_element<4>(m.out.sizes, {r, self, end, w},
-                          [](std::array<char*, 4> p, std::int64_t n, std::array<std::int64_t, 4> st) {
-                            for (std::int64_t i = 0; i < n; ++i) {
-                              const T a = *reinterpret_cast<const T*>(p[1] + i * st[1]);
-                              const T b = *reinterpret_cast<const T*>(p[2] + i * st[2]);
-                              const T wt = *reinterpret_cast<const T*>(p[3] + i * st[3]);
-                              *reinterpret_cast<T*>(p[0] + i * st[0]) =
-                                  std::abs(wt) < T(0.5) ? a + wt * (b - a) : b - (b - a) * (T(1) - wt);
-                            }
-                          });
-    }
+    using C = compute_type_t<T>;
+    for_each_element<4>(m.out.sizes, {r, self, end, w},
+                        [](std::array<char*, 4> p, std::int64_t n, std::array<std::int64_t, 4> st) {
+                          for (std::int64_t i = 0; i < n; ++i) {
+                            const C a = *reinterpret_cast<const T*>(p[1] + i * st[1]);
+                            const C b = *reinterpret_cast<const T*>(p[2] + i * st[2]);
+                            const C wt = *reinterpret_cast<const T*>(p[3] + i * st[3]);
+                            *reinterpret_cast<T*>(p[0] + i * st[0]) = static_cast<T>(
+                                std::abs(wt) < 0.5 ? a + wt * (b - a) : b - (b - a) * (C(1) - wt));
+                          }
+                        });
   });
 }
 
@@ -247,7 +256,7 @@ void lerp(const M& m, const Tensor& r, const Tensor& self, const Tensor& end, co
 // gradient there too); a NaN self lets the gradient through, as PyTorch's.
 void threshold_backward(const M& m, const Tensor& r, const Tensor& grad, const Tensor& self, const Scalar& threshold) {
   const Promoted x = promoted(m, grad, self);
-  visit_dtype(m.compute, "aten.threshold_backward", [&](auto tag) {
+  visit_dtype(m.compute, "threshold_backward_cpu", [&](auto tag) {
     using T = decltype(tag);
     if constexpr (!std::is_same_v<T, bool>) {  // the meta refused bool
       const T t = threshold.to<T>();
@@ -258,7 +267,7 @@ void threshold_backward(const M& m, const Tensor& r, const Tensor& grad, const T
 
 void where(const M& m, const Tensor& r, const Tensor& cond, const Tensor& a, const Tensor& b) {
   const Promoted x = promoted(m, a, b);
-  visit_dtype(m.compute, "torch.where", [&](auto tag) {
+  visit_dtype<dtypes::kAllAndComplex>(m.compute, "where_cpu", [&](auto tag) {
     using T = decltype(tag);
     for_each_element<4>(
         m.out.sizes, {r, cond, x.a, x.b}, [](std::array<char*, 4> p, std::int64_t n, std::array<std::int64_t, 4> s) {
@@ -271,20 +280,6 @@ void where(const M& m, const Tensor& r, const Tensor& cond, const Tensor& a, con
 }
 
 namespace {
-
-// A float to an integer dtype: NaN, the infinities and values out of the
-// integer's range become its lowest value, as x86's conversion instruction
-// (and so PyTorch on x86) gives them; a plain cast of those is undefined
-// behaviour in C++ (UBSan under the boxed-call fuzzer: softmax of an inf
-// converted to int64). Other conversions are plain casts.
-template <typename D, typename S>
-D convert(S v) {
-  if constexpr (std::is_floating_point_v<S> && std::is_integral_v<D> && !std::is_same_v<D, bool>) {
-    constexpr S kLow = static_cast<S>(std::numeric_limits<D>::min());  // -2**(bits-1): exact
-    if (!(v >= kLow && v < -kLow)) return std::numeric_limits<D>::min();
-  }
-  return static_cast<D>(v);
-}
 
 // Whether `in` shares memory with `out` other than element for element.
 bool overlaps_differently(const Tensor& out, const Tensor& in) {
@@ -303,17 +298,21 @@ void copy_(const InplaceMeta&, const Tensor& self, const Tensor& src_in,
   // A source that overlaps the destination with another layout is read
   // from a copy (x.copy_(x.t()) must not read what it already wrote).
   const Tensor src = overlaps_differently(self, src_in) ? src_in.clone() : src_in;
-  visit_dtype(self.dtype(), op, [&](auto dst_tag) {
-    using D = decltype(dst_tag);
-    visit_dtype(src.dtype(), op, [&](auto src_tag) {
-      using S = decltype(src_tag);
-      unary_loop<D, S>(self, src, [](S v) { return convert<D>(v); });
-    });
-  });
+  if (self.dtype() == src.dtype()) {
+    // A plain copy of bytes: one loop per element size.
+    switch (itemsize(self.dtype())) {
+      case 1: unary_loop<std::uint8_t, std::uint8_t>(self, src, [](std::uint8_t v) { return v; }); return;
+      case 2: unary_loop<std::uint16_t, std::uint16_t>(self, src, [](std::uint16_t v) { return v; }); return;
+      case 4: unary_loop<std::uint32_t, std::uint32_t>(self, src, [](std::uint32_t v) { return v; }); return;
+      case 8: unary_loop<std::uint64_t, std::uint64_t>(self, src, [](std::uint64_t v) { return v; }); return;
+      default: break;
+    }
+  }
+  copy_convert(self, src);
 }
 
 void fill_(const InplaceMeta&, const Tensor& self, const Scalar& value) {
-  visit_dtype(self.dtype(), "torch.Tensor.fill_", [&](auto tag) {
+  visit_dtype<dtypes::kAllAndComplex>(self.dtype(), "fill_cpu", [&](auto tag) {
     using T = decltype(tag);
     const T v = value.to<T>();
     for_each_element<1>(self.sizes(), {self},

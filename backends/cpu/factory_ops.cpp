@@ -26,14 +26,14 @@ using OptDevice = std::optional<Device>;
 // Writes `values` (converted) into the contiguous `out`.
 template <typename V>
 void fill_from(const Tensor& out, const std::vector<V>& values, const char* op) {
-  visit_dtype(out.dtype(), op, [&](auto tag) {
+  visit_dtype<dtypes::kAllAndComplex>(out.dtype(), op, [&](auto tag) {
     using T = decltype(tag);
     T* p = static_cast<T*>(out.data_ptr());
     for (std::size_t i = 0; i < values.size(); ++i) {
       if constexpr (std::is_same_v<V, Scalar>) {
         p[i] = values[i].template to<T>();
       } else {
-        p[i] = static_cast<T>(values[i]);
+        p[i] = convert<T>(values[i]);
       }
     }
   });
@@ -53,7 +53,7 @@ void tensor(const FromDataMeta& m, const Tensor& out, const Value& data, OptDtyp
 void arange(const ArangeMeta& m, const Tensor& out, const Scalar& /*start*/, const std::optional<Scalar>& /*end*/,
             const Scalar& /*step*/, OptDtype /*dtype*/, OptDevice /*device*/) {
   const I64 n = out.numel();
-  visit_dtype(out.dtype(), "torch.arange", [&](auto tag) {
+  visit_dtype(out.dtype(), "arange_cpu", [&](auto tag) {
     using T = decltype(tag);
     T* p = static_cast<T*>(out.data_ptr());
     if (m.start.is_integral()) {  // exact integer arithmetic
@@ -74,7 +74,7 @@ void eye(const OutputMeta& /*m*/, const Tensor& out, I64 /*n*/, std::optional<I6
   target.fill_(0);
   const I64 rows = out.sizes()[0];
   const I64 cols = out.sizes()[1];
-  visit_dtype(out.dtype(), "torch.eye", [&](auto tag) {
+  visit_dtype<dtypes::kAllAndComplex>(out.dtype(), "eye", [&](auto tag) {
     using T = decltype(tag);
     T* p = static_cast<T*>(out.data_ptr());
     for (I64 i = 0; i < std::min(rows, cols); ++i) p[i * cols + i] = T(1);
@@ -149,10 +149,10 @@ void linspace_floating(T* p, T start, T end, I64 steps) {
 
 void linspace(const OutputMeta& /*m*/, const Tensor& out, const Scalar& start, const Scalar& end, I64 steps,
               OptDtype /*dtype*/, OptDevice /*device*/) {
-  visit_dtype(out.dtype(), "torch.linspace", [&](auto tag) {
+  visit_dtype(out.dtype(), "linspace_cpu", [&](auto tag) {
     using T = decltype(tag);
     T* p = static_cast<T*>(out.data_ptr());
-    if constexpr (std::is_floating_point_v<T>) {
+    if constexpr (is_floating_v<T>) {
       linspace_floating(p, start.to<T>(), end.to<T>(), steps);
     } else {
       // Integers are computed in double; the second half counts back from

@@ -232,5 +232,8 @@ void binary_loop(const Tensor& out, const Tensor& a, const Tensor& b, F f) {
 
 /// `t` converted to `dtype` (no copy when it already is).
 Tensor as_dtype(const Tensor& t, ScalarType dtype);
+/// dst[i] = convert(src[i]) for any two dtypes (copy_'s converting half;
+/// src already broadcast to dst's shape or broadcastable through strides).
+void copy_convert(const Tensor& dst, const Tensor& src);
 
 }  // namespace wick::cpu

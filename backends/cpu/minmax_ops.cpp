@@ -21,7 +21,7 @@ namespace {
 
 template <typename T>
 bool is_nan(T v) {
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (is_floating_v<T>) {
     return std::isnan(v);
   } else {
     return false;

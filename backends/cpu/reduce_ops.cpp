@@ -39,7 +39,7 @@ constexpr std::int64_t kSumGrain = 4 * kGrainSize;
 void reduce_rows(const Plan& p, const Tensor& out, double scale, const char* op) {
   visit_dtype(p.rows.dtype(), op, [&](auto tag) {
     using T = decltype(tag);
-    using Acc = std::conditional_t<std::is_floating_point_v<T>, double, std::int64_t>;
+    using Acc = std::conditional_t<is_floating_v<T>, double, std::int64_t>;
     const T* in = static_cast<const T*>(p.rows.data_ptr());
     visit_dtype(out.dtype(), op, [&](auto out_tag) {
       using O = decltype(out_tag);

@@ -21,7 +21,7 @@ namespace {
 
 // The accumulator of T: double for floating point, int64 for the rest.
 template <typename T>
-using AccOf = std::conditional_t<std::is_floating_point_v<T>, double, std::int64_t>;
+using AccOf = std::conditional_t<is_floating_v<T>, double, std::int64_t>;
 
 // Integer products and sums wrap around (as PyTorch's do) instead of overflowing.
 inline std::int64_t mul_acc(std::int64_t a, std::int64_t b) {

@@ -37,6 +37,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -92,8 +93,10 @@ std::string pad_left(std::string s, std::size_t width) {
 /// relative to the tensor's first element (its storage offset included).
 class ElementReader final {
  public:
-  explicit ElementReader(const Tensor& t)
-      : base_(static_cast<const char*>(t.data_ptr())), dtype_(t.dtype()), itemsize_(itemsize(t.dtype())) {}
+  /// `imag`: read the imaginary parts of a complex tensor (else the real parts).
+  explicit ElementReader(const Tensor& t, bool imag = false)
+      : base_(static_cast<const char*>(t.data_ptr())), dtype_(t.dtype()), itemsize_(itemsize(t.dtype())),
+        part_(imag ? itemsize(t.dtype()) / 2 : 0) {}
 
   [[nodiscard]] ScalarType dtype() const noexcept { return dtype_; }
 
@@ -102,6 +105,10 @@ class ElementReader final {
     switch (dtype_) {
       case ScalarType::kFloat32: return static_cast<double>(load<float>(p));
       case ScalarType::kFloat64: return load<double>(p);
+      case ScalarType::kFloat16: return static_cast<double>(static_cast<float>(load<Half>(p)));
+      case ScalarType::kBFloat16: return static_cast<double>(static_cast<float>(load<BFloat16>(p)));
+      case ScalarType::kComplex64: return static_cast<double>(load<float>(p + part_));
+      case ScalarType::kComplex128: return load<double>(p + part_);
       default: return static_cast<double>(as_int(offset));
     }
   }
@@ -110,6 +117,9 @@ class ElementReader final {
     const char* p = at(offset);
     switch (dtype_) {
       case ScalarType::kBool: return load<std::uint8_t>(p) != 0 ? 1 : 0;
+      case ScalarType::kUInt8: return load<std::uint8_t>(p);
+      case ScalarType::kInt8: return load<std::int8_t>(p);
+      case ScalarType::kInt16: return load<std::int16_t>(p);
       case ScalarType::kInt32: return load<std::int32_t>(p);
       case ScalarType::kInt64: return load<std::int64_t>(p);
       default: WICK_INTERNAL_ASSERT(false, "as_int on ", dtype_name(dtype_));
@@ -131,6 +141,7 @@ class ElementReader final {
   const char* base_;
   ScalarType dtype_;
   std::size_t itemsize_;
+  std::size_t part_;  // byte offset of the part read within a complex element
 };
 
 /// The shape being printed and the walk over the elements that are shown.
@@ -182,7 +193,7 @@ struct Layout {
 class Formatter final {
  public:
   Formatter(const ElementReader& reader, const Layout& layout) : reader_(reader) {
-    floating_ = is_floating(reader.dtype());
+    floating_ = is_floating(reader.dtype()) || is_complex(reader.dtype());
     if (floating_) {
       scan_floats(layout);
     } else {
@@ -258,9 +269,33 @@ class Formatter final {
 
 // --- layout ------------------------------------------------------------------
 
+/// The text of one element: a real number, or a complex one as PyTorch
+/// writes it: the real part padded, then the imaginary part with its sign
+/// and "j" and no padding ("1.0000e+10+2.j").
+class ElementFormat final {
+ public:
+  ElementFormat(const Formatter& real, const Formatter* imag) : real_(real), imag_(imag) {}
+
+  /// The width PyTorch counts per element when wrapping rows.
+  [[nodiscard]] std::size_t width() const noexcept {
+    return real_.width() + (imag_ != nullptr ? imag_->width() + 1 : 0);
+  }
+  [[nodiscard]] std::string format(std::int64_t offset) const {
+    if (imag_ == nullptr) return real_.format(offset);
+    std::string im = imag_->format(offset);
+    im.erase(0, im.find_first_not_of(' '));
+    if (im.front() != '+' && im.front() != '-') im.insert(0, "+");
+    return real_.format(offset) + im + "j";
+  }
+
+ private:
+  const Formatter& real_;
+  const Formatter* imag_;
+};
+
 class Printer final {
  public:
-  Printer(const Layout& layout, const Formatter& formatter) : layout_(layout), fmt_(formatter) {}
+  Printer(const Layout& layout, const ElementFormat& formatter) : layout_(layout), fmt_(formatter) {}
 
   /// The elements of dims `d..` at `offset`; `indent` is the column of the
   /// opening bracket.
@@ -303,7 +338,7 @@ class Printer final {
   }
 
   const Layout& layout_;
-  const Formatter& fmt_;
+  const ElementFormat& fmt_;
 };
 
 /// Appends ", suffix" for each suffix, moving one to its own line (indented
@@ -368,7 +403,7 @@ std::string Tensor::repr() const {
     // 1.13 spells out the size, and a dtype other than the default float
     // one, even twice for a dtype it would have named anyway.
     const ScalarType t = dtype();
-    if (t != kDefaultFloat && t != ScalarType::kInt64 && t != ScalarType::kBool) {
+    if (t != kDefaultFloat && t != kDefaultComplex && t != ScalarType::kInt64 && t != ScalarType::kBool) {
       suffixes.push_back("dtype=" + dtype_repr(t));
     }
     suffixes.push_back("size=" + shape_tuple(sizes()));
@@ -379,13 +414,18 @@ std::string Tensor::repr() const {
     // host reads] in wick/cuda.h), made below Autograd and Override.
     const Tensor host = dev.is_cpu() ? *this : host_copy(*this);
     const ScalarType t = dtype();
-    if (t != kDefaultFloat && t != ScalarType::kInt64 && t != ScalarType::kBool) {
+    if (t != kDefaultFloat && t != kDefaultComplex && t != ScalarType::kInt64 && t != ScalarType::kBool) {
       suffixes.push_back("dtype=" + dtype_repr(t));
     }
-    const ElementReader reader(host);
     const Layout layout{host.sizes(), host.strides(), numel() > kThreshold};
+    const ElementReader reader(host);
     const Formatter formatter(reader, layout);
-    contents = Printer(layout, formatter).str(0, 0, static_cast<std::int64_t>(prefix.size()));
+    // Complex elements: the real and imaginary parts each get a formatter.
+    const ElementReader imag_reader(host, true);
+    std::optional<Formatter> imag_formatter;
+    if (is_complex(t)) imag_formatter.emplace(imag_reader, layout);
+    const ElementFormat element(formatter, imag_formatter ? &*imag_formatter : nullptr);
+    contents = Printer(layout, element).str(0, 0, static_cast<std::int64_t>(prefix.size()));
   }
   if (auto fn = grad_fn()) {
     suffixes.push_back("grad_fn=<" + fn->name() + ">");

@@ -268,10 +268,12 @@ Tensor empty_kernel(IntArrayRef size, std::optional<ScalarType> dtype, std::opti
 }
 Tensor full_kernel(IntArrayRef size, const Scalar& value, std::optional<ScalarType> dtype,
                    std::optional<Device> device) {
-  // PyTorch infers the dtype from the fill value: bool, int64 or the default float.
+  // PyTorch infers the dtype from the fill value: bool, int64, the default
+  // float or the default complex dtype.
   ScalarType t = dtype                 ? *dtype
                  : value.is_bool()     ? ScalarType::kBool
                  : value.is_integral() ? ScalarType::kInt64
+                 : value.is_complex()  ? kDefaultComplex
                                        : kDefaultFloat;
   Tensor out = make_empty(size, t, default_device(device));
   out.fill_(value);

@@ -33,6 +33,7 @@ Device target(std::optional<Device> device) { return device.value_or(Device()); 
 struct Nested {
   DimVector shape;
   std::vector<Scalar> leaves;
+  bool any_complex = false;
   bool any_float = false;
   bool any_int = false;
   bool any_bool = false;
@@ -65,11 +66,13 @@ void walk(const Value& v, std::size_t depth, Nested& n, const char* op) {
     case Value::Kind::kBool:
     case Value::Kind::kInt:
     case Value::Kind::kDouble:
+    case Value::Kind::kComplex:
       WICK_CHECK(depth == n.shape.size(), ValueError, op, ": expected sequence of length ",
                  depth < n.shape.size() ? n.shape[depth] : 0, " at dim ", depth, " (got a number)");
       n.any_bool |= v.is_bool();
       n.any_int |= v.is_int();
       n.any_float |= v.is_double();
+      n.any_complex |= v.is_complex();
       n.leaves.push_back(v.to_scalar());
       return;
     default:
@@ -89,7 +92,7 @@ OutputMeta random_meta(const char* op, const char* kernel, IntArrayRef size, std
 }  // namespace
 
 // A tensor as data is copied (converted to `dtype`) onto `device`, by
-// default its own; nested numbers infer float32, int64 or bool.
+// default its own; nested numbers infer complex64, float32, int64 or bool.
 FromDataMeta tensor(const Value& data, std::optional<ScalarType> dtype, std::optional<Device> device) {
   const char* op = "torch.tensor";
   if (data.is_tensor()) {
@@ -98,8 +101,9 @@ FromDataMeta tensor(const Value& data, std::optional<ScalarType> dtype, std::opt
   }
   Nested n;
   walk(data, 0, n, op);
-  const ScalarType t = dtype         ? *dtype
-                       : n.any_float ? kDefaultFloat
+  const ScalarType t = dtype           ? *dtype
+                       : n.any_complex ? kDefaultComplex
+                       : n.any_float   ? kDefaultFloat
                        : n.any_int   ? ScalarType::kInt64
                        : n.any_bool  ? ScalarType::kBool
                                      : kDefaultFloat;  // torch.tensor([]) is float32

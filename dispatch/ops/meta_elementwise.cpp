@@ -34,8 +34,8 @@ ElementwiseMeta binary_op(const char* op, const Tensor& a, const Tensor& b, Bina
   const Device device = common_device(op, a, b);
   const DimVector shape = broadcast_shapes(a.sizes(), b.sizes(), op);
   ScalarType compute = result_type(a, b);
-  if (kind == BinaryKind::kBitwise) check_kernel_dtype(op, !is_floating(compute), compute);
-  if (kind == BinaryKind::kTrueDiv && !is_floating(compute)) compute = kDefaultFloat;
+  if (kind == BinaryKind::kBitwise) check_kernel_dtype(op, is_integral(compute, true), compute);
+  if (kind == BinaryKind::kTrueDiv && is_integral(compute, true)) compute = kDefaultFloat;
   const bool to_bool = kind == BinaryKind::kCompare || kind == BinaryKind::kLogical;
   return {TensorMeta::contiguous(shape, to_bool ? ScalarType::kBool : compute, device), compute};
 }
@@ -43,8 +43,8 @@ ElementwiseMeta binary_op(const char* op, const Tensor& a, const Tensor& b, Bina
 ElementwiseMeta unary_op(const char* op, const Tensor& self, UnaryKind kind) {
   const Device device = common_device(op, self);
   if (kind == UnaryKind::kFloating) check_kernel_dtype(op, is_floating(self.dtype()), self.dtype());
-  if (kind == UnaryKind::kBitwise) check_kernel_dtype(op, !is_floating(self.dtype()), self.dtype());
-  const ScalarType t = kind == UnaryKind::kFloat && !is_floating(self.dtype()) ? kDefaultFloat : self.dtype();
+  if (kind == UnaryKind::kBitwise) check_kernel_dtype(op, is_integral(self.dtype(), true), self.dtype());
+  const ScalarType t = kind == UnaryKind::kFloat && is_integral(self.dtype(), true) ? kDefaultFloat : self.dtype();
   return {TensorMeta::contiguous(self.sizes(), t, device), t};
 }
 
@@ -59,7 +59,9 @@ ElementwiseMeta broadcast_op(const char* op, std::initializer_list<const Tensor*
 namespace {
 
 void check_alpha(const char* op, ScalarType compute, const Scalar& alpha) {
-  WICK_CHECK(is_floating(compute) || !alpha.is_floating(), RuntimeError, op,
+  WICK_CHECK(is_complex(compute) || !alpha.is_complex(), RuntimeError, op,
+             ": For non-complex input tensors, argument alpha must not be a complex number.");
+  WICK_CHECK(!is_integral(compute, true) || alpha.is_integral(), RuntimeError, op,
              ": For integral input tensors, argument alpha must not be a floating point number.");
   WICK_CHECK(compute == ScalarType::kBool || !alpha.is_bool(), RuntimeError, op,
              ": Boolean alpha only supported for Boolean results.");
@@ -76,9 +78,11 @@ ElementwiseMeta modulo(const char* op, const char* kernel, const Tensor& a, cons
   return m;
 }
 
-// floor, ceil, round and trunc: integers are already whole (a copy), bools are refused.
+// floor, ceil, round and trunc: integers are already whole (a copy), bools and complex numbers are refused.
 ElementwiseMeta rounding(const char* op, const char* kernel, const Tensor& self) {
   WICK_CHECK(self.dtype() != ScalarType::kBool, RuntimeError, op, ": \"", kernel, "\" not implemented for 'Bool'");
+  WICK_CHECK(!is_complex(self.dtype()), RuntimeError, op, ": ", std::string_view(op).substr(6),
+             " is not supported for complex inputs");
   return unary_op(op, self, UnaryKind::kSame);
 }
 
@@ -111,7 +115,7 @@ ElementwiseMeta pow(const Tensor& self, const Tensor& exponent) {
   const char* op = "torch.pow";
   ElementwiseMeta m = arith(op, self, exponent);
   WICK_CHECK(m.compute != ScalarType::kBool, RuntimeError, op, ": \"pow\" not implemented for 'Bool'");
-  if (!is_floating(m.compute) && exponent.impl()->is_wrapped_number()) {
+  if (is_integral(m.compute, true) && exponent.impl()->is_wrapped_number()) {
     WICK_CHECK(exponent.item().to<std::int64_t>() >= 0, RuntimeError, op,
                ": Integers to negative integer powers are not allowed.");
   }
@@ -136,7 +140,8 @@ ElementwiseMeta remainder(const Tensor& self, const Tensor& other) {
 ElementwiseMeta lerp(const Tensor& self, const Tensor& end, const Tensor& weight) {
   const char* op = "torch.lerp";
   const ScalarType t = self.dtype();
-  WICK_CHECK(is_floating(t), RuntimeError, op, ": \"lerp_kernel_scalar\" not implemented for '", type_title(t), "'");
+  WICK_CHECK(is_floating(t) || is_complex(t), RuntimeError, op, ": \"lerp_kernel_scalar\" not implemented for '",
+             type_title(t), "'");
   WICK_CHECK(end.dtype() == t, RuntimeError, op, ": expected dtype ", dtype_name(t), " for `end` but got dtype ",
              dtype_name(end.dtype()));
   WICK_CHECK(weight.impl()->is_wrapped_number() || weight.dtype() == t, RuntimeError, op, ": expected dtype ",
@@ -161,13 +166,17 @@ ElementwiseMeta neg(const Tensor& self) {
              "a mask, use the `~` or `logical_not()` operator instead.");
   return unary_op("torch.neg", self, UnaryKind::kSame);
 }
+// abs of a complex tensor is its real magnitude.
 ElementwiseMeta abs(const Tensor& self) {
   WICK_CHECK(self.dtype() != ScalarType::kBool, RuntimeError, "torch.abs: \"abs_cpu\" not implemented for 'Bool'");
-  return unary_op("torch.abs", self, UnaryKind::kSame);
+  ElementwiseMeta m = unary_op("torch.abs", self, UnaryKind::kSame);
+  m.out.dtype = to_real_dtype(m.out.dtype);
+  return m;
 }
 ElementwiseMeta relu(const Tensor& self) {
   WICK_CHECK(self.dtype() != ScalarType::kBool, RuntimeError,
              "torch.relu: \"clamp_min_cpu\" not implemented for 'Bool'");
+  WICK_CHECK(!is_complex(self.dtype()), RuntimeError, "torch.relu: clamp is not supported for complex types");
   return unary_op("torch.relu", self, UnaryKind::kSame);
 }
 ElementwiseMeta square(const Tensor& self) {
@@ -191,6 +200,7 @@ ElementwiseMeta trunc(const Tensor& self) { return rounding("torch.trunc", "trun
 // self's promoted with the bounds, as wrapped numbers.
 ElementwiseMeta clamp(const Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max) {
   const char* op = "torch.clamp";
+  WICK_CHECK(!is_complex(self.dtype()), RuntimeError, op, ": clamp is not supported for complex types");
   WICK_CHECK(min.has_value() || max.has_value(), RuntimeError, op, ": At least one of 'min' or 'max' must not be None");
   ScalarType t = self.dtype();
   for (const auto& b : {min, max}) {

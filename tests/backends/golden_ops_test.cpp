@@ -39,7 +39,7 @@ Tensor make_input(const json& spec) {
   visit_dtype(t.dtype(), "golden", [&](auto tag) {
     using T = decltype(tag);
     T* p = t.data_ptr<T>();
-    for (std::size_t i = 0; i < values.size(); ++i) p[i] = values[i].get<T>();
+    for (std::size_t i = 0; i < values.size(); ++i) p[i] = static_cast<T>(values[i].get<compute_type_t<T>>());
   });
   return t;
 }

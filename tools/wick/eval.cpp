@@ -41,11 +41,12 @@ using Thing = std::variant<Value, Callable, Namespace>;
 
 constexpr std::string_view kBuiltins[] = {"abs", "type"};
 /// Python's number types: classes (`type(1.0) == float`) that convert when called.
-constexpr std::string_view kNumberTypes[] = {"float", "int", "bool"};
+constexpr std::string_view kNumberTypes[] = {"float", "int", "bool", "complex"};
 /// Tensor methods that are not operators (Note [Tensor attributes in eval]).
 constexpr std::string_view kTensorBuiltins[] = {
     "item",           "tolist",   "dim",   "ndimension", "numel", "nelement", "size", "is_contiguous",
-    "requires_grad_", "backward", "float", "double",     "long",  "int",      "bool"};
+    "requires_grad_", "backward", "float", "double",     "long",  "int",      "bool",  "half",
+    "bfloat16",       "byte",     "char",  "short",      "cfloat", "cdouble"};
 
 Value make_type(std::string name, const TypeInfo* info) {
   return Value(std::shared_ptr<Object>(std::make_shared<PyType>(std::move(name), info)));
@@ -146,11 +147,11 @@ bool is_comparison(BinaryOp op) noexcept { return op >= BinaryOp::kEq; }
 
 /// dtype attributes of `torch` that wick has, and PyTorch's others (which
 /// parse_dtype rejects with a message listing what wick supports).
-constexpr std::string_view kDtypeNames[] = {"float32", "float", "float64", "double", "int64",
-                                            "long",    "int32", "int",     "bool"};
-constexpr std::string_view kOtherTorchDtypes[] = {"float16",    "half",    "bfloat16",  "uint8",     "int8",
-                                                  "int16",      "short",   "complex32", "complex64", "cfloat",
-                                                  "complex128", "cdouble", "chalf"};
+constexpr std::string_view kDtypeNames[] = {"float32", "float",   "float64",    "double",  "float16",   "half",
+                                            "bfloat16", "int64",  "long",       "int32",   "int",       "int16",
+                                            "short",   "int8",    "uint8",      "bool",    "complex64", "cfloat",
+                                            "complex128", "cdouble"};
+constexpr std::string_view kOtherTorchDtypes[] = {"complex32", "chalf"};
 
 template <std::size_t N>
 bool one_of(std::string_view s, const std::string_view (&set)[N]) noexcept {
@@ -197,6 +198,8 @@ class Evaluator {
         return Value(n.int_value);
       case Node::Kind::kFloat:
         return Value(n.float_value);
+      case Node::Kind::kImag:
+        return Value(std::complex<double>(0.0, n.float_value));
       case Node::Kind::kString:
         return Value(n.text);
       case Node::Kind::kBool:
@@ -464,11 +467,12 @@ class Evaluator {
     // The dtype conversions: x.float() is x.to(torch.float32).
     no_positional_arguments();
     WICK_CHECK(kwargs.empty(), TypeError, name, "() got an unexpected keyword argument '", kwargs.front().first, "'");
-    const ScalarType to = name == "float"    ? ScalarType::kFloat32
-                          : name == "double" ? ScalarType::kFloat64
-                          : name == "long"   ? ScalarType::kInt64
-                          : name == "int"    ? ScalarType::kInt32
-                                             : ScalarType::kBool;
+    // byte, char and short are uint8, int8 and int16; cfloat and cdouble
+    // complex64 and complex128; the others are dtype names (x.half()).
+    const ScalarType to = name == "byte"    ? ScalarType::kUInt8
+                          : name == "char"  ? ScalarType::kInt8
+                          : name == "short" ? ScalarType::kInt16
+                                            : parse_dtype(name);
     return wick::call("torch.Tensor.to", {Value(t), Value(to)});
   }
 
@@ -603,6 +607,13 @@ class Evaluator {
         return wick::call(op, {args[0]});
       }
       return number_abs(args[0]);
+    }
+    if (name == "complex") {  // complex(real=0, imag=0) of numbers
+      WICK_CHECK(args.size() <= 2 && kwargs.empty(), TypeError, "complex() takes at most 2 arguments (", args.size(),
+                 " given)");
+      const std::complex<double> re = args.empty() ? 0.0 : to_complex(args[0]);
+      const std::complex<double> im = args.size() < 2 ? 0.0 : to_complex(args[1]);
+      return Value(re + std::complex<double>(0.0, 1.0) * im);
     }
     WICK_CHECK(args.size() <= 1, TypeError, name, " expected at most 1 argument, got ", args.size());
     if (name == "float") return args.empty() ? Value(0.0) : to_float(args[0]);

@@ -143,6 +143,7 @@ struct Node {
   enum class Kind : std::uint8_t {
     kInt,     ///< int_value
     kFloat,   ///< float_value
+    kImag,    ///< float_value: the imaginary literal `float_value`j
     kString,  ///< text
     kBool,    ///< bool_value
     kNone,

@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <string>
 
 #include "eval_internal.h"
@@ -33,18 +34,44 @@ nlohmann::ordered_json float32_json(float f) {
   return d;
 }
 
+/// A complex number: {"real": ..., "imag": ...}.
+nlohmann::ordered_json complex_json(nlohmann::ordered_json real, nlohmann::ordered_json imag) {
+  return {{"real", std::move(real)}, {"imag", std::move(imag)}};
+}
+
+template <typename T>
+T load(const char* p) {
+  T v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
 nlohmann::ordered_json element(const char* p, ScalarType t) {
   switch (t) {
     case ScalarType::kBool:
-      return *reinterpret_cast<const bool*>(p);
+      return load<bool>(p);
+    case ScalarType::kUInt8:
+      return load<std::uint8_t>(p);
+    case ScalarType::kInt8:
+      return load<std::int8_t>(p);
+    case ScalarType::kInt16:
+      return load<std::int16_t>(p);
     case ScalarType::kInt32:
-      return *reinterpret_cast<const std::int32_t*>(p);
+      return load<std::int32_t>(p);
     case ScalarType::kInt64:
-      return *reinterpret_cast<const std::int64_t*>(p);
+      return load<std::int64_t>(p);
+    case ScalarType::kFloat16:  // every half and bfloat16 value is a float32 one
+      return float32_json(load<Half>(p));
+    case ScalarType::kBFloat16:
+      return float32_json(load<BFloat16>(p));
     case ScalarType::kFloat32:
-      return float32_json(*reinterpret_cast<const float*>(p));
+      return float32_json(load<float>(p));
     case ScalarType::kFloat64:
-      return float_json(*reinterpret_cast<const double*>(p));
+      return float_json(load<double>(p));
+    case ScalarType::kComplex64:
+      return complex_json(float32_json(load<float>(p)), float32_json(load<float>(p + 4)));
+    case ScalarType::kComplex128:
+      return complex_json(float_json(load<double>(p)), float_json(load<double>(p + 8)));
     default:
       break;
   }
@@ -83,6 +110,8 @@ nlohmann::ordered_json to_json(const Value& v) {
       return v.to_int();
     case Value::Kind::kDouble:
       return float_json(v.to_double());
+    case Value::Kind::kComplex:
+      return complex_json(float_json(v.to_complex().real()), float_json(v.to_complex().imag()));
     case Value::Kind::kString:
       return v.to_string();
     case Value::Kind::kTensor:

@@ -142,6 +142,8 @@ struct SubscriptIndex {
 [[nodiscard]] Value to_float(const Value& v);
 /// `int(v)`: a number (floats truncate), a decimal string, or a one-element tensor.
 [[nodiscard]] Value to_int(const Value& v);
+/// The complex value of a number or a one-element tensor (complex(v)); TypeError otherwise.
+[[nodiscard]] std::complex<double> to_complex(const Value& v);
 /// `bool(v)`: Python truthiness; a tensor must have exactly one element.
 [[nodiscard]] bool truth(const Value& v);
 /// `l == r` for values that are not tensors: numbers by value, strings,

@@ -130,13 +130,18 @@ class Lexer {
         clean += digits(10, start);
       }
     }
-    if (peek() == 'j' || peek() == 'J') fail_at(text_, start, "complex numbers are not supported");
-    if (is_ident_char(peek())) fail_at(text_, start, "invalid decimal literal");
+    // An imaginary literal: "2j", "1.5e3J" (digits in base 10 only, as in Python).
+    const bool imaginary = base == 10 && (peek() == 'j' || peek() == 'J');
+    if (imaginary) {
+      ++pos_;
+      is_float = true;
+    }
+    if (is_ident_char(peek())) fail_at(text_, start, imaginary ? "invalid imaginary literal" : "invalid decimal literal");
 
     const char* first = clean.data();
     const char* last = clean.data() + clean.size();
     if (is_float) {
-      t.kind = Token::Kind::kFloat;
+      t.kind = imaginary ? Token::Kind::kImag : Token::Kind::kFloat;
       auto [ptr, ec] = std::from_chars(first, last, t.float_value);
       if (ec == std::errc::result_out_of_range) {
         t.float_value = std::strtod(clean.c_str(), nullptr);  // inf, or a (sub)normal near zero

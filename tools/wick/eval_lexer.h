@@ -12,7 +12,7 @@ namespace wick::eval {
 
 /// One token; `pos`/`end` are byte offsets into the expression.
 struct Token {
-  enum class Kind : std::uint8_t { kInt, kFloat, kString, kName, kKeyword, kOp, kEnd };
+  enum class Kind : std::uint8_t { kInt, kFloat, kImag, kString, kName, kKeyword, kOp, kEnd };
   Kind kind = Kind::kEnd;
   std::size_t pos = 0;
   std::size_t end = 0;  ///< one past the token's last byte

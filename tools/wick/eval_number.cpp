@@ -1,13 +1,14 @@
 // tools/wick/eval_number.cpp - Python-number arithmetic and conversions for `wick eval`.
 /// \file
-/// What Python does with bools, ints and floats, with one difference: ints
-/// are 64-bit, so a result outside int64 is an OverflowError instead of a
-/// bigger int.
+/// What Python does with bools, ints, floats and complex numbers, with one
+/// difference: ints are 64-bit, so a result outside int64 is an
+/// OverflowError instead of a bigger int.
 #include "eval_internal.h"
 
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <cstdlib>
 #include <limits>
@@ -47,7 +48,7 @@ double float_pow(double l, double r) {
   const bool finite = std::isfinite(l) && std::isfinite(r);
   if (finite && l < 0.0 && r != std::trunc(r)) {
     throw ValueError(detail::str_cat("a negative number cannot be raised to a fractional power (", python_float_repr(l),
-                                     " ** ", python_float_repr(r), " is complex; wick has no complex numbers)"));
+                                     " ** ", python_float_repr(r), " is complex: write the base as a complex number)"));
   }
   const double out = std::pow(l, r);
   if (finite && std::isinf(out)) throw OverflowError("(34, 'Numerical result out of range')");
@@ -208,9 +209,72 @@ Value python_floordiv(const Value& l, const Value& r, bool ints) {
   return Value(scalar_ops::floor_divide(l.to_double(), b));
 }
 
+using Complex = std::complex<double>;
+
+/// Python's complex power: an integral exponent up to 100 in magnitude by
+/// repeated squaring (so (1+2j)**2 is exactly (-3+4j)), others through exp and log.
+Complex complex_pow(Complex a, Complex b) {
+  if (b == 0.0) return 1.0;
+  if (a == 0.0) {
+    if (b.imag() != 0.0 || b.real() < 0.0) throw ZeroDivisionError("0.0 to a negative or complex power");
+    return 0.0;
+  }
+  if (b.imag() == 0.0 && b.real() == std::trunc(b.real()) && std::fabs(b.real()) <= 100.0) {
+    auto n = static_cast<std::int64_t>(std::fabs(b.real()));
+    Complex result = 1.0;
+    Complex base = a;
+    for (; n > 0; n >>= 1) {
+      if ((n & 1) != 0) result *= base;
+      base *= base;
+    }
+    return b.real() < 0 ? Complex(1.0) / result : result;
+  }
+  return std::pow(a, b);
+}
+
+/// `l op r` when either is complex: arithmetic and (in)equality; ordering,
+/// floor division, modulo and bitwise operators are TypeErrors, as in Python.
+Value complex_binary(BinaryOp op, const Value& l, const Value& r) {
+  const Complex a = l.to_complex();
+  const Complex b = r.to_complex();
+  switch (op) {
+    case BinaryOp::kEq:
+      return Value(a == b);
+    case BinaryOp::kNe:
+      return Value(a != b);
+    case BinaryOp::kAdd:
+      return Value(a + b);
+    case BinaryOp::kSub:
+      return Value(a - b);
+    case BinaryOp::kMul:
+      return Value(a * b);
+    case BinaryOp::kDiv:
+      if (b == 0.0) throw ZeroDivisionError("complex division by zero");
+      return Value(a / b);
+    case BinaryOp::kPow:
+      return Value(complex_pow(a, b));
+    default:
+      break;
+  }
+  if (op >= BinaryOp::kEq) {
+    throw TypeError(detail::str_cat("'", op_symbol(op), "' not supported between instances of '", l.type_name(),
+                                    "' and '", r.type_name(), "'"));
+  }
+  throw TypeError(detail::str_cat("unsupported operand type(s) for ", op_symbol(op), ": '", l.type_name(), "' and '",
+                                  r.type_name(), "'"));
+}
+
 }  // namespace
 
+std::complex<double> to_complex(const Value& v) {
+  if (v.is_number()) return v.to_complex();
+  if (v.is_tensor()) return to_complex(from_tensor(v));
+  throw TypeError(
+      detail::str_cat("complex() first argument must be a string or a number, not '", v.type_name(), "'"));
+}
+
 Value number_binary(BinaryOp op, const Value& l, const Value& r) {
+  if (l.is_complex() || r.is_complex()) return complex_binary(op, l, r);
   if (op >= BinaryOp::kEq) return Value(apply_comparison(op, compare_numbers(l, r)));
   const bool ints = !l.is_double() && !r.is_double();
   if (op == BinaryOp::kMatMul) {
@@ -256,10 +320,11 @@ Value number_binary(BinaryOp op, const Value& l, const Value& r) {
 
 Value number_unary(UnaryOp op, const Value& v) {
   if (op == UnaryOp::kInvert) {
-    if (v.is_double()) throw TypeError("bad operand type for unary ~: 'float'");
+    if (v.is_double() || v.is_complex()) throw TypeError("bad operand type for unary ~: '" + v.type_name() + "'");
     return Value(~v.to_int());  // ~True is -2, as in Python
   }
   if (v.is_double()) return Value(op == UnaryOp::kNeg ? -v.to_double() : v.to_double());
+  if (v.is_complex()) return Value(op == UnaryOp::kNeg ? -v.to_complex() : v.to_complex());
   const std::int64_t i = v.to_int();
   if (op == UnaryOp::kPos) return Value(i);
   if (i == std::numeric_limits<std::int64_t>::min()) {
@@ -270,6 +335,7 @@ Value number_unary(UnaryOp op, const Value& v) {
 
 Value number_abs(const Value& v) {
   if (v.is_double()) return Value(std::fabs(v.to_double()));
+  if (v.is_complex()) return Value(std::abs(v.to_complex()));
   if (v.is_int() || v.is_bool()) {
     const std::int64_t i = v.to_int();
     return i < 0 ? number_unary(UnaryOp::kNeg, v) : Value(i);
@@ -278,7 +344,7 @@ Value number_abs(const Value& v) {
 }
 
 Value to_float(const Value& v) {
-  if (v.is_number()) return Value(v.to_double());
+  if (v.is_number() && !v.is_complex()) return Value(v.to_double());
   if (v.is_tensor()) return to_float(from_tensor(v));
   if (v.is_string()) {
     if (auto d = parse_float(v.to_string())) return Value(*d);
@@ -337,6 +403,8 @@ bool truth(const Value& v) {
       return v.to_int() != 0;
     case Value::Kind::kDouble:
       return v.to_double() != 0.0;  // NaN is true
+    case Value::Kind::kComplex:
+      return v.to_complex() != 0.0;
     case Value::Kind::kString:
       return !v.to_string().empty();
     case Value::Kind::kList:
@@ -362,6 +430,7 @@ bool truth(const Value& v) {
 }
 
 bool values_equal(const Value& l, const Value& r) {
+  if (l.is_complex() || r.is_complex()) return l.is_number() && r.is_number() && l.to_complex() == r.to_complex();
   if (l.is_number() && r.is_number()) return compare_numbers(l, r) == 0;
   if (const PyType* a = as_type(l)) {
     const PyType* b = as_type(r);

@@ -391,8 +391,9 @@ class Parser {
         ++i_;
         return n;
       }
-      case Token::Kind::kFloat: {
-        auto n = make(Node::Kind::kFloat, t.pos);
+      case Token::Kind::kFloat:
+      case Token::Kind::kImag: {
+        auto n = make(t.kind == Token::Kind::kImag ? Node::Kind::kImag : Node::Kind::kFloat, t.pos);
         n->float_value = t.float_value;
         ++i_;
         return n;
@@ -541,6 +542,9 @@ void print(const Node& n, std::string& out) {
       return;
     case Node::Kind::kFloat:
       out += python_float_repr(n.float_value);
+      return;
+    case Node::Kind::kImag:
+      out += python_complex_repr(0.0, n.float_value);
       return;
     case Node::Kind::kString:
       out += quote(n.text);

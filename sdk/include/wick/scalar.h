@@ -1,9 +1,11 @@
-// wick/scalar.h - a Python number: bool, int or float.
+// wick/scalar.h - a Python number: bool, int, float or complex.
 /// \file
 /// `Scalar` carries a number with its Python type so that promotion can tell
-/// `2` from `2.0` (`torch.add(int_tensor, 2.0)` is float).
+/// `2` from `2.0` (`torch.add(int_tensor, 2.0)` is float) and `1j` from
+/// both (`torch.add(float_tensor, 1j)` is complex64).
 #pragma once
 
+#include <complex>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -16,7 +18,7 @@ namespace wick {
 
 class WICK_API Scalar final {
  public:
-  enum class Kind : std::uint8_t { kBool, kInt, kDouble };
+  enum class Kind : std::uint8_t { kBool, kInt, kDouble, kComplex };
 
   constexpr Scalar() noexcept : kind_(Kind::kInt), i_(0) {}
   constexpr Scalar(bool v) noexcept : kind_(Kind::kBool), i_(v) {}  // NOLINT(implicit)
@@ -24,37 +26,50 @@ class WICK_API Scalar final {
   constexpr Scalar(T v) noexcept : kind_(Kind::kInt), i_(static_cast<std::int64_t>(v)) {}  // NOLINT
   template <typename T, std::enable_if_t<std::is_floating_point_v<T>, int> = 0>
   constexpr Scalar(T v) noexcept : kind_(Kind::kDouble), d_(static_cast<double>(v)) {}  // NOLINT
+  /// A 16-bit float (its value, exactly, as a float).
+  constexpr Scalar(Half v) noexcept : kind_(Kind::kDouble), d_(static_cast<float>(v)) {}  // NOLINT(implicit)
+  constexpr Scalar(BFloat16 v) noexcept : kind_(Kind::kDouble), d_(static_cast<float>(v)) {}  // NOLINT(implicit)
+  template <typename T>
+  constexpr Scalar(std::complex<T> v) noexcept  // NOLINT(implicit)
+      : kind_(Kind::kComplex), d_(static_cast<double>(v.real())), imag_(static_cast<double>(v.imag())) {}
 
   [[nodiscard]] constexpr Kind kind() const noexcept { return kind_; }
   [[nodiscard]] constexpr bool is_bool() const noexcept { return kind_ == Kind::kBool; }
-  [[nodiscard]] constexpr bool is_integral() const noexcept { return kind_ != Kind::kDouble; }
+  [[nodiscard]] constexpr bool is_integral() const noexcept { return kind_ == Kind::kBool || kind_ == Kind::kInt; }
   [[nodiscard]] constexpr bool is_floating() const noexcept { return kind_ == Kind::kDouble; }
-  /// The dtype a 0-dim tensor made from this number gets (bool, int64, float64).
+  [[nodiscard]] constexpr bool is_complex() const noexcept { return kind_ == Kind::kComplex; }
+  /// The dtype a 0-dim tensor made from this number gets (bool, int64,
+  /// float64, complex128).
   [[nodiscard]] constexpr ScalarType dtype() const noexcept {
-    return kind_ == Kind::kBool ? ScalarType::kBool
-           : kind_ == Kind::kInt ? ScalarType::kInt64 : ScalarType::kFloat64;
+    constexpr ScalarType kTypes[] = {ScalarType::kBool, ScalarType::kInt64, ScalarType::kFloat64,
+                                     ScalarType::kComplex128};
+    return kTypes[static_cast<int>(kind_)];
   }
-  /// The number as T. A float converted to an integer type gives T's lowest
-  /// value for NaN, the infinities and values out of T's range, as x86's
-  /// conversion does (a plain C++ cast of those is undefined behaviour).
+  /// The number as T, converted as a tensor's elements are (`wick::convert`
+  /// in wick/dtype.h): a float converted to an integer type gives x86's
+  /// results for NaN, the infinities and values out of range (a plain C++
+  /// cast of those is undefined behaviour); a complex number converted to a
+  /// real type keeps its real part.
   template <typename T>
   [[nodiscard]] constexpr T to() const noexcept {
-    if (kind_ != Kind::kDouble) return static_cast<T>(i_);
-    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
-      constexpr double kLow = static_cast<double>(std::numeric_limits<T>::min());  // -2**(bits-1): exact
-      if (!(d_ >= kLow && d_ < -kLow)) return std::numeric_limits<T>::min();
+    switch (kind_) {
+      case Kind::kBool: return convert<T>(i_ != 0);
+      case Kind::kInt: return convert<T>(i_);
+      case Kind::kDouble: return convert<T>(d_);
+      case Kind::kComplex: break;
     }
-    return static_cast<T>(d_);
+    return convert<T>(std::complex<double>(d_, imag_));
   }
-  /// Python's repr of the number: "2", "2.5", "True".
+  /// Python's repr of the number: "2", "2.5", "True", "(1+2j)".
   [[nodiscard]] std::string repr() const;
 
  private:
   Kind kind_;
   union {
     std::int64_t i_;
-    double d_;
+    double d_;  // a complex number's real part
   };
+  double imag_ = 0;
 };
 
 }  // namespace wick

@@ -17,6 +17,8 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "wick/half.h"
+
 #if defined(__CUDACC__)
 #define WICK_HOST_DEVICE __host__ __device__ __forceinline__
 #else
@@ -38,7 +40,7 @@ WICK_HOST_DEVICE T trunc_divide(T x, T y) {
 /// floor(1 / 0.1) == 10; a zero divisor gives x / y (inf or nan).
 template <typename T>
 WICK_HOST_DEVICE T floor_divide(T x, T y) {
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (is_floating_v<T>) {
     if (y == 0) return x / y;
     const T mod = std::fmod(x, y);
     T div = (x - mod) / y;
@@ -59,7 +61,7 @@ WICK_HOST_DEVICE T floor_divide(T x, T y) {
 /// An integer divisor of -1 gives 0 (INT_MIN % -1 would trap).
 template <bool kPython, typename T>
 WICK_HOST_DEVICE T modulo(T x, T y) {
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (is_floating_v<T>) {
     T v = std::fmod(x, y);
     if (kPython && v != 0 && ((y < 0) != (v < 0))) v += y;
     return v;
@@ -123,7 +125,7 @@ template <typename T>
 WICK_HOST_DEVICE T abs(T v) {
   if constexpr (std::is_same_v<T, bool>) {
     return v;
-  } else if constexpr (std::is_floating_point_v<T>) {
+  } else if constexpr (is_floating_v<T>) {
     return v < T(0) ? static_cast<T>(-v) : (v == T(0) ? T(0) : v);
   } else {
     return v < T(0) ? static_cast<T>(0 - v) : v;  // INT_MIN stays INT_MIN, as in PyTorch
@@ -142,14 +144,14 @@ WICK_HOST_DEVICE T relu(T v) {
 /// vectorised loop, for runs of 16 float32 values, gives the second).
 template <typename T>
 WICK_HOST_DEVICE T maximum(T x, T y) {
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (is_floating_v<T>) {
     if (x != x || y != y) return x + y;
   }
   return x < y ? y : x;
 }
 template <typename T>
 WICK_HOST_DEVICE T minimum(T x, T y) {
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (is_floating_v<T>) {
     if (x != x || y != y) return x + y;
   }
   return y < x ? y : x;

@@ -12,6 +12,7 @@
 ///   wick::Value t = wick::Value(tensor);
 #pragma once
 
+#include <complex>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -60,7 +61,7 @@ class WICK_API Value final {
  public:
   enum class Kind : std::uint8_t {
     kNone, kBool, kInt, kDouble, kString, kTensor, kTensorList, kIntList,
-    kDoubleList, kDtype, kDevice, kList, kTuple, kObject, kNotImplemented, kDict,
+    kDoubleList, kDtype, kDevice, kList, kTuple, kObject, kNotImplemented, kDict, kComplex,
   };
 
   Value() noexcept = default;  // None
@@ -69,9 +70,10 @@ class WICK_API Value final {
   Value(int v) : v_(static_cast<std::int64_t>(v)) {}  // NOLINT(implicit)
   Value(std::int64_t v) : v_(v) {}  // NOLINT(implicit)
   Value(double v) : v_(v) {}  // NOLINT(implicit)
+  Value(std::complex<double> v) : v_(v) {}  // NOLINT(implicit): a Python complex
   Value(const char* s) : v_(std::string(s)) {}  // NOLINT(implicit)
   Value(std::string s) : v_(std::move(s)) {}  // NOLINT(implicit)
-  Value(const Scalar& s);  // NOLINT(implicit): bool, int or float by kind
+  Value(const Scalar& s);  // NOLINT(implicit): bool, int, float or complex by kind
   Value(Tensor t) : v_(std::move(t)) {}  // NOLINT(implicit)
   Value(std::vector<Tensor> l) : v_(std::move(l)) {}  // NOLINT(implicit)
   Value(std::vector<std::int64_t> l) : v_(std::move(l)) {}  // NOLINT(implicit)
@@ -96,8 +98,9 @@ class WICK_API Value final {
   [[nodiscard]] bool is_bool() const noexcept { return kind() == Kind::kBool; }
   [[nodiscard]] bool is_int() const noexcept { return kind() == Kind::kInt; }
   [[nodiscard]] bool is_double() const noexcept { return kind() == Kind::kDouble; }
-  /// bool, int or float: a Python number.
-  [[nodiscard]] bool is_number() const noexcept { return is_bool() || is_int() || is_double(); }
+  [[nodiscard]] bool is_complex() const noexcept { return kind() == Kind::kComplex; }
+  /// bool, int, float or complex: a Python number.
+  [[nodiscard]] bool is_number() const noexcept { return is_bool() || is_int() || is_double() || is_complex(); }
   [[nodiscard]] bool is_string() const noexcept { return kind() == Kind::kString; }
   [[nodiscard]] bool is_tensor() const noexcept { return kind() == Kind::kTensor; }
   [[nodiscard]] bool is_tensor_list() const noexcept { return kind() == Kind::kTensorList; }
@@ -117,6 +120,8 @@ class WICK_API Value final {
   [[nodiscard]] std::int64_t to_int() const;
   /// float (ints convert, as in Python).
   [[nodiscard]] double to_double() const;
+  /// complex (ints and floats convert, as in Python).
+  [[nodiscard]] std::complex<double> to_complex() const;
   [[nodiscard]] Scalar to_scalar() const;
   [[nodiscard]] const std::string& to_string() const;
   [[nodiscard]] const Tensor& to_tensor() const {
@@ -150,7 +155,7 @@ class WICK_API Value final {
   using Storage = std::variant<std::monostate, bool, std::int64_t, double, std::string, Tensor,
                                std::vector<Tensor>, std::vector<std::int64_t>, std::vector<double>,
                                ScalarType, Device, std::shared_ptr<ValueList>, std::shared_ptr<Object>,
-                               NotImplementedType, std::shared_ptr<ValueDict>>;
+                               NotImplementedType, std::shared_ptr<ValueDict>, std::complex<double>>;
   [[noreturn]] void type_mismatch(const char* expected) const;
   Storage v_;
 };
@@ -171,7 +176,8 @@ inline Value::Kind Value::kind() const noexcept {
                 std::is_same_v<std::variant_alternative_t<10, Storage>, Device> &&
                 std::is_same_v<std::variant_alternative_t<12, Storage>, std::shared_ptr<Object>> &&
                 std::is_same_v<std::variant_alternative_t<14, Storage>, std::shared_ptr<ValueDict>> &&
-                std::variant_size_v<Storage> == 15 && static_cast<int>(Kind::kDict) == 15);
+                std::is_same_v<std::variant_alternative_t<15, Storage>, std::complex<double>> &&
+                std::variant_size_v<Storage> == 16 && static_cast<int>(Kind::kComplex) == 16);
   const std::size_t i = v_.index();
   if (i < 11) return static_cast<Kind>(i);
   if (i == 11) return std::get<11>(v_)->is_tuple ? Kind::kTuple : Kind::kList;
@@ -183,6 +189,8 @@ using Stack = std::vector<Value>;
 
 /// Python's repr of a float: shortest round-trip digits, "1e-05", "3.0", "nan", "inf".
 [[nodiscard]] WICK_API std::string python_float_repr(double v);
+/// Python's repr of a complex: "1j", "(1+2j)", "(1.5-0.5j)", "(nan+infj)".
+[[nodiscard]] WICK_API std::string python_complex_repr(double real, double imag);
 /// Python's repr of a str: single quotes, or double quotes when the text
 /// holds a single quote and no double quote; backslash, the quote, \n, \r
 /// and \t escaped, other control characters as \xNN, other bytes (UTF-8
