@@ -43,9 +43,21 @@ void add_impl(const M& m, const Tensor& r, const Tensor& a, const Tensor& b, con
       const bool al = alpha.to<bool>();
       binary_loop<bool, bool>(r, x.a, x.b, [al](bool p, bool q) { return p || (al && q); });
     } else {
-      // Half and bfloat16 scale in float: alpha is not rounded to 16 bits first.
-      const C al = subtract ? static_cast<C>(-alpha.to<C>()) : alpha.to<C>();
-      if (al == C(1)) {
+      // Half and bfloat16 scale in float: alpha is not rounded to 16 bits
+      // first. sub is p - alpha * q, not p + (-alpha) * q: the sign of a
+      // complex zero part depends on it, as in PyTorch.
+      // add of complex numbers multiplies by alpha even when it is 1, as
+      // PyTorch's loop does (-0.5j + -0.5j is 0.-1.j: 1 * -0j has a +0 real
+      // part); sub with alpha 1 subtracts directly (-0.5j - -0.5j is 0.+0.j).
+      const C al = alpha.to<C>();
+      const bool unit = al == C(1) && !is_complex_v<C>;
+      if (subtract) {
+        if (al == C(1)) {
+          binary_loop<T, T>(r, x.a, x.b, [](T p, T q) { return static_cast<T>(C(p) - C(q)); });
+        } else {
+          binary_loop<T, T>(r, x.a, x.b, [al](T p, T q) { return static_cast<T>(C(p) - al * C(q)); });
+        }
+      } else if (unit) {
         binary_loop<T, T>(r, x.a, x.b, [](T p, T q) { return static_cast<T>(C(p) + C(q)); });
       } else {
         binary_loop<T, T>(r, x.a, x.b, [al](T p, T q) { return static_cast<T>(C(p) + al * C(q)); });
@@ -86,7 +98,7 @@ void div(const M& m, const Tensor& r, const Tensor& a, const Tensor& b, std::opt
       return;  // refused by the meta function
     } else if constexpr (is_complex_v<T>) {
       WICK_CHECK(!mode, RuntimeError, op, ": \"div_", *mode, "_cpu\" not implemented for '", type_title(m.compute), "'");
-      binary_loop<T, T>(r, x.a, x.b, [](T p, T q) { return p / q; });
+      binary_loop<T, T>(r, x.a, x.b, [](T p, T q) { return scalar_ops::complex_divide(p, q); });
     } else if constexpr (is_floating_v<T>) {
       if (!mode) {
         binary_loop<T, T>(r, x.a, x.b, [](T p, T q) { return static_cast<T>(C(p) / C(q)); });
@@ -221,15 +233,21 @@ void atan2(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
   simple_binary("atan2_cpu", m, r, a, b, [](auto y, auto x) { return std::atan2(y, x); });
 }
 
-// The logical operators: nonzero (NaN included) is true; the result is bool.
+// The logical operators: nonzero (NaN included; a complex number with
+// either part nonzero) is true; the result is bool.
+template <typename T>
+bool truth(T v) {
+  return v != T(0);
+}
+
 void logical_and(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
-  simple_binary<dtypes::kAllAndComplex>("logical_and_cpu", m, r, a, b, [](auto p, auto q) { return convert<bool>(p) && convert<bool>(q); });
+  simple_binary<dtypes::kAllAndComplex>("logical_and_cpu", m, r, a, b, [](auto p, auto q) { return truth(p) && truth(q); });
 }
 void logical_or(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
-  simple_binary<dtypes::kAllAndComplex>("logical_or_cpu", m, r, a, b, [](auto p, auto q) { return convert<bool>(p) || convert<bool>(q); });
+  simple_binary<dtypes::kAllAndComplex>("logical_or_cpu", m, r, a, b, [](auto p, auto q) { return truth(p) || truth(q); });
 }
 void logical_xor(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
-  simple_binary<dtypes::kAllAndComplex>("logical_xor_cpu", m, r, a, b, [](auto p, auto q) { return convert<bool>(p) != convert<bool>(q); });
+  simple_binary<dtypes::kAllAndComplex>("logical_xor_cpu", m, r, a, b, [](auto p, auto q) { return truth(p) != truth(q); });
 }
 
 // lerp(self, end, weight) = self + weight * (end - self), computed from the

@@ -124,16 +124,6 @@ void im2col(const ConvGeometry& g, const Band& band, std::conditional_t<kToCol, 
   }
 }
 
-// Calls fn(tag) with a float (float32) or double tag: the meta function let only these through.
-template <typename Fn>
-void visit_float(ScalarType t, Fn&& fn) {
-  if (t == ScalarType::kFloat32) {
-    fn(float{});
-  } else {
-    fn(double{});
-  }
-}
-
 template <typename T>
 const T* cptr(const Tensor& t) {
   return static_cast<const T*>(t.data_ptr());
@@ -183,15 +173,16 @@ void convolution2d(const Conv2dMeta& m, const Tensor& out, const Tensor& input, 
                    const std::optional<Tensor>& bias, IntArrayRef /*stride*/, IntArrayRef /*padding*/,
                    IntArrayRef /*dilation*/, std::int64_t /*groups*/) {
   const ConvGeometry g(m);
-  Tensor x = input.contiguous();
-  Tensor wt = weight.contiguous();
+  const Widened wide(out);
+  Tensor x = Widened::in(input).contiguous();
+  Tensor wt = Widened::in(weight).contiguous();
   std::optional<Tensor> b;
-  if (bias) b = bias->contiguous();
-  visit_float(input.dtype(), [&](auto tag) {
+  if (bias) b = Widened::in(*bias).contiguous();
+  visit_float(x.dtype(), "slow_conv2d_cpu", [&](auto tag) {
     using T = decltype(tag);
     const T* px = cptr<T>(x);
     const T* pw = cptr<T>(wt);
-    T* po = mptr<T>(out);
+    T* po = mptr<T>(wide.out());
     for_each_image_range<T>(g, [&](std::int64_t n0, std::int64_t n1, T* col) {
       for (std::int64_t n = n0; n < n1; ++n) {
         // The bias is the GEMM's starting value (beta = 1): no second pass over the output.
@@ -214,6 +205,7 @@ void convolution2d(const Conv2dMeta& m, const Tensor& out, const Tensor& input, 
       }
     });
   });
+  wide.finish();
 }
 
 namespace {
@@ -228,11 +220,13 @@ void conv_backward(const Conv2dMeta& m, const Tensor& out, const Tensor& grad, c
                    IntArrayRef /*size*/, IntArrayRef /*stride*/, IntArrayRef /*padding*/, IntArrayRef /*dilation*/,
                    std::int64_t /*groups*/) {
   const ConvGeometry g(m);
-  Tensor gr = grad.contiguous();
-  Tensor o = other.contiguous();
-  visit_float(grad.dtype(), [&](auto tag) {
+  const Widened wide(out);
+  Tensor gr = Widened::in(grad).contiguous();
+  Tensor o = Widened::in(other).contiguous();
+  visit_float(gr.dtype(), "slow_conv2d_cpu", [&](auto tag) {
     using T = decltype(tag);
-    T* po = mptr<T>(out);
+    T* po = mptr<T>(wide.out());
+    const Tensor& out = wide.out();
     std::mutex sum_lock;
     if constexpr (!kInput) std::fill(po, po + out.numel(), T(0));
     for_each_image_range<T>(g, [&](std::int64_t n0, std::int64_t n1, T* col) {
@@ -267,6 +261,7 @@ void conv_backward(const Conv2dMeta& m, const Tensor& out, const Tensor& grad, c
       }
     });
   });
+  wide.finish();
 }
 
 }  // namespace

@@ -131,7 +131,7 @@ void gather(const DimMeta& m, const Tensor& out, const Tensor& self, I64 /*dim*/
   check_bounds(ix, src.sizes()[d], d);
   const I64* ip = ix.data_ptr<I64>();
   const I64 step = src.strides()[d];
-  visit_dtype(self.dtype(), "gather", [&](auto tag) {
+  visit_dtype<dtypes::kAllAndComplex>(self.dtype(), "gather", [&](auto tag) {
     using T = decltype(tag);
     const T* in = static_cast<const T*>(src.data_ptr());
     T* o = static_cast<T*>(out.data_ptr());
@@ -157,7 +157,7 @@ void scatter_impl(const DimMeta& m, const Tensor& out, const Tensor& self, const
   const Tensor s = is_value ? src : at_least_1d(src);
   const I64* ip = ix.data_ptr<I64>();
   const I64 step = o1.strides()[d];
-  visit_dtype(self.dtype(), op, [&](auto tag) {
+  visit_dtype<dtypes::kAllAndComplex>(self.dtype(), op, [&](auto tag) {
     using T = decltype(tag);
     T* o = static_cast<T*>(o1.data_ptr());
     if (is_value) {
@@ -196,7 +196,7 @@ void masked_fill(const OutputMeta& /*m*/, const Tensor& out, const Tensor& self,
   Tensor target = out;
   target.copy_(self.expand(shape));
   const Scalar v = value.item();
-  visit_dtype(self.dtype(), "masked_fill", [&](auto tag) {
+  visit_dtype<dtypes::kAllAndComplex>(self.dtype(), "masked_fill", [&](auto tag) {
     using T = decltype(tag);
     const T fill = v.to<T>();
     for_each_element<2>(shape, {out, mk}, [&](std::array<char*, 2> p, I64 n, std::array<I64, 2> s) {

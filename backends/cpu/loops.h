@@ -17,6 +17,7 @@
 #include <cstring>
 #include <exception>
 #include <initializer_list>
+#include <optional>
 #include <string>
 
 #include <wick/checked.h>
@@ -232,6 +233,45 @@ void binary_loop(const Tensor& out, const Tensor& a, const Tensor& b, F f) {
 
 /// `t` converted to `dtype` (no copy when it already is).
 Tensor as_dtype(const Tensor& t, ScalarType dtype);
+
+/// Calls fn(float{}) or fn(double{}) for float32 or float64; any other
+/// dtype is PyTorch's "not implemented" error naming `kernel` (kernels
+/// written for the two wide floating types; float16 and bfloat16 reach them
+/// through `Widened`).
+template <typename Fn>
+void visit_float(ScalarType t, const char* kernel, Fn&& fn) {
+  visit_dtype<dtypes::bit(ScalarType::kFloat32) | dtypes::bit(ScalarType::kFloat64)>(t, kernel, fn);
+}
+
+// Note [16-bit floats in float kernels]
+// Kernels with loops for float32 and float64 only (convolution, softmax,
+// normalisation, pooling, losses) compute float16 and bfloat16 in float32,
+// as PyTorch's CPU kernels accumulate them: the inputs are converted, the
+// kernel writes a float32 result, and that is rounded into the output once.
+class Widened final {
+ public:
+  explicit Widened(const Tensor& out)
+      : out_(out), work_(is_reduced_floating(out.dtype()) ? make_empty(out.sizes(), ScalarType::kFloat32) : out) {}
+  /// Where the kernel writes: `out`, or a float32 tensor of its sizes.
+  [[nodiscard]] const Tensor& out() const noexcept { return work_; }
+  /// An input, in float32 when it is float16 or bfloat16.
+  [[nodiscard]] static Tensor in(const Tensor& t) {
+    return t.defined() && is_reduced_floating(t.dtype()) ? t.to(ScalarType::kFloat32) : t;
+  }
+  [[nodiscard]] static std::optional<Tensor> in(const std::optional<Tensor>& t) {
+    return t ? std::optional<Tensor>(in(*t)) : std::nullopt;
+  }
+  /// Rounds the float32 result into `out` (nothing to do otherwise).
+  void finish() const {
+    if (work_.impl() == out_.impl()) return;
+    Tensor o = out_;
+    o.copy_(work_);
+  }
+
+ private:
+  Tensor out_;
+  Tensor work_;
+};
 /// dst[i] = convert(src[i]) for any two dtypes (copy_'s converting half;
 /// src already broadcast to dst's shape or broadcastable through strides).
 void copy_convert(const Tensor& dst, const Tensor& src);

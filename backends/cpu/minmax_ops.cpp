@@ -93,18 +93,19 @@ void select_rows(const char* op, const Plan& p, const Tensor& values, const Tens
   });
 }
 
-// all (kAll) or any over rows; the result is bool whatever the input dtype.
+// all (kAll) or any over rows; the result is bool (uint8 for uint8 input,
+// as PyTorch 1.13), 0 or 1 in one byte either way.
 template <bool kAll>
 void all_any_rows(const char* op, const Plan& p, const Tensor& out) {
-  bool* o = out.data_ptr<bool>();
-  visit_dtype(p.rows.dtype(), op, [&](auto tag) {
+  bool* o = static_cast<bool*>(out.data_ptr());
+  visit_dtype<dtypes::kAllAndComplex>(p.rows.dtype(), op, [&](auto tag) {
     using T = decltype(tag);
     const T* in = p.rows.data_ptr<T>();
     for (std::int64_t i = 0; i < p.outer; ++i) {
       const T* row = in + i * p.inner;
       bool r = kAll;
       for (std::int64_t j = 0; j < p.inner; ++j) {
-        if ((row[j] != T(0)) != kAll) {
+        if ((row[j] != T(0)) != kAll) {  // complex: either part nonzero
           r = !kAll;
           break;
         }
@@ -117,38 +118,38 @@ void all_any_rows(const char* op, const Plan& p, const Tensor& out) {
 }  // namespace
 
 void max(const ReductionMeta& m, const Tensor& out, const Tensor& self) {
-  select_rows<true>("torch.max", plan_rows(self, m.compute, m.reduced), out, Tensor());
+  select_rows<true>("max_all", plan_rows(self, m.compute, m.reduced), out, Tensor());
 }
 void min(const ReductionMeta& m, const Tensor& out, const Tensor& self) {
-  select_rows<false>("torch.min", plan_rows(self, m.compute, m.reduced), out, Tensor());
+  select_rows<false>("min_all", plan_rows(self, m.compute, m.reduced), out, Tensor());
 }
 void max_dim(const ReductionWithIndicesMeta& m, const std::array<Tensor, 2>& outs, const Tensor& self,
              std::int64_t /*dim*/, bool /*keepdim*/) {
-  select_rows<true>("torch.max", plan_rows(self, m.compute, m.reduced), outs[0], outs[1]);
+  select_rows<true>("max_cpu", plan_rows(self, m.compute, m.reduced), outs[0], outs[1]);
 }
 void min_dim(const ReductionWithIndicesMeta& m, const std::array<Tensor, 2>& outs, const Tensor& self,
              std::int64_t /*dim*/, bool /*keepdim*/) {
-  select_rows<false>("torch.min", plan_rows(self, m.compute, m.reduced), outs[0], outs[1]);
+  select_rows<false>("min_cpu", plan_rows(self, m.compute, m.reduced), outs[0], outs[1]);
 }
 void amax(const ReductionMeta& m, const Tensor& out, const Tensor& self, IntArrayRef /*dim*/, bool /*keepdim*/) {
-  select_rows<true>("torch.amax", plan_rows(self, m.compute, m.reduced), out, Tensor());
+  select_rows<true>("max_values_cpu", plan_rows(self, m.compute, m.reduced), out, Tensor());
 }
 void amin(const ReductionMeta& m, const Tensor& out, const Tensor& self, IntArrayRef /*dim*/, bool /*keepdim*/) {
-  select_rows<false>("torch.amin", plan_rows(self, m.compute, m.reduced), out, Tensor());
+  select_rows<false>("min_values_cpu", plan_rows(self, m.compute, m.reduced), out, Tensor());
 }
 void argmax(const ReductionMeta& m, const Tensor& out, const Tensor& self, std::optional<std::int64_t> /*dim*/,
             bool /*keepdim*/) {
-  select_rows<true>("torch.argmax", plan_rows(self, m.compute, m.reduced), Tensor(), out);
+  select_rows<true>("argmax_cpu", plan_rows(self, m.compute, m.reduced), Tensor(), out);
 }
 void argmin(const ReductionMeta& m, const Tensor& out, const Tensor& self, std::optional<std::int64_t> /*dim*/,
             bool /*keepdim*/) {
-  select_rows<false>("torch.argmin", plan_rows(self, m.compute, m.reduced), Tensor(), out);
+  select_rows<false>("argmin_cpu", plan_rows(self, m.compute, m.reduced), Tensor(), out);
 }
 void all(const ReductionMeta& m, const Tensor& out, const Tensor& self) {
-  all_any_rows<true>("torch.all", plan_rows(self, m.compute, m.reduced), out);
+  all_any_rows<true>("all_cpu", plan_rows(self, m.compute, m.reduced), out);
 }
 void any(const ReductionMeta& m, const Tensor& out, const Tensor& self) {
-  all_any_rows<false>("torch.any", plan_rows(self, m.compute, m.reduced), out);
+  all_any_rows<false>("any_cpu", plan_rows(self, m.compute, m.reduced), out);
 }
 void all_dim(const ReductionMeta& m, const Tensor& out, const Tensor& self, std::int64_t /*dim*/, bool /*keepdim*/) {
   all(m, out, self);

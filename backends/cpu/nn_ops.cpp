@@ -28,16 +28,6 @@ namespace {
 
 namespace nnf = wick::nn::functional;
 
-// Calls fn(tag) with a float or double tag.
-template <typename Fn>
-void visit_float(ScalarType t, Fn&& fn) {
-  if (t == ScalarType::kFloat32) {
-    fn(float{});
-  } else {
-    fn(double{});
-  }
-}
-
 template <typename T>
 T nan_max(T a, T b) {
   return (b > a || std::isnan(b)) ? b : a;  // a NaN, once met, stays
@@ -157,15 +147,16 @@ template <bool kLog>
 void softmax_along(const SoftmaxMeta& m, const Tensor& out, const Tensor& input, std::int64_t /*dim*/,
                    std::optional<ScalarType> /*dtype*/) {
   if (out.numel() == 0) return;
-  const Tensor x = as_dtype(input, m.out.dtype).contiguous();
+  const Widened wide(out);
+  const Tensor x = as_dtype(Widened::in(input), wide.out().dtype()).contiguous();
   const std::int64_t outer = m.outer;
   const std::int64_t n = m.n;
   const std::int64_t inner = m.inner;
   const bool avx2 = cpu_has_avx2();
-  visit_float(x.dtype(), [&](auto tag) {
+  visit_float(x.dtype(), kLog ? "log_softmax_lastdim_kernel_impl" : "softmax_lastdim_kernel_impl", [&](auto tag) {
     using T = decltype(tag);
     const T* px = static_cast<const T*>(x.data_ptr());
-    T* py = static_cast<T*>(out.data_ptr());
+    T* py = static_cast<T*>(wide.out().data_ptr());
     if (inner == 1) {
       parallel_for(outer, std::max<std::int64_t>(1, kGrainSize / n), [&](std::int64_t begin, std::int64_t end) {
         for (std::int64_t o = begin; o < end; ++o) {
@@ -197,30 +188,32 @@ void softmax_along(const SoftmaxMeta& m, const Tensor& out, const Tensor& input,
       }
     });
   });
+  wide.finish();
 }
 
 // --- activations -------------------------------------------------------------------------------
 
 // out = fn(self), elementwise (the derived kernel copies `out` into self for inplace=True).
-template <typename Fn>
-void activation(const Tensor& out, const Tensor& self, Fn fn) {
-  visit_float(self.dtype(), [&](auto tag) {
+// float16 and bfloat16 compute in float32 and round once.
+template <std::uint32_t kSet = dtypes::kFloating, typename Fn>
+void activation(const char* kernel, const Tensor& out, const Tensor& self, Fn fn) {
+  visit_dtype<kSet>(self.dtype(), kernel, [&](auto tag) {
     using T = decltype(tag);
-    unary_loop<T, T>(out, self, [&](T v) { return static_cast<T>(fn(v)); });
+    unary_loop<T, T>(out, self, [&](T v) { return static_cast<T>(fn(compute_type_t<T>(v))); });
   });
 }
 
 }  // namespace
 
 void leaky_relu(const ActivationMeta&, const Tensor& out, const Tensor& self, double slope, bool /*inplace*/) {
-  activation(out, self, [slope](auto v) {
+  activation("leaky_relu_cpu", out, self, [slope](auto v) {
     using T = decltype(v);
     return v > T(0) ? v : v * static_cast<T>(slope);
   });
 }
 
 void elu(const ActivationMeta&, const Tensor& out, const Tensor& self, double alpha, bool /*inplace*/) {
-  activation(out, self, [alpha](auto v) {
+  activation("elu_cpu", out, self, [alpha](auto v) {
     using T = decltype(v);
     return v > T(0) ? v : static_cast<T>(alpha) * std::expm1(v);
   });
@@ -228,7 +221,7 @@ void elu(const ActivationMeta&, const Tensor& out, const Tensor& self, double al
 
 void gelu(const ActivationMeta&, const Tensor& out, const Tensor& self, std::string_view approximate) {
   if (approximate == "tanh") {
-    activation(out, self, [](auto v) {
+    activation("GeluKernelImpl", out, self, [](auto v) {
       using T = decltype(v);
       const T beta = static_cast<T>(std::numbers::sqrt2 * std::numbers::inv_sqrtpi);  // sqrt(2 / pi)
       const T kappa = static_cast<T>(0.044715);
@@ -236,21 +229,21 @@ void gelu(const ActivationMeta&, const Tensor& out, const Tensor& self, std::str
     });
     return;
   }
-  activation(out, self, [](auto v) {
+  activation("GeluKernelImpl", out, self, [](auto v) {
     using T = decltype(v);
     return v * T(0.5) * (T(1) + std::erf(v * static_cast<T>(1.0 / std::numbers::sqrt2)));
   });
 }
 
 void silu(const ActivationMeta&, const Tensor& out, const Tensor& self, bool /*inplace*/) {
-  activation(out, self, [](auto v) {
+  activation<dtypes::kFloatingAndComplex>("silu_cpu", out, self, [](auto v) {
     using T = decltype(v);
     return v / (T(1) + std::exp(-v));
   });
 }
 
 void logsigmoid(const ActivationMeta&, const Tensor& out, const Tensor& self) {
-  activation(out, self, [](auto v) {
+  activation("log_sigmoid_cpu", out, self, [](auto v) {
     using T = decltype(v);
     return std::min(v, T(0)) - std::log1p(std::exp(-std::abs(v)));
   });
@@ -267,16 +260,17 @@ void nll_loss(const NllLossMeta& sh, const Tensor& out, const Tensor& input, con
               std::optional<bool> /*reduce*/, std::string_view /*reduction*/) {
   const char* op = "torch.nn.functional.nll_loss";
   const nnf::Reduction red = sh.reduction;
-  Tensor x = input.contiguous();
+  const Widened wide(out);
+  Tensor x = Widened::in(input).contiguous();
   Tensor t = target.contiguous();
   std::optional<Tensor> w;
-  if (weight) w = weight->contiguous();
-  visit_float(x.dtype(), [&](auto tag) {
+  if (weight) w = Widened::in(*weight).contiguous();
+  visit_float(x.dtype(), "nll_loss_out_frame", [&](auto tag) {
     using T = decltype(tag);
     const T* px = static_cast<const T*>(x.data_ptr());
     const auto* pt = static_cast<const std::int64_t*>(t.data_ptr());
     const T* pw = w ? static_cast<const T*>(w->data_ptr()) : nullptr;
-    T* po = static_cast<T*>(out.data_ptr());
+    T* po = static_cast<T*>(wide.out().data_ptr());
     double total = 0;
     double weight_sum = 0;
     for (std::int64_t i = 0; i < sh.n; ++i) {
@@ -299,6 +293,7 @@ void nll_loss(const NllLossMeta& sh, const Tensor& out, const Tensor& input, con
     if (red == nnf::Reduction::kSum) *po = static_cast<T>(total);
     if (red == nnf::Reduction::kMean) *po = static_cast<T>(total / weight_sum);  // 0/0: NaN, as PyTorch
   });
+  wide.finish();
 }
 
 void softmax_rows(const SoftmaxMeta& m, const Tensor& out, const Tensor& input, std::int64_t dim,

@@ -104,21 +104,18 @@ void layer_norm(const LayerNormMeta& meta, const Tensor& out, const Tensor& inpu
   const std::int64_t m = meta.m;
   const std::int64_t n = meta.n;
   if (m == 0 || n == 0) return;
-  Tensor x = input.contiguous();
+  const Widened wide(out);
+  Tensor x = Widened::in(input).contiguous();
   std::optional<Tensor> w;
   std::optional<Tensor> b;
-  if (weight) w = weight->contiguous();
-  if (bias) b = bias->contiguous();
-  auto run = [&](auto tag) {
+  if (weight) w = Widened::in(*weight).contiguous();
+  if (bias) b = Widened::in(*bias).contiguous();
+  visit_float(x.dtype(), "LayerNormKernelImpl", [&](auto tag) {
     using T = decltype(tag);
     layer_norm_rows<T>(x.data_ptr<T>(), w ? w->data_ptr<T>() : nullptr, b ? b->data_ptr<T>() : nullptr,
-                       out.data_ptr<T>(), m, n, eps);
-  };
-  if (x.dtype() == ScalarType::kFloat32) {
-    run(float{});
-  } else {
-    run(double{});
-  }
+                       wide.out().data_ptr<T>(), m, n, eps);
+  });
+  wide.finish();
 }
 
 }  // namespace wick::cpu

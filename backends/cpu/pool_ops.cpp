@@ -29,14 +29,9 @@ std::vector<PoolWindow> windows(const PoolDim& dim) {
 // float and double, and int64 (avg_pool2d: integer sums divided with C's
 // truncation, as PyTorch): the meta functions let only these through.
 template <typename Fn>
-void visit_pool_dtype(ScalarType t, Fn&& fn) {
-  if (t == ScalarType::kInt64) {
-    fn(std::int64_t{});
-  } else if (t == ScalarType::kFloat32) {
-    fn(float{});
-  } else {
-    fn(double{});
-  }
+void visit_pool_dtype(ScalarType t, const char* kernel, Fn&& fn) {
+  visit_dtype<dtypes::bit(ScalarType::kInt64) | dtypes::bit(ScalarType::kFloat32) | dtypes::bit(ScalarType::kFloat64)>(
+      t, kernel, fn);
 }
 
 // kForward: y[o] = sum(x[window]) / divisor, from src into dst. Else the
@@ -75,9 +70,11 @@ void window_pool(const Pool2dMeta& m, const std::vector<PoolWindow>& wh, const s
 // gradient `src` into out. An empty batch, plane or output (whose other
 // sizes may be anything, 2**63 - 1 included) makes no window table.
 template <bool kForward>
-void run_window_pool(const Pool2dMeta& m, const Tensor& out, const Tensor& src) {
-  const Tensor s = src.contiguous();
-  visit_pool_dtype(out.dtype(), [&](auto tag) {
+void run_window_pool(const Pool2dMeta& m, const Tensor& out_in, const Tensor& src) {
+  const Widened wide(out_in);
+  const Tensor& out = wide.out();
+  const Tensor s = Widened::in(src).contiguous();
+  visit_pool_dtype(out.dtype(), kForward ? "avg_pool2d_out_frame" : "avg_pool2d_backward_out_frame", [&](auto tag) {
     using T = decltype(tag);
     T* po = static_cast<T*>(out.data_ptr());
     // The adjoint adds into zeros; a forward with nothing to read (an empty
@@ -86,6 +83,7 @@ void run_window_pool(const Pool2dMeta& m, const Tensor& out, const Tensor& src) 
     if (out.numel() == 0 || s.numel() == 0 || m.rows.out == 0 || m.cols.out == 0) return;
     window_pool<kForward, T>(m, windows(m.rows), windows(m.cols), static_cast<const T*>(s.data_ptr()), po);
   });
+  wide.finish();
 }
 
 }  // namespace
@@ -115,9 +113,10 @@ void adaptive_avg_pool2d_backward(const Pool2dMeta& m, const Tensor& out, const 
 void max_pool2d_with_indices(const MaxPool2dMeta& m, const std::array<Tensor, 2>& outs, const Tensor& input,
                              IntArrayRef /*kernel_size*/, IntArrayRef /*stride*/, IntArrayRef /*padding*/,
                              IntArrayRef /*dilation*/, bool /*ceil_mode*/) {
-  const Tensor& out = outs[0];
-  if (out.numel() == 0) return;
-  const Tensor x = input.contiguous();
+  if (outs[0].numel() == 0) return;
+  const Widened wide(outs[0]);
+  const Tensor& out = wide.out();
+  const Tensor x = Widened::in(input).contiguous();
   auto* pi = static_cast<std::int64_t*>(outs[1].data_ptr());
   const std::int64_t h = m.rows.in;
   const std::int64_t w = m.cols.in;
@@ -155,11 +154,8 @@ void max_pool2d_with_indices(const MaxPool2dMeta& m, const std::array<Tensor, 2>
       }
     }
   };
-  if (x.dtype() == ScalarType::kFloat32) {
-    run(float{});
-  } else {
-    run(double{});
-  }
+  visit_float(x.dtype(), "max_pool2d", run);
+  wide.finish();
 }
 
 }  // namespace wick::cpu

@@ -36,16 +36,22 @@ namespace {
 constexpr std::int64_t kSumGrain = 4 * kGrainSize;
 
 // out[i] = scale * sum(rows[i, :]) in the output dtype.
-void reduce_rows(const Plan& p, const Tensor& out, double scale, const char* op) {
-  visit_dtype(p.rows.dtype(), op, [&](auto tag) {
+void reduce_rows(const Plan& p, const Tensor& out_in, double scale, const char* op) {
+  visit_dtype<dtypes::kAllAndComplex>(p.rows.dtype(), op, [&](auto tag) {
     using T = decltype(tag);
-    using Acc = std::conditional_t<is_floating_v<T>, double, std::int64_t>;
+    using Acc = AccOf<T>;
     const T* in = static_cast<const T*>(p.rows.data_ptr());
-    visit_dtype(out.dtype(), op, [&](auto out_tag) {
-      using O = decltype(out_tag);
+    // Integer sums are written as int64 (their widened dtype), the others in
+    // the rows' dtype; any other output dtype gets a converted copy.
+    using O = std::conditional_t<std::is_integral_v<Acc>, std::int64_t, T>;
+    write_as(out_in, cpp_to_dtype<O>, [&](const Tensor& out) {
       O* o = static_cast<O*>(out.data_ptr());
       auto store = [&](std::int64_t i, Acc s) {
-        o[i] = scale == 1.0 ? static_cast<O>(s) : static_cast<O>(static_cast<double>(s) * scale);
+        if constexpr (std::is_integral_v<Acc>) {
+          o[i] = scale == 1.0 ? s : convert<O>(static_cast<double>(s) * scale);
+        } else {
+          o[i] = convert<O>(scale == 1.0 ? s : s * scale);
+        }
       };
       if (p.outer == 1 && p.inner >= 2 * kSumGrain) {
         // One long row: fixed blocks summed in parallel, then their sums
@@ -74,14 +80,14 @@ void reduce_rows(const Plan& p, const Tensor& out, double scale, const char* op)
 
 void sum(const ReductionMeta& m, const Tensor& out, const Tensor& self, std::optional<IntArrayRef> /*dim*/,
          bool /*keepdim*/, std::optional<ScalarType> /*dtype*/) {
-  reduce_rows(plan_rows(self, m.compute, m.reduced), out, 1.0, "torch.sum");
+  reduce_rows(plan_rows(self, m.compute, m.reduced), out, 1.0, "sum_cpu");
 }
 
 void mean(const ReductionMeta& m, const Tensor& out, const Tensor& self, std::optional<IntArrayRef> /*dim*/,
           bool /*keepdim*/, std::optional<ScalarType> /*dtype*/) {
   const Plan p = plan_rows(self, m.compute, m.reduced);
   const double scale = p.inner == 0 ? std::nan("") : 1.0 / static_cast<double>(p.inner);
-  reduce_rows(p, out, scale, "torch.mean");
+  reduce_rows(p, out, scale, "mean_cpu");
 }
 
 }  // namespace wick::cpu

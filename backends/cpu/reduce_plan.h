@@ -9,6 +9,8 @@
 /// kernel (reduce_ops.cpp, minmax_ops.cpp, stat_ops.cpp) works on rows.
 #pragma once
 
+#include <complex>
+
 #include <cstdint>
 #include <type_traits>
 
@@ -25,6 +27,27 @@ struct Plan {
 
 /// The rows of `self` converted to `compute`, reduced over `r`.
 Plan plan_rows(const Tensor& self, ScalarType compute, const ReducedDims& r);
+
+/// The accumulator of T's sums and products: double for the floating types
+/// (float16 and bfloat16 included), complex<double> for the complex ones,
+/// int64 for the rest (integer sums and products wrap, as PyTorch's).
+template <typename T>
+using AccOf = std::conditional_t<is_complex_v<T>, std::complex<double>,
+                                 std::conditional_t<is_floating_v<T>, double, std::int64_t>>;
+
+/// Runs fn(target) with `out`, or with a tensor of `dtype` that is then
+/// converted into `out`: the reductions write their rows' own dtype only.
+template <typename Fn>
+void write_as(const Tensor& out, ScalarType dtype, Fn&& fn) {
+  if (out.dtype() == dtype) {
+    fn(out);
+    return;
+  }
+  const Tensor tmp = make_empty(out.sizes(), dtype, out.device());
+  fn(tmp);
+  Tensor o = out;
+  o.copy_(tmp);
+}
 
 /// Sum of `f(x[i])` over `[0, n)` in `Acc`, pairwise (accurate for long
 /// float rows). Blocks of up to 256 values are summed in 8 independent lanes,

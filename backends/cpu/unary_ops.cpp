@@ -20,6 +20,16 @@ namespace {
 
 using M = ElementwiseMeta;
 
+// 1 / v; a complex one divided as PyTorch divides (scalar_ops::complex_divide).
+template <typename T>
+T reciprocal_of(T v) {
+  if constexpr (is_complex_v<T>) {
+    return scalar_ops::complex_divide(T(1), v);
+  } else {
+    return T(1) / v;
+  }
+}
+
 // log2 of a complex number (the standard library has it for reals only).
 template <typename T>
 T log2_of(T v) {
@@ -107,7 +117,7 @@ WICK_FLOAT_UNARY(sinh, "sinh_vml_cpu", kFC, std::sinh(v))
 WICK_FLOAT_UNARY(cosh, "cosh_vml_cpu", kFC, std::cosh(v))
 WICK_FLOAT_UNARY(tanh, "tanh_vml_cpu", kFC, std::tanh(v))
 WICK_FLOAT_UNARY(erf, "erf_vml_cpu", kF, std::erf(v))
-WICK_FLOAT_UNARY(reciprocal, "reciprocal_cpu", kFC, decltype(v)(1) / v)
+WICK_FLOAT_UNARY(reciprocal, "reciprocal_cpu", kFC, reciprocal_of(v))
 WICK_FLOAT_UNARY(sigmoid, "sigmoid_cpu", kFC, decltype(v)(1) / (decltype(v)(1) + std::exp(-v)))
 #undef WICK_FLOAT_UNARY
 

@@ -400,12 +400,8 @@ std::string Tensor::repr() const {
     contents = "[]";
   } else if (dev.is_meta()) {
     // No elements to print (Note [Meta tensors] in wick/meta.h). PyTorch
-    // 1.13 spells out the size, and a dtype other than the default float
-    // one, even twice for a dtype it would have named anyway.
+    // 1.13 spells out the size, and any dtype other than the default float one.
     const ScalarType t = dtype();
-    if (t != kDefaultFloat && t != kDefaultComplex && t != ScalarType::kInt64 && t != ScalarType::kBool) {
-      suffixes.push_back("dtype=" + dtype_repr(t));
-    }
     suffixes.push_back("size=" + shape_tuple(sizes()));
     if (t != kDefaultFloat) suffixes.push_back("dtype=" + dtype_repr(t));
     contents = "...";

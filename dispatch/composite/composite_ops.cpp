@@ -295,7 +295,7 @@ Tensor matmul_kernel(const Tensor& a, const Tensor& b) {
     WICK_CHECK(a.numel() == b.numel(), RuntimeError, "inconsistent tensor size, expected tensor [", a.numel(),
                "] and src [", b.numel(), "] to have the same number of elements, but got ", a.numel(), " and ",
                b.numel(), " elements respectively");
-    return sum(mul(a, b));
+    return dot(a, b);
   }
   if (da == 2 && db == 2) return mm(a, b);
   if (da == 1 && db == 2) return squeeze(mm(unsqueeze(a, 0), b), 0);
@@ -332,7 +332,9 @@ Tensor outer_kernel(const Tensor& self, const Tensor& vec2) {
 }
 
 Tensor rsub_kernel(const Tensor& self, const Tensor& other, const Scalar& alpha) { return sub(other, self, alpha); }
-Tensor rtruediv_kernel(const Tensor& self, const Tensor& other) { return div(other, self); }
+// other / self as PyTorch 1.13's Tensor.__rtruediv__ computes it: reciprocal(self) * other
+// (2.5 / half(3.) is 0.8330, not the nearest half 0.8335).
+Tensor rtruediv_kernel(const Tensor& self, const Tensor& other) { return mul(reciprocal(self), other); }
 Tensor rpow_kernel(const Tensor& self, const Tensor& other) { return pow(other, self); }
 Tensor rmod_kernel(const Tensor& self, const Tensor& other) { return remainder(other, self); }
 Tensor invert_kernel(const Tensor& self) {
@@ -405,7 +407,7 @@ Tensor scatter_reduce_kernel(const Tensor& self, std::int64_t dim, const Tensor&
   const Tensor ix = at_least_1d(index.to(cpu).to(ScalarType::kInt64).contiguous());
   const Tensor s = value ? src : at_least_1d(src.to(cpu).to(self.dtype()));
   const std::int64_t d = wrap_dim(dim, out.dim());
-  visit_dtype(self.dtype(), op, [&](auto tag) {
+  visit_dtype<dtypes::kAllAndComplex>(self.dtype(), "scatter_cpu", [&](auto tag) {
     using V = decltype(tag);
     V* o = out.data_ptr<V>();
     const std::int64_t* ip = ix.data_ptr<std::int64_t>();
@@ -436,6 +438,10 @@ Tensor scatter_reduce_kernel(const Tensor& self, std::int64_t dim, const Tensor&
 // broadcast, the dtypes promote, and a NaN in any operand gives NaN, as in
 // PyTorch's clamp.Tensor (a bound above the other clamps to the upper one).
 Tensor clamp_tensor_kernel(const Tensor& self, const std::optional<Tensor>& min, const std::optional<Tensor>& max) {
+  WICK_CHECK(!is_complex(self.dtype()), RuntimeError, "torch.clamp: clamp is not supported for complex types");
+  // Both bounds: PyTorch's clamp kernel, which has no bool loop (one bound is maximum or minimum, which do).
+  WICK_CHECK(!(min && max && self.dtype() == ScalarType::kBool), RuntimeError,
+             "torch.clamp: \"clamp_cpu\" not implemented for 'Bool'");
   WICK_CHECK(min.has_value() || max.has_value(), RuntimeError,
              "torch.clamp: At least one of 'min' or 'max' must not be None");
   const Tensor low = min ? maximum(self, *min) : self;

@@ -70,12 +70,12 @@ Tensor f_log_softmax(T input, std::optional<std::int64_t> dim, std::int64_t, std
 Tensor dropout_impl(const char* op, T input, double p, bool train, bool inplace) {
   WICK_CHECK(p >= 0.0 && p <= 1.0, ValueError, op, ": dropout probability has to be between 0 and 1, but got ", p);
   if (p == 0.0 || !train || input.numel() == 0) return input;
-  WICK_CHECK(is_floating(input.dtype()), RuntimeError, op,
-             ": result type Float can't be cast to the desired output type ", type_title(input.dtype()));
   Tensor noise;
-  if (p == 1.0) {
+  if (p == 1.0) {  // zeros in any dtype, as PyTorch multiplies by them
     noise = zeros({}, input.dtype(), input.device());
   } else {
+    WICK_CHECK(is_floating(input.dtype()) || is_complex(input.dtype()), RuntimeError, op,
+               ": result type Float can't be cast to the desired output type ", type_title(input.dtype()));
     // PyTorch's mask: bernoulli_(1 - p) on the CPU generator, a float64
     // uniform below 1 - p (Note [PyTorch's random numbers]).
     Tensor keep = lt(rand(input.sizes(), ScalarType::kFloat64, input.device()), num(1.0 - p));
@@ -216,6 +216,14 @@ Tensor bce_kernel(T input, T target, OptTensor weight, std::optional<bool> size_
 Tensor bce_logits_impl(const char* op, T input, T target, OptTensor weight, OptTensor pos_weight, nnf::Reduction red) {
   WICK_CHECK(target.sizes().equals(input.sizes()), ValueError, op, ": Target size (", torch_size(target.sizes()),
              ") must be the same as input size (", torch_size(input.sizes()), ")");
+  // The first step of PyTorch's formula that each other dtype fails.
+  const ScalarType t = input.dtype();
+  WICK_CHECK(t != ScalarType::kBool, RuntimeError, op,
+             ": Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, "
+             "use the `~` or `logical_not()` operator instead.");
+  WICK_CHECK(!is_integral(t, false), RuntimeError, op,
+             ": result type Float can't be cast to the desired output type ", type_title(t));
+  WICK_CHECK(!is_complex(t), RuntimeError, op, ": clamp is not supported for complex types");
   // (1 - t) x + lw * softplus(-x), lw = 1 + (pos_weight - 1) t, softplus(-x) = -logsigmoid(x)
   Tensor softplus_neg = neg(nnf::logsigmoid(input));
   if (pos_weight) softplus_neg = mul(softplus_neg, add(mul(sub(*pos_weight, num(1.0)), target), num(1.0)));

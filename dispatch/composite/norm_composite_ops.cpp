@@ -324,14 +324,21 @@ Tensor constant_pad_nd_kernel(T input, IntArrayRef pad, const Scalar& value) {
 
 // --- torch.linalg norms -------------------------------------------------------------------------------------
 
-// The input of a linalg norm: floating, converted to `dtype` when given.
+// The input of a linalg norm: floating or complex, converted to `dtype`
+// when given (complex to complex only, never narrowing).
 Tensor norm_input(const char* op, T input, std::optional<ScalarType> dtype) {
-  WICK_CHECK(is_floating(input.dtype()), RuntimeError, op,
-             ": Expected a floating point or complex tensor as input. Got ", type_title(input.dtype()));
-  if (!dtype || *dtype == input.dtype()) return input;
-  WICK_CHECK(is_floating(*dtype) && !(input.dtype() == ScalarType::kFloat64 && *dtype == ScalarType::kFloat32),
-             RuntimeError, op, ": the dtype of the input (", type_title(input.dtype()),
-             ") should be convertible without narrowing to the specified dtype (", type_title(*dtype), ")");
+  const ScalarType t = input.dtype();
+  const std::string_view name = std::string_view(op).substr(6);  // "linalg.vector_norm"
+  WICK_CHECK(is_floating(t) || is_complex(t), RuntimeError, op, ": ", name,
+             ": Expected a floating point or complex tensor as input. Got ", type_title(t));
+  if (!dtype || *dtype == t) return input;
+  WICK_CHECK(!is_complex(t) || is_complex(*dtype), RuntimeError, op, ": ", name,
+             ": dtype should be complex for complex inputs, but got ", type_title(*dtype));
+  const bool narrowing = (t == ScalarType::kFloat64 && *dtype == ScalarType::kFloat32) ||
+                         (t == ScalarType::kComplex128 && *dtype == ScalarType::kComplex64);
+  WICK_CHECK((is_complex(t) || is_floating(*dtype)) && !narrowing, RuntimeError, op, ": the dtype of the input (",
+             type_title(t), ") should be convertible without narrowing to the specified dtype (", type_title(*dtype),
+             ")");
   return input.to(*dtype);
 }
 
@@ -386,10 +393,8 @@ Tensor torch_norm(T self, const Value& p, std::optional<IntArrayRef> dim, bool k
              p.type_name());
   const Scalar pv = p.is_none() ? Scalar(2.0) : p.to_scalar();
   if (!dtype) return norm(self, std::optional<Scalar>(pv), IntArrayRef(dims), keepdim);
-  WICK_CHECK(is_floating(self.dtype()), RuntimeError, op,
-             ": norm(): input dtype should be either floating point or complex. Got ", type_title(self.dtype()),
-             " instead.");
-  WICK_CHECK(is_floating(*dtype), RuntimeError, op,
+  // With a dtype, the input is converted first: integers and bools are norms too.
+  WICK_CHECK(is_floating(*dtype) || is_complex(*dtype), RuntimeError, op,
              ": norm(): the desired output dtype should be either floating point or complex. Got ", type_title(*dtype),
              " instead.");
   return norm(self.to(*dtype), std::optional<Scalar>(pv), IntArrayRef(dims), keepdim);
@@ -408,7 +413,7 @@ Tensor matrix_norm(T input, const Value& ord, IntArrayRef dim, bool keepdim, std
                ": ord='nuc' needs the singular values (SVD), which wick does not implement yet");
     WICK_CHECK(s == "fro", RuntimeError, op, ": Order ", s, " not supported.");
     const std::int64_t dims[] = {d0, d1};
-    return vector_norm(input, Scalar(2.0), IntArrayRef(dims, 2), keepdim, dtype);
+    return vector_norm(norm_input(op, input, dtype), Scalar(2.0), IntArrayRef(dims, 2), keepdim, std::nullopt);
   }
   const double p = ord.to_double();
   WICK_CHECK(std::abs(p) != 2.0, NotImplementedError, op, ": ord=", p,

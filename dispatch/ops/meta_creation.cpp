@@ -11,7 +11,9 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <optional>
+#include <type_traits>
 
 #include "wick/checked.h"
 #include "wick/error.h"
@@ -81,6 +83,29 @@ void walk(const Value& v, std::size_t depth, Nested& n, const char* op) {
   }
 }
 
+// A number an integer dtype cannot hold is refused, as PyTorch refuses it
+// ("value cannot be converted to type uint8 without overflow"): a float out
+// of the type's range or NaN; an int out of range, except that a negative
+// int may wrap into an unsigned type (-1 is uint8 255) when its magnitude fits.
+void check_fits(const char* op, const Scalar& v, ScalarType t) {
+  if (!is_integral(t, false) || t == ScalarType::kInt64 || v.is_bool() || v.is_complex()) return;
+  bool fits = true;
+  visit_dtype<dtypes::kIntegral>(t, op, [&](auto tag) {
+    using T = decltype(tag);
+    constexpr auto lo = static_cast<double>(std::numeric_limits<T>::lowest());
+    constexpr auto hi = static_cast<double>(std::numeric_limits<T>::max());
+    if (v.is_floating()) {
+      const double d = v.to<double>();
+      fits = d >= lo && d <= hi;  // NaN fails both
+    } else {
+      const std::int64_t i = v.to<std::int64_t>();
+      const auto h = static_cast<std::int64_t>(hi);
+      fits = std::is_unsigned_v<T> ? i <= h && i >= -h : i >= static_cast<std::int64_t>(lo) && i <= h;
+    }
+  });
+  WICK_CHECK(fits, RuntimeError, op, ": value cannot be converted to type ", dtype_name(t), " without overflow");
+}
+
 // rand and randn: floating dtypes only.
 OutputMeta random_meta(const char* op, const char* kernel, IntArrayRef size, std::optional<ScalarType> dtype,
                        std::optional<Device> device) {
@@ -107,6 +132,7 @@ FromDataMeta tensor(const Value& data, std::optional<ScalarType> dtype, std::opt
                        : n.any_int   ? ScalarType::kInt64
                        : n.any_bool  ? ScalarType::kBool
                                      : kDefaultFloat;  // torch.tensor([]) is float32
+  for (const Scalar& v : n.leaves) check_fits(op, v, t);
   return {TensorMeta::contiguous(n.shape, t, target(device)), std::move(n.leaves)};
 }
 

@@ -35,6 +35,11 @@ ElementwiseMeta binary_op(const char* op, const Tensor& a, const Tensor& b, Bina
   const DimVector shape = broadcast_shapes(a.sizes(), b.sizes(), op);
   ScalarType compute = result_type(a, b);
   if (kind == BinaryKind::kBitwise) check_kernel_dtype(op, is_integral(compute, true), compute);
+  if (kind == BinaryKind::kOrdered) {
+    const std::string_view name(op);
+    WICK_CHECK(!is_complex(compute), RuntimeError, op, ": ", name.substr(name.rfind('.') + 1),
+               " not implemented for complex tensors.");
+  }
   if (kind == BinaryKind::kTrueDiv && is_integral(compute, true)) compute = kDefaultFloat;
   const bool to_bool = kind == BinaryKind::kCompare || kind == BinaryKind::kLogical;
   return {TensorMeta::contiguous(shape, to_bool ? ScalarType::kBool : compute, device), compute};
@@ -96,9 +101,7 @@ ElementwiseMeta add(const Tensor& self, const Tensor& other, const Scalar& alpha
   return m;
 }
 ElementwiseMeta sub(const Tensor& self, const Tensor& other, const Scalar& alpha) {
-  ElementwiseMeta m = arith("torch.sub", self, other);
-  check_alpha("torch.sub", m.compute, alpha);
-  // PyTorch looks at the operands' own dtypes: a Python bool counts.
+  // PyTorch looks at the operands' own dtypes (a Python bool counts), before alpha.
   const bool self_bool = self.dtype() == ScalarType::kBool;
   const bool other_bool = other.dtype() == ScalarType::kBool;
   WICK_CHECK(!(self_bool && other_bool), RuntimeError,
@@ -107,6 +110,8 @@ ElementwiseMeta sub(const Tensor& self, const Tensor& other, const Scalar& alpha
   WICK_CHECK(!self_bool && !other_bool, RuntimeError,
              "torch.sub: Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to "
              "invert a mask, use the `~` or `logical_not()` operator instead.");
+  ElementwiseMeta m = arith("torch.sub", self, other);
+  check_alpha("torch.sub", m.compute, alpha);
   return m;
 }
 // Integers to a negative power: refused for a Python-number exponent only
@@ -174,8 +179,7 @@ ElementwiseMeta abs(const Tensor& self) {
   return m;
 }
 ElementwiseMeta relu(const Tensor& self) {
-  WICK_CHECK(self.dtype() != ScalarType::kBool, RuntimeError,
-             "torch.relu: \"clamp_min_cpu\" not implemented for 'Bool'");
+  WICK_CHECK(self.dtype() != ScalarType::kBool, RuntimeError, "torch.relu: Boolean inputs not supported for relu");
   WICK_CHECK(!is_complex(self.dtype()), RuntimeError, "torch.relu: clamp is not supported for complex types");
   return unary_op("torch.relu", self, UnaryKind::kSame);
 }
@@ -191,9 +195,21 @@ ElementwiseMeta logical_not(const Tensor& self) {
   return m;
 }
 
+ElementwiseMeta sign(const Tensor& self) {
+  WICK_CHECK(!is_complex(self.dtype()), RuntimeError,
+             "torch.sign: Unlike NumPy, torch.sign is not intended to support complex numbers. Please use torch.sgn "
+             "instead.");
+  return unary_op("torch.sign", self, UnaryKind::kSame);
+}
+
 ElementwiseMeta floor(const Tensor& self) { return rounding("torch.floor", "floor_vml_cpu", self); }
 ElementwiseMeta ceil(const Tensor& self) { return rounding("torch.ceil", "ceil_vml_cpu", self); }
-ElementwiseMeta round(const Tensor& self) { return rounding("torch.round", "round_vml_cpu", self); }
+// round of a complex tensor is refused by its kernel, floor's and the others' by a check.
+ElementwiseMeta round(const Tensor& self) {
+  WICK_CHECK(!is_complex(self.dtype()), RuntimeError, "torch.round: \"round_vml_cpu\" not implemented for '",
+             type_title(self.dtype()), "'");
+  return rounding("torch.round", "round_vml_cpu", self);
+}
 ElementwiseMeta trunc(const Tensor& self) { return rounding("torch.trunc", "trunc_vml_cpu", self); }
 
 // clamp(self, min, max) = min(max(self, min), max); the result dtype is

@@ -23,6 +23,11 @@ Device check_same_dtype(const char* op, const Tensor& a, const Tensor& b) {
   return common_device(op, a, b);
 }
 
+// PyTorch's CPU has no bool matrix products ("addmm_impl_cpu_" not implemented for 'Bool').
+void check_not_bool(const char* op, const char* kernel, ScalarType t) {
+  WICK_CHECK(t != ScalarType::kBool, RuntimeError, op, ": \"", kernel, "\" not implemented for 'Bool'");
+}
+
 }  // namespace
 
 OutputMeta mm(const Tensor& self, const Tensor& mat2) {
@@ -32,6 +37,7 @@ OutputMeta mm(const Tensor& self, const Tensor& mat2) {
   WICK_CHECK(self.size(1) == mat2.size(0), RuntimeError, op, ": mat1 and mat2 shapes cannot be multiplied (",
              self.size(0), "x", self.size(1), " and ", mat2.size(0), "x", mat2.size(1), ")");
   const Device device = check_same_dtype(op, self, mat2);
+  check_not_bool(op, "addmm_impl_cpu_", self.dtype());
   return {TensorMeta::contiguous({self.size(0), mat2.size(1)}, self.dtype(), device)};
 }
 
@@ -45,6 +51,7 @@ OutputMeta bmm(const Tensor& self, const Tensor& mat2) {
              ": Expected size for first two dimensions of batch2 tensor to be: [", self.size(0), ", ", self.size(2),
              "] but got: [", mat2.size(0), ", ", mat2.size(1), "].");
   const Device device = check_same_dtype(op, self, mat2);
+  check_not_bool(op, "bmm", self.dtype());
   return {TensorMeta::contiguous({self.size(0), self.size(1), mat2.size(2)}, self.dtype(), device)};
 }
 
@@ -60,6 +67,7 @@ OutputMeta addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, con
   WICK_CHECK(self.dtype() == mat2.dtype() && mat1.dtype() == mat2.dtype(), RuntimeError, op,
              ": self and mat2 must have the same dtype");
   const Device device = common_device(op, self, mat1, mat2);
+  check_not_bool(op, "addmm_impl_cpu_", self.dtype());
   const std::int64_t n = mat1.size(0);
   const std::int64_t p = mat2.size(1);
   (void)self.expand({n, p});  // a view, no data: only its check
@@ -73,6 +81,7 @@ OutputMeta mv(const Tensor& self, const Tensor& vec) {
   WICK_CHECK(self.size(1) == vec.size(0), RuntimeError, op, ": size mismatch, got ", self.size(0), ", ", self.size(0),
              "x", self.size(1), ",", vec.size(0));
   const Device device = check_same_dtype(op, self, vec);
+  check_not_bool(op, "addmv_impl_cpu", self.dtype());
   return {TensorMeta::contiguous({self.size(0)}, self.dtype(), device)};
 }
 

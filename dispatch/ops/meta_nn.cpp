@@ -47,8 +47,9 @@ SoftmaxMeta softmax_meta(const Tensor& input, std::int64_t dim, std::optional<Sc
 }
 
 // An elementwise float activation of `self` (`kernel`: PyTorch's CPU kernel, named by the dtype error).
-ActivationMeta activation(const char* op, const char* kernel, const Tensor& self, bool inplace) {
-  check_float(op, kernel, self.dtype());
+// complex: whether the kernel has complex loops too (silu).
+ActivationMeta activation(const char* op, const char* kernel, const Tensor& self, bool inplace, bool complex = false) {
+  if (!(complex && is_complex(self.dtype()))) check_float(op, kernel, self.dtype());
   return {TensorMeta::contiguous(self.sizes(), self.dtype(), device_of(op, {&self})), inplace};
 }
 
@@ -80,7 +81,7 @@ ActivationMeta gelu(const Tensor& input, std::string_view approximate) {
   return activation(op, "GeluKernelImpl", input, false);
 }
 ActivationMeta silu(const Tensor& input, bool inplace) {
-  return activation("torch.nn.functional.silu", "silu_cpu", input, inplace);
+  return activation("torch.nn.functional.silu", "silu_cpu", input, inplace, true);
 }
 ActivationMeta logsigmoid(const Tensor& input) {
   return activation("torch.nn.functional.logsigmoid", "log_sigmoid_cpu", input, false);

@@ -65,7 +65,7 @@ namespace {
 // The dtype of sum-like results: integers (bool included) widen to int64.
 ScalarType widened(ScalarType t, std::optional<ScalarType> dtype) {
   if (dtype) return *dtype;
-  return is_floating(t) ? t : ScalarType::kInt64;
+  return is_integral(t, true) ? ScalarType::kInt64 : t;
 }
 
 // `name(): Expected reduction dim to be specified ...` for an empty tensor
@@ -103,6 +103,7 @@ ReductionMeta extreme_all(const char* op, const char* name, const Tensor& self) 
 
 ReductionWithIndicesMeta extreme_dim(const char* op, const char* name, const Tensor& self, std::int64_t dim,
                                      bool keepdim) {
+  WICK_CHECK(!is_complex(self.dtype()), RuntimeError, op, ": ", name, "(): does not support complex input");
   const std::int64_t dims[] = {dim};
   ReductionMeta m = same_dtype(op, self, IntArrayRef(dims, 1), keepdim);
   check_dims_nonempty(op, name, self, IntArrayRef(dims, 1));
@@ -139,8 +140,10 @@ ReductionMeta arg_extreme(const char* op, const char* name, const Tensor& self, 
   return m;
 }
 
+// bool, but uint8 for a uint8 input (PyTorch 1.13 keeps uint8 for NumPy's sake).
 ReductionMeta all_any(const char* op, const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim) {
-  return reduction(op, self, dim, keepdim, self.dtype(), ScalarType::kBool);
+  const ScalarType out = self.dtype() == ScalarType::kUInt8 ? ScalarType::kUInt8 : ScalarType::kBool;
+  return reduction(op, self, dim, keepdim, self.dtype(), out);
 }
 
 ReductionMeta prod_of(const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim,
@@ -149,18 +152,23 @@ ReductionMeta prod_of(const Tensor& self, std::optional<IntArrayRef> dim, bool k
   return reduction("torch.prod", self, dim, keepdim, t, t);
 }
 
+// var, std and norm of a complex tensor are real (float32 for complex64).
 ReductionMeta var_std(const char* op, const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim) {
-  WICK_CHECK(is_floating(self.dtype()), RuntimeError, op,
+  WICK_CHECK(is_floating(self.dtype()) || is_complex(self.dtype()), RuntimeError, op,
              ": std and var only support floating point and complex dtypes");
-  return same_dtype(op, self, dim, keepdim);
+  ReductionMeta m = same_dtype(op, self, dim, keepdim);
+  m.out.dtype = to_real_dtype(m.out.dtype);
+  return m;
 }
 
 ReductionMeta norm_of(const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim) {
   const char* op = "torch.norm";
-  WICK_CHECK(is_floating(self.dtype()), RuntimeError, op,
+  WICK_CHECK(is_floating(self.dtype()) || is_complex(self.dtype()), RuntimeError, op,
              ": norm(): input dtype should be either floating point or complex. Got ", type_title(self.dtype()),
              " instead.");
-  return same_dtype(op, self, dim, keepdim);
+  ReductionMeta m = same_dtype(op, self, dim, keepdim);
+  m.out.dtype = to_real_dtype(m.out.dtype);
+  return m;
 }
 
 ScanMeta scan(const Tensor& self, std::int64_t dim, std::optional<ScalarType> dtype) {
@@ -182,7 +190,8 @@ ReductionMeta sum(const Tensor& self, std::optional<IntArrayRef> dim, bool keepd
 ReductionMeta mean(const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim, std::optional<ScalarType> dtype) {
   const char* op = "torch.mean";
   const ScalarType t = dtype.value_or(self.dtype());
-  WICK_CHECK(is_floating(t), RuntimeError, op, ": mean(): could not infer output dtype. ", dtype ? "Optional" : "Input",
+  WICK_CHECK(is_floating(t) || is_complex(t), RuntimeError, op, ": mean(): could not infer output dtype. ",
+             dtype ? "Optional" : "Input",
              " dtype must be either a floating point or complex dtype. Got: ", type_title(t));
   return reduction(op, self, dim, keepdim, t, t);
 }
@@ -241,6 +250,9 @@ NormMeta norm_ScalarOpt_dim(const Tensor& self, const std::optional<Scalar>& p, 
 }
 
 ReductionMeta logsumexp(const Tensor& self, IntArrayRef dim, bool keepdim) {
+  WICK_CHECK(!is_complex(self.dtype()), RuntimeError,
+             "torch.logsumexp: logsumexp(): Expected floating point type for result tensor, but got: ",
+             type_title(self.dtype()));
   const ScalarType t = is_floating(self.dtype()) ? self.dtype() : ScalarType::kFloat32;
   return reduction("torch.logsumexp", self, dim, keepdim, t, t);
 }

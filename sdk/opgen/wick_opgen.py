@@ -68,7 +68,7 @@ wick/schema.h) at the start of a line; indented `key: value` lines follow.
               unary(float) (integers compute in the default float dtype),
               unary(same), unary(floating) (floating dtypes only, as frac),
               unary(bitwise) and binary(bitwise) (integers and bools),
-              binary(arith), binary(compare), binary(truediv),
+              binary(arith), binary(ordered) (no complex), binary(compare), binary(truediv),
               binary(logical) (wick::meta::unary_op / binary_op)
   dispatch    the dispatch keys with a kernel of this operator (CPU, CUDA,
               or a plugin backend's key); needs `meta`. Each key's kernels
@@ -261,7 +261,7 @@ class Op:
         if not m:
             return None
         kinds = {"unary": {"float": "kFloat", "same": "kSame", "floating": "kFloating", "bitwise": "kBitwise"},
-                 "binary": {"arith": "kArith", "compare": "kCompare", "truediv": "kTrueDiv", "logical": "kLogical",
+                 "binary": {"arith": "kArith", "ordered": "kOrdered", "compare": "kCompare", "truediv": "kTrueDiv", "logical": "kLogical",
                             "bitwise": "kBitwise"}}
         if m.group(2) not in kinds[m.group(1)]:
             fail(self.where, f"meta: {m.group(1)}({m.group(2)}): the kinds are {', '.join(kinds[m.group(1)])}")

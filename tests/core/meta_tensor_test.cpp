@@ -231,7 +231,7 @@ TEST_F(MetaTensor, PrintsAsPyTorchDoes) {
   EXPECT_EQ(ones({2, 3}, std::nullopt, meta()).repr(), "tensor(..., device='meta', size=(2, 3))");
   EXPECT_EQ(ones({2}, ScalarType::kInt64, meta()).repr(), "tensor(..., device='meta', size=(2,), dtype=torch.int64)");
   EXPECT_EQ(ones({2}, ScalarType::kInt32, meta()).repr(),
-            "tensor(..., device='meta', dtype=torch.int32, size=(2,), dtype=torch.int32)");
+            "tensor(..., device='meta', size=(2,), dtype=torch.int32)");
   EXPECT_EQ(empty({0}, std::nullopt, meta()).repr(), "tensor([], device='meta')");
 }
 

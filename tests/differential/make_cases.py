@@ -19,8 +19,14 @@ Sections:
              `sample:` lines (the same samples as `wick opcheck`), through
              every entry the catalog derives: the function, its method, its
              dunders and other-namespace aliases, out= and in-place variants
-  promotion  every pair of wick's dtypes (and Python numbers) through the
-             arithmetic, comparison and logical operators
+  promotion  every pair of the twelve dtypes (and Python numbers, complex
+             ones included) through the arithmetic, comparison and logical
+             operators
+  conversions  to(dtype) between every pair, special values included (NaN,
+             infinities, out of range, rounding ties)
+  dtypes     every operator sample of the catalog section with its floating
+             inputs in each other dtype: the per-operator dtype coverage
+             (Note [Dtype coverage] in differential_test.cpp)
   printing   PyTorch's print formats: widths, scientific mode, nan and inf,
              integers, bools, empty and 0-dim tensors, summarisation
   errors     bad arguments: types, shapes, dims, dtypes, devices
@@ -39,7 +45,11 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "sdk" / "opgen"))
 import wick_opgen  # noqa: E402  (the .ops parser: the catalog's own definitions)
 
-DTYPES = ["bool", "int32", "int64", "float32", "float64"]
+DTYPES = ["bool", "int32", "int64", "float32", "float64", "float16", "bfloat16", "uint8", "int8", "int16",
+          "complex64", "complex128"]
+# The dtypes the `dtypes` section converts each sample's floating inputs to.
+COVERAGE_DTYPES = ["float64", "float16", "bfloat16", "uint8", "int8", "int16", "int32", "int64", "bool", "complex64",
+                   "complex128"]
 
 # --- catalog ---------------------------------------------------------------------------
 
@@ -51,8 +61,9 @@ def shape_of(text):
 class Tensors:
     """Deterministic stand-ins for the sample language's tensors (wick/opcheck.h)."""
 
-    def __init__(self, domain):
+    def __init__(self, domain, dtype=None):
         self.domain = domain
+        self.dtype = dtype  # the dtype floating inputs are converted to (the dtypes section)
         self.n = 0
 
     def real(self, dims, positive=False):
@@ -64,11 +75,19 @@ class Tensors:
             "positive" if positive else self.domain, (-1.7, 1.9))
         lo += 0.13 * (self.n % 3)
         if not dims:
-            return f"torch.tensor({round((lo + hi) / 2, 4)})"
+            return self.convert(f"torch.tensor({round((lo + hi) / 2, 4)})")
         if count == 0:
-            return f"torch.ones({', '.join(map(str, dims))})"
+            return self.convert(f"torch.ones({', '.join(map(str, dims))})")
         base = f"torch.linspace({round(lo, 4)}, {hi}, {count})"
-        return base if len(dims) == 1 else f"{base}.reshape({', '.join(map(str, dims))})"
+        base = base if len(dims) == 1 else f"{base}.reshape({', '.join(map(str, dims))})"
+        return self.convert(base)
+
+    def convert(self, text):
+        if self.dtype is None:
+            return text
+        if self.dtype.startswith("complex"):  # a rotation gives every element an imaginary part
+            return f"({text}.to(torch.{self.dtype}) * (0.8+0.6j))"
+        return f"{text}.to(torch.{self.dtype})"
 
     def mask(self, dims):
         count = 1
@@ -168,12 +187,37 @@ def catalog_cases():
     return cases
 
 
+def coverage_cases():
+    """Each operator's samples (function form) with floating inputs in each other dtype."""
+    ops = []
+    for f in sorted((ROOT / "dispatch" / "ops").glob("*.ops")):
+        ops.extend(wick_opgen.parse_ops(str(f)))
+    cases = []
+    for op in ops:
+        tags = op.fields.get("tags", "")
+        if "device=cuda" in tags or "device_copy" in tags or op.ns == "aten" or "random" in tags:
+            continue
+        domain = re.search(r"domain=(\w+)", tags)
+        s = op.schema
+        for sample in op.samples or default_samples(op):
+            for dtype in COVERAGE_DTYPES:
+                args = Tensors(domain.group(1) if domain else "", dtype).expand(sample)
+                if op.ns == "torch.Tensor" or wick_opgen.is_method_namespace(op.ns):
+                    first, *rest = split_args(args)
+                    cases.append(f"({first}).{s.name}({', '.join(rest)})")
+                elif "empty" not in s.name:
+                    cases.append(f"{python_name(op.ns, s.name)}({args})")
+    return cases
+
+
 # --- promotion -----------------------------------------------------------------------------
 
 
 def promotion_cases():
     values = {"bool": "[True, False, True]", "int32": "[3, -2, 0]", "int64": "[5, 2, -7]",
-              "float32": "[1.5, -2.25, 0.5]", "float64": "[2.5, 0.125, -3.0]"}
+              "float32": "[1.5, -2.25, 0.5]", "float64": "[2.5, 0.125, -3.0]", "float16": "[0.1, -2.5, 3.0]",
+              "bfloat16": "[1.25, 0.3, -4.0]", "uint8": "[3, 250, 0]", "int8": "[5, -2, 100]",
+              "int16": "[300, -2, 7]", "complex64": "[1+2j, -0.5j, 3]", "complex128": "[2-1j, 0.25, -1j]"}
 
     def t(dt):
         return f"torch.tensor({values[dt]}, dtype=torch.{dt})"
@@ -188,10 +232,42 @@ def promotion_cases():
             cases.append(f"torch.cat([{t(a)}, {t(b)}])")
             cases.append(f"torch.result_type({t(a)}, {t(b)})")
             cases.append(f"({t(a)} + torch.tensor(1, dtype=torch.{b})).dtype")
-        for number in ("2", "2.5", "True", "-3"):
+        for number in ("2", "2.5", "True", "-3", "1j", "(1.5-2j)"):
             for op in ("+", "*", "/", "-"):
                 cases.append(f"{t(a)} {op} {number}")
                 cases.append(f"{number} {op} {t(a)}")
+    return cases
+
+
+# --- conversions -----------------------------------------------------------------------------
+
+
+def conversion_cases():
+    sources = {
+        "float32": "torch.tensor([float('nan'), float('inf'), -float('inf'), 300.7, -1.5, 1e10, -1e10, 65520., "
+                   "65519., 3.4e38, 2.5, 3.5, -200.5, 1e-8, -0.0])",
+        "float64": "torch.tensor([float('nan'), -float('inf'), 300.7, -1.5, 1e10, 65520., 65504.5, 3e39, 2.5, -3.5, "
+                   "1.00048828125, 1.001953125, 5e-324], dtype=torch.float64)",
+        "int64": "torch.tensor([2**62, -2**62, 2**31, 300, -1, 65535, 70000, 16777217, -129, 0])",
+        "int32": "torch.tensor([2**31 - 1, -2**31, 257, -129, 0], dtype=torch.int32)",
+        "bool": "torch.tensor([True, False])",
+        "uint8": "torch.tensor([0, 127, 128, 255], dtype=torch.uint8)",
+        "int8": "torch.tensor([-128, -1, 0, 127], dtype=torch.int8)",
+        "int16": "torch.tensor([-32768, -1, 256, 32767], dtype=torch.int16)",
+        "float16": "torch.tensor([float('nan'), float('inf'), 65504., -0.0, 6e-8, 2.5, -300.5], dtype=torch.float16)",
+        "bfloat16": "torch.tensor([float('nan'), -float('inf'), 1e30, 2.5, -300.5, 1e-40], dtype=torch.bfloat16)",
+        "complex64": "torch.tensor([1+2j, -0.5j, complex(float('nan'), 1), 300.7-1j, 0j])",
+        "complex128": "torch.tensor([2-1j, 0.25, complex(1e10, -1e10), 0j], dtype=torch.complex128)",
+    }
+    cases = []
+    for src, text in sources.items():
+        for dst in DTYPES:
+            cases.append(f"{text}.to(torch.{dst})")
+        cases.append(f"{text}.tolist()")
+        cases.append(f"{text}[0].item()")
+    cases += [f"torch.ones(2, dtype=torch.{d}).copy_(torch.tensor([1.5, -2.5]))" for d in DTYPES]
+    cases += [f"torch.ones(2).copy_(torch.tensor([1.5, -2.5], dtype=torch.{d}))" for d in DTYPES]
+    cases += [f"torch.tensor([0.1, 1e-5, 65519.], dtype=torch.{d}).to(torch.float64)" for d in ("float16", "bfloat16")]
     return cases
 
 
@@ -223,6 +299,26 @@ PRINTING = [
     "10 // 3", "-7 // 2", "-7 % 3", "7.5 % -2", "1e300 * 1e10", "0.1 + 0.2", "'a\\'b'", "'x\"y'", "'tab\\there'",
     "[1, 2.5, True, None, 'x']", "(1,)", "()", "(1, (2, 3))", "{'a': 1, 'b': [2]}", "True and False",
     "None", "3 == 3.0", "2 < 3", "abs(-3)", "abs(-2.5)", "type(torch.ones(1))", "type(1.5)",
+    # the dtypes of issue 19
+    "torch.float16", "torch.half", "torch.bfloat16", "torch.uint8", "torch.int8", "torch.int16", "torch.short",
+    "torch.complex64", "torch.cfloat", "torch.complex128", "torch.cdouble", "torch.complex32",
+    "torch.tensor([1.5, 2.25], dtype=torch.float16)", "torch.tensor([0.1, 1e-5, 65504.], dtype=torch.float16)",
+    "torch.tensor([1.5, 2.25], dtype=torch.bfloat16)", "torch.tensor([1e20, 1.0], dtype=torch.bfloat16)",
+    "torch.tensor([1, 255], dtype=torch.uint8)", "torch.tensor([-128, 5], dtype=torch.int8)",
+    "torch.tensor([-32768, 5], dtype=torch.int16)", "torch.tensor([1+2j, 3-1j])", "torch.tensor([1.5+2j, -3-1.25j])",
+    "torch.tensor([1e10+2j, 3-1j])", "torch.tensor([0j, -0.0-0.0j])", "torch.tensor(1+2j)",
+    "torch.tensor([complex(float('nan'), float('inf')), 1j], dtype=torch.complex128)",
+    "torch.arange(30).to(torch.complex64) * (1+1j)", "torch.zeros(2, 3, dtype=torch.complex64)",
+    "torch.empty(0, dtype=torch.complex64)", "torch.empty(0, dtype=torch.float16)", "torch.ones(2, dtype=torch.int8, device='meta')",
+    "torch.tensor([1+1e-5j, 100+2j])", "torch.tensor([[1+2j, 3], [4j, -5]], dtype=torch.complex128)",
+    "torch.arange(2000).to(torch.float16)", "torch.arange(1200).to(torch.complex64).reshape(40, 30)",
+    "torch.tensor(2.5, dtype=torch.float16).item()", "torch.tensor(1+2j).item()", "torch.tensor([1+2j, 3]).tolist()",
+    "torch.tensor([3], dtype=torch.uint8).item()", "1j", "2.5j", "1 + 2j", "(1+2j) * (3-1j)", "(1+2j) / (3-1j)",
+    "(1+2j) ** 2", "1j ** 0.5", "abs(3+4j)", "-(1+2j)", "complex(1, 2)", "complex(2)", "1j == 1j", "1j < 2",
+    "1j // 2", "(1+2j) % 2", "0j ** -1", "1 / 0j", "not 0j", "type(1j)", "torch.tensor([1j]).dtype",
+    "torch.full((2,), 1j)", "torch.full((2,), 1j, dtype=torch.complex128)", "torch.ones(2).half()",
+    "torch.ones(2).bfloat16()", "torch.ones(2).byte()", "torch.ones(2).char()", "torch.ones(2).short()",
+    "torch.ones(2).cfloat()", "torch.ones(2).cdouble()",
 ]
 
 # --- errors ------------------------------------------------------------------------------------
@@ -432,8 +528,9 @@ def run(expr):
 
 
 def main():
-    sections = [("catalog", catalog_cases()), ("promotion", promotion_cases()), ("printing", PRINTING),
-                ("errors", ERRORS), ("grammar", grammar_cases())]
+    sections = [("catalog", catalog_cases()), ("promotion", promotion_cases()), ("conversions", conversion_cases()),
+                ("printing", PRINTING), ("errors", ERRORS), ("grammar", grammar_cases()),
+                ("dtypes", coverage_cases())]
     out, seen = [], set()
     for section, exprs in sections:
         for e in exprs:

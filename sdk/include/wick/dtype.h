@@ -130,7 +130,8 @@ using compute_type_t = std::conditional_t<is_reduced_floating_v<T>, float, T>;
 /// undefined: a float that is NaN, infinite or out of range becomes the
 /// integer type's lowest value for int32 and int64, and goes through int32
 /// for the narrower integers (300.7 -> uint8 44, 1e10 -> 0); complex ->
-/// real keeps the real part; -> bool is `v != 0`; Half and BFloat16 convert
+/// real keeps the real part (-> bool too: 0.5j is False, as in PyTorch 1.13);
+/// real -> bool is `v != 0`; Half and BFloat16 convert
 /// through float (Note [Rounding to 16 bits]).
 template <typename D, typename S>
 [[nodiscard]] constexpr D convert(S v) noexcept {
@@ -141,7 +142,7 @@ template <typename D, typename S>
       using R = typename D::value_type;
       return D(static_cast<R>(v.real()), static_cast<R>(v.imag()));
     } else if constexpr (std::is_same_v<D, bool>) {
-      return v.real() != 0 || v.imag() != 0;
+      return v.real() != 0;  // PyTorch 1.13 looks at the real part only: bool(0.5j) is False
     } else {
       return convert<D>(v.real());
     }

@@ -92,7 +92,8 @@ namespace meta {
 
 /// How a binary elementwise operator treats dtypes.
 enum class BinaryKind {
-  kArith,    ///< result type of the operands (add, mul, maximum, ...)
+  kArith,    ///< result type of the operands (add, mul, ...)
+  kOrdered,  ///< as kArith, but complex numbers have no order: refused ("maximum not implemented for complex tensors.")
   kCompare,  ///< computed in the result type, result bool (eq, lt, ...)
   kTrueDiv,  ///< integers compute in the default float dtype (div, atan2)
   kLogical,  ///< computed in the result type, result bool; bools allowed (logical_and)

@@ -120,6 +120,18 @@ WICK_HOST_DEVICE T bitwise_not(T v) {
   }
 }
 
+/// Complex division as PyTorch 1.13 computes it: (ac + bd) / (c² + d²) and
+/// (bc - ad) / (c² + d²), which gives its signs of zero parts (-2 / -0.5j
+/// is 0.-4.j). Like PyTorch 1.13's, it overflows for divisors beyond about
+/// 1e19 (complex64) or 1e154 (complex128).
+template <typename Z>
+WICK_HOST_DEVICE Z complex_divide(Z x, Z y) {
+  using R = typename Z::value_type;
+  const R a = x.real(), b = x.imag(), c = y.real(), d = y.imag();
+  const R denominator = c * c + d * d;
+  return Z((a * c + b * d) / denominator, (b * c - a * d) / denominator);
+}
+
 /// PyTorch's abs: -0.0 gives 0.0, NaN stays NaN; a bool is itself.
 template <typename T>
 WICK_HOST_DEVICE T abs(T v) {
