@@ -15,6 +15,7 @@ std::string dispatch_key_name(DispatchKey k) {
     case DispatchKey::kMeta: return "Meta";
     case DispatchKey::kOverride: return "Override";
     case DispatchKey::kAutograd: return "Autograd";
+    case DispatchKey::kAutocast: return "Autocast";
     case DispatchKey::kCompositeImplicit: return "CompositeImplicit";
     default: break;
   }

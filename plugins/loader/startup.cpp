@@ -21,6 +21,7 @@
 #include "dispatch/autograd/formulas.h"
 #include "dispatch/composite/composite.h"
 #include "dispatch/ops/definitions.h"
+#include "dispatch/autocast_internal.h"
 #include "dispatch/override_internal.h"
 #include "dispatch/registry.h"
 #include "wick/dispatcher.h"
@@ -71,6 +72,7 @@ void register_builtins() {
     register_inplace_kernels(libs);
     register_out_copy_kernels(libs);
     register_override_protocol(libs);
+    register_autocast_kernels(libs);
     autograd::register_autograd_elementwise(libs);
     autograd::register_autograd_unary(libs);
     autograd::register_autograd_shape(libs);

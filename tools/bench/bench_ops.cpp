@@ -71,6 +71,22 @@ void wick_mm(benchmark::State& state) {
 }
 BENCHMARK(wick_mm)->Arg(256)->Arg(512)->Arg(1024)->Arg(2048)->UseRealTime();
 
+// 16-bit matrix products (Note [16-bit matrix products]): converted to
+// float32, sgemm, rounded back. Compare with wick_mm (float32) and with
+// libtorch's twins (its own bfloat16 kernel; it has no float16 CPU mm).
+void mm_16bit(benchmark::State& state, wick::ScalarType dtype) {
+  const std::int64_t n = state.range(0);
+  wick::init();
+  wick::Tensor a = wick::randn({n, n}).to(dtype);
+  wick::Tensor b = wick::randn({n, n}).to(dtype);
+  for (auto _ : state) benchmark::DoNotOptimize(wick::mm(a, b));
+  gemm_counters(state);
+}
+void wick_mm_bf16(benchmark::State& state) { mm_16bit(state, wick::ScalarType::kBFloat16); }
+void wick_mm_f16(benchmark::State& state) { mm_16bit(state, wick::ScalarType::kFloat16); }
+BENCHMARK(wick_mm_bf16)->Arg(256)->Arg(512)->Arg(1024)->UseRealTime();
+BENCHMARK(wick_mm_f16)->Arg(256)->Arg(512)->Arg(1024)->UseRealTime();
+
 // The ceiling: OpenBLAS's sgemm on the same data, output preallocated.
 void blas_mm(benchmark::State& state) {
   const int n = static_cast<int>(state.range(0));

@@ -59,6 +59,25 @@ void torch_mm(benchmark::State& state) {
 }
 BENCHMARK(torch_mm)->Arg(256)->Arg(512)->Arg(1024)->Arg(2048)->UseRealTime();
 
+void torch_mm_16bit(benchmark::State& state, at::ScalarType dtype) {
+  const std::int64_t n = state.range(0);
+  at::Tensor a = torch::randn({n, n}).to(dtype);
+  at::Tensor b = torch::randn({n, n}).to(dtype);
+  try {
+    benchmark::DoNotOptimize(at::mm(a, b));
+  } catch (const std::exception&) {  // PyTorch 1.13's CPU has no float16 mm
+    state.SkipWithError("libtorch 1.13 has no CPU kernel for this dtype");
+    return;
+  }
+  for (auto _ : state) benchmark::DoNotOptimize(at::mm(a, b));
+  const double d = static_cast<double>(n);
+  state.counters["flops"] = benchmark::Counter(2 * d * d * d, benchmark::Counter::kIsIterationInvariantRate);
+}
+void torch_mm_bf16(benchmark::State& state) { torch_mm_16bit(state, at::kBFloat16); }
+void torch_mm_f16(benchmark::State& state) { torch_mm_16bit(state, at::kHalf); }
+BENCHMARK(torch_mm_bf16)->Arg(256)->Arg(512)->Arg(1024)->UseRealTime();
+BENCHMARK(torch_mm_f16)->Arg(256)->Arg(512)->Arg(1024)->UseRealTime();
+
 void torch_layer_norm(benchmark::State& state) {
   const std::int64_t cols = state.range(0);
   at::Tensor x = torch::randn({512, cols});

@@ -146,10 +146,10 @@ class WICK_API Node : public std::enable_shared_from_this<Node> {
 /// Makes `t` output `output_nr` of `fn` (registers its metadata on `fn`,
 /// sets grad_fn and the Autograd key). Integer and bool tensors are left alone.
 WICK_API void set_history(const Tensor& t, const std::shared_ptr<Node>& fn);
-/// True when a tensor of this dtype can require gradients (floating point).
-[[nodiscard]] constexpr bool is_differentiable_type(ScalarType t) noexcept {
-  return t == ScalarType::kFloat32 || t == ScalarType::kFloat64;
-}
+/// True when a tensor of this dtype can require gradients: the floating
+/// dtypes, float16 and bfloat16 included. (Complex autograd, with its
+/// conjugate Wirtinger formulas, is not there yet.)
+[[nodiscard]] constexpr bool is_differentiable_type(ScalarType t) noexcept { return is_floating(t); }
 
 /// A tensor kept for backward; see Note [Saved tensors].
 class WICK_API SavedVariable final {

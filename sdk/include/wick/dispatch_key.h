@@ -7,8 +7,8 @@
 ///     & (the keys this operator has a kernel or fallback for).
 /// Backends occupy the low bits (CPU = 0, CUDA = 1, plugin backends 2..14,
 /// Meta = 15),
-/// `Override` (tensor subclasses and tensor-likes) sits above them and
-/// `Autograd` above that. Gaps are reserved so keys can be added without
+/// `Override` (tensor subclasses and tensor-likes) sits above them,
+/// `Autograd` above that and `Autocast` (wick/autocast.h) on top. Gaps are reserved so keys can be added without
 /// renumbering across the plugin ABI.
 ///
 ///   {
@@ -39,7 +39,11 @@ enum class DispatchKey : std::uint8_t {
   kOverride = 32,  // __torch_function__-style handlers
   // 33..47 reserved
   kAutograd = 48,
-  // 49..62 reserved
+  // 49..55 reserved
+  /// Casts the inputs of the operators autocast covers, above Autograd so
+  /// that the casts are recorded (wick/autocast.h).
+  kAutocast = 56,
+  // 57..62 reserved
   /// Alias key: a kernel registered here fills every backend slot (0..15)
   /// that has no kernel of its own (like c10's CompositeImplicitAutograd).
   kCompositeImplicit = 63,
