@@ -3,7 +3,9 @@
 /// The functors of the binary operations and the launchers of
 /// elementwise_kernels.h that run them through launch_map
 /// (elementwise_loops.cuh). Each functor computes exactly what the CPU
-/// kernel's lambda does (backends/cpu/binary_ops.cpp) for the same dtype.
+/// kernel's lambda does (backends/cpu/binary_ops.cpp) for the same dtype;
+/// float16 and bfloat16 run the float32 functor through OpMathFn (Note
+/// [16-bit floats on the device]). Casts are in cast_kernels.cu.
 #include <atomic>
 #include <cstdint>
 #include <type_traits>
@@ -36,8 +38,10 @@ int sm_count() {
 
 namespace {
 
-using loops::is_nan;
+using loops::is_reduced_v;
 using loops::launch_map;
+using loops::opmath_t;
+using loops::OpMathFn;
 using loops::scalar_as;
 using loops::visit_type;
 
@@ -100,7 +104,11 @@ struct BinaryFn {
           raise_flag(flag, kErrorZeroDivision);
           return T(0);
         }
-        return kFloor ? scalar_ops::floor_divide(x, y) : scalar_ops::trunc_divide(x, y);
+        if constexpr (std::is_unsigned_v<T>) {
+          return static_cast<T>(x / y);  // uint8: floor is trunc (scalar_ops's -1 case would be 255)
+        } else {
+          return kFloor ? scalar_ops::floor_divide(x, y) : scalar_ops::trunc_divide(x, y);
+        }
       }
     } else if constexpr (kOp == BinaryOp::kPow) {
       if constexpr (kFloat) {
@@ -136,7 +144,11 @@ struct BinaryFn {
           return T(0);
         }
       }
-      return scalar_ops::modulo<kPython>(x, y);
+      if constexpr (std::is_unsigned_v<T>) {
+        return static_cast<T>(x % y);  // both signs agree (scalar_ops's -1 case would be 255)
+      } else {
+        return scalar_ops::modulo<kPython>(x, y);
+      }
     } else if constexpr (kOp == BinaryOp::kAtan2) {
       return atan2(x, y);
     } else if constexpr (kOp == BinaryOp::kBitwiseAnd) {
@@ -162,9 +174,16 @@ template <BinaryOp kOp>
 void run_binary(DType dtype, const ElementwiseArgs& args, const ScalarValue& alpha, int* flag, cudaStream_t stream) {
   visit_type(dtype, [&](auto tag) {
     using T = decltype(tag);
-    if constexpr (binary_supported<kOp, T>()) {
-      using Fn = BinaryFn<kOp, T>;
-      launch_map<typename Fn::Out, T, T>(Fn{scalar_as<T>(alpha), flag}, args, stream);
+    using C = opmath_t<T>;
+    if constexpr (binary_supported<kOp, C>()) {
+      using Fn = BinaryFn<kOp, C>;
+      const Fn fn{scalar_as<C>(alpha), flag};
+      if constexpr (is_reduced_v<T>) {
+        using Out = std::conditional_t<writes_bool(kOp), bool, T>;
+        launch_map<Out, T, T>(OpMathFn<Out, Fn>{fn}, args, stream);
+      } else {
+        launch_map<typename Fn::Out, T, T>(fn, args, stream);
+      }
     }
   });
 }
@@ -182,15 +201,12 @@ struct LerpFn {
   }
 };
 
-template <typename D, typename S>
-struct CastFn {
-  __device__ __forceinline__ D operator()(S v) const { return static_cast<D>(v); }
-};
-
+// The value is held in the compute type and rounded on the device (a 16-bit
+// float: once, to nearest even, as wick::Half(float) on the host).
 template <typename T>
 struct FillFn {
-  T value;
-  __device__ __forceinline__ T operator()() const { return value; }
+  opmath_t<T> value;
+  __device__ __forceinline__ T operator()() const { return loops::from_opmath<T>(value); }
 };
 
 }  // namespace
@@ -283,24 +299,18 @@ void launch_where(DType dtype, const ElementwiseArgs& args, cudaStream_t stream)
 void launch_lerp(DType dtype, const ElementwiseArgs& args, cudaStream_t stream) {
   visit_type(dtype, [&](auto tag) {
     using T = decltype(tag);
-    if constexpr (std::is_floating_point_v<T>) launch_map<T, T, T, T>(LerpFn<T>{}, args, stream);
-  });
-}
-
-void launch_cast(DType dst, DType src, const ElementwiseArgs& args, cudaStream_t stream) {
-  visit_type(dst, [&](auto dst_tag) {
-    using D = decltype(dst_tag);
-    visit_type(src, [&](auto src_tag) {
-      using S = decltype(src_tag);
-      launch_map<D, S>(CastFn<D, S>{}, args, stream);
-    });
+    if constexpr (is_reduced_v<T>) {
+      launch_map<T, T, T, T>(OpMathFn<T, LerpFn<float>>{}, args, stream);
+    } else if constexpr (std::is_floating_point_v<T>) {
+      launch_map<T, T, T, T>(LerpFn<T>{}, args, stream);
+    }
   });
 }
 
 void launch_fill(DType dtype, const ElementwiseArgs& args, const ScalarValue& value, cudaStream_t stream) {
   visit_type(dtype, [&](auto tag) {
     using T = decltype(tag);
-    launch_map<T>(FillFn<T>{scalar_as<T>(value)}, args, stream);
+    launch_map<T>(FillFn<T>{scalar_as<opmath_t<T>>(value)}, args, stream);
   });
 }
 

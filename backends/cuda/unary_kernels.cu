@@ -3,7 +3,8 @@
 /// One functor per operation, computing what the CPU kernel's lambda does
 /// (backends/cpu/unary_ops.cpp): the float functions run in the input's
 /// floating dtype (the host converted integers already), the others keep
-/// the dtype, and logical_not writes bool.
+/// the dtype, and logical_not writes bool. float16 and bfloat16 run the
+/// float32 functors through OpMathFn (Note [16-bit floats on the device]).
 #include <cstdint>
 #include <type_traits>
 
@@ -15,7 +16,10 @@
 namespace wick::cuda_backend {
 namespace {
 
+using loops::is_reduced_v;
 using loops::launch_map;
+using loops::opmath_t;
+using loops::OpMathFn;
 using loops::scalar_as;
 using loops::visit_type;
 
@@ -103,12 +107,22 @@ struct SameFn {
     if constexpr (kOp == UnaryOp::kNeg) {
       return static_cast<T>(-v);
     } else if constexpr (kOp == UnaryOp::kAbs) {
-      return scalar_ops::abs(v);
+      if constexpr (std::is_unsigned_v<T>) {
+        return v;
+      } else {
+        return scalar_ops::abs(v);
+      }
     } else if constexpr (kOp == UnaryOp::kRelu) {
-      return scalar_ops::relu(v);
+      if constexpr (std::is_unsigned_v<T>) {
+        return v;
+      } else {
+        return scalar_ops::relu(v);
+      }
     } else if constexpr (kOp == UnaryOp::kSign) {
       if constexpr (std::is_same_v<T, bool>) {
         return v;
+      } else if constexpr (std::is_unsigned_v<T>) {
+        return static_cast<T>(v != T(0));
       } else {
         return static_cast<T>((T(0) < v) - (v < T(0)));  // 0 for NaN
       }
@@ -133,19 +147,30 @@ struct LogicalNotFn {
   __device__ __forceinline__ bool operator()(T v) const { return !(v != T(0)); }  // NaN is true: its not is false
 };
 
+// Runs `fn` (written for C = opmath_t<T>) over T inputs into Out.
+template <typename Out, typename T, typename Fn>
+void run_fn(const Fn& fn, const ElementwiseArgs& args, cudaStream_t stream) {
+  if constexpr (is_reduced_v<T>) {
+    launch_map<Out, T>(OpMathFn<Out, Fn>{fn}, args, stream);
+  } else {
+    launch_map<Out, T>(fn, args, stream);
+  }
+}
+
 template <UnaryOp kOp>
 void run_unary(DType dtype, const ElementwiseArgs& args, const UnaryParams& p, cudaStream_t stream) {
   visit_type(dtype, [&](auto tag) {
     using T = decltype(tag);
+    using C = opmath_t<T>;
     if constexpr (kOp == UnaryOp::kLogicalNot) {
-      launch_map<bool, T>(LogicalNotFn<T>{}, args, stream);
-    } else if constexpr (!unary_supported<kOp, T>()) {
+      run_fn<bool, T>(LogicalNotFn<C>{}, args, stream);
+    } else if constexpr (!unary_supported<kOp, C>()) {
       return;
     } else if constexpr (is_float_op(kOp)) {
-      launch_map<T, T>(FloatFn<kOp, T>{}, args, stream);
+      run_fn<T, T>(FloatFn<kOp, C>{}, args, stream);
     } else {
-      const SameFn<kOp, T> fn{scalar_as<T>(p.lo), scalar_as<T>(p.hi), p.has_lo, p.has_hi};
-      launch_map<T, T>(fn, args, stream);
+      const SameFn<kOp, C> fn{scalar_as<C>(p.lo), scalar_as<C>(p.hi), p.has_lo, p.has_hi};
+      run_fn<T, T>(fn, args, stream);
     }
   });
 }
