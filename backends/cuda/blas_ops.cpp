@@ -187,9 +187,9 @@ void gemm_16bit(const char* op, const BlasCall& call, const Operand& oa, const O
                                  CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
                  op);
   } else {
-    check_cublas(cublasGemmStridedBatchedEx_64(call.handle(), om.op, oa.op, p, n, k, &al, pm, t, om.ld,
-                                               om.t.stride(0), pa, t, oa.ld, oa.t.stride(0), &be, pc, t, p, n * p,
-                                               batches, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+    check_cublas(cublasGemmStridedBatchedEx_64(call.handle(), om.op, oa.op, p, n, k, &al, pm, t, om.ld, om.t.stride(0),
+                                               pa, t, oa.ld, oa.t.stride(0), &be, pc, t, p, n * p, batches,
+                                               CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
                  op);
   }
 }
@@ -361,8 +361,7 @@ void dot(const M& /*m*/, const Tensor& out, const Tensor& self, const Tensor& ot
     return;
   }
   if (self.dtype() != ScalarType::kFloat32 && self.dtype() != ScalarType::kFloat64) {  // [1, 1, n] @ [1, n, 1]
-    batched_matmul(op, "dot", self.unsqueeze(0).unsqueeze(0), other.unsqueeze(1).unsqueeze(0),
-                   out.reshape({1, 1, 1}));
+    batched_matmul(op, "dot", self.unsqueeze(0).unsqueeze(0), other.unsqueeze(1).unsqueeze(0), out.reshape({1, 1, 1}));
     return;
   }
   const Tensor x = self.stride(0) > 0 ? self : contiguous_copy(self);

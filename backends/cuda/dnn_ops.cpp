@@ -190,7 +190,7 @@ void set_descs(const char* op, const Conv2dMeta& g, ScalarType dtype, ConvDescs&
   check_cudnn(cudnnSetConvolutionGroupCount(d.conv.get(), as_int(op, g.groups)), op);
   // Note [cuDNN algorithm cache]: TF32 for float32 only where allowed;
   // tensor ops for the 16-bit floats (Note [16-bit convolutions]).
-  const cudnnMathType_t math = is_reduced_floating(dtype)     ? CUDNN_TENSOR_OP_MATH
+  const cudnnMathType_t math = is_reduced_floating(dtype)      ? CUDNN_TENSOR_OP_MATH
                                : dtype != ScalarType::kFloat32 ? CUDNN_DEFAULT_MATH
                                : backends::cudnn_allow_tf32()  ? CUDNN_TENSOR_OP_MATH
                                                                : CUDNN_FMA_MATH;

@@ -35,9 +35,7 @@ static_assert(static_cast<int>(DType::kBool) == static_cast<int>(ScalarType::kBo
 
 /// Whether the elementwise, reduction and conversion kernels have a loop
 /// for `t`: every real dtype (complex ones are refused for now).
-[[nodiscard]] constexpr bool has_device_loops(ScalarType t) noexcept {
-  return itemsize(t) != 0 && !is_complex(t);
-}
+[[nodiscard]] constexpr bool has_device_loops(ScalarType t) noexcept { return itemsize(t) != 0 && !is_complex(t); }
 
 /// The device code's name of a dtype. A dtype without device loops is
 /// PyTorch's RuntimeError `"kernel" not implemented for 'ComplexFloat'`:

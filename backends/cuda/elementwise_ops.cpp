@@ -116,8 +116,8 @@ void div(const M& m, const Tensor& out, const Tensor& a, const Tensor& b, std::o
   launch_binary_into("torch.div", kernel, bop, m, out, a, b);
 }
 
-#define WICK_CUDA_BINARY(NAME, BOP)                                                  \
-  void NAME(const M& m, const Tensor& out, const Tensor& a, const Tensor& b) {       \
+#define WICK_CUDA_BINARY(NAME, BOP)                                                 \
+  void NAME(const M& m, const Tensor& out, const Tensor& a, const Tensor& b) {      \
     launch_binary_into("torch." #NAME, #NAME "_cuda", BinaryOp::BOP, m, out, a, b); \
   }
 WICK_CUDA_BINARY(mul, kMul)
@@ -258,7 +258,9 @@ void rounding(const char* op, const char* kernel, UnaryOp uop, const M& m, const
 void floor(const M& m, const Tensor& out, const Tensor& s) {
   rounding("torch.floor", "floor_cuda", UnaryOp::kFloor, m, out, s);
 }
-void ceil(const M& m, const Tensor& out, const Tensor& s) { rounding("torch.ceil", "ceil_cuda", UnaryOp::kCeil, m, out, s); }
+void ceil(const M& m, const Tensor& out, const Tensor& s) {
+  rounding("torch.ceil", "ceil_cuda", UnaryOp::kCeil, m, out, s);
+}
 void round(const M& m, const Tensor& out, const Tensor& s) {
   rounding("torch.round", "round_cuda", UnaryOp::kRound, m, out, s);
 }

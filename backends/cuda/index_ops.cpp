@@ -273,8 +273,8 @@ void masked_fill(const OutputMeta& /*m*/, const Tensor& out, const Tensor& self,
     host.copy_(value);
     v = host.item();
   }
-  launch_masked_fill(out.data_ptr(), static_cast<const bool*>(mb.data_ptr()), out.numel(), elem_size(self.dtype(), "masked_fill_"),
-                     value_bits(v, self.dtype(), op), current_stream());
+  launch_masked_fill(out.data_ptr(), static_cast<const bool*>(mb.data_ptr()), out.numel(),
+                     elem_size(self.dtype(), "masked_fill_"), value_bits(v, self.dtype(), op), current_stream());
   check_launch(op);
 }
 
@@ -292,8 +292,8 @@ void flip(const FlipMeta& m, const Tensor& out, const Tensor& self, IntArrayRef 
   const auto item = static_cast<I64>(itemsize(self.dtype()));
   const char* in = static_cast<const char*>(self.data_ptr()) + m.read_offset * item;
   const DimVector& strides = m.read_strides;
-  launch_strided_gather(make_walk(op, self.sizes(), strides, {}), in, out.data_ptr(), elem_size(self.dtype(), "flip_cuda"),
-                        current_stream());
+  launch_strided_gather(make_walk(op, self.sizes(), strides, {}), in, out.data_ptr(),
+                        elem_size(self.dtype(), "flip_cuda"), current_stream());
   check_launch(op);
 }
 
@@ -307,8 +307,8 @@ void triangle(const Tensor& out, const Tensor& self, I64 diagonal) {
   copy_within_device(out, self);
   const I64 rows = out.sizes()[wrap_dim(-2, out.dim())];
   const I64 cols = out.sizes()[out.dim() - 1];
-  launch_triangle(out.data_ptr(), out.numel() / (rows * cols), rows, cols, diagonal, kLower, elem_size(self.dtype(), kLower ? "tril_cuda" : "triu_cuda"),
-                  current_stream());
+  launch_triangle(out.data_ptr(), out.numel() / (rows * cols), rows, cols, diagonal, kLower,
+                  elem_size(self.dtype(), kLower ? "tril_cuda" : "triu_cuda"), current_stream());
   check_launch(op);
 }
 

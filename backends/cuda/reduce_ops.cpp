@@ -239,11 +239,13 @@ void min(const ReductionMeta& m, const Tensor& out, const Tensor& self) {
 }
 void max_dim(const ReductionWithIndicesMeta& m, const std::array<Tensor, 2>& outs, const Tensor& self,
              std::int64_t /*dim*/, bool /*keepdim*/) {
-  reduce_rows("torch.max", make_reduce(select_op<true>()), plan_rows("max_cuda", self, m.compute, m.reduced), outs[0], outs[1]);
+  reduce_rows("torch.max", make_reduce(select_op<true>()), plan_rows("max_cuda", self, m.compute, m.reduced), outs[0],
+              outs[1]);
 }
 void min_dim(const ReductionWithIndicesMeta& m, const std::array<Tensor, 2>& outs, const Tensor& self,
              std::int64_t /*dim*/, bool /*keepdim*/) {
-  reduce_rows("torch.min", make_reduce(select_op<false>()), plan_rows("min_cuda", self, m.compute, m.reduced), outs[0], outs[1]);
+  reduce_rows("torch.min", make_reduce(select_op<false>()), plan_rows("min_cuda", self, m.compute, m.reduced), outs[0],
+              outs[1]);
 }
 void amax(const ReductionMeta& m, const Tensor& out, const Tensor& self, IntArrayRef /*dim*/, bool /*keepdim*/) {
   reduce_rows("torch.amax", make_reduce(select_op<true>()), plan_rows("amax_cuda", self, m.compute, m.reduced), out);
@@ -253,11 +255,13 @@ void amin(const ReductionMeta& m, const Tensor& out, const Tensor& self, IntArra
 }
 void argmax(const ReductionMeta& m, const Tensor& out, const Tensor& self, std::optional<std::int64_t> /*dim*/,
             bool /*keepdim*/) {
-  reduce_rows("torch.argmax", make_reduce(select_op<true>()), plan_rows("argmax_cuda", self, m.compute, m.reduced), Tensor(), out);
+  reduce_rows("torch.argmax", make_reduce(select_op<true>()), plan_rows("argmax_cuda", self, m.compute, m.reduced),
+              Tensor(), out);
 }
 void argmin(const ReductionMeta& m, const Tensor& out, const Tensor& self, std::optional<std::int64_t> /*dim*/,
             bool /*keepdim*/) {
-  reduce_rows("torch.argmin", make_reduce(select_op<false>()), plan_rows("argmin_cuda", self, m.compute, m.reduced), Tensor(), out);
+  reduce_rows("torch.argmin", make_reduce(select_op<false>()), plan_rows("argmin_cuda", self, m.compute, m.reduced),
+              Tensor(), out);
 }
 void all(const ReductionMeta& m, const Tensor& out, const Tensor& self) {
   reduce_rows("torch.all", make_reduce(ReduceOp::kAll), plan_rows("all_cuda", self, m.compute, m.reduced), out);

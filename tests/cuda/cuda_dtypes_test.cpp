@@ -118,8 +118,8 @@ TEST_F(CudaDtypes, HalfAndBFloat16ElementwiseMatchTheCpu) {
       const Tensor b = operand(s.b, t, 4.0);
       const Tensor ad = a.cuda();
       const Tensor bd = b.cuda();
-      const std::string what = std::string(dtype_name(t)) + " " + format_shape(a.sizes()) + " and " +
-                               format_shape(b.sizes());
+      const std::string what =
+          std::string(dtype_name(t)) + " " + format_shape(a.sizes()) + " and " + format_shape(b.sizes());
       // One rounding of the same float32 value: exact.
       EXPECT_EQ(compare(add(a, b), add(ad, bd)), "") << "add " << what;
       // x - 0.3 y: the GPU fuses the multiply-add in float32, the CPU may
@@ -216,20 +216,50 @@ TEST_F(CudaDtypes, HalfAndBFloat16ReductionsAccumulateInFloat32) {
 
 // --- conversions -------------------------------------------------------------------------------
 
-const std::vector<ScalarType> kReal = {ScalarType::kBool,    ScalarType::kUInt8,   ScalarType::kInt8,
-                                       ScalarType::kInt16,   ScalarType::kInt32,   ScalarType::kInt64,
-                                       ScalarType::kFloat16, ScalarType::kBFloat16, ScalarType::kFloat32,
-                                       ScalarType::kFloat64};
+const std::vector<ScalarType> kReal = {
+    ScalarType::kBool,  ScalarType::kUInt8,   ScalarType::kInt8,     ScalarType::kInt16,   ScalarType::kInt32,
+    ScalarType::kInt64, ScalarType::kFloat16, ScalarType::kBFloat16, ScalarType::kFloat32, ScalarType::kFloat64};
 
 // Note [Conversions on the device]: every pair of real dtypes, with NaN,
 // infinities, -0.0, ties of 16-bit rounding, float16's overflow threshold
 // and values outside every integer range, contiguous and transposed.
 TEST_F(CudaDtypes, ConversionsBetweenEveryPairGiveTheCpusValues) {
   const double inf = std::numeric_limits<double>::infinity();
-  const std::vector<double> values = {
-      std::nan(""), inf, -inf, 0.0, -0.0, 0.5, 1.5, 2.5, -2.5, 255.0, 256.0, 300.7, -300.7, 65504.0, 65519.0,
-      65520.0, 1e10, -1e10, 3e9, -3e9, 1e-8, 1.0 + 0x1p-11, 1.0 + 3 * 0x1p-11, 1.0 + 0x1p-8, 1.0 + 3 * 0x1p-8,
-      9.3e18, -9.3e18, 3.4e38, 1e300, 127.9, -128.9, 32767.5, -32768.7, 2147483647.0, -2147483648.0};
+  const std::vector<double> values = {std::nan(""),
+                                      inf,
+                                      -inf,
+                                      0.0,
+                                      -0.0,
+                                      0.5,
+                                      1.5,
+                                      2.5,
+                                      -2.5,
+                                      255.0,
+                                      256.0,
+                                      300.7,
+                                      -300.7,
+                                      65504.0,
+                                      65519.0,
+                                      65520.0,
+                                      1e10,
+                                      -1e10,
+                                      3e9,
+                                      -3e9,
+                                      1e-8,
+                                      1.0 + 0x1p-11,
+                                      1.0 + 3 * 0x1p-11,
+                                      1.0 + 0x1p-8,
+                                      1.0 + 3 * 0x1p-8,
+                                      9.3e18,
+                                      -9.3e18,
+                                      3.4e38,
+                                      1e300,
+                                      127.9,
+                                      -128.9,
+                                      32767.5,
+                                      -32768.7,
+                                      2147483647.0,
+                                      -2147483648.0};
   const Tensor base = tensor(Value(values), ScalarType::kFloat64);
   for (const ScalarType from : kReal) {
     const Tensor src = base.to(from);  // the CPU's conversion of the specials first
@@ -242,8 +272,8 @@ TEST_F(CudaDtypes, ConversionsBetweenEveryPairGiveTheCpusValues) {
   // The strided path, and a float32 source straight from the specials.
   const Tensor m = base.to(ScalarType::kFloat32).reshape({5, 7});
   for (const ScalarType to : kReal) {
-    EXPECT_EQ(compare(m.t().contiguous().to(to), m.cuda().t().to(to)), "") << "float32 (transposed) -> "
-                                                                            << dtype_name(to);
+    EXPECT_EQ(compare(m.t().contiguous().to(to), m.cuda().t().to(to)), "")
+        << "float32 (transposed) -> " << dtype_name(to);
   }
   // Host <-> device copies of 16-bit floats keep their bits.
   for (const ScalarType t : {kHalf, kBf16}) {
@@ -345,7 +375,9 @@ TEST_F(CudaDtypes, DtypesWithoutKernelsAreRefusedWithPyTorchsMessage) {
   EXPECT_EQ(error_of([&] { return mm(i8, i8); }), "\"addmm_cuda\" not implemented for 'Char'");
   EXPECT_EQ(error_of([&] { return bmm(i8.unsqueeze(0), i8.unsqueeze(0)); }), "\"bmm_cuda\" not implemented for 'Char'");
   const Tensor l = ones({1, 1, 4, 4}, ScalarType::kInt64, kCuda);
-  EXPECT_EQ(error_of([&] { return conv2d(l, ones({1, 1, 3, 3}, ScalarType::kInt64, kCuda)); }),
+  EXPECT_EQ(error_of([&] {
+              return conv2d(l, ones({1, 1, 3, 3}, ScalarType::kInt64, kCuda));
+            }),
             "\"slow_conv2d_cuda\" not implemented for 'Long'");
   const Tensor h = ones({2, 3}, kHalf, kCuda);
   EXPECT_EQ(error_of([&] { return softmax(h, -1); }), "\"host_softmax\" not implemented for 'Half'");
