@@ -469,18 +469,19 @@ void softmax_rows(const SoftmaxMeta& m, const Tensor& out, const Tensor& input, 
                   std::optional<ScalarType> /*dtype*/, bool log) {
   const char* op = log ? "torch.log_softmax" : "torch.softmax";
   const ScalarType t = m.out.dtype;
-  // The softmax kernels have float32 and float64 loops (float16 and
-  // bfloat16: not yet).
-  if (t != ScalarType::kFloat32 && t != ScalarType::kFloat64) {
-    throw_not_implemented_for(log ? "host_log_softmax" : "host_softmax", t);
-  }
+  // The softmax kernels' loops: float32, float64, float16 and bfloat16
+  // (the 16-bit ones in float32, rounded once).
+  if (!is_floating(t)) throw_not_implemented_for(log ? "host_log_softmax" : "host_softmax", t);
   if (out.numel() == 0) return;
   const DeviceGuard guard(out.device());
   const Tensor x = input.dtype() == t ? contiguous_on(input) : contiguous_on(input.to(t));
   SoftmaxArgs a;
   a.x = x.data_ptr();
   a.y = out.data_ptr();
-  a.type = t == ScalarType::kFloat64 ? DnnType::kFloat64 : DnnType::kFloat32;
+  a.type = t == ScalarType::kFloat64    ? DnnType::kFloat64
+           : t == ScalarType::kFloat16  ? DnnType::kFloat16
+           : t == ScalarType::kBFloat16 ? DnnType::kBFloat16
+                                        : DnnType::kFloat32;
   a.outer = m.outer;
   a.n = m.n;
   a.inner = m.inner;

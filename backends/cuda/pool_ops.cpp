@@ -30,11 +30,14 @@ namespace {
 
 using I64 = std::int64_t;
 
-// The pooling kernels' loops: float32, float64 and int64 (float16 and
-// bfloat16: not yet); others are PyTorch's refusal naming `kernel`.
-DnnType pool_type(ScalarType t, const char* kernel) {
+// The pooling kernels' loops: float32 and float64, and int64 for the
+// average's forward (`with_int64`; float16 and bfloat16: not yet); others
+// are PyTorch's refusal naming `kernel` (the max and the backward kernels
+// have no int64 loop: they used to read int64 as float).
+DnnType pool_type(ScalarType t, const char* kernel, bool with_int64 = false) {
   switch (t) {
     case ScalarType::kInt64:
+      if (!with_int64) throw_not_implemented_for(kernel, t);
       return DnnType::kInt64;
     case ScalarType::kFloat32:
       return DnnType::kFloat32;
@@ -95,7 +98,7 @@ Tensor window_table(const Pool2dMeta& m, bool backward, Device device) {
 // sizes may be anything, 2**63 - 1 included) makes no window table.
 template <bool kForward>
 void run_window_pool(const char* op, const char* kernel, const Pool2dMeta& m, const Tensor& out, const Tensor& src) {
-  const DnnType type = pool_type(out.dtype(), kernel);
+  const DnnType type = pool_type(out.dtype(), kernel, /*with_int64=*/kForward);
   if (out.numel() == 0) return;
   const Device device = out.device();
   const DeviceGuard guard(device);

@@ -143,6 +143,18 @@ TEST_F(CudaDtypes, HalfAndBFloat16ElementwiseMatchTheCpu) {
       const Tensor w = full(IntArrayRef(s.b), 0.3, t);
       EXPECT_EQ(compare(lerp(a, b, w), lerp(ad, bd, w.cuda()), ulp), "") << "lerp " << what;
     }
+    // softmax and log_softmax: float32 inside, one rounding (last dim, a
+    // long row, and an inner dim).
+    for (const std::vector<std::int64_t>& shape :
+         std::vector<std::vector<std::int64_t>>{{8, 100}, {3, 5000}, {4, 7, 6}}) {
+      const Tensor x = operand(shape, t, 3.0);
+      for (const std::int64_t dim : {std::int64_t{-1}, std::int64_t{1}}) {
+        const std::string what =
+            std::string(dtype_name(t)) + " " + format_shape(x.sizes()) + " dim " + std::to_string(dim);
+        EXPECT_EQ(compare(softmax(x, dim), softmax(x.cuda(), dim), ulp, ulp * 1e-3), "") << "softmax " << what;
+        EXPECT_EQ(compare(log_softmax(x, dim), log_softmax(x.cuda(), dim), ulp, ulp), "") << "log_softmax " << what;
+      }
+    }
     // Values past float16's range round to infinity, NaN stays NaN.
     const Tensor big = tensor(Value(std::vector<double>{60000.0, 1e5, std::nan(""), -7e4}), ScalarType::kFloat32);
     EXPECT_EQ(compare(mul(big.to(t), wrap_scalar(2.0)), mul(big.to(t).cuda(), wrap_scalar(2.0))), "");
@@ -380,7 +392,7 @@ TEST_F(CudaDtypes, DtypesWithoutKernelsAreRefusedWithPyTorchsMessage) {
             }),
             "\"slow_conv2d_cuda\" not implemented for 'Long'");
   const Tensor h = ones({2, 3}, kHalf, kCuda);
-  EXPECT_EQ(error_of([&] { return softmax(h, -1); }), "\"host_softmax\" not implemented for 'Half'");
+  EXPECT_EQ(error_of([&] { return nn::functional::leaky_relu(h); }), "\"leaky_relu_cuda\" not implemented for 'Half'");
 }
 
 }  // namespace
