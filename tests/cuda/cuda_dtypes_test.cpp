@@ -155,6 +155,20 @@ TEST_F(CudaDtypes, HalfAndBFloat16ElementwiseMatchTheCpu) {
         EXPECT_EQ(compare(log_softmax(x, dim), log_softmax(x.cuda(), dim), ulp, ulp), "") << "log_softmax " << what;
       }
     }
+    // The nn activations and layer_norm: float32 inside, one rounding.
+    const Tensor x = operand({37, 64}, t, 3.0);
+    const Tensor xd = x.cuda();
+    namespace F = nn::functional;
+    const std::string name(dtype_name(t));
+    EXPECT_EQ(compare(F::leaky_relu(x, 0.2), F::leaky_relu(xd, 0.2), ulp), "") << "leaky_relu " << name;
+    EXPECT_EQ(compare(F::elu(x), F::elu(xd), ulp, ulp * 1e-3), "") << "elu " << name;
+    EXPECT_EQ(compare(F::gelu(x), F::gelu(xd), ulp, ulp * 1e-3), "") << "gelu " << name;
+    EXPECT_EQ(compare(F::gelu(x, "tanh"), F::gelu(xd, "tanh"), ulp, ulp * 1e-3), "") << "gelu tanh " << name;
+    EXPECT_EQ(compare(F::silu(x), F::silu(xd), ulp, ulp * 1e-3), "") << "silu " << name;
+    const Tensor lw = operand({64}, t, 1.0);
+    const Tensor lb = operand({64}, t, 1.0);
+    EXPECT_EQ(compare(F::layer_norm(x, {64}, lw, lb), F::layer_norm(xd, {64}, lw.cuda(), lb.cuda()), 2 * ulp, ulp), "")
+        << "layer_norm " << name;
     // Values past float16's range round to infinity, NaN stays NaN.
     const Tensor big = tensor(Value(std::vector<double>{60000.0, 1e5, std::nan(""), -7e4}), ScalarType::kFloat32);
     EXPECT_EQ(compare(mul(big.to(t), wrap_scalar(2.0)), mul(big.to(t).cuda(), wrap_scalar(2.0))), "");
@@ -392,7 +406,10 @@ TEST_F(CudaDtypes, DtypesWithoutKernelsAreRefusedWithPyTorchsMessage) {
             }),
             "\"slow_conv2d_cuda\" not implemented for 'Long'");
   const Tensor h = ones({2, 3}, kHalf, kCuda);
-  EXPECT_EQ(error_of([&] { return nn::functional::leaky_relu(h); }), "\"leaky_relu_cuda\" not implemented for 'Half'");
+  EXPECT_EQ(error_of([&] {
+              return nn::functional::max_pool2d(h.reshape({1, 1, 2, 3}), IntArrayRef{2, 2});
+            }),
+            "\"max_pool2d_with_indices_out_cuda_frame\" not implemented for 'Half'");
 }
 
 }  // namespace
