@@ -42,6 +42,18 @@
 /// (`from_opmath`), as the CPU backend and PyTorch's CUDA kernels do.
 /// Reductions of them accumulate in float32 (sums, like PyTorch) or in
 /// double where the float32 kernels do (prod, var, norm, logsumexp).
+///
+/// Note [Kernel files by dtype group]
+/// Each launch_map instantiates up to five kernels per architecture, and
+/// the binary and unary launchers have some 30 operations each: ten dtypes
+/// would make one file take many minutes in nvcc. So their loops are split
+/// by dtype group, one file each, which a parallel build compiles side by
+/// side: bool/int32/int64/float32/float64 (elementwise_kernels.cu,
+/// unary_kernels.cu), float16/bfloat16 (*_16bit.cu) and uint8/int8/int16
+/// (*_narrow.cu), each instantiating `launch_*_among<its types>` through
+/// `visit_among`. The narrow integers' loops leave out the rows path
+/// (`kRowsPath`), which buys little for them; so do the conversions
+/// between two dtypes (cast_kernels.cu).
 #pragma once
 
 #include <cuda_bf16.h>
@@ -180,6 +192,42 @@ void visit_type(DType t, Fn&& fn) {
       fn(std::int16_t{});
       break;
   }
+}
+
+/// The DType of a device type.
+template <typename T>
+constexpr DType dtype_code() {
+  if constexpr (std::is_same_v<T, bool>) {
+    return DType::kBool;
+  } else if constexpr (std::is_same_v<T, std::int32_t>) {
+    return DType::kInt32;
+  } else if constexpr (std::is_same_v<T, std::int64_t>) {
+    return DType::kInt64;
+  } else if constexpr (std::is_same_v<T, float>) {
+    return DType::kFloat32;
+  } else if constexpr (std::is_same_v<T, double>) {
+    return DType::kFloat64;
+  } else if constexpr (std::is_same_v<T, __half>) {
+    return DType::kFloat16;
+  } else if constexpr (std::is_same_v<T, __nv_bfloat16>) {
+    return DType::kBFloat16;
+  } else if constexpr (std::is_same_v<T, std::uint8_t>) {
+    return DType::kUInt8;
+  } else if constexpr (std::is_same_v<T, std::int8_t>) {
+    return DType::kInt8;
+  } else {
+    static_assert(std::is_same_v<T, std::int16_t>);
+    return DType::kInt16;
+  }
+}
+
+/// Calls fn(T{}) for the one of Ts whose dtype is `t` (nothing when none
+/// is): visit_type restricted to a group of dtypes, so that one file
+/// instantiates a launcher's loops only for its group (Note [Kernel files
+/// by dtype group]).
+template <typename... Ts, typename Fn>
+void visit_among(DType t, Fn&& fn) {
+  (void)((t == dtype_code<Ts>() ? (fn(Ts{}), true) : false) || ...);
 }
 
 template <typename T>

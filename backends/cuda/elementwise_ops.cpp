@@ -49,7 +49,7 @@ void copy_within_device(const Tensor& dst, const Tensor& src) {
 namespace {
 
 // An int in device memory that kernels OR error bits into (Note [Device
-// error flags] in elementwise_kernels.cu), read back after them.
+// error flags] in binary_kernels.cuh), read back after them.
 class ErrorFlag final {
  public:
   ErrorFlag(Device device, cudaStream_t stream, const char* op)
