@@ -149,10 +149,12 @@ void softmax_typed(const SoftmaxArgs& a, cudaStream_t stream) {
 
 // --- pooling -----------------------------------------------------------------------------------
 
-template <typename T>
+// S: the stored type; T: the one summed and compared in (float for 16 bits).
+template <typename S>
 __global__ void avg_pool_forward(AvgPoolArgs a) {
-  const T* src = static_cast<const T*>(a.src);
-  T* dst = static_cast<T*>(a.dst);
+  using T = opmath_t<S>;
+  const S* src = static_cast<const S*>(a.src);
+  S* dst = static_cast<S*>(a.dst);
   const I64 total = a.planes * a.oh * a.ow;
   const I64 step = static_cast<I64>(gridDim.x) * blockDim.x;
   for (I64 t = static_cast<I64>(blockIdx.x) * blockDim.x + threadIdx.x; t < total; t += step) {
@@ -162,20 +164,21 @@ __global__ void avg_pool_forward(AvgPoolArgs a) {
     const I64* wy = a.windows + 3 * oy;
     const I64* wx = a.windows + 3 * (a.oh + ox);
     const I64 divisor = a.has_divisor ? a.divisor : wy[2] * wx[2];
-    const T* in = src + plane * a.h * a.w;
+    const S* in = src + plane * a.h * a.w;
     T sum = 0;
     for (I64 i = wy[0]; i < wy[1]; ++i)
-      for (I64 j = wx[0]; j < wx[1]; ++j) sum += in[i * a.w + j];
-    dst[t] = sum / static_cast<T>(divisor);
+      for (I64 j = wx[0]; j < wx[1]; ++j) sum += to_opmath(in[i * a.w + j]);
+    dst[t] = from_opmath<S>(sum / static_cast<T>(divisor));
   }
 }
 
 // Each input element gathers the gradient of every window containing it
 // (no atomics: deterministic).
-template <typename T>
+template <typename S>
 __global__ void avg_pool_backward(AvgPoolArgs a) {
-  const T* grad = static_cast<const T*>(a.src);
-  T* dst = static_cast<T*>(a.dst);
+  using T = opmath_t<S>;
+  const S* grad = static_cast<const S*>(a.src);
+  S* dst = static_cast<S*>(a.dst);
   const I64 total = a.planes * a.h * a.w;
   const I64 step = static_cast<I64>(gridDim.x) * blockDim.x;
   for (I64 t = static_cast<I64>(blockIdx.x) * blockDim.x + threadIdx.x; t < total; t += step) {
@@ -184,29 +187,30 @@ __global__ void avg_pool_backward(AvgPoolArgs a) {
     const I64 plane = t / (a.w * a.h);
     const I64* ry = a.ranges + 2 * i;
     const I64* rx = a.ranges + 2 * (a.h + j);
-    const T* g = grad + plane * a.oh * a.ow;
+    const S* g = grad + plane * a.oh * a.ow;
     T acc = 0;
     for (I64 oy = ry[0]; oy < ry[1]; ++oy) {
       const I64 cy = a.windows[3 * oy + 2];
       for (I64 ox = rx[0]; ox < rx[1]; ++ox) {
         const I64 divisor = a.has_divisor ? a.divisor : cy * a.windows[3 * (a.oh + ox) + 2];
-        acc += g[oy * a.ow + ox] / static_cast<T>(divisor);
+        acc += to_opmath(g[oy * a.ow + ox]) / static_cast<T>(divisor);
       }
     }
-    dst[t] = acc;
+    dst[t] = from_opmath<S>(acc);
   }
 }
 
-template <typename T>
+template <typename S>
 __global__ void max_pool(MaxPoolArgs a) {
-  const T* x = static_cast<const T*>(a.x);
-  T* y = static_cast<T*>(a.y);
+  using T = opmath_t<S>;
+  const S* x = static_cast<const S*>(a.x);
+  S* y = static_cast<S*>(a.y);
   const I64 total = a.planes * a.oh * a.ow;
   const I64 step = static_cast<I64>(gridDim.x) * blockDim.x;
   for (I64 t = static_cast<I64>(blockIdx.x) * blockDim.x + threadIdx.x; t < total; t += step) {
     const I64 xo = t % a.ow;
     const I64 yo = (t / a.ow) % a.oh;
-    const T* xp = x + (t / (a.ow * a.oh)) * a.h * a.w;
+    const S* xp = x + (t / (a.ow * a.oh)) * a.h * a.w;
     I64 h0 = yo * a.sh - a.ph;
     const I64 h1 = min(h0 + (a.kh - 1) * a.dh + 1, a.h);
     if (h0 < 0) h0 += (-h0 + a.dh - 1) / a.dh * a.dh;  // the first tap inside the input
@@ -217,14 +221,14 @@ __global__ void max_pool(MaxPoolArgs a) {
     T mx = neg_inf<T>();
     for (I64 i = h0; i < h1; i += a.dh) {
       for (I64 j = w0; j < w1; j += a.dw) {
-        const T v = xp[i * a.w + j];
+        const T v = to_opmath(xp[i * a.w + j]);
         if (v > mx || isnan(v)) {
           mx = v;
           best = i * a.w + j;
         }
       }
     }
-    y[t] = mx;
+    y[t] = from_opmath<S>(mx);  // exact: a widened stored value
     a.indices[t] = best;
   }
 }
@@ -270,7 +274,8 @@ void launch_avg_pool_forward(const AvgPoolArgs& args, cudaStream_t stream) {
     case DnnType::kFloat32: avg_pool_forward<float><<<blocks, kThreads, 0, stream>>>(args); break;
     case DnnType::kFloat64: avg_pool_forward<double><<<blocks, kThreads, 0, stream>>>(args); break;
     case DnnType::kInt64: avg_pool_forward<I64><<<blocks, kThreads, 0, stream>>>(args); break;
-    default: break;  // no 16-bit pooling loops: refused by the host (pool_ops.cpp)
+    case DnnType::kFloat16: avg_pool_forward<__half><<<blocks, kThreads, 0, stream>>>(args); break;
+    case DnnType::kBFloat16: avg_pool_forward<__nv_bfloat16><<<blocks, kThreads, 0, stream>>>(args); break;
   }
 }
 
@@ -278,10 +283,11 @@ void launch_avg_pool_backward(const AvgPoolArgs& args, cudaStream_t stream) {
   const I64 total = args.planes * args.h * args.w;
   if (total == 0) return;
   const unsigned blocks = blocks_for(total, kThreads);
-  if (args.type == DnnType::kFloat64) {
-    avg_pool_backward<double><<<blocks, kThreads, 0, stream>>>(args);
-  } else {
-    avg_pool_backward<float><<<blocks, kThreads, 0, stream>>>(args);
+  switch (args.type) {  // no int64 loop: refused by the host (pool_ops.cpp)
+    case DnnType::kFloat64: avg_pool_backward<double><<<blocks, kThreads, 0, stream>>>(args); break;
+    case DnnType::kFloat16: avg_pool_backward<__half><<<blocks, kThreads, 0, stream>>>(args); break;
+    case DnnType::kBFloat16: avg_pool_backward<__nv_bfloat16><<<blocks, kThreads, 0, stream>>>(args); break;
+    default: avg_pool_backward<float><<<blocks, kThreads, 0, stream>>>(args); break;
   }
 }
 
@@ -289,10 +295,11 @@ void launch_max_pool(const MaxPoolArgs& args, cudaStream_t stream) {
   const I64 total = args.planes * args.oh * args.ow;
   if (total == 0) return;
   const unsigned blocks = blocks_for(total, kThreads);
-  if (args.type == DnnType::kFloat64) {
-    max_pool<double><<<blocks, kThreads, 0, stream>>>(args);
-  } else {
-    max_pool<float><<<blocks, kThreads, 0, stream>>>(args);
+  switch (args.type) {  // no int64 loop: refused by the host (pool_ops.cpp)
+    case DnnType::kFloat64: max_pool<double><<<blocks, kThreads, 0, stream>>>(args); break;
+    case DnnType::kFloat16: max_pool<__half><<<blocks, kThreads, 0, stream>>>(args); break;
+    case DnnType::kBFloat16: max_pool<__nv_bfloat16><<<blocks, kThreads, 0, stream>>>(args); break;
+    default: max_pool<float><<<blocks, kThreads, 0, stream>>>(args); break;
   }
 }
 

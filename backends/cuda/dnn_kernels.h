@@ -13,7 +13,7 @@
 namespace wick::cuda_backend {
 
 /// Element types of these kernels (int64 only for avg_pool2d's forward).
-/// kFloat16 and kBFloat16: softmax only (pooling has no 16-bit loops yet).
+/// kInt64: average pooling's forward only.
 enum class DnnType : std::int32_t { kFloat32 = 0, kFloat64 = 1, kInt64 = 2, kFloat16 = 3, kBFloat16 = 4 };
 
 /// y = softmax (or log_softmax) of x along the middle dim of [outer, n, inner].

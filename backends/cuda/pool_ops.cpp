@@ -30,10 +30,11 @@ namespace {
 
 using I64 = std::int64_t;
 
-// The pooling kernels' loops: float32 and float64, and int64 for the
-// average's forward (`with_int64`; float16 and bfloat16: not yet); others
-// are PyTorch's refusal naming `kernel` (the max and the backward kernels
-// have no int64 loop: they used to read int64 as float).
+// The pooling kernels' loops: float32, float64, float16 and bfloat16 (in
+// float32, rounded once), and int64 for the average's forward
+// (`with_int64`); others are PyTorch's refusal naming `kernel` (the max
+// and the backward kernels have no int64 loop: they used to read int64 as
+// float).
 DnnType pool_type(ScalarType t, const char* kernel, bool with_int64 = false) {
   switch (t) {
     case ScalarType::kInt64:
@@ -43,6 +44,10 @@ DnnType pool_type(ScalarType t, const char* kernel, bool with_int64 = false) {
       return DnnType::kFloat32;
     case ScalarType::kFloat64:
       return DnnType::kFloat64;
+    case ScalarType::kFloat16:
+      return DnnType::kFloat16;
+    case ScalarType::kBFloat16:
+      return DnnType::kBFloat16;
     default:
       throw_not_implemented_for(kernel, t);
   }

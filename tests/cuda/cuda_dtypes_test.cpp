@@ -169,6 +169,21 @@ TEST_F(CudaDtypes, HalfAndBFloat16ElementwiseMatchTheCpu) {
     const Tensor lb = operand({64}, t, 1.0);
     EXPECT_EQ(compare(F::layer_norm(x, {64}, lw, lb), F::layer_norm(xd, {64}, lw.cuda(), lb.cuda()), 2 * ulp, ulp), "")
         << "layer_norm " << name;
+    // Pooling: sums and divisions in float32, one rounding; maxima exact.
+    const Tensor img = operand({2, 3, 9, 11}, t, 2.0);
+    const Tensor imgd = img.cuda();
+    EXPECT_EQ(compare(F::max_pool2d(img, IntArrayRef{3, 3}, IntArrayRef{2, 2}, IntArrayRef{1, 1}),
+                      F::max_pool2d(imgd, IntArrayRef{3, 3}, IntArrayRef{2, 2}, IntArrayRef{1, 1})),
+              "")
+        << "max_pool2d " << name;
+    EXPECT_EQ(compare(F::avg_pool2d(img, IntArrayRef{3, 3}, IntArrayRef{2, 2}, IntArrayRef{1, 1}),
+                      F::avg_pool2d(imgd, IntArrayRef{3, 3}, IntArrayRef{2, 2}, IntArrayRef{1, 1}), ulp, ulp * 1e-3),
+              "")
+        << "avg_pool2d " << name;
+    EXPECT_EQ(compare(F::adaptive_avg_pool2d(img, IntArrayRef{4, 5}), F::adaptive_avg_pool2d(imgd, IntArrayRef{4, 5}),
+                      ulp, ulp * 1e-3),
+              "")
+        << "adaptive_avg_pool2d " << name;
     // Values past float16's range round to infinity, NaN stays NaN.
     const Tensor big = tensor(Value(std::vector<double>{60000.0, 1e5, std::nan(""), -7e4}), ScalarType::kFloat32);
     EXPECT_EQ(compare(mul(big.to(t), wrap_scalar(2.0)), mul(big.to(t).cuda(), wrap_scalar(2.0))), "");
@@ -406,10 +421,8 @@ TEST_F(CudaDtypes, DtypesWithoutKernelsAreRefusedWithPyTorchsMessage) {
             }),
             "\"slow_conv2d_cuda\" not implemented for 'Long'");
   const Tensor h = ones({2, 3}, kHalf, kCuda);
-  EXPECT_EQ(error_of([&] {
-              return nn::functional::max_pool2d(h.reshape({1, 1, 2, 3}), IntArrayRef{2, 2});
-            }),
-            "\"max_pool2d_with_indices_out_cuda_frame\" not implemented for 'Half'");
+  const Tensor index = zeros({2, 3}, ScalarType::kInt64, kCuda);
+  EXPECT_EQ(error_of([&] { return scatter_add(h, 0, index, h); }), "\"scatter_add_cuda_\" not implemented for 'Half'");
 }
 
 }  // namespace
