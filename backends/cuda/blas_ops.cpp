@@ -5,11 +5,11 @@
 /// [16-bit products]); bool, int32 and int64 ones, which the CPU backend
 /// also accepts, go to a tiled kernel (blas_kernels.cu). uint8, int8,
 /// int16 and complex products are refused with PyTorch's message and CUDA
-/// kernel name (`"addmm_cuda" not implemented for 'Char'`). Each is the computation of an operator
-/// whose meta function (dispatch/ops/meta_linalg.cpp) checked the operands,
-/// for every backend with the same messages, and gave the contiguous
-/// output the glue allocated on the device (Note [Structured kernels] in
-/// wick/structured.h).
+/// kernel name (`"addmm_cuda" not implemented for 'Char'`). Each is the
+/// computation of an operator whose meta function
+/// (dispatch/ops/meta_linalg.cpp) checked the operands, for every backend
+/// with the same messages, and gave the contiguous output the glue
+/// allocated on the device (Note [Structured kernels] in wick/structured.h).
 ///
 /// Note [Row-major products in cuBLAS]
 /// cuBLAS reads column-major matrices, and a row-major [r, c] matrix with
