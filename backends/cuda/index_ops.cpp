@@ -188,8 +188,8 @@ void gather(const DimMeta& m, const Tensor& out, const Tensor& self, I64 /*dim*/
 
 namespace {
 
-// scatter_add's loops: bool, int32, int64, float32, float64 (the 16-bit
-// floats and narrow integers: not yet, refused as PyTorch refuses a dtype).
+// scatter_add's loops: bool, int32, int64, float32, float64, float16 and
+// bfloat16 (the narrow integers: not yet, refused as PyTorch refuses a dtype).
 IndexDtype index_dtype(ScalarType t) {
   switch (t) {
     case ScalarType::kBool:
@@ -202,6 +202,10 @@ IndexDtype index_dtype(ScalarType t) {
       return IndexDtype::kFloat32;
     case ScalarType::kFloat64:
       return IndexDtype::kFloat64;
+    case ScalarType::kFloat16:
+      return IndexDtype::kFloat16;
+    case ScalarType::kBFloat16:
+      return IndexDtype::kBFloat16;
     default:
       throw_not_implemented_for("scatter_add_cuda_", t);
   }

@@ -184,6 +184,12 @@ TEST_F(CudaDtypes, HalfAndBFloat16ElementwiseMatchTheCpu) {
                       ulp, ulp * 1e-3),
               "")
         << "adaptive_avg_pool2d " << name;
+    // scatter_add: 16-bit atomics, each addition rounded (distinct targets: exact).
+    const Tensor idx = tensor(Value(std::vector<std::int64_t>{2, 0, 1, 3}), ScalarType::kInt64).reshape({4, 1});
+    const Tensor src = operand({4, 1}, t, 2.0);
+    const Tensor base = operand({5, 1}, t, 2.0);
+    EXPECT_EQ(compare(scatter_add(base, 0, idx, src), scatter_add(base.cuda(), 0, idx.cuda(), src.cuda())), "")
+        << "scatter_add " << name;
     // Values past float16's range round to infinity, NaN stays NaN.
     const Tensor big = tensor(Value(std::vector<double>{60000.0, 1e5, std::nan(""), -7e4}), ScalarType::kFloat32);
     EXPECT_EQ(compare(mul(big.to(t), wrap_scalar(2.0)), mul(big.to(t).cuda(), wrap_scalar(2.0))), "");
@@ -421,8 +427,10 @@ TEST_F(CudaDtypes, DtypesWithoutKernelsAreRefusedWithPyTorchsMessage) {
             }),
             "\"slow_conv2d_cuda\" not implemented for 'Long'");
   const Tensor h = ones({2, 3}, kHalf, kCuda);
+  const Tensor u8 = ones({2, 3}, ScalarType::kUInt8, kCuda);
   const Tensor index = zeros({2, 3}, ScalarType::kInt64, kCuda);
-  EXPECT_EQ(error_of([&] { return scatter_add(h, 0, index, h); }), "\"scatter_add_cuda_\" not implemented for 'Half'");
+  EXPECT_EQ(error_of([&] { return scatter_add(u8, 0, index, u8); }),
+            "\"scatter_add_cuda_\" not implemented for 'Byte'");
 }
 
 }  // namespace
