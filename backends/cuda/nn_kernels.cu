@@ -100,25 +100,27 @@ __global__ void zero_scratch(double* scratch) {
   scratch[1] = 0;
 }
 
-// The loss of element (i, k) (t = i * s + k) and its class weight (0 when ignored).
+// The loss of element (i, k) (t = i * s + k) and its class weight (0 when
+// ignored), in opmath_t<T> (float for the 16-bit floats).
 template <typename T>
-__device__ inline T nll_term(const NllArgs& a, I64 t, T& weight) {
+__device__ inline opmath_t<T> nll_term(const NllArgs& a, I64 t, opmath_t<T>& weight) {
+  using C = opmath_t<T>;
   const I64 cls = a.target[t];
-  weight = T(0);
-  if (cls == a.ignore_index) return T(0);
+  weight = C(0);
+  if (cls == a.ignore_index) return C(0);
   const T* w = static_cast<const T*>(a.weight);
-  weight = w != nullptr ? w[cls] : T(1);
+  weight = w != nullptr ? to_opmath(w[cls]) : C(1);
   const I64 i = t / a.s;
   const I64 k = t % a.s;
-  return -weight * static_cast<const T*>(a.input)[(i * a.c + cls) * a.s + k];
+  return -weight * to_opmath(static_cast<const T*>(a.input)[(i * a.c + cls) * a.s + k]);
 }
 
 template <typename T>
 __global__ void nll_none(NllArgs a) {
   T* out = static_cast<T*>(a.out);
   for (I64 t = first_thread(); t < a.n * a.s; t += thread_step()) {
-    T weight;
-    out[t] = nll_term<T>(a, t, weight);
+    opmath_t<T> weight;
+    out[t] = from_opmath<T>(nll_term<T>(a, t, weight));
   }
 }
 
@@ -129,7 +131,7 @@ __global__ void nll_reduce(NllArgs a) {
   double sum = 0;
   double wsum = 0;
   for (I64 t = first_thread(); t < a.n * a.s; t += thread_step()) {
-    T weight;
+    opmath_t<T> weight;
     sum += static_cast<double>(nll_term<T>(a, t, weight));
     wsum += static_cast<double>(weight);
   }
@@ -153,7 +155,7 @@ __global__ void nll_reduce(NllArgs a) {
 template <typename T>
 __global__ void nll_finish(NllArgs a) {
   T* out = static_cast<T*>(a.out);
-  *out = a.reduction == 2 ? static_cast<T>(a.scratch[0]) : static_cast<T>(a.scratch[0] / a.scratch[1]);
+  *out = from_opmath<T>(a.reduction == 2 ? a.scratch[0] : a.scratch[0] / a.scratch[1]);
 }
 
 template <typename T>
@@ -238,10 +240,19 @@ void launch_activation(Activation kind, NnType type, const void* x, void* y, I64
 }
 
 void launch_nll_loss(const NllArgs& args, cudaStream_t stream) {
-  if (args.type == NnType::kFloat64) {
-    nll_typed<double>(args, stream);
-  } else {
-    nll_typed<float>(args, stream);
+  switch (args.type) {
+    case NnType::kFloat64:
+      nll_typed<double>(args, stream);
+      break;
+    case NnType::kFloat16:
+      nll_typed<__half>(args, stream);
+      break;
+    case NnType::kBFloat16:
+      nll_typed<__nv_bfloat16>(args, stream);
+      break;
+    case NnType::kFloat32:
+      nll_typed<float>(args, stream);
+      break;
   }
 }
 

@@ -11,8 +11,8 @@
 
 namespace wick::cuda_backend {
 
-/// kFloat16 and kBFloat16: the activations and layer_norm (computed in
-/// float32, rounded once); nll_loss has no 16-bit loop yet.
+/// kFloat16 and kBFloat16 are computed in float32 (sums in double, as
+/// float32's) and rounded once.
 enum class NnType : std::int32_t { kFloat32 = 0, kFloat64 = 1, kFloat16 = 2, kBFloat16 = 3 };
 
 /// The elementwise activations of torch.nn.functional, with the CPU's formulas.

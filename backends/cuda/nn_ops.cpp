@@ -25,14 +25,14 @@ namespace {
 using I64 = std::int64_t;
 namespace nnf = wick::nn::functional;
 
-// The nn kernels' loops: float32 and float64, and float16 and bfloat16
-// where `with_16bit` (the activations and layer_norm; nll_loss: not yet);
-// others are PyTorch's refusal naming `kernel`.
-NnType nn_type(ScalarType t, const char* kernel, bool with_16bit = true) {
+// The nn kernels' loops: float32, float64, float16 and bfloat16 (the
+// 16-bit ones in float32, rounded once); others are PyTorch's refusal
+// naming `kernel`.
+NnType nn_type(ScalarType t, const char* kernel) {
   if (t == ScalarType::kFloat32) return NnType::kFloat32;
   if (t == ScalarType::kFloat64) return NnType::kFloat64;
-  if (with_16bit && t == ScalarType::kFloat16) return NnType::kFloat16;
-  if (with_16bit && t == ScalarType::kBFloat16) return NnType::kBFloat16;
+  if (t == ScalarType::kFloat16) return NnType::kFloat16;
+  if (t == ScalarType::kBFloat16) return NnType::kBFloat16;
   throw_not_implemented_for(kernel, t);
 }
 
@@ -104,7 +104,7 @@ void nll_loss(const NllLossMeta& sh, const Tensor& out, const Tensor& input, con
               std::optional<bool> /*reduce*/, std::string_view /*reduction*/) {
   const char* op = "torch.nn.functional.nll_loss";
   const nnf::Reduction red = sh.reduction;
-  const NnType type = nn_type(input.dtype(), "nll_loss_forward_out_cuda_template", /*with_16bit=*/false);
+  const NnType type = nn_type(input.dtype(), "nll_loss_forward_out_cuda_template");
   const Device device = out.device();
   const DeviceGuard guard(device);
   const Tensor x = contiguous_on(input);

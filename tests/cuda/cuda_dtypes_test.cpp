@@ -184,6 +184,15 @@ TEST_F(CudaDtypes, HalfAndBFloat16ElementwiseMatchTheCpu) {
                       ulp, ulp * 1e-3),
               "")
         << "adaptive_avg_pool2d " << name;
+    // nll_loss: terms in float32, sums in double, one rounding.
+    const Tensor logp = log_softmax(operand({6, 5}, t, 2.0), 1);
+    const Tensor target = tensor(Value(std::vector<std::int64_t>{0, 4, 2, -100, 1, 3}), ScalarType::kInt64);
+    for (const char* reduction : {"none", "mean", "sum"}) {
+      EXPECT_EQ(compare(F::nll_loss(logp, target, std::nullopt, -100, reduction),
+                        F::nll_loss(logp.cuda(), target.cuda(), std::nullopt, -100, reduction), ulp, ulp * 1e-3),
+                "")
+          << "nll_loss " << reduction << " " << name;
+    }
     // scatter_add: 16-bit atomics, each addition rounded (distinct targets: exact).
     const Tensor idx = tensor(Value(std::vector<std::int64_t>{2, 0, 1, 3}), ScalarType::kInt64).reshape({4, 1});
     const Tensor src = operand({4, 1}, t, 2.0);
