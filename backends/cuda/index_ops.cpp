@@ -92,12 +92,13 @@ std::uint64_t value_bits(const Scalar& s, ScalarType t, const char* op) {
   return bits;
 }
 
-// The size of an element, which the moving kernels copy as 1, 2, 4 or 8
-// bytes: every dtype but complex128 (16 bytes; refused naming `kernel`).
-int elem_size(ScalarType t, const char* kernel) {
+// The moving kernels copy elements of 1, 2, 4 or 8 bytes: every dtype but
+// complex128 (16 bytes), which is refused naming `kernel` before any work.
+void check_movable(ScalarType t, const char* kernel) {
   if (itemsize(t) > 8) throw_not_implemented_for(kernel, t);
-  return static_cast<int>(itemsize(t));
 }
+
+int elem_size(ScalarType t) { return static_cast<int>(itemsize(t)); }
 
 // --- cat ---------------------------------------------------------------------------------
 
@@ -133,6 +134,7 @@ Tensor at_least_1d(const Tensor& t) { return t.dim() == 0 ? t.reshape({1}) : t; 
 
 void index_select(const DimMeta& m, const Tensor& out, const Tensor& self, I64 /*dim*/, const Tensor& index) {
   const char* op = "index_select";
+  check_movable(self.dtype(), "index_select_out_cuda_impl");
   const I64 d = m.dim;
   const Device device = out.device();
   const DeviceGuard guard(device);
@@ -149,7 +151,7 @@ void index_select(const DimMeta& m, const Tensor& out, const Tensor& self, I64 /
   a.src = src.data_ptr();
   a.out = out.data_ptr();
   a.idx = static_cast<const I64*>(idx.data_ptr());
-  a.elem_size = elem_size(self.dtype(), "index_select_out_cuda_impl");
+  a.elem_size = elem_size(self.dtype());
   a.outer = 1;
   for (I64 k = 0; k < d; ++k) a.outer *= out.sizes()[k];
   a.inner = 1;
@@ -174,6 +176,7 @@ DimVector without_dim(IntArrayRef strides, I64 d) {
 void gather(const DimMeta& m, const Tensor& out, const Tensor& self, I64 /*dim*/, const Tensor& index,
             bool /*sparse_grad*/) {
   const char* op = "gather";
+  check_movable(self.dtype(), "gather_out_cuda");
   const I64 d = m.dim;
   const Device device = out.device();
   const DeviceGuard guard(device);
@@ -182,7 +185,7 @@ void gather(const DimMeta& m, const Tensor& out, const Tensor& self, I64 /*dim*/
   check_bounds(op, ix, src.sizes()[d], d);
   const IndexWalk walk = make_walk(op, ix.sizes(), without_dim(src.strides(), d), {});
   launch_gather(walk, src.data_ptr(), out.data_ptr(), static_cast<const I64*>(ix.data_ptr()), src.strides()[d],
-                elem_size(self.dtype(), "gather_out_cuda"), current_stream());
+                elem_size(self.dtype()), current_stream());
   check_launch(op);
 }
 
@@ -219,7 +222,7 @@ void scatter_into(const DimMeta& m, const Tensor& out, const Tensor& self, I64 /
                   const Tensor& src, bool add) {
   const char* op = add ? "scatter_add" : "scatter";
   if (add) (void)index_dtype(self.dtype());  // refused before anything is written
-  (void)elem_size(self.dtype(), add ? "scatter_add_cuda_" : "scatter_cuda_");
+  check_movable(self.dtype(), add ? "scatter_add_cuda_" : "scatter_cuda_");
   const I64 d = m.dim;
   const bool is_value = !add && src.impl()->is_wrapped_number();
   const Device device = out.device();
@@ -233,7 +236,7 @@ void scatter_into(const DimMeta& m, const Tensor& out, const Tensor& self, I64 /
   a.idx = static_cast<const I64*>(ix.data_ptr());
   a.step = o.strides()[d];
   a.dtype = add ? index_dtype(self.dtype()) : IndexDtype::kFloat32;  // only scatter_add computes
-  a.elem_size = elem_size(self.dtype(), add ? "scatter_add_cuda_" : "scatter_cuda_");
+  a.elem_size = elem_size(self.dtype());
   Tensor s;
   if (is_value) {
     a.mode = ScatterMode::kValue;
@@ -258,6 +261,7 @@ namespace {
 void masked_fill(const OutputMeta& /*m*/, const Tensor& out, const Tensor& self, const Tensor& mask,
                  const Tensor& value) {
   const char* op = "masked_fill";
+  check_movable(self.dtype(), "masked_fill_");
   const Device device = out.device();
   const DeviceGuard guard(device);
   Tensor mk = on_device(mask, device);
@@ -277,8 +281,8 @@ void masked_fill(const OutputMeta& /*m*/, const Tensor& out, const Tensor& self,
     host.copy_(value);
     v = host.item();
   }
-  launch_masked_fill(out.data_ptr(), static_cast<const bool*>(mb.data_ptr()), out.numel(),
-                     elem_size(self.dtype(), "masked_fill_"), value_bits(v, self.dtype(), op), current_stream());
+  launch_masked_fill(out.data_ptr(), static_cast<const bool*>(mb.data_ptr()), out.numel(), elem_size(self.dtype()),
+                     value_bits(v, self.dtype(), op), current_stream());
   check_launch(op);
 }
 
@@ -290,14 +294,15 @@ namespace {
 
 void flip(const FlipMeta& m, const Tensor& out, const Tensor& self, IntArrayRef /*dims*/) {
   const char* op = "flip";
+  check_movable(self.dtype(), "flip_cuda");
   if (self.numel() == 0) return;
   const DeviceGuard guard(out.device());
   // Read self in the result's order (the meta function's offset and strides).
   const auto item = static_cast<I64>(itemsize(self.dtype()));
   const char* in = static_cast<const char*>(self.data_ptr()) + m.read_offset * item;
   const DimVector& strides = m.read_strides;
-  launch_strided_gather(make_walk(op, self.sizes(), strides, {}), in, out.data_ptr(),
-                        elem_size(self.dtype(), "flip_cuda"), current_stream());
+  launch_strided_gather(make_walk(op, self.sizes(), strides, {}), in, out.data_ptr(), elem_size(self.dtype()),
+                        current_stream());
   check_launch(op);
 }
 
@@ -306,13 +311,14 @@ namespace {
 template <bool kLower>
 void triangle(const Tensor& out, const Tensor& self, I64 diagonal) {
   const char* op = kLower ? "tril" : "triu";
+  check_movable(self.dtype(), kLower ? "tril_cuda" : "triu_cuda");
   if (out.numel() == 0) return;
   const DeviceGuard guard(out.device());
   copy_within_device(out, self);
   const I64 rows = out.sizes()[wrap_dim(-2, out.dim())];
   const I64 cols = out.sizes()[out.dim() - 1];
-  launch_triangle(out.data_ptr(), out.numel() / (rows * cols), rows, cols, diagonal, kLower,
-                  elem_size(self.dtype(), kLower ? "tril_cuda" : "triu_cuda"), current_stream());
+  launch_triangle(out.data_ptr(), out.numel() / (rows * cols), rows, cols, diagonal, kLower, elem_size(self.dtype()),
+                  current_stream());
   check_launch(op);
 }
 
