@@ -1,12 +1,15 @@
 // backends/cuda/blas_ops.cpp - mm, bmm, addmm, mv and dot through cuBLAS.
 /// \file
 /// float32/float64 products go to cuBLAS (gemm, strided-batched gemm, gemv,
-/// dot); bool and integer ones, which the CPU backend also accepts, go to a
-/// tiled kernel (blas_kernels.cu). Each is the computation of an operator
-/// whose meta function (dispatch/ops/meta_linalg.cpp) checked the operands,
-/// for every backend with the same messages, and gave the contiguous
-/// output the glue allocated on the device (Note [Structured kernels] in
-/// wick/structured.h).
+/// dot); float16 and bfloat16 ones to cublasGemmEx on tensor cores (Note
+/// [16-bit products]); bool, int32 and int64 ones, which the CPU backend
+/// also accepts, go to a tiled kernel (blas_kernels.cu). uint8, int8,
+/// int16 and complex products are refused with PyTorch's message and CUDA
+/// kernel name (`"addmm_cuda" not implemented for 'Char'`). Each is the
+/// computation of an operator whose meta function
+/// (dispatch/ops/meta_linalg.cpp) checked the operands, for every backend
+/// with the same messages, and gave the contiguous output the glue
+/// allocated on the device (Note [Structured kernels] in wick/structured.h).
 ///
 /// Note [Row-major products in cuBLAS]
 /// cuBLAS reads column-major matrices, and a row-major [r, c] matrix with
@@ -19,6 +22,15 @@
 /// CUBLAS_OP_T; only an operand with neither unit stride is copied. A bmm
 /// operand of any batch stride (0 for an expanded batch) is one strided-
 /// batched call. The 64-bit cuBLAS entry points take every size as is.
+///
+/// Note [16-bit products]
+/// float16 and bfloat16 matrices (mm, bmm, addmm, and linear, matmul, mv
+/// and dot, which reach them) go to cublasGemmEx / cublasGemmStridedBatchedEx
+/// with float32 accumulation (CUBLAS_COMPUTE_32F) and float alpha and beta
+/// (not rounded to 16 bits), their output in the inputs' dtype, rounded once;
+/// cuBLAS picks tensor-core kernels for them in its default math mode, as
+/// PyTorch's defaults do (reduced-precision split-k reductions allowed).
+/// The TF32 switch (Note [TF32]) concerns float32 only.
 ///
 /// Note [cuBLAS handles]
 /// One handle per device, made on first use with the device current, and
@@ -155,21 +167,50 @@ void scale_only(const char* op, const Tensor& out, const Scalar& beta) {
   });
 }
 
+// The dtypes with a product on the device: cuBLAS's floating ones and the
+// tiled kernel's bool, int32 and int64.
+bool has_product(ScalarType t) {
+  return is_floating(t) || t == ScalarType::kBool || t == ScalarType::kInt32 || t == ScalarType::kInt64;
+}
+
+// float16 / bfloat16 through cublasGemmEx (Note [16-bit products]).
+void gemm_16bit(const char* op, const BlasCall& call, const Operand& oa, const Operand& om, const Tensor& out,
+                I64 batches, I64 n, I64 k, I64 p, const Scalar& alpha, const Scalar& beta) {
+  const cudaDataType_t t = out.dtype() == ScalarType::kFloat16 ? CUDA_R_16F : CUDA_R_16BF;
+  const float al = alpha.to<float>();
+  const float be = beta.to<float>();
+  const void* pa = oa.t.data_ptr();
+  const void* pm = om.t.data_ptr();
+  void* pc = out.data_ptr();
+  if (batches == 1) {
+    check_cublas(cublasGemmEx_64(call.handle(), om.op, oa.op, p, n, k, &al, pm, t, om.ld, pa, t, oa.ld, &be, pc, t, p,
+                                 CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+                 op);
+  } else {
+    check_cublas(cublasGemmStridedBatchedEx_64(call.handle(), om.op, oa.op, p, n, k, &al, pm, t, om.ld, om.t.stride(0),
+                                               pa, t, oa.ld, oa.t.stride(0), &be, pc, t, p, n * p, batches,
+                                               CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+                 op);
+  }
+}
+
 // out[b] = alpha * a[b] @ m[b] + beta * out[b]: a [B, n, k], m [B, k, p], out
 // contiguous [B, n, p] on the current device; beta == 0 ignores out (NaN too).
-void batched_matmul(const char* op, const Tensor& a, const Tensor& m, const Tensor& out, const Scalar& alpha = 1,
-                    const Scalar& beta = 0) {
+// `kernel`: PyTorch's CUDA kernel name, for a dtype without a product.
+void batched_matmul(const char* op, const char* kernel, const Tensor& a, const Tensor& m, const Tensor& out,
+                    const Scalar& alpha = 1, const Scalar& beta = 0) {
   const I64 batches = a.size(0);
   const I64 n = a.size(1);
   const I64 k = a.size(2);
   const I64 p = m.size(2);
+  const ScalarType dtype = a.dtype();
+  if (!has_product(dtype)) throw_not_implemented_for(kernel, dtype);
   if (out.numel() == 0) return;
   DeviceGuard guard(out.device());
   if (k == 0) {
     scale_only(op, out, beta);
     return;
   }
-  const ScalarType dtype = a.dtype();
   if (!is_floating(dtype)) {
     IntGemmArgs args;
     args.a = a.data_ptr();
@@ -203,7 +244,9 @@ void batched_matmul(const char* op, const Tensor& a, const Tensor& m, const Tens
   const BlasCall call(out.device(), op);
   const I64 a_batch = oa.t.stride(0);
   const I64 m_batch = om.t.stride(0);
-  if (dtype == ScalarType::kFloat32) {
+  if (is_reduced_floating(dtype)) {
+    gemm_16bit(op, call, oa, om, out, batches, n, k, p, alpha, beta);
+  } else if (dtype == ScalarType::kFloat32) {
     const float al = scalar_as<float>(alpha);
     const float be = scalar_as<float>(beta);
     const auto* pa = static_cast<const float*>(oa.t.data_ptr());
@@ -237,15 +280,16 @@ using M = OutputMeta;
 }  // namespace
 
 void mm(const M& /*m*/, const Tensor& out, const Tensor& a, const Tensor& b) {
-  batched_matmul("torch.mm", a.unsqueeze(0), b.unsqueeze(0), out.unsqueeze(0));
+  batched_matmul("torch.mm", "addmm_cuda", a.unsqueeze(0), b.unsqueeze(0), out.unsqueeze(0));
 }
 
 void bmm(const M& /*m*/, const Tensor& out, const Tensor& a, const Tensor& b) {
-  batched_matmul("torch.bmm", a, b, out);
+  batched_matmul("torch.bmm", "bmm_cuda", a, b, out);
 }
 
 void addmm(const M& /*m*/, const Tensor& out, const Tensor& self, const Tensor& mat1, const Tensor& mat2,
            const Scalar& beta, const Scalar& alpha) {
+  if (!has_product(mat1.dtype())) throw_not_implemented_for("addmm_cuda", mat1.dtype());
   if (out.numel() == 0) return;
   // out starts as self broadcast to [n, p] (a 0-dim CPU self joins the
   // device); the product then adds alpha * mat1 @ mat2 (with beta == 0 it
@@ -254,7 +298,7 @@ void addmm(const M& /*m*/, const Tensor& out, const Tensor& self, const Tensor& 
   DeviceGuard guard(device);
   const Tensor bias = on_device(self, device).expand(out.sizes());
   if (beta.to<double>() != 0.0) copy_within_device(out, bias);
-  batched_matmul("torch.addmm", mat1.unsqueeze(0), mat2.unsqueeze(0), out.unsqueeze(0), alpha, beta);
+  batched_matmul("torch.addmm", "addmm_cuda", mat1.unsqueeze(0), mat2.unsqueeze(0), out.unsqueeze(0), alpha, beta);
 }
 
 namespace {
@@ -302,20 +346,22 @@ void mv(const M& /*m*/, const Tensor& out, const Tensor& self, const Tensor& vec
     }
     return;
   }
-  batched_matmul(op, self.unsqueeze(0), vec.unsqueeze(1).unsqueeze(0), out.unsqueeze(1).unsqueeze(0));
+  batched_matmul(op, "addmv_impl_cuda", self.unsqueeze(0), vec.unsqueeze(1).unsqueeze(0),
+                 out.unsqueeze(1).unsqueeze(0));
 }
 
 void dot(const M& /*m*/, const Tensor& out, const Tensor& self, const Tensor& other) {
   const char* op = "torch.dot";
   const Device device = out.device();
   DeviceGuard guard(device);
+  if (!has_product(self.dtype())) throw_not_implemented_for("dot", self.dtype());
   if (self.numel() == 0) {
     Tensor target = out;
     target.fill_(0);
     return;
   }
-  if (!is_floating(self.dtype())) {  // [1, 1, n] @ [1, n, 1]
-    batched_matmul(op, self.unsqueeze(0).unsqueeze(0), other.unsqueeze(1).unsqueeze(0), out.reshape({1, 1, 1}));
+  if (self.dtype() != ScalarType::kFloat32 && self.dtype() != ScalarType::kFloat64) {  // [1, 1, n] @ [1, n, 1]
+    batched_matmul(op, "dot", self.unsqueeze(0).unsqueeze(0), other.unsqueeze(1).unsqueeze(0), out.reshape({1, 1, 1}));
     return;
   }
   const Tensor x = self.stride(0) > 0 ? self : contiguous_copy(self);

@@ -7,13 +7,20 @@
 /// warp per row up to kWarpRowMax elements, one block per row beyond;
 /// other dims go one thread per (outer, inner) column, whose reads are
 /// coalesced across neighbouring columns. Every loop is grid-strided, so
-/// any size fits the grid.
+/// any size fits the grid. float16 and bfloat16 rows are read into float32
+/// (the maximum, exp and the scale in float32, the sum in double) and each
+/// output is rounded once: the second pass recomputes exp(x - max) rather
+/// than reading back a rounded one (Note [16-bit floats on the device]).
 #include "dnn_kernels.h"
+#include "elementwise_loops.cuh"
 
 namespace wick::cuda_backend {
 namespace {
 
 using I64 = std::int64_t;
+using loops::from_opmath;
+using loops::opmath_t;
+using loops::to_opmath;
 
 constexpr int kThreads = 256;
 constexpr I64 kMaxBlocks = 65535LL * 16;
@@ -44,26 +51,25 @@ __device__ inline T max_skip_nan(T acc, T v) {
   return v > acc ? v : acc;
 }
 
-// y = e (softmax, scaled later) and returns the double sum of exp(x - mx).
-template <typename T, bool kLog>
-__device__ inline double exp_pass(const T* x, T* y, I64 n, I64 stride, I64 begin, I64 step, T mx) {
+// The double sum of exp(x - mx) (C: the compute type, float for 16-bit T).
+template <typename T, typename C>
+__device__ inline double exp_pass(const T* x, I64 n, I64 stride, I64 begin, I64 step, C mx) {
   double sum = 0;
-  for (I64 j = begin; j < n; j += step) {
-    const T e = dev_exp(x[j * stride] - mx);
-    if constexpr (!kLog) y[j * stride] = e;
-    sum += static_cast<double>(e);
-  }
+  for (I64 j = begin; j < n; j += step) sum += static_cast<double>(dev_exp(to_opmath(x[j * stride]) - mx));
   return sum;
 }
 
-template <typename T, bool kLog>
-__device__ inline void scale_pass(const T* x, T* y, I64 n, I64 stride, I64 begin, I64 step, T mx, double sum) {
+// y = exp(x - mx) / sum (recomputed: no rounded intermediate), or x - mx - log(sum).
+template <typename T, bool kLog, typename C>
+__device__ inline void scale_pass(const T* x, T* y, I64 n, I64 stride, I64 begin, I64 step, C mx, double sum) {
   if constexpr (kLog) {
-    const T shift = mx + static_cast<T>(log(sum));
-    for (I64 j = begin; j < n; j += step) y[j * stride] = x[j * stride] - shift;
+    const C shift = mx + static_cast<C>(log(sum));
+    for (I64 j = begin; j < n; j += step) y[j * stride] = from_opmath<T>(to_opmath(x[j * stride]) - shift);
   } else {
-    const T inv = static_cast<T>(1.0 / sum);
-    for (I64 j = begin; j < n; j += step) y[j * stride] *= inv;
+    const C inv = static_cast<C>(1.0 / sum);
+    for (I64 j = begin; j < n; j += step) {
+      y[j * stride] = from_opmath<T>(dev_exp(to_opmath(x[j * stride]) - mx) * inv);
+    }
   }
 }
 
@@ -74,10 +80,10 @@ __global__ void softmax_warp_rows(const T* x, T* y, I64 rows, I64 n) {
   for (I64 r = (static_cast<I64>(blockIdx.x) * blockDim.x + threadIdx.x) / 32; r < rows; r += warps) {
     const T* xr = x + r * n;
     T* yr = y + r * n;
-    T mx = neg_inf<T>();
-    for (I64 j = lane; j < n; j += 32) mx = max_skip_nan(mx, xr[j]);
+    opmath_t<T> mx = neg_inf<opmath_t<T>>();
+    for (I64 j = lane; j < n; j += 32) mx = max_skip_nan(mx, to_opmath(xr[j]));
     for (int off = 16; off > 0; off >>= 1) mx = max_skip_nan(mx, __shfl_xor_sync(kFullMask, mx, off));
-    double sum = exp_pass<T, kLog>(xr, yr, n, 1, lane, 32, mx);
+    double sum = exp_pass(xr, n, 1, lane, 32, mx);
     for (int off = 16; off > 0; off >>= 1) sum += __shfl_xor_sync(kFullMask, sum, off);
     scale_pass<T, kLog>(xr, yr, n, 1, lane, 32, mx, sum);
   }
@@ -85,14 +91,14 @@ __global__ void softmax_warp_rows(const T* x, T* y, I64 rows, I64 n) {
 
 template <typename T, bool kLog>
 __global__ void softmax_block_rows(const T* x, T* y, I64 rows, I64 n) {
-  __shared__ T shared_max[kThreads];
+  __shared__ opmath_t<T> shared_max[kThreads];
   __shared__ double shared_sum[kThreads];
   const int tid = static_cast<int>(threadIdx.x);
   for (I64 r = blockIdx.x; r < rows; r += gridDim.x) {
     const T* xr = x + r * n;
     T* yr = y + r * n;
-    T mx = neg_inf<T>();
-    for (I64 j = tid; j < n; j += kThreads) mx = max_skip_nan(mx, xr[j]);
+    opmath_t<T> mx = neg_inf<opmath_t<T>>();
+    for (I64 j = tid; j < n; j += kThreads) mx = max_skip_nan(mx, to_opmath(xr[j]));
     shared_max[tid] = mx;
     __syncthreads();
     for (int half = kThreads / 2; half > 0; half >>= 1) {
@@ -100,7 +106,7 @@ __global__ void softmax_block_rows(const T* x, T* y, I64 rows, I64 n) {
       __syncthreads();
     }
     mx = shared_max[0];
-    shared_sum[tid] = exp_pass<T, kLog>(xr, yr, n, 1, tid, kThreads, mx);
+    shared_sum[tid] = exp_pass(xr, n, 1, tid, kThreads, mx);
     __syncthreads();
     for (int half = kThreads / 2; half > 0; half >>= 1) {
       if (tid < half) shared_sum[tid] += shared_sum[tid + half];
@@ -120,9 +126,9 @@ __global__ void softmax_columns(const T* x, T* y, I64 outer, I64 n, I64 inner) {
     const I64 base = (t / inner) * n * inner + t % inner;
     const T* xc = x + base;
     T* yc = y + base;
-    T mx = neg_inf<T>();
-    for (I64 j = 0; j < n; ++j) mx = max_skip_nan(mx, xc[j * inner]);
-    const double sum = exp_pass<T, kLog>(xc, yc, n, inner, 0, 1, mx);
+    opmath_t<T> mx = neg_inf<opmath_t<T>>();
+    for (I64 j = 0; j < n; ++j) mx = max_skip_nan(mx, to_opmath(xc[j * inner]));
+    const double sum = exp_pass(xc, n, inner, 0, 1, mx);
     scale_pass<T, kLog>(xc, yc, n, inner, 0, 1, mx, sum);
   }
 }
@@ -143,10 +149,12 @@ void softmax_typed(const SoftmaxArgs& a, cudaStream_t stream) {
 
 // --- pooling -----------------------------------------------------------------------------------
 
-template <typename T>
+// S: the stored type; T: the one summed and compared in (float for 16 bits).
+template <typename S>
 __global__ void avg_pool_forward(AvgPoolArgs a) {
-  const T* src = static_cast<const T*>(a.src);
-  T* dst = static_cast<T*>(a.dst);
+  using T = opmath_t<S>;
+  const S* src = static_cast<const S*>(a.src);
+  S* dst = static_cast<S*>(a.dst);
   const I64 total = a.planes * a.oh * a.ow;
   const I64 step = static_cast<I64>(gridDim.x) * blockDim.x;
   for (I64 t = static_cast<I64>(blockIdx.x) * blockDim.x + threadIdx.x; t < total; t += step) {
@@ -156,20 +164,21 @@ __global__ void avg_pool_forward(AvgPoolArgs a) {
     const I64* wy = a.windows + 3 * oy;
     const I64* wx = a.windows + 3 * (a.oh + ox);
     const I64 divisor = a.has_divisor ? a.divisor : wy[2] * wx[2];
-    const T* in = src + plane * a.h * a.w;
+    const S* in = src + plane * a.h * a.w;
     T sum = 0;
     for (I64 i = wy[0]; i < wy[1]; ++i)
-      for (I64 j = wx[0]; j < wx[1]; ++j) sum += in[i * a.w + j];
-    dst[t] = sum / static_cast<T>(divisor);
+      for (I64 j = wx[0]; j < wx[1]; ++j) sum += to_opmath(in[i * a.w + j]);
+    dst[t] = from_opmath<S>(sum / static_cast<T>(divisor));
   }
 }
 
 // Each input element gathers the gradient of every window containing it
 // (no atomics: deterministic).
-template <typename T>
+template <typename S>
 __global__ void avg_pool_backward(AvgPoolArgs a) {
-  const T* grad = static_cast<const T*>(a.src);
-  T* dst = static_cast<T*>(a.dst);
+  using T = opmath_t<S>;
+  const S* grad = static_cast<const S*>(a.src);
+  S* dst = static_cast<S*>(a.dst);
   const I64 total = a.planes * a.h * a.w;
   const I64 step = static_cast<I64>(gridDim.x) * blockDim.x;
   for (I64 t = static_cast<I64>(blockIdx.x) * blockDim.x + threadIdx.x; t < total; t += step) {
@@ -178,29 +187,30 @@ __global__ void avg_pool_backward(AvgPoolArgs a) {
     const I64 plane = t / (a.w * a.h);
     const I64* ry = a.ranges + 2 * i;
     const I64* rx = a.ranges + 2 * (a.h + j);
-    const T* g = grad + plane * a.oh * a.ow;
+    const S* g = grad + plane * a.oh * a.ow;
     T acc = 0;
     for (I64 oy = ry[0]; oy < ry[1]; ++oy) {
       const I64 cy = a.windows[3 * oy + 2];
       for (I64 ox = rx[0]; ox < rx[1]; ++ox) {
         const I64 divisor = a.has_divisor ? a.divisor : cy * a.windows[3 * (a.oh + ox) + 2];
-        acc += g[oy * a.ow + ox] / static_cast<T>(divisor);
+        acc += to_opmath(g[oy * a.ow + ox]) / static_cast<T>(divisor);
       }
     }
-    dst[t] = acc;
+    dst[t] = from_opmath<S>(acc);
   }
 }
 
-template <typename T>
+template <typename S>
 __global__ void max_pool(MaxPoolArgs a) {
-  const T* x = static_cast<const T*>(a.x);
-  T* y = static_cast<T*>(a.y);
+  using T = opmath_t<S>;
+  const S* x = static_cast<const S*>(a.x);
+  S* y = static_cast<S*>(a.y);
   const I64 total = a.planes * a.oh * a.ow;
   const I64 step = static_cast<I64>(gridDim.x) * blockDim.x;
   for (I64 t = static_cast<I64>(blockIdx.x) * blockDim.x + threadIdx.x; t < total; t += step) {
     const I64 xo = t % a.ow;
     const I64 yo = (t / a.ow) % a.oh;
-    const T* xp = x + (t / (a.ow * a.oh)) * a.h * a.w;
+    const S* xp = x + (t / (a.ow * a.oh)) * a.h * a.w;
     I64 h0 = yo * a.sh - a.ph;
     const I64 h1 = min(h0 + (a.kh - 1) * a.dh + 1, a.h);
     if (h0 < 0) h0 += (-h0 + a.dh - 1) / a.dh * a.dh;  // the first tap inside the input
@@ -211,15 +221,28 @@ __global__ void max_pool(MaxPoolArgs a) {
     T mx = neg_inf<T>();
     for (I64 i = h0; i < h1; i += a.dh) {
       for (I64 j = w0; j < w1; j += a.dw) {
-        const T v = xp[i * a.w + j];
+        const T v = to_opmath(xp[i * a.w + j]);
         if (v > mx || isnan(v)) {
           mx = v;
           best = i * a.w + j;
         }
       }
     }
-    y[t] = mx;
+    y[t] = from_opmath<S>(mx);  // exact: a widened stored value
     a.indices[t] = best;
+  }
+}
+
+}  // namespace
+
+namespace {
+
+template <typename T>
+void softmax_dispatch_log(const SoftmaxArgs& args, cudaStream_t stream) {
+  if (args.log) {
+    softmax_typed<T, true>(args, stream);
+  } else {
+    softmax_typed<T, false>(args, stream);
   }
 }
 
@@ -227,16 +250,19 @@ __global__ void max_pool(MaxPoolArgs a) {
 
 void launch_softmax(const SoftmaxArgs& args, cudaStream_t stream) {
   if (args.outer * args.n * args.inner == 0) return;
-  if (args.type == DnnType::kFloat64) {
-    if (args.log) {
-      softmax_typed<double, true>(args, stream);
-    } else {
-      softmax_typed<double, false>(args, stream);
-    }
-  } else if (args.log) {
-    softmax_typed<float, true>(args, stream);
-  } else {
-    softmax_typed<float, false>(args, stream);
+  switch (args.type) {
+    case DnnType::kFloat64:
+      softmax_dispatch_log<double>(args, stream);
+      break;
+    case DnnType::kFloat16:
+      softmax_dispatch_log<__half>(args, stream);
+      break;
+    case DnnType::kBFloat16:
+      softmax_dispatch_log<__nv_bfloat16>(args, stream);
+      break;
+    default:
+      softmax_dispatch_log<float>(args, stream);
+      break;
   }
 }
 
@@ -248,6 +274,8 @@ void launch_avg_pool_forward(const AvgPoolArgs& args, cudaStream_t stream) {
     case DnnType::kFloat32: avg_pool_forward<float><<<blocks, kThreads, 0, stream>>>(args); break;
     case DnnType::kFloat64: avg_pool_forward<double><<<blocks, kThreads, 0, stream>>>(args); break;
     case DnnType::kInt64: avg_pool_forward<I64><<<blocks, kThreads, 0, stream>>>(args); break;
+    case DnnType::kFloat16: avg_pool_forward<__half><<<blocks, kThreads, 0, stream>>>(args); break;
+    case DnnType::kBFloat16: avg_pool_forward<__nv_bfloat16><<<blocks, kThreads, 0, stream>>>(args); break;
   }
 }
 
@@ -255,10 +283,11 @@ void launch_avg_pool_backward(const AvgPoolArgs& args, cudaStream_t stream) {
   const I64 total = args.planes * args.h * args.w;
   if (total == 0) return;
   const unsigned blocks = blocks_for(total, kThreads);
-  if (args.type == DnnType::kFloat64) {
-    avg_pool_backward<double><<<blocks, kThreads, 0, stream>>>(args);
-  } else {
-    avg_pool_backward<float><<<blocks, kThreads, 0, stream>>>(args);
+  switch (args.type) {  // no int64 loop: refused by the host (pool_ops.cpp)
+    case DnnType::kFloat64: avg_pool_backward<double><<<blocks, kThreads, 0, stream>>>(args); break;
+    case DnnType::kFloat16: avg_pool_backward<__half><<<blocks, kThreads, 0, stream>>>(args); break;
+    case DnnType::kBFloat16: avg_pool_backward<__nv_bfloat16><<<blocks, kThreads, 0, stream>>>(args); break;
+    default: avg_pool_backward<float><<<blocks, kThreads, 0, stream>>>(args); break;
   }
 }
 
@@ -266,10 +295,11 @@ void launch_max_pool(const MaxPoolArgs& args, cudaStream_t stream) {
   const I64 total = args.planes * args.oh * args.ow;
   if (total == 0) return;
   const unsigned blocks = blocks_for(total, kThreads);
-  if (args.type == DnnType::kFloat64) {
-    max_pool<double><<<blocks, kThreads, 0, stream>>>(args);
-  } else {
-    max_pool<float><<<blocks, kThreads, 0, stream>>>(args);
+  switch (args.type) {  // no int64 loop: refused by the host (pool_ops.cpp)
+    case DnnType::kFloat64: max_pool<double><<<blocks, kThreads, 0, stream>>>(args); break;
+    case DnnType::kFloat16: max_pool<__half><<<blocks, kThreads, 0, stream>>>(args); break;
+    case DnnType::kBFloat16: max_pool<__nv_bfloat16><<<blocks, kThreads, 0, stream>>>(args); break;
+    default: max_pool<float><<<blocks, kThreads, 0, stream>>>(args); break;
   }
 }
 

@@ -13,7 +13,8 @@
 namespace wick::cuda_backend {
 
 /// Element types of these kernels (int64 only for avg_pool2d's forward).
-enum class DnnType : std::int32_t { kFloat32 = 0, kFloat64 = 1, kInt64 = 2 };
+/// kInt64: average pooling's forward only.
+enum class DnnType : std::int32_t { kFloat32 = 0, kFloat64 = 1, kInt64 = 2, kFloat16 = 3, kBFloat16 = 4 };
 
 /// y = softmax (or log_softmax) of x along the middle dim of [outer, n, inner].
 struct SoftmaxArgs {

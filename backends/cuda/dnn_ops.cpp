@@ -27,6 +27,15 @@
 /// return: the allocator reuses a block only in stream order, so the
 /// queued convolution still owns it until it has run.
 ///
+/// Note [16-bit convolutions]
+/// float16 and bfloat16 convolutions (forward and both backwards) run
+/// through cuDNN with CUDNN_DATA_HALF / CUDNN_DATA_BFLOAT16 tensors and
+/// float32 compute (the convolution descriptor's type), in tensor-op math,
+/// as PyTorch runs them; alpha and beta are floats. The TF32 switch
+/// concerns float32 only. Integer convolutions, which the CPU backend
+/// computes, are refused as PyTorch refuses them on CUDA
+/// (`"slow_conv2d_cuda" not implemented for 'Long'`); so are complex ones.
+///
 /// Note [cuDNN handles]
 /// As cuBLAS's (blas_ops.cpp): one per device, made lazily, never
 /// destroyed, locked while a call sets its stream and queues work.
@@ -129,7 +138,30 @@ int as_int(const char* op, I64 v) {
   return static_cast<int>(v);
 }
 
-cudnnDataType_t cudnn_type(ScalarType t) { return t == ScalarType::kFloat64 ? CUDNN_DATA_DOUBLE : CUDNN_DATA_FLOAT; }
+// The data type of a convolution's tensors (Note [16-bit convolutions]).
+cudnnDataType_t cudnn_type(ScalarType t) {
+  switch (t) {
+    case ScalarType::kFloat32:
+      return CUDNN_DATA_FLOAT;
+    case ScalarType::kFloat64:
+      return CUDNN_DATA_DOUBLE;
+    case ScalarType::kFloat16:
+      return CUDNN_DATA_HALF;
+    case ScalarType::kBFloat16:
+      return CUDNN_DATA_BFLOAT16;
+    default:
+      throw_not_implemented_for("slow_conv2d_cuda", t);
+  }
+}
+
+// The type a convolution computes in: float32 for the 16-bit floats.
+cudnnDataType_t compute_type(ScalarType t) { return is_reduced_floating(t) ? CUDNN_DATA_FLOAT : cudnn_type(t); }
+
+// Whether algorithms with tensor ops may run: 16-bit floats always, float32
+// where TF32 is allowed (Note [TF32]), float64 never.
+bool tensor_ops_allowed(ScalarType t) {
+  return is_reduced_floating(t) || (t == ScalarType::kFloat32 && backends::cudnn_allow_tf32());
+}
 
 // The descriptors of one convolution: x [n, c, h, w], w [o, c/g, kh, kw], y [n, o, oh, ow].
 struct ConvDescs {
@@ -151,15 +183,17 @@ void set_descs(const char* op, const Conv2dMeta& g, ScalarType dtype, ConvDescs&
   check_cudnn(cudnnSetFilter4dDescriptor(d.w.get(), t, CUDNN_TENSOR_NCHW, as_int(op, g.o), as_int(op, g.c / g.groups),
                                          as_int(op, g.kh), as_int(op, g.kw)),
               op);
-  check_cudnn(
-      cudnnSetConvolution2dDescriptor(d.conv.get(), as_int(op, g.ph), as_int(op, g.pw), as_int(op, g.sh),
-                                      as_int(op, g.sw), as_int(op, g.dh), as_int(op, g.dw), CUDNN_CROSS_CORRELATION, t),
-      op);
+  check_cudnn(cudnnSetConvolution2dDescriptor(d.conv.get(), as_int(op, g.ph), as_int(op, g.pw), as_int(op, g.sh),
+                                              as_int(op, g.sw), as_int(op, g.dh), as_int(op, g.dw),
+                                              CUDNN_CROSS_CORRELATION, compute_type(dtype)),
+              op);
   check_cudnn(cudnnSetConvolutionGroupCount(d.conv.get(), as_int(op, g.groups)), op);
-  // Note [cuDNN algorithm cache]: TF32 for float32 only where allowed.
-  const cudnnMathType_t math = dtype != ScalarType::kFloat32  ? CUDNN_DEFAULT_MATH
-                               : backends::cudnn_allow_tf32() ? CUDNN_TENSOR_OP_MATH
-                                                              : CUDNN_FMA_MATH;
+  // Note [cuDNN algorithm cache]: TF32 for float32 only where allowed;
+  // tensor ops for the 16-bit floats (Note [16-bit convolutions]).
+  const cudnnMathType_t math = is_reduced_floating(dtype)      ? CUDNN_TENSOR_OP_MATH
+                               : dtype != ScalarType::kFloat32 ? CUDNN_DEFAULT_MATH
+                               : backends::cudnn_allow_tf32()  ? CUDNN_TENSOR_OP_MATH
+                                                               : CUDNN_FMA_MATH;
   check_cudnn(cudnnSetConvolutionMathType(d.conv.get(), math), op);
 }
 
@@ -193,7 +227,7 @@ AlgoKey algo_key(ConvKind kind, Device device, ScalarType dtype, const Conv2dMet
           g.dh,
           g.dw,
           g.groups,
-          dtype == ScalarType::kFloat32 && backends::cudnn_allow_tf32() ? 1 : 0,
+          tensor_ops_allowed(dtype) ? 1 : 0,
           benchmark ? 1 : 0};
 }
 
@@ -262,7 +296,7 @@ AlgoChoice choose_algo(const char* op, ConvKind kind, cudnnHandle_t h, const Con
   }
   AlgoChoice c;
   int returned = 0;
-  const bool tensor_ops = key[kTf32Slot] != 0;  // float32 with TF32 allowed
+  const bool tensor_ops = key[kTf32Slot] != 0;  // 16-bit floats, or float32 with TF32 allowed
   const bool find = key[kBenchmarkSlot] != 0;
   std::size_t ws_bytes = 0;
   const Tensor ws = find ? find_workspace(device, ws_bytes) : Tensor();
@@ -353,6 +387,7 @@ void convolution2d(const Conv2dMeta& g, const Tensor& out, const Tensor& input, 
                    const std::optional<Tensor>& bias, IntArrayRef /*stride*/, IntArrayRef /*padding*/,
                    IntArrayRef /*dilation*/, I64 /*groups*/) {
   const char* op = "aten.convolution2d";
+  (void)cudnn_type(input.dtype());  // refuses a dtype cuDNN does not convolve
   if (out.numel() == 0) return;
   const Device device = out.device();
   const DeviceGuard guard(device);
@@ -393,6 +428,7 @@ void conv2d_backward(const Conv2dMeta& g, const Tensor& out, const Tensor& grad,
                      IntArrayRef /*size*/, IntArrayRef /*stride*/, IntArrayRef /*padding*/, IntArrayRef /*dilation*/,
                      I64 /*groups*/, bool input) {
   const char* op = input ? "aten.convolution2d_input_backward" : "aten.convolution2d_weight_backward";
+  (void)cudnn_type(grad.dtype());
   if (out.numel() == 0) return;
   const Device device = out.device();
   const DeviceGuard guard(device);
@@ -432,14 +468,20 @@ void conv2d_backward(const Conv2dMeta& g, const Tensor& out, const Tensor& grad,
 void softmax_rows(const SoftmaxMeta& m, const Tensor& out, const Tensor& input, I64 /*dim*/,
                   std::optional<ScalarType> /*dtype*/, bool log) {
   const char* op = log ? "torch.log_softmax" : "torch.softmax";
+  const ScalarType t = m.out.dtype;
+  // The softmax kernels' loops: float32, float64, float16 and bfloat16
+  // (the 16-bit ones in float32, rounded once).
+  if (!is_floating(t)) throw_not_implemented_for(log ? "host_log_softmax" : "host_softmax", t);
   if (out.numel() == 0) return;
   const DeviceGuard guard(out.device());
-  const ScalarType t = m.out.dtype;
   const Tensor x = input.dtype() == t ? contiguous_on(input) : contiguous_on(input.to(t));
   SoftmaxArgs a;
   a.x = x.data_ptr();
   a.y = out.data_ptr();
-  a.type = t == ScalarType::kFloat64 ? DnnType::kFloat64 : DnnType::kFloat32;
+  a.type = t == ScalarType::kFloat64    ? DnnType::kFloat64
+           : t == ScalarType::kFloat16  ? DnnType::kFloat16
+           : t == ScalarType::kBFloat16 ? DnnType::kBFloat16
+                                        : DnnType::kFloat32;
   a.outer = m.outer;
   a.n = m.n;
   a.inner = m.inner;

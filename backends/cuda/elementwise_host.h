@@ -26,12 +26,22 @@ static_assert(static_cast<int>(DType::kBool) == static_cast<int>(ScalarType::kBo
               static_cast<int>(DType::kInt32) == static_cast<int>(ScalarType::kInt32) &&
               static_cast<int>(DType::kInt64) == static_cast<int>(ScalarType::kInt64) &&
               static_cast<int>(DType::kFloat32) == static_cast<int>(ScalarType::kFloat32) &&
-              static_cast<int>(DType::kFloat64) == static_cast<int>(ScalarType::kFloat64));
+              static_cast<int>(DType::kFloat64) == static_cast<int>(ScalarType::kFloat64) &&
+              static_cast<int>(DType::kFloat16) == static_cast<int>(ScalarType::kFloat16) &&
+              static_cast<int>(DType::kBFloat16) == static_cast<int>(ScalarType::kBFloat16) &&
+              static_cast<int>(DType::kUInt8) == static_cast<int>(ScalarType::kUInt8) &&
+              static_cast<int>(DType::kInt8) == static_cast<int>(ScalarType::kInt8) &&
+              static_cast<int>(DType::kInt16) == static_cast<int>(ScalarType::kInt16));
 
-/// The device code's name of a dtype; TypeError naming `op` for one the
-/// kernels do not know.
-inline DType to_dtype(ScalarType t, const char* op) {
-  WICK_CHECK(itemsize(t) != 0, TypeError, op, ": unsupported dtype");
+/// Whether the elementwise, reduction and conversion kernels have a loop
+/// for `t`: every real dtype (complex ones are refused for now).
+[[nodiscard]] constexpr bool has_device_loops(ScalarType t) noexcept { return itemsize(t) != 0 && !is_complex(t); }
+
+/// The device code's name of a dtype. A dtype without device loops is
+/// PyTorch's RuntimeError `"kernel" not implemented for 'ComplexFloat'`:
+/// pass PyTorch's CUDA kernel name ("add_cuda").
+inline DType to_dtype(ScalarType t, const char* kernel) {
+  if (!has_device_loops(t)) throw_not_implemented_for(kernel, t);
   return static_cast<DType>(static_cast<int>(t));
 }
 
@@ -59,6 +69,22 @@ inline ScalarValue scalar_value(const Scalar& s, ScalarType t, bool negate = fal
       break;
     case ScalarType::kFloat64:
       v.f64 = negate ? -s.to<double>() : s.to<double>();
+      break;
+    case ScalarType::kFloat16:  // computed in float (a fill rounds once, on the device)
+    case ScalarType::kBFloat16:
+      v.f32 = negate ? -s.to<float>() : s.to<float>();
+      break;
+    case ScalarType::kUInt8:
+      v.u8 = s.to<std::uint8_t>();
+      if (negate) v.u8 = static_cast<std::uint8_t>(0U - v.u8);
+      break;
+    case ScalarType::kInt8:
+      v.i8 = s.to<std::int8_t>();
+      if (negate) v.i8 = static_cast<std::int8_t>(0U - static_cast<std::uint8_t>(v.i8));
+      break;
+    case ScalarType::kInt16:
+      v.i16 = s.to<std::int16_t>();
+      if (negate) v.i16 = static_cast<std::int16_t>(0U - static_cast<std::uint16_t>(v.i16));
       break;
     default:
       break;

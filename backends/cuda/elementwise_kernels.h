@@ -19,8 +19,23 @@
 
 namespace wick::cuda_backend {
 
-/// The dtypes, numbered as wick::ScalarType (the host files assert this).
-enum class DType : std::int8_t { kBool = 0, kInt32 = 1, kInt64 = 2, kFloat32 = 3, kFloat64 = 4 };
+/// The real dtypes, numbered as wick::ScalarType (the host files assert
+/// this). Complex dtypes have no device code yet: the host refuses them
+/// (`to_dtype` in elementwise_host.h). float16 and bfloat16 are stored as
+/// `__half` and `__nv_bfloat16` and computed in float32, rounded once per
+/// result (Note [16-bit floats on the device] in elementwise_loops.cuh).
+enum class DType : std::int8_t {
+  kBool = 0,
+  kInt32 = 1,
+  kInt64 = 2,
+  kFloat32 = 3,
+  kFloat64 = 4,
+  kFloat16 = 5,
+  kBFloat16 = 6,
+  kUInt8 = 7,
+  kInt8 = 8,
+  kInt16 = 9,
+};
 
 /// Dims a loop may have after adjacent dims were merged on the host.
 inline constexpr int kMaxDims = 12;
@@ -40,12 +55,18 @@ struct ElementwiseArgs {
 
 /// A number in every dtype (the host converts it once per dtype, as the CPU
 /// kernels' `Scalar::to<T>()`); a kernel reads the field of its dtype.
+/// float16 and bfloat16 kernels compute in float32 and read `f32` (the
+/// CPU's alpha, clamp bounds and fill values are not rounded to 16 bits
+/// before use either; a fill rounds once, on the device).
 struct ScalarValue {
   bool b = false;
   std::int32_t i32 = 0;
   std::int64_t i64 = 0;
   float f32 = 0.0F;
   double f64 = 0.0;
+  std::uint8_t u8 = 0;
+  std::int8_t i8 = 0;
+  std::int16_t i16 = 0;
 };
 
 /// Bits a kernel sets in its `error_flag` (an int in device memory).

@@ -30,8 +30,34 @@
 /// small view of a large tensor can still reach far).
 /// The rows and strided paths' grids are capped at a few waves
 /// (kBlocksPerSm blocks per SM): each thread then loops.
+/// The vector width follows the widest operand: 4 float32, 8 float16 or
+/// bfloat16, 16 int8/uint8 per 16-byte load; a loop that reads 16-bit floats
+/// and writes bool loads 8 values (16 bytes) and stores 8 bytes.
+///
+/// Note [16-bit floats on the device]
+/// float16 and bfloat16 elements are `__half` and `__nv_bfloat16` in memory
+/// and float32 in registers: `OpMathFn` wraps a functor written for float
+/// (the same one the float32 loop runs), widens each loaded value
+/// (`to_opmath`, exact) and rounds the result once, to nearest even
+/// (`from_opmath`), as the CPU backend and PyTorch's CUDA kernels do.
+/// Reductions of them accumulate in float32 (sums, like PyTorch) or in
+/// double where the float32 kernels do (prod, var, norm, logsumexp).
+///
+/// Note [Kernel files by dtype group]
+/// Each launch_map instantiates up to five kernels per architecture, and
+/// the binary and unary launchers have some 30 operations each: ten dtypes
+/// would make one file take many minutes in nvcc. So their loops are split
+/// by dtype group, one file each, which a parallel build compiles side by
+/// side: bool/int32/int64/float32/float64 (elementwise_kernels.cu,
+/// unary_kernels.cu), float16/bfloat16 (*_16bit.cu) and uint8/int8/int16
+/// (*_narrow.cu), each instantiating `launch_*_among<its types>` through
+/// `visit_among`. The narrow integers' loops leave out the rows path
+/// (`kRowsPath`), which buys little for them; so do the conversions
+/// between two dtypes (cast_kernels.cu).
 #pragma once
 
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -61,6 +87,54 @@ inline unsigned grid_for(std::int64_t work, int blocks_per_sm = kBlocksPerSm) {
   return static_cast<unsigned>(blocks);
 }
 
+// --- 16-bit floats (Note [16-bit floats on the device]) ------------------------------------
+
+template <typename T>
+inline constexpr bool is_reduced_v = std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16>;
+
+/// float, double, __half, __nv_bfloat16.
+template <typename T>
+inline constexpr bool is_float_like_v = std::is_floating_point_v<T> || is_reduced_v<T>;
+
+/// The type a kernel computes T in: float for the 16-bit floats, T otherwise.
+template <typename T>
+using opmath_t = std::conditional_t<is_reduced_v<T>, float, T>;
+
+template <typename T>
+__device__ __forceinline__ opmath_t<T> to_opmath(T v) {
+  if constexpr (std::is_same_v<T, __half>) {
+    return __half2float(v);
+  } else if constexpr (std::is_same_v<T, __nv_bfloat16>) {
+    return __bfloat162float(v);
+  } else {
+    return v;
+  }
+}
+
+/// `v` as T: a 16-bit float is rounded once from float (a double goes
+/// through float first, as wick::convert and PyTorch do); others static_cast.
+template <typename T, typename C>
+__device__ __forceinline__ T from_opmath(C v) {
+  if constexpr (std::is_same_v<T, __half>) {
+    return __float2half_rn(static_cast<float>(v));
+  } else if constexpr (std::is_same_v<T, __nv_bfloat16>) {
+    return __float2bfloat16_rn(static_cast<float>(v));
+  } else {
+    return static_cast<T>(v);
+  }
+}
+
+/// Runs `fn`, written for opmath_t of the inputs, on stored values: the
+/// inputs widened, the result written as Out (rounded once for a 16-bit Out).
+template <typename Out, typename Fn>
+struct OpMathFn {
+  Fn fn;
+  template <typename... X>
+  __device__ __forceinline__ Out operator()(X... x) const {
+    return from_opmath<Out>(fn(to_opmath(x)...));
+  }
+};
+
 template <typename T>
 __host__ __device__ inline T scalar_as(const ScalarValue& s) {
   if constexpr (std::is_same_v<T, bool>) {
@@ -71,7 +145,14 @@ __host__ __device__ inline T scalar_as(const ScalarValue& s) {
     return s.i64;
   } else if constexpr (std::is_same_v<T, float>) {
     return s.f32;
+  } else if constexpr (std::is_same_v<T, std::uint8_t>) {
+    return s.u8;
+  } else if constexpr (std::is_same_v<T, std::int8_t>) {
+    return s.i8;
+  } else if constexpr (std::is_same_v<T, std::int16_t>) {
+    return s.i16;
   } else {
+    static_assert(std::is_same_v<T, double>, "16-bit floats read f32 (scalar_as<opmath_t<T>>)");
     return s.f64;
   }
 }
@@ -95,13 +176,66 @@ void visit_type(DType t, Fn&& fn) {
     case DType::kFloat64:
       fn(double{});
       break;
+    case DType::kFloat16:
+      fn(__half{});
+      break;
+    case DType::kBFloat16:
+      fn(__nv_bfloat16{});
+      break;
+    case DType::kUInt8:
+      fn(std::uint8_t{});
+      break;
+    case DType::kInt8:
+      fn(std::int8_t{});
+      break;
+    case DType::kInt16:
+      fn(std::int16_t{});
+      break;
   }
+}
+
+/// The DType of a device type.
+template <typename T>
+constexpr DType dtype_code() {
+  if constexpr (std::is_same_v<T, bool>) {
+    return DType::kBool;
+  } else if constexpr (std::is_same_v<T, std::int32_t>) {
+    return DType::kInt32;
+  } else if constexpr (std::is_same_v<T, std::int64_t>) {
+    return DType::kInt64;
+  } else if constexpr (std::is_same_v<T, float>) {
+    return DType::kFloat32;
+  } else if constexpr (std::is_same_v<T, double>) {
+    return DType::kFloat64;
+  } else if constexpr (std::is_same_v<T, __half>) {
+    return DType::kFloat16;
+  } else if constexpr (std::is_same_v<T, __nv_bfloat16>) {
+    return DType::kBFloat16;
+  } else if constexpr (std::is_same_v<T, std::uint8_t>) {
+    return DType::kUInt8;
+  } else if constexpr (std::is_same_v<T, std::int8_t>) {
+    return DType::kInt8;
+  } else {
+    static_assert(std::is_same_v<T, std::int16_t>);
+    return DType::kInt16;
+  }
+}
+
+/// Calls fn(T{}) for the one of Ts whose dtype is `t` (nothing when none
+/// is): visit_type restricted to a group of dtypes, so that one file
+/// instantiates a launcher's loops only for its group (Note [Kernel files
+/// by dtype group]).
+template <typename... Ts, typename Fn>
+void visit_among(DType t, Fn&& fn) {
+  (void)((t == dtype_code<Ts>() ? (fn(Ts{}), true) : false) || ...);
 }
 
 template <typename T>
 __device__ __forceinline__ bool is_nan(T v) {
   if constexpr (std::is_floating_point_v<T>) {
     return isnan(v);
+  } else if constexpr (is_reduced_v<T>) {
+    return isnan(to_opmath(v));
   } else {
     return false;
   }
@@ -266,6 +400,15 @@ bool launch_rows(const F& f, const ElementwiseArgs& args, cudaStream_t stream) {
   return true;
 }
 
+template <typename F>
+constexpr auto requires_no_rows(int /*prefer*/) -> decltype(F::kRowsPath, bool()) {
+  return !F::kRowsPath;
+}
+template <typename F>
+constexpr bool requires_no_rows(long /*fallback*/) {
+  return false;
+}
+
 // --- strided path ----------------------------------------------------------------------
 
 template <typename Out, typename... In, typename F, std::size_t... I>
@@ -311,6 +454,18 @@ void launch_strided(const F& f, const ElementwiseArgs& args, cudaStream_t stream
   strided_kernel<Index, F, Out, In...><<<grid_for(args.numel), kThreads, 0, stream>>>(f, a);
 }
 
+/// False for a functor that declares `static constexpr bool kRowsPath =
+/// false`: its non-flat loops all take the strided path (fewer kernels to
+/// compile where the rows path buys nothing, such as dtype conversions).
+template <typename F>
+constexpr bool with_rows_path() {
+  if constexpr (requires_no_rows<F>(0)) {
+    return false;
+  } else {
+    return true;
+  }
+}
+
 /// Runs out = f(in...) over `args` (operand 0 the output, of type Out; the
 /// inputs of types In...). Nothing is launched for numel 0.
 template <typename Out, typename... In, typename F>
@@ -321,7 +476,9 @@ void launch_map(const F& f, const ElementwiseArgs& args, cudaStream_t stream) {
   bool flat = args.ndim == 0 || (args.ndim == 1 && args.strides[0][0] == 1);
   for (int k = 1; k < kN && flat; ++k) flat = args.ndim == 0 || args.strides[k][0] == 0 || args.strides[k][0] == 1;
   if (!flat) {
-    if (launch_rows<Out, In...>(f, args, stream)) return;
+    if constexpr (with_rows_path<F>()) {
+      if (launch_rows<Out, In...>(f, args, stream)) return;
+    }
     if (args.numel <= kMaxInt32) {
       launch_strided<std::uint32_t, Out, In...>(f, args, stream);
     } else {

@@ -7,6 +7,10 @@
 /// convert them to the compute dtype, and launch one device loop
 /// (elementwise_kernels.h) into `out` on the current stream. The out=
 /// variants and the Meta backend are derived (Note [Structured kernels]).
+/// Every real dtype has device loops (float16 and bfloat16 compute in
+/// float32: Note [16-bit floats on the device]); a complex one is refused
+/// before anything is converted or launched, with PyTorch's message and
+/// CUDA kernel name (`"add_cuda" not implemented for 'ComplexFloat'`).
 #include <optional>
 #include <string_view>
 #include <type_traits>
@@ -25,6 +29,8 @@ void copy_within_device(const Tensor& dst, const Tensor& src) {
   const char* op = "torch.Tensor.copy_";
   const std::int64_t numel = dst.numel();
   if (numel == 0) return;
+  // PyTorch's CUDA copy kernel is "copy_"; a same-dtype contiguous copy of
+  // any dtype (complex too) is a plain memcpy below.
   DeviceGuard guard(dst.device());
   const cudaStream_t stream = current_stream();
   if (dst.dtype() == src.dtype() && dst.is_contiguous() && src.is_contiguous() && dst.sizes().equals(src.sizes())) {
@@ -33,15 +39,17 @@ void copy_within_device(const Tensor& dst, const Tensor& src) {
                op);
     return;
   }
+  const DType dst_t = to_dtype(dst.dtype(), "copy_");
+  const DType src_t = to_dtype(src.dtype(), "copy_");
   const ElementwiseArgs args = make_args(dst.sizes(), {&dst, &src}, op);
-  launch_cast(to_dtype(dst.dtype(), op), to_dtype(src.dtype(), op), args, stream);
+  launch_cast(dst_t, src_t, args, stream);
   check_launch(op);
 }
 
 namespace {
 
 // An int in device memory that kernels OR error bits into (Note [Device
-// error flags] in elementwise_kernels.cu), read back after them.
+// error flags] in binary_kernels.cuh), read back after them.
 class ErrorFlag final {
  public:
   ErrorFlag(Device device, cudaStream_t stream, const char* op)
@@ -69,9 +77,11 @@ using M = ElementwiseMeta;
 
 // Launches `bop` of the two operands (moved to the device and converted to
 // the compute dtype) into `r`; integer division, modulo and pow read the
-// error flag back and throw like the CPU kernels.
-void launch_binary_into(const char* op, BinaryOp bop, const M& m, const Tensor& r, const Tensor& a_in,
-                        const Tensor& b_in, const ScalarValue& alpha = {}) {
+// error flag back and throw like the CPU kernels. `kernel`: PyTorch's CUDA
+// kernel name, for a dtype without device loops.
+void launch_binary_into(const char* op, const char* kernel, BinaryOp bop, const M& m, const Tensor& r,
+                        const Tensor& a_in, const Tensor& b_in, const ScalarValue& alpha = {}) {
+  const DType dtype = to_dtype(m.compute, kernel);
   const Device device = r.device();
   const Tensor a = as_dtype(on_device(a_in, device, m.compute), m.compute);
   const Tensor b = as_dtype(on_device(b_in, device, m.compute), m.compute);
@@ -82,12 +92,12 @@ void launch_binary_into(const char* op, BinaryOp bop, const M& m, const Tensor& 
   const bool can_fail = !is_floating(m.compute) && (bop == BinaryOp::kDivTrunc || bop == BinaryOp::kDivFloor ||
                                                     bop == BinaryOp::kFmod || bop == BinaryOp::kRemainder);
   if (!can_fail) {
-    launch_binary(bop, to_dtype(m.compute, op), args, alpha, nullptr, stream);
+    launch_binary(bop, dtype, args, alpha, nullptr, stream);
     check_launch(op);
     return;
   }
   const ErrorFlag flag(device, stream, op);
-  launch_binary(bop, to_dtype(m.compute, op), args, alpha, flag.get(), stream);
+  launch_binary(bop, dtype, args, alpha, flag.get(), stream);
   check_launch(op);
   flag.raise_if_set();
 }
@@ -95,19 +105,20 @@ void launch_binary_into(const char* op, BinaryOp bop, const M& m, const Tensor& 
 }  // namespace
 
 void add(const M& m, const Tensor& out, const Tensor& a, const Tensor& b, const Scalar& alpha) {
-  launch_binary_into("torch.add", BinaryOp::kAdd, m, out, a, b, scalar_value(alpha, m.compute, false));
+  launch_binary_into("torch.add", "add_cuda", BinaryOp::kAdd, m, out, a, b, scalar_value(alpha, m.compute, false));
 }
 void sub(const M& m, const Tensor& out, const Tensor& a, const Tensor& b, const Scalar& alpha) {
-  launch_binary_into("torch.sub", BinaryOp::kAdd, m, out, a, b, scalar_value(alpha, m.compute, true));
+  launch_binary_into("torch.sub", "sub_cuda", BinaryOp::kAdd, m, out, a, b, scalar_value(alpha, m.compute, true));
 }
 void div(const M& m, const Tensor& out, const Tensor& a, const Tensor& b, std::optional<std::string_view> mode) {
   const BinaryOp bop = !mode ? BinaryOp::kDiv : *mode == "trunc" ? BinaryOp::kDivTrunc : BinaryOp::kDivFloor;
-  launch_binary_into("torch.div", bop, m, out, a, b);
+  const char* kernel = !mode ? "div_true_cuda" : *mode == "trunc" ? "div_trunc_cuda" : "div_floor_cuda";
+  launch_binary_into("torch.div", kernel, bop, m, out, a, b);
 }
 
-#define WICK_CUDA_BINARY(NAME, BOP)                                            \
-  void NAME(const M& m, const Tensor& out, const Tensor& a, const Tensor& b) { \
-    launch_binary_into("torch." #NAME, BinaryOp::BOP, m, out, a, b);           \
+#define WICK_CUDA_BINARY(NAME, BOP)                                                 \
+  void NAME(const M& m, const Tensor& out, const Tensor& a, const Tensor& b) {      \
+    launch_binary_into("torch." #NAME, #NAME "_cuda", BinaryOp::BOP, m, out, a, b); \
   }
 WICK_CUDA_BINARY(mul, kMul)
 WICK_CUDA_BINARY(pow, kPow)
@@ -133,6 +144,7 @@ WICK_CUDA_BINARY(logical_xor, kLogicalXor)
 // lerp(self, end, weight) from the nearer end.
 void lerp(const M& m, const Tensor& r, const Tensor& self, const Tensor& end, const Tensor& weight) {
   const char* op = "torch.lerp";
+  const DType dtype = to_dtype(m.compute, "lerp_cuda");
   const Device device = r.device();
   const Tensor a = on_device(self, device);
   const Tensor b = on_device(end, device);
@@ -140,12 +152,13 @@ void lerp(const M& m, const Tensor& r, const Tensor& self, const Tensor& end, co
   const ElementwiseArgs args = make_args(r.sizes(), {&r, &a, &b, &w}, op);
   if (args.numel == 0) return;
   DeviceGuard guard(device);
-  launch_lerp(to_dtype(m.compute, op), args, current_stream());
+  launch_lerp(dtype, args, current_stream());
   check_launch(op);
 }
 
 void where(const M& m, const Tensor& r, const Tensor& cond, const Tensor& a, const Tensor& b) {
   const char* op = "torch.where";
+  const DType dtype = to_dtype(m.compute, "where_cuda");
   const Device device = r.device();
   const Tensor c = on_device(cond, device);
   const Tensor x = as_dtype(on_device(a, device), m.compute);
@@ -153,22 +166,23 @@ void where(const M& m, const Tensor& r, const Tensor& cond, const Tensor& a, con
   const ElementwiseArgs args = make_args(r.sizes(), {&r, &c, &x, &y}, op);
   if (args.numel == 0) return;
   DeviceGuard guard(device);
-  launch_where(to_dtype(m.compute, op), args, current_stream());
+  launch_where(dtype, args, current_stream());
   check_launch(op);
 }
 
 // relu's backward in one pass (the meta refused bool).
 void threshold_backward(const M& m, const Tensor& r, const Tensor& grad, const Tensor& self, const Scalar& threshold) {
-  launch_binary_into("aten.threshold_backward", BinaryOp::kThresholdBackward, m, r, grad, self,
+  launch_binary_into("aten.threshold_backward", "threshold_cuda", BinaryOp::kThresholdBackward, m, r, grad, self,
                      scalar_value(threshold, m.compute));
 }
 
 void fill_(const InplaceMeta&, const Tensor& self, const Scalar& value) {
   const char* op = "torch.Tensor.fill_";
+  const DType dtype = to_dtype(self.dtype(), "fill_cuda");
   const ElementwiseArgs args = make_args(self.sizes(), {&self}, op);
   if (args.numel == 0) return;
   DeviceGuard guard(self.device());
-  launch_fill(to_dtype(self.dtype(), op), args, scalar_value(value, self.dtype()), current_stream());
+  launch_fill(dtype, args, scalar_value(value, self.dtype()), current_stream());
   check_launch(op);
 }
 
@@ -177,21 +191,22 @@ namespace {
 // --- unary --------------------------------------------------------------------------------
 
 // Runs `uop` from `self` (converted to the compute dtype) into `r`.
-void unary_into(const char* op, UnaryOp uop, const M& m, const Tensor& r, const Tensor& self,
+void unary_into(const char* op, const char* kernel, UnaryOp uop, const M& m, const Tensor& r, const Tensor& self,
                 const UnaryParams& params = {}) {
+  const DType dtype = to_dtype(m.compute, kernel);
   const Tensor x = as_dtype(on_device(self, r.device()), m.compute);
   const ElementwiseArgs args = make_args(r.sizes(), {&r, &x}, op);
   if (args.numel == 0) return;
   DeviceGuard guard(r.device());
-  launch_unary(uop, to_dtype(x.dtype(), op), args, params, current_stream());
+  launch_unary(uop, dtype, args, params, current_stream());
   check_launch(op);
 }
 
 }  // namespace
 
-#define WICK_CUDA_UNARY(NAME, UOP)                               \
-  void NAME(const M& m, const Tensor& out, const Tensor& self) { \
-    unary_into("torch." #NAME, UnaryOp::UOP, m, out, self);      \
+#define WICK_CUDA_UNARY(NAME, UOP)                                         \
+  void NAME(const M& m, const Tensor& out, const Tensor& self) {           \
+    unary_into("torch." #NAME, #NAME "_cuda", UnaryOp::UOP, m, out, self); \
   }
 WICK_CUDA_UNARY(neg, kNeg)
 WICK_CUDA_UNARY(relu, kRelu)
@@ -226,22 +241,32 @@ WICK_CUDA_UNARY(frac, kFrac)
 // abs of a bool, and rounding an integer: a copy.
 void abs(const M& m, const Tensor& out, const Tensor& self) {
   if (m.compute == ScalarType::kBool) return copy_within_device(out, on_device(self, out.device()));
-  unary_into("torch.abs", UnaryOp::kAbs, m, out, self);
+  unary_into("torch.abs", "abs_cuda", UnaryOp::kAbs, m, out, self);
 }
 
 namespace {
 
-void rounding(const char* op, UnaryOp uop, const M& m, const Tensor& out, const Tensor& self) {
-  if (!is_floating(m.compute)) return copy_within_device(out, on_device(self, out.device()));
-  unary_into(op, uop, m, out, self);
+void rounding(const char* op, const char* kernel, UnaryOp uop, const M& m, const Tensor& out, const Tensor& self) {
+  if (!is_floating(m.compute) && !is_complex(m.compute)) {
+    return copy_within_device(out, on_device(self, out.device()));
+  }
+  unary_into(op, kernel, uop, m, out, self);
 }
 
 }  // namespace
 
-void floor(const M& m, const Tensor& out, const Tensor& s) { rounding("torch.floor", UnaryOp::kFloor, m, out, s); }
-void ceil(const M& m, const Tensor& out, const Tensor& s) { rounding("torch.ceil", UnaryOp::kCeil, m, out, s); }
-void round(const M& m, const Tensor& out, const Tensor& s) { rounding("torch.round", UnaryOp::kRound, m, out, s); }
-void trunc(const M& m, const Tensor& out, const Tensor& s) { rounding("torch.trunc", UnaryOp::kTrunc, m, out, s); }
+void floor(const M& m, const Tensor& out, const Tensor& s) {
+  rounding("torch.floor", "floor_cuda", UnaryOp::kFloor, m, out, s);
+}
+void ceil(const M& m, const Tensor& out, const Tensor& s) {
+  rounding("torch.ceil", "ceil_cuda", UnaryOp::kCeil, m, out, s);
+}
+void round(const M& m, const Tensor& out, const Tensor& s) {
+  rounding("torch.round", "round_cuda", UnaryOp::kRound, m, out, s);
+}
+void trunc(const M& m, const Tensor& out, const Tensor& s) {
+  rounding("torch.trunc", "trunc_cuda", UnaryOp::kTrunc, m, out, s);
+}
 
 // clamp(self, min, max): NaN stays NaN.
 void clamp(const M& m, const Tensor& out, const Tensor& self, const std::optional<Scalar>& lo,
@@ -251,7 +276,7 @@ void clamp(const M& m, const Tensor& out, const Tensor& self, const std::optiona
   if (hi) params.hi = scalar_value(*hi, m.compute);
   params.has_lo = lo.has_value();
   params.has_hi = hi.has_value();
-  unary_into("torch.clamp", UnaryOp::kClamp, m, out, self, params);
+  unary_into("torch.clamp", "clamp_cuda", UnaryOp::kClamp, m, out, self, params);
 }
 
 }  // namespace wick::cuda_backend

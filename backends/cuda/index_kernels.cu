@@ -4,6 +4,9 @@
 /// raw bits of the element's size; scatter_add adds with atomics (so its
 /// sums of floats may round in any order, as PyTorch's CUDA kernel does),
 /// and scatter with repeated indices writes one of the candidates.
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
 #include "index_kernels.h"
 
 namespace wick::cuda_backend {
@@ -94,6 +97,8 @@ __device__ inline void atomic_add(I64* p, I64 v) {  // two's complement: unsigne
 }
 __device__ inline void atomic_add(float* p, float v) { atomicAdd(p, v); }
 __device__ inline void atomic_add(double* p, double v) { atomicAdd(p, v); }
+__device__ inline void atomic_add(__half* p, __half v) { atomicAdd(p, v); }  // sm_70 and up
+__device__ inline void atomic_add(__nv_bfloat16* p, __nv_bfloat16 v) { atomicAdd(p, v); }  // sm_80 and up
 
 template <typename T>
 __global__ void scatter_add_kernel(ScatterArgs s) {
@@ -190,6 +195,8 @@ void launch_scatter(const ScatterArgs& args, cudaStream_t stream) {
     case IndexDtype::kInt64: scatter_add_kernel<I64><<<blocks, kThreads, 0, stream>>>(args); break;
     case IndexDtype::kFloat32: scatter_add_kernel<float><<<blocks, kThreads, 0, stream>>>(args); break;
     case IndexDtype::kFloat64: scatter_add_kernel<double><<<blocks, kThreads, 0, stream>>>(args); break;
+    case IndexDtype::kFloat16: scatter_add_kernel<__half><<<blocks, kThreads, 0, stream>>>(args); break;
+    case IndexDtype::kBFloat16: scatter_add_kernel<__nv_bfloat16><<<blocks, kThreads, 0, stream>>>(args); break;
   }
 }
 

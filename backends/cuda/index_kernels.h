@@ -16,8 +16,18 @@ namespace wick::cuda_backend {
 /// The most dimensions the strided index kernels walk.
 inline constexpr int kIndexMaxDims = 16;
 
-/// Element types, for the one kernel that computes (scatter_add).
-enum class IndexDtype : std::int32_t { kBool = 0, kInt32 = 1, kInt64 = 2, kFloat32 = 3, kFloat64 = 4 };
+/// Element types, for the one kernel that computes (scatter_add; float16 and
+/// bfloat16 add with the hardware's 16-bit atomics, each addition rounded, as
+/// PyTorch's CUDA scatter_add).
+enum class IndexDtype : std::int32_t {
+  kBool = 0,
+  kInt32 = 1,
+  kInt64 = 2,
+  kFloat32 = 3,
+  kFloat64 = 4,
+  kFloat16 = 5,
+  kBFloat16 = 6,
+};
 
 /// Finds the first k (row-major) with idx[k] outside [low, high) and not
 /// equal to `ignore` (when `has_ignore`): result[0] = k, result[1] = idx[k];

@@ -92,6 +92,12 @@ std::uint64_t value_bits(const Scalar& s, ScalarType t, const char* op) {
   return bits;
 }
 
+// The moving kernels copy elements of 1, 2, 4 or 8 bytes: every dtype but
+// complex128 (16 bytes), which is refused naming `kernel` before any work.
+void check_movable(ScalarType t, const char* kernel) {
+  if (itemsize(t) > 8) throw_not_implemented_for(kernel, t);
+}
+
 int elem_size(ScalarType t) { return static_cast<int>(itemsize(t)); }
 
 // --- cat ---------------------------------------------------------------------------------
@@ -128,6 +134,7 @@ Tensor at_least_1d(const Tensor& t) { return t.dim() == 0 ? t.reshape({1}) : t; 
 
 void index_select(const DimMeta& m, const Tensor& out, const Tensor& self, I64 /*dim*/, const Tensor& index) {
   const char* op = "index_select";
+  check_movable(self.dtype(), "index_select_out_cuda_impl");
   const I64 d = m.dim;
   const Device device = out.device();
   const DeviceGuard guard(device);
@@ -169,6 +176,7 @@ DimVector without_dim(IntArrayRef strides, I64 d) {
 void gather(const DimMeta& m, const Tensor& out, const Tensor& self, I64 /*dim*/, const Tensor& index,
             bool /*sparse_grad*/) {
   const char* op = "gather";
+  check_movable(self.dtype(), "gather_out_cuda");
   const I64 d = m.dim;
   const Device device = out.device();
   const DeviceGuard guard(device);
@@ -183,6 +191,8 @@ void gather(const DimMeta& m, const Tensor& out, const Tensor& self, I64 /*dim*/
 
 namespace {
 
+// scatter_add's loops: bool, int32, int64, float32, float64, float16 and
+// bfloat16 (the narrow integers: not yet, refused as PyTorch refuses a dtype).
 IndexDtype index_dtype(ScalarType t) {
   switch (t) {
     case ScalarType::kBool:
@@ -193,8 +203,14 @@ IndexDtype index_dtype(ScalarType t) {
       return IndexDtype::kInt64;
     case ScalarType::kFloat32:
       return IndexDtype::kFloat32;
-    default:
+    case ScalarType::kFloat64:
       return IndexDtype::kFloat64;
+    case ScalarType::kFloat16:
+      return IndexDtype::kFloat16;
+    case ScalarType::kBFloat16:
+      return IndexDtype::kBFloat16;
+    default:
+      throw_not_implemented_for("scatter_add_cuda_", t);
   }
 }
 
@@ -205,6 +221,8 @@ IndexDtype index_dtype(ScalarType t) {
 void scatter_into(const DimMeta& m, const Tensor& out, const Tensor& self, I64 /*dim*/, const Tensor& index,
                   const Tensor& src, bool add) {
   const char* op = add ? "scatter_add" : "scatter";
+  if (add) (void)index_dtype(self.dtype());  // refused before anything is written
+  check_movable(self.dtype(), add ? "scatter_add_cuda_" : "scatter_cuda_");
   const I64 d = m.dim;
   const bool is_value = !add && src.impl()->is_wrapped_number();
   const Device device = out.device();
@@ -217,7 +235,7 @@ void scatter_into(const DimMeta& m, const Tensor& out, const Tensor& self, I64 /
   a.dst = o.data_ptr();
   a.idx = static_cast<const I64*>(ix.data_ptr());
   a.step = o.strides()[d];
-  a.dtype = index_dtype(self.dtype());
+  a.dtype = add ? index_dtype(self.dtype()) : IndexDtype::kFloat32;  // only scatter_add computes
   a.elem_size = elem_size(self.dtype());
   Tensor s;
   if (is_value) {
@@ -243,6 +261,7 @@ namespace {
 void masked_fill(const OutputMeta& /*m*/, const Tensor& out, const Tensor& self, const Tensor& mask,
                  const Tensor& value) {
   const char* op = "masked_fill";
+  check_movable(self.dtype(), "masked_fill_");
   const Device device = out.device();
   const DeviceGuard guard(device);
   Tensor mk = on_device(mask, device);
@@ -275,6 +294,7 @@ namespace {
 
 void flip(const FlipMeta& m, const Tensor& out, const Tensor& self, IntArrayRef /*dims*/) {
   const char* op = "flip";
+  check_movable(self.dtype(), "flip_cuda");
   if (self.numel() == 0) return;
   const DeviceGuard guard(out.device());
   // Read self in the result's order (the meta function's offset and strides).
@@ -291,6 +311,7 @@ namespace {
 template <bool kLower>
 void triangle(const Tensor& out, const Tensor& self, I64 diagonal) {
   const char* op = kLower ? "tril" : "triu";
+  check_movable(self.dtype(), kLower ? "tril_cuda" : "triu_cuda");
   if (out.numel() == 0) return;
   const DeviceGuard guard(out.device());
   copy_within_device(out, self);

@@ -2,13 +2,19 @@
 /// \file
 /// The formulas are the CPU kernels' (backends/cpu/nn_ops.cpp, norm_ops.cpp),
 /// so results agree to rounding. Reductions accumulate in double, per block
-/// in shared memory and across blocks with atomicAdd.
+/// in shared memory and across blocks with atomicAdd. float16 and bfloat16
+/// activations and layer_norm compute in float32 and round each output once
+/// (Note [16-bit floats on the device]).
+#include "elementwise_loops.cuh"
 #include "nn_kernels.h"
 
 namespace wick::cuda_backend {
 namespace {
 
 using I64 = std::int64_t;
+using loops::from_opmath;
+using loops::opmath_t;
+using loops::to_opmath;
 
 constexpr int kThreads = 256;
 constexpr I64 kMaxBlocks = 65535LL * 16;
@@ -37,10 +43,11 @@ __device__ inline double m_abs(double v) { return fabs(v); }
 constexpr double kSqrt2OverPi = 0.79788456080286535588;  // sqrt(2 / pi)
 constexpr double kInvSqrt2 = 0.70710678118654752440;
 
-template <typename T, Activation kKind>
-__global__ void activation_kernel(const T* x, T* y, I64 n, double param) {
+template <typename S, Activation kKind>
+__global__ void activation_kernel(const S* x, S* y, I64 n, double param) {
+  using T = opmath_t<S>;  // the formulas run in T: float for the 16-bit floats
   for (I64 i = first_thread(); i < n; i += thread_step()) {
-    const T v = x[i];
+    const T v = to_opmath(x[i]);
     T r;
     if constexpr (kKind == Activation::kLeakyRelu) {
       r = v > T(0) ? v : v * static_cast<T>(param);
@@ -57,7 +64,7 @@ __global__ void activation_kernel(const T* x, T* y, I64 n, double param) {
     } else {
       r = (T(0) < v ? T(0) : v) - m_log1p(m_exp(-m_abs(v)));  // std::min(v, 0), NaN kept
     }
-    y[i] = r;
+    y[i] = from_opmath<S>(r);
   }
 }
 
@@ -93,25 +100,27 @@ __global__ void zero_scratch(double* scratch) {
   scratch[1] = 0;
 }
 
-// The loss of element (i, k) (t = i * s + k) and its class weight (0 when ignored).
+// The loss of element (i, k) (t = i * s + k) and its class weight (0 when
+// ignored), in opmath_t<T> (float for the 16-bit floats).
 template <typename T>
-__device__ inline T nll_term(const NllArgs& a, I64 t, T& weight) {
+__device__ inline opmath_t<T> nll_term(const NllArgs& a, I64 t, opmath_t<T>& weight) {
+  using C = opmath_t<T>;
   const I64 cls = a.target[t];
-  weight = T(0);
-  if (cls == a.ignore_index) return T(0);
+  weight = C(0);
+  if (cls == a.ignore_index) return C(0);
   const T* w = static_cast<const T*>(a.weight);
-  weight = w != nullptr ? w[cls] : T(1);
+  weight = w != nullptr ? to_opmath(w[cls]) : C(1);
   const I64 i = t / a.s;
   const I64 k = t % a.s;
-  return -weight * static_cast<const T*>(a.input)[(i * a.c + cls) * a.s + k];
+  return -weight * to_opmath(static_cast<const T*>(a.input)[(i * a.c + cls) * a.s + k]);
 }
 
 template <typename T>
 __global__ void nll_none(NllArgs a) {
   T* out = static_cast<T*>(a.out);
   for (I64 t = first_thread(); t < a.n * a.s; t += thread_step()) {
-    T weight;
-    out[t] = nll_term<T>(a, t, weight);
+    opmath_t<T> weight;
+    out[t] = from_opmath<T>(nll_term<T>(a, t, weight));
   }
 }
 
@@ -122,7 +131,7 @@ __global__ void nll_reduce(NllArgs a) {
   double sum = 0;
   double wsum = 0;
   for (I64 t = first_thread(); t < a.n * a.s; t += thread_step()) {
-    T weight;
+    opmath_t<T> weight;
     sum += static_cast<double>(nll_term<T>(a, t, weight));
     wsum += static_cast<double>(weight);
   }
@@ -146,7 +155,7 @@ __global__ void nll_reduce(NllArgs a) {
 template <typename T>
 __global__ void nll_finish(NllArgs a) {
   T* out = static_cast<T*>(a.out);
-  *out = a.reduction == 2 ? static_cast<T>(a.scratch[0]) : static_cast<T>(a.scratch[0] / a.scratch[1]);
+  *out = from_opmath<T>(a.reduction == 2 ? a.scratch[0] : a.scratch[0] / a.scratch[1]);
 }
 
 template <typename T>
@@ -164,8 +173,9 @@ void nll_typed(const NllArgs& a, cudaStream_t stream) {
 // --- layer_norm ----------------------------------------------------------------------------------
 
 // One block per row; blockDim.x is a power of two of at most kThreads.
-template <typename T>
+template <typename T>  // storage; the arithmetic is in C
 __global__ void layer_norm_kernel(LayerNormArgs a) {
+  using C = opmath_t<T>;
   __shared__ double s1_shared[kThreads];
   __shared__ double s2_shared[kThreads];
   const T* w = static_cast<const T*>(a.weight);
@@ -175,11 +185,11 @@ __global__ void layer_norm_kernel(LayerNormArgs a) {
   for (I64 row = blockIdx.x; row < a.m; row += gridDim.x) {
     const T* x = static_cast<const T*>(a.x) + row * a.n;
     T* y = static_cast<T*>(a.y) + row * a.n;
-    const double shift = static_cast<double>(x[0]);
+    const double shift = static_cast<double>(to_opmath(x[0]));
     double s1 = 0;
     double s2 = 0;
     for (I64 j = tid; j < a.n; j += threads) {
-      const double d = static_cast<double>(x[j]) - shift;
+      const double d = static_cast<double>(to_opmath(x[j])) - shift;
       s1 += d;
       s2 += d * d;
     }
@@ -199,10 +209,10 @@ __global__ void layer_norm_kernel(LayerNormArgs a) {
     const double mean = shift + sum1 / nn;
     const double rstd = 1.0 / sqrt(var + a.eps);
     for (I64 j = tid; j < a.n; j += threads) {
-      T v = static_cast<T>((static_cast<double>(x[j]) - mean) * rstd);
-      if (w != nullptr) v *= w[j];
-      if (b != nullptr) v += b[j];
-      y[j] = v;
+      C v = static_cast<C>((static_cast<double>(to_opmath(x[j])) - mean) * rstd);
+      if (w != nullptr) v *= to_opmath(w[j]);
+      if (b != nullptr) v += to_opmath(b[j]);
+      y[j] = from_opmath<T>(v);
     }
     __syncthreads();  // the shared sums are reused by the next row
   }
@@ -213,18 +223,36 @@ __global__ void layer_norm_kernel(LayerNormArgs a) {
 void launch_activation(Activation kind, NnType type, const void* x, void* y, I64 n, double param,
                        cudaStream_t stream) {
   if (n == 0) return;
-  if (type == NnType::kFloat64) {
-    activation_typed(kind, static_cast<const double*>(x), static_cast<double*>(y), n, param, stream);
-  } else {
-    activation_typed(kind, static_cast<const float*>(x), static_cast<float*>(y), n, param, stream);
+  switch (type) {
+    case NnType::kFloat64:
+      activation_typed(kind, static_cast<const double*>(x), static_cast<double*>(y), n, param, stream);
+      break;
+    case NnType::kFloat16:
+      activation_typed(kind, static_cast<const __half*>(x), static_cast<__half*>(y), n, param, stream);
+      break;
+    case NnType::kBFloat16:
+      activation_typed(kind, static_cast<const __nv_bfloat16*>(x), static_cast<__nv_bfloat16*>(y), n, param, stream);
+      break;
+    case NnType::kFloat32:
+      activation_typed(kind, static_cast<const float*>(x), static_cast<float*>(y), n, param, stream);
+      break;
   }
 }
 
 void launch_nll_loss(const NllArgs& args, cudaStream_t stream) {
-  if (args.type == NnType::kFloat64) {
-    nll_typed<double>(args, stream);
-  } else {
-    nll_typed<float>(args, stream);
+  switch (args.type) {
+    case NnType::kFloat64:
+      nll_typed<double>(args, stream);
+      break;
+    case NnType::kFloat16:
+      nll_typed<__half>(args, stream);
+      break;
+    case NnType::kBFloat16:
+      nll_typed<__nv_bfloat16>(args, stream);
+      break;
+    case NnType::kFloat32:
+      nll_typed<float>(args, stream);
+      break;
   }
 }
 
@@ -233,10 +261,19 @@ void launch_layer_norm(const LayerNormArgs& args, cudaStream_t stream) {
   int threads = 32;
   while (threads < kThreads && threads < args.n) threads *= 2;
   const unsigned blocks = blocks_for(args.m, 1);
-  if (args.type == NnType::kFloat64) {
-    layer_norm_kernel<double><<<blocks, threads, 0, stream>>>(args);
-  } else {
-    layer_norm_kernel<float><<<blocks, threads, 0, stream>>>(args);
+  switch (args.type) {
+    case NnType::kFloat64:
+      layer_norm_kernel<double><<<blocks, threads, 0, stream>>>(args);
+      break;
+    case NnType::kFloat16:
+      layer_norm_kernel<__half><<<blocks, threads, 0, stream>>>(args);
+      break;
+    case NnType::kBFloat16:
+      layer_norm_kernel<__nv_bfloat16><<<blocks, threads, 0, stream>>>(args);
+      break;
+    case NnType::kFloat32:
+      layer_norm_kernel<float><<<blocks, threads, 0, stream>>>(args);
+      break;
   }
 }
 

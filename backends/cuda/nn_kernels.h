@@ -11,7 +11,9 @@
 
 namespace wick::cuda_backend {
 
-enum class NnType : std::int32_t { kFloat32 = 0, kFloat64 = 1 };
+/// kFloat16 and kBFloat16 are computed in float32 (sums in double, as
+/// float32's) and rounded once.
+enum class NnType : std::int32_t { kFloat32 = 0, kFloat64 = 1, kFloat16 = 2, kBFloat16 = 3 };
 
 /// The elementwise activations of torch.nn.functional, with the CPU's formulas.
 enum class Activation : std::int32_t {

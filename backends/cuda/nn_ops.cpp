@@ -25,7 +25,16 @@ namespace {
 using I64 = std::int64_t;
 namespace nnf = wick::nn::functional;
 
-NnType nn_type(ScalarType t) { return t == ScalarType::kFloat64 ? NnType::kFloat64 : NnType::kFloat32; }
+// The nn kernels' loops: float32, float64, float16 and bfloat16 (the
+// 16-bit ones in float32, rounded once); others are PyTorch's refusal
+// naming `kernel`.
+NnType nn_type(ScalarType t, const char* kernel) {
+  if (t == ScalarType::kFloat32) return NnType::kFloat32;
+  if (t == ScalarType::kFloat64) return NnType::kFloat64;
+  if (t == ScalarType::kFloat16) return NnType::kFloat16;
+  if (t == ScalarType::kBFloat16) return NnType::kBFloat16;
+  throw_not_implemented_for(kernel, t);
+}
 
 Tensor contiguous_on(const Tensor& t) {
   if (t.is_contiguous()) return t;
@@ -37,35 +46,37 @@ Tensor contiguous_on(const Tensor& t) {
 // --- activations -------------------------------------------------------------------------------
 
 // out = kind(self) (the derived kernel copies `out` into self for inplace=True).
-void activation(const char* op, const Tensor& out, const Tensor& self, Activation kind, double param = 0) {
+void activation(const char* op, const char* kernel, const Tensor& out, const Tensor& self, Activation kind,
+                double param = 0) {
+  const NnType type = nn_type(self.dtype(), kernel);
   if (out.numel() == 0) return;
   const DeviceGuard guard(out.device());
   const Tensor x = contiguous_on(self);
-  launch_activation(kind, nn_type(self.dtype()), x.data_ptr(), out.data_ptr(), out.numel(), param, current_stream());
+  launch_activation(kind, type, x.data_ptr(), out.data_ptr(), out.numel(), param, current_stream());
   check_launch(op);
 }
 
 }  // namespace
 
 void leaky_relu(const ActivationMeta&, const Tensor& out, const Tensor& self, double slope, bool /*inplace*/) {
-  activation("torch.nn.functional.leaky_relu", out, self, Activation::kLeakyRelu, slope);
+  activation("torch.nn.functional.leaky_relu", "leaky_relu_cuda", out, self, Activation::kLeakyRelu, slope);
 }
 
 void elu(const ActivationMeta&, const Tensor& out, const Tensor& self, double alpha, bool /*inplace*/) {
-  activation("torch.nn.functional.elu", out, self, Activation::kElu, alpha);
+  activation("torch.nn.functional.elu", "elu_cuda", out, self, Activation::kElu, alpha);
 }
 
 void gelu(const ActivationMeta&, const Tensor& out, const Tensor& self, std::string_view approximate) {
-  activation("torch.nn.functional.gelu", out, self,
+  activation("torch.nn.functional.gelu", "GeluCUDAKernelImpl", out, self,
              approximate == "tanh" ? Activation::kGeluTanh : Activation::kGeluErf);
 }
 
 void silu(const ActivationMeta&, const Tensor& out, const Tensor& self, bool /*inplace*/) {
-  activation("torch.nn.functional.silu", out, self, Activation::kSilu);
+  activation("torch.nn.functional.silu", "silu_cuda", out, self, Activation::kSilu);
 }
 
 void logsigmoid(const ActivationMeta&, const Tensor& out, const Tensor& self) {
-  activation("torch.nn.functional.logsigmoid", out, self, Activation::kLogSigmoid);
+  activation("torch.nn.functional.logsigmoid", "log_sigmoid_forward_cuda", out, self, Activation::kLogSigmoid);
 }
 
 namespace {
@@ -93,6 +104,7 @@ void nll_loss(const NllLossMeta& sh, const Tensor& out, const Tensor& input, con
               std::optional<bool> /*reduce*/, std::string_view /*reduction*/) {
   const char* op = "torch.nn.functional.nll_loss";
   const nnf::Reduction red = sh.reduction;
+  const NnType type = nn_type(input.dtype(), "nll_loss_forward_out_cuda_template");
   const Device device = out.device();
   const DeviceGuard guard(device);
   const Tensor x = contiguous_on(input);
@@ -107,7 +119,7 @@ void nll_loss(const NllLossMeta& sh, const Tensor& out, const Tensor& input, con
   a.weight = w ? w->data_ptr() : nullptr;
   a.out = out.data_ptr();
   a.scratch = static_cast<double*>(scratch.data_ptr());
-  a.type = nn_type(input.dtype());
+  a.type = type;
   a.n = sh.n;
   a.c = sh.c;
   a.s = sh.s;
@@ -126,6 +138,7 @@ namespace {
 void layer_norm(const LayerNormMeta& meta, const Tensor& out, const Tensor& input, IntArrayRef /*normalized_shape*/,
                 const std::optional<Tensor>& weight, const std::optional<Tensor>& bias, double eps) {
   const char* op = "torch.nn.functional.layer_norm";
+  const NnType type = nn_type(input.dtype(), "LayerNormKernelImpl");
   if (meta.m == 0 || meta.n == 0) return;
   const DeviceGuard guard(out.device());
   const Tensor x = contiguous_on(input);
@@ -138,7 +151,7 @@ void layer_norm(const LayerNormMeta& meta, const Tensor& out, const Tensor& inpu
   a.weight = w ? w->data_ptr() : nullptr;
   a.bias = b ? b->data_ptr() : nullptr;
   a.y = out.data_ptr();
-  a.type = nn_type(input.dtype());
+  a.type = type;
   a.m = meta.m;
   a.n = meta.n;
   a.eps = eps;

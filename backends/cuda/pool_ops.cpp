@@ -30,9 +30,27 @@ namespace {
 
 using I64 = std::int64_t;
 
-DnnType pool_type(ScalarType t) {
-  if (t == ScalarType::kInt64) return DnnType::kInt64;
-  return t == ScalarType::kFloat32 ? DnnType::kFloat32 : DnnType::kFloat64;
+// The pooling kernels' loops: float32, float64, float16 and bfloat16 (in
+// float32, rounded once), and int64 for the average's forward
+// (`with_int64`); others are PyTorch's refusal naming `kernel` (the max
+// and the backward kernels have no int64 loop: they used to read int64 as
+// float).
+DnnType pool_type(ScalarType t, const char* kernel, bool with_int64 = false) {
+  switch (t) {
+    case ScalarType::kInt64:
+      if (!with_int64) throw_not_implemented_for(kernel, t);
+      return DnnType::kInt64;
+    case ScalarType::kFloat32:
+      return DnnType::kFloat32;
+    case ScalarType::kFloat64:
+      return DnnType::kFloat64;
+    case ScalarType::kFloat16:
+      return DnnType::kFloat16;
+    case ScalarType::kBFloat16:
+      return DnnType::kBFloat16;
+    default:
+      throw_not_implemented_for(kernel, t);
+  }
 }
 
 // The windows of `dim`, one per output index.
@@ -84,7 +102,8 @@ Tensor window_table(const Pool2dMeta& m, bool backward, Device device) {
 // gradient `src` into out. An empty batch, plane or output (whose other
 // sizes may be anything, 2**63 - 1 included) makes no window table.
 template <bool kForward>
-void run_window_pool(const char* op, const Pool2dMeta& m, const Tensor& out, const Tensor& src) {
+void run_window_pool(const char* op, const char* kernel, const Pool2dMeta& m, const Tensor& out, const Tensor& src) {
+  const DnnType type = pool_type(out.dtype(), kernel, /*with_int64=*/kForward);
   if (out.numel() == 0) return;
   const Device device = out.device();
   const DeviceGuard guard(device);
@@ -98,7 +117,7 @@ void run_window_pool(const char* op, const Pool2dMeta& m, const Tensor& out, con
   AvgPoolArgs args;
   args.src = s.data_ptr();
   args.dst = out.data_ptr();
-  args.type = pool_type(out.dtype());
+  args.type = type;
   args.planes = m.planes;
   args.h = m.rows.in;
   args.w = m.cols.in;
@@ -121,28 +140,29 @@ void run_window_pool(const char* op, const Pool2dMeta& m, const Tensor& out, con
 void avg_pool2d(const Pool2dMeta& m, const Tensor& out, const Tensor& input, IntArrayRef /*kernel_size*/,
                 IntArrayRef /*stride*/, IntArrayRef /*padding*/, bool /*ceil_mode*/, bool /*count_include_pad*/,
                 std::optional<I64> /*divisor_override*/) {
-  run_window_pool<true>("torch.nn.functional.avg_pool2d", m, out, input);
+  run_window_pool<true>("torch.nn.functional.avg_pool2d", "avg_pool2d_out_cuda_frame", m, out, input);
 }
 
 void avg_pool2d_backward(const Pool2dMeta& m, const Tensor& out, const Tensor& grad, IntArrayRef /*input_size*/,
                          IntArrayRef /*kernel_size*/, IntArrayRef /*stride*/, IntArrayRef /*padding*/,
                          bool /*ceil_mode*/, bool /*count_include_pad*/, std::optional<I64> /*divisor_override*/) {
-  run_window_pool<false>("aten.avg_pool2d_backward", m, out, grad);
+  run_window_pool<false>("aten.avg_pool2d_backward", "avg_pool2d_backward_out_cuda_frame", m, out, grad);
 }
 
 void adaptive_avg_pool2d(const Pool2dMeta& m, const Tensor& out, const Tensor& input, IntArrayRef /*output_size*/) {
-  run_window_pool<true>("torch.nn.functional.adaptive_avg_pool2d", m, out, input);
+  run_window_pool<true>("torch.nn.functional.adaptive_avg_pool2d", "adaptive_avg_pool2d_cuda", m, out, input);
 }
 
 void adaptive_avg_pool2d_backward(const Pool2dMeta& m, const Tensor& out, const Tensor& grad,
                                   IntArrayRef /*input_size*/) {
-  run_window_pool<false>("aten.adaptive_avg_pool2d_backward", m, out, grad);
+  run_window_pool<false>("aten.adaptive_avg_pool2d_backward", "adaptive_avg_pool2d_backward_cuda", m, out, grad);
 }
 
 void max_pool2d_with_indices(const MaxPool2dMeta& m, const std::array<Tensor, 2>& outs, const Tensor& input,
                              IntArrayRef /*kernel_size*/, IntArrayRef /*stride*/, IntArrayRef /*padding*/,
                              IntArrayRef /*dilation*/, bool /*ceil_mode*/) {
   const char* op = "torch.nn.functional.max_pool2d";
+  const DnnType type = pool_type(input.dtype(), "max_pool2d_with_indices_out_cuda_frame");
   if (outs[0].numel() == 0) return;
   const DeviceGuard guard(outs[0].device());
   const Tensor x = input.contiguous();
@@ -150,7 +170,7 @@ void max_pool2d_with_indices(const MaxPool2dMeta& m, const std::array<Tensor, 2>
   args.x = x.data_ptr();
   args.y = outs[0].data_ptr();
   args.indices = static_cast<I64*>(outs[1].data_ptr());
-  args.type = pool_type(x.dtype());
+  args.type = type;
   args.planes = m.planes;
   args.h = m.rows.in;
   args.w = m.cols.in;

@@ -4,6 +4,10 @@
 /// two partial states, write a row's result) run by one of three kernels
 /// (Note [Row reduction plans]). Results match the CPU kernels
 /// (backends/cpu/reduce_ops.cpp, minmax_ops.cpp, stat_ops.cpp) to rounding.
+/// float16 and bfloat16 values are widened as they are read (`to_opmath`)
+/// and each result is rounded once as it is written (`from_opmath`): sums
+/// accumulate in float32, as PyTorch's CUDA sums of them do (the CPU
+/// backend's in double), the rest as the float32 kernels do.
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -15,8 +19,12 @@
 namespace wick::cuda_backend {
 namespace {
 
+using loops::from_opmath;
+using loops::is_float_like_v;
 using loops::is_nan;
+using loops::opmath_t;
 using loops::sm_count;
+using loops::to_opmath;
 using loops::visit_type;
 
 constexpr int kWarp = 32;
@@ -36,7 +44,7 @@ __device__ __forceinline__ double acc_add(double a, double b) { return a + b; }
 __device__ __forceinline__ double acc_mul(double a, double b) { return a * b; }
 
 template <typename T>
-using AccOf = std::conditional_t<std::is_floating_point_v<T>, double, std::int64_t>;
+using AccOf = std::conditional_t<is_float_like_v<T>, double, std::int64_t>;
 
 // --- the operations ----------------------------------------------------------------------
 
@@ -47,19 +55,26 @@ using AccOf = std::conditional_t<std::is_floating_point_v<T>, double, std::int64
 // and long rows are cut into chunks whose sums meet in a second tree. The
 // additions are in float, the depth of each sum is that of a short run plus
 // a tree, which keeps sums of millions of floats within float rounding of
-// the CPU's (which sums in double).
+// the CPU's (which sums in double). float16 and bfloat16 sums do the same
+// in float32 (as PyTorch's CUDA sums of them), rounded once at the end.
 template <typename T, typename O>
 struct SumOps {
   using In = T;
-  using State = std::conditional_t<std::is_floating_point_v<T>, T, std::int64_t>;
+  using State = std::conditional_t<is_float_like_v<T>, opmath_t<T>, std::int64_t>;
   O* out;
   double scale;
   __device__ State identity() const { return State(0); }
-  __device__ State reduce(State s, T x, std::int64_t /*j*/) const { return acc_add(s, static_cast<State>(x)); }
+  __device__ State reduce(State s, T x, std::int64_t /*j*/) const {
+    return acc_add(s, static_cast<State>(to_opmath(x)));
+  }
   __device__ State combine(State a, State b) const { return acc_add(a, b); }
   __device__ void set_row(std::int64_t /*row*/) {}
   __device__ void write(std::int64_t row, State s) const {
-    out[row] = scale == 1.0 ? static_cast<O>(s) : static_cast<O>(static_cast<double>(s) * scale);
+    if (scale == 1.0) {
+      out[row] = from_opmath<O>(s);
+    } else {
+      out[row] = from_opmath<O>(static_cast<double>(s) * scale);
+    }
   }
 };
 
@@ -69,10 +84,12 @@ struct ProdOps {
   using State = AccOf<T>;
   T* out;
   __device__ State identity() const { return State(1); }
-  __device__ State reduce(State s, T x, std::int64_t /*j*/) const { return acc_mul(s, static_cast<State>(x)); }
+  __device__ State reduce(State s, T x, std::int64_t /*j*/) const {
+    return acc_mul(s, static_cast<State>(to_opmath(x)));
+  }
   __device__ State combine(State a, State b) const { return acc_mul(a, b); }
   __device__ void set_row(std::int64_t /*row*/) {}
-  __device__ void write(std::int64_t row, State s) const { out[row] = static_cast<T>(s); }
+  __device__ void write(std::int64_t row, State s) const { out[row] = from_opmath<T>(s); }
 };
 
 // Welford's running mean and sum of squared deviations, merged with Chan's
@@ -92,7 +109,7 @@ struct VarOps {
   bool take_sqrt;
   __device__ State identity() const { return {0.0, 0.0, 0.0}; }
   __device__ State reduce(State s, T x, std::int64_t /*j*/) const {
-    const double v = static_cast<double>(x);
+    const double v = static_cast<double>(to_opmath(x));
     s.n += 1.0;
     const double d = v - s.mean;
     s.mean += d / s.n;
@@ -109,7 +126,7 @@ struct VarOps {
   __device__ void set_row(std::int64_t /*row*/) {}
   __device__ void write(std::int64_t row, State s) const {
     const double var = s.m2 / fmax(0.0, s.n - correction);
-    out[row] = static_cast<T>(take_sqrt ? sqrt(var) : var);
+    out[row] = from_opmath<T>(take_sqrt ? sqrt(var) : var);
   }
 };
 
@@ -130,14 +147,14 @@ struct NormOps {
   std::int64_t row_len;
   __device__ State identity() const { return kind == NormKind::kMin ? INFINITY : 0.0; }
   __device__ State reduce(State s, T x, std::int64_t /*j*/) const {
-    const double a = fabs(static_cast<double>(x));
+    const double a = fabs(static_cast<double>(to_opmath(x)));
     switch (kind) {
       case NormKind::kMax:
         return nan_max(s, a);
       case NormKind::kMin:
         return nan_min(s, a);
       case NormKind::kCount:
-        return s + (x != T(0) ? 1.0 : 0.0);
+        return s + (to_opmath(x) != opmath_t<T>(0) ? 1.0 : 0.0);
       case NormKind::kOne:
         return s + a;
       case NormKind::kTwo:
@@ -161,7 +178,7 @@ struct NormOps {
     } else if (kind == NormKind::kPower) {
       r = pow(s, 1.0 / p);
     }
-    out[row] = static_cast<T>(r);
+    out[row] = from_opmath<T>(r);
   }
 };
 
@@ -175,13 +192,15 @@ struct LogSumExpOps {
   const T* row_max;
   double m;
   __device__ State identity() const { return 0.0; }
-  __device__ State reduce(State s, T x, std::int64_t /*j*/) const { return s + exp(static_cast<double>(x) - m); }
+  __device__ State reduce(State s, T x, std::int64_t /*j*/) const {
+    return s + exp(static_cast<double>(to_opmath(x)) - m);
+  }
   __device__ State combine(State a, State b) const { return a + b; }
   __device__ void set_row(std::int64_t row) {
-    m = static_cast<double>(row_max[row]);
+    m = static_cast<double>(to_opmath(row_max[row]));
     if (isinf(m)) m = 0.0;
   }
-  __device__ void write(std::int64_t row, State s) const { out[row] = static_cast<T>(log(s) + m); }
+  __device__ void write(std::int64_t row, State s) const { out[row] = from_opmath<T>(log(s) + m); }
 };
 
 template <typename T>
@@ -196,10 +215,10 @@ struct Extreme {
 template <typename T, bool kMax>
 struct SelectOps {
   using In = T;
-  using State = Extreme<T>;
+  using State = Extreme<opmath_t<T>>;  // a 16-bit float widened: exact, and back exactly
   T* out;
   std::int64_t* out_index;
-  __device__ State identity() const { return {T(), -1}; }
+  __device__ State identity() const { return {opmath_t<T>(), -1}; }
   __device__ State combine(State a, State b) const {
     if (a.index < 0) return b;
     if (b.index < 0) return a;
@@ -212,10 +231,10 @@ struct SelectOps {
     if (a.v == b.v) return a.index < b.index ? a : b;
     return (kMax ? a.v > b.v : a.v < b.v) ? a : b;
   }
-  __device__ State reduce(State s, T x, std::int64_t j) const { return combine(s, State{x, j}); }
+  __device__ State reduce(State s, T x, std::int64_t j) const { return combine(s, State{to_opmath(x), j}); }
   __device__ void set_row(std::int64_t /*row*/) {}
   __device__ void write(std::int64_t row, State s) const {
-    if (out != nullptr) out[row] = s.v;
+    if (out != nullptr) out[row] = from_opmath<T>(s.v);
     if (out_index != nullptr) out_index[row] = s.index;
   }
 };
@@ -227,7 +246,7 @@ struct AllAnyOps {
   bool* out;
   __device__ State identity() const { return kAll ? 1 : 0; }
   __device__ State reduce(State s, T x, std::int64_t /*j*/) const {
-    const int nonzero = x != T(0) ? 1 : 0;  // NaN is true
+    const int nonzero = to_opmath(x) != opmath_t<T>(0) ? 1 : 0;  // NaN is true
     return kAll ? (s & nonzero) : (s | nonzero);
   }
   __device__ State combine(State a, State b) const { return kAll ? (a & b) : (a | b); }
@@ -449,7 +468,7 @@ template <typename Fn>
 void with_ops(const RowReduce& r, Fn&& fn) {
   visit_type(r.in_dtype, [&](auto tag) {
     using T = decltype(tag);
-    constexpr bool kFloat = std::is_floating_point_v<T>;
+    constexpr bool kFloat = is_float_like_v<T>;
     switch (r.op) {
       case ReduceOp::kSum:
         if (r.out_dtype == r.in_dtype) {
@@ -536,7 +555,7 @@ __global__ void __launch_bounds__(kGroup == kWarp ? kRowThreads : kBlockThreads)
       Acc run = identity;
 #pragma unroll
       for (int i = 0; i < kItems; ++i) {
-        if (first + i < len) run = scan_op<kProd>(run, static_cast<Acc>(x[first + i]));
+        if (first + i < len) run = scan_op<kProd>(run, static_cast<Acc>(to_opmath(x[first + i])));
         local[i] = run;
       }
       const Acc inclusive = warp_inclusive_scan<kProd>(run, lane);
@@ -559,7 +578,7 @@ __global__ void __launch_bounds__(kGroup == kWarp ? kRowThreads : kBlockThreads)
       const Acc prefix = scan_op<kProd>(carry, before);
 #pragma unroll
       for (int i = 0; i < kItems; ++i) {
-        if (first + i < len) y[first + i] = static_cast<T>(scan_op<kProd>(prefix, local[i]));
+        if (first + i < len) y[first + i] = from_opmath<T>(scan_op<kProd>(prefix, local[i]));
       }
       carry = scan_op<kProd>(carry, tile_total);
     }

@@ -33,8 +33,13 @@ struct Plan {
   std::int64_t inner = 1;
 };
 
-// The rows of `self` converted to `compute`, reduced over `r`.
-Plan plan_rows(const Tensor& self, ScalarType compute, const ReducedDims& r) {
+// The rows of `self` converted to `compute`, reduced over `r`. A dtype
+// without device loops (complex) is refused first, naming PyTorch's CUDA
+// `kernel` ("sum_cuda"): every real dtype reduces (float16 and bfloat16
+// in float32, Note [16-bit floats on the device]).
+Plan plan_rows(const char* kernel, const Tensor& self, ScalarType compute, const ReducedDims& r) {
+  (void)to_dtype(self.dtype(), kernel);
+  (void)to_dtype(compute, kernel);
   const Tensor x = as_dtype(self, compute);
   const std::int64_t nd = x.dim();
   Plan p;
@@ -93,19 +98,19 @@ RowReduce make_reduce(ReduceOp op) {
 
 void sum(const ReductionMeta& m, const Tensor& out, const Tensor& self, std::optional<IntArrayRef> /*dim*/,
          bool /*keepdim*/, std::optional<ScalarType> /*dtype*/) {
-  reduce_rows("torch.sum", make_reduce(ReduceOp::kSum), plan_rows(self, m.compute, m.reduced), out);
+  reduce_rows("torch.sum", make_reduce(ReduceOp::kSum), plan_rows("sum_cuda", self, m.compute, m.reduced), out);
 }
 
 void mean(const ReductionMeta& m, const Tensor& out, const Tensor& self, std::optional<IntArrayRef> /*dim*/,
           bool /*keepdim*/, std::optional<ScalarType> /*dtype*/) {
-  const Plan p = plan_rows(self, m.compute, m.reduced);
+  const Plan p = plan_rows("mean_cuda", self, m.compute, m.reduced);
   RowReduce r = make_reduce(ReduceOp::kSum);
   r.scale = p.inner == 0 ? std::nan("") : 1.0 / static_cast<double>(p.inner);
   reduce_rows("torch.mean", r, p, out);
 }
 
 void prod(const ReductionMeta& m, const Tensor& out, const Tensor& self, std::optional<ScalarType> /*dtype*/) {
-  reduce_rows("torch.prod", make_reduce(ReduceOp::kProd), plan_rows(self, m.compute, m.reduced), out);
+  reduce_rows("torch.prod", make_reduce(ReduceOp::kProd), plan_rows("prod_cuda", self, m.compute, m.reduced), out);
 }
 
 // The meta function folded the dim into m.reduced.
@@ -125,7 +130,7 @@ void var_rows(const char* op, bool take_sqrt, const ReductionMeta& m, const Tens
   RowReduce r = make_reduce(ReduceOp::kVar);
   r.param = static_cast<double>(correction.value_or(1));
   r.take_sqrt = take_sqrt;
-  reduce_rows(op, r, plan_rows(self, m.compute, m.reduced), out);
+  reduce_rows(op, r, plan_rows(take_sqrt ? "std_cuda" : "var_cuda", self, m.compute, m.reduced), out);
 }
 
 }  // namespace
@@ -135,14 +140,14 @@ void norm_ScalarOpt_dim(const NormMeta& m, const Tensor& out, const Tensor& self
                         IntArrayRef /*dim*/, bool /*keepdim*/) {
   RowReduce r = make_reduce(ReduceOp::kNorm);
   r.param = m.p;
-  reduce_rows("torch.norm", r, plan_rows(self, m.compute, m.reduced), out);
+  reduce_rows("torch.norm", r, plan_rows("norm_cuda", self, m.compute, m.reduced), out);
 }
 
 // Two passes: each row's max (NaN wins), then log(sum(exp(x - max))) + max.
 void logsumexp(const ReductionMeta& m, const Tensor& out, const Tensor& self, IntArrayRef /*dim*/, bool /*keepdim*/) {
   const char* op = "torch.logsumexp";
   const ScalarType out_t = m.out.dtype;
-  const Plan p = plan_rows(self, m.compute, m.reduced);
+  const Plan p = plan_rows("logsumexp_cuda", self, m.compute, m.reduced);
   if (p.outer == 0) return;
   if (p.inner == 0) {  // log(0): -inf for every row
     const ElementwiseArgs args = make_args(out.sizes(), {&out}, op);
@@ -181,6 +186,9 @@ Tensor swapped(const Tensor& t, std::int64_t a, std::int64_t b) {
 void scan(const ScanMeta& m, const Tensor& out, const Tensor& self, std::int64_t /*dim*/,
           std::optional<ScalarType> /*dtype*/, bool prod) {
   const char* op = prod ? "torch.cumprod" : "torch.cumsum";
+  const char* kernel = prod ? "cumprod_cuda" : "cumsum_cuda";
+  (void)to_dtype(self.dtype(), kernel);
+  const DType dtype = to_dtype(m.compute, kernel);
   const std::int64_t nd = self.dim();
   const std::int64_t d = m.dim;
   const std::int64_t last = nd == 0 ? 0 : nd - 1;
@@ -190,7 +198,7 @@ void scan(const ScanMeta& m, const Tensor& out, const Tensor& self, std::int64_t
   const Tensor scanned = d == last ? out : make_empty(rows.sizes(), m.compute, out.device());
   RowScan s;
   s.prod = prod;
-  s.dtype = to_dtype(m.compute, op);
+  s.dtype = dtype;
   s.row_len = nd == 0 ? 1 : rows.sizes()[last];
   s.rows = s.row_len == 0 ? 0 : rows.numel() / s.row_len;
   if (s.rows == 0) return;
@@ -224,38 +232,42 @@ void std_correction(const ReductionMeta& m, const Tensor& out, const Tensor& sel
   var_rows("torch.std", /*take_sqrt=*/true, m, out, self, correction);
 }
 void max(const ReductionMeta& m, const Tensor& out, const Tensor& self) {
-  reduce_rows("torch.max", make_reduce(select_op<true>()), plan_rows(self, m.compute, m.reduced), out);
+  reduce_rows("torch.max", make_reduce(select_op<true>()), plan_rows("max_cuda", self, m.compute, m.reduced), out);
 }
 void min(const ReductionMeta& m, const Tensor& out, const Tensor& self) {
-  reduce_rows("torch.min", make_reduce(select_op<false>()), plan_rows(self, m.compute, m.reduced), out);
+  reduce_rows("torch.min", make_reduce(select_op<false>()), plan_rows("min_cuda", self, m.compute, m.reduced), out);
 }
 void max_dim(const ReductionWithIndicesMeta& m, const std::array<Tensor, 2>& outs, const Tensor& self,
              std::int64_t /*dim*/, bool /*keepdim*/) {
-  reduce_rows("torch.max", make_reduce(select_op<true>()), plan_rows(self, m.compute, m.reduced), outs[0], outs[1]);
+  reduce_rows("torch.max", make_reduce(select_op<true>()), plan_rows("max_cuda", self, m.compute, m.reduced), outs[0],
+              outs[1]);
 }
 void min_dim(const ReductionWithIndicesMeta& m, const std::array<Tensor, 2>& outs, const Tensor& self,
              std::int64_t /*dim*/, bool /*keepdim*/) {
-  reduce_rows("torch.min", make_reduce(select_op<false>()), plan_rows(self, m.compute, m.reduced), outs[0], outs[1]);
+  reduce_rows("torch.min", make_reduce(select_op<false>()), plan_rows("min_cuda", self, m.compute, m.reduced), outs[0],
+              outs[1]);
 }
 void amax(const ReductionMeta& m, const Tensor& out, const Tensor& self, IntArrayRef /*dim*/, bool /*keepdim*/) {
-  reduce_rows("torch.amax", make_reduce(select_op<true>()), plan_rows(self, m.compute, m.reduced), out);
+  reduce_rows("torch.amax", make_reduce(select_op<true>()), plan_rows("amax_cuda", self, m.compute, m.reduced), out);
 }
 void amin(const ReductionMeta& m, const Tensor& out, const Tensor& self, IntArrayRef /*dim*/, bool /*keepdim*/) {
-  reduce_rows("torch.amin", make_reduce(select_op<false>()), plan_rows(self, m.compute, m.reduced), out);
+  reduce_rows("torch.amin", make_reduce(select_op<false>()), plan_rows("amin_cuda", self, m.compute, m.reduced), out);
 }
 void argmax(const ReductionMeta& m, const Tensor& out, const Tensor& self, std::optional<std::int64_t> /*dim*/,
             bool /*keepdim*/) {
-  reduce_rows("torch.argmax", make_reduce(select_op<true>()), plan_rows(self, m.compute, m.reduced), Tensor(), out);
+  reduce_rows("torch.argmax", make_reduce(select_op<true>()), plan_rows("argmax_cuda", self, m.compute, m.reduced),
+              Tensor(), out);
 }
 void argmin(const ReductionMeta& m, const Tensor& out, const Tensor& self, std::optional<std::int64_t> /*dim*/,
             bool /*keepdim*/) {
-  reduce_rows("torch.argmin", make_reduce(select_op<false>()), plan_rows(self, m.compute, m.reduced), Tensor(), out);
+  reduce_rows("torch.argmin", make_reduce(select_op<false>()), plan_rows("argmin_cuda", self, m.compute, m.reduced),
+              Tensor(), out);
 }
 void all(const ReductionMeta& m, const Tensor& out, const Tensor& self) {
-  reduce_rows("torch.all", make_reduce(ReduceOp::kAll), plan_rows(self, m.compute, m.reduced), out);
+  reduce_rows("torch.all", make_reduce(ReduceOp::kAll), plan_rows("all_cuda", self, m.compute, m.reduced), out);
 }
 void any(const ReductionMeta& m, const Tensor& out, const Tensor& self) {
-  reduce_rows("torch.any", make_reduce(ReduceOp::kAny), plan_rows(self, m.compute, m.reduced), out);
+  reduce_rows("torch.any", make_reduce(ReduceOp::kAny), plan_rows("any_cuda", self, m.compute, m.reduced), out);
 }
 void all_dim(const ReductionMeta& m, const Tensor& out, const Tensor& self, std::int64_t /*dim*/, bool /*keepdim*/) {
   all(m, out, self);

@@ -1,261 +1,29 @@
-// backends/cuda/unary_kernels.cu - device code: the unary math of launch_unary.
+// backends/cuda/unary_kernels.cu - device code: launch_unary, and its loops for bool, int32, int64, float32, float64.
 /// \file
-/// One functor per operation, computing what the CPU kernel's lambda does
-/// (backends/cpu/unary_ops.cpp): the float functions run in the input's
-/// floating dtype (the host converted integers already), the others keep
-/// the dtype, and logical_not writes bool.
+/// The functors are in unary_kernels.cuh; the float16/bfloat16 loops in
+/// unary_kernels_16bit.cu, the uint8/int8/int16 ones in
+/// unary_kernels_narrow.cu (Note [Kernel files by dtype group]).
 #include <cstdint>
-#include <type_traits>
-
-#include <wick/scalar_ops.h>
 
 #include "elementwise_kernels.h"
-#include "elementwise_loops.cuh"
+#include "unary_kernels.cuh"
 
 namespace wick::cuda_backend {
-namespace {
-
-using loops::launch_map;
-using loops::scalar_as;
-using loops::visit_type;
-
-constexpr bool is_float_op(UnaryOp op) { return op >= UnaryOp::kExp && op <= UnaryOp::kFrac; }
-
-template <UnaryOp kOp, typename T>
-constexpr bool unary_supported() {
-  constexpr bool kBool = std::is_same_v<T, bool>;
-  if constexpr (is_float_op(kOp)) return std::is_floating_point_v<T>;
-  if constexpr (kOp == UnaryOp::kNeg || kOp == UnaryOp::kRelu || kOp == UnaryOp::kSquare || kOp == UnaryOp::kClamp) {
-    return !kBool;
-  }
-  if constexpr (kOp == UnaryOp::kBitwiseNot) return !std::is_floating_point_v<T>;
-  return true;
-}
-
-template <UnaryOp kOp, typename T>
-struct FloatFn {
-  __device__ __forceinline__ T operator()(T v) const {
-    if constexpr (kOp == UnaryOp::kExp) {
-      return exp(v);
-    } else if constexpr (kOp == UnaryOp::kExp2) {
-      return exp2(v);
-    } else if constexpr (kOp == UnaryOp::kExpm1) {
-      return expm1(v);
-    } else if constexpr (kOp == UnaryOp::kLog) {
-      return log(v);
-    } else if constexpr (kOp == UnaryOp::kLog2) {
-      return log2(v);
-    } else if constexpr (kOp == UnaryOp::kLog10) {
-      return log10(v);
-    } else if constexpr (kOp == UnaryOp::kLog1p) {
-      return log1p(v);
-    } else if constexpr (kOp == UnaryOp::kSqrt) {
-      return sqrt(v);
-    } else if constexpr (kOp == UnaryOp::kRsqrt) {
-      return T(1) / sqrt(v);  // as the CPU kernel (rsqrt() is less accurate)
-    } else if constexpr (kOp == UnaryOp::kReciprocal) {
-      return T(1) / v;
-    } else if constexpr (kOp == UnaryOp::kSin) {
-      return sin(v);
-    } else if constexpr (kOp == UnaryOp::kCos) {
-      return cos(v);
-    } else if constexpr (kOp == UnaryOp::kTan) {
-      return tan(v);
-    } else if constexpr (kOp == UnaryOp::kAsin) {
-      return asin(v);
-    } else if constexpr (kOp == UnaryOp::kAcos) {
-      return acos(v);
-    } else if constexpr (kOp == UnaryOp::kAtan) {
-      return atan(v);
-    } else if constexpr (kOp == UnaryOp::kSinh) {
-      return sinh(v);
-    } else if constexpr (kOp == UnaryOp::kCosh) {
-      return cosh(v);
-    } else if constexpr (kOp == UnaryOp::kTanh) {
-      return tanh(v);
-    } else if constexpr (kOp == UnaryOp::kErf) {
-      return erf(v);
-    } else if constexpr (kOp == UnaryOp::kSigmoid) {
-      return T(1) / (T(1) + exp(-v));
-    } else if constexpr (kOp == UnaryOp::kFloor) {
-      return floor(v);
-    } else if constexpr (kOp == UnaryOp::kCeil) {
-      return ceil(v);
-    } else if constexpr (kOp == UnaryOp::kRound) {
-      return rint(v);  // half to even (the default rounding mode), as nearbyint
-    } else if constexpr (kOp == UnaryOp::kTrunc) {
-      return trunc(v);
-    } else {
-      static_assert(kOp == UnaryOp::kFrac);
-      return v - trunc(v);  // nan for infinities, as the CPU
-    }
-  }
-};
-
-template <UnaryOp kOp, typename T>
-struct SameFn {
-  T lo;
-  T hi;
-  bool has_lo;
-  bool has_hi;
-
-  __device__ __forceinline__ T operator()(T v) const {
-    if constexpr (kOp == UnaryOp::kNeg) {
-      return static_cast<T>(-v);
-    } else if constexpr (kOp == UnaryOp::kAbs) {
-      return scalar_ops::abs(v);
-    } else if constexpr (kOp == UnaryOp::kRelu) {
-      return scalar_ops::relu(v);
-    } else if constexpr (kOp == UnaryOp::kSign) {
-      if constexpr (std::is_same_v<T, bool>) {
-        return v;
-      } else {
-        return static_cast<T>((T(0) < v) - (v < T(0)));  // 0 for NaN
-      }
-    } else if constexpr (kOp == UnaryOp::kSquare) {
-      return static_cast<T>(v * v);
-    } else if constexpr (kOp == UnaryOp::kBitwiseNot) {
-      return scalar_ops::bitwise_not(v);
-    } else {
-      static_assert(kOp == UnaryOp::kClamp);
-      if constexpr (std::is_floating_point_v<T>) {
-        if (isnan(v)) return v;
-      }
-      if (has_lo && v < lo) v = lo;
-      if (has_hi && v > hi) v = hi;
-      return v;
-    }
-  }
-};
-
-template <typename T>
-struct LogicalNotFn {
-  __device__ __forceinline__ bool operator()(T v) const { return !(v != T(0)); }  // NaN is true: its not is false
-};
-
-template <UnaryOp kOp>
-void run_unary(DType dtype, const ElementwiseArgs& args, const UnaryParams& p, cudaStream_t stream) {
-  visit_type(dtype, [&](auto tag) {
-    using T = decltype(tag);
-    if constexpr (kOp == UnaryOp::kLogicalNot) {
-      launch_map<bool, T>(LogicalNotFn<T>{}, args, stream);
-    } else if constexpr (!unary_supported<kOp, T>()) {
-      return;
-    } else if constexpr (is_float_op(kOp)) {
-      launch_map<T, T>(FloatFn<kOp, T>{}, args, stream);
-    } else {
-      const SameFn<kOp, T> fn{scalar_as<T>(p.lo), scalar_as<T>(p.hi), p.has_lo, p.has_hi};
-      launch_map<T, T>(fn, args, stream);
-    }
-  });
-}
-
-}  // namespace
 
 void launch_unary(UnaryOp op, DType dtype, const ElementwiseArgs& args, const UnaryParams& params,
                   cudaStream_t stream) {
-  switch (op) {
-    case UnaryOp::kNeg:
-      run_unary<UnaryOp::kNeg>(dtype, args, params, stream);
+  switch (dtype) {
+    case DType::kFloat16:
+    case DType::kBFloat16:
+      unary::launch_unary_16bit(op, dtype, args, params, stream);
       break;
-    case UnaryOp::kAbs:
-      run_unary<UnaryOp::kAbs>(dtype, args, params, stream);
+    case DType::kUInt8:
+    case DType::kInt8:
+    case DType::kInt16:
+      unary::launch_unary_narrow(op, dtype, args, params, stream);
       break;
-    case UnaryOp::kRelu:
-      run_unary<UnaryOp::kRelu>(dtype, args, params, stream);
-      break;
-    case UnaryOp::kSign:
-      run_unary<UnaryOp::kSign>(dtype, args, params, stream);
-      break;
-    case UnaryOp::kBitwiseNot:
-      run_unary<UnaryOp::kBitwiseNot>(dtype, args, params, stream);
-      break;
-    case UnaryOp::kSquare:
-      run_unary<UnaryOp::kSquare>(dtype, args, params, stream);
-      break;
-    case UnaryOp::kClamp:
-      run_unary<UnaryOp::kClamp>(dtype, args, params, stream);
-      break;
-    case UnaryOp::kExp:
-      run_unary<UnaryOp::kExp>(dtype, args, params, stream);
-      break;
-    case UnaryOp::kExp2:
-      run_unary<UnaryOp::kExp2>(dtype, args, params, stream);
-      break;
-    case UnaryOp::kExpm1:
-      run_unary<UnaryOp::kExpm1>(dtype, args, params, stream);
-      break;
-    case UnaryOp::kLog:
-      run_unary<UnaryOp::kLog>(dtype, args, params, stream);
-      break;
-    case UnaryOp::kLog2:
-      run_unary<UnaryOp::kLog2>(dtype, args, params, stream);
-      break;
-    case UnaryOp::kLog10:
-      run_unary<UnaryOp::kLog10>(dtype, args, params, stream);
-      break;
-    case UnaryOp::kLog1p:
-      run_unary<UnaryOp::kLog1p>(dtype, args, params, stream);
-      break;
-    case UnaryOp::kSqrt:
-      run_unary<UnaryOp::kSqrt>(dtype, args, params, stream);
-      break;
-    case UnaryOp::kRsqrt:
-      run_unary<UnaryOp::kRsqrt>(dtype, args, params, stream);
-      break;
-    case UnaryOp::kReciprocal:
-      run_unary<UnaryOp::kReciprocal>(dtype, args, params, stream);
-      break;
-    case UnaryOp::kSin:
-      run_unary<UnaryOp::kSin>(dtype, args, params, stream);
-      break;
-    case UnaryOp::kCos:
-      run_unary<UnaryOp::kCos>(dtype, args, params, stream);
-      break;
-    case UnaryOp::kTan:
-      run_unary<UnaryOp::kTan>(dtype, args, params, stream);
-      break;
-    case UnaryOp::kAsin:
-      run_unary<UnaryOp::kAsin>(dtype, args, params, stream);
-      break;
-    case UnaryOp::kAcos:
-      run_unary<UnaryOp::kAcos>(dtype, args, params, stream);
-      break;
-    case UnaryOp::kAtan:
-      run_unary<UnaryOp::kAtan>(dtype, args, params, stream);
-      break;
-    case UnaryOp::kSinh:
-      run_unary<UnaryOp::kSinh>(dtype, args, params, stream);
-      break;
-    case UnaryOp::kCosh:
-      run_unary<UnaryOp::kCosh>(dtype, args, params, stream);
-      break;
-    case UnaryOp::kTanh:
-      run_unary<UnaryOp::kTanh>(dtype, args, params, stream);
-      break;
-    case UnaryOp::kErf:
-      run_unary<UnaryOp::kErf>(dtype, args, params, stream);
-      break;
-    case UnaryOp::kSigmoid:
-      run_unary<UnaryOp::kSigmoid>(dtype, args, params, stream);
-      break;
-    case UnaryOp::kFloor:
-      run_unary<UnaryOp::kFloor>(dtype, args, params, stream);
-      break;
-    case UnaryOp::kCeil:
-      run_unary<UnaryOp::kCeil>(dtype, args, params, stream);
-      break;
-    case UnaryOp::kRound:
-      run_unary<UnaryOp::kRound>(dtype, args, params, stream);
-      break;
-    case UnaryOp::kTrunc:
-      run_unary<UnaryOp::kTrunc>(dtype, args, params, stream);
-      break;
-    case UnaryOp::kFrac:
-      run_unary<UnaryOp::kFrac>(dtype, args, params, stream);
-      break;
-    case UnaryOp::kLogicalNot:
-      run_unary<UnaryOp::kLogicalNot>(dtype, args, params, stream);
+    default:
+      unary::launch_unary_among<bool, std::int32_t, std::int64_t, float, double>(op, dtype, args, params, stream);
       break;
   }
 }

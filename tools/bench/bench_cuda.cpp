@@ -8,8 +8,13 @@
 ///     against cudaMemcpyAsync device to device; bytes_per_second counts
 ///     bytes read plus written. Target: wick at least 85% of the copy.
 ///   - cublas_sgemm vs wick_mm: n x n float32 GEMM. Target: at least 95%.
+///   - cublas_gemm_f16 / cublas_gemm_bf16 vs wick_mm_f16 / wick_mm_bf16:
+///     n x n float16 and bfloat16 GEMMs on tensor cores (cublasGemmEx with
+///     float32 accumulation, called directly: the anchor). Target: at least
+///     90% of raw cuBLAS, and PyTorch's speed.
 ///   - cudnn_conv vs wick_conv2d: 3x3 convolution, NCHW float32 without
-///     TF32; wick_conv2d_tf32 with it (PyTorch's default, Note [TF32]).
+///     TF32; cudnn_conv_tf32 vs wick_conv2d_tf32 with it (PyTorch's
+///     default, Note [TF32]); wick_conv2d_f16 / _bf16 the same in 16 bits.
 ///   - tiny_add: the host cost of a 1-element CUDA add (Note [Host cost per
 ///     call]), and tiny_add_out / tiny_empty / tiny_memset, where it goes.
 ///   - graph_tiny_add: the host cost per add of 100 1-element adds replayed
@@ -184,12 +189,59 @@ void wick_mm(benchmark::State& state) {
 }
 BENCHMARK(wick_mm)->Arg(1024)->Arg(4096)->Arg(8192)->UseManualTime()->Unit(benchmark::kMillisecond);
 
+// 16-bit GEMMs: raw cublasGemmEx (CUBLAS_COMPUTE_32F, float alpha and beta,
+// the default algorithm: what wick asks for, Note [16-bit products] in
+// backends/cuda/blas_ops.cpp) against wick::mm on the same dtype.
+void cublas_gemm_16(benchmark::State& state, wick::ScalarType dtype) {
+  if (!have_device(state)) return;
+  const std::int64_t n = state.range(0);
+  const wick::Tensor a = wick::randn({n, n}).to(dtype).cuda();
+  const wick::Tensor b = wick::randn({n, n}).to(dtype).cuda();
+  const wick::Tensor c = wick::empty({n, n}, dtype, kCuda);
+  const cudaDataType_t t = dtype == wick::ScalarType::kFloat16 ? CUDA_R_16F : CUDA_R_16BF;
+  cublasHandle_t h = nullptr;
+  check(cublasCreate(&h) == CUBLAS_STATUS_SUCCESS, "cublasCreate");
+  (void)cublasSetStream(h, stream());
+  const float one = 1;
+  const float zero = 0;
+  const int ni = static_cast<int>(n);
+  timed(state, [&] {
+    // Row-major C = A B is column-major C^T = B^T A^T.
+    (void)cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, ni, ni, ni, &one, b.data_ptr(), t, ni, a.data_ptr(), t, ni, &zero,
+                       c.data_ptr(), t, ni, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+  });
+  (void)cublasDestroy(h);
+  state.counters["TFLOPS"] =
+      benchmark::Counter(static_cast<double>(state.iterations()) * 2.0 * n * n * n / 1e12, benchmark::Counter::kIsRate);
+}
+
+void wick_mm_16(benchmark::State& state, wick::ScalarType dtype) {
+  if (!have_device(state)) return;
+  const std::int64_t n = state.range(0);
+  const wick::Tensor a = wick::randn({n, n}).to(dtype).cuda();
+  const wick::Tensor b = wick::randn({n, n}).to(dtype).cuda();
+  timed(state, [&] { benchmark::DoNotOptimize(wick::mm(a, b)); });
+  state.counters["TFLOPS"] =
+      benchmark::Counter(static_cast<double>(state.iterations()) * 2.0 * n * n * n / 1e12, benchmark::Counter::kIsRate);
+}
+
+void cublas_gemm_f16(benchmark::State& state) { cublas_gemm_16(state, wick::ScalarType::kFloat16); }
+void cublas_gemm_bf16(benchmark::State& state) { cublas_gemm_16(state, wick::ScalarType::kBFloat16); }
+void wick_mm_f16(benchmark::State& state) { wick_mm_16(state, wick::ScalarType::kFloat16); }
+void wick_mm_bf16(benchmark::State& state) { wick_mm_16(state, wick::ScalarType::kBFloat16); }
+BENCHMARK(cublas_gemm_f16)->Arg(4096)->Arg(8192)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(wick_mm_f16)->Arg(4096)->Arg(8192)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(cublas_gemm_bf16)->Arg(4096)->Arg(8192)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(wick_mm_bf16)->Arg(4096)->Arg(8192)->UseManualTime()->Unit(benchmark::kMillisecond);
+
 // Convolution: N=32, C=K=128, 56x56, 3x3, padding 1.
 constexpr int kN = 32;
 constexpr int kC = 128;
 constexpr int kHw = 56;
 
-void cudnn_conv(benchmark::State& state) {
+// Raw cuDNN: full float32 (tf32 false) or TF32 tensor-op math, the _v7
+// heuristics' first choice (what wick asks for without benchmark mode).
+void cudnn_conv_with(benchmark::State& state, bool tf32) {
   if (!have_device(state)) return;
   const wick::Tensor x = wick::randn({kN, kC, kHw, kHw}).cuda();
   const wick::Tensor w = wick::randn({kC, kC, 3, 3}).cuda();
@@ -209,8 +261,8 @@ void cudnn_conv(benchmark::State& state) {
   (void)cudnnSetTensor4dDescriptor(yd, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, kN, kC, kHw, kHw);
   (void)cudnnSetFilter4dDescriptor(wd, CUDNN_DATA_FLOAT, CUDNN_TENSOR_NCHW, kC, kC, 3, 3);
   (void)cudnnSetConvolution2dDescriptor(cd, 1, 1, 1, 1, 1, 1, CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT);
-  // The same math as wick's (no TF32), the heuristics' first choice.
-  (void)cudnnSetConvolutionMathType(cd, CUDNN_FMA_MATH);
+  // The same math as wick's, the heuristics' first choice.
+  (void)cudnnSetConvolutionMathType(cd, tf32 ? CUDNN_TENSOR_OP_MATH : CUDNN_FMA_MATH);
   cudnnConvolutionFwdAlgoPerf_t perf[8];
   int found = 0;
   (void)cudnnGetConvolutionForwardAlgorithm_v7(h, xd, wd, cd, yd, 8, &found, perf);
@@ -230,7 +282,10 @@ void cudnn_conv(benchmark::State& state) {
   (void)cudnnDestroyTensorDescriptor(xd);
   (void)cudnnDestroy(h);
 }
+void cudnn_conv(benchmark::State& state) { cudnn_conv_with(state, false); }
+void cudnn_conv_tf32(benchmark::State& state) { cudnn_conv_with(state, true); }
 BENCHMARK(cudnn_conv)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(cudnn_conv_tf32)->UseManualTime()->Unit(benchmark::kMillisecond);
 
 // wick_conv2d: full float32 (torch.backends.cudnn.allow_tf32 = False), as
 // cudnn_conv; wick_conv2d_tf32: TF32 allowed, PyTorch's default. The
@@ -256,6 +311,19 @@ BENCHMARK(wick_conv2d)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(wick_conv2d_tf32)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(wick_conv2d_benchmark)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(wick_conv2d_tf32_benchmark)->UseManualTime()->Unit(benchmark::kMillisecond);
+
+// The same convolution in float16 and bfloat16 (cuDNN, float32 compute,
+// tensor ops: Note [16-bit convolutions] in backends/cuda/dnn_ops.cpp).
+void conv2d_16(benchmark::State& state, wick::ScalarType dtype) {
+  if (!have_device(state)) return;
+  const wick::Tensor x = wick::randn({kN, kC, kHw, kHw}).to(dtype).cuda();
+  const wick::Tensor w = wick::randn({kC, kC, 3, 3}).to(dtype).cuda();
+  timed(state, [&] { benchmark::DoNotOptimize(wick::conv2d(x, w, std::nullopt, 1, 1)); });
+}
+void wick_conv2d_f16(benchmark::State& state) { conv2d_16(state, wick::ScalarType::kFloat16); }
+void wick_conv2d_bf16(benchmark::State& state) { conv2d_16(state, wick::ScalarType::kBFloat16); }
+BENCHMARK(wick_conv2d_f16)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(wick_conv2d_bf16)->UseManualTime()->Unit(benchmark::kMillisecond);
 
 // Note [Host cost per call]
 // A 1-element kernel takes the device a few microseconds, so a loop of

@@ -100,9 +100,15 @@ def main():
         x = torch.randn(size, size, device="cuda")
         y = torch.randn(size, size, device="cuda")
         out[f"mm/{size}"] = device_ms(lambda: torch.mm(x, y))
-    x = torch.randn(8192, 8192, device="cuda", dtype=torch.bfloat16)
-    out["mm_bf16/8192"] = device_ms(lambda: torch.mm(x, x))
     del x, y
+    # 16-bit GEMMs on tensor cores, PyTorch's defaults (reduced-precision
+    # reductions allowed), as wick_mm_f16 / wick_mm_bf16.
+    for name, dtype in (("f16", torch.float16), ("bf16", torch.bfloat16)):
+        for size in (4096, 8192):
+            x = torch.randn(size, size, device="cuda", dtype=dtype)
+            y = torch.randn(size, size, device="cuda", dtype=dtype)
+            out[f"mm_{name}/{size}"] = device_ms(lambda: torch.mm(x, y))
+            del x, y
     x = torch.randn(32, 128, 56, 56, device="cuda")
     w = torch.randn(128, 128, 3, 3, device="cuda")
     for bench in (False, True):
@@ -113,6 +119,11 @@ def main():
                 lambda: torch.nn.functional.conv2d(x, w, padding=1))
     torch.backends.cudnn.benchmark = False
     torch.backends.cudnn.allow_tf32 = True
+    for name, dtype in (("f16", torch.float16), ("bf16", torch.bfloat16)):
+        xh = x.to(dtype)
+        wh = w.to(dtype)
+        out[f"conv2d_{name}"] = device_ms(lambda: torch.nn.functional.conv2d(xh, wh, padding=1))
+        del xh, wh
     out["tiny_add_us"] = tiny_add_us()
     for width, batch in ((256, 64), (1024, 256), (4096, 512)):
         out[f"mlp_step/{width}/{batch}"] = mlp_step_us(width, batch)
