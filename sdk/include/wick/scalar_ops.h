@@ -31,7 +31,9 @@ namespace wick::scalar_ops {
 /// as PyTorch's kernels give it, instead of trapping.
 template <typename T>
 WICK_HOST_DEVICE T trunc_divide(T x, T y) {
-  if (y == T(-1)) return static_cast<T>(0 - static_cast<std::make_unsigned_t<T>>(x));
+  if constexpr (std::is_signed_v<T>) {
+    if (y == T(-1)) return static_cast<T>(0 - static_cast<std::make_unsigned_t<T>>(x));
+  }
   return static_cast<T>(x / y);
 }
 
@@ -49,10 +51,12 @@ WICK_HOST_DEVICE T floor_divide(T x, T y) {
     T floor_div = std::floor(div);
     if (div - floor_div > T(0.5)) floor_div += 1;
     return floor_div;
-  } else {
+  } else if constexpr (std::is_signed_v<T>) {
     T q = trunc_divide(x, y);
     if (y != T(-1) && (x % y != 0) && ((x < 0) != (y < 0))) --q;
     return q;
+  } else {
+    return static_cast<T>(x / y);  // unsigned: truncation is the floor
   }
 }
 
@@ -65,11 +69,13 @@ WICK_HOST_DEVICE T modulo(T x, T y) {
     T v = std::fmod(x, y);
     if (kPython && v != 0 && ((y < 0) != (v < 0))) v += y;
     return v;
-  } else {
+  } else if constexpr (std::is_signed_v<T>) {
     if (y == T(-1)) return T(0);
     T v = static_cast<T>(x % y);
     if (kPython && v != 0 && ((y < 0) != (v < 0))) v = static_cast<T>(v + y);
     return v;
+  } else {
+    return static_cast<T>(x % y);  // unsigned: both signs agree
   }
 }
 
