@@ -46,27 +46,28 @@ constexpr DtypeAlias kAliases[] = {
 
 // Note [Promotion table]
 // PyTorch 1.13's torch.promote_types for every pair, row and column in
-// ScalarType order (b1 i4 i8 f4 f8 f2 bf u1 i1 i2 c8 c16). It is not a
+// ScalarType order (bool int32 int64 float32 float64 float16 bfloat16 uint8
+// int8 int16 complex64 complex128). It is not a
 // chain: uint8 with int8 is int16, float16 with bfloat16 is float32, and a
 // complex dtype with float64 is complex128. tests/core/dtype_test.cpp
 // checks it against the table PyTorch prints (tests/data/reference).
-constexpr ScalarType b1 = ScalarType::kBool, i4 = ScalarType::kInt32, i8 = ScalarType::kInt64,
-                     f4 = ScalarType::kFloat32, f8 = ScalarType::kFloat64, f2 = ScalarType::kFloat16,
-                     bf = ScalarType::kBFloat16, u1 = ScalarType::kUInt8, c1 = ScalarType::kInt8,
-                     i2 = ScalarType::kInt16, c8 = ScalarType::kComplex64, cd = ScalarType::kComplex128;
+constexpr ScalarType kBo = ScalarType::kBool, kI4 = ScalarType::kInt32, kI8 = ScalarType::kInt64,
+                     kF4 = ScalarType::kFloat32, kF8 = ScalarType::kFloat64, kF2 = ScalarType::kFloat16,
+                     kBf = ScalarType::kBFloat16, kU1 = ScalarType::kUInt8, kC1 = ScalarType::kInt8,
+                     kI2 = ScalarType::kInt16, kC8 = ScalarType::kComplex64, kCd = ScalarType::kComplex128;
 constexpr ScalarType kPromote[kNumScalarTypes][kNumScalarTypes] = {
-    /* b1 */ {b1, i4, i8, f4, f8, f2, bf, u1, c1, i2, c8, cd},
-    /* i4 */ {i4, i4, i8, f4, f8, f2, bf, i4, i4, i4, c8, cd},
-    /* i8 */ {i8, i8, i8, f4, f8, f2, bf, i8, i8, i8, c8, cd},
-    /* f4 */ {f4, f4, f4, f4, f8, f4, f4, f4, f4, f4, c8, cd},
-    /* f8 */ {f8, f8, f8, f8, f8, f8, f8, f8, f8, f8, cd, cd},
-    /* f2 */ {f2, f2, f2, f4, f8, f2, f4, f2, f2, f2, c8, cd},
-    /* bf */ {bf, bf, bf, f4, f8, f4, bf, bf, bf, bf, c8, cd},
-    /* u1 */ {u1, i4, i8, f4, f8, f2, bf, u1, i2, i2, c8, cd},
-    /* c1 */ {c1, i4, i8, f4, f8, f2, bf, i2, c1, i2, c8, cd},
-    /* i2 */ {i2, i4, i8, f4, f8, f2, bf, i2, i2, i2, c8, cd},
-    /* c8 */ {c8, c8, c8, c8, cd, c8, c8, c8, c8, c8, c8, cd},
-    /* cd */ {cd, cd, cd, cd, cd, cd, cd, cd, cd, cd, cd, cd},
+    /* kBo */ {kBo, kI4, kI8, kF4, kF8, kF2, kBf, kU1, kC1, kI2, kC8, kCd},
+    /* kI4 */ {kI4, kI4, kI8, kF4, kF8, kF2, kBf, kI4, kI4, kI4, kC8, kCd},
+    /* kI8 */ {kI8, kI8, kI8, kF4, kF8, kF2, kBf, kI8, kI8, kI8, kC8, kCd},
+    /* kF4 */ {kF4, kF4, kF4, kF4, kF8, kF4, kF4, kF4, kF4, kF4, kC8, kCd},
+    /* kF8 */ {kF8, kF8, kF8, kF8, kF8, kF8, kF8, kF8, kF8, kF8, kCd, kCd},
+    /* kF2 */ {kF2, kF2, kF2, kF4, kF8, kF2, kF4, kF2, kF2, kF2, kC8, kCd},
+    /* kBf */ {kBf, kBf, kBf, kF4, kF8, kF4, kBf, kBf, kBf, kBf, kC8, kCd},
+    /* kU1 */ {kU1, kI4, kI8, kF4, kF8, kF2, kBf, kU1, kI2, kI2, kC8, kCd},
+    /* kC1 */ {kC1, kI4, kI8, kF4, kF8, kF2, kBf, kI2, kC1, kI2, kC8, kCd},
+    /* kI2 */ {kI2, kI4, kI8, kF4, kF8, kF2, kBf, kI2, kI2, kI2, kC8, kCd},
+    /* kC8 */ {kC8, kC8, kC8, kC8, kCd, kC8, kC8, kC8, kC8, kC8, kC8, kCd},
+    /* kCd */ {kCd, kCd, kCd, kCd, kCd, kCd, kCd, kCd, kCd, kCd, kCd, kCd},
 };
 
 bool known(ScalarType t) noexcept { return itemsize(t) != 0; }

@@ -141,7 +141,9 @@ class AutocastKernel final : public BoxedFunctor {
       const ScalarType target = target_dtype(*policy, device, stack, first);
       for_each_tensor(stack, first, [&](const Tensor& t) -> std::optional<Tensor> {
         if (!eligible(t, device) || t.dtype() == target) return std::nullopt;
-        return t.to(target);  // recorded by autograd: this runs above it
+        // Through the dispatcher (Tensor.to is an operator above this layer);
+        // recorded by autograd, which runs below this key.
+        return wick::call("torch.Tensor.to", {Value(t), Value(target)}).to_tensor();
       });
     }
     // The operator and those it calls run without autocast (Note [Autocast]).

@@ -92,15 +92,15 @@ void check_fits(const char* op, const Scalar& v, ScalarType t) {
   bool fits = true;
   visit_dtype<dtypes::kIntegral>(t, op, [&](auto tag) {
     using T = decltype(tag);
-    constexpr auto lo = static_cast<double>(std::numeric_limits<T>::lowest());
-    constexpr auto hi = static_cast<double>(std::numeric_limits<T>::max());
+    constexpr auto kLow = static_cast<double>(std::numeric_limits<T>::lowest());
+    constexpr auto kHigh = static_cast<double>(std::numeric_limits<T>::max());
     if (v.is_floating()) {
       const double d = v.to<double>();
-      fits = d >= lo && d <= hi;  // NaN fails both
+      fits = d >= kLow && d <= kHigh;  // NaN fails both
     } else {
       const std::int64_t i = v.to<std::int64_t>();
-      const auto h = static_cast<std::int64_t>(hi);
-      fits = std::is_unsigned_v<T> ? i <= h && i >= -h : i >= static_cast<std::int64_t>(lo) && i <= h;
+      const auto h = static_cast<std::int64_t>(kHigh);
+      fits = std::is_unsigned_v<T> ? i <= h && i >= -h : i >= static_cast<std::int64_t>(kLow) && i <= h;
     }
   });
   WICK_CHECK(fits, RuntimeError, op, ": value cannot be converted to type ", dtype_name(t), " without overflow");

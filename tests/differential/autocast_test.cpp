@@ -98,8 +98,8 @@ TEST(Autocast, GuardIsScopedNestedAndThreadLocal) {
   EXPECT_FALSE(wick::autocast::is_enabled(DeviceType::kCPU));
   const Tensor a = wick::ones({2, 2});
   EXPECT_EQ(wick::mm(a, a).dtype(), ScalarType::kFloat32);
-  EXPECT_THROW(AutocastGuard(DeviceType::kCPU, ScalarType::kFloat64), wick::ValueError);
-  EXPECT_THROW(AutocastGuard(DeviceType::kMeta), wick::ValueError);
+  EXPECT_THROW({ const AutocastGuard g(DeviceType::kCPU, ScalarType::kFloat64); }, wick::ValueError);
+  EXPECT_THROW({ const AutocastGuard g(DeviceType::kMeta); }, wick::ValueError);
 }
 
 TEST(Autocast, CastsAreRecordedAndFloat64IsLeftAlone) {
