@@ -172,9 +172,11 @@ Tensor make_empty(IntArrayRef sizes, ScalarType dtype, Device device) {
   return allocate_contiguous(sizes, {}, dtype, device);
 }
 
-Tensor make_view(const Tensor& base, IntArrayRef sizes, IntArrayRef strides, std::int64_t storage_offset) {
+Tensor make_view(const Tensor& base, IntArrayRef sizes, IntArrayRef strides, std::int64_t storage_offset,
+                 std::optional<ScalarType> dtype) {
   WICK_CHECK(base.defined(), RuntimeError, "view of an undefined tensor");
-  auto impl = IntrusivePtr<TensorImpl>::make(base.storage(), base.dtype(), sizes, strides, storage_offset);
+  auto impl =
+      IntrusivePtr<TensorImpl>::make(base.storage(), dtype.value_or(base.dtype()), sizes, strides, storage_offset);
   if (const TensorTypeId type = base.impl()->type_id(); type != 0) impl->set_type_id(type);
   return Tensor(std::move(impl));
 }

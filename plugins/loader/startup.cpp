@@ -65,6 +65,7 @@ void register_builtins() {
     std::vector<std::unique_ptr<Library>> libs;
     register_torch_catalog(libs);
     register_composite_kernels(libs);
+    register_complex_kernels(libs);
     register_nn_composite_kernels(libs);
     register_norm_composite_kernels(libs);
     register_composite_shape(libs);

@@ -319,6 +319,17 @@ PRINTING = [
     "torch.full((2,), 1j)", "torch.full((2,), 1j, dtype=torch.complex128)", "torch.ones(2).half()",
     "torch.ones(2).bfloat16()", "torch.ones(2).byte()", "torch.ones(2).char()", "torch.ones(2).short()",
     "torch.ones(2).cfloat()", "torch.ones(2).cdouble()",
+    # views of complex parts, conj, angle
+    "torch.view_as_real(torch.tensor([1+2j, 3j]))", "torch.view_as_real(torch.tensor(1+2j))",
+    "torch.view_as_complex(torch.tensor([[1., 2.], [3., 4.]]))", "torch.view_as_complex(torch.ones(2, dtype=torch.float64))",
+    "torch.view_as_complex(torch.ones(3))", "torch.view_as_complex(torch.ones(3, 2).t().contiguous().t())",
+    "torch.view_as_complex(torch.ones(4)[1:].reshape(3)[:2].reshape(1, 2))", "torch.view_as_real(torch.ones(2))",
+    "torch.real(torch.tensor([1+2j, -3.5j]))", "torch.imag(torch.tensor([1+2j, -3.5j]))", "torch.real(torch.ones(2))",
+    "torch.imag(torch.ones(2))", "torch.conj(torch.tensor([1+1j, 2-0j]))", "torch.conj(torch.tensor([1, 2]))",
+    "torch.tensor([1+1j, 3]).conj()", "torch.angle(torch.tensor([1+1j, -1j, -2]))", "torch.angle(torch.tensor([-1, 0, 2]))",
+    "torch.angle(torch.tensor([-1., 0., float('nan')]))", "torch.angle(torch.tensor([True]))",
+    "torch.tensor([-1.5, 2]).angle()", "torch.view_as_real(torch.arange(6).to(torch.complex64).reshape(2, 3)[:, 1:])",
+    "torch.imag(torch.arange(4).to(torch.complex128) * 1j)",
 ]
 
 # --- errors ------------------------------------------------------------------------------------

@@ -243,9 +243,12 @@ WICK_API Tensor operator/(const Tensor& a, const Scalar& b);
 /// Uninitialised contiguous tensor on `device`, allocated with the device
 /// type's allocator (no dispatch).
 [[nodiscard]] WICK_API Tensor make_empty(IntArrayRef sizes, ScalarType dtype, Device device = Device());
-/// A strided view of `base`'s storage (no copy, no checks beyond bounds).
+/// A strided view of `base`'s storage (no copy, no checks beyond bounds);
+/// `dtype` reinterprets the elements (view_as_real: sizes, strides and
+/// offset are then in units of the new dtype).
 [[nodiscard]] WICK_API Tensor make_view(const Tensor& base, IntArrayRef sizes, IntArrayRef strides,
-                                        std::int64_t storage_offset);
+                                        std::int64_t storage_offset,
+                                        std::optional<ScalarType> dtype = std::nullopt);
 /// A 0-dim tensor marked as a wrapped Python number (dtype from the Scalar).
 [[nodiscard]] WICK_API Tensor wrap_scalar(const Scalar& s);
 /// Contiguous strides for `sizes`.
