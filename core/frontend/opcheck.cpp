@@ -116,11 +116,14 @@ bool is_out_variant(const FunctionSchema& s) {
          s.arguments[static_cast<std::size_t>(i)].alias->is_write;
 }
 
-// The operator an out= variant writes the result of: the next overload of
-// its lookup chain (Note [Sample lookup]).
+// The operator an out= variant writes the result of: the first overload of
+// its lookup chain (Note [Sample lookup]) that is not an out= variant.
+// An alias's out= (torch.absolute.out) passes through its target's first.
 std::string out_variant_base(const std::string& op) {
   const std::vector<std::string> chain = sample_lookup_chain(op);
-  return chain.size() > 1 ? chain[1] : op.substr(0, op.rfind('.'));
+  for (std::size_t i = 1; i < chain.size(); ++i)
+    if (!is_out_variant(find_op(chain[i]).schema())) return chain[i];
+  return op.substr(0, op.rfind('.'));
 }
 
 // `call` with its `device` argument (positional or keyword) set to `device`,

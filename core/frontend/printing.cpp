@@ -419,7 +419,7 @@ std::string Tensor::repr() const {
     // Complex elements: the real and imaginary parts each get a formatter.
     const ElementReader imag_reader(host, true);
     std::optional<Formatter> imag_formatter;
-    if (is_complex(t)) imag_formatter.emplace(imag_reader, layout);
+    if (wick::is_complex(t)) imag_formatter.emplace(imag_reader, layout);
     const ElementFormat element(formatter, imag_formatter ? &*imag_formatter : nullptr);
     contents = Printer(layout, element).str(0, 0, static_cast<std::int64_t>(prefix.size()));
   }

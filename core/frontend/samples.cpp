@@ -180,6 +180,8 @@ class SampleParser {
             return SampleTensor{SampleTensor::Kind::kPositive, shape()};
           case 'M':
             return SampleTensor{SampleTensor::Kind::kMask, shape()};
+          case 'C':
+            return SampleTensor{SampleTensor::Kind::kComplex, shape()};
           case 'L':
             return Value(tensor(literal(), ScalarType::kInt64));
           case 'B':
@@ -300,6 +302,11 @@ Tensor make_fixed(const SampleTensor& t, ScalarType dtype, Device device) {
     case SampleTensor::Kind::kMask:
       x = gt(rand(sizes, ScalarType::kFloat64), 0.5);
       break;
+    case SampleTensor::Kind::kComplex: {
+      const ScalarType part = floating == ScalarType::kFloat64 ? floating : ScalarType::kFloat32;
+      x = complex(randn(sizes, part), randn(sizes, part));
+      break;
+    }
     case SampleTensor::Kind::kInput:
       break;
   }

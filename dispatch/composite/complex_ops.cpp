@@ -5,7 +5,9 @@
 /// part); view_as_complex is the inverse, and checks what makes it possible
 /// (PyTorch's messages). real and imag select a part of view_as_real. conj
 /// of a complex tensor is a copy here (PyTorch returns a lazy conjugate
-/// view); angle is atan2(imag, real), and of a real number pi or 0.
+/// view, so is_conj is always false and resolve_conj has nothing to do);
+/// angle is atan2(imag, real), and of a real number pi or 0. complex and
+/// polar build a complex tensor from two real ones; sgn is z / |z|.
 #include <memory>
 #include <numbers>
 #include <vector>
@@ -36,9 +38,12 @@ Tensor view_as_real_kernel(T self) {
 Tensor view_as_complex_kernel(T self) {
   const char* op = "torch.view_as_complex";
   const ScalarType t = self.dtype();
-  WICK_CHECK(t == ScalarType::kFloat32 || t == ScalarType::kFloat64, RuntimeError, op,
-             ": view_as_complex is only supported for float and double tensors, but got a tensor of scalar type: ",
+  WICK_CHECK(t == ScalarType::kFloat32 || t == ScalarType::kFloat64 || t == ScalarType::kFloat16, RuntimeError, op,
+             ": view_as_complex is only supported for half, float and double tensors, but got a tensor of scalar type: ",
              type_title(t));
+  // PyTorch makes complex32 of float16; wick has no complex32.
+  WICK_CHECK(t != ScalarType::kFloat16, RuntimeError, op,
+             ": a float16 tensor's complex view would be complex32 (ComplexHalf), which wick does not have");
   WICK_CHECK(self.dim() > 0 && self.sizes().back() == 2, RuntimeError, op,
              ": Tensor must have a last dimension of size 2");
   WICK_CHECK(self.strides().back() == 1, RuntimeError, op, ": Tensor must have a last dimension with stride 1");
@@ -71,6 +76,52 @@ Tensor conj_kernel(T self) {
   return out;
 }
 
+Tensor conj_physical_kernel(T self) { return is_complex(self.dtype()) ? conj_kernel(self) : clone(self); }
+
+// Nothing is lazy in wick: the tensor is what it shows.
+Tensor resolve_kernel(T self) { return self; }
+bool is_conj_kernel(T /*self*/) { return false; }
+bool is_complex_kernel(T self) { return is_complex(self.dtype()); }
+bool is_floating_point_kernel(T self) { return is_floating(self.dtype()); }
+
+// A complex tensor of the broadcast shape whose parts are `re` and `im`.
+Tensor from_parts(T re, T im, const char* op) {
+  const ScalarType t = re.dtype();
+  const auto half_float_double = [](ScalarType d) {
+    return d == ScalarType::kFloat16 || d == ScalarType::kFloat32 || d == ScalarType::kFloat64;
+  };
+  WICK_CHECK(half_float_double(t) && half_float_double(im.dtype()), RuntimeError, op,
+             ": Expected both inputs to be Half, Float or Double tensors but got ", type_title(t), " and ",
+             type_title(im.dtype()));
+  WICK_CHECK(t == im.dtype(), RuntimeError, op, ": Expected object of scalar type ", type_title(t),
+             " but got scalar type ", type_title(im.dtype()), " for second argument");
+  WICK_CHECK(t != ScalarType::kFloat16, RuntimeError, op,
+             ": float16 parts would make complex32 (ComplexHalf), which wick does not have");
+  const Device device = common_device(op, re, im);
+  Tensor out = make_empty(broadcast_shapes(re.sizes(), im.sizes(), op), to_complex_dtype(t), device);
+  const Tensor parts = view_as_real_kernel(out);
+  select(parts, -1, 0).copy_(re);
+  select(parts, -1, 1).copy_(im);
+  return out;
+}
+
+Tensor complex_kernel(T real, T imag) { return from_parts(real, imag, "torch.complex"); }
+
+Tensor polar_kernel(T abs, T angle) {
+  // Checked before cos and sin, which would take integers.
+  from_parts(full({}, 0, abs.dtype(), Device(DeviceType::kMeta)), full({}, 0, angle.dtype(), Device(DeviceType::kMeta)),
+             "torch.polar");
+  return from_parts(mul(abs, cos(angle)), mul(abs, sin(angle)), "torch.polar");
+}
+
+// z / |z| (0 for 0); of a real number its sign.
+Tensor sgn_kernel(T self) {
+  if (!is_complex(self.dtype())) return sign(self);
+  const Tensor a = wick::abs(self);
+  const Tensor zero = zeros({}, self.dtype(), self.device());
+  return where(eq(a, 0), zero, div(self, a));
+}
+
 Tensor angle_kernel(T self) {
   if (is_complex(self.dtype())) return atan2(imag_kernel(self), real_kernel(self));
   const Tensor x = is_floating(self.dtype()) ? self : self.to(kDefaultFloat);
@@ -89,7 +140,17 @@ void register_complex_kernels(std::vector<std::unique_ptr<Library>>& out) {
       .impl("real", &real_kernel)
       .impl("imag", &imag_kernel)
       .impl("conj", &conj_kernel)
-      .impl("angle", &angle_kernel);
+      .impl("angle", &angle_kernel)
+      .impl("conj_physical", &conj_physical_kernel)
+      .impl("resolve_conj", &resolve_kernel)
+      .impl("resolve_neg", &resolve_kernel)
+      .impl("is_conj", &is_conj_kernel)
+      .impl("is_neg", &is_conj_kernel)
+      .impl("is_complex", &is_complex_kernel)
+      .impl("is_floating_point", &is_floating_point_kernel)
+      .impl("complex", &complex_kernel)
+      .impl("polar", &polar_kernel)
+      .impl("sgn", &sgn_kernel);
   out.push_back(std::move(lib));
 }
 

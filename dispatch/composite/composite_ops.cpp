@@ -112,6 +112,10 @@ Tensor transpose_kernel(const Tensor& self, std::int64_t dim0, std::int64_t dim1
   return make_view(self, sizes, strides, self.storage_offset());
 }
 
+Tensor swapaxes_kernel(const Tensor& self, std::int64_t axis0, std::int64_t axis1) {
+  return transpose(self, axis0, axis1);
+}
+
 Tensor t_kernel(const Tensor& self) {
   WICK_CHECK(self.dim() <= 2, RuntimeError, "t() expects a tensor with <= 2 dimensions, but self is ", self.dim(), "D");
   if (self.dim() < 2) return make_view(self, self.sizes(), self.strides(), self.storage_offset());
@@ -496,6 +500,7 @@ void register_composite_kernels(std::vector<std::unique_ptr<Library>>& out) {
       .impl("where.cond", &where_cond_kernel)
       .impl("result_type", &result_type_kernel)
       .impl("transpose", &transpose_kernel)
+      .impl("swapaxes", &swapaxes_kernel)
       .impl("t", &t_kernel)
       .impl("permute", &permute_kernel)
       .impl("unsqueeze", &unsqueeze_kernel)

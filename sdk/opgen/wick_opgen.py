@@ -43,6 +43,11 @@ wick/schema.h) at the start of a line; indented `key: value` lines follow.
   dunders     aliases in torch.Tensor; `__i<op>__` names alias the
               in-place variant
   also        other namespaces with an alias entry (torch.nn.functional)
+  names       other names in the operator's own namespace (PyTorch's alias
+              functions: `names: absolute` on abs). Each gets the
+              operator's variants under its name (torch.absolute, its out=,
+              torch.Tensor.absolute and absolute_) and C++ functions and
+              methods of that name (out= only under the operator's name)
   ignored     (no value) not overridable: creation functions
   cpp         the C++ function's name (default: the operator's name;
               `<name>_out` for out variants)
@@ -222,7 +227,7 @@ def split_top(text):
     return parts
 
 
-KEYS = {"variants", "dunders", "also", "ignored", "meta", "dispatch", "kernel", "sample", "tags", "cpp", "cpp_skip", "cpp_scalar",
+KEYS = {"variants", "dunders", "also", "names", "ignored", "meta", "dispatch", "kernel", "sample", "tags", "cpp", "cpp_skip", "cpp_scalar",
         "cpp_any", "cpp_return", "doc", "numbers"}
 VARIANTS = {"method", "out", "inplace", "inplace_view"}
 
@@ -367,8 +372,10 @@ def inplace_schema(s):
 class Entry:
     """One catalog entry: a definition (schema) or an alias of another entry."""
 
-    def __init__(self, ns, schema, op, kind, target=None):
+    def __init__(self, ns, schema, op, kind, target=None, cpp_name=None, api=True):
         self.ns = ns
+        self.cpp_name = cpp_name  # the C++ name of a `names` alias (default: the operator's)
+        self.api = api  # whether the typed C++ API has a function for it
         self.schema = schema  # Schema (for aliases: the target's, renamed)
         self.op = op
         self.kind = kind  # "def", "out", "inplace", "inplace_view", "alias"
@@ -402,6 +409,16 @@ def catalog(ops):
             if kind in op.variants:
                 inplace = Entry(method_namespace(op.ns), Schema(inplace_schema(s), op.where), op, kind)
                 defs.append(inplace)
+        for n in op.list("names"):
+            aliases.append(Entry(op.ns, rename(s, n), op, "alias", base, cpp_name=n))
+            if "out" in op.variants:
+                out = Schema(out_schema(s), op.where)
+                aliases.append(Entry(op.ns, rename(out, n), op, "alias", f"{op.ns}.{out.full_name}", api=False))
+            if "method" in op.variants:
+                aliases.append(Entry(method_namespace(op.ns), rename(s, n), op, "alias", base, cpp_name=n))
+            if inplace is not None:
+                aliases.append(Entry(method_namespace(op.ns), rename(inplace.schema, n + "_"), op, "alias",
+                                     inplace.qualified, cpp_name=n + "_"))
         if "method" in op.variants:
             aliases.append(Entry(method_namespace(op.ns), s, op, "alias", base))
         for ns in op.list("also"):
@@ -601,7 +618,7 @@ def return_type(schema):
     for t in types:
         base = re.sub(r"\([^)]*\)", "", t)
         cpp.append({"Tensor": "wick::Tensor", "Tensor[]": "std::vector<wick::Tensor>", "Any": "wick::Value",
-                    "ScalarType": "wick::ScalarType"}.get(base))
+                    "ScalarType": "wick::ScalarType", "bool": "bool"}.get(base))
         if cpp[-1] is None:
             fail(schema.where, f"no C++ type for the return type '{t}'")
     return cpp[0] if len(cpp) == 1 else f"std::tuple<{', '.join(cpp)}>"
@@ -740,6 +757,8 @@ def function_api(e):
     op, s = e.op, e.schema
     sig = kernel_signature(s)
     out = []
+    if not e.api:
+        return out
     if e.kind == "out":
         name = op.fields.get("cpp", s.name) + "_out"
         for params in overload_sets(op, op.schema):
@@ -755,7 +774,7 @@ def function_api(e):
                     f"  op.call({args});\n  return out;\n}}")
             out.append((cpp_namespace(e.ns), decl, body))
         return out
-    name = op.fields.get("cpp", s.name)
+    name = e.cpp_name or op.fields.get("cpp", s.name)
     ret = return_type(s)
     unbox = ""
     if op.fields.get("cpp_return") == "Tensor" and ret == "wick::Value":
@@ -780,7 +799,7 @@ def method_api(e, qualifier="wick::Tensor::", self_type="wick::Tensor"):
     sig = kernel_signature(s)
     inplace = s.name.endswith("_") and s.args[at].writes
     # A method alias takes the C++ name of the function it aliases.
-    name = op.fields.get("cpp", s.name) if e.kind == "alias" else s.name
+    name = e.cpp_name or (op.fields.get("cpp", s.name) if e.kind == "alias" else s.name)
     local_self = self_type.split("::")[-1]
     inside_wick = self_type == "wick::Tensor"  # the .inc is read inside namespace wick
     ret = local_self + "&" if inplace else (return_type(s).replace("wick::", "") if inside_wick else return_type(s))

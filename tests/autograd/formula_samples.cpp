@@ -154,6 +154,7 @@ const std::map<std::string, std::vector<Sample>>& explicit_samples() {
     m["view"] = {{{t({2, 3}), ints({6})}}};
     m["expand"] = {{{t({3, 1}), ints({2, 3, 4})}}};
     m["transpose"] = {{{t({2, 3, 4}), i(0), i(2)}}};
+    m["swapaxes"] = m["transpose"];
     m["permute"] = {{{t({2, 3, 4}), ints({2, 0, 1})}}};
     m["unsqueeze"] = {{{t({2, 3}), i(1)}}, {{t({2, 3}), i(-1)}}};
     m["squeeze"] = {{{t({2, 1, 3})}}, {{t({2, 1, 3}), i(1)}}};
@@ -224,10 +225,18 @@ const std::map<std::string, std::vector<Sample>>& explicit_samples() {
     m["cumprod"] = {{{t({2, 3}), i(1)}}, {{t({2, 3}), i(-2)}}};
     // In-place twins (exp_, ...; Note [In-place twins]) run their operator's
     // samples where self is already the result's shape; the others get their own.
-    for (const char* op : {"clamp", "lerp", "scatter", "scatter_add", "tril", "triu", "transpose", "squeeze",
+    for (const char* op : {"clamp", "lerp", "scatter", "scatter_add", "tril", "triu", "transpose", "swapaxes", "squeeze",
                            "unsqueeze", "cumsum", "cumprod"})
       m[std::string(op) + "_"] = m[op];
     m["masked_fill_"] = {m["masked_fill"][0], m["masked_fill"][1]};
+    // Complex numbers: wick has no complex autograd yet, so a complex
+    // argument is a constant; real ones are differentiated as usual.
+    const Value z = Value(complex(randn({2, 3}, ScalarType::kFloat64), randn({2, 3}, ScalarType::kFloat64)));
+    for (const char* op : {"view_as_real", "imag", "resolve_conj", "resolve_neg", "is_conj", "is_neg"})
+      m[op] = {{{z}}};
+    for (const char* op : {"real", "conj", "conj_physical", "angle", "sgn", "is_complex"}) m[op] = {{{z}}, {{t({2, 3})}}};
+    m["view_as_complex"] = {{{t({3, 2})}}, {{t({2})}}};
+    m["polar"] = {{{t({2, 3}), t({3})}}};
     m["addmm_"] = {{{t({2, 4}), t({2, 3}), t({3, 4})}},
                    {{t({2, 4}), t({2, 3}), t({3, 4})}, {{"beta", Value(0.5)}, {"alpha", Value(-2.0)}}}};
     return m;
@@ -281,9 +290,16 @@ Value with_dtype(const Value& v, ScalarType dtype) {
 
 }  // namespace
 
+// The name an entry's samples and domain go by: an alias's (torch.arccos,
+// torch.Tensor.clip_) is its target's (acos, clamp_).
+std::string sample_name(const CatalogEntry& e) {
+  return e.alias_of.empty() ? e.name : e.alias_of.substr(e.alias_of.rfind('.') + 1);
+}
+
 std::vector<Sample> samples_for(const CatalogEntry& e) {
   if (auto it = explicit_samples().find(e.qualified_name); it != explicit_samples().end()) return it->second;
-  if (auto it = explicit_samples().find(e.name); it != explicit_samples().end()) return it->second;
+  if (auto it = explicit_samples().find(e.alias_of); it != explicit_samples().end()) return it->second;
+  if (auto it = explicit_samples().find(sample_name(e)); it != explicit_samples().end()) return it->second;
   if (auto g = generic_sample(find_op(e.overloads.front()).schema())) return {*g};
   return {};
 }
@@ -300,6 +316,8 @@ Domain domain_of(const std::string& name) {
   if (name == "binary_cross_entropy" || name == "bernoulli") return Domain::kProbability;
   return Domain::kAwayFromZero;
 }
+
+Domain domain_of(const CatalogEntry& e) { return domain_of(sample_name(e)); }
 
 tensor_list make_inputs(const Sample& s, Domain d, ScalarType dtype) {
   tensor_list inputs;
@@ -377,12 +395,15 @@ FormulaCheck check_formula(const CatalogEntry& e) {
     const Sample& sample = samples[n];
     const std::string where = e.qualified_name + " (sample " + std::to_string(n) + ")";
     try {
-      const tensor_list inputs = make_inputs(sample, domain_of(e.name));
+      const tensor_list inputs = make_inputs(sample, domain_of(e));
       auto fn = [&](const tensor_list& in) {
         return as_one_tensor(call_sample(e.qualified_name, sample, in, inplace));
       };
-      Tensor probe = fn(inputs);
+      const Value result = call_sample(e.qualified_name, sample, inputs, inplace);
       ++out.samples;
+      // A bool or a number (is_complex): nothing to differentiate.
+      if (!result.is_tensor() && !result.is_tensor_list() && !result.is_tuple()) continue;
+      const Tensor probe = as_one_tensor(result);
       // bernoulli_ writes a random draw into self (its gradient is zero, as
       // PyTorch's): gradcheck needs the same result on every call.
       if (e.name == "bernoulli_") continue;

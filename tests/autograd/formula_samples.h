@@ -9,7 +9,7 @@
 /// catalog) and operator_catalog_test.cpp (issue 6's operator list).
 ///
 ///   for (const Sample& s : samples_for(entry)) {
-///     tensor_list in = make_inputs(s, domain_of(entry.name), ScalarType::kFloat32);
+///     tensor_list in = make_inputs(s, domain_of(entry), ScalarType::kFloat32);
 ///     Value r = call_sample(entry.qualified_name, s, in);
 ///   }
 #pragma once
@@ -46,10 +46,13 @@ struct Sample {
 };
 
 /// The samples of a catalog entry: explicit ones (by qualified name, then by
-/// name), else one generated from the schema; empty when none can be built.
+/// name; an alias's by its target's), else one generated from the schema;
+/// empty when none can be built.
 [[nodiscard]] std::vector<Sample> samples_for(const CatalogEntry& e);
 
 [[nodiscard]] Domain domain_of(const std::string& name);
+/// The entry's domain: an alias's is its target's (torch.arccos: acos's).
+[[nodiscard]] Domain domain_of(const CatalogEntry& e);
 
 /// The sample's inputs, in argument order (a TensorListArg's tensors in
 /// turn), requiring grad. Floating dtypes: values in `d` (away from kinks,

@@ -139,6 +139,14 @@ const Divergence kDivergences[] = {
     {{"F.group_norm(*bfloat16*", "torch.group_norm(*bfloat16*", "F.nll_loss(*bfloat16*"},
      "bfloat16 group_norm and nll_loss: PyTorch 1.13 rounds intermediate statistics (a group's mean and variance, "
      "the running sum of the loss) to bfloat16; wick keeps them in float32, a bfloat16 step or two more accurate"},
+    {{"torch.view_as_complex(*torch.float16))", "torch.complex(*torch.float16)*", "torch.polar(*torch.float16)*"},
+     "view_as_complex, complex and polar of float16: PyTorch 1.13 makes complex32 (ComplexHalf); wick has no "
+     "complex32 and refuses them"},
+    {{"*, out=torch.empty(0))"},
+     "out= of a real dtype for a complex result: both refuse it, in different words (PyTorch: 'Found dtype Float "
+     "but expected ComplexFloat', 'Expected object of scalar type ComplexFloat ... for argument 'out''; wick: "
+     "'result type ComplexFloat can't be cast to the desired output type Float', its message for every out=)",
+     "*ComplexFloat*"},
     {{"torch.complex32"}, "wick has no complex32 (ComplexHalf) dtype: PyTorch 1.13 has few kernels for it"},
     {{"torch.addmm(*torch.uint8*"},
      "an integer matrix product whose alpha or beta does not fit its dtype (uint8 with a negative alpha): PyTorch "

@@ -104,13 +104,18 @@ class Tensors:
                 return self.real(shape_of(body), positive=True)
             if kind == "M":
                 return self.mask(shape_of(body))
+            if kind == "C":  # complex whatever the section's dtype
+                dtype, self.dtype = self.dtype, "complex64"
+                text = self.real(shape_of(body))
+                self.dtype = dtype
+                return text
             if kind == "L":
                 return f"torch.tensor([{body}])"
             if kind == "B":
                 return f"torch.tensor([{body}])"
             raise ValueError(kind)
 
-        text = re.sub(r"\b([TRPM])\[([^\[\]]*)\]", sub, sample)
+        text = re.sub(r"\b([TRPMC])\[([^\[\]]*)\]", sub, sample)
         # L[...] and B[...] hold nested lists: up to the matching bracket.
         while m := re.search(r"\b([LB])\[", text):
             depth, i = 0, m.end() - 1
@@ -176,6 +181,14 @@ def catalog_cases():
                 cases.append(f"{seed}({positional[0]}).{s.name}({', '.join(parts[1:])})")
             for alias_ns in op.list("also"):
                 cases.append(f"{seed}{python_name(alias_ns, s.name)}({args})")
+            for other in op.list("names"):
+                cases.append(f"{seed}{python_name(op.ns, other)}({args})")
+                if "method" in op.variants and positional:
+                    cases.append(f"{seed}({positional[0]}).{other}({', '.join(parts[1:])})")
+                if "out" in op.variants:
+                    cases.append(f"{seed}{python_name(op.ns, other)}({args}, out=torch.empty(0))")
+                if ("inplace" in op.variants or "inplace_view" in op.variants) and positional:
+                    cases.append(f"{seed}({positional[0]}).{other}_({', '.join(parts[1:])})")
             if "out" in op.variants:
                 cases.append(f"{seed}{name}({args}, out=torch.empty(0))")
             if "inplace" in op.variants and positional:
@@ -207,7 +220,7 @@ def coverage_cases():
                     cases.append(f"({first}).{s.name}({', '.join(rest)})")
                 elif "empty" not in s.name:
                     cases.append(f"{python_name(op.ns, s.name)}({args})")
-    return cases
+    return list(dict.fromkeys(cases))  # a sample of C[...] tensors only is the same in every dtype
 
 
 # --- promotion -----------------------------------------------------------------------------
@@ -330,6 +343,20 @@ PRINTING = [
     "torch.angle(torch.tensor([-1., 0., float('nan')]))", "torch.angle(torch.tensor([True]))",
     "torch.tensor([-1.5, 2]).angle()", "torch.view_as_real(torch.arange(6).to(torch.complex64).reshape(2, 3)[:, 1:])",
     "torch.imag(torch.arange(4).to(torch.complex128) * 1j)",
+    "torch.tensor([3+4j, 1-2j]).real", "torch.tensor([3+4j, 1-2j]).imag", "torch.ones(2).real", "torch.ones(2).imag",
+    "torch.tensor([1+2j]).is_complex()", "torch.is_complex(torch.ones(2))", "torch.is_floating_point(torch.ones(2).half())",
+    "torch.is_floating_point(torch.ones(2, dtype=torch.int8))", "torch.tensor([1j]).is_conj()", "torch.is_neg(torch.ones(1))",
+    "torch.resolve_conj(torch.tensor([1+1j]))", "torch.tensor([2-1j]).resolve_neg()",
+    "torch.conj_physical(torch.tensor([1+1j, -2j]))", "torch.conj_physical(torch.tensor([1.5, -2]))",
+    "torch.tensor([1+1j, 3]).conj_physical_()", "torch.complex(torch.ones(2, 1), torch.tensor([1., 2., 3.]))",
+    "torch.complex(torch.ones(2, dtype=torch.float64), torch.zeros(2, dtype=torch.float64))",
+    "torch.complex(torch.ones(2), torch.ones(2, dtype=torch.float64))", "torch.complex(torch.ones(2).long(), torch.ones(2).long())",
+    "torch.complex(torch.ones(2), 2)", "torch.complex(torch.ones(2), torch.ones(3))",
+    "torch.polar(torch.tensor([1., 2.]), torch.tensor([0., 3.14159]))", "torch.polar(torch.tensor([-1.]), torch.tensor([0.5]))",
+    "torch.polar(torch.ones(2), torch.ones(2, dtype=torch.float64))", "torch.polar(torch.ones(1).long(), torch.ones(1).long())",
+    "torch.sgn(torch.tensor([3+4j, 0j, -1j]))", "torch.sgn(torch.tensor([-2., 0., 5.]))", "torch.tensor([3+4j]).sgn()",
+    "torch.tensor([-3+4j, 1j]).sgn_()", "torch.sgn(torch.tensor([-2, 0, 5]))",
+    "torch.abs(torch.tensor([3+4j, -1j]))", "torch.tensor([3-4j]).abs()", "torch.absolute(torch.tensor([-3+4j]))",
 ]
 
 # --- errors ------------------------------------------------------------------------------------

@@ -159,7 +159,7 @@ const Walk& walk() {
       std::size_t before = out.cases.size();
       for (const Sample& s : samples) {
         Case c{e, s, {}, {}, {}};
-        for (const Tensor& t : make_inputs(s, domain_of(e.name), ScalarType::kFloat32)) c.inputs.push_back(t.detach());
+        for (const Tensor& t : make_inputs(s, domain_of(e), ScalarType::kFloat32)) c.inputs.push_back(t.detach());
         auto [args, kw] = materialise(s, copies(c.inputs));  // in-place operators write their input
         auto schema = resolve(e, args, kw);
         const Attempt a = attempt(e.qualified_name, args, kw);

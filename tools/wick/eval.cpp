@@ -384,6 +384,8 @@ class Evaluator {
     if (attr == "ndim") return Value(t.dim());
     if (attr == "requires_grad") return Value(t.requires_grad());
     if (attr == "is_leaf") return Value(t.is_leaf());
+    // Properties that are operators (torch.Tensor.real and imag are views).
+    if (attr == "real" || attr == "imag") return wick::call(std::string("torch.") + attr, {Value(t)});
     if (attr == "T") {  // every dimension reversed (PyTorch deprecates it for other than 2-D, but does it)
       std::vector<std::int64_t> dims(static_cast<std::size_t>(t.dim()));
       for (std::size_t d = 0; d < dims.size(); ++d) dims[d] = static_cast<std::int64_t>(dims.size() - 1 - d);

@@ -18,6 +18,9 @@
 ///   R[3], P[3]   a random (standard normal) or positive (0.5..1.5) tensor
 ///                of the check's floating dtype that is not an input
 ///   M[2, 3]      a random bool mask
+///   C[2, 3]      a random complex tensor that is not an input: complex128
+///                when the check's dtype is float64, else complex64 (its
+///                parts standard normal)
 ///   L[[0, 2], [1, 0]], B[True, False]
 ///                an int64 or bool tensor of these values (L[2] has shape
 ///                (1); L(2) and B(True) are 0-dim)
@@ -77,7 +80,7 @@ namespace wick {
 
 /// One argument of a sample (Note [Sample syntax]).
 struct SampleTensor {
-  enum class Kind : std::uint8_t { kInput, kRandom, kPositive, kMask };
+  enum class Kind : std::uint8_t { kInput, kRandom, kPositive, kMask, kComplex };
   Kind kind = Kind::kInput;
   std::vector<std::int64_t> shape;
 };
