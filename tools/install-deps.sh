@@ -13,6 +13,7 @@ packages=(
   nettle-dev                             # SHA-256 for the plugin allowlist
   libspdlog-dev                          # logging
   libopenblas-dev libopenblas-openmp-dev # CPU BLAS; its OpenMP build shares wick's thread pool
+  libdnnl-dev                            # oneDNN: bfloat16 CPU matrix products
   libgtest-dev libgmock-dev              # tests
   libbenchmark-dev                       # benchmarks
   libcli11-dev                           # the wick CLI

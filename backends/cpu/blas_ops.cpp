@@ -3,7 +3,8 @@
 /// float32/float64 matrices go to cblas_sgemm/dgemm (gemv, dot for vectors),
 /// complex ones to cblas_cgemm/zgemm. float16 and bfloat16 matrices are
 /// converted to float32, multiplied by sgemm and rounded back once
-/// (Note [16-bit matrix products]). A transposed operand
+/// (Note [16-bit matrix products]), but bfloat16 goes to oneDNN where the
+/// build has it (Note [bfloat16 matrix products on oneDNN], onednn.h). A transposed operand
 /// (unit stride along rows) is passed as a transpose flag with its leading
 /// dimension, never copied; only operands with no unit stride are made
 /// contiguous first. Integer matrices use a plain triple loop. Each is the
@@ -18,6 +19,7 @@
 
 #include <wick/gen/torch_kernels.h>
 #include "loops.h"
+#include "onednn.h"
 
 namespace wick::cpu {
 namespace {
@@ -95,7 +97,8 @@ void batched_matmul(const char* op, const Tensor& a, const Tensor& m, const Tens
   const std::int64_t p = m.size(2);
   if (out.numel() == 0) return;
   if (is_reduced_floating(a.dtype())) {
-    reduced_matmul(op, a, m, out, alpha, beta);
+    // bfloat16 on oneDNN where it can (Note [bfloat16 matrix products on oneDNN]).
+    if (!onednn_matmul(a, m, out, alpha.to<double>(), beta.to<double>())) reduced_matmul(op, a, m, out, alpha, beta);
     return;
   }
   // float16 and bfloat16 went to reduced_matmul.

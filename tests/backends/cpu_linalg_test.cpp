@@ -14,6 +14,7 @@
 #include "wick/loader.h"
 #include "wick/nn_functional.h"
 #include "wick/ops.h"
+#include "wick/random.h"
 
 namespace wick {
 namespace {
@@ -167,6 +168,47 @@ TEST_F(CpuLinalg, FormulasHaveTheirNames) {
   EXPECT_EQ(lin.grad_fn()->name(), "AddmmBackward0");
   Tensor expected = add(matmul(x, w.t()), s);
   EXPECT_LT(values(sum(abs(sub(lin, expected))))[0], 1e-12);
+}
+
+// bfloat16 products (oneDNN where the build has it, else float32 sgemm:
+// Note [bfloat16 matrix products on oneDNN]) accumulate in float32 and round
+// once: within one bfloat16 step (2^-7 relative) of the float64 product of
+// the same bfloat16 inputs, for every layout the kernels are handed (plus
+// 1e-3 for float32's rounding of sums that cancel).
+TEST_F(CpuLinalg, BFloat16ProductsAccumulateInFloat32AndRoundOnce) {
+  const ScalarType bf16 = ScalarType::kBFloat16;
+  const auto check = [](const Tensor& got, const Tensor& exact, const char* what) {
+    ASSERT_EQ(got.dtype(), ScalarType::kBFloat16) << what;
+    ASSERT_EQ(got.sizes().vec(), exact.sizes().vec()) << what;
+    const std::vector<double> g = values(got);
+    const std::vector<double> e = values(exact);
+    for (std::size_t i = 0; i < g.size(); ++i)
+      ASSERT_LE(std::abs(g[i] - e[i]), std::ldexp(std::abs(e[i]), -7) + 1e-3) << what << " at " << i;
+  };
+  const auto f64 = [](const Tensor& t) { return t.to(ScalarType::kFloat64); };
+  manual_seed(7);
+  const Tensor a = randn({37, 53}).to(bf16);
+  const Tensor b = randn({53, 29}).to(bf16);
+  check(mm(a, b), mm(f64(a), f64(b)), "mm");
+  const Tensor at = randn({53, 37}).to(bf16).t();  // a transposed operand
+  check(mm(at, b), mm(f64(at), f64(b)), "mm, transposed");
+  const Tensor wide = randn({37, 106}).to(bf16);
+  const Tensor strided = wide.narrow(1, 0, 106).view({37, 53, 2}).select(2, 1);  // column stride 2
+  check(mm(strided, b), mm(f64(strided), f64(b)), "mm, strided");
+  const Tensor x = randn({3, 16, 8}).to(bf16);
+  const Tensor y = randn({3, 8, 5}).to(bf16);
+  check(bmm(x, y), bmm(f64(x), f64(y)), "bmm");
+  const Tensor w = randn({8, 5}).to(bf16);
+  check(matmul(x, w), matmul(f64(x), f64(w)), "matmul, broadcast batch");
+  const Tensor bias = randn({29}).to(bf16);
+  check(addmm(bias, a, b, 0.5, -2), addmm(f64(bias), f64(a), f64(b), 0.5, -2), "addmm");
+  const Tensor v = randn({53}).to(bf16);
+  check(mv(a, v), mv(f64(a), f64(v)), "mv");
+  // beta 0 ignores self, NaN included; an empty inner dim gives beta * self.
+  const Tensor nan = full({37, 29}, std::numeric_limits<double>::quiet_NaN(), bf16);
+  check(addmm(nan, a, b, 0, 1), mm(f64(a), f64(b)), "addmm, beta 0");
+  const Tensor none = mm(zeros({2, 0}, bf16), zeros({0, 3}, bf16));
+  EXPECT_EQ(values(none), std::vector<double>(6, 0.0));
 }
 
 }  // namespace

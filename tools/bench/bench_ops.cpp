@@ -84,7 +84,7 @@ void mm_16bit(benchmark::State& state, wick::ScalarType dtype) {
 }
 void wick_mm_bf16(benchmark::State& state) { mm_16bit(state, wick::ScalarType::kBFloat16); }
 void wick_mm_f16(benchmark::State& state) { mm_16bit(state, wick::ScalarType::kFloat16); }
-BENCHMARK(wick_mm_bf16)->Arg(256)->Arg(512)->Arg(1024)->UseRealTime();
+BENCHMARK(wick_mm_bf16)->Arg(64)->Arg(256)->Arg(512)->Arg(1024)->UseRealTime();
 BENCHMARK(wick_mm_f16)->Arg(256)->Arg(512)->Arg(1024)->UseRealTime();
 
 // The ceiling: OpenBLAS's sgemm on the same data, output preallocated.

@@ -75,7 +75,7 @@ void torch_mm_16bit(benchmark::State& state, at::ScalarType dtype) {
 }
 void torch_mm_bf16(benchmark::State& state) { torch_mm_16bit(state, at::kBFloat16); }
 void torch_mm_f16(benchmark::State& state) { torch_mm_16bit(state, at::kHalf); }
-BENCHMARK(torch_mm_bf16)->Arg(256)->Arg(512)->Arg(1024)->UseRealTime();
+BENCHMARK(torch_mm_bf16)->Arg(64)->Arg(256)->Arg(512)->Arg(1024)->UseRealTime();
 BENCHMARK(torch_mm_f16)->Arg(256)->Arg(512)->Arg(1024)->UseRealTime();
 
 void torch_layer_norm(benchmark::State& state) {
