@@ -15,6 +15,7 @@ namespace wick {
 // Each adds its registration blocks to `out`.
 void register_composite_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_complex_kernels(std::vector<std::unique_ptr<Library>>& out);
+void register_sorting_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_nn_composite_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_norm_composite_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_composite_shape(std::vector<std::unique_ptr<Library>>& out);

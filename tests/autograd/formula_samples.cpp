@@ -236,6 +236,9 @@ const std::map<std::string, std::vector<Sample>>& explicit_samples() {
       m[op] = {{{z}}};
     for (const char* op : {"real", "conj", "conj_physical", "angle", "sgn", "is_complex"}) m[op] = {{{z}}, {{t({2, 3})}}};
     m["view_as_complex"] = {{{t({3, 2})}}, {{t({2})}}};
+    // Sorting: values are gathered through argsort's indices (distinct random inputs: no ties).
+    m["topk"] = {{{t({2, 5}), i(3)}}, {{t({2, 5}), i(2), i(0), Value(false)}}};
+    m["kthvalue"] = {{{t({2, 5}), i(2)}}, {{t({2, 5}), i(1), i(0), Value(true)}}, {{t({}), i(1)}}};
     m["polar"] = {{{t({2, 3}), t({3})}}};
     m["addmm_"] = {{{t({2, 4}), t({2, 3}), t({3, 4})}},
                    {{t({2, 4}), t({2, 3}), t({3, 4})}, {{"beta", Value(0.5)}, {"alpha", Value(-2.0)}}}};

@@ -147,6 +147,10 @@ const Divergence kDivergences[] = {
      "but expected ComplexFloat', 'Expected object of scalar type ComplexFloat ... for argument 'out''; wick: "
      "'result type ComplexFloat can't be cast to the desired output type Float', its message for every out=)",
      "*ComplexFloat*"},
+    {{"torch.topk(*torch.*int*", "torch.kthvalue(*torch.*int*"},
+     "topk and kthvalue among equal elements: PyTorch 1.13 takes them in the order of its partial sort "
+     "(quickselect); wick sorts stably, so equal elements come lowest index first (the values agree, the indices of "
+     "ties can differ)"},
     {{"torch.complex32"}, "wick has no complex32 (ComplexHalf) dtype: PyTorch 1.13 has few kernels for it"},
     {{"torch.addmm(*torch.uint8*"},
      "an integer matrix product whose alpha or beta does not fit its dtype (uint8 with a negative alpha): PyTorch "

@@ -356,6 +356,14 @@ PRINTING = [
     "torch.polar(torch.ones(2), torch.ones(2, dtype=torch.float64))", "torch.polar(torch.ones(1).long(), torch.ones(1).long())",
     "torch.sgn(torch.tensor([3+4j, 0j, -1j]))", "torch.sgn(torch.tensor([-2., 0., 5.]))", "torch.tensor([3+4j]).sgn()",
     "torch.tensor([-3+4j, 1j]).sgn_()", "torch.sgn(torch.tensor([-2, 0, 5]))",
+    # sorting: NaN above every number, stable ties, -0. and 0. equal
+    "torch.sort(torch.tensor([3., float('nan'), 1., 3., -0., 0.]))",
+    "torch.sort(torch.tensor([3., float('nan'), 1., 3., -0., 0.]), descending=True)",
+    "torch.argsort(torch.tensor([2, 1, 2, 1, 0]))", "torch.sort(torch.tensor([True, False, True]))",
+    "torch.kthvalue(torch.tensor([[3., 1., 2.], [0., 5., 4.]]), 4)", "torch.kthvalue(torch.ones(2, 0), 1)",
+    "torch.topk(torch.tensor([[3., 1., 2.], [0., 5., 4.]]), -1)", "torch.topk(torch.tensor(3.), 2)",
+    "torch.sort(torch.tensor([1j, 2]))", "torch.sort(torch.ones(2, 0))", "torch.topk(torch.ones(2, 0), 0)",
+    "torch.sort(torch.tensor([1, 3, 2], dtype=torch.float16))", "torch.sort(torch.tensor([[1, 3], [2, 0]]), 2)",
     "torch.abs(torch.tensor([3+4j, -1j]))", "torch.tensor([3-4j]).abs()", "torch.absolute(torch.tensor([-3+4j]))",
 ]
 
