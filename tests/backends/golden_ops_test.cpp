@@ -4,6 +4,10 @@
 /// through `wick eval`'s engine with the inputs bound as variables, and every
 /// output, and the gradient of the generator's weighted-sum loss with respect
 /// to every float64 input, is compared with PyTorch 1.13's (1e-10 relative).
+/// Inputs and outputs come in every dtype (complex values as [real, imag]
+/// pairs); gradients are taken for the float64 inputs. float32 and
+/// complex64 results are compared to 1e-6 relative, float16 and bfloat16
+/// ones to one step of their dtype.
 /// Cases whose operators arrive with the operator-breadth issue are listed in
 /// kPending with that reason: the test fails if any other case does not pass,
 /// and also if a pending case starts passing (so the list stays honest).
@@ -32,14 +36,32 @@ using nlohmann::json;
 // case of ops-basic.json passes, forward and gradients.
 const std::set<std::string> kPending = {};
 
+// A complex tensor's spec (values as [real, imag] pairs) as the spec of its
+// view_as_real: the real dtype, a last dim of 2, the pairs flattened.
+json as_parts(const json& spec) {
+  std::vector<std::int64_t> shape = spec["shape"].get<std::vector<std::int64_t>>();
+  shape.push_back(2);
+  json values = json::array();
+  for (const json& pair : spec["values"]) {
+    values.push_back(pair[0]);
+    values.push_back(pair[1]);
+  }
+  const ScalarType real = to_real_dtype(parse_dtype(spec["dtype"].get<std::string>()));
+  return {{"shape", shape}, {"dtype", std::string(dtype_name(real))}, {"values", values}};
+}
+
 Tensor make_input(const json& spec) {
   std::vector<std::int64_t> shape = spec["shape"].get<std::vector<std::int64_t>>();
-  Tensor t = make_empty(shape, parse_dtype(spec["dtype"].get<std::string>()));
+  const ScalarType dtype = parse_dtype(spec["dtype"].get<std::string>());
+  if (is_complex(dtype)) return view_as_complex(make_input(as_parts(spec)));
+  Tensor t = make_empty(shape, dtype);
   const json& values = spec["values"];
   visit_dtype(t.dtype(), "golden", [&](auto tag) {
     using T = decltype(tag);
-    T* p = t.data_ptr<T>();
-    for (std::size_t i = 0; i < values.size(); ++i) p[i] = static_cast<T>(values[i].get<compute_type_t<T>>());
+    if constexpr (!is_complex_v<T>) {
+      T* p = t.data_ptr<T>();
+      for (std::size_t i = 0; i < values.size(); ++i) p[i] = static_cast<T>(values[i].get<compute_type_t<T>>());
+    }
   });
   return t;
 }
@@ -51,12 +73,19 @@ std::string compare(const Tensor& got, const json& want) {
   std::vector<std::int64_t> shape = want["shape"].get<std::vector<std::int64_t>>();
   if (got.sizes().vec() != shape) return "shape differs";
   if (std::string(dtype_name(got.dtype())) != want["dtype"].get<std::string>()) return "dtype differs";
+  if (is_complex(got.dtype())) return compare(view_as_real(got), as_parts(want));
+  // Results in float32 may differ in the last bits (PyTorch's vectorised
+  // complex multiply and cos/sin round differently); 16-bit ones by a step.
+  const double rel = got.dtype() == ScalarType::kFloat32    ? 1e-6
+                     : got.dtype() == ScalarType::kFloat16  ? 0x1p-10
+                     : got.dtype() == ScalarType::kBFloat16 ? 0x1p-7
+                                                            : 1e-10;
   Tensor c = got.contiguous().to(ScalarType::kFloat64);
   const double* p = c.data_ptr<double>();
   const json& values = want["values"];
   for (std::size_t i = 0; i < values.size(); ++i) {
     const double w = values[i].is_boolean() ? (values[i].get<bool>() ? 1.0 : 0.0) : values[i].get<double>();
-    const double tol = 1e-10 * std::max(1.0, std::abs(w));
+    const double tol = rel * std::max(1.0, std::abs(w));
     if (!(std::abs(p[i] - w) <= tol)) return "value " + std::to_string(i) + " differs";
   }
   return "";
