@@ -143,7 +143,8 @@ class AutocastKernel final : public BoxedFunctor {
         if (!eligible(t, device) || t.dtype() == target) return std::nullopt;
         // Through the dispatcher (Tensor.to is an operator above this layer);
         // recorded by autograd, which runs below this key.
-        return wick::call("torch.Tensor.to", {Value(t), Value(target)}).to_tensor();
+        static const auto to = find_op("torch.Tensor.to").typed<Tensor(const Tensor&, ScalarType)>();
+        return to.call(t, target);
       });
     }
     // The operator and those it calls run without autocast (Note [Autocast]).
@@ -152,7 +153,8 @@ class AutocastKernel final : public BoxedFunctor {
   }
 
  private:
-  // A call with dtype= given keeps the dtype it asked for.
+  // A call with dtype= given keeps the dtype it asked for. (Looked up per
+  // call: one kernel object may serve several operators, wick::autocast::kernel.)
   static bool explicit_dtype(const OperatorHandle& op, const Stack& stack, std::size_t first) {
     const int i = op.schema().find_argument("dtype");
     return i >= 0 && !stack[first + static_cast<std::size_t>(i)].is_none();
