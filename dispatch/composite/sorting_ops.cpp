@@ -1,12 +1,14 @@
 // dispatch/composite/sorting_ops.cpp - sort, topk, kthvalue and msort, built on argsort.
 /// \file
 /// argsort is the one sorting kernel a backend writes (dispatch/ops/sorting.ops);
-/// these take its indices and gather the values with them, so their
+/// these (median, nanmedian and mode too) take its indices and gather the
+/// values with them, so their
 /// gradients and forward tangents are gather's, and they run on every
 /// backend and the Meta device that has argsort and gather. Every sort is
 /// stable, so `stable=` changes nothing and topk always returns its values
 /// in order (PyTorch's `sorted=False` leaves the order unspecified).
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <tuple>
@@ -39,11 +41,11 @@ Tensor argsort_stable_kernel(const Tensor& self, bool /*stable*/, I64 dim, bool 
 Tensor msort_kernel(const Tensor& self) { return std::get<0>(sort_kernel(self, 0, false)); }
 
 // PyTorch's selection kernels ("topk_cpu") refuse complex numbers and
-// bools, which sort does order; a 0-dim tensor is returned before the dtype
-// is looked at.
-void check_ordered(const Tensor& self, const char* kernel) {
-  WICK_CHECK(self.dim() == 0 || !(is_complex(self.dtype()) || self.dtype() == ScalarType::kBool), RuntimeError, "\"",
-             kernel, "\" not implemented for '", type_title(self.dtype()), "'");
+// bools, which sort does order; topk and kthvalue return a 0-dim tensor
+// before they look at its dtype, median does not.
+void check_ordered(const Tensor& self, const char* kernel, bool scalar_exempt = true) {
+  WICK_CHECK((scalar_exempt && self.dim() == 0) || !(is_complex(self.dtype()) || self.dtype() == ScalarType::kBool),
+             RuntimeError, "\"", kernel, "\" not implemented for '", type_title(self.dtype()), "'");
 }
 
 // The size of `dim` (1 for a 0-dim tensor, which sorts as one element).
@@ -75,6 +77,86 @@ Pair kthvalue_kernel(const Tensor& self, I64 k, I64 dim, bool keepdim) {
   return {values.squeeze(d), indices.squeeze(d)};
 }
 
+// --- median, nanmedian, mode: positions in the sorted order ---------------------------------
+
+// self as at least 1-D (a 0-dim tensor sorts as one element), and `dim` wrapped for it.
+std::tuple<Tensor, I64> as_lines(const Tensor& self, I64 dim) {
+  const Tensor x = self.dim() == 0 ? self.reshape({1}) : self;
+  return {x, wrap_dim(dim, x.dim())};
+}
+
+// The values and indices of x at `pos` (positions in the stable ascending
+// order along d, keepdim-shaped), shaped as the operator returns them.
+Pair at_sorted_positions(const Tensor& self, const Tensor& x, const Tensor& order, I64 d, const Tensor& pos,
+                         bool keepdim) {
+  Tensor indices = gather(order, d, pos);
+  Tensor values = gather(x, d, indices);
+  if (self.dim() == 0) return {values.reshape({}), indices.reshape({})};
+  if (keepdim) return {std::move(values), std::move(indices)};
+  return {values.squeeze(d), indices.squeeze(d)};
+}
+
+// The lower median of each line; with NaN in a line, its first NaN
+// (median), or the lower median of the other values (nanmedian: NaN only
+// when there are none).
+Pair median_dim_impl(const Tensor& self, I64 dim, bool keepdim, bool ignore_nan) {
+  const char* op = ignore_nan ? "torch.nanmedian" : "torch.median";
+  check_ordered(self, "median_out", false);
+  const auto [x, d] = as_lines(self, dim);
+  const I64 n = x.size(d);
+  WICK_CHECK(n > 0, IndexError, op, ": median(): Expected reduction dim ", d, " to have non-zero size.");
+  const Tensor order = argsort(x, d, false);  // NaN last, in their own order
+  const I64 dims[] = {d};
+  const Tensor numbers = sum(logical_not(ne(x, x)), IntArrayRef(dims, 1), true);  // non-NaN per line
+  const Tensor pos = ignore_nan ? where(eq(numbers, 0), numbers, floor_divide(sub(numbers, 1), 2))
+                                : where(lt(numbers, n), numbers, full_like(numbers, (n - 1) / 2));
+  return at_sorted_positions(self, x, order, d, pos, keepdim);
+}
+
+Pair median_dim_kernel(const Tensor& self, I64 dim, bool keepdim) { return median_dim_impl(self, dim, keepdim, false); }
+Pair nanmedian_dim_kernel(const Tensor& self, I64 dim, bool keepdim) {
+  return median_dim_impl(self, dim, keepdim, true);
+}
+
+// Of all the elements; an empty tensor's is NaN in its dtype (PyTorch's
+// int64 result is then the lowest int64, as NaN converts).
+Tensor median_all(const Tensor& self, bool ignore_nan) {
+  check_ordered(self, "median_cpu", false);
+  if (self.numel() == 0) return full({}, std::numeric_limits<double>::quiet_NaN(), self.dtype(), self.device());
+  return std::get<0>(median_dim_impl(self.reshape({-1}), 0, false, ignore_nan));
+}
+
+Tensor median_kernel(const Tensor& self) { return median_all(self, false); }
+Tensor nanmedian_kernel(const Tensor& self) { return median_all(self, true); }
+
+// The most frequent value of each line (the smallest of equally frequent
+// ones; NaN never equals NaN) and the index of its last occurrence: the
+// longest run of equal values in the stable ascending order.
+Pair mode_kernel(const Tensor& self, I64 dim, bool keepdim) {
+  if (self.dim() == 0) {  // its own mode, of any dtype
+    static_cast<void>(wrap_dim(dim, 1));  // dim must still be 0 or -1
+    Tensor index = zeros({}, ScalarType::kInt64, self.device());
+    return {gather(self, 0, index), std::move(index)};
+  }
+  WICK_CHECK(!is_complex(self.dtype()), RuntimeError, "\"mode_cpu\" not implemented for '", type_title(self.dtype()),
+             "'");
+  const auto [x, d] = as_lines(self, dim);
+  const I64 n = x.size(d);
+  WICK_CHECK(n > 0, IndexError, "torch.mode: mode(): Expected reduction dim ", d, " to have non-zero size.");
+  const Tensor order = argsort(x, d, false);
+  const Tensor sorted = gather(x, d, order);
+  // A run starts at the first position and wherever a value differs from the one before.
+  const Tensor starts = cat({ones_like(sorted.narrow(d, 0, 1), ScalarType::kBool),
+                             ne(sorted.narrow(d, 1, n - 1), sorted.narrow(d, 0, n - 1))},
+                            d);
+  const Tensor run = sub(cumsum(starts, d, ScalarType::kInt64), 1);             // each position's run
+  const Tensor counts = scatter_add(zeros_like(run), d, run, ones_like(run));  // each run's length
+  const Tensor length = gather(counts, d, run);                                 // each position's run length
+  const Tensor first = argmax(length, d, true);  // the first position of the first longest run
+  const Tensor last = add(first, sub(gather(length, d, first), 1));
+  return at_sorted_positions(self, x, order, d, last, keepdim);
+}
+
 }  // namespace
 
 void register_sorting_kernels(std::vector<std::unique_ptr<Library>>& out) {
@@ -84,7 +166,12 @@ void register_sorting_kernels(std::vector<std::unique_ptr<Library>>& out) {
       .impl("argsort.stable", &argsort_stable_kernel)
       .impl("msort", &msort_kernel)
       .impl("topk", &topk_kernel)
-      .impl("kthvalue", &kthvalue_kernel);
+      .impl("kthvalue", &kthvalue_kernel)
+      .impl("median", &median_kernel)
+      .impl("median.dim", &median_dim_kernel)
+      .impl("nanmedian", &nanmedian_kernel)
+      .impl("nanmedian.dim", &nanmedian_dim_kernel)
+      .impl("mode", &mode_kernel);
   out.push_back(std::move(lib));
 }
 

@@ -239,6 +239,9 @@ const std::map<std::string, std::vector<Sample>>& explicit_samples() {
     // Sorting: values are gathered through argsort's indices (distinct random inputs: no ties).
     m["topk"] = {{{t({2, 5}), i(3)}}, {{t({2, 5}), i(2), i(0), Value(false)}}};
     m["kthvalue"] = {{{t({2, 5}), i(2)}}, {{t({2, 5}), i(1), i(0), Value(true)}}, {{t({}), i(1)}}};
+    m["median"] = {{{t({2, 5})}}, {{t({2, 5}), i(1)}}, {{t({3, 4}), i(0), Value(true)}}};
+    m["nanmedian"] = m["median"];
+    m["mode"] = {{{t({2, 5})}}, {{t({3, 4}), i(0), Value(true)}}};
     m["polar"] = {{{t({2, 3}), t({3})}}};
     m["addmm_"] = {{{t({2, 4}), t({2, 3}), t({3, 4})}},
                    {{t({2, 4}), t({2, 3}), t({3, 4})}, {{"beta", Value(0.5)}, {"alpha", Value(-2.0)}}}};

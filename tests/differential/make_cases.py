@@ -364,6 +364,16 @@ PRINTING = [
     "torch.topk(torch.tensor([[3., 1., 2.], [0., 5., 4.]]), -1)", "torch.topk(torch.tensor(3.), 2)",
     "torch.sort(torch.tensor([1j, 2]))", "torch.sort(torch.ones(2, 0))", "torch.topk(torch.ones(2, 0), 0)",
     "torch.sort(torch.tensor([1, 3, 2], dtype=torch.float16))", "torch.sort(torch.tensor([[1, 3], [2, 0]]), 2)",
+    "torch.median(torch.tensor([[3., 1., 2., 2.], [float('nan'), 5., 4., float('nan')]]), 1)",
+    "torch.nanmedian(torch.tensor([[3., 1., 2., 2.], [float('nan'), 5., 4., float('nan')]]), 1)",
+    "torch.median(torch.tensor([[3., 1.], [float('nan'), 5.]]))", "torch.nanmedian(torch.tensor([float('nan'), 2., 1.]))",
+    "torch.median(torch.tensor([]))", "torch.median(torch.tensor([], dtype=torch.int64))", "torch.nanmedian(torch.tensor([]))",
+    "torch.median(torch.ones(2, 0), 1)", "torch.median(torch.tensor([1j]))", "torch.median(torch.tensor([True, False]))",
+    "torch.nanmedian(torch.tensor([float('nan'), float('nan')]), 0)", "torch.median(torch.tensor([2, 2, 1, 2]), 0)",
+    "torch.mode(torch.tensor([[1, 2, 2, 3, 3], [5, 4, 4, 5, 1]]), 1)", "torch.mode(torch.tensor([1., float('nan'), float('nan'), 2.]))",
+    "torch.mode(torch.tensor([3, 1, 3, 1]))", "torch.mode(torch.tensor([True, False, False]))", "torch.mode(torch.tensor([]))",
+    "torch.mode(torch.tensor([1j, 1j]))", "torch.mode(torch.tensor([[1., 2.], [2., 2.]]), 0, True)",
+    "torch.median(torch.tensor([1j]), 0)", "torch.nanmedian(torch.tensor([1j]), 0)",
     "torch.abs(torch.tensor([3+4j, -1j]))", "torch.tensor([3-4j]).abs()", "torch.absolute(torch.tensor([-3+4j]))",
 ]
 

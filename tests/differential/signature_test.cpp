@@ -50,7 +50,9 @@ const SignatureDivergence kSignatureDivergences[] = {
     {{"torch.bernoulli(input*", "torch.Tensor.bernoulli(self*", "torch.Tensor.bernoulli_(self*"},
      "no generator= (random operators draw from the default generator) and no bernoulli(input, *, out=)"},
     {{"torch.max(input, dim, keepdim=False)", "torch.min(input, dim, keepdim=False)",
-      "torch.topk(input, k, dim=-1, largest=True, sorted=True)", "torch.kthvalue(input, k, dim=-1, keepdim=False)"},
+      "torch.topk(input, k, dim=-1, largest=True, sorted=True)", "torch.kthvalue(input, k, dim=-1, keepdim=False)",
+      "torch.median(input, dim, keepdim=False)", "torch.nanmedian(input, dim, keepdim=False)",
+      "torch.mode(input, dim=-1, keepdim=False)"},
      "no out=(values, indices) for the named-tuple results yet"},
     {{"torch.split(input, split_size_or_sections, dim=0)", "torch.Tensor.split(self, split_size_or_sections, dim=0)"},
      "one definition serves both: PyTorch names the first argument tensor in torch.split and the second "
