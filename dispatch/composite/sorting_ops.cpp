@@ -1,8 +1,7 @@
-// dispatch/composite/sorting_ops.cpp - sort, topk, kthvalue and msort, built on argsort.
+// dispatch/composite/sorting_ops.cpp - sort, topk, kthvalue, msort, median, nanmedian and mode, built on argsort.
 /// \file
 /// argsort is the one sorting kernel a backend writes (dispatch/ops/sorting.ops);
-/// these (median, nanmedian and mode too) take its indices and gather the
-/// values with them, so their
+/// these take its indices and gather the values with them, so their
 /// gradients and forward tangents are gather's, and they run on every
 /// backend and the Meta device that has argsort and gather. Every sort is
 /// stable, so `stable=` changes nothing and topk always returns its values
