@@ -490,21 +490,28 @@ class AutogradFallback final : public BoxedFunctor {
     }
     if (!any_grad) return;
     std::shared_ptr<Node> node;
-    for (std::size_t i = stack.size() - nret; i < stack.size(); ++i) {
-      if (!stack[i].is_tensor()) continue;
-      const Tensor& t = stack[i].to_tensor();
-      if (!is_differentiable_type(t.dtype())) continue;
+    const auto record = [&](const Tensor& t) {
+      if (!is_differentiable_type(t.dtype())) return;
       // A kernel that hands back an input itself where its schema promises a
       // new tensor (opcheck's aliasing check reports it): giving that tensor
       // this node would make it its own ancestor, a cycle that never frees.
       const auto same = [&](const Tensor& in) { return in.impl() == t.impl(); };
-      if (std::any_of(inputs.begin(), inputs.end(), same)) continue;
+      if (std::any_of(inputs.begin(), inputs.end(), same)) return;
       if (!node) {
         node =
             std::make_shared<ErrorNode>("the derivative for '" + op.name() + "' is not implemented.", "NotImplemented");
         node->mutable_next_edges() = collect_next_edges(inputs);
       }
       set_history(t, node);
+    };
+    // Tensors, and those inside a tuple or list an `Any` result holds (torch.unique's).
+    for (std::size_t i = stack.size() - nret; i < stack.size(); ++i) {
+      if (stack[i].is_tensor()) record(stack[i].to_tensor());
+      if (stack[i].is_tensor_list())
+        for (const Tensor& t : stack[i].to_tensor_list()) record(t);
+      if (stack[i].is_tuple() || stack[i].is_list())
+        for (const Value& v : stack[i].items())
+          if (v.is_tensor()) record(v.to_tensor());
     }
   }
 };

@@ -8,14 +8,21 @@
 #include <memory>
 #include <vector>
 
+#include "wick/dtype.h"
 #include "wick/library.h"
 
 namespace wick {
+
+/// PyTorch's check of a number converted to an integer dtype `t` (a float
+/// out of its range: "value cannot be converted to type uint8_t without
+/// overflow", naming the C++ type); nothing for the other dtypes.
+void check_converts(double value, ScalarType t);
 
 // Each adds its registration blocks to `out`.
 void register_composite_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_complex_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_sorting_kernels(std::vector<std::unique_ptr<Library>>& out);
+void register_index_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_nn_composite_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_norm_composite_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_composite_shape(std::vector<std::unique_ptr<Library>>& out);

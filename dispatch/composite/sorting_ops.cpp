@@ -1,4 +1,4 @@
-// dispatch/composite/sorting_ops.cpp - sort, topk, kthvalue, msort, median, nanmedian and mode, built on argsort.
+// dispatch/composite/sorting_ops.cpp - sort, topk, kthvalue, msort, median, nanmedian, mode, unique, unique_consecutive, histc and bincount.
 /// \file
 /// argsort is the one sorting kernel a backend writes (dispatch/ops/sorting.ops);
 /// these take its indices and gather the values with them, so their
@@ -6,14 +6,25 @@
 /// backend and the Meta device that has argsort and gather. Every sort is
 /// stable, so `stable=` changes nothing and topk always returns its values
 /// in order (PyTorch's `sorted=False` leaves the order unspecified).
+///
+/// unique and
+/// unique_consecutive find runs of equal values (slices along `dim`) in
+/// argsort's order (in self's own order for unique_consecutive): the values
+/// are each run's first, the inverse each element's run, the counts each
+/// run's length. histc and bincount count with scatter_add. The results of
+/// unique and bincount have sizes that depend on the data: a device tensor
+/// is read on the host for them, as in PyTorch, and a meta tensor cannot be.
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <numeric>
 #include <optional>
 #include <tuple>
 #include <vector>
 
 #include "dispatch/composite/composite.h"
+#include "wick/checked.h"
 #include "wick/error.h"
 #include "wick/library.h"
 #include "wick/ops.h"
@@ -47,53 +58,61 @@ void check_ordered(const Tensor& self, const char* kernel, bool scalar_exempt = 
              RuntimeError, "\"", kernel, "\" not implemented for '", type_title(self.dtype()), "'");
 }
 
-// The size of `dim` (1 for a 0-dim tensor, which sorts as one element).
-I64 size_along(const Tensor& self, I64 dim) {
-  const I64 d = wrap_dim(dim, self.dim() == 0 ? 1 : self.dim());
-  return self.dim() == 0 ? 1 : self.size(d);
-}
-
-Pair topk_kernel(const Tensor& self, I64 k, I64 dim, bool largest, bool /*sorted*/) {
-  WICK_CHECK(k >= 0 && k <= size_along(self, dim), RuntimeError, "torch.topk: selected index k out of range");
-  check_ordered(self, "topk_cpu");
-  const Tensor order = argsort(self, dim, largest);
-  Tensor indices = self.dim() == 0 ? order : order.narrow(dim, 0, k);
-  return {gather(self, dim, indices), std::move(indices)};
-}
-
-Pair kthvalue_kernel(const Tensor& self, I64 k, I64 dim, bool keepdim) {
-  const char* op = "torch.kthvalue";
-  const I64 n = size_along(self, dim);
-  const I64 d = wrap_dim(dim, self.dim() == 0 ? 1 : self.dim());
-  WICK_CHECK(n > 0, IndexError, op, ": kthvalue(): Expected reduction dim ", d, " to have non-zero size.");
-  WICK_CHECK(k >= 1 && k <= n, RuntimeError, op, ": kthvalue(): selected number k out of range for dimension ", d);
-  check_ordered(self, "kthvalue_cpu");
-  const Tensor order = argsort(self, dim, false);
-  if (self.dim() == 0) return {gather(self, dim, order), order};
-  Tensor indices = order.narrow(d, k - 1, 1);
-  Tensor values = gather(self, d, indices);
-  if (keepdim) return {std::move(values), std::move(indices)};
-  return {values.squeeze(d), indices.squeeze(d)};
-}
-
-// --- median, nanmedian, mode: positions in the sorted order ---------------------------------
-
 // self as at least 1-D (a 0-dim tensor sorts as one element), and `dim` wrapped for it.
 std::tuple<Tensor, I64> as_lines(const Tensor& self, I64 dim) {
   const Tensor x = self.dim() == 0 ? self.reshape({1}) : self;
   return {x, wrap_dim(dim, x.dim())};
 }
 
-// The values and indices of x at `pos` (positions in the stable ascending
-// order along d, keepdim-shaped), shaped as the operator returns them.
-Pair at_sorted_positions(const Tensor& self, const Tensor& x, const Tensor& order, I64 d, const Tensor& pos,
-                         bool keepdim) {
-  Tensor indices = gather(order, d, pos);
-  Tensor values = gather(x, d, indices);
+// Values and indices taken along d of as_lines(self), shaped as the
+// operator returns them: 0-dim for a 0-dim self, else with d kept or squeezed.
+Pair shaped_result(const Tensor& self, Tensor values, Tensor indices, I64 d, bool keepdim) {
   if (self.dim() == 0) return {values.reshape({}), indices.reshape({})};
   if (keepdim) return {std::move(values), std::move(indices)};
   return {values.squeeze(d), indices.squeeze(d)};
 }
+
+// The values and indices of x at `pos` (positions in the stable ascending
+// order along d, keepdim-shaped).
+Pair at_sorted_positions(const Tensor& self, const Tensor& x, const Tensor& order, I64 d, const Tensor& pos,
+                         bool keepdim) {
+  Tensor indices = gather(order, d, pos);
+  Tensor values = gather(x, d, indices);
+  return shaped_result(self, std::move(values), std::move(indices), d, keepdim);
+}
+
+// argsort of x = as_lines(self) along d; a 0-dim self is its own order
+// whatever its dtype (complex included), as argsort says of 0-dim tensors.
+Tensor sorted_order(const Tensor& self, const Tensor& x, I64 d, bool descending) {
+  return self.dim() == 0 ? argsort(self, d, descending).reshape({1}) : argsort(x, d, descending);
+}
+
+// A 0-dim self gives its one element for any k PyTorch accepts (0 too).
+Pair topk_kernel(const Tensor& self, I64 k, I64 dim, bool largest, bool /*sorted*/) {
+  const auto [x, d] = as_lines(self, dim);
+  const I64 n = x.size(d);
+  WICK_CHECK(k >= 0 && k <= n, RuntimeError, "torch.topk: selected index k out of range");
+  check_ordered(self, "topk_cpu");
+  const Tensor order = sorted_order(self, x, d, largest);
+  Tensor indices = order.narrow(d, 0, self.dim() == 0 ? n : k);
+  Tensor values = gather(x, d, indices);
+  return shaped_result(self, std::move(values), std::move(indices), d, true);
+}
+
+Pair kthvalue_kernel(const Tensor& self, I64 k, I64 dim, bool keepdim) {
+  const char* op = "torch.kthvalue";
+  const auto [x, d] = as_lines(self, dim);
+  const I64 n = x.size(d);
+  WICK_CHECK(n > 0, IndexError, op, ": kthvalue(): Expected reduction dim ", d, " to have non-zero size.");
+  WICK_CHECK(k >= 1 && k <= n, RuntimeError, op, ": kthvalue(): selected number k out of range for dimension ", d);
+  check_ordered(self, "kthvalue_cpu");
+  const Tensor order = sorted_order(self, x, d, false);
+  Tensor indices = order.narrow(d, k - 1, 1);
+  Tensor values = gather(x, d, indices);
+  return shaped_result(self, std::move(values), std::move(indices), d, keepdim);
+}
+
+// --- median, nanmedian, mode: positions in the sorted order ---------------------------------
 
 // The lower median of each line; with NaN in a line, its first NaN
 // (median), or the lower median of the other values (nanmedian: NaN only
@@ -156,6 +175,211 @@ Pair mode_kernel(const Tensor& self, I64 dim, bool keepdim) {
   return at_sorted_positions(self, x, order, d, last, keepdim);
 }
 
+// --- unique, unique_consecutive -------------------------------------------------------------
+
+using Triple = std::tuple<Tensor, Tensor, Tensor>;
+
+Tensor empty_index(Device device) { return empty({0}, ScalarType::kInt64, device); }
+
+// Where each run of equal rows of `rows` ([n, w], in the order to group)
+// starts: a bool per row, true for the first and wherever a row differs
+// from the one before it (NaN differs from everything).
+Tensor run_starts(const Tensor& rows) {
+  const I64 n = rows.size(0);
+  const Tensor first = ones({std::min<I64>(n, 1)}, ScalarType::kBool, rows.device());
+  if (n <= 1) return first;
+  Tensor differs = ne(rows.narrow(0, 1, n - 1), rows.narrow(0, 0, n - 1));
+  differs = rows.size(1) == 0 ? zeros({n - 1}, ScalarType::kBool, rows.device()) : any(differs, 1);
+  return cat({first, differs}, 0);
+}
+
+// The order that sorts the rows of `rows` ([n, w]) lexicographically, NaN
+// above every number: one stable argsort per column, last column first.
+Tensor row_order(const Tensor& rows) {
+  const I64 n = rows.size(0);
+  Tensor order = arange(Scalar(n), std::nullopt, Scalar(1), ScalarType::kInt64, rows.device());
+  for (I64 c = rows.size(1) - 1; c >= 0; --c) {
+    const Tensor key = index_select(rows.select(1, c), 0, order);
+    order = index_select(order, 0, argsort(key, 0, false));
+  }
+  return order;
+}
+
+// The distinct rows of `rows` ([n, w]), grouped in `order` (null: as they
+// are), with each row's group and each group's size, as asked.
+Triple unique_rows(const Tensor& rows, const std::optional<Tensor>& order, bool return_inverse, bool return_counts) {
+  const Device device = rows.device();
+  const Tensor grouped = order ? index_select(rows, 0, *order) : rows;
+  const Tensor starts = run_starts(grouped);
+  const Tensor firsts = nonzero(starts).reshape({-1});
+  Tensor values = index_select(grouped, 0, firsts);
+  const Tensor run = sub(cumsum(starts, 0, ScalarType::kInt64), 1);  // each grouped row's group
+  Tensor inverse = empty_index(device);
+  if (return_inverse) inverse = order ? scatter(zeros_like(run), 0, *order, run) : run;
+  Tensor counts = empty_index(device);
+  if (return_counts) {
+    counts = scatter_add(zeros({firsts.numel()}, ScalarType::kInt64, device), 0, run, ones_like(run));
+  }
+  return {std::move(values), std::move(inverse), std::move(counts)};
+}
+
+// PyTorch's CPU kernels for unique refuse float16 and complex numbers.
+void check_unique_dtype(const Tensor& self, bool with_dim) {
+  WICK_CHECK(!(self.dtype() == ScalarType::kFloat16 || is_complex(self.dtype())), RuntimeError, "\"",
+             with_dim ? "unique_dim" : "unique", "\" not implemented for '", type_title(self.dtype()), "'");
+  WICK_CHECK(!self.device().is_meta(), NotImplementedError,
+             "torch.unique: the number of results depends on the data, which a meta tensor does not have");
+}
+
+// All elements: values 1-D, the inverse shaped as self.
+Triple unique_flat(const Tensor& self, bool consecutive, bool return_inverse, bool return_counts) {
+  check_unique_dtype(self, false);
+  const Tensor rows = self.reshape({-1, 1});
+  std::optional<Tensor> order;
+  if (!consecutive) order = argsort(self.reshape({-1}), 0, false);
+  auto [values, inverse, counts] = unique_rows(rows, order, return_inverse, return_counts);
+  if (return_inverse) inverse = inverse.reshape(self.sizes());
+  return {values.reshape({-1}), std::move(inverse), std::move(counts)};
+}
+
+// Slices along dim: self's other dims must not be empty.
+Triple unique_along(const Tensor& self, I64 dim, bool consecutive, bool return_inverse, bool return_counts) {
+  check_unique_dtype(self, true);
+  static_cast<void>(self.size(dim));  // IndexError for a 0-dim self or a dim out of range
+  const I64 d = wrap_dim(dim, self.dim());
+  for (I64 k = 0; k < self.dim(); ++k) {
+    WICK_CHECK(k == d || self.sizes()[k] != 0, RuntimeError,
+               "There are 0 sized dimensions, and they aren't selected, so unique cannot be applied");
+  }
+  if (self.sizes()[d] == 0) return {self.clone(), empty_index(self.device()), empty_index(self.device())};
+  // Slices as rows: dim first, the rest flattened.
+  std::vector<I64> perm(static_cast<std::size_t>(self.dim()));
+  std::iota(perm.begin(), perm.end(), I64{0});
+  perm.erase(perm.begin() + d);
+  perm.insert(perm.begin(), d);
+  const Tensor moved = permute(self, IntArrayRef(perm.data(), perm.size()));
+  const Tensor rows = moved.reshape({self.sizes()[d], -1});
+  std::optional<Tensor> order;
+  if (!consecutive) order = row_order(rows);
+  auto [values, inverse, counts] = unique_rows(rows, order, return_inverse, return_counts);
+  DimVector shape(moved.sizes());
+  shape[0] = values.size(0);
+  std::vector<I64> back(perm.size());  // the inverse permutation
+  for (std::size_t k = 0; k < perm.size(); ++k) back[static_cast<std::size_t>(perm[k])] = static_cast<I64>(k);
+  Tensor out = permute(values.reshape(IntArrayRef(shape.data(), shape.size())), IntArrayRef(back.data(), back.size()));
+  return {out.contiguous(), std::move(inverse), std::move(counts)};
+}
+
+Triple unique2_kernel(const Tensor& self, bool /*sorted*/, bool return_inverse, bool return_counts) {
+  return unique_flat(self, false, return_inverse, return_counts);
+}
+
+Triple unique_dim_kernel(const Tensor& self, I64 dim, bool /*sorted*/, bool return_inverse, bool return_counts) {
+  return unique_along(self, dim, false, return_inverse, return_counts);
+}
+
+Triple unique_consecutive_triple(const Tensor& self, bool return_inverse, bool return_counts, std::optional<I64> dim) {
+  if (dim) return unique_along(self, *dim, true, return_inverse, return_counts);
+  return unique_flat(self, true, return_inverse, return_counts);
+}
+
+// Python's result: the values alone, or a tuple with the inverse and counts asked for.
+Value python_result(const Triple& r, bool return_inverse, bool return_counts) {
+  if (!return_inverse && !return_counts) return Value(std::get<0>(r));
+  if (return_inverse && return_counts) return Value::list({std::get<0>(r), std::get<1>(r), std::get<2>(r)}, true);
+  return Value::list({std::get<0>(r), return_inverse ? std::get<1>(r) : std::get<2>(r)}, true);
+}
+
+// Through the catalog's aten operators, so that their autograd nodes (no
+// derivative, as in PyTorch) are recorded.
+Value unique_kernel(const Tensor& self, bool sorted, bool return_inverse, bool return_counts, std::optional<I64> dim) {
+  const Triple r = dim ? aten::unique_dim(self, *dim, sorted, return_inverse, return_counts)
+                       : aten::_unique2(self, sorted, return_inverse, return_counts);
+  return python_result(r, return_inverse, return_counts);
+}
+
+Value unique_consecutive_kernel(const Tensor& self, bool return_inverse, bool return_counts, std::optional<I64> dim) {
+  return python_result(aten::unique_consecutive(self, return_inverse, return_counts, dim), return_inverse,
+                       return_counts);
+}
+
+// --- histc, bincount -------------------------------------------------------------------------
+
+// Each element in [min, max] (NaN is not) counts in one of `bins` equal
+// bins, the last taking max itself. As PyTorch's CPU kernel: the edges are
+// linspace(min, max, bins + 1) in self's dtype; an element's bin is first
+// estimated as trunc((x - min) * bins / (max - min)), computed step by step
+// in self's dtype, then moved to the one whose edges hold it among its
+// neighbours (the estimate can be one off by rounding). An equal min and max
+// mean the data's range, widened by 1 on each side when it is one value or
+// there are no elements.
+Tensor histc_kernel(const Tensor& self, I64 bins, const Scalar& min, const Scalar& max) {
+  WICK_CHECK(bins > 0, RuntimeError, "torch.histogram(): bins must be > 0, but got ", bins, " for dimension 0");
+  const ScalarType t = self.dtype();
+  const Device device = self.device();
+  double lo = min.to<double>();
+  double hi = max.to<double>();
+  if (lo == hi && self.numel() > 0) {
+    WICK_CHECK(!(t == ScalarType::kFloat16 || is_complex(t)), RuntimeError, "\"aminmax_cpu\" not implemented for '",
+               type_title(t), "'");
+    if (device.is_meta()) return empty({bins}, t, device);  // the range is the data's: only the shape is known
+    lo = amin(self).item().to<double>();
+    hi = amax(self).item().to<double>();
+  }
+  if (lo == hi) {
+    lo -= 1;
+    hi += 1;
+  }
+  WICK_CHECK(std::isfinite(lo) && std::isfinite(hi), RuntimeError, "torch.histc: range of [", lo, ", ", hi,
+             "] is not finite");
+  WICK_CHECK(lo < hi, RuntimeError, "torch.histc: max must be larger than min");
+  WICK_CHECK(t != ScalarType::kBool, RuntimeError, "\"linspace_cpu\" not implemented for 'Bool'");
+  // The edges in an integer dtype (before its refusal below) must hold min and max.
+  check_converts(lo, t);
+  check_converts(hi, t);
+  WICK_CHECK(t == ScalarType::kFloat32 || t == ScalarType::kFloat64 || t == ScalarType::kBFloat16, RuntimeError,
+             "\"histogram_cpu\" not implemented for '", type_title(t), "'");
+  if (device.is_meta()) return empty({bins}, t, device);
+  const Tensor edges = linspace(Scalar(lo), Scalar(hi), bins + 1, t, device);
+  const Tensor left = edges.select(0, 0);
+  const Tensor right = edges.select(0, bins);
+  const Tensor x = self.reshape({-1});
+  const Tensor inside = logical_and(ge(x, left), le(x, right));
+  const Tensor scaled = div(mul(sub(x, left), Scalar(bins)), sub(right, left));
+  const Tensor estimate =
+      clamp(where(inside, scaled, zeros_like(scaled)).to(ScalarType::kInt64), Scalar(I64{0}), Scalar(bins));
+  // The bin: the last edge among the estimate's neighbours (pos - 1 .. pos + 1) not above x.
+  const Tensor first = clamp(sub(estimate, Scalar(I64{1})), Scalar(I64{0}), std::nullopt);
+  const Tensor end = clamp(add(estimate, Scalar(I64{2})), std::nullopt, Scalar(bins + 1));
+  Tensor bin = sub(first, Scalar(I64{1}));
+  for (I64 k = 0; k < 3; ++k) {
+    const Tensor at = add(first, Scalar(k));
+    const Tensor edge = index_select(edges, 0, clamp(at, std::nullopt, Scalar(bins)));
+    bin = add(bin, logical_and(lt(at, end), le(edge, x)).to(ScalarType::kInt64));
+  }
+  bin = clamp(bin, Scalar(I64{0}), Scalar(bins - 1));  // max itself in the last bin; outside: any valid one
+  return scatter_add(zeros({bins}, t, device), 0, bin, inside.to(t));
+}
+
+Tensor bincount_kernel(const Tensor& self, const std::optional<Tensor>& weights, I64 minlength) {
+  WICK_CHECK(is_integral(self.dtype(), false), RuntimeError, "\"bincount_cpu\" not implemented for '",
+             type_title(self.dtype()), "'");
+  WICK_CHECK(minlength >= 0, RuntimeError, "minlength should be >= 0");
+  WICK_CHECK(!self.device().is_meta(), NotImplementedError,
+             "torch.bincount: the result's size depends on the data, which a meta tensor does not have");
+  const Device device = self.device();
+  if (self.dim() == 1 && self.numel() == 0) return zeros({minlength}, ScalarType::kInt64, device);
+  WICK_CHECK(self.dim() == 1 && amin(self).item().to<I64>() >= 0, RuntimeError,
+             "bincount only supports 1-d non-negative integral inputs.");
+  WICK_CHECK(!weights || (weights->dim() == 1 && weights->numel() == self.numel()), RuntimeError,
+             "weights should be 1-d and have the same length as input");
+  const I64 size = std::max(checked_add(amax(self).item().to<I64>(), 1, "torch.bincount"), minlength);
+  const Tensor index = self.to(ScalarType::kInt64);
+  if (!weights) return scatter_add(zeros({size}, ScalarType::kInt64, device), 0, index, ones_like(index));
+  const ScalarType t = weights->dtype() == ScalarType::kFloat32 ? ScalarType::kFloat32 : ScalarType::kFloat64;
+  return scatter_add(zeros({size}, t, device), 0, index, weights->to(t));
+}
+
 }  // namespace
 
 void register_sorting_kernels(std::vector<std::unique_ptr<Library>>& out) {
@@ -170,8 +394,19 @@ void register_sorting_kernels(std::vector<std::unique_ptr<Library>>& out) {
       .impl("median.dim", &median_dim_kernel)
       .impl("nanmedian", &nanmedian_kernel)
       .impl("nanmedian.dim", &nanmedian_dim_kernel)
-      .impl("mode", &mode_kernel);
+      .impl("mode", &mode_kernel)
+      .impl("unique_consecutive", &unique_consecutive_kernel)
+      .impl("histc", &histc_kernel)
+      .impl("bincount", &bincount_kernel);
   out.push_back(std::move(lib));
+  auto functional = std::make_unique<Library>("torch.functional", DispatchKey::kCompositeImplicit);
+  functional->impl("unique", &unique_kernel);
+  out.push_back(std::move(functional));
+  auto aten = std::make_unique<Library>("aten", DispatchKey::kCompositeImplicit);
+  aten->impl("_unique2", &unique2_kernel)
+      .impl("unique_dim", &unique_dim_kernel)
+      .impl("unique_consecutive", &unique_consecutive_triple);
+  out.push_back(std::move(aten));
 }
 
 }  // namespace wick

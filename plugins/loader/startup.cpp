@@ -67,6 +67,7 @@ void register_builtins() {
     register_composite_kernels(libs);
     register_complex_kernels(libs);
     register_sorting_kernels(libs);
+    register_index_kernels(libs);
     register_nn_composite_kernels(libs);
     register_norm_composite_kernels(libs);
     register_composite_shape(libs);

@@ -121,7 +121,7 @@ wick/schema.h) at the start of a line; indented `key: value` lines follow.
 A file may start with `include <header>` lines: the headers that declare
 the meta result types it names (wick/meta.h is always included).
 
-C++ namespaces: torch -> wick, torch.nn.functional -> wick::nn::functional,
+C++ namespaces: torch and torch.functional -> wick, torch.nn.functional -> wick::nn::functional,
 torch.linalg -> wick::linalg, torch.Tensor -> methods of wick::Tensor, any
 other namespace `a.b` -> `a::b`.
 """
@@ -422,7 +422,8 @@ def catalog(ops):
         if "method" in op.variants:
             aliases.append(Entry(method_namespace(op.ns), s, op, "alias", base))
         for ns in op.list("also"):
-            aliases.append(Entry(ns, s, op, "alias", base))
+            # torch.functional's C++ functions are torch's: one function serves both.
+            aliases.append(Entry(ns, s, op, "alias", base, api=cpp_namespace(ns) != cpp_namespace(op.ns)))
         for d in op.list("dunders"):
             # __iadd__ and the like alias the in-place variant (or the
             # definition itself when it is the in-place operator).
@@ -576,7 +577,7 @@ def write_catalog(path, name, defs, aliases, namespace, meta_header):
 
 # --- the typed C++ API -----------------------------------------------------------------
 
-CPP_NAMESPACES = {"torch": "wick", "torch.nn.functional": "wick::nn::functional", "torch.linalg": "wick::linalg"}
+CPP_NAMESPACES = {"torch": "wick", "torch.functional": "wick", "torch.nn.functional": "wick::nn::functional", "torch.linalg": "wick::linalg"}
 
 
 def cpp_namespace(ns):
@@ -802,7 +803,11 @@ def method_api(e, qualifier="wick::Tensor::", self_type="wick::Tensor"):
     name = e.cpp_name or (op.fields.get("cpp", s.name) if e.kind == "alias" else s.name)
     local_self = self_type.split("::")[-1]
     inside_wick = self_type == "wick::Tensor"  # the .inc is read inside namespace wick
-    ret = local_self + "&" if inplace else (return_type(s).replace("wick::", "") if inside_wick else return_type(s))
+    full_ret = return_type(s)
+    unbox = ""
+    if op.fields.get("cpp_return") == "Tensor" and full_ret == "wick::Value":
+        full_ret, unbox = "wick::Tensor", ".to_tensor()"
+    ret = local_self + "&" if inplace else (full_ret.replace("wick::", "") if inside_wick else full_ret)
     out = []
     # An alias shares the target's C++ overloads; its options come from the target's op.
     for params in overload_sets(op, s, skip=at):
@@ -811,14 +816,14 @@ def method_api(e, qualifier="wick::Tensor::", self_type="wick::Tensor"):
                  for p in params]
         decl = "  " + ("" if inplace else "[[nodiscard]] ") + declaration(ret, name, local, True) + (
             ";" if inplace else " const;")
-        qual_ret = self_type + "&" if inplace else return_type(s)
+        qual_ret = self_type + "&" if inplace else full_ret
         body = (declaration(qual_ret, name, params, False, qualifier) + ("" if inplace else " const") + " {\n"
                 f"  static const auto op = wick::find_op({c_string(e.qualified)}).typed<{sig}>();\n")
         this = "*this" if self_type == "wick::Tensor" else "t_"
         if inplace:
             body += f"  op.call({call_args(s, params, op, this, at)});\n  return *this;\n}}"
         else:
-            body += f"  return op.call({call_args(s, params, op, this, at)});\n}}"
+            body += f"  return op.call({call_args(s, params, op, this, at)}){unbox};\n}}"
         out.append((decl, body))
     return out
 

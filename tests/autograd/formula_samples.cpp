@@ -12,6 +12,7 @@
 #include <map>
 #include <optional>
 
+#include "wick/catalog.h"
 #include "wick/gradcheck.h"
 #include "wick/ops.h"
 #include "wick/random.h"
@@ -242,6 +243,31 @@ const std::map<std::string, std::vector<Sample>>& explicit_samples() {
     m["median"] = {{{t({2, 5})}}, {{t({2, 5}), i(1)}}, {{t({3, 4}), i(0), Value(true)}}};
     m["nanmedian"] = m["median"];
     m["mode"] = {{{t({2, 5})}}, {{t({3, 4}), i(0), Value(true)}}};
+    // Searching and counting: integer results, or no derivative (histc, bincount's weights, unique).
+    m["searchsorted"] = {{{index({-1, 0, 1}, {3}), t({2, 3})}}, {{index({1, 3}, {2}), t({2, 3})}, {{"right", Value(true)}}}};
+    m["bucketize"] = {{{t({2, 3}), index({-1, 0, 1}, {3})}}};
+    m["histc"] = {{{t({2, 5}), i(4)}}};
+    m["bincount"] = {{{index({1, 3, 1, 0}, {4}), t({4})}}};
+    m["unique"] = {{{t({2, 3})}}, {{t({2, 3}), Value(true), Value(true), Value(true), i(1)}}};
+    m["unique_consecutive"] = {{{t({2, 3})}, {{"return_counts", Value(true)}}}};
+    // Indexing by positions and masks: gradients through index_select, gather, scatter and masked_fill.
+    m["take"] = {{{t({2, 3}), index({0, -1, 4}, {3})}}, {{t({2, 3}), index({0, 5, 2, 2}, {2, 2})}}};
+    m["take_along_dim"] = {{{t({2, 3}), index({0, 2, 1, 0}, {2, 2}), i(1)}}, {{t({2, 3}), index({0, 5}, {2})}},
+                           {{t({3, 1}), index({2, 0}, {1, 2}), i(0)}}};
+    m["masked_select"] = {{{t({2, 3}), mask}}, {{t({3}), Value(gt(randn({2, 3}), wrap_scalar(Scalar(0.0))))}}};
+    const Value some = Value(tensor(Value(std::vector<std::int64_t>{0, 1, 1, 1, 0, 1})).reshape({2, 3}).to(ScalarType::kBool));
+    m["masked_scatter"] = {{{t({2, 3}), some, t({6})}}, {{t({2, 3}), some, t({2, 4})}}};
+    m["masked_scatter_"] = m["masked_scatter"];
+    m["argwhere"] = {{{t({2, 3})}}};
+    m["index_fill"] = {{{t({2, 3}), i(1), index({0, 2}, {2}), Value(-1.5)}}, {{t({2, 3}), i(0), index({-1}, {}), t({})}}};
+    m["index_fill_"] = m["index_fill"];
+    m["index_copy"] = {{{t({2, 3}), i(1), index({2, 0}, {2}), t({2, 2})}}, {{t({3, 2}), i(0), index({1}, {1}), t({1, 2})}}};
+    m["index_copy_"] = m["index_copy"];
+    m["index_add"] = {{{t({2, 3}), i(1), index({2, 0, 2}, {3}), t({2, 3})}, {{"alpha", Value(2)}}},
+                      {{t({3, 2}), i(0), index({1, 1}, {2}), t({2, 2})}}};
+    m["index_add_"] = m["index_add"];
+    m["put"] = {{{t({2, 3}), index({0, -1}, {2}), t({2})}}, {{t({2, 3}), index({1, 1}, {1, 2}), t({1, 2}), Value(true)}}};
+    m["put_"] = m["put"];
     m["polar"] = {{{t({2, 3}), t({3})}}};
     m["addmm_"] = {{{t({2, 4}), t({2, 3}), t({3, 4})}},
                    {{t({2, 4}), t({2, 3}), t({3, 4})}, {{"beta", Value(0.5)}, {"alpha", Value(-2.0)}}}};
@@ -396,6 +422,9 @@ FormulaCheck check_formula(const CatalogEntry& e) {
   const std::vector<Sample> samples = samples_for(e);
   if (samples.empty()) return out;  // kNoSample
   const bool inplace = writes_first_argument(schema);
+  // No derivative, as in PyTorch (histc, bincount, unique): backward must fail.
+  const std::vector<std::string> tags = operator_info(e.overloads.front()).tags;
+  const bool no_derivative = std::find(tags.begin(), tags.end(), "no_derivative") != tags.end();
   bool any_differentiable = false;
   for (std::size_t n = 0; n < samples.size(); ++n) {
     const Sample& sample = samples[n];
@@ -410,6 +439,20 @@ FormulaCheck check_formula(const CatalogEntry& e) {
       // A bool or a number (is_complex): nothing to differentiate.
       if (!result.is_tensor() && !result.is_tensor_list() && !result.is_tuple()) continue;
       const Tensor probe = as_one_tensor(result);
+      if (no_derivative) {
+        if (!probe.requires_grad()) {
+          out.failures.push_back(where + ": the result of an operator without a derivative does not require grad");
+          continue;
+        }
+        try {
+          sum(probe).backward();
+          out.failures.push_back(where + ": backward through an operator without a derivative did not fail");
+        } catch (const RuntimeError& err) {
+          if (std::string(err.what()).find("is not implemented") == std::string::npos)
+            out.failures.push_back(where + ": backward failed, not naming the missing derivative: " + err.what());
+        }
+        continue;
+      }
       // bernoulli_ writes a random draw into self (its gradient is zero, as
       // PyTorch's): gradcheck needs the same result on every call.
       if (e.name == "bernoulli_") continue;

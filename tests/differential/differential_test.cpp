@@ -106,6 +106,12 @@ const Divergence kDivergences[] = {
      "alpha, Tensor other) form; eq's Tensor and Scalar forms): PyTorch says 'received an invalid combination of "
      "arguments', wick names the missing or mistyped argument, as PyTorch does for an operator with one overload"},
     {{"*\\[..., ...\\]"}, "PyTorch 1.13 accepts two ellipses in an index; wick raises IndexError, as NumPy does"},
+    {{"torch.searchsorted(torch.tensor(*), 0, out=*", "torch.bucketize(0, *out=*"},
+     "a number for the values with out=: PyTorch's Scalar overloads have no out= (an invalid combination of "
+     "arguments); wick's one definition takes a number or a tensor, with or without out="},
+    {{"torch.histc(*float('nan')*, min=*"},
+     "NaN in histc with an explicit range: PyTorch 1.13's range check lets NaN through and its bin of NaN is "
+     "undefined behaviour (it lands in the first bin); wick leaves NaN out, as PyTorch documents"},
     {{"*device='nonsense'*"},
      "a bad device string: wick lists the device types it has (cpu, cuda, meta and registered ones), not "
      "PyTorch's nineteen"},

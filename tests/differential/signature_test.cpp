@@ -71,6 +71,9 @@ const SignatureDivergence kSignatureDivergences[] = {
      "self"},
     {{"torch.dropout(input, p, train, inplace=False)"},
      "torch.dropout and F.dropout share one kernel, which takes inplace=; PyTorch's torch.dropout has none"},
+    {{"torch.functional.unique(*", "torch.functional.unique_consecutive(*", "torch.unique_consecutive(*"},
+     "PyTorch's are Python functions behind a wrapper that picks the result's form, so their signature reads "
+     "(*args, **kwargs); wick's give the parameters they take"},
     {{"torch.binary_cross_entropy_with_logits(*reduction=0)"},
      "PyTorch 1.13's parser string says reduction=at::Reduction::Mean, but its binding reads it as 0 (none): "
      "torch.binary_cross_entropy_with_logits(x, y) is unreduced; wick says what it does"},

@@ -315,6 +315,10 @@ class Evaluator {
         return make_type("Tensor", nullptr);  // the class; `torch.Tensor.add` is a name
       if (!last && is_namespace(path)) return Namespace{path};
       if (try_find_op(path)) return Callable{Callable::Kind::kOp, path, Value()};
+      // torch re-exports torch.functional's functions (torch.unique is torch.functional.unique).
+      if (ns->path == "torch" && try_find_op("torch.functional." + attr)) {
+        return Callable{Callable::Kind::kOp, "torch.functional." + attr, Value()};
+      }
       if (path == "torch.manual_seed" || path == "torch.initial_seed" || path == "torch.Size") {
         return Callable{Callable::Kind::kBuiltin, path, Value()};
       }

@@ -52,7 +52,8 @@ struct OperatorInfo {
 [[nodiscard]] WICK_API OperatorInfo operator_info(std::string_view full_name);
 
 /// Whether `ns` is wick's internal namespace (`aten`: the device kernels
-/// behind conv and pooling, whose formulas call one another). Its operators
+/// behind conv and pooling, whose formulas call one another, and the
+/// operators behind torch.unique that return all three of its results). Its operators
 /// dispatch like any other, and `wick ops table` shows them, but they are
 /// not API: the overridable, ignored and testing-override lists leave them out.
 [[nodiscard]] WICK_API bool is_internal_namespace(std::string_view ns);

@@ -1,4 +1,4 @@
-// wick/meta_index.h - meta results of the indexing and joining operators (cat, index_select, gather, scatter, flip).
+// wick/meta_index.h - meta results of the indexing, joining and searching operators (cat, index_select, gather, scatter, flip, searchsorted).
 /// \file
 /// What the impls of these operators need besides the output's geometry
 /// (Note [Meta functions] in wick/meta.h): the dimension they work along,
@@ -13,6 +13,8 @@
 #include <cstdint>
 
 #include "wick/dim_vector.h"
+#include "wick/dtype.h"
+#include "wick/error.h"
 #include "wick/meta.h"
 
 namespace wick {
@@ -23,6 +25,24 @@ namespace wick {
 struct DimMeta {
   TensorMeta out;
   std::int64_t dim = 0;
+};
+
+/// searchsorted: the dtype both the boundaries and the values are compared
+/// in (PyTorch promotes the two), and the side, `side=` and `right=` folded
+/// into one flag: true finds the last position a value can go, false the
+/// first. The result is int64, or int32 with out_int32=True.
+struct SearchsortedMeta {
+  TensorMeta out;
+  ScalarType compute = ScalarType::kUndefined;
+  bool right = false;
+
+  /// out= must have the result's index dtype: PyTorch refuses the other.
+  void check_out(const Tensor& o) const {
+    WICK_CHECK(o.dtype() == out.dtype, RuntimeError,
+               "torch.searchsorted(): output tensor's dtype is wrong, it can only be Int(int32) or Long(int64) "
+               "depending on whether out_int32 flag is True, but we got output tensor's dtype ",
+               type_title(o.dtype()), " and out_int32 flag is ", out.dtype == ScalarType::kInt32 ? "True" : "False");
+  }
 };
 
 /// flip: the dimensions to reverse, wrapped into range and distinct, and how

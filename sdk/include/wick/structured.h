@@ -11,7 +11,9 @@
 ///     (device, PyTorch's cast rule), resize it when its shape differs
 ///     (refused when it shares memory with an input), let the impl write
 ///     into it when its dtype and strides are the result's and it overlaps
-///     no input, else through a temporary and `copy_`; bump its version;
+///     no input, else through a temporary and `copy_`; bump its version.
+///     A meta result with a `check_out(const Tensor&) const` member checks
+///     `out` first (searchsorted takes only its own index dtype);
 ///   - the Meta backend's kernels: the same with an impl that computes
 ///     nothing, registered with the definition, so every operator with a
 ///     meta function runs on meta tensors.
@@ -174,6 +176,7 @@ struct Structured<kMetaFn, kOp, Ret(Args...)> {
   static Tensor with_out(void* impl, DispatchKeySet, Args... args, const Tensor& out) {
     static_assert(kN == 1, "out= variants have one output");
     const M m = kMetaFn(args...);
+    if constexpr (requires(const M& r, const Tensor& o) { r.check_out(o); }) m.check_out(out);
     // The inputs, on the stack unless a tensor list is among them.
     bool in_place = false;
     if constexpr (constexpr auto kMax = max_tensor_args<Args...>(); kMax.has_value()) {
