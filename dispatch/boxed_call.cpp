@@ -129,6 +129,13 @@ Value convert(const OperatorHandle& op, const SchemaArgument& arg, std::size_t p
       }
       case TypeKind::kTensor: {
         if (v.is_tensor_list()) return v;
+        if (t.element_optional && (v.is_list() || v.is_tuple())) {  // Tensor?[]: tensors and Nones, as a list
+          for (const Value& item : v.items()) {
+            if (!(item.is_tensor() || item.is_none() || (item.is_object() && goes_to_override(item))))
+              bad_type(op, arg, pos, "tuple of Tensors or None", v);
+          }
+          return v.is_list() ? v : Value::list(std::vector<Value>(v.items()));
+        }
         if (v.is_list() || v.is_tuple()) {
           bool has_object = false;
           std::vector<Tensor> out;

@@ -231,6 +231,16 @@ class SampleParser {
       for (SampleArg& item : items) rows.push_back(std::move(std::get<Value>(item)));
       return Value::list(std::move(rows));
     }
+    // [L[0, 2], None]: indices (Tensor?[]), literal tensors and Nones.
+    const auto index_item = [](const SampleArg& item) {
+      const auto* v = std::get_if<Value>(&item);
+      return v != nullptr && (v->is_tensor() || v->is_none());
+    };
+    if (!items.empty() && std::all_of(items.begin(), items.end(), index_item)) {
+      std::vector<Value> values;
+      for (SampleArg& item : items) values.push_back(std::move(std::get<Value>(item)));
+      return Value::list(std::move(values));
+    }
     for (const SampleArg& item : items) {
       if (const auto* t = std::get_if<SampleTensor>(&item); t != nullptr && t->kind == SampleTensor::Kind::kInput) {
         tensors.shapes.push_back(t->shape);

@@ -1,4 +1,4 @@
-// dispatch/composite/index_ops.cpp - take, take_along_dim, masked_select, masked_scatter, argwhere, index_fill, index_copy, index_add and put.
+// dispatch/composite/index_ops.cpp - advanced indexing (aten.index, index_put), take, take_along_dim, masked_select, masked_scatter, argwhere, index_fill, index_copy, index_add and put.
 /// \file
 /// Indexing by positions and masks, composed from the kernels every backend
 /// has (dispatch/ops/indexing.ops): flat positions become an index_select or
@@ -10,12 +10,15 @@
 /// checked first, on the host (a device tensor's bounds are two reductions
 /// read back, as PyTorch's CUDA kernels synchronise to report them), with
 /// PyTorch's messages. A meta tensor has no values to check.
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "dispatch/composite/composite.h"
+#include "wick/checked.h"
 #include "wick/error.h"
 #include "wick/library.h"
 #include "wick/ops.h"
@@ -242,6 +245,202 @@ Tensor index_add_kernel(const Tensor& self, I64 dim, const Tensor& index, const 
   return scatter_add(self, d, along(index.to(ScalarType::kInt64), d, src.sizes()), src);
 }
 
+// --- advanced indexing: aten.index, index_put --------------------------------------------------
+//
+// Note [Advanced indexing]
+// aten.index(self, indices) reads self at index tensors, one entry per dim
+// from the first: int64 positions (negative from the end), a bool mask of k
+// dims (its nonzero() columns, one per dim it covers; a 0-dim mask adds a
+// dim of size 1 or 0), or None (the dim whole). The index tensors broadcast
+// together to a shape B. With the indexed dims moved first and flattened,
+// each element of B is one row, at sum(i_k * stride_k); an index_select of
+// the rows gives [B..., other dims...], and when the indexed dims were
+// adjacent B moves to where they were (x[:, i, j] is [n0, B...]), as in
+// PyTorch and NumPy. index_put writes through the same rows with scatter
+// (scatter_add with accumulate=True). Gradients are index_select's and
+// scatter's.
+
+struct IndexPlan {
+  DimVector perm;      // the indexed dims first, then the others (of self, with a dim per 0-dim mask)
+  DimVector permuted;  // the sizes of self in that order
+  Tensor rows;         // self with the indexed dims first, flattened into one: [N, other dims...]
+  Tensor positions;    // int64, shape B: each indexed element's row
+  DimVector other;     // the sizes of the dims not indexed, in order
+  DimVector shape;     // the result's shape
+  DimVector to_result; // the permutation taking [B..., other...] to the result's order
+};
+
+std::string shapes_text(const std::vector<Tensor>& ts) {
+  std::string out;
+  for (std::size_t k = 0; k < ts.size(); ++k) out += (k ? ", " : "") + format_shape(ts[k].sizes());
+  return out;
+}
+
+IndexPlan plan_index(Tensor self, const std::vector<std::optional<Tensor>>& indices) {
+  // One entry per dim: int64 positions or none.
+  std::vector<std::optional<Tensor>> per_dim;
+  const auto too_many = [&](std::int64_t got) {
+    return IndexError(detail::str_cat("too many indices for tensor of dimension ", self.dim(), " (got ", got, ")"));
+  };
+  // A mask covers as many dims as it has (a 0-dim one none); anything else one.
+  std::int64_t used = 0;
+  for (const std::optional<Tensor>& entry : indices) {
+    const bool mask = entry && (entry->dtype() == ScalarType::kBool || entry->dtype() == ScalarType::kUInt8);
+    used += mask ? entry->dim() : 1;
+  }
+  if (used > self.dim()) throw too_many(used);
+  for (const std::optional<Tensor>& entry : indices) {
+    if (!entry) {
+      per_dim.emplace_back(std::nullopt);
+      continue;
+    }
+    const ScalarType t = entry->dtype();
+    WICK_CHECK(t == ScalarType::kInt64 || t == ScalarType::kBool || t == ScalarType::kUInt8, IndexError,
+               "tensors used as indices must be long, byte or bool tensors");
+    if (t == ScalarType::kInt64) {
+      per_dim.emplace_back(*entry);
+      continue;
+    }
+    Tensor mask = t == ScalarType::kBool ? *entry : ne(*entry, Scalar(0));
+    const auto at = static_cast<std::int64_t>(per_dim.size());
+    if (mask.dim() == 0) {  // a new dim of size 1, kept or not
+      self = self.unsqueeze(at);
+      mask = mask.reshape({1});
+    }
+    for (std::int64_t j = 0; j < mask.dim(); ++j) {
+      WICK_CHECK(mask.sizes()[j] == self.sizes()[at + j], IndexError, "The shape of the mask ",
+                 format_shape(mask.sizes()), " at index ", j, " does not match the shape of the indexed tensor ",
+                 format_shape(self.sizes()), " at index ", at + j);
+    }
+    WICK_CHECK(!mask.device().is_meta(), NotImplementedError,
+               "aten.index: a mask's positions depend on its values, which a meta tensor does not have");
+    const Tensor coords = nonzero(mask);
+    for (std::int64_t j = 0; j < mask.dim(); ++j) per_dim.emplace_back(coords.select(1, j));
+  }
+  // Bounds, negative positions, and the broadcast shape B.
+  std::vector<Tensor> given;
+  std::vector<std::int64_t> dims;
+  for (std::size_t d = 0; d < per_dim.size(); ++d) {
+    if (!per_dim[d]) continue;
+    const std::int64_t n = self.sizes()[static_cast<std::int64_t>(d)];
+    if (const auto bad = first_outside(*per_dim[d], -n, n)) {
+      throw IndexError(detail::str_cat("index ", *bad, " is out of bounds for dimension ", d, " with size ", n));
+    }
+    // Checked where they are; used on self's device (CPU indices serve any self, as in PyTorch).
+    Tensor g = from_the_end(*per_dim[d], n);
+    given.push_back(g.device() == self.device() ? g : g.to(self.device()));
+    dims.push_back(static_cast<std::int64_t>(d));
+  }
+  IndexPlan p;
+  DimVector b;
+  bool broadcasts = true;
+  for (const Tensor& g : given) {
+    try {
+      b = broadcast_shapes(b, g.sizes(), "aten.index");
+    } catch (const RuntimeError&) {
+      broadcasts = false;
+    }
+  }
+  WICK_CHECK(broadcasts, IndexError, "shape mismatch: indexing tensors could not be broadcast together with shapes ",
+             shapes_text(given));
+  // The indexed dims first, flattened; each element's row.
+  DimVector perm;
+  DimVector indexed_sizes;
+  for (const std::int64_t d : dims) {
+    perm.push_back(d);
+    indexed_sizes.push_back(self.sizes()[d]);
+  }
+  for (std::int64_t d = 0; d < self.dim(); ++d) {
+    if (std::find(dims.begin(), dims.end(), d) != dims.end()) continue;
+    perm.push_back(d);
+    p.other.push_back(self.sizes()[d]);
+  }
+  DimVector rows_shape{checked_numel(IntArrayRef(indexed_sizes.data(), indexed_sizes.size()))};
+  for (const std::int64_t s : p.other) rows_shape.push_back(s);
+  const Tensor moved = self.permute(IntArrayRef(perm.data(), perm.size()));
+  p.permuted = DimVector(moved.sizes());
+  p.perm = perm;
+  p.rows = moved.reshape(IntArrayRef(rows_shape.data(), rows_shape.size()));
+  const IntArrayRef bshape(b.data(), b.size());
+  Tensor positions = zeros(bshape, ScalarType::kInt64, self.device());
+  std::int64_t stride = 1;
+  for (std::size_t k = given.size(); k-- > 0;) {
+    positions = add(positions, given[k].expand(bshape), Scalar(stride));
+    stride = checked_mul(stride, indexed_sizes[k], "aten.index");
+  }
+  p.positions = positions;
+  // Where B goes: in place of adjacent indexed dims, else first.
+  const bool adjacent = dims.back() - dims.front() + 1 == static_cast<std::int64_t>(dims.size());
+  const std::int64_t lead = adjacent ? dims.front() : 0;
+  const auto nb = static_cast<std::int64_t>(b.size());
+  const auto no = static_cast<std::int64_t>(p.other.size());
+  for (std::int64_t k = 0; k < lead; ++k) p.to_result.push_back(nb + k);  // the other dims before B
+  for (std::int64_t k = 0; k < nb; ++k) p.to_result.push_back(k);
+  for (std::int64_t k = lead; k < no; ++k) p.to_result.push_back(nb + k);
+  for (const std::int64_t k : p.to_result) p.shape.push_back(k < nb ? b[k] : p.other[k - nb]);
+  return p;
+}
+
+// [B..., other...] in the result's order (to_result), and back.
+DimVector inverse_of(const DimVector& perm) {
+  DimVector inv(perm.size());
+  for (std::size_t k = 0; k < perm.size(); ++k) inv[static_cast<std::size_t>(perm[k])] = static_cast<std::int64_t>(k);
+  return inv;
+}
+
+bool any_index(const std::vector<std::optional<Tensor>>& indices) {
+  return std::any_of(indices.begin(), indices.end(), [](const std::optional<Tensor>& t) { return t.has_value(); });
+}
+
+Tensor index_kernel(const Tensor& self, const std::vector<std::optional<Tensor>>& indices) {
+  if (!any_index(indices)) {
+    WICK_CHECK(static_cast<std::int64_t>(indices.size()) <= self.dim(), IndexError,
+               "too many indices for tensor of dimension ", self.dim(), " (got ", indices.size(), ")");
+    return self.clone();
+  }
+  const IndexPlan p = plan_index(self, indices);
+  DimVector gathered(p.positions.sizes());
+  for (const std::int64_t s : p.other) gathered.push_back(s);
+  const Tensor flat = index_select(p.rows, 0, p.positions.reshape({-1}));
+  return flat.reshape(IntArrayRef(gathered.data(), gathered.size()))
+      .permute(IntArrayRef(p.to_result.data(), p.to_result.size()))
+      .contiguous();
+}
+
+Tensor index_put_kernel(const Tensor& self, const std::vector<std::optional<Tensor>>& indices, const Tensor& values,
+                        bool accumulate) {
+  WICK_CHECK(self.dtype() == values.dtype(), RuntimeError,
+             "Index put requires the source and destination dtypes match, got ", type_title(self.dtype()),
+             " for the destination and ", type_title(values.dtype()), " for the source.");
+  if (!any_index(indices)) {  // every element, as self[...] = values
+    const Tensor v = values.expand(self.sizes());
+    return accumulate ? add(self, v) : v.clone();
+  }
+  const IndexPlan p = plan_index(self, indices);
+  const IntArrayRef shape(p.shape.data(), p.shape.size());
+  bool fits = true;
+  try {
+    fits = broadcast_shapes(values.sizes(), shape, "torch.index_put") == p.shape;
+  } catch (const RuntimeError&) {
+    fits = false;
+  }
+  WICK_CHECK(fits, RuntimeError, "shape mismatch: value tensor of shape ", format_shape(values.sizes()),
+             " cannot be broadcast to indexing result of shape ", format_shape(shape));
+  // The values as rows [numel(B), other...], the rows of self as [N, other...], both 2-D.
+  const DimVector back = inverse_of(p.to_result);
+  const std::int64_t count = p.positions.numel();
+  const std::int64_t width = checked_numel(IntArrayRef(p.other.data(), p.other.size()));
+  const Tensor v = values.expand(shape).permute(IntArrayRef(back.data(), back.size())).reshape({count, width});
+  const Tensor rows = p.rows.reshape({p.rows.size(0), width});
+  const Tensor where_to = p.positions.reshape({count, 1}).expand({count, width});
+  const Tensor written = accumulate ? scatter_add(rows, 0, where_to, v) : scatter(rows, 0, where_to, v);
+  // Back to self's layout (a 0-dim mask's dim of size 1 goes with the reshape).
+  const DimVector undo = inverse_of(p.perm);
+  return written.reshape(IntArrayRef(p.permuted.data(), p.permuted.size()))
+      .permute(IntArrayRef(undo.data(), undo.size()))
+      .reshape(self.sizes());
+}
+
 }  // namespace
 
 void check_converts(double value, ScalarType t) {
@@ -269,8 +468,12 @@ void register_index_kernels(std::vector<std::unique_ptr<Library>>& out) {
       .impl("argwhere", &argwhere_kernel)
       .impl("index_fill", &index_fill_kernel)
       .impl("index_copy", &index_copy_kernel)
-      .impl("index_add", &index_add_kernel);
+      .impl("index_add", &index_add_kernel)
+      .impl("index_put", &index_put_kernel);
   out.push_back(std::move(lib));
+  auto aten = std::make_unique<Library>("aten", DispatchKey::kCompositeImplicit);
+  aten->impl("index", &index_kernel);
+  out.push_back(std::move(aten));
 }
 
 }  // namespace wick

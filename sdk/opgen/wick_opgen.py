@@ -158,6 +158,11 @@ class Arg:
         return self.base.endswith("?")
 
     @property
+    def element_optional(self):
+        """`Tensor?[]`: a list whose items may be None."""
+        return "?[" in self.base
+
+    @property
     def writes(self):
         return "!" in self.type
 
@@ -588,6 +593,8 @@ def kernel_type(arg, where):
     """The C++ type a kernel takes for a schema argument (wick/boxing.h)."""
     k, lst, opt = arg.kind, arg.is_list, arg.optional
     if k == "Tensor":
+        if lst and arg.element_optional:
+            return "const std::vector<std::optional<wick::Tensor>>&"
         if lst:
             return "const std::vector<wick::Tensor>&"
         return "const std::optional<wick::Tensor>&" if opt else "const wick::Tensor&"

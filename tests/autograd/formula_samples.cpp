@@ -268,6 +268,9 @@ const std::map<std::string, std::vector<Sample>>& explicit_samples() {
     m["index_add_"] = m["index_add"];
     m["put"] = {{{t({2, 3}), index({0, -1}, {2}), t({2})}}, {{t({2, 3}), index({1, 1}, {1, 2}), t({1, 2}), Value(true)}}};
     m["put_"] = m["put"];
+    m["index_put"] = {{{t({3, 4}), Value::list({index({2, 0}, {2})}), t({4})}},
+                      {{t({3, 4}), Value::list({index({1, 1}, {2}), index({0, 0}, {2})}), t({2}), Value(true)}}};
+    m["index_put_"] = m["index_put"];
     m["polar"] = {{{t({2, 3}), t({3})}}};
     m["addmm_"] = {{{t({2, 4}), t({2, 3}), t({3, 4})}},
                    {{t({2, 4}), t({2, 3}), t({3, 4})}, {{"beta", Value(0.5)}, {"alpha", Value(-2.0)}}}};

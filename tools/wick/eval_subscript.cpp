@@ -4,21 +4,20 @@
 /// Sequences (lists, tuples, strings, torch.Size, a named tuple's fields)
 /// index as Python does: an int (negative from the end; out of range is
 /// IndexError) or a slice with any step, giving the same kind of sequence.
-/// A tensor takes what PyTorch's basic and single-tensor indexing take,
-/// each through the operators the catalog has:
+/// A tensor takes what PyTorch's indexing takes. Basic indexing first, as
+/// PyTorch, each through the operators the catalog has:
 ///   - an int (or a 0-dim integer tensor): `select` (IndexError "index 5 is
 ///     out of bounds for dimension 0 with size 3", as PyTorch);
 ///   - a slice: `narrow` for step 1, a view as in PyTorch; a larger step
 ///     (`x[::2]`) through `index_select`, a copy (the one divergence: the
 ///     values are PyTorch's, but writing to it would not reach `x`);
 ///   - `None`: `unsqueeze`; `...`: as many full slices as the dims left;
-///   - an integer index tensor (negative entries from the end): its shape
-///     replaces the dim (`index_select`, then `reshape`);
-///   - a bool mask over the next dims: the elements where it is true, in
-///     order (the mask is read on the host, then `index_select`).
-/// More than one index tensor (advanced indexing that broadcasts several)
-/// is a NotImplementedError that says so; assignment (`x[0] = 1`) is not in
-/// the grammar.
+/// then every index tensor (int64 positions, bool or uint8 masks over the
+/// next dims) together through `aten.index` on that view, at the dims they
+/// index there (Note [Advanced indexing] in dispatch/composite/index_ops.cpp):
+/// they broadcast, and their shape replaces the indexed dims where those are
+/// adjacent, or leads the result. Assignment (`x[0] = 1`) is not in the
+/// grammar; `torch.index_put` and `Tensor.index_put_` write.
 #include <algorithm>
 #include <cstdint>
 #include <optional>
@@ -118,28 +117,16 @@ Value sequence_subscript(const Value& base, const SubscriptIndex& index) {
 
 // --- tensors -----------------------------------------------------------------------
 
-bool is_index_tensor(const Value& v) { return v.is_tensor() && v.to_tensor().dim() > 0; }
-
-/// The dims an index consumes of the tensor it indexes.
+/// The dims an index consumes of the tensor it indexes: a mask (bool or
+/// uint8) as many as it has, a 0-dim one none.
 I64 dims_consumed(const SubscriptIndex& s) {
   if (s.kind == SubscriptIndex::Kind::kSlice) return 1;
   if (s.kind == SubscriptIndex::Kind::kEllipsis || s.value.is_none()) return 0;
-  if (is_index_tensor(s.value) && s.value.to_tensor().dtype() == ScalarType::kBool) return s.value.to_tensor().dim();
-  return 1;
-}
-
-/// The entries of an integer index tensor as int64 on the host, each wrapped
-/// into [0, size) or IndexError as PyTorch.
-std::vector<I64> index_entries(const Tensor& index, I64 dim, I64 size) {
-  const Tensor host = index.cpu().to(ScalarType::kInt64).contiguous();
-  const I64* p = host.data_ptr<I64>();
-  std::vector<I64> out(p, p + host.numel());
-  for (I64& i : out) {
-    if (i < -size || i >= size)
-      throw IndexError(detail::str_cat("index ", i, " is out of bounds for dimension ", dim, " with size ", size));
-    if (i < 0) i += size;
+  if (s.value.is_tensor()) {
+    const Tensor& t = s.value.to_tensor();
+    if (t.dtype() == ScalarType::kBool || t.dtype() == ScalarType::kUInt8) return t.dim();
   }
-  return out;
+  return 1;
 }
 
 Tensor host_index(const std::vector<I64>& entries, Device device) {
@@ -152,20 +139,13 @@ Tensor tensor_subscript(Tensor t, const std::vector<SubscriptIndex>& items_in) {
   // '...' becomes the full slices it stands for.
   I64 consumed = 0;
   int ellipses = 0;
-  int index_tensors = 0;
   for (const SubscriptIndex& s : items_in) {
     consumed += dims_consumed(s);
     ellipses += s.kind == SubscriptIndex::Kind::kEllipsis ? 1 : 0;
-    index_tensors += s.kind == SubscriptIndex::Kind::kValue && is_index_tensor(s.value) ? 1 : 0;
   }
   if (ellipses > 1) throw IndexError("an index can only have a single ellipsis ('...')");
   if (consumed > t.dim())
     throw IndexError(detail::str_cat("too many indices for tensor of dimension ", t.dim()));
-  if (index_tensors > 1) {
-    throw NotImplementedError(
-        "indexing with more than one index tensor (advanced indexing that broadcasts them) is not implemented "
-        "in wick yet");
-  }
   std::vector<SubscriptIndex> items;
   for (const SubscriptIndex& s : items_in) {
     if (s.kind != SubscriptIndex::Kind::kEllipsis) {
@@ -175,6 +155,8 @@ Tensor tensor_subscript(Tensor t, const std::vector<SubscriptIndex>& items_in) {
     for (I64 k = 0; k < t.dim() - consumed; ++k) items.push_back(SubscriptIndex::with_kind(SubscriptIndex::Kind::kSlice));
   }
   I64 dim = 0;
+  std::vector<std::optional<Tensor>> indices;  // aten.index's, for the view's dims
+  I64 covered = 0;                             // the view's dims they cover
   for (const SubscriptIndex& s : items) {
     if (s.kind == SubscriptIndex::Kind::kSlice) {
       const I64 step = step_of(s);
@@ -204,42 +186,23 @@ Tensor tensor_subscript(Tensor t, const std::vector<SubscriptIndex>& items_in) {
       if (i < -size || i >= size)
         throw IndexError(detail::str_cat("index ", i, " is out of bounds for dimension ", dim, " with size ", size));
       t = t.select(dim, i);
-    } else if (v.is_tensor() && v.to_tensor().dtype() == ScalarType::kBool) {
-      const Tensor mask = v.to_tensor();
-      std::vector<I64> shape(t.sizes().begin(), t.sizes().end());
-      for (I64 k = 0; k < mask.dim(); ++k) {
-        if (mask.size(k) != t.size(dim + k)) {
-          throw IndexError(detail::str_cat("The shape of the mask ", format_shape(mask.sizes()), " at index ", k,
-                                           " does not match the shape of the indexed tensor ", format_shape(t.sizes()),
-                                           " at index ", dim + k));
-        }
-      }
-      // The masked dims as one, then the positions where the mask is true.
-      std::vector<I64> flat(shape.begin(), shape.begin() + dim);
-      flat.push_back(mask.numel());
-      flat.insert(flat.end(), shape.begin() + dim + mask.dim(), shape.end());
-      const Tensor host_mask = mask.cpu().contiguous();
-      const bool* m = host_mask.data_ptr<bool>();
-      std::vector<I64> picks;
-      for (I64 k = 0; k < host_mask.numel(); ++k)
-        if (m[k]) picks.push_back(k);
-      t = t.reshape(flat).index_select(dim, host_index(picks, t.device()));
-      ++dim;
-    } else if (v.is_tensor() && !is_floating(v.to_tensor().dtype())) {
+    } else if (v.is_tensor()) {  // aten.index refuses dtypes other than int64, bool and uint8, as PyTorch
+      // Index tensors and masks wait for the basic indexing around them: they
+      // go to aten.index together, at the dims they index in the view.
       const Tensor index = v.to_tensor();
-      const std::vector<I64> entries = index_entries(index, dim, t.size(dim));
-      std::vector<I64> shape(t.sizes().begin(), t.sizes().end());
-      std::vector<I64> out(shape.begin(), shape.begin() + dim);
-      out.insert(out.end(), index.sizes().begin(), index.sizes().end());
-      out.insert(out.end(), shape.begin() + dim + 1, shape.end());
-      t = t.index_select(dim, host_index(entries, t.device())).reshape(out);
-      dim += index.dim();
+      const bool mask = index.dtype() == ScalarType::kBool || index.dtype() == ScalarType::kUInt8;
+      for (; covered < dim; ++covered) indices.emplace_back(std::nullopt);  // the dims before it whole
+      indices.emplace_back(index);
+      const I64 k = mask ? index.dim() : 1;  // a mask covers its dims (a 0-dim one adds a dim)
+      covered += k;
+      dim += k;
     } else {
       throw IndexError(detail::str_cat("only integers, slices (`:`), ellipsis (`...`), None and long or byte ",
                                        "Variables are valid indices (got ", v.type_name(), ")"));
     }
   }
-  return t;
+  if (indices.empty()) return t;
+  return aten::index(t, indices);
 }
 
 }  // namespace

@@ -40,6 +40,25 @@ template <> struct Unbox<const std::optional<Tensor>&> {
 template <> struct Unbox<const std::vector<Tensor>&> {
   static const std::vector<Tensor>& get(const Value& v) { return v.to_tensor_list(); }
 };
+/// `Tensor?[]` (index's indices): a list whose items are tensors or None
+/// (a boxed call's generic list), or a tensor list.
+template <> struct Unbox<const std::vector<std::optional<Tensor>>&> {
+  static std::vector<std::optional<Tensor>> get(const Value& v) {
+    std::vector<std::optional<Tensor>> out;
+    if (v.is_tensor_list()) {
+      for (const Tensor& t : v.to_tensor_list()) out.emplace_back(t);
+      return out;
+    }
+    for (const Value& item : v.items()) {
+      if (item.is_none()) {
+        out.emplace_back(std::nullopt);
+      } else {
+        out.emplace_back(item.to_tensor());
+      }
+    }
+    return out;
+  }
+};
 template <> struct Unbox<std::int64_t> { static std::int64_t get(const Value& v) { return v.to_int(); } };
 template <> struct Unbox<std::optional<std::int64_t>> {
   static std::optional<std::int64_t> get(const Value& v) {
@@ -109,6 +128,12 @@ inline Value box(const std::optional<std::string_view>& s) {
   return s ? Value(std::string(*s)) : Value();
 }
 inline Value box(const std::optional<IntArrayRef>& r) { return r ? Value(r->vec()) : Value(); }
+inline Value box(const std::vector<std::optional<Tensor>>& ts) {
+  std::vector<Value> items;
+  items.reserve(ts.size());
+  for (const std::optional<Tensor>& t : ts) items.push_back(t ? Value(*t) : Value());
+  return Value::list(std::move(items));
+}
 
 // Results <-> stack.
 inline void push_results(Stack& s, Tensor t) { s.emplace_back(std::move(t)); }

@@ -86,6 +86,12 @@ inline DispatchKeySet arg_keys(const std::vector<Tensor>& ts) noexcept {
   for (const auto& t : ts) ks = ks | t.key_set();
   return ks;
 }
+inline DispatchKeySet arg_keys(const std::vector<std::optional<Tensor>>& ts) noexcept {
+  DispatchKeySet ks;
+  for (const auto& t : ts)
+    if (t) ks = ks | t->key_set();
+  return ks;
+}
 inline DispatchKeySet arg_keys(const Device& d) noexcept { return DispatchKeySet(backend_key(d.type())); }
 inline DispatchKeySet arg_keys(const std::optional<Device>& d) noexcept {
   return d ? DispatchKeySet(backend_key(d->type())) : DispatchKeySet();
