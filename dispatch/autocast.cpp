@@ -68,6 +68,8 @@ const ListEntry kLists[] = {
     {"torch.nn.functional.binary_cross_entropy_with_logits", kF32, kF32},
     {"torch.binary_cross_entropy_with_logits", kF32, kF32},
     {"torch.linalg.matrix_norm", kF32, std::nullopt},
+    {"torch.polar", kF32, std::nullopt},
+    {"torch.view_as_complex", kF32, std::nullopt},
     {"torch.pow", std::nullopt, kF32},
     {"torch.Tensor.__rtruediv__", std::nullopt, kF32},
     {"torch.acos", std::nullopt, kF32},
