@@ -26,25 +26,13 @@ warnings.filterwarnings("ignore")
 
 
 def main():
-    ops = []
-    for f in sorted((mc.ROOT / "dispatch" / "ops").glob("*.ops")):
-        ops.extend(mc.wick_opgen.parse_ops(str(f)))
     cases = []
-    for op in ops:
-        tags = op.fields.get("tags", "")
-        if "device=cuda" in tags or "device_copy" in tags or op.ns == "aten" or "random" in tags:
-            continue
+    for op in mc.walked_ops(skip_random=True):
         if op.schema.name in ("tensor", "empty", "zeros", "ones", "full", "eye", "linspace", "arange"):
             continue  # creation functions take no floating input
-        s = op.schema
         for sample in (op.samples or mc.default_samples(op))[:1]:
             for dtype in (None, "bfloat16"):
-                args = mc.Tensors("", dtype).expand(sample)
-                if op.ns == "torch.Tensor" or mc.wick_opgen.is_method_namespace(op.ns):
-                    first, *rest = mc.split_args(args)
-                    expr = f"({first}).{s.name}({', '.join(rest)})"
-                else:
-                    expr = f"{mc.python_name(op.ns, s.name)}({args})"
+                expr = mc.call_expr(op, mc.Tensors("", dtype).expand(sample))
                 try:
                     with torch.autocast("cpu", dtype=torch.bfloat16):
                         r = eval(expr, {"torch": torch, "F": F})

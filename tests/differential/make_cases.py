@@ -152,25 +152,52 @@ def default_samples(op):
     return [", ".join(["T[2, 3]"] * len(tensors)), ", ".join(["T[]"] * len(tensors))]
 
 
-def catalog_cases():
+# --- the operator walk (shared with make_autocast_cases.py) ---------------------------------
+
+
+def walked_ops(skip_random=False):
+    """The operator definitions of dispatch/ops whose samples run on the CPU
+    in PyTorch: not CUDA-only, not device copies, not wick's internal aten
+    operators (not PyTorch's API); without random ones when asked."""
     ops = []
     for f in sorted((ROOT / "dispatch" / "ops").glob("*.ops")):
         ops.extend(wick_opgen.parse_ops(str(f)))
-    cases = []
     for op in ops:
         tags = op.fields.get("tags", "")
         if "device=cuda" in tags or "device_copy" in tags or op.ns == "aten":
-            continue  # aten: wick's internal operators, not PyTorch's API
-        domain = re.search(r"domain=(\w+)", tags)
+            continue
+        if skip_random and "random" in tags:
+            continue
+        yield op
+
+
+def domain_of(op):
+    """The sample domain its tags ask for ("positive", ...), or ""."""
+    m = re.search(r"domain=(\w+)", op.fields.get("tags", ""))
+    return m.group(1) if m else ""
+
+
+def call_expr(op, args):
+    """The Python call of the definition itself with `args`: a method call
+    for a torch.Tensor operator, else the function."""
+    if op.ns == "torch.Tensor" or wick_opgen.is_method_namespace(op.ns):
+        first, *rest = split_args(args)
+        return f"({first}).{op.schema.name}({', '.join(rest)})"
+    return f"{python_name(op.ns, op.schema.name)}({args})"
+
+
+def catalog_cases():
+    cases = []
+    for op in walked_ops():
+        tags = op.fields.get("tags", "")
         samples = op.samples or default_samples(op)
         seed = "torch.manual_seed(0); " if "random" in tags else ""
         s = op.schema
         for sample in samples:
-            args = Tensors(domain.group(1) if domain else "").expand(sample)
+            args = Tensors(domain_of(op)).expand(sample)
             name = python_name(op.ns, s.name)
             if op.ns == "torch.Tensor" or wick_opgen.is_method_namespace(op.ns):
-                first, *rest = split_args(args)
-                cases.append(f"{seed}({first}).{s.name}({', '.join(rest)})")
+                cases.append(f"{seed}{call_expr(op, args)}")
                 continue
             parts = split_args(args)
             if "empty" in s.name:  # uninitialised memory: only the geometry is defined
@@ -203,24 +230,13 @@ def catalog_cases():
 
 def coverage_cases():
     """Each operator's samples (function form) with floating inputs in each other dtype."""
-    ops = []
-    for f in sorted((ROOT / "dispatch" / "ops").glob("*.ops")):
-        ops.extend(wick_opgen.parse_ops(str(f)))
     cases = []
-    for op in ops:
-        tags = op.fields.get("tags", "")
-        if "device=cuda" in tags or "device_copy" in tags or op.ns == "aten" or "random" in tags:
-            continue
-        domain = re.search(r"domain=(\w+)", tags)
-        s = op.schema
+    for op in walked_ops(skip_random=True):
         for sample in op.samples or default_samples(op):
             for dtype in COVERAGE_DTYPES:
-                args = Tensors(domain.group(1) if domain else "", dtype).expand(sample)
-                if op.ns == "torch.Tensor" or wick_opgen.is_method_namespace(op.ns):
-                    first, *rest = split_args(args)
-                    cases.append(f"({first}).{s.name}({', '.join(rest)})")
-                elif "empty" not in s.name:
-                    cases.append(f"{python_name(op.ns, s.name)}({args})")
+                args = Tensors(domain_of(op), dtype).expand(sample)
+                if "empty" not in op.schema.name or wick_opgen.is_method_namespace(op.ns):
+                    cases.append(call_expr(op, args))
     return list(dict.fromkeys(cases))  # a sample of C[...] tensors only is the same in every dtype
 
 
