@@ -340,7 +340,8 @@ Tensor histc_kernel(const Tensor& self, I64 bins, const Scalar& min, const Scala
   WICK_CHECK(t == ScalarType::kFloat32 || t == ScalarType::kFloat64 || t == ScalarType::kBFloat16, RuntimeError,
              "\"histogram_cpu\" not implemented for '", type_title(t), "'");
   if (device.is_meta()) return empty({bins}, t, device);
-  const Tensor edges = linspace(Scalar(lo), Scalar(hi), bins + 1, t, device);
+  const I64 nedges = checked_add(bins, 1, "torch.histc");
+  const Tensor edges = linspace(Scalar(lo), Scalar(hi), nedges, t, device);
   const Tensor left = edges.select(0, 0);
   const Tensor right = edges.select(0, bins);
   const Tensor x = self.reshape({-1});
@@ -350,7 +351,7 @@ Tensor histc_kernel(const Tensor& self, I64 bins, const Scalar& min, const Scala
       clamp(where(inside, scaled, zeros_like(scaled)).to(ScalarType::kInt64), Scalar(I64{0}), Scalar(bins));
   // The bin: the last edge among the estimate's neighbours (pos - 1 .. pos + 1) not above x.
   const Tensor first = clamp(sub(estimate, Scalar(I64{1})), Scalar(I64{0}), std::nullopt);
-  const Tensor end = clamp(add(estimate, Scalar(I64{2})), std::nullopt, Scalar(bins + 1));
+  const Tensor end = clamp(add(estimate, Scalar(I64{2})), std::nullopt, Scalar(nedges));
   Tensor bin = sub(first, Scalar(I64{1}));
   for (I64 k = 0; k < 3; ++k) {
     const Tensor at = add(first, Scalar(k));
