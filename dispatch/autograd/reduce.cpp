@@ -23,7 +23,6 @@ using OptDtype = std::optional<ScalarType>;
 using Pair = std::tuple<Tensor, Tensor>;
 
 Tensor zeros_as(T x) { return wick::mul(x, scalar(0.0)); }
-Tensor isnan(T x) { return wick::ne(x, x); }
 
 // What a reduction reduced: restores gradients to the input's shape and
 // reduces tangents the same way.
@@ -147,7 +146,7 @@ Tensor prod_dim_autograd(DispatchKeySet ks, T self, std::int64_t dim, bool keepd
 // evenly_distribute_backward); amax/amin compare only (scale_grad_by_count).
 Tensor ties(T x, T result, bool nan_matches) {
   Tensor m = wick::eq(x, result);
-  if (nan_matches) m = wick::logical_or(m, wick::logical_and(isnan(x), isnan(result)));
+  if (nan_matches) m = wick::logical_or(m, wick::logical_and(wick::isnan(x), wick::isnan(result)));
   return m.to(x.dtype());
 }
 

@@ -1,4 +1,4 @@
-// dispatch/composite_shape.cpp - CompositeImplicit kernels of the shape and *_like operators.
+// dispatch/composite_shape.cpp - CompositeImplicit kernels of the shape and *_like operators (flatten, stack, split, broadcast_to, movedim, unbind, hstack, diff, ...).
 /// \file
 /// Each of these is written in terms of differentiable operators (reshape,
 /// expand, narrow, unsqueeze, cat, zeros, ...), so it serves every backend
@@ -282,6 +282,135 @@ Tensor bernoulli_inplace_kernel(const Tensor& self, double p) {
   return out.copy_(draw);
 }
 
+// --- broadcast_to, movedim, unbind, the stacks, diff ----------------------------------------
+
+Tensor broadcast_to_kernel(const Tensor& self, IntArrayRef size) { return self.expand(size); }
+
+// PyTorch's checks: as many sources as destinations, each in range and
+// none repeated; the other dims keep their order in the remaining places.
+Tensor movedim_kernel(const Tensor& self, IntArrayRef source, IntArrayRef destination) {
+  const char* op = "movedim";
+  WICK_CHECK(source.size() == destination.size(), RuntimeError, op,
+             ": Invalid source or destination dims: source (", format_shape(source), " dims) should contain the same "
+             "number of dims as destination (", format_shape(destination), " dims)");
+  const I64 rank = self.dim();
+  const auto n = static_cast<I64>(source.size());
+  DimVector src(static_cast<std::size_t>(n));
+  DimVector dst(static_cast<std::size_t>(n));
+  for (I64 k = 0; k < n; ++k) {
+    src[static_cast<std::size_t>(k)] = wrap_dim(source[k], rank);
+    dst[static_cast<std::size_t>(k)] = wrap_dim(destination[k], rank);
+  }
+  for (I64 a = 0; a < n; ++a) {
+    for (I64 b = a + 1; b < n; ++b) {
+      WICK_CHECK(src[static_cast<std::size_t>(a)] != src[static_cast<std::size_t>(b)], RuntimeError, op,
+                 ": repeated dim in `source` (", format_shape(source), ")");
+      WICK_CHECK(dst[static_cast<std::size_t>(a)] != dst[static_cast<std::size_t>(b)], RuntimeError, op,
+                 ": repeated dim in `destination` (", format_shape(destination), ")");
+    }
+  }
+  if (rank == 0) return self.view(self.sizes());
+  DimVector order(static_cast<std::size_t>(rank), -1);  // the source dim at each place
+  std::vector<bool> moved(static_cast<std::size_t>(rank), false);
+  for (I64 k = 0; k < n; ++k) {
+    order[static_cast<std::size_t>(dst[static_cast<std::size_t>(k)])] = src[static_cast<std::size_t>(k)];
+    moved[static_cast<std::size_t>(src[static_cast<std::size_t>(k)])] = true;
+  }
+  I64 next = 0;
+  for (I64 place = 0; place < rank; ++place) {
+    if (order[static_cast<std::size_t>(place)] >= 0) continue;
+    while (moved[static_cast<std::size_t>(next)]) ++next;
+    order[static_cast<std::size_t>(place)] = next++;
+  }
+  return self.permute(order);
+}
+
+std::vector<Tensor> unbind_kernel(const Tensor& self, I64 dim) {
+  WICK_CHECK(self.dim() > 0, IndexError, "Dimension specified as ", dim, " but tensor has no dimensions");
+  const I64 d = wrap_dim(dim, self.dim());
+  std::vector<Tensor> out;
+  for (I64 i = 0; i < self.sizes()[d]; ++i) out.push_back(self.select(d, i));
+  return out;
+}
+
+// The tensors as at least `rank`-D, as torch.atleast_1d/2d/3d shape them.
+std::vector<Tensor> at_least(const std::vector<Tensor>& tensors, I64 rank) {
+  std::vector<Tensor> out;
+  for (const Tensor& t : tensors) {
+    if (t.dim() >= rank) {
+      out.push_back(t);
+    } else if (t.dim() == 0) {
+      out.push_back(t.reshape(DimVector(static_cast<std::size_t>(rank), 1)));
+    } else if (t.dim() == 1) {
+      out.push_back(rank == 2 ? t.unsqueeze(0) : t.unsqueeze(0).unsqueeze(2));  // (1, n), (1, n, 1)
+    } else {
+      out.push_back(t.unsqueeze(2));  // 2-D to 3-D: (m, n, 1)
+    }
+  }
+  return out;
+}
+
+void check_nonempty(const std::vector<Tensor>& tensors, const char* name) {
+  WICK_CHECK(!tensors.empty(), RuntimeError, name, " expects a non-empty TensorList");
+}
+
+Tensor hstack_kernel(const std::vector<Tensor>& tensors) {
+  check_nonempty(tensors, "hstack");
+  const std::vector<Tensor> ts = at_least(tensors, 1);
+  return cat(ts, ts.front().dim() == 1 ? 0 : 1);
+}
+
+Tensor vstack_kernel(const std::vector<Tensor>& tensors) {
+  check_nonempty(tensors, "vstack");
+  return cat(at_least(tensors, 2), 0);
+}
+
+Tensor dstack_kernel(const std::vector<Tensor>& tensors) {
+  check_nonempty(tensors, "dstack");
+  return cat(at_least(tensors, 3), 2);
+}
+
+Tensor column_stack_kernel(const std::vector<Tensor>& tensors) {
+  check_nonempty(tensors, "column_stack");
+  std::vector<Tensor> columns;
+  for (const Tensor& t : tensors) columns.push_back(t.dim() <= 1 ? t.reshape({t.numel(), 1}) : t);
+  return cat(columns, 1);
+}
+
+// n forward differences along dim of prepend, self and append joined; bools differ by !=.
+// An order of 0 or less leaves them as they are, as PyTorch 1.13.
+Tensor diff_kernel(const Tensor& self, I64 n, I64 dim, const std::optional<Tensor>& prepend,
+                   const std::optional<Tensor>& append) {
+  WICK_CHECK(self.dim() >= 1, RuntimeError, "diff expects input to be at least one-dimensional");
+  const I64 d = wrap_dim(dim, self.dim());
+  std::vector<Tensor> parts;
+  for (const std::optional<Tensor>* extra : {&prepend, &append}) {
+    if (!*extra) continue;
+    const Tensor& e = **extra;
+    WICK_CHECK(e.dim() == self.dim(), RuntimeError, "diff expects prepend or append to be the same dimension as input");
+    for (I64 k = 0; k < self.dim(); ++k) {
+      WICK_CHECK(k == d || e.sizes()[k] == self.sizes()[k], RuntimeError,
+                 "diff expects the shape of tensor to prepend or append to match that of input except along the "
+                 "differencing dimension; input.size(", k, ") = ", self.sizes()[k], ", but got tensor.size(", k,
+                 ") = ", e.sizes()[k]);
+    }
+  }
+  Tensor x = self;
+  if (prepend || append) {
+    if (prepend) parts.push_back(*prepend);
+    parts.push_back(self);
+    if (append) parts.push_back(*append);
+    x = cat(parts, d);
+  }
+  for (I64 k = 0; k < n && x.sizes()[d] > 0; ++k) {
+    const I64 len = x.sizes()[d];
+    const Tensor hi = x.narrow(d, 1, len - 1);
+    const Tensor lo = x.narrow(d, 0, len - 1);
+    x = x.dtype() == ScalarType::kBool ? ne(hi, lo) : sub(hi, lo);
+  }
+  return n <= 0 ? x.clone() : x;  // PyTorch 1.13 returns the input for an order below 1
+}
+
 }  // namespace
 
 void register_composite_shape(std::vector<std::unique_ptr<Library>>& out) {
@@ -301,7 +430,15 @@ void register_composite_shape(std::vector<std::unique_ptr<Library>>& out) {
       .impl("randn_like", &randn_like_kernel)
       .impl("randperm", &randperm_kernel)
       .impl("bernoulli", &bernoulli_kernel)
-      .impl("bernoulli.p", &bernoulli_p_kernel);
+      .impl("bernoulli.p", &bernoulli_p_kernel)
+      .impl("broadcast_to", &broadcast_to_kernel)
+      .impl("movedim", &movedim_kernel)
+      .impl("unbind", &unbind_kernel)
+      .impl("hstack", &hstack_kernel)
+      .impl("vstack", &vstack_kernel)
+      .impl("dstack", &dstack_kernel)
+      .impl("column_stack", &column_stack_kernel)
+      .impl("diff", &diff_kernel);
   auto tensor = std::make_unique<Library>("torch.Tensor", kComposite);
   tensor->impl("expand_as", &expand_as_kernel)
       .impl("repeat", &repeat_kernel)

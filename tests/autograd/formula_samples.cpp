@@ -271,6 +271,13 @@ const std::map<std::string, std::vector<Sample>>& explicit_samples() {
     m["index_put"] = {{{t({3, 4}), Value::list({index({2, 0}, {2})}), t({4})}},
                       {{t({3, 4}), Value::list({index({1, 1}, {2}), index({0, 0}, {2})}), t({2}), Value(true)}}};
     m["index_put_"] = m["index_put"];
+    // Shape helpers: views and cats.
+    m["broadcast_to"] = {{{t({3}), ints({2, 3})}}, {{t({2, 1}), ints({2, -1, 4})}}};
+    m["movedim"] = {{{t({2, 3, 4}), i(0), i(-1)}}, {{t({2, 3, 4}), ints({0, 1}), ints({2, 0})}}};
+    m["hstack"] = {{{tl({{2, 3}, {2, 1}})}}, {{tl({{3}, {2}})}}};
+    m["vstack"] = {{{tl({{2, 3}, {1, 3}})}}, {{tl({{3}, {3}})}}};
+    m["dstack"] = {{{tl({{2, 3}, {2, 3}})}}};
+    m["column_stack"] = {{{tl({{3}, {3, 2}})}}};
     m["polar"] = {{{t({2, 3}), t({3})}}};
     m["addmm_"] = {{{t({2, 4}), t({2, 3}), t({3, 4})}},
                    {{t({2, 4}), t({2, 3}), t({3, 4})}, {{"beta", Value(0.5)}, {"alpha", Value(-2.0)}}}};

@@ -106,7 +106,7 @@ std::vector<double> values(const Tensor& t) {
   return {p, p + h.numel()};
 }
 
-bool equal(const Tensor& a, const Tensor& b) { return a.sizes().equals(b.sizes()) && values(a) == values(b); }
+bool same_values(const Tensor& a, const Tensor& b) { return a.sizes().equals(b.sizes()) && values(a) == values(b); }
 
 class FakeCuda : public ::testing::Test {
  protected:
@@ -161,13 +161,13 @@ TEST_F(FakeCuda, ToCudaAndBackKeepsValuesShapeAndDtype) {
   const Tensor y = x.to(kCuda0);
   EXPECT_EQ(y.device(), kCuda0);
   EXPECT_EQ(y.sizes().vec(), x.sizes().vec());
-  EXPECT_TRUE(equal(y.cpu(), x));
+  EXPECT_TRUE(same_values(y.cpu(), x));
   EXPECT_EQ(x.cuda().device(), kCuda0);
   EXPECT_EQ(x.cuda(kCuda1).device(), kCuda1);
   EXPECT_THROW((void)x.cuda(Device()), RuntimeError);
   const Tensor d = x.t().to(kCuda0, ScalarType::kFloat64);
   EXPECT_EQ(d.dtype(), ScalarType::kFloat64);
-  EXPECT_TRUE(equal(d.cpu(), x.t().to(ScalarType::kFloat64)));
+  EXPECT_TRUE(same_values(d.cpu(), x.t().to(ScalarType::kFloat64)));
   // Already there: the same tensor, unless a copy is asked for.
   EXPECT_EQ(y.to(kCuda0).impl(), y.impl());
   EXPECT_NE(y.to(kCuda0, std::nullopt, false, true).impl(), y.impl());
@@ -190,7 +190,7 @@ TEST_F(FakeCuda, GradientsFlowBackAcrossDevices) {
   z.sum().backward();
   ASSERT_TRUE(x.grad().defined());
   EXPECT_TRUE(x.grad().device().is_cpu());
-  EXPECT_TRUE(equal(x.grad(), vec({2.0, 2.0, 2.0})));
+  EXPECT_TRUE(same_values(x.grad(), vec({2.0, 2.0, 2.0})));
   // copy_ from another device sends the source's gradient back to it.
   Tensor w = vec({1.0, 1.0});
   w.requires_grad_();
@@ -199,7 +199,7 @@ TEST_F(FakeCuda, GradientsFlowBackAcrossDevices) {
   dst.cpu().sum().backward();
   ASSERT_TRUE(w.grad().defined());
   EXPECT_TRUE(w.grad().device().is_cpu());
-  EXPECT_TRUE(equal(w.grad(), vec({1.0, 1.0})));
+  EXPECT_TRUE(same_values(w.grad(), vec({1.0, 1.0})));
 }
 
 TEST_F(FakeCuda, StreamsAreCurrentPerThreadAndGuarded) {
@@ -225,8 +225,8 @@ TEST_F(FakeCuda, PinnedCopiesComeFromThePinnedAllocator) {
   const Tensor p = cuda::pin_memory(x);
   EXPECT_TRUE(p.device().is_cpu());
   EXPECT_EQ(runtime_.pinned.calls.load(), 1);
-  EXPECT_TRUE(equal(p, x));
-  EXPECT_TRUE(equal(p.to(kCuda0, std::nullopt, /*non_blocking=*/true).cpu(), x));
+  EXPECT_TRUE(same_values(p, x));
+  EXPECT_TRUE(same_values(p.to(kCuda0, std::nullopt, /*non_blocking=*/true).cpu(), x));
   EXPECT_THROW((void)cuda::pin_memory(x.to(kCuda0)), RuntimeError);
 }
 

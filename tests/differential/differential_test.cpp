@@ -109,6 +109,9 @@ const Divergence kDivergences[] = {
     {{"torch.searchsorted(torch.tensor(*), 0, out=*", "torch.bucketize(0, *out=*"},
      "a number for the values with out=: PyTorch's Scalar overloads have no out= (an invalid combination of "
      "arguments); wick's one definition takes a number or a tensor, with or without out="},
+    {{"torch.isposinf(*out=*", "torch.isneginf(*out=*"},
+     "an out= of another dtype than bool: PyTorch refuses it ('isposinf does not support non-boolean outputs.'); "
+     "wick applies the cast rule of every other out= and converts"},
     {{"torch.histc(*float('nan')*, min=*"},
      "NaN in histc with an explicit range: PyTorch 1.13's range check lets NaN through and its bin of NaN is "
      "undefined behaviour (it lands in the first bin); wick leaves NaN out, as PyTorch documents"},
