@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "wick/dim_vector.h"
 #include "wick/dtype.h"
 #include "wick/library.h"
 
@@ -17,6 +18,9 @@ namespace wick {
 /// out of its range: "value cannot be converted to type uint8_t without
 /// overflow", naming the C++ type); nothing for the other dtypes.
 void check_converts(double value, ScalarType t);
+
+/// The permutation that undoes `perm` (permute(permute(x, perm), result) is x).
+DimVector inverse_permutation(IntArrayRef perm);
 
 // Each adds its registration blocks to `out`.
 void register_composite_kernels(std::vector<std::unique_ptr<Library>>& out);

@@ -279,16 +279,14 @@ std::string shapes_text(const std::vector<Tensor>& ts) {
 IndexPlan plan_index(Tensor self, const std::vector<std::optional<Tensor>>& indices) {
   // One entry per dim: int64 positions or none.
   std::vector<std::optional<Tensor>> per_dim;
-  const auto too_many = [&](std::int64_t got) {
-    return IndexError(detail::str_cat("too many indices for tensor of dimension ", self.dim(), " (got ", got, ")"));
-  };
   // A mask covers as many dims as it has (a 0-dim one none); anything else one.
   std::int64_t used = 0;
   for (const std::optional<Tensor>& entry : indices) {
     const bool mask = entry && (entry->dtype() == ScalarType::kBool || entry->dtype() == ScalarType::kUInt8);
     used += mask ? entry->dim() : 1;
   }
-  if (used > self.dim()) throw too_many(used);
+  WICK_CHECK(used <= self.dim(), IndexError, "too many indices for tensor of dimension ", self.dim(), " (got ", used,
+             ")");
   for (const std::optional<Tensor>& entry : indices) {
     if (!entry) {
       per_dim.emplace_back(std::nullopt);
@@ -381,13 +379,6 @@ IndexPlan plan_index(Tensor self, const std::vector<std::optional<Tensor>>& indi
   return p;
 }
 
-// [B..., other...] in the result's order (to_result), and back.
-DimVector inverse_of(const DimVector& perm) {
-  DimVector inv(perm.size());
-  for (std::size_t k = 0; k < perm.size(); ++k) inv[static_cast<std::size_t>(perm[k])] = static_cast<std::int64_t>(k);
-  return inv;
-}
-
 bool any_index(const std::vector<std::optional<Tensor>>& indices) {
   return std::any_of(indices.begin(), indices.end(), [](const std::optional<Tensor>& t) { return t.has_value(); });
 }
@@ -427,7 +418,7 @@ Tensor index_put_kernel(const Tensor& self, const std::vector<std::optional<Tens
   WICK_CHECK(fits, RuntimeError, "shape mismatch: value tensor of shape ", format_shape(values.sizes()),
              " cannot be broadcast to indexing result of shape ", format_shape(shape));
   // The values as rows [numel(B), other...], the rows of self as [N, other...], both 2-D.
-  const DimVector back = inverse_of(p.to_result);
+  const DimVector back = inverse_permutation(p.to_result);
   const std::int64_t count = p.positions.numel();
   const std::int64_t width = checked_numel(IntArrayRef(p.other.data(), p.other.size()));
   const Tensor v = values.expand(shape).permute(IntArrayRef(back.data(), back.size())).reshape({count, width});
@@ -435,13 +426,19 @@ Tensor index_put_kernel(const Tensor& self, const std::vector<std::optional<Tens
   const Tensor where_to = p.positions.reshape({count, 1}).expand({count, width});
   const Tensor written = accumulate ? scatter_add(rows, 0, where_to, v) : scatter(rows, 0, where_to, v);
   // Back to self's layout (a 0-dim mask's dim of size 1 goes with the reshape).
-  const DimVector undo = inverse_of(p.perm);
+  const DimVector undo = inverse_permutation(p.perm);
   return written.reshape(IntArrayRef(p.permuted.data(), p.permuted.size()))
       .permute(IntArrayRef(undo.data(), undo.size()))
       .reshape(self.sizes());
 }
 
 }  // namespace
+
+DimVector inverse_permutation(IntArrayRef perm) {
+  DimVector inv(perm.size());
+  for (std::size_t k = 0; k < perm.size(); ++k) inv[static_cast<std::size_t>(perm[k])] = static_cast<std::int64_t>(k);
+  return inv;
+}
 
 void check_converts(double value, ScalarType t) {
   double low = 0;

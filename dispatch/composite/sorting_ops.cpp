@@ -264,9 +264,8 @@ Triple unique_along(const Tensor& self, I64 dim, bool consecutive, bool return_i
   auto [values, inverse, counts] = unique_rows(rows, order, return_inverse, return_counts);
   DimVector shape(moved.sizes());
   shape[0] = values.size(0);
-  std::vector<I64> back(perm.size());  // the inverse permutation
-  for (std::size_t k = 0; k < perm.size(); ++k) back[static_cast<std::size_t>(perm[k])] = static_cast<I64>(k);
-  Tensor out = permute(values.reshape(IntArrayRef(shape.data(), shape.size())), IntArrayRef(back.data(), back.size()));
+  const DimVector back = inverse_permutation(IntArrayRef(perm.data(), perm.size()));
+  Tensor out = permute(values.reshape(IntArrayRef(shape.data(), shape.size())), back);
   return {out.contiguous(), std::move(inverse), std::move(counts)};
 }
 
