@@ -78,7 +78,10 @@ Device Device::parse(std::string_view text) {
 
 std::string Device::str() const {
   std::string s = device_type_name(type_);
-  if (index_ >= 0) s += ":" + std::to_string(index_);
+  if (index_ >= 0) {
+    s += ':';
+    s += std::to_string(index_);
+  }
   return s;
 }
 

@@ -70,6 +70,8 @@ const ListEntry kLists[] = {
     {"torch.linalg.matrix_norm", kF32, std::nullopt},
     {"torch.polar", kF32, std::nullopt},
     {"torch.view_as_complex", kF32, std::nullopt},
+    {"torch.trace", kF32, std::nullopt},
+    {"torch.dist", std::nullopt, kF32},
     {"torch.pow", std::nullopt, kF32},
     {"torch.Tensor.__rtruediv__", std::nullopt, kF32},
     {"torch.acos", std::nullopt, kF32},

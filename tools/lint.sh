@@ -10,11 +10,13 @@ python3 tools/check_size_arith.py --self-test
 python3 tools/check_size_arith.py
 mapfile -t files < <(git ls-files 'core/*.cpp' 'dispatch/*.cpp' 'plugins/*.cpp' 'backends/*.cpp' 'tools/*.cpp' \
   'tests/*.cpp' | grep -v 'tools/bench/.*libtorch.cpp')
-# clang does not know GCC's -fno-gnu-unique (wick_add_plugin, GCC only): the
-# check reads a copy of the compile commands without it.
+# clang does not know GCC's -fno-gnu-unique (wick_add_plugin, GCC only), nor
+# read GCC's precompiled headers (WICK_PCH): the check reads a copy of the
+# compile commands without them.
 db=$(mktemp -d)
 trap 'rm -rf "$db"' EXIT
-sed 's/ -fno-gnu-unique//g' "$build/compile_commands.json" > "$db/compile_commands.json"
+sed -E 's/ -fno-gnu-unique//g; s/ -Winvalid-pch//g; s/ -include [^ ]*cmake_pch\.hxx//g' \
+  "$build/compile_commands.json" > "$db/compile_commands.json"
 run-clang-tidy -p "$db" -quiet -j "$(nproc)" -extra-arg=-Wno-unknown-warning-option "${files[@]}" > "$build/lint.log" 2>&1 || {
   grep -E 'error:|warning:' "$build/lint.log" | grep -v 'warnings generated' | sort -u
   echo "lint: naming check failed (full log: $build/lint.log)"

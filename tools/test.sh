@@ -15,7 +15,7 @@ umask 022
 export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 bash tools/install-deps.sh
 for preset in ${WICK_TEST_PRESETS:-release asan tsan fuzz}; do
-  echo "== $preset =="
+  echo "== $preset (at ${SECONDS} s) =="
   cmake --preset "$preset" -DWICK_WERROR=ON
   cmake --build --preset "$preset"
   if [[ $preset == tsan ]] && command -v setarch > /dev/null; then
@@ -26,3 +26,4 @@ for preset in ${WICK_TEST_PRESETS:-release asan tsan fuzz}; do
     ctest --preset "$preset"
   fi
 done
+echo "== tests done (at ${SECONDS} s) =="

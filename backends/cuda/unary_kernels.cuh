@@ -84,6 +84,14 @@ struct FloatFn {
       return tanh(v);
     } else if constexpr (kOp == UnaryOp::kErf) {
       return erf(v);
+    } else if constexpr (kOp == UnaryOp::kErfc) {
+      return erfc(v);
+    } else if constexpr (kOp == UnaryOp::kAcosh) {
+      return acosh(v);
+    } else if constexpr (kOp == UnaryOp::kAsinh) {
+      return asinh(v);
+    } else if constexpr (kOp == UnaryOp::kAtanh) {
+      return atanh(v);
     } else if constexpr (kOp == UnaryOp::kSigmoid) {
       return T(1) / (T(1) + exp(-v));
     } else if constexpr (kOp == UnaryOp::kFloor) {
@@ -271,6 +279,18 @@ void launch_unary_among(UnaryOp op, DType dtype, const ElementwiseArgs& args, co
       break;
     case UnaryOp::kErf:
       run_unary<UnaryOp::kErf, Ts...>(dtype, args, params, stream);
+      break;
+    case UnaryOp::kErfc:
+      run_unary<UnaryOp::kErfc, Ts...>(dtype, args, params, stream);
+      break;
+    case UnaryOp::kAcosh:
+      run_unary<UnaryOp::kAcosh, Ts...>(dtype, args, params, stream);
+      break;
+    case UnaryOp::kAsinh:
+      run_unary<UnaryOp::kAsinh, Ts...>(dtype, args, params, stream);
+      break;
+    case UnaryOp::kAtanh:
+      run_unary<UnaryOp::kAtanh, Ts...>(dtype, args, params, stream);
       break;
     case UnaryOp::kSigmoid:
       run_unary<UnaryOp::kSigmoid, Ts...>(dtype, args, params, stream);

@@ -288,6 +288,8 @@ Tensor make_input(const std::vector<std::int64_t>& shape, ScalarType dtype, Devi
       x = mag;
     } else if (d == SampleDomain::kProbability) {
       x = mul(mag, 0.6);
+    } else if (d == SampleDomain::kAboveOne) {
+      x = add(mag, 0.7);
     } else {
       if (d == SampleDomain::kInsideUnit) mag = mul(mag, 0.6);
       const Tensor sign = sub(mul(gt(rand(sizes, ScalarType::kFloat64), 0.5).to(ScalarType::kFloat64), 2.0), 1.0);

@@ -179,6 +179,36 @@ struct ErfD {  // 2/sqrt(pi) exp(-x^2)
     return wick::mul(g, wick::mul(wick::exp(wick::neg(wick::mul(self, self))), scalar(std::numbers::inv_sqrtpi * 2)));
   }
 };
+struct ErfcD {  // -2/sqrt(pi) exp(-x^2)
+  static constexpr const char* kOp = "torch.erfc";
+  static constexpr const char* kName = "ErfcBackward0";
+  static constexpr bool kSelf = true, kOut = false;
+  static Tensor apply(T g, T self, T) {
+    return wick::mul(g, wick::mul(wick::exp(wick::neg(wick::mul(self, self))), scalar(-std::numbers::inv_sqrtpi * 2)));
+  }
+};
+struct AcoshD {  // 1 / sqrt(x^2 - 1)
+  static constexpr const char* kOp = "torch.acosh";
+  static constexpr const char* kName = "AcoshBackward0";
+  static constexpr bool kSelf = true, kOut = false;
+  static Tensor apply(T g, T self, T) {
+    return wick::div(g, wick::sqrt(wick::sub(wick::mul(self, self), scalar(1.0))));
+  }
+};
+struct AsinhD {  // 1 / sqrt(x^2 + 1)
+  static constexpr const char* kOp = "torch.asinh";
+  static constexpr const char* kName = "AsinhBackward0";
+  static constexpr bool kSelf = true, kOut = false;
+  static Tensor apply(T g, T self, T) {
+    return wick::div(g, wick::sqrt(wick::add(wick::mul(self, self), scalar(1.0))));
+  }
+};
+struct AtanhD {  // 1 / (1 - x^2)
+  static constexpr const char* kOp = "torch.atanh";
+  static constexpr const char* kName = "AtanhBackward0";
+  static constexpr bool kSelf = true, kOut = false;
+  static Tensor apply(T g, T self, T) { return wick::div(g, wick::rsub(wick::mul(self, self), scalar(1.0))); }
+};
 struct SquareD {  // PyTorch records square as pow(self, 2)
   static constexpr const char* kOp = "torch.square";
   static constexpr const char* kName = "PowBackward0";
@@ -337,6 +367,10 @@ void register_autograd_unary(std::vector<std::unique_ptr<Library>>& out) {
       .impl("cosh", &unary_autograd<CoshD>)
       .impl("tanh", &unary_autograd<TanhD>)
       .impl("erf", &unary_autograd<ErfD>)
+      .impl("erfc", &unary_autograd<ErfcD>)
+      .impl("acosh", &unary_autograd<AcoshD>)
+      .impl("asinh", &unary_autograd<AsinhD>)
+      .impl("atanh", &unary_autograd<AtanhD>)
       .impl("sigmoid", &unary_autograd<SigmoidD>)
       .impl("relu", &unary_autograd<ReluD>)
       .impl("floor", &unary_autograd<ZeroD<kFloor, kFloorNode>>)

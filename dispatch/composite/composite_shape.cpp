@@ -411,6 +411,195 @@ Tensor diff_kernel(const Tensor& self, I64 n, I64 dim, const std::optional<Tenso
   return n <= 0 ? x.clone() : x;  // PyTorch 1.13 returns the input for an order below 1
 }
 
+Tensor ravel_kernel(const Tensor& self) { return self.contiguous().view({-1}); }
+
+Tensor fliplr_kernel(const Tensor& self) {
+  WICK_CHECK(self.dim() >= 2, RuntimeError, "Input must be >= 2-d.");
+  return flip(self, {1});
+}
+
+Tensor flipud_kernel(const Tensor& self) {
+  WICK_CHECK(self.dim() >= 1, RuntimeError, "Input must be >= 1-d.");
+  return flip(self, {0});
+}
+
+// k quarter turns from dims[0] towards dims[1]: one flip, then a swap of the two dims.
+Tensor rot90_kernel(const Tensor& self, I64 k, IntArrayRef dims) {
+  const I64 rank = self.dim();
+  WICK_CHECK(dims.size() == 2, RuntimeError, "expected total rotation dims == 2, but got dims = ", dims.size());
+  WICK_CHECK(rank >= 2, RuntimeError, "expected total dims >= 2, but got total dims = ", rank);
+  const auto in_range = [rank](I64 d) { return d < rank && d >= -rank; };
+  // Two dims naming one (d and d - rank) are the same, as PyTorch: |dims[0] - dims[1]| == rank.
+  const std::uint64_t gap = static_cast<std::uint64_t>(dims[0]) - static_cast<std::uint64_t>(dims[1]);
+  const auto urank = static_cast<std::uint64_t>(rank);
+  const bool same = dims[0] == dims[1] || gap == urank || gap == std::uint64_t{0} - urank;
+  WICK_CHECK(!same, RuntimeError, "expected rotation dims to be different, but got dim0 = ", dims[0],
+             " and dim1 = ", dims[1]);
+  WICK_CHECK(in_range(dims[0]), RuntimeError, "Rotation dim0 out of range, dim0 = ", dims[0]);
+  WICK_CHECK(in_range(dims[1]), RuntimeError, "Rotation dim1 out of range, dim1 = ", dims[1]);
+  switch (((k % 4) + 4) % 4) {
+    case 1:
+      return flip(self, {dims[1]}).transpose(dims[0], dims[1]);
+    case 2:
+      return flip(self, dims);
+    case 3:
+      return flip(self, {dims[0]}).transpose(dims[0], dims[1]);
+    default:
+      return self.clone();
+  }
+}
+
+Tensor tile_kernel(const Tensor& self, IntArrayRef dims) {
+  if (static_cast<I64>(dims.size()) >= self.dim()) return self.repeat(dims);
+  DimVector padded(static_cast<std::size_t>(self.dim()) - dims.size(), 1);
+  for (const I64 n : dims) padded.push_back(n);
+  return self.repeat(padded);
+}
+
+// Note [repeat_interleave on the host]: the counts are read to the host, as
+// PyTorch's CPU kernel does, and make the int64 positions i repeated
+// counts[i] times, on the counts' device.
+Tensor repeat_interleave_counts_kernel(const Tensor& repeats, std::optional<I64> output_size) {
+  WICK_CHECK(repeats.dim() == 1, RuntimeError, "repeat_interleave only accept 1D vector as repeat");
+  WICK_CHECK(repeats.dtype() == ScalarType::kInt64 || repeats.dtype() == ScalarType::kInt32, RuntimeError,
+             "\"repeat_interleave_cpu\" not implemented for '", type_title(repeats.dtype()), "'");
+  const Tensor counts = repeats.to(Device(), ScalarType::kInt64).contiguous();
+  const auto* c = counts.data_ptr<I64>();
+  I64 total = 0;
+  for (I64 i = 0; i < counts.numel(); ++i) {
+    WICK_CHECK(c[i] >= 0, RuntimeError, "repeats can not be negative");
+    total = checked_add(total, c[i], "torch.repeat_interleave");
+  }
+  WICK_CHECK(!output_size || *output_size == total, RuntimeError, "allocated size does not match required size");
+  Tensor positions = make_empty({static_cast<I64>(checked_list_length(total, "torch.repeat_interleave",
+                                                                       "the result's length"))},
+                                ScalarType::kInt64, Device());
+  I64* p = positions.data_ptr<I64>();
+  for (I64 i = 0; i < counts.numel(); ++i) p = std::fill_n(p, c[i], i);
+  return positions.to(repeats.device());
+}
+
+Tensor repeat_interleave_kernel(const Tensor& self, const Tensor& repeats, std::optional<I64> dim,
+                                std::optional<I64> output_size) {
+  const Tensor input = dim ? self : self.reshape({-1});
+  const I64 d = dim ? wrap_dim(*dim, std::max<I64>(self.dim(), 1)) : 0;
+  WICK_CHECK(repeats.dim() <= 1, RuntimeError, "repeats must be 0-dim or 1-dim tensor");
+  const I64 along = input.dim() == 0 ? 1 : input.sizes()[d];
+  Tensor counts = repeats;
+  if (repeats.dim() == 0 || repeats.numel() == 1) {
+    counts = repeats.reshape({1}).expand({along});
+  } else {
+    WICK_CHECK(repeats.numel() == along, RuntimeError, "repeats must have the same size as input along dim");
+  }
+  const Tensor positions = repeat_interleave_counts_kernel(counts, output_size).to(input.device());
+  return index_select(input.dim() == 0 ? input.reshape({1}) : input, d, positions);
+}
+
+Tensor repeat_interleave_int_kernel(const Tensor& self, I64 repeats, std::optional<I64> dim,
+                                    std::optional<I64> output_size) {
+  Tensor counts = make_empty({1}, ScalarType::kInt64, Device());
+  *counts.data_ptr<I64>() = repeats;
+  return repeat_interleave_kernel(self, counts, dim, output_size);
+}
+
+// Python slice bounds: negative from the end, then clamped to [0, size].
+I64 slice_bound(I64 i, I64 size) {
+  if (i < 0) i = i < -size ? 0 : i + size;
+  return std::min(i, size);
+}
+
+std::vector<Tensor> split_at(const Tensor& self, IntArrayRef indices, I64 d) {
+  const I64 size = self.sizes()[d];
+  std::vector<Tensor> out;
+  I64 start = 0;
+  for (std::size_t k = 0; k <= indices.size(); ++k) {
+    const I64 end = k < indices.size() ? slice_bound(indices[k], size) : size;
+    out.push_back(self.narrow(d, start, std::max<I64>(end - start, 0)));
+    start = end;
+  }
+  return out;
+}
+
+std::vector<Tensor> split_sections(const Tensor& self, I64 sections, I64 d) {
+  WICK_CHECK(sections > 0, RuntimeError, "number of sections must be larger than 0, got ", sections);
+  const I64 size = self.sizes()[d];
+  const I64 piece = size / sections;
+  const I64 extra = size % sections;
+  std::vector<Tensor> out;
+  out.reserve(checked_list_length(sections, "torch.tensor_split", "the number of sections"));
+  I64 start = 0;
+  for (I64 i = 0; i < sections; ++i) {
+    const I64 length = piece + (i < extra ? 1 : 0);
+    out.push_back(self.narrow(d, start, length));
+    start += length;
+  }
+  return out;
+}
+
+// The checks every tensor_split makes first.
+I64 split_dim(const Tensor& self, I64 dim) {
+  WICK_CHECK(self.dim() > 0, RuntimeError, "tensor_split expected at least a 1-dimensional tensor, but got a tensor with ",
+             self.dim(), " dims");
+  return wrap_dim(dim, self.dim());
+}
+
+std::vector<Tensor> tensor_split_kernel(const Tensor& self, I64 sections, I64 dim) {
+  return split_sections(self, sections, split_dim(self, dim));
+}
+
+std::vector<Tensor> tensor_split_indices_kernel(const Tensor& self, IntArrayRef indices, I64 dim) {
+  return split_at(self, indices, split_dim(self, dim));
+}
+
+std::vector<Tensor> tensor_split_by_kernel(const Tensor& self, const Tensor& t, I64 dim) {
+  const I64 d = split_dim(self, dim);
+  WICK_CHECK(t.device().is_cpu(), RuntimeError,
+             "tensor_split expected tensor_indices_or_sections to be on cpu, but it's on ", t.device().str());
+  WICK_CHECK(t.dtype() == ScalarType::kInt64, RuntimeError,
+             "tensor_split expected tensor_indices_or_sections to have dtype of long, but got ", type_title(t.dtype()));
+  WICK_CHECK(t.dim() <= 1, RuntimeError,
+             "tensor_split expected tensor_indices_or_sections to be a zero-dimensional or one-dimensional tensor, "
+             "but got a tensor with ", t.dim(), " dims");
+  if (t.dim() == 0) return split_sections(self, t.item().to<I64>(), d);
+  const Tensor dense = t.contiguous();
+  return split_at(self, IntArrayRef(dense.data_ptr<I64>(), static_cast<std::size_t>(dense.numel())), d);
+}
+
+// hsplit, vsplit, dsplit: tensor_split along `d` of a tensor with at least
+// `min_rank` dims; a number of sections must divide the size.
+I64 split_along(const Tensor& self, I64 min_rank, I64 d, const char* name) {
+  WICK_CHECK(self.dim() >= min_rank, RuntimeError, "torch.", name, " requires a tensor with at least ", min_rank,
+             " dimension, but got a tensor with ", self.dim(), " dimensions!");
+  return d;
+}
+std::vector<Tensor> split_sections_along(const Tensor& self, I64 sections, I64 min_rank, I64 d, const char* name) {
+  split_along(self, min_rank, d, name);
+  const I64 size = self.sizes()[d];
+  WICK_CHECK(sections != 0 && size % sections == 0, RuntimeError, "torch.", name,
+             " attempted to split along dimension ", d, ", but the size of the dimension ", size,
+             " is not divisible by the split_size ", sections, "!");
+  return tensor_split_kernel(self, sections, d);
+}
+I64 hsplit_dim(const Tensor& self) { return self.dim() == 1 ? 0 : 1; }
+std::vector<Tensor> hsplit_kernel(const Tensor& self, I64 sections) {
+  return split_sections_along(self, sections, 1, hsplit_dim(self), "hsplit");
+}
+std::vector<Tensor> hsplit_array_kernel(const Tensor& self, IntArrayRef indices) {
+  return tensor_split_indices_kernel(self, indices, split_along(self, 1, hsplit_dim(self), "hsplit"));
+}
+std::vector<Tensor> vsplit_kernel(const Tensor& self, I64 sections) {
+  return split_sections_along(self, sections, 2, 0, "vsplit");
+}
+std::vector<Tensor> vsplit_array_kernel(const Tensor& self, IntArrayRef indices) {
+  return tensor_split_indices_kernel(self, indices, split_along(self, 2, 0, "vsplit"));
+}
+std::vector<Tensor> dsplit_kernel(const Tensor& self, I64 sections) {
+  return split_sections_along(self, sections, 3, 2, "dsplit");
+}
+std::vector<Tensor> dsplit_array_kernel(const Tensor& self, IntArrayRef indices) {
+  return tensor_split_indices_kernel(self, indices, split_along(self, 3, 2, "dsplit"));
+}
+
 }  // namespace
 
 void register_composite_shape(std::vector<std::unique_ptr<Library>>& out) {
@@ -438,7 +627,24 @@ void register_composite_shape(std::vector<std::unique_ptr<Library>>& out) {
       .impl("vstack", &vstack_kernel)
       .impl("dstack", &dstack_kernel)
       .impl("column_stack", &column_stack_kernel)
-      .impl("diff", &diff_kernel);
+      .impl("diff", &diff_kernel)
+      .impl("ravel", &ravel_kernel)
+      .impl("fliplr", &fliplr_kernel)
+      .impl("flipud", &flipud_kernel)
+      .impl("rot90", &rot90_kernel)
+      .impl("tile", &tile_kernel)
+      .impl("repeat_interleave.Tensor", &repeat_interleave_counts_kernel)
+      .impl("repeat_interleave", &repeat_interleave_kernel)
+      .impl("repeat_interleave.self_int", &repeat_interleave_int_kernel)
+      .impl("tensor_split", &tensor_split_kernel)
+      .impl("tensor_split.indices", &tensor_split_indices_kernel)
+      .impl("tensor_split.tensor_indices_or_sections", &tensor_split_by_kernel)
+      .impl("hsplit", &hsplit_kernel)
+      .impl("hsplit.array", &hsplit_array_kernel)
+      .impl("vsplit", &vsplit_kernel)
+      .impl("vsplit.array", &vsplit_array_kernel)
+      .impl("dsplit", &dsplit_kernel)
+      .impl("dsplit.array", &dsplit_array_kernel);
   auto tensor = std::make_unique<Library>("torch.Tensor", kComposite);
   tensor->impl("expand_as", &expand_as_kernel)
       .impl("repeat", &repeat_kernel)

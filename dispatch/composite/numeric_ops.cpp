@@ -1,20 +1,22 @@
-// dispatch/composite/numeric_ops.cpp - isnan, isinf, isfinite, isposinf, isneginf, isclose, allclose, equal, nan_to_num, deg2rad, rad2deg, clamp_min, clamp_max, nansum, nanmean.
+// dispatch/composite/numeric_ops.cpp - isnan, isinf, isfinite, isposinf, isneginf, isclose, allclose, equal, nan_to_num, deg2rad, rad2deg, clamp_min, clamp_max, nansum, nanmean, copysign, hypot, logaddexp(2), xlogy, fmax, fmin, float_power, ldexp, heaviside, signbit, positive, count_nonzero, aminmax, var_mean, std_mean, dist.
 /// \file
-/// Float predicates and NaN handling (dispatch/ops/numeric.ops), composed
-/// from the elementwise operators, where and sum: they run on every backend,
-/// and the differentiable ones (nan_to_num, deg2rad, rad2deg, clamp_min,
-/// clamp_max, nansum, nanmean) get their gradients from their parts. Integers
+/// Float predicates, NaN handling and the other numeric functions
+/// (dispatch/ops/numeric.ops), composed from the elementwise operators,
+/// where and the reductions: they run on every backend, and the
+/// differentiable ones get their gradients from their parts. Integers
 /// and bools are never NaN or infinite; a complex number is NaN or infinite
 /// when either part is. The dtype rules and refusals are PyTorch 1.13's.
 #include <limits>
 #include <memory>
 #include <optional>
+#include <tuple>
 #include <vector>
 
 #include "dispatch/composite/composite.h"
 #include "wick/error.h"
 #include "wick/library.h"
 #include "wick/ops.h"
+#include "wick/tensor_util.h"
 
 namespace wick {
 namespace {
@@ -131,6 +133,177 @@ Tensor nanmean_kernel(const Tensor& self, std::optional<IntArrayRef> dim, bool k
   return div(nansum_kernel(self, dim, keepdim, dtype), count);
 }
 
+// Integers and bools as the default float dtype; floats and complex numbers as they are.
+Tensor as_floating(const Tensor& t) {
+  return is_floating(t.dtype()) || is_complex(t.dtype()) ? t : t.to(kDefaultFloat);
+}
+
+void check_floating(const Tensor& t, const char* kernel) {
+  WICK_CHECK(is_floating(t.dtype()), RuntimeError, "\"", kernel, "\" not implemented for '", type_title(t.dtype()),
+             "'");
+}
+
+// Where the sign bit is set (-0.0 and -NaN included): the float's bits, read
+// as the signed integer of its width, are negative. Bools never.
+Tensor signbit_kernel(const Tensor& self) {
+  WICK_CHECK(!is_complex(self.dtype()), RuntimeError, "signbit is not implemented for complex tensors.");
+  if (self.dtype() == ScalarType::kBool) return all_false(self);
+  if (!is_floating(self.dtype())) return lt(self, Scalar(0));
+  const std::size_t width = itemsize(self.dtype());
+  const ScalarType bits = width == 8 ? ScalarType::kInt64 : width == 4 ? ScalarType::kInt32 : ScalarType::kInt16;
+  const Tensor dense = self.contiguous();
+  return lt(make_view(dense, dense.sizes(), dense.strides(), dense.storage_offset(), bits), Scalar(0));
+}
+
+Tensor copysign_kernel(const Tensor& self, const Tensor& other) {
+  const ScalarType t = result_type(self, other);
+  WICK_CHECK(!is_complex(t), RuntimeError, "\"copysign_cpu\" not implemented for '", type_title(t), "'");
+  const Tensor magnitude = abs(as_floating(self.to(t)));
+  return where(signbit_kernel(other), neg(magnitude), magnitude);
+}
+
+Tensor hypot_kernel(const Tensor& self, const Tensor& other) {
+  check_floating(self, "hypot_cpu");
+  check_floating(other, "hypot_cpu");
+  // max * sqrt(1 + (min / max)^2): no square of a large number overflows.
+  const Tensor a = abs(self);
+  const Tensor b = abs(other);
+  const Tensor big = maximum(a, b);
+  const Tensor small = minimum(a, b);
+  const Tensor ratio = where(eq(big, Scalar(0)), zeros_like(big), div(small, big));
+  const Tensor r = mul(big, sqrt(add(mul(ratio, ratio), Scalar(1))));
+  // An infinite operand wins over a NaN, as std::hypot.
+  return where(logical_or(isinf_kernel(self), isinf_kernel(other)), full_like(r, Scalar(kInf)), r);
+}
+
+// max + log1p(exp(-|a - b|)) (base 2 for logaddexp2); equal infinities are themselves.
+Tensor log_add(const Tensor& self, const Tensor& other, bool base2, const char* kernel) {
+  check_floating(self, kernel);
+  check_floating(other, kernel);
+  const Tensor big = maximum(self, other);
+  const Tensor gap = neg(abs(sub(self, other)));
+  const Tensor r = base2 ? add(big, div(log1p(exp2(gap)), Scalar(0.69314718055994530942)))
+                         : add(big, log1p(exp(gap)));
+  return where(logical_and(isinf_kernel(self), eq(self, other)), self.to(r.dtype()).expand_as(r), r);
+}
+Tensor logaddexp_kernel(const Tensor& self, const Tensor& other) { return log_add(self, other, false, "logaddexp_cpu"); }
+Tensor logaddexp2_kernel(const Tensor& self, const Tensor& other) { return log_add(self, other, true, "logaddexp2_cpu"); }
+
+Tensor xlogy_kernel(const Tensor& self, const Tensor& other) {
+  const ScalarType t = result_type(self, other);
+  WICK_CHECK(!is_complex(t), RuntimeError, "\"xlogy_cpu\" not implemented for '", type_title(t), "'");
+  const ScalarType f = is_floating(t) ? t : kDefaultFloat;
+  const Tensor x = self.to(f);
+  const Tensor y = other.to(f);
+  const Tensor r = mul(x, log(y));
+  // 0 where x is 0, unless y is NaN.
+  return where(logical_and(eq(x, Scalar(0)), eq(y, y)), zeros_like(r), r);
+}
+
+// maximum/minimum where a NaN loses to a number.
+Tensor nan_losing(const Tensor& self, const Tensor& other, bool max, const char* kernel) {
+  const ScalarType t = result_type(self, other);
+  WICK_CHECK(!is_complex(t), RuntimeError, kernel, " not implemented for complex tensors.");
+  const Tensor r = max ? maximum(self, other) : minimum(self, other);
+  if (!is_floating(t)) return r;
+  const Tensor a = self.to(t).expand_as(r);
+  const Tensor b = other.to(t).expand_as(r);
+  return where(ne(a, a), b, where(ne(b, b), a, r));
+}
+Tensor fmax_kernel(const Tensor& self, const Tensor& other) { return nan_losing(self, other, true, "fmax"); }
+Tensor fmin_kernel(const Tensor& self, const Tensor& other) { return nan_losing(self, other, false, "fmin"); }
+
+Tensor float_power_kernel(const Tensor& self, const Tensor& exponent) {
+  const bool complex = is_complex(self.dtype()) || is_complex(exponent.dtype());
+  const ScalarType t = complex ? ScalarType::kComplex128 : ScalarType::kFloat64;
+  return pow(self.to(t), exponent.to(t));
+}
+
+Tensor ldexp_kernel(const Tensor& self, const Tensor& other) {
+  // 2^other: exp2 for real exponents, exp(other * ln 2) for complex ones.
+  const Tensor power = is_complex(other.dtype()) ? exp(mul(other, Scalar(0.69314718055994530942)))
+                                                 : exp2(as_floating(other));
+  return mul(as_floating(self), power);
+}
+
+Tensor heaviside_kernel(const Tensor& self, const Tensor& values) {
+  WICK_CHECK(!is_complex(self.dtype()) && !is_complex(values.dtype()), RuntimeError,
+             "heaviside is not yet implemented for complex tensors.");
+  WICK_CHECK(self.dtype() == values.dtype(), RuntimeError,
+             "heaviside is not yet implemented for tensors with different dtypes.");
+  const Tensor step = gt(self, Scalar(0)).to(self.dtype());
+  return where(eq(self, Scalar(0)), values, step);
+}
+
+Tensor positive_kernel(const Tensor& self) {
+  WICK_CHECK(self.dtype() != ScalarType::kBool, RuntimeError, "The `+` operator, on a bool tensor is not supported.");
+  return self;
+}
+
+Tensor count_nonzero_dims_kernel(const Tensor& self, IntArrayRef dim) {
+  return sum(ne(self, Scalar(0)), OptionalIntArrayRef(dim), false, ScalarType::kInt64);
+}
+Tensor count_nonzero_kernel(const Tensor& self, std::optional<I64> dim) {
+  if (!dim) return count_nonzero_dims_kernel(self, {});
+  const I64 d = *dim;
+  return count_nonzero_dims_kernel(self, IntArrayRef(d));
+}
+
+using Pair = std::tuple<Tensor, Tensor>;
+
+Pair aminmax_kernel(const Tensor& self, std::optional<I64> dim, bool keepdim) {
+  if (!dim) {
+    WICK_CHECK(self.numel() > 0, RuntimeError,
+               "aminmax(): cannot compute aminmax over an empty dimension as the operation has no identity.");
+    // keepdim without dim keeps every dim as 1, as PyTorch 1.13.
+    const Tensor lo = amin(self, {}, keepdim);
+    const Tensor hi = amax(self, {}, keepdim);
+    return {lo, hi};
+  }
+  const I64 d = *dim;
+  return {amin(self, IntArrayRef(d), keepdim), amax(self, IntArrayRef(d), keepdim)};
+}
+
+void check_moments(const Tensor& self, const char* name) {
+  WICK_CHECK(is_floating(self.dtype()) || is_complex(self.dtype()), RuntimeError, name,
+             " only support floating point and complex dtypes");
+}
+OptionalIntArrayRef dims_of(const std::optional<IntArrayRef>& dim) {
+  return dim ? OptionalIntArrayRef(*dim) : OptionalIntArrayRef();
+}
+std::optional<I64> correction_of(bool unbiased) { return unbiased ? 1 : 0; }
+
+Pair var_mean_correction_kernel(const Tensor& self, std::optional<IntArrayRef> dim, std::optional<I64> correction,
+                                bool keepdim) {
+  check_moments(self, "var_mean");
+  return {var_correction(self, dims_of(dim), correction, keepdim), mean(self, dims_of(dim), keepdim)};
+}
+Pair var_mean_dim_kernel(const Tensor& self, std::optional<IntArrayRef> dim, bool unbiased, bool keepdim) {
+  return var_mean_correction_kernel(self, dim, correction_of(unbiased), keepdim);
+}
+Pair var_mean_kernel(const Tensor& self, bool unbiased) {
+  return var_mean_correction_kernel(self, std::nullopt, correction_of(unbiased), false);
+}
+Pair std_mean_correction_kernel(const Tensor& self, std::optional<IntArrayRef> dim, std::optional<I64> correction,
+                                bool keepdim) {
+  check_moments(self, "std_mean");
+  return {std_correction(self, dims_of(dim), correction, keepdim), mean(self, dims_of(dim), keepdim)};
+}
+Pair std_mean_dim_kernel(const Tensor& self, std::optional<IntArrayRef> dim, bool unbiased, bool keepdim) {
+  return std_mean_correction_kernel(self, dim, correction_of(unbiased), keepdim);
+}
+Pair std_mean_kernel(const Tensor& self, bool unbiased) {
+  return std_mean_correction_kernel(self, std::nullopt, correction_of(unbiased), false);
+}
+
+Tensor dist_kernel(const Tensor& self, const Tensor& other, const Scalar& p) {
+  const Tensor difference = sub(self, other);
+  const ScalarType t = difference.dtype();
+  WICK_CHECK(is_floating(t) || is_complex(t), RuntimeError,
+             "norm(): input dtype should be either floating point or complex. Got ", type_title(t), " instead.");
+  return linalg::vector_norm(difference, p);
+}
+
 }  // namespace
 
 void register_numeric_kernels(std::vector<std::unique_ptr<Library>>& out) {
@@ -149,7 +322,29 @@ void register_numeric_kernels(std::vector<std::unique_ptr<Library>>& out) {
       .impl("clamp_min", &clamp_min_kernel)
       .impl("clamp_max", &clamp_max_kernel)
       .impl("nansum", &nansum_kernel)
-      .impl("nanmean", &nanmean_kernel);
+      .impl("nanmean", &nanmean_kernel)
+      .impl("copysign", &copysign_kernel)
+      .impl("hypot", &hypot_kernel)
+      .impl("logaddexp", &logaddexp_kernel)
+      .impl("logaddexp2", &logaddexp2_kernel)
+      .impl("xlogy", &xlogy_kernel)
+      .impl("fmax", &fmax_kernel)
+      .impl("fmin", &fmin_kernel)
+      .impl("float_power", &float_power_kernel)
+      .impl("ldexp", &ldexp_kernel)
+      .impl("heaviside", &heaviside_kernel)
+      .impl("signbit", &signbit_kernel)
+      .impl("positive", &positive_kernel)
+      .impl("count_nonzero.dim_IntList", &count_nonzero_dims_kernel)
+      .impl("count_nonzero", &count_nonzero_kernel)
+      .impl("aminmax", &aminmax_kernel)
+      .impl("var_mean", &var_mean_kernel)
+      .impl("var_mean.dim", &var_mean_dim_kernel)
+      .impl("var_mean.correction", &var_mean_correction_kernel)
+      .impl("std_mean", &std_mean_kernel)
+      .impl("std_mean.dim", &std_mean_dim_kernel)
+      .impl("std_mean.correction", &std_mean_correction_kernel)
+      .impl("dist", &dist_kernel);
   out.push_back(std::move(lib));
 }
 

@@ -93,7 +93,7 @@ SearchsortedMeta searchsorted(const Tensor& sorted_sequence, const Tensor& self,
 SearchsortedMeta bucketize(const Tensor& self, const Tensor& boundaries, bool out_int32, bool right) {
   WICK_CHECK(boundaries.dim() == 1, RuntimeError, "torch.bucketize: boundaries tensor must be 1 dimension, but got dim(",
              boundaries.dim(), ")");
-  return searchsorted(boundaries, self, out_int32, right, std::nullopt, std::nullopt);
+  return meta::searchsorted(boundaries, self, out_int32, right, std::nullopt, std::nullopt);
 }
 
 }  // namespace wick::meta

@@ -69,6 +69,7 @@ void register_builtins() {
     register_sorting_kernels(libs);
     register_index_kernels(libs);
     register_numeric_kernels(libs);
+    register_linalg_kernels(libs);
     register_nn_composite_kernels(libs);
     register_norm_composite_kernels(libs);
     register_composite_shape(libs);

@@ -102,7 +102,7 @@ wick/schema.h) at the start of a line; indented `key: value` lines follow.
               keywords (wick/opcheck.h). Variants (methods, aliases, out=,
               in-place) borrow their operator's samples and tags: write
               their own only where those cannot apply
-  tags        comma-separated facts the checks use: domain=positive|unit|
+  tags        comma-separated facts the checks use: domain=positive|unit|above_one|
               probability (where inputs are drawn), nondifferentiable,
               random (results depend on the generator), eps=..., atol=...
               (gradcheck's step and tolerance), may_alias (returns self or

@@ -278,6 +278,13 @@ const std::map<std::string, std::vector<Sample>>& explicit_samples() {
     m["vstack"] = {{{tl({{2, 3}, {1, 3}})}}, {{tl({{3}, {3}})}}};
     m["dstack"] = {{{tl({{2, 3}, {2, 3}})}}};
     m["column_stack"] = {{{tl({{3}, {3, 2}})}}};
+    m["tile"] = {{{t({2, 3}), ints({2})}}, {{t({3}), ints({2, 2})}}};
+    m["tensor_split"] = {{{t({7, 2}), i(3)}}, {{t({2, 7}), ints({1, 5}), i(1)}}};
+    m["hsplit"] = {{{t({2, 4}), i(2)}}, {{t({6}), ints({1, 4})}}};
+    m["vsplit"] = {{{t({4, 2}), i(2)}}};
+    m["dsplit"] = {{{t({2, 2, 4}), ints({1})}}};
+    m["repeat_interleave"] = {{{t({2, 3}), index({1, 2}, {2}), i(0)}}, {{t({2, 3}), i(2)}}};
+    m["vdot"] = {{{t({3}), t({3})}}};
     m["polar"] = {{{t({2, 3}), t({3})}}};
     m["addmm_"] = {{{t({2, 4}), t({2, 3}), t({3, 4})}},
                    {{t({2, 4}), t({2, 3}), t({3, 4})}, {{"beta", Value(0.5)}, {"alpha", Value(-2.0)}}}};
@@ -314,6 +321,8 @@ Tensor make_input(const TensorArg& a, Domain d, ScalarType dtype) {
     x = mag;
   } else if (d == Domain::kProbability) {
     x = mul(mag, wrap_scalar(Scalar(0.6)));  // [0.3, 0.9)
+  } else if (d == Domain::kAboveOne) {
+    x = add(mag, wrap_scalar(Scalar(0.7)));  // [1.2, 2.2)
   } else {
     if (d == Domain::kInsideUnit) mag = mul(mag, wrap_scalar(Scalar(0.6)));  // |x| in [0.3, 0.9)
     Tensor sign =
@@ -354,12 +363,34 @@ Domain domain_of(const std::string& name) {
       name.size() > 1 && name.back() == '_' && name.front() != '_' ? name.substr(0, name.size() - 1) : name;
   for (const char* p : kPositive)
     if (base == p) return Domain::kPositive;
-  if (base == "asin" || base == "acos") return Domain::kInsideUnit;
+  if (base == "asin" || base == "acos" || base == "atanh" || base == "arctanh") return Domain::kInsideUnit;
+  if (base == "acosh" || base == "arccosh") return Domain::kAboveOne;
+  if (base == "xlogy" || base == "float_power") return Domain::kPositive;
   if (name == "binary_cross_entropy" || name == "bernoulli") return Domain::kProbability;
   return Domain::kAwayFromZero;
 }
 
-Domain domain_of(const CatalogEntry& e) { return domain_of(sample_name(e)); }
+// The tags of e's definition; an in-place twin (torch.Tensor.acosh_) has its operator's (torch.acosh).
+std::vector<std::string> definition_tags(const CatalogEntry& e) {
+  std::vector<std::string> tags = operator_info(e.overloads.front()).tags;
+  const std::string base = sample_name(e);
+  if (tags.empty() && base.size() > 1 && base.back() == '_' && base.front() != '_') {
+    const std::string functional = "torch." + base.substr(0, base.size() - 1);
+    if (try_find_op(functional)) tags = operator_info(functional).tags;
+  }
+  return tags;
+}
+
+Domain domain_of(const CatalogEntry& e) {
+  // The definition's domain= tag, else by name.
+  for (const std::string& t : definition_tags(e)) {
+    if (t == "domain=positive") return Domain::kPositive;
+    if (t == "domain=unit") return Domain::kInsideUnit;
+    if (t == "domain=probability") return Domain::kProbability;
+    if (t == "domain=above_one") return Domain::kAboveOne;
+  }
+  return domain_of(sample_name(e));
+}
 
 tensor_list make_inputs(const Sample& s, Domain d, ScalarType dtype) {
   tensor_list inputs;
@@ -433,7 +464,7 @@ FormulaCheck check_formula(const CatalogEntry& e) {
   if (samples.empty()) return out;  // kNoSample
   const bool inplace = writes_first_argument(schema);
   // No derivative, as in PyTorch (histc, bincount, unique): backward must fail.
-  const std::vector<std::string> tags = operator_info(e.overloads.front()).tags;
+  const std::vector<std::string> tags = definition_tags(e);
   const bool no_derivative = std::find(tags.begin(), tags.end(), "no_derivative") != tags.end();
   bool any_differentiable = false;
   for (std::size_t n = 0; n < samples.size(); ++n) {

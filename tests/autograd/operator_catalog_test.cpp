@@ -366,7 +366,7 @@ void run_on(const CatalogEntry& e, const Item& item, ScalarType dtype, std::size
     const Sample& s = samples[n];
     const std::string where =
         std::string(item.name) + " on " + std::string(dtype_name(dtype)) + " (sample " + std::to_string(n) + ")";
-    autograd::tensor_list inputs = make_inputs(s, domain_of(e.name), dtype);
+    autograd::tensor_list inputs = make_inputs(s, domain_of(e), dtype);
     if (inplace) {
       for (Tensor& x : inputs) x = x.detach();
     }

@@ -83,7 +83,7 @@ const Divergence kDivergences[] = {
     {{"torch.bitwise_not(*out=*", "torch.nonzero(*out=*", "torch.argmax(*out=*", "torch.argmin(*out=*",
       "torch.all(*out=*", "torch.any(*out=*", "torch.softmax(*torch.float64, out=*",
       "torch.log_softmax(*torch.float64, out=*", "torch.linalg.vector_norm(*dtype=*out=*",
-      "torch.linalg.matrix_norm(*dtype=*out=*"},
+      "torch.linalg.matrix_norm(*dtype=*out=*", "torch.float_power(*out=*", "torch.signbit(*out=*"},
      "an out= of another dtype than the result's, where the result's dtype is fixed (an index, a bool, an integer "
      "bitwise result, an explicit dtype=): PyTorch refuses it ('Expected out tensor to have dtype long int, but got "
      "float instead', 'all only supports bool tensor for result, got: Float', 'Found dtype Float but expected "
@@ -141,8 +141,9 @@ const Divergence kDivergences[] = {
       "(1.5-2j) ? torch.tensor(*dtype=torch.float16)", "(torch.tensor(*dtype=torch.float16) + torch.tensor(1, dtype=torch.complex*"},
      "float16 with a complex number: PyTorch 1.13 computes in complex32 (ComplexHalf), which has few kernels; wick has "
      "no complex32 and computes in complex64"},
-    {{"torch.dot(*complex*", "torch.matmul(*complex*"},
-     "the dot product of complex vectors (torch.dot, 1-D torch.matmul): PyTorch 1.13 as Debian builds it returns 0; "
+    {{"torch.dot(*complex*", "torch.matmul(*complex*", "torch.vdot(*complex*", "torch.vdot(torch.tensor(*j*"},
+     "the dot product of complex vectors (torch.dot, torch.vdot, 1-D torch.matmul): PyTorch 1.13 as Debian builds it "
+     "returns 0; "
      "wick computes it",
      "tensor(0.+0.j*"},
     {{"F.group_norm(*bfloat16*", "torch.group_norm(*bfloat16*", "F.nll_loss(*bfloat16*"},

@@ -71,7 +71,8 @@ class Tensors:
         count = 1
         for d in dims:
             count *= d
-        lo, hi = {"positive": (0.5, 2.5), "unit": (-0.8, 0.7), "probability": (0.1, 0.9)}.get(
+        lo, hi = {"positive": (0.5, 2.5), "unit": (-0.8, 0.7), "probability": (0.1, 0.9),
+                  "above_one": (1.2, 2.2)}.get(
             "positive" if positive else self.domain, (-1.7, 1.9))
         lo += 0.13 * (self.n % 3)
         if not dims:
@@ -679,6 +680,81 @@ ERRORS = [
     "torch.ones(4).addmm_(torch.ones(2, 3), torch.ones(3, 4))",
 ]
 
+# --- edge values and refusals of single operators ------------------------------------------------
+
+EDGES = [
+    # signs: -0.0 and -NaN carry a sign bit
+    "torch.signbit(torch.tensor([-0., 0., float('-nan'), float('nan'), -float('inf'), 2.]))",
+    "torch.signbit(torch.tensor([-0., 1.], dtype=torch.float16))", "torch.signbit(torch.tensor([-3, 0, 4]))",
+    "torch.signbit(torch.tensor([True]))", "torch.signbit(torch.ones(2, dtype=torch.complex64))",
+    "torch.copysign(torch.tensor([1., 2., 3.]), torch.tensor([-0., 0., float('-nan')]))",
+    "torch.copysign(torch.tensor([1, -2, 3]), -1)", "torch.copysign(torch.tensor([True, False]), -1.5)",
+    "torch.positive(torch.tensor([True]))", "+torch.tensor([1, -2])",
+    # infinities and NaN
+    "torch.hypot(torch.tensor([3., float('inf'), float('nan'), 1e30]), torch.tensor([4., float('nan'), 1., 1e30]))",
+    "torch.hypot(torch.tensor([3, 4]), torch.tensor([4, 3]))",
+    "torch.logaddexp(torch.tensor([float('inf'), -float('inf'), 1000., -1000.]), "
+    "torch.tensor([float('inf'), -float('inf'), 1000., -1000.]))",
+    "torch.logaddexp2(torch.tensor([float('inf'), -float('inf'), 0.]), torch.tensor([1., -float('inf'), 0.]))",
+    "torch.logaddexp(torch.tensor([1, 2]), torch.tensor([1, 2]))",
+    "torch.xlogy(torch.tensor([0., 0., 1., 2.]), torch.tensor([0., float('nan'), 0., -1.]))",
+    "torch.xlogy(2, torch.tensor([1., 0.5]))", "torch.xlogy(torch.tensor([1, 0]), 3)",
+    "torch.fmax(torch.tensor([float('nan'), 1., float('nan')]), torch.tensor([2., float('nan'), float('nan')]))",
+    "torch.fmin(torch.tensor([1, 5]), torch.tensor([3., float('nan')]))",
+    "torch.fmax(torch.ones(2, dtype=torch.complex64), torch.ones(2, dtype=torch.complex64))",
+    "torch.float_power(torch.tensor([2, -2]), 2)", "torch.float_power(2, torch.tensor([0.5, -1.]))",
+    "torch.float_power(torch.tensor([-8.]), torch.tensor([1 / 3]))",
+    "torch.ldexp(torch.tensor([1., -3.]), torch.tensor([10, -2]))",
+    "torch.heaviside(torch.tensor([-1.5, 0., 2.]), torch.tensor([0.5]))",
+    "torch.heaviside(torch.tensor([-1, 0, 2]), torch.tensor([7]))",
+    "torch.heaviside(torch.tensor([-1., 0.]), torch.tensor([1]))",
+    # reductions
+    "torch.count_nonzero(torch.tensor([[0, 1, 2], [0, 0, 3]]), 0)",
+    "torch.count_nonzero(torch.tensor([[0., 1.], [float('nan'), 0.]]), (0, 1))", "torch.count_nonzero(torch.ones(2), 3)",
+    "torch.aminmax(torch.tensor([[1., 5.], [float('nan'), 0.]]), dim=0)", "torch.aminmax(torch.ones(0))",
+    "torch.aminmax(torch.ones(2, 3), keepdim=True)", "torch.aminmax(torch.ones(2, 0), dim=0)",
+    "torch.var_mean(torch.tensor([1, 2]))", "torch.std_mean(torch.tensor([[1., 2.], [3., 5.]]), 0, keepdim=True)",
+    "torch.var_mean(torch.tensor([1., 2., 4.]), correction=2)", "torch.var_mean(torch.tensor([1.]))",
+    "torch.dist(torch.tensor([1, 2]), torch.tensor([3, 4]))",
+    "torch.dist(torch.tensor([1., 2.]), torch.tensor([3., 5.]), float('inf'))",
+    "torch.dist(torch.tensor([1., 2.]), torch.tensor([3., 5.]), 0)",
+    # shapes
+    "torch.rot90(torch.arange(6).reshape(2, 3), 1, [0, 0])", "torch.rot90(torch.arange(6).reshape(2, 3), 1, [0, -2])",
+    "torch.rot90(torch.arange(6).reshape(2, 3), 1, [0, 2])", "torch.rot90(torch.arange(6).reshape(2, 3), 1, [0])",
+    "torch.rot90(torch.arange(3), 1)", "torch.rot90(torch.arange(6).reshape(2, 3), -7)",
+    "torch.fliplr(torch.ones(3))", "torch.flipud(torch.tensor(1.))", "torch.tile(torch.arange(3), ())",
+    "torch.tile(torch.arange(6).reshape(2, 3), (2, 1, 2))", "torch.tile(torch.arange(3), (-1,))",
+    "torch.ravel(torch.arange(6).reshape(2, 3).t())",
+    "torch.tensor_split(torch.arange(7), [2, 1, 9, -1])", "torch.tensor_split(torch.arange(7), 0)",
+    "torch.tensor_split(torch.arange(7), torch.tensor(3))", "torch.tensor_split(torch.arange(7), torch.tensor([2, 5]))",
+    "torch.tensor_split(torch.arange(7), torch.tensor([[1]]))", "torch.tensor_split(torch.arange(7), torch.tensor([1.]))",
+    "torch.tensor_split(torch.tensor(1), 2)", "torch.tensor_split(torch.arange(4), 6)",
+    "torch.hsplit(torch.arange(6), 4)", "torch.hsplit(torch.arange(6).reshape(1, 6), [1, 4])",
+    "torch.hsplit(torch.tensor(1), 2)", "torch.vsplit(torch.arange(6), 2)", "torch.vsplit(torch.ones(3, 2), 2)",
+    "torch.dsplit(torch.ones(2, 2), 2)", "torch.dsplit(torch.arange(8).reshape(1, 2, 4), 2)",
+    "torch.repeat_interleave(torch.tensor([2, 0, 1]))", "torch.repeat_interleave(torch.tensor([1, -2]))",
+    "torch.repeat_interleave(torch.tensor([[1, 2]]))", "torch.repeat_interleave(torch.tensor([1., 2.]))",
+    "torch.repeat_interleave(torch.tensor([1, 2]), output_size=5)",
+    "torch.repeat_interleave(torch.arange(6).reshape(2, 3), torch.tensor([1, 2]), dim=0)",
+    "torch.repeat_interleave(torch.arange(6).reshape(2, 3), torch.tensor([1, 2]), dim=1)",
+    "torch.repeat_interleave(torch.arange(6).reshape(2, 3), torch.tensor(2))",
+    "torch.repeat_interleave(torch.arange(6).reshape(2, 3), 2, dim=1, output_size=6)",
+    "torch.repeat_interleave(torch.arange(6).reshape(2, 3), 2, dim=0, output_size=3)",
+    "torch.repeat_interleave(torch.tensor(3.), 2)", "torch.repeat_interleave(torch.ones(2), -1)",
+    # products
+    "torch.inner(torch.ones(2, 3), torch.ones(2))", "torch.inner(torch.tensor([1, 2]), torch.tensor([1., 2.]))",
+    "torch.inner(torch.tensor(2.), torch.ones(2, 3))", "torch.inner(torch.arange(6).reshape(2, 3), torch.arange(3))",
+    "torch.vdot(torch.ones(2, 2), torch.ones(2, 2))", "torch.vdot(torch.ones(2), torch.ones(3))",
+    "torch.vdot(torch.tensor([1 + 2j, 3j]), torch.tensor([2 - 1j, 1 + 1j]))",
+    "torch.trace(torch.arange(6).reshape(2, 3))", "torch.trace(torch.ones(3))",
+    "torch.trace(torch.ones(2, 2, dtype=torch.bool))", "torch.trace(torch.ones(2, 2, dtype=torch.int8))",
+    "torch.kron(torch.tensor([1, 2]), torch.tensor([[1, 10], [100, 1000]]))", "torch.kron(torch.tensor(3), torch.ones(2))",
+    # the inverse hyperbolic functions and erfc at their edges
+    "torch.acosh(torch.tensor([1., 0.5, float('inf')]))", "torch.atanh(torch.tensor([1., -1., 0.5, 2.]))",
+    "torch.asinh(torch.tensor([-1e10, 0., 1e-10]))", "torch.erfc(torch.tensor([-10., 0., 10., 30.]))",
+    "torch.erfc(torch.ones(2, dtype=torch.complex64))", "torch.arccosh(torch.tensor([2, 3]))",
+]
+
 # --- grammar --------------------------------------------------------------------------------------
 
 
@@ -743,7 +819,8 @@ def run(expr):
 
 def main():
     sections = [("catalog", catalog_cases()), ("promotion", promotion_cases()), ("conversions", conversion_cases()),
-                ("printing", PRINTING), ("errors", ERRORS), ("grammar", grammar_cases()),
+                ("printing", PRINTING), ("errors", ERRORS), ("edges", EDGES),
+                ("grammar", grammar_cases()),
                 ("dtypes", coverage_cases())]
     out, seen = [], set()
     for section, exprs in sections:

@@ -52,7 +52,7 @@ const SignatureDivergence kSignatureDivergences[] = {
     {{"torch.max(input, dim, keepdim=False)", "torch.min(input, dim, keepdim=False)",
       "torch.topk(input, k, dim=-1, largest=True, sorted=True)", "torch.kthvalue(input, k, dim=-1, keepdim=False)",
       "torch.median(input, dim, keepdim=False)", "torch.nanmedian(input, dim, keepdim=False)",
-      "torch.mode(input, dim=-1, keepdim=False)"},
+      "torch.mode(input, dim=-1, keepdim=False)", "torch.aminmax(input, \\*, dim=None, keepdim=False)"},
      "no out=(values, indices) for the named-tuple results yet"},
     {{"torch.split(input, split_size_or_sections, dim=0)", "torch.Tensor.split(self, split_size_or_sections, dim=0)"},
      "one definition serves both: PyTorch names the first argument tensor in torch.split and the second "

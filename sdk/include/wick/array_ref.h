@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <iterator>
 #include <optional>
 #include <type_traits>
 #include <vector>
@@ -23,16 +24,11 @@ class ArrayRef final {
   template <std::size_t N>
   constexpr ArrayRef(const T (&array)[N]) noexcept : data_(array), size_(N) {}  // NOLINT(implicit)
   ArrayRef(const std::vector<T>& v) noexcept : data_(v.data()), size_(v.size()) {}  // NOLINT
-  // The list must outlive the ArrayRef: fine for call arguments.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Winit-list-lifetime"
-#endif
+  // The list must outlive the ArrayRef: fine for call arguments. std::data,
+  // not il.begin(): GCC 12 warns on the latter (-Winit-list-lifetime), and a
+  // pragma cannot silence it through a precompiled header (GCC bug 64117).
   constexpr ArrayRef(std::initializer_list<T> il) noexcept  // NOLINT(implicit)
-      : data_(il.begin()), size_(il.size()) {}
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
+      : data_(std::data(il)), size_(il.size()) {}
 
   [[nodiscard]] constexpr const T* data() const noexcept { return data_; }
   [[nodiscard]] constexpr std::size_t size() const noexcept { return size_; }
@@ -68,15 +64,8 @@ class OptionalIntArrayRef final {
   constexpr OptionalIntArrayRef(std::nullopt_t) noexcept {}  // NOLINT(implicit)
   constexpr OptionalIntArrayRef(IntArrayRef list) noexcept : has_(true), list_(list) {}  // NOLINT(implicit)
   OptionalIntArrayRef(const std::vector<std::int64_t>& list) noexcept : has_(true), list_(list) {}  // NOLINT
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Winit-list-lifetime"
-#endif
   constexpr OptionalIntArrayRef(std::initializer_list<std::int64_t> list) noexcept  // NOLINT(implicit)
       : has_(true), list_(list) {}
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
   template <typename I>
     requires(std::is_integral_v<I> && !std::is_same_v<I, bool>)
   constexpr OptionalIntArrayRef(I one) noexcept  // NOLINT(implicit)

@@ -107,7 +107,8 @@ struct SampleCall {
 };
 
 /// Where a sample's inputs are drawn from, as the operator's `domain=` tag says.
-enum class SampleDomain : std::uint8_t { kAwayFromZero, kPositive, kInsideUnit, kProbability };
+/// kAboveOne: [1.2, 2.2), where acosh is defined.
+enum class SampleDomain : std::uint8_t { kAwayFromZero, kPositive, kInsideUnit, kProbability, kAboveOne };
 
 /// Makes the tensors of `s`: inputs in `dtype` (int64 inputs are 1..3, bool
 /// random) drawn in `domain`, on `device`; fixed tensors (L[...], B[...])
