@@ -119,17 +119,21 @@ Tensor clamp_max_kernel(const Tensor& self, const Tensor& max) {
   return clamp(self, std::nullopt, max);
 }
 
+OptionalIntArrayRef dims_of(const std::optional<IntArrayRef>& dim) {
+  return dim ? OptionalIntArrayRef(*dim) : OptionalIntArrayRef();
+}
+
 Tensor nansum_kernel(const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim, std::optional<ScalarType> dtype) {
   WICK_CHECK(!is_complex(self.dtype()), RuntimeError, "nansum does not support complex inputs");
   const Tensor x = never_special(self) ? self : where(ne(self, self), zeros_like(self), self);
-  return sum(x, dim ? OptionalIntArrayRef(*dim) : OptionalIntArrayRef(), keepdim, dtype);
+  return sum(x, dims_of(dim), keepdim, dtype);
 }
 
 Tensor nanmean_kernel(const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim,
                       std::optional<ScalarType> dtype) {
   WICK_CHECK(is_floating(self.dtype()), RuntimeError,
              "nanmean(): expected input to have floating point dtype but got ", type_title(self.dtype()));
-  const Tensor count = sum(eq(self, self), dim ? OptionalIntArrayRef(*dim) : OptionalIntArrayRef(), keepdim);
+  const Tensor count = sum(eq(self, self), dims_of(dim), keepdim);
   return div(nansum_kernel(self, dim, keepdim, dtype), count);
 }
 
@@ -264,36 +268,33 @@ Pair aminmax_kernel(const Tensor& self, std::optional<I64> dim, bool keepdim) {
   return {amin(self, IntArrayRef(d), keepdim), amax(self, IntArrayRef(d), keepdim)};
 }
 
-void check_moments(const Tensor& self, const char* name) {
-  WICK_CHECK(is_floating(self.dtype()) || is_complex(self.dtype()), RuntimeError, name,
+// var_mean and std_mean: the spread (var or std) and the mean over the same dims.
+struct VarMean {
+  static constexpr const char* kName = "var_mean";
+  static Tensor spread(const Tensor& x, OptionalIntArrayRef dim, std::optional<I64> correction, bool keepdim) {
+    return var_correction(x, dim, correction, keepdim);
+  }
+};
+struct StdMean {
+  static constexpr const char* kName = "std_mean";
+  static Tensor spread(const Tensor& x, OptionalIntArrayRef dim, std::optional<I64> correction, bool keepdim) {
+    return std_correction(x, dim, correction, keepdim);
+  }
+};
+template <typename M>
+Pair moment_mean_correction(const Tensor& self, std::optional<IntArrayRef> dim, std::optional<I64> correction,
+                            bool keepdim) {
+  WICK_CHECK(is_floating(self.dtype()) || is_complex(self.dtype()), RuntimeError, M::kName,
              " only support floating point and complex dtypes");
+  return {M::spread(self, dims_of(dim), correction, keepdim), mean(self, dims_of(dim), keepdim)};
 }
-OptionalIntArrayRef dims_of(const std::optional<IntArrayRef>& dim) {
-  return dim ? OptionalIntArrayRef(*dim) : OptionalIntArrayRef();
+template <typename M>
+Pair moment_mean_dim(const Tensor& self, std::optional<IntArrayRef> dim, bool unbiased, bool keepdim) {
+  return moment_mean_correction<M>(self, dim, unbiased ? 1 : 0, keepdim);
 }
-std::optional<I64> correction_of(bool unbiased) { return unbiased ? 1 : 0; }
-
-Pair var_mean_correction_kernel(const Tensor& self, std::optional<IntArrayRef> dim, std::optional<I64> correction,
-                                bool keepdim) {
-  check_moments(self, "var_mean");
-  return {var_correction(self, dims_of(dim), correction, keepdim), mean(self, dims_of(dim), keepdim)};
-}
-Pair var_mean_dim_kernel(const Tensor& self, std::optional<IntArrayRef> dim, bool unbiased, bool keepdim) {
-  return var_mean_correction_kernel(self, dim, correction_of(unbiased), keepdim);
-}
-Pair var_mean_kernel(const Tensor& self, bool unbiased) {
-  return var_mean_correction_kernel(self, std::nullopt, correction_of(unbiased), false);
-}
-Pair std_mean_correction_kernel(const Tensor& self, std::optional<IntArrayRef> dim, std::optional<I64> correction,
-                                bool keepdim) {
-  check_moments(self, "std_mean");
-  return {std_correction(self, dims_of(dim), correction, keepdim), mean(self, dims_of(dim), keepdim)};
-}
-Pair std_mean_dim_kernel(const Tensor& self, std::optional<IntArrayRef> dim, bool unbiased, bool keepdim) {
-  return std_mean_correction_kernel(self, dim, correction_of(unbiased), keepdim);
-}
-Pair std_mean_kernel(const Tensor& self, bool unbiased) {
-  return std_mean_correction_kernel(self, std::nullopt, correction_of(unbiased), false);
+template <typename M>
+Pair moment_mean(const Tensor& self, bool unbiased) {
+  return moment_mean_correction<M>(self, std::nullopt, unbiased ? 1 : 0, false);
 }
 
 Tensor dist_kernel(const Tensor& self, const Tensor& other, const Scalar& p) {
@@ -338,12 +339,12 @@ void register_numeric_kernels(std::vector<std::unique_ptr<Library>>& out) {
       .impl("count_nonzero.dim_IntList", &count_nonzero_dims_kernel)
       .impl("count_nonzero", &count_nonzero_kernel)
       .impl("aminmax", &aminmax_kernel)
-      .impl("var_mean", &var_mean_kernel)
-      .impl("var_mean.dim", &var_mean_dim_kernel)
-      .impl("var_mean.correction", &var_mean_correction_kernel)
-      .impl("std_mean", &std_mean_kernel)
-      .impl("std_mean.dim", &std_mean_dim_kernel)
-      .impl("std_mean.correction", &std_mean_correction_kernel)
+      .impl("var_mean", &moment_mean<VarMean>)
+      .impl("var_mean.dim", &moment_mean_dim<VarMean>)
+      .impl("var_mean.correction", &moment_mean_correction<VarMean>)
+      .impl("std_mean", &moment_mean<StdMean>)
+      .impl("std_mean.dim", &moment_mean_dim<StdMean>)
+      .impl("std_mean.correction", &moment_mean_correction<StdMean>)
       .impl("dist", &dist_kernel);
   out.push_back(std::move(lib));
 }
