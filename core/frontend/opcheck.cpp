@@ -49,6 +49,7 @@ SampleDomain domain_of(const std::string& op, const Tags& tags) {
   if (*d == "unit") return SampleDomain::kInsideUnit;
   if (*d == "probability") return SampleDomain::kProbability;
   if (*d == "above_one") return SampleDomain::kAboveOne;
+  if (*d == "invertible") return SampleDomain::kInvertible;
   throw ValueError(detail::str_cat(op, ": unknown tag domain=", *d));
 }
 

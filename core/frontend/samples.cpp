@@ -184,6 +184,8 @@ class SampleParser {
             return SampleTensor{SampleTensor::Kind::kComplex, shape()};
           case 'L':
             return Value(tensor(literal(), ScalarType::kInt64));
+          case 'I':
+            return Value(tensor(literal(), ScalarType::kInt32));
           case 'B':
             return Value(tensor(literal(), ScalarType::kBool));
           default:
@@ -294,6 +296,11 @@ Tensor make_input(const std::vector<std::int64_t>& shape, ScalarType dtype, Devi
       if (d == SampleDomain::kInsideUnit) mag = mul(mag, 0.6);
       const Tensor sign = sub(mul(gt(rand(sizes, ScalarType::kFloat64), 0.5).to(ScalarType::kFloat64), 2.0), 1.0);
       x = mul(mag, sign);
+      const std::size_t r = shape.size();
+      if (d == SampleDomain::kInvertible && r >= 2 && shape[r - 1] == shape[r - 2]) {
+        const std::int64_t n = shape[r - 1];
+        x = add(x, mul(eye(n, std::nullopt, ScalarType::kFloat64), static_cast<double>(2 * n)));
+      }
     }
     x = x.to(dtype);
   }

@@ -182,6 +182,23 @@ struct SelectD {
   static Tensor forward(T t, std::int64_t dim, std::int64_t index) { return t.select(dim, index); }
 };
 
+struct DiagonalD {
+  static constexpr const char* kName = "DiagonalBackward0";
+  struct State {
+    DimVector sizes;
+    std::int64_t offset, dim1, dim2;
+  };
+  static State save(T self, std::int64_t offset, std::int64_t dim1, std::int64_t dim2) {
+    return {DimVector(self.sizes()), offset, wrap_dim(dim1, self.dim()), wrap_dim(dim2, self.dim())};
+  }
+  static constexpr const char* kEmbedName = "DiagonalBackwardBackward0";
+  static Tensor forward_state(T t, const State& s) { return t.diagonal(s.offset, s.dim1, s.dim2); }
+  static Tensor backward(T g, const State& s) { return embed<DiagonalD>(g, s); }
+  static Tensor forward(T t, std::int64_t offset, std::int64_t dim1, std::int64_t dim2) {
+    return t.diagonal(offset, dim1, dim2);
+  }
+};
+
 Tensor view_ag(DispatchKeySet ks, T self, IntArrayRef size) {
   static const auto op = op_handle<Tensor(T, IntArrayRef)>("torch.Tensor.view");
   return view_autograd<ViewD>(op, ks, self, size);
@@ -217,6 +234,10 @@ Tensor permute_ag(DispatchKeySet ks, T self, IntArrayRef dims) {
 Tensor narrow_ag(DispatchKeySet ks, T self, std::int64_t dim, std::int64_t start, std::int64_t length) {
   static const auto op = op_handle<Tensor(T, std::int64_t, std::int64_t, std::int64_t)>("torch.narrow");
   return view_autograd<NarrowD>(op, ks, self, dim, start, length);
+}
+Tensor diagonal_ag(DispatchKeySet ks, T self, std::int64_t offset, std::int64_t dim1, std::int64_t dim2) {
+  static const auto op = op_handle<Tensor(T, std::int64_t, std::int64_t, std::int64_t)>("torch.diagonal");
+  return view_autograd<DiagonalD>(op, ks, self, offset, dim1, dim2);
 }
 Tensor select_ag(DispatchKeySet ks, T self, std::int64_t dim, std::int64_t index) {
   static const auto op = op_handle<Tensor(T, std::int64_t, std::int64_t)>("torch.select");
@@ -528,6 +549,7 @@ void register_autograd_shape(std::vector<std::unique_ptr<Library>>& out) {
       .impl("squeeze", &squeeze_ag)
       .impl("narrow", &narrow_ag)
       .impl("select", &select_ag)
+      .impl("diagonal", &diagonal_ag)
       .impl("clone", &clone_ag);
   torch->fallback(std::make_shared<AutogradFallback>());
   // An operator tagged no_derivative (scatter with reduce: none in PyTorch

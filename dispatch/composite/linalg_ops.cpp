@@ -1,15 +1,20 @@
-// dispatch/composite/linalg_ops.cpp - inner, vdot, trace, kron.
+// dispatch/composite/linalg_ops.cpp - inner, vdot, trace, kron, diagonal; solve, inv, det, slogdet, logdet, matrix_power, multi_dot, cross, vecdot.
 /// \file
-/// Matrix functions composed from the products and reductions
-/// (dispatch/ops/linalg.ops): they run on every backend and get their
-/// gradients from their parts. Checks and messages are PyTorch 1.13's.
+/// Matrix functions composed from the products, the reductions and the
+/// LAPACK operators lu_factor_ex, lu_solve and solve_triangular
+/// (dispatch/ops/linalg.ops, Note [LAPACK operators]): they run on every
+/// backend with those kernels and get their gradients from their parts.
+/// Checks and messages are PyTorch 1.13's.
+#include <limits>
 #include <memory>
+#include <tuple>
 #include <vector>
 
 #include "dispatch/composite/composite.h"
 #include "wick/checked.h"
 #include "wick/error.h"
 #include "wick/library.h"
+#include "wick/meta_linalg.h"
 #include "wick/ops.h"
 #include "wick/tensor_util.h"
 
@@ -73,12 +78,347 @@ Tensor kron_kernel(const Tensor& self, const Tensor& other) {
   return mul(self.reshape(a_shape), other.reshape(b_shape)).reshape(shape);
 }
 
+// The view of the diagonal of dims dim1 and dim2, offset above (below) it:
+// those dims go, the diagonal becomes the last.
+Tensor diagonal_kernel(const Tensor& self, I64 offset, I64 dim1, I64 dim2) {
+  const I64 d1 = wrap_dim(dim1, self.dim());
+  const I64 d2 = wrap_dim(dim2, self.dim());
+  WICK_CHECK(d1 != d2, RuntimeError, "diagonal dimensions cannot be identical ", dim1, ", ", dim2);
+  const I64 n1 = self.sizes()[d1];
+  const I64 n2 = self.sizes()[d2];
+  // The diagonal's length: 0 when the offset leaves the matrix.
+  I64 length = 0;
+  if (offset >= 0 && offset < n2) length = std::min(n1, n2 - offset);
+  if (offset < 0 && offset > -n1) length = std::min(n1 + offset, n2);
+  I64 start = self.storage_offset();
+  if (length > 0) {
+    start = checked_add(
+        start, offset >= 0 ? checked_mul(offset, self.strides()[d2], "torch.diagonal")
+                           : checked_mul(-offset, self.strides()[d1], "torch.diagonal"),
+        "torch.diagonal");
+  }
+  DimVector sizes;
+  DimVector strides;
+  for (I64 d = 0; d < self.dim(); ++d) {
+    if (d == d1 || d == d2) continue;
+    sizes.push_back(self.sizes()[d]);
+    strides.push_back(self.strides()[d]);
+  }
+  sizes.push_back(length);
+  strides.push_back(checked_add(self.strides()[d1], self.strides()[d2], "torch.diagonal"));
+  return make_view(self, sizes, strides, start);
+}
+
+Tensor linalg_diagonal_kernel(const Tensor& A, I64 offset, I64 dim1, I64 dim2) {
+  return diagonal(A, offset, dim1, dim2);
+}
+
+// --- the LU family --------------------------------------------------------------------------------
+
+void check_matrix(const char* op, const Tensor& a) {
+  WICK_CHECK(a.dim() >= 2, RuntimeError, op, ": The input tensor A must have at least 2 dimensions.");
+}
+
+void check_square(const char* op, const Tensor& a) {
+  check_matrix(op, a);
+  WICK_CHECK(a.size(-1) == a.size(-2), RuntimeError, op, ": A must be batches of square matrices, but they are ",
+             a.size(-2), " by ", a.size(-1), " matrices");
+}
+
+void check_floating(const char* op, const Tensor& a) {
+  WICK_CHECK(is_floating(a.dtype()) || is_complex(a.dtype()), RuntimeError, op,
+             ": Expected a floating point or complex tensor as input. Got ", type_title(a.dtype()));
+}
+
+// PyTorch's inv and slogdet refuse 16-bit floats before LAPACK would.
+void check_not_low_precision(const char* op, const Tensor& a) {
+  WICK_CHECK(a.dtype() != ScalarType::kFloat16 && a.dtype() != ScalarType::kBFloat16, RuntimeError, op,
+             ": Low precision dtypes not supported. Got ", type_title(a.dtype()));
+}
+
+using Pair = std::tuple<Tensor, Tensor>;
+
+Pair lu_factor_kernel(const Tensor& A, bool pivot) {
+  auto [lu, pivots, info] = linalg::lu_factor_ex(A, pivot, false);
+  check_linalg_info("torch.linalg.lu_factor", info, LinalgFailure::kLuFactor);
+  return {lu, pivots};
+}
+
+// B is a batch of vectors when it is 1-D, or has A's shape without the last dim.
+bool vector_rhs(const Tensor& A, const Tensor& B) {
+  if (B.dim() == 1) return true;
+  if (B.dim() != A.dim() - 1) return false;
+  for (I64 d = 0; d < B.dim(); ++d)
+    if (B.size(d) != A.size(d)) return false;
+  return true;
+}
+
+Pair solve_ex_kernel(const Tensor& A, const Tensor& B, bool left, bool check_errors) {
+  const char* op = "linalg.solve";
+  check_square(op, A);
+  WICK_CHECK(A.dtype() == B.dtype(), RuntimeError, op, ": Expected A and B to have the same dtype, but found A of type ",
+             type_title(A.dtype()), " and B of type ", type_title(B.dtype()), " instead");
+  check_floating(op, A);
+  const bool vector = vector_rhs(A, B);
+  const Tensor rhs = vector ? B.unsqueeze(left ? -1 : -2) : B;
+  WICK_CHECK(rhs.dim() >= 2 && (left ? rhs.size(-2) : rhs.size(-1)) == A.size(-1), RuntimeError, op,
+             ": Incompatible shapes of A and B for the equation ", left ? "AX = B" : "XA = B", " (", A.size(-2), "x",
+             A.size(-1), " and ", rhs.dim() >= 2 ? rhs.size(-2) : rhs.size(-1), "x", rhs.size(-1), ")");
+  auto [lu, pivots, info] = linalg::lu_factor_ex(A, true, false);
+  Tensor x = linalg::lu_solve(lu, pivots, rhs, left, false);
+  if (vector) x = x.squeeze(left ? -1 : -2);
+  if (check_errors) check_linalg_info("torch.linalg.solve_ex", info, LinalgFailure::kSolve);
+  return {x, info};
+}
+
+Tensor solve_kernel(const Tensor& A, const Tensor& B, bool left) {
+  auto [x, info] = linalg::solve_ex(A, B, left, false);
+  check_linalg_info("torch.linalg.solve", info, LinalgFailure::kSolve);
+  return x;
+}
+
+Pair inv_ex_kernel(const Tensor& A, bool check_errors) {
+  const char* op = "linalg.inv";
+  check_square(op, A);
+  check_floating(op, A);
+  check_not_low_precision(op, A);
+  auto [lu, pivots, info] = linalg::lu_factor_ex(A, true, false);
+  const Tensor identity = eye(A.size(-1), std::nullopt, A.dtype(), A.device());
+  Tensor inverse = linalg::lu_solve(lu, pivots, identity, true, false);
+  if (check_errors) check_linalg_info("linalg.inv_ex", info, LinalgFailure::kInverse);
+  return {inverse, info};
+}
+
+Tensor inv_kernel(const Tensor& A) {
+  auto [inverse, info] = linalg::inv_ex(A, false);
+  check_linalg_info("linalg.inv", info, LinalgFailure::kInverse);
+  return inverse;
+}
+
+Tensor inverse_kernel(const Tensor& self) { return linalg::inv(self); }
+
+// The sign of the row permutation LAPACK's pivots describe: -1 for an odd
+// number of swaps (pivots[i] != i + 1), in `dtype`.
+Tensor permutation_sign(const Tensor& pivots, ScalarType dtype) {
+  const I64 n = pivots.size(-1);
+  const Tensor rows = arange(Scalar(1), Scalar(n + 1), Scalar(1), ScalarType::kInt32, pivots.device());
+  const Tensor swaps = sum(ne(pivots, rows), I64{-1});
+  return add(mul(remainder(swaps, 2), -2), 1).to(dtype);
+}
+
+// The LU factors of a square floating matrix, for the determinants.
+std::tuple<Tensor, Tensor> lu_diagonal(const char* op, const Tensor& A, bool low_precision_check) {
+  check_square(op, A);
+  check_floating(op, A);
+  if (low_precision_check) check_not_low_precision(op, A);
+  auto [lu, pivots, info] = linalg::lu_factor_ex(A, true, false);
+  return {lu.diagonal(0, -2, -1), permutation_sign(pivots, A.dtype())};
+}
+
+Tensor det_kernel(const Tensor& A) {
+  auto [diag, sign] = lu_diagonal("linalg.det", A, false);
+  return mul(prod(diag, -1), sign);
+}
+
+Tensor torch_det_kernel(const Tensor& self) { return linalg::det(self); }
+
+// The sign is the product of the diagonal's signs (phases) and the
+// permutation's; log|det| sums the logs of the diagonal's magnitudes.
+Pair slogdet_for(const char* op, const Tensor& A) {
+  auto [diag, perm] = lu_diagonal(op, A, true);
+  const Tensor sign = mul(prod(sgn(diag), -1), perm);
+  const Tensor logabsdet = sum(log(abs(diag)), I64{-1});
+  return {sign, logabsdet};
+}
+
+Pair linalg_slogdet_kernel(const Tensor& A) { return slogdet_for("linalg.slogdet", A); }
+Pair slogdet_kernel(const Tensor& self) { return slogdet_for("linalg.slogdet", self); }
+
+// log(det): NaN for a negative real determinant, -inf for a zero one; the
+// phase's log for complex ones.
+Tensor logdet_kernel(const Tensor& self) {
+  auto [sign, logabsdet] = slogdet_for("logdet", self);
+  if (is_complex(self.dtype())) return add(log(sign), logabsdet);
+  const Tensor nan = full({}, Scalar(std::numeric_limits<double>::quiet_NaN()), logabsdet.dtype(), self.device());
+  return where(lt(sign, 0), nan, logabsdet);
+}
+
+// --- powers, chains, cross products -------------------------------------------------------------------
+
+Tensor matrix_power_for(const char* op, const Tensor& self, I64 n) {
+  WICK_CHECK(self.dim() >= 2, RuntimeError, op, ": The input tensor A must have at least 2 dimensions.");
+  WICK_CHECK(self.size(-1) == self.size(-2), RuntimeError, op,
+             ": A must be batches of square matrices, but they are ", self.size(-2), " by ", self.size(-1),
+             " matrices");
+  if (n == 0) {
+    // The identity, written over a copy of self, as PyTorch: the result
+    // stays in self's graph with a zero gradient.
+    const Tensor identity = eye(self.size(-1), std::nullopt, self.dtype(), self.device());
+    Tensor result = self.clone();
+    result.copy_(identity.expand(self.sizes()));
+    return result;
+  }
+  Tensor base = n < 0 ? linalg::inv(self) : self;
+  // |n| without overflow at the most negative int64.
+  auto e = n < 0 ? static_cast<std::uint64_t>(-(n + 1)) + 1 : static_cast<std::uint64_t>(n);
+  if (e == 1) return base.clone();
+  // Square and multiply: the bits of e from the lowest.
+  Tensor result;
+  while (e > 0) {
+    if ((e & 1U) != 0) result = result.defined() ? matmul(result, base) : base;
+    e >>= 1U;
+    if (e > 0) base = matmul(base, base);
+  }
+  return result;
+}
+
+Tensor matrix_power_kernel(const Tensor& self, I64 n) { return matrix_power_for("linalg.matrix_power", self, n); }
+Tensor linalg_matrix_power_kernel(const Tensor& self, I64 n) {
+  return matrix_power_for("linalg.matrix_power", self, n);
+}
+
+// The C++ spelling of a dtype in PyTorch's multi_dot message.
+const char* cpp_type_name(ScalarType t) {
+  switch (t) {
+    case ScalarType::kBool: return "bool";
+    case ScalarType::kUInt8: return "unsigned char";
+    case ScalarType::kInt8: return "signed char";
+    case ScalarType::kInt16: return "short int";
+    case ScalarType::kInt32: return "int";
+    case ScalarType::kInt64: return "long int";
+    case ScalarType::kFloat16: return "c10::Half";
+    case ScalarType::kBFloat16: return "c10::BFloat16";
+    case ScalarType::kFloat32: return "float";
+    case ScalarType::kFloat64: return "double";
+    case ScalarType::kComplex64: return "c10::complex<float>";
+    case ScalarType::kComplex128: return "c10::complex<double>";
+    default: return type_title(t);
+  }
+}
+
+// The product of a chain of matrices, in the order with the fewest scalar
+// multiplications (the classic dynamic programme over split points).
+Tensor chain_product(const std::vector<Tensor>& m, const std::vector<std::vector<std::size_t>>& split, std::size_t i,
+                     std::size_t j) {
+  if (i == j) return m[i];
+  const std::size_t k = split[i][j];
+  return mm(chain_product(m, split, i, k), chain_product(m, split, k + 1, j));
+}
+
+Tensor multi_dot_kernel(const std::vector<Tensor>& tensors) {
+  const std::size_t n = tensors.size();
+  WICK_CHECK(n >= 2, RuntimeError, "multi_dot(): expected at least 2 tensors but got ", n);
+  const I64 first = tensors.front().dim();
+  const I64 last = tensors.back().dim();
+  WICK_CHECK(first == 1 || first == 2, RuntimeError, "multi_dot(): the first tensor must be 1D or 2D but got ", first,
+             "D");
+  WICK_CHECK(last == 1 || last == 2, RuntimeError, "multi_dot(): the last tensor must be 1D or 2D but got ", last,
+             "D");
+  for (std::size_t i = 1; i + 1 < n; ++i)
+    WICK_CHECK(tensors[i].dim() == 2, RuntimeError, "multi_dot(): tensor ", i, " must be 2D but got ",
+               tensors[i].dim(), "D");
+  for (std::size_t i = 1; i < n; ++i)
+    WICK_CHECK(tensors[i].dtype() == tensors[0].dtype(), RuntimeError,
+               "multi_dot(): all tensors must have be the same dtype but tensor 0 is ",
+               cpp_type_name(tensors[0].dtype()), " and tensor ", i, " ", cpp_type_name(tensors[i].dtype()));
+  std::vector<Tensor> m(tensors);
+  if (first == 1) m.front() = m.front().unsqueeze(0);
+  if (last == 1) m.back() = m.back().unsqueeze(-1);
+  for (std::size_t i = 0; i + 1 < n; ++i)
+    WICK_CHECK(m[i].size(1) == m[i + 1].size(0), RuntimeError, "multi_dot(): tensors ", i, " and ", i + 1,
+               " with shapes ", format_shape(tensors[i].sizes()), " and ", format_shape(tensors[i + 1].sizes()),
+               " cannot be multiplied");
+  // cost[i][j]: the fewest multiplications for m[i] ... m[j] (saturating).
+  std::vector<std::vector<I64>> cost(n, std::vector<I64>(n, 0));
+  std::vector<std::vector<std::size_t>> split(n, std::vector<std::size_t>(n, 0));
+  const auto rows = [&](std::size_t i) { return m[i].size(0); };
+  const auto cols = [&](std::size_t i) { return m[i].size(1); };
+  for (std::size_t len = 1; len < n; ++len) {
+    for (std::size_t i = 0; i + len < n; ++i) {
+      const std::size_t j = i + len;
+      cost[i][j] = std::numeric_limits<I64>::max();
+      for (std::size_t k = i; k < j; ++k) {
+        I64 c = 0;
+        bool fits = !__builtin_mul_overflow(rows(i), cols(k), &c) && !__builtin_mul_overflow(c, cols(j), &c) &&
+                    !__builtin_add_overflow(c, cost[i][k], &c) && !__builtin_add_overflow(c, cost[k + 1][j], &c);
+        if (!fits) c = std::numeric_limits<I64>::max();
+        if (c < cost[i][j] || k == i) {
+          cost[i][j] = c;
+          split[i][j] = k;
+        }
+      }
+    }
+  }
+  Tensor result = chain_product(m, split, 0, n - 1);
+  if (first == 1 && last == 1) return result.reshape({});
+  if (first == 1) return result.squeeze(0);
+  if (last == 1) return result.squeeze(-1);
+  return result;
+}
+
+// a x b along dim: the components (a1 b2 - a2 b1, a2 b0 - a0 b2, a0 b1 - a1 b0).
+Tensor cross_for(const Tensor& self, const Tensor& other, I64 dim) {
+  const char* op = "linalg.cross";
+  WICK_CHECK(self.dim() == other.dim(), RuntimeError, op, ": inputs must have the same number of dimensions.");
+  WICK_CHECK(self.dtype() == other.dtype(), RuntimeError, "expected scalar type ", type_title(self.dtype()),
+             " but found ", type_title(other.dtype()));
+  WICK_CHECK(self.dtype() != ScalarType::kBool, RuntimeError, "\"cross\" not implemented for 'Bool'");
+  const I64 d = wrap_dim(dim, self.dim());
+  WICK_CHECK(self.size(d) == 3 && other.size(d) == 3, RuntimeError, op, ": inputs dimension ", dim,
+             " must have length 3. Got ", self.size(d), " and ", other.size(d));
+  const auto part = [&](const Tensor& t, I64 i) { return t.narrow(d, i, 1); };
+  const auto term = [&](I64 i, I64 j) { return sub(mul(part(self, i), part(other, j)), mul(part(self, j), part(other, i))); };
+  return cat({term(1, 2), term(2, 0), term(0, 1)}, d);
+}
+
+Tensor linalg_cross_kernel(const Tensor& self, const Tensor& other, I64 dim) { return cross_for(self, other, dim); }
+
+// torch.cross without dim: the first dim of size 3 (of self, as PyTorch).
+Tensor cross_kernel(const Tensor& self, const Tensor& other, std::optional<I64> dim) {
+  if (dim) return cross_for(self, other, *dim);
+  for (I64 d = 0; d < self.dim(); ++d)
+    if (self.size(d) == 3) return cross_for(self, other, d);
+  throw RuntimeError("no dimension of size 3 in input");
+}
+
+Tensor vecdot_kernel(const Tensor& x, const Tensor& y, I64 dim) {
+  const char* op = "linalg.vecdot";
+  check_floating(op, x);
+  WICK_CHECK(x.dtype() == y.dtype(), RuntimeError, op, ": Expected x and y to have the same dtype, but found x of type ",
+             type_title(x.dtype()), " and y of type ", type_title(y.dtype()), " instead");
+  return sum(mul(is_complex(x.dtype()) ? conj_physical(x) : x, y), std::vector<I64>{dim});
+}
+
 }  // namespace
 
 void register_linalg_kernels(std::vector<std::unique_ptr<Library>>& out) {
   auto lib = std::make_unique<Library>("torch", DispatchKey::kCompositeImplicit);
-  lib->impl("inner", &inner_kernel).impl("vdot", &vdot_kernel).impl("trace", &trace_kernel).impl("kron", &kron_kernel);
+  lib->impl("inner", &inner_kernel)
+      .impl("vdot", &vdot_kernel)
+      .impl("trace", &trace_kernel)
+      .impl("kron", &kron_kernel)
+      .impl("diagonal", &diagonal_kernel)
+      .impl("det", &torch_det_kernel)
+      .impl("slogdet", &slogdet_kernel)
+      .impl("logdet", &logdet_kernel)
+      .impl("inverse", &inverse_kernel)
+      .impl("matrix_power", &matrix_power_kernel)
+      .impl("cross", &cross_kernel);
   out.push_back(std::move(lib));
+  auto linalg = std::make_unique<Library>("torch.linalg", DispatchKey::kCompositeImplicit);
+  linalg->impl("lu_factor", &lu_factor_kernel)
+      .impl("solve_ex", &solve_ex_kernel)
+      .impl("solve", &solve_kernel)
+      .impl("inv_ex", &inv_ex_kernel)
+      .impl("inv", &inv_kernel)
+      .impl("det", &det_kernel)
+      .impl("slogdet", &linalg_slogdet_kernel)
+      .impl("matrix_power", &linalg_matrix_power_kernel)
+      .impl("multi_dot", &multi_dot_kernel)
+      .impl("cross", &linalg_cross_kernel)
+      .impl("vecdot", &vecdot_kernel)
+      .impl("diagonal", &linalg_diagonal_kernel);
+  out.push_back(std::move(linalg));
 }
 
 }  // namespace wick

@@ -1,4 +1,4 @@
-// dispatch/ops/meta_linalg.cpp - meta functions of the matrix products mm, bmm, addmm, mv and dot.
+// dispatch/ops/meta_linalg.cpp - meta functions of the matrix products mm, bmm, addmm, mv and dot, and of the LAPACK-backed lu_factor_ex, lu_solve and solve_triangular.
 /// \file
 /// The operands share one dtype (no promotion, as in PyTorch) and one
 /// device (a 0-dim CPU tensor joins any, as addmm's self may be); the
@@ -6,11 +6,15 @@
 /// self broadcasts to it), [b, n, p] for bmm, [n] for mv, a 0-dim tensor
 /// for dot. matmul and outer are composites and reach these. The messages
 /// are PyTorch's CPU messages, for every backend.
+#include <algorithm>
 #include <cstdint>
+#include <string>
 
+#include "wick/checked.h"
 #include "wick/error.h"
 #include "wick/gen/torch_meta.h"
 #include "wick/meta.h"
+#include "wick/meta_linalg.h"
 #include "wick/tensor_util.h"
 
 namespace wick::meta {
@@ -99,4 +103,156 @@ OutputMeta dot(const Tensor& self, const Tensor& tensor) {
   return {TensorMeta::contiguous({}, self.dtype(), device)};
 }
 
+TensorMeta column_major(IntArrayRef sizes, ScalarType dtype, Device device) {
+  TensorMeta m = TensorMeta::contiguous(sizes, dtype, device);
+  const std::size_t r = sizes.size();
+  if (r < 2) return m;
+  const std::int64_t rows = sizes[r - 2];
+  const std::int64_t cols = sizes[r - 1];
+  m.strides[r - 2] = 1;
+  m.strides[r - 1] = std::max<std::int64_t>(rows, 1);
+  std::int64_t step = checked_mul(std::max<std::int64_t>(rows, 1), std::max<std::int64_t>(cols, 1), "column_major");
+  for (std::size_t d = r - 2; d-- > 0;) {
+    m.strides[d] = step;
+    step = checked_mul(step, std::max<std::int64_t>(sizes[d], 1), "column_major");
+  }
+  return m;
+}
+
 }  // namespace wick::meta
+
+namespace wick {
+
+void check_linalg_info(const char* op, const Tensor& info, LinalgFailure failure) {
+  if (info.numel() == 0 || info.device().is_meta()) return;
+  const Tensor flat = info.reshape({-1}).to(ScalarType::kInt64).to(Device());
+  const auto* codes = static_cast<const std::int64_t*>(flat.data_ptr());
+  for (std::int64_t b = 0; b < flat.numel(); ++b) {
+    const std::int64_t k = codes[b];
+    if (k == 0) continue;
+    const std::string where = info.dim() > 0 ? detail::str_cat("(Batch element ", b, "): ") : std::string();
+    WICK_CHECK(k > 0, RuntimeError, op, ": ", where, "Argument ", -k, " has illegal value.");
+    switch (failure) {
+      case LinalgFailure::kLuFactor:
+        throw RuntimeError(detail::str_cat(op, ": ", where, "U[", k, ",", k,
+                                           "] is zero and using it on lu_solve would result in a division by zero. "
+                                           "If you still want to perform the factorization, consider calling "
+                                           "linalg.lu(A, pivot) or linalg.lu_factor_ex(A, pivot)"));
+      case LinalgFailure::kSolve:
+        throw LinAlgError(
+            detail::str_cat(op, ": ", where, "The solver failed because the input matrix is singular."));
+      case LinalgFailure::kInverse:
+        throw LinAlgError(detail::str_cat(op, ": ", where, "The diagonal element ", k,
+                                          " is zero, the inversion could not be completed because the input matrix "
+                                          "is singular."));
+    }
+  }
+}
+
+}  // namespace wick
+
+// Note [LAPACK operators]
+// lu_factor_ex, lu_solve and solve_triangular are the torch.linalg operators
+// a backend implements (the CPU on LAPACK); solve, inv, det, slogdet and the
+// rest are composites of them (dispatch/composite/linalg_ops.cpp). Their
+// checks and messages are PyTorch 1.13's, which name the operators
+// inconsistently ("torch.linalg.lu_solve" and "linalg.lu_solve"): kept.
+namespace wick::linalg::meta {
+namespace {
+
+using I64 = std::int64_t;
+
+// t's sizes without the last `drop` dims.
+IntArrayRef leading(const Tensor& t, I64 drop) {
+  return {t.sizes().data(), static_cast<std::size_t>(t.dim() - drop)};
+}
+
+void check_matrix(const char* op, const char* name, const Tensor& t) {
+  WICK_CHECK(t.dim() >= 2, RuntimeError, op, ": The input tensor ", name, " must have at least 2 dimensions.");
+}
+
+void check_square(const char* op, const Tensor& a) {
+  WICK_CHECK(a.size(-1) == a.size(-2), RuntimeError, op, ": A must be batches of square matrices, but they are ",
+             a.size(-2), " by ", a.size(-1), " matrices");
+}
+
+void check_floating(const char* op, ScalarType t) {
+  WICK_CHECK(is_floating(t) || is_complex(t), RuntimeError, op,
+             ": Expected a floating point or complex tensor as input. Got ", type_title(t));
+}
+
+// LAPACK has single, double and their complex types only.
+void check_lapack_type(const char* kernel, ScalarType t) {
+  WICK_CHECK(t == ScalarType::kFloat32 || t == ScalarType::kFloat64 || is_complex(t), RuntimeError, "\"", kernel,
+             "\" not implemented for '", type_title(t), "'");
+}
+
+// The shape of X in A X = B (left) or X A = B: B's matrix, A's n matching.
+void check_system(const char* op, const Tensor& a, const Tensor& b, bool left) {
+  const I64 n = a.size(-1);
+  WICK_CHECK(left ? b.size(-2) == n : b.size(-1) == n, RuntimeError, op,
+             ": Incompatible shapes of A and B for the equation ", left ? "AX = B" : "XA = B", " (", a.size(-2), "x",
+             a.size(-1), " and ", b.size(-2), "x", b.size(-1), ")");
+}
+
+// The batch dims of a and b broadcast, then b's matrix dims.
+DimVector system_shape(const char* op, const Tensor& a, const Tensor& b) {
+  DimVector shape = broadcast_shapes(leading(a, 2), leading(b, 2), op);
+  shape.push_back(b.size(-2));
+  shape.push_back(b.size(-1));
+  return shape;
+}
+
+}  // namespace
+
+LuFactorMeta lu_factor_ex(const Tensor& A, bool /*pivot*/, bool /*check_errors*/) {
+  WICK_CHECK(A.dim() >= 2, RuntimeError, "torch.lu_factor: Expected tensor with 2 or more dimensions. Got size: ",
+             format_shape(A.sizes()), " instead");
+  check_lapack_type("lu_cpu", A.dtype());
+  const I64 m = A.size(-2);
+  const I64 n = A.size(-1);
+  const IntArrayRef batch = leading(A, 2);
+  DimVector pivots = batch;
+  pivots.push_back(std::min(m, n));
+  return {{wick::meta::column_major(A.sizes(), A.dtype(), A.device()),
+           TensorMeta::contiguous(pivots, ScalarType::kInt32, A.device()),
+           TensorMeta::contiguous(batch, ScalarType::kInt32, A.device())}};
+}
+
+OutputMeta lu_solve(const Tensor& LU, const Tensor& pivots, const Tensor& B, bool left, bool /*adjoint*/) {
+  check_matrix("linalg.lu_solve", "LU", LU);
+  check_matrix("linalg.lu_solve", "B", B);
+  check_square("torch.linalg.lu_solve", LU);
+  check_floating("torch.linalg.lu_solve", LU.dtype());
+  check_lapack_type("lu_solve_cpu", LU.dtype());
+  WICK_CHECK(LU.dtype() == B.dtype(), RuntimeError,
+             "linalg.lu_solve: Expected LU and B to have the same dtype, but found LU of type ", type_title(LU.dtype()),
+             " and B of type ", type_title(B.dtype()), " instead");
+  WICK_CHECK(pivots.dtype() == ScalarType::kInt32, RuntimeError,
+             "linalg.lu_solve: pivots should be a Tensor of scalar type torch.int32");
+  WICK_CHECK(pivots.dim() >= 1 && pivots.size(-1) == LU.size(-1), RuntimeError,
+             "linalg.lu_solve: Number of pivots per batch should be same as the dimension of the matrix");
+  WICK_CHECK(pivots.sizes() == leading(LU, 1), RuntimeError,
+             "linalg.lu_solve: Expected LU.shape[:-1] and pivots.shape to be the same, but got pivots with shape ",
+             format_shape(pivots.sizes()), " instead");
+  check_system("linalg.lu_solve", LU, B, left);
+  const Device device = common_device("linalg.lu_solve", LU, B);
+  (void)common_device("linalg.lu_solve", LU, pivots);
+  return {wick::meta::column_major(system_shape("linalg.lu_solve", LU, B), B.dtype(), device)};
+}
+
+OutputMeta solve_triangular(const Tensor& self, const Tensor& B, bool /*upper*/, bool left, bool /*unitriangular*/) {
+  const char* op = "linalg.solve_triangular";
+  check_matrix(op, "A", self);
+  check_matrix(op, "B", B);
+  check_square(op, self);
+  const ScalarType t = promote_types(self.dtype(), B.dtype());
+  WICK_CHECK(is_floating(t) || is_complex(t), RuntimeError, "\"triangular_solve_cpu\" not implemented for '",
+             type_title(t), "'");
+  check_lapack_type("triangular_solve_cpu", t);
+  check_system(op, self, B, left);
+  const Device device = common_device(op, self, B);
+  return {wick::meta::column_major(system_shape(op, self, B), t, device)};
+}
+
+}  // namespace wick::linalg::meta

@@ -89,6 +89,7 @@ void register_builtins() {
     autograd::register_autograd_reduce(libs);
     autograd::register_autograd_scan(libs);
     autograd::register_autograd_conv(libs);
+    autograd::register_autograd_lapack(libs);
     auto& reg = Registry::get();
     reg.missing_kernel_hint.store(&missing_kernel_hint, std::memory_order_release);
     set_host_copy(&host_copy_through_dispatch);

@@ -95,7 +95,7 @@ wick/schema.h) at the start of a line; indented `key: value` lines follow.
               T[2, 3] an input tensor of that shape (random, in the
               operator's domain, in the dtype the check asks for), R[3] and
               P[3] random and positive tensors that are not inputs, L[...]
-              an int64 tensor and B[...] a bool tensor of the given values
+              an int64 tensor, I[...] an int32 one and B[...] a bool tensor of the given values
               (L(2) a 0-dim one), M[2, 3] a random bool mask, [T[2], T[3]] a
               tensor list, dtype names (float32), numbers, 'strings',
               True/False/None, int lists, nested lists, and name=value
@@ -103,7 +103,8 @@ wick/schema.h) at the start of a line; indented `key: value` lines follow.
               in-place) borrow their operator's samples and tags: write
               their own only where those cannot apply
   tags        comma-separated facts the checks use: domain=positive|unit|above_one|
-              probability (where inputs are drawn), nondifferentiable,
+              probability|invertible (where inputs are drawn; invertible adds
+              2n times the identity to each n x n matrix), nondifferentiable,
               random (results depend on the generator), eps=..., atol=...
               (gradcheck's step and tolerance), may_alias (returns self or
               a new tensor), device_copy (copies between devices: no meta

@@ -128,6 +128,43 @@ void add_conv_samples(std::map<std::string, std::vector<Sample>>& m) {
   m["adaptive_avg_pool1d"] = {{{t({2, 2, 7}), ints({3})}}};
 }
 
+// The LU family and the other matrix functions (dispatch/ops/linalg.ops):
+// square inputs, made invertible by their domain; int32 pivots for lu_solve.
+void add_linalg_samples(std::map<std::string, std::vector<Sample>>& m) {
+  const auto pivots = [](std::vector<std::int64_t> v, std::vector<std::int64_t> shape) {
+    return Value(index(std::move(v), std::move(shape)).to_tensor().to(ScalarType::kInt32));
+  };
+  const std::vector<Sample> square = {{{t({3, 3})}}, {{t({2, 2, 2})}}};
+  for (const char* name : {"det", "slogdet", "logdet", "inverse", "inv", "inv_ex", "lu_factor", "lu_factor_ex"})
+    m[name] = square;
+  m["matrix_power"] = {{{t({3, 3}), i(3)}}, {{t({2, 2, 2}), i(0)}}, {{t({3, 3}), i(-2)}}, {{t({2, 2}), i(1)}}};
+  m["torch.linalg.solve"] = {{{t({3, 3}), t({3, 2})}},
+                             {{t({3, 3}), t({3})}},
+                             {{t({2, 3, 3}), t({3, 4})}},
+                             {{t({3, 3}), t({2, 3})}, {{"left", Value(false)}}}};
+  m["torch.linalg.solve_ex"] = m["torch.linalg.solve"];
+  m["torch.linalg.lu_solve"] = {{{t({3, 3}), pivots({3, 2, 3}, {3}), t({3, 2})}},
+                                {{t({3, 3}), pivots({2, 3, 3}, {3}), t({2, 3})}, {{"left", Value(false)}}},
+                                {{t({3, 3}), pivots({3, 3, 3}, {3}), t({3, 2})}, {{"adjoint", Value(true)}}},
+                                {{t({3, 3}), pivots({1, 3, 3}, {3}), t({1, 3})},
+                                 {{"left", Value(false)}, {"adjoint", Value(true)}}},
+                                {{t({2, 3, 3}), pivots({3, 2, 3, 1, 3, 3}, {2, 3}), t({3, 1})}}};
+  m["torch.linalg.solve_triangular"] = {
+      {{t({3, 3}), t({3, 2})}, {{"upper", Value(true)}}},
+      {{t({3, 3}), t({2, 3})}, {{"upper", Value(false)}, {"left", Value(false)}}},
+      {{t({3, 3}), t({3, 2})}, {{"upper", Value(false)}, {"unitriangular", Value(true)}}},
+      {{t({2, 3, 3}), t({1, 3})}, {{"upper", Value(true)}, {"left", Value(false)}}}};
+  m["torch.linalg.multi_dot"] = {{{TensorListArg{{{2, 3}, {3, 4}}}}},
+                                 {{TensorListArg{{{3}, {3, 4}, {4, 2}, {2}}}}},
+                                 {{TensorListArg{{{4, 2}, {2, 5}, {5, 3}, {3, 1}}}}}};
+  m["torch.cross"] = {{{t({3, 2}), t({3, 2})}}, {{t({2, 3}), t({2, 3}), i(1)}}, {{t({4, 3}), t({1, 3}), i(-1)}}};
+  m["torch.Tensor.cross"] = m["torch.cross"];
+  m["torch.linalg.cross"] = {{{t({2, 3}), t({2, 3})}}, {{t({3, 2}), t({3, 1})}, {{"dim", i(0)}}}};
+  m["vecdot"] = {{{t({2, 3}), t({3})}}, {{t({3, 2}), t({3, 2})}, {{"dim", i(0)}}}};
+  m["diagonal"] = {{{t({3, 4})}}, {{t({3, 4}), i(1)}}, {{t({2, 3, 4}), i(-1), i(2), i(0)}}};
+  m["torch.linalg.diagonal"] = {{{t({2, 3, 3})}}, {{t({3, 4})}, {{"offset", i(1)}}}};
+}
+
 // Operators whose arguments cannot be generated from the schema alone (or
 // that deserve more than the generic case), by entry name.
 const std::map<std::string, std::vector<Sample>>& explicit_samples() {
@@ -204,6 +241,7 @@ const std::map<std::string, std::vector<Sample>>& explicit_samples() {
     add_nn_samples(m);
     add_norm_samples(m);
     add_conv_samples(m);
+    add_linalg_samples(m);
     m["prod"] = {{{t({2, 3})}}, {{t({2, 3}), i(1)}}, {{t({2, 3}), i(0), Value(true)}}};
     m["max"] = {{{t({2, 3})}}, {{t({2, 3}), i(1)}}, {{t({2, 3}), i(0), Value(true)}}, {{t({2, 3}), t({3})}}};
     m["min"] = m["max"];
@@ -330,6 +368,11 @@ Tensor make_input(const TensorArg& a, Domain d, ScalarType dtype) {
                 wrap_scalar(Scalar(2.0))),
             wrap_scalar(Scalar(1.0)));
     x = mul(mag, sign);
+    const std::size_t r = a.shape.size();
+    if (d == Domain::kInvertible && r >= 2 && a.shape[r - 1] == a.shape[r - 2]) {  // well-conditioned
+      const std::int64_t n = a.shape[r - 1];
+      x = add(x, mul(eye(n, std::nullopt, ScalarType::kFloat64), wrap_scalar(Scalar(static_cast<double>(2 * n)))));
+    }
   }
   return x.to(dtype).requires_grad_();
 }
@@ -388,6 +431,7 @@ Domain domain_of(const CatalogEntry& e) {
     if (t == "domain=unit") return Domain::kInsideUnit;
     if (t == "domain=probability") return Domain::kProbability;
     if (t == "domain=above_one") return Domain::kAboveOne;
+    if (t == "domain=invertible") return Domain::kInvertible;
   }
   return domain_of(sample_name(e));
 }

@@ -118,7 +118,6 @@ const Divergence kDivergences[] = {
     {{"*device='nonsense'*"},
      "a bad device string: wick lists the device types it has (cpu, cuda, meta and registered ones), not "
      "PyTorch's nineteen"},
-    {{"*.diagonal(*", "*.unbind(*", "*.movedim(*"}, "not in the catalog yet (issue 20)"},
     // Note [Dtype coverage]: where wick computes what PyTorch 1.13 refuses.
     {{"*torch.float16*"},
      "float16 on the CPU: PyTorch 1.13's CPU has float16 kernels for a few operators only ('\"exp_vml_cpu\" not "
@@ -224,9 +223,11 @@ bool same_output(const std::string& wick_text, const std::string& torch_text) {
 }
 
 // Whether `expr` calls an operator that wick's CPU backend computes with
-// OpenBLAS (Note [The differential test]).
-const char* const kBlasNames[] = {"mm(",  "matmul(", "conv",      "linear(",    "mv(",
-                                  "dot(", "einsum(", "bilinear(", "tensordot(", " @ "};
+// OpenBLAS or its LAPACK (Note [The differential test]).
+const char* const kBlasNames[] = {"mm(",        "matmul(",       "conv",        "linear(",   "mv(",
+                                  "dot(",       "einsum(",       "bilinear(",   "tensordot(", " @ ",
+                                  "linalg.lu",  "linalg.solve",  "linalg.inv",  "det(",      "inverse(",
+                                  "matrix_power(", "multi_dot("};
 bool blas_computed(const std::string& expr) {
   return std::any_of(std::begin(kBlasNames), std::end(kBlasNames),
                      [&](const char* n) { return expr.find(n) != std::string::npos; });

@@ -81,6 +81,8 @@ class Tensors:
             return self.convert(f"torch.ones({', '.join(map(str, dims))})")
         base = f"torch.linspace({round(lo, 4)}, {hi}, {count})"
         base = base if len(dims) == 1 else f"{base}.reshape({', '.join(map(str, dims))})"
+        if self.domain == "invertible" and not positive and len(dims) >= 2 and dims[-1] == dims[-2]:
+            base = f"({base} + {2 * dims[-1]} * torch.eye({dims[-1]}))"  # linspace alone is singular
         return self.convert(base)
 
     def convert(self, text):
@@ -118,14 +120,15 @@ class Tensors:
 
         text = re.sub(r"\b([TRPMC])\[([^\[\]]*)\]", sub, sample)
         # L[...] and B[...] hold nested lists: up to the matching bracket.
-        while m := re.search(r"\b([LB])\[", text):
+        while m := re.search(r"\b([LBI])\[", text):
             depth, i = 0, m.end() - 1
             while True:
                 depth += {"[": 1, "]": -1}.get(text[i], 0)
                 if depth == 0:
                     break
                 i += 1
-            text = text[:m.start()] + f"torch.tensor({text[m.end() - 1:i + 1]})" + text[i + 1:]
+            int32 = ", dtype=torch.int32" if m.group(1) == "I" else ""
+            text = text[:m.start()] + f"torch.tensor({text[m.end() - 1:i + 1]}{int32})" + text[i + 1:]
         text = re.sub(r"\bL\((-?\d+)\)", r"torch.tensor(\1)", text)
         text = re.sub(r"\bB\((True|False)\)", r"torch.tensor(\1)", text)
         text = re.sub(r"(?<![.\w'\"])(" + "|".join(DTYPES + ["float16", "int8", "uint8"]) + r")\b(?!['\"])",

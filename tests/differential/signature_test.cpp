@@ -52,7 +52,10 @@ const SignatureDivergence kSignatureDivergences[] = {
     {{"torch.max(input, dim, keepdim=False)", "torch.min(input, dim, keepdim=False)",
       "torch.topk(input, k, dim=-1, largest=True, sorted=True)", "torch.kthvalue(input, k, dim=-1, keepdim=False)",
       "torch.median(input, dim, keepdim=False)", "torch.nanmedian(input, dim, keepdim=False)",
-      "torch.mode(input, dim=-1, keepdim=False)", "torch.aminmax(input, \\*, dim=None, keepdim=False)"},
+      "torch.mode(input, dim=-1, keepdim=False)", "torch.aminmax(input, \\*, dim=None, keepdim=False)",
+      "torch.linalg.lu_factor_ex(A, \\*, pivot=True, check_errors=False)", "torch.linalg.lu_factor(A, \\*, pivot=True)",
+      "torch.linalg.solve_ex(A, B, \\*, left=True, check_errors=False)", "torch.linalg.inv_ex(A, \\*, check_errors=False)",
+      "torch.linalg.slogdet(A)", "torch.slogdet(input)"},
      "no out=(values, indices) for the named-tuple results yet"},
     {{"torch.split(input, split_size_or_sections, dim=0)", "torch.Tensor.split(self, split_size_or_sections, dim=0)"},
      "one definition serves both: PyTorch names the first argument tensor in torch.split and the second "

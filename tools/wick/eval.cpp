@@ -356,7 +356,8 @@ class Evaluator {
   // PyTorch's Python binding returns a `Tensor[]` result as a tuple, and
   // several returns as a named tuple when the schema names them
   // (`max.dim(...) -> (Tensor values, Tensor indices)` gives
-  // torch.return_types.max), a plain tuple otherwise.
+  // torch.return_types.max), a plain tuple otherwise. ATen names the
+  // torch.linalg functions with a prefix (torch.return_types.linalg_slogdet).
   static Value as_python_result(const std::string& op, Value r) {
     if (r.is_tensor_list()) {
       std::vector<Value> items(r.to_tensor_list().begin(), r.to_tensor_list().end());
@@ -372,7 +373,8 @@ class Evaluator {
         std::vector<std::string> names;
         for (const SchemaArgument& ret : schema.returns) names.push_back(ret.name);
         if (std::find(names.begin(), names.end(), "") != names.end()) continue;
-        return Value(std::make_shared<NamedTuple>(schema.name, std::move(names), r.items()));
+        const std::string type = e.ns == "torch.linalg" ? "linalg_" + schema.name : schema.name;
+        return Value(std::make_shared<NamedTuple>(type, std::move(names), r.items()));
       }
     }
     return r;

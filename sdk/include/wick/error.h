@@ -69,6 +69,9 @@ WICK_DECLARE_ERROR(ValueError, Error)
 WICK_DECLARE_ERROR(IndexError, Error)
 WICK_DECLARE_ERROR(RuntimeError, Error)
 WICK_DECLARE_ERROR(NotImplementedError, RuntimeError)
+/// A matrix the operation cannot use: singular for solve and inv, not
+/// positive-definite for cholesky (PyTorch's torch.linalg.LinAlgError).
+WICK_DECLARE_ERROR(LinAlgError, RuntimeError)
 WICK_DECLARE_ERROR(PluginError, Error)
 /// A malformed schema string; the message shows the string and a caret under
 /// the offending character.

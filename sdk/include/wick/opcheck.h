@@ -107,8 +107,11 @@ struct SampleCall {
 };
 
 /// Where a sample's inputs are drawn from, as the operator's `domain=` tag says.
-/// kAboveOne: [1.2, 2.2), where acosh is defined.
-enum class SampleDomain : std::uint8_t { kAwayFromZero, kPositive, kInsideUnit, kProbability, kAboveOne };
+/// kAboveOne: [1.2, 2.2), where acosh is defined. kInvertible: as
+/// kAwayFromZero, plus 2n times the identity on each square matrix of n rows:
+/// diagonally dominant with a positive diagonal, so invertible, well
+/// conditioned and of positive determinant (solve, inv, det, logdet).
+enum class SampleDomain : std::uint8_t { kAwayFromZero, kPositive, kInsideUnit, kProbability, kAboveOne, kInvertible };
 
 /// Makes the tensors of `s`: inputs in `dtype` (int64 inputs are 1..3, bool
 /// random) drawn in `domain`, on `device`; fixed tensors (L[...], B[...])

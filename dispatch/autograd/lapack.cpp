@@ -1,0 +1,286 @@
+// dispatch/autograd/lapack.cpp - Autograd kernels of lu_factor_ex, lu_solve and solve_triangular.
+/// \file
+/// The three LAPACK operators (Note [LAPACK operators] in
+/// dispatch/ops/meta_linalg.cpp); solve, inv, det, slogdet and the others are
+/// composites and are differentiated through them. Each backward is written
+/// with differentiable operators (solve_triangular, lu_solve, matmul, tril,
+/// triu, gather), so double backward works, and each has its forward-mode
+/// tangent. Real matrices only, as wick's autograd (no complex gradients).
+///
+/// Note [LU derivatives]
+/// With A = P L U (L unit lower triangular, U upper, packed into LU as
+/// L - I + U), a change dA moves the factors by
+///   X = L^-1 P^T dA U^-1,   dL = L tril(X, -1),   dU = triu(X) U
+/// (L^-1 dL is strictly lower and dU U^-1 upper, so X splits uniquely).
+/// Backward is its transpose: with gL = tril(gLU, -1) and gU = triu(gLU),
+///   gA = P L^-T (tril(L^T gL, -1) + triu(gU U^T)) U^-T.
+/// For a solve X = A^-1 B, gB = A^-T G and gA = -gB X^T; a gradient gA of
+/// the matrix reaches the packed factors as
+///   gLU = tril(P^T gA U^T, -1) + triu(L^T P^T gA).
+/// Square matrices only: the backward of a rectangular lu_factor raises.
+#include <tuple>
+#include <vector>
+
+#include "dispatch/autograd/support.h"
+
+namespace wick::autograd {
+namespace {
+
+using T = const Tensor&;
+using I64 = std::int64_t;
+
+Tensor mt(T m) { return m.transpose(-2, -1); }
+
+// The row permutation LAPACK's pivots make: row i of P^T A is row perm[i]
+// of A (each batch's swaps applied in order to 0..n-1), int64, on the
+// pivots' device. Meta tensors have no values: the identity stands in.
+Tensor permutation_of(T pivots) {
+  const I64 n = pivots.dim() == 0 ? 0 : pivots.size(-1);
+  if (pivots.device().is_meta()) {
+    return wick::arange(Scalar(0), Scalar(n), Scalar(1), ScalarType::kInt64, pivots.device())
+        .expand(pivots.sizes())
+        .contiguous();
+  }
+  const Tensor piv = pivots.to(ScalarType::kInt64).to(Device()).contiguous();
+  Tensor perm = wick::empty(piv.sizes(), ScalarType::kInt64);
+  const auto* p = static_cast<const I64*>(piv.data_ptr());
+  auto* q = static_cast<I64*>(perm.data_ptr());
+  for (I64 b = 0; n > 0 && b < piv.numel() / n; ++b) {
+    I64* row = q + b * n;
+    for (I64 i = 0; i < n; ++i) row[i] = i;
+    for (I64 i = 0; i < n; ++i) {
+      const I64 j = p[b * n + i] - 1;
+      WICK_CHECK(j >= i && j < n, RuntimeError, "linalg.lu_solve: invalid pivot ", j + 1, " at position ", i + 1);
+      std::swap(row[i], row[j]);
+    }
+  }
+  return perm.to(pivots.device());
+}
+
+// The rows of m ([..., n, k]) reordered: row i of the result is row idx[i].
+Tensor take_rows(T m, T idx) {
+  DimVector shape(m.sizes());
+  Tensor index = idx.unsqueeze(-1);
+  // idx's batch dims broadcast against m's.
+  DimVector index_shape = broadcast_shapes(index.sizes(), shape, "linalg");
+  index_shape[index_shape.size() - 1] = m.size(-1);
+  DimVector m_shape = index_shape;
+  m_shape[m_shape.size() - 2] = m.size(-2);
+  return wick::gather(m.expand(m_shape), -2, index.expand(index_shape));
+}
+
+// P^T m and P m for the permutation `perm` of the pivots.
+Tensor apply_pt(T m, T perm) { return take_rows(m, perm); }
+Tensor apply_p(T m, T perm) { return take_rows(m, wick::argsort(perm, I64{-1})); }
+
+// The unit lower and the upper factor of packed LU.
+Tensor lower_of(T lu) {
+  const Tensor eye = wick::eye(lu.size(-1), std::nullopt, lu.dtype(), lu.device());
+  return wick::add(wick::tril(lu, -1), eye);
+}
+Tensor upper_of(T lu) { return wick::triu(lu); }
+
+void check_square_backward(T lu) {
+  WICK_CHECK(lu.size(-1) == lu.size(-2), NotImplementedError,
+             "the derivative of linalg.lu_factor_ex is implemented only for square matrices, not ", lu.size(-2), " by ",
+             lu.size(-1));
+}
+
+// gA of A = P L U from the gradient of the packed factors (Note [LU derivatives]).
+Tensor lu_factor_grad(T glu, T lu, T perm) {
+  check_square_backward(lu);
+  const Tensor l = lower_of(lu);
+  const Tensor u = upper_of(lu);
+  const Tensor phi = wick::add(wick::tril(wick::matmul(mt(l), wick::tril(glu, -1)), -1),
+                               wick::triu(wick::matmul(wick::triu(glu), mt(u))));
+  // L^-T phi, then (.) U^-T.
+  Tensor x = wick::linalg::solve_triangular(mt(l), phi, /*upper=*/true, /*left=*/true, /*unitriangular=*/true);
+  x = wick::linalg::solve_triangular(mt(u), x, /*upper=*/false, /*left=*/false, /*unitriangular=*/false);
+  return apply_p(x, perm);
+}
+
+// The tangent of packed LU for a tangent dA of A.
+Tensor lu_factor_tangent(T da, T lu, T perm) {
+  const Tensor l = lower_of(lu);
+  const Tensor u = upper_of(lu);
+  Tensor x = wick::linalg::solve_triangular(l, apply_pt(da, perm), false, true, true);
+  x = wick::linalg::solve_triangular(u, x, true, false, false);
+  return wick::add(wick::matmul(l, wick::tril(x, -1)), wick::matmul(wick::triu(x), u));
+}
+
+// A gradient of the matrix A = P L U carried to its packed factors.
+Tensor lu_from_matrix_grad(T ga, T lu, T perm) {
+  const Tensor pga = apply_pt(ga, perm);
+  return wick::add(wick::tril(wick::matmul(pga, mt(upper_of(lu))), -1), wick::triu(wick::matmul(mt(lower_of(lu)), pga)));
+}
+
+// The tangent of A = P L U for a tangent of its packed factors.
+Tensor matrix_tangent_of_lu(T dlu, T lu, T perm) {
+  const Tensor dl = wick::tril(dlu, -1);
+  const Tensor du = wick::triu(dlu);
+  return apply_p(wick::add(wick::matmul(dl, upper_of(lu)), wick::matmul(lower_of(lu), du)), perm);
+}
+
+// --- lu_factor_ex ---------------------------------------------------------------------------------
+
+struct LuFactorExBackward {
+  static constexpr const char* kName = "LinalgLuFactorExBackward0";
+  SavedVariable lu;
+  Tensor perm;
+  tensor_list backward(FormulaNode<LuFactorExBackward>& n, tensor_list& g) {
+    if (!n.should_compute_output(0) || !g[0].defined()) return {Tensor()};
+    return {lu_factor_grad(g[0], n.unpack(lu), perm)};
+  }
+  void release() { lu.reset(); }
+};
+
+std::tuple<Tensor, Tensor, Tensor> lu_factor_ex_autograd(DispatchKeySet ks, T A, bool pivot, bool check_errors) {
+  static const auto op =
+      op_handle<std::tuple<Tensor, Tensor, Tensor>(T, bool, bool)>("torch.linalg.lu_factor_ex");
+  auto node = make_node<LuFactorExBackward>(A);
+  auto out = call_below(op, ks, A, pivot, check_errors);
+  const Tensor& lu = std::get<0>(out);
+  const Tensor& pivots = std::get<1>(out);
+  if (node) {
+    set_history(lu, node);
+    node->f.lu = SavedVariable(lu, true);
+    node->f.perm = permutation_of(pivots);
+  }
+  if (any_tangent(A)) {
+    ExcludeDispatchKeyGuard below(DispatchKey::kAutograd);
+    check_square_backward(lu);
+    set_tangent(lu, lu_factor_tangent(fw_grad_of(A), lu, permutation_of(pivots)));
+  }
+  return out;
+}
+
+// --- lu_solve ----------------------------------------------------------------------------------------
+
+// -dA-side term of a solve's gradient: gA from gB and X (see the cases below).
+Tensor solve_matrix_grad(T gb, T x, bool left, bool adjoint) {
+  if (left) return wick::neg(adjoint ? wick::matmul(x, mt(gb)) : wick::matmul(gb, mt(x)));
+  return wick::neg(adjoint ? wick::matmul(mt(gb), x) : wick::matmul(mt(x), gb));
+}
+
+// The part of dB minus the effect of dA on the right-hand side (forward mode).
+Tensor solve_rhs_tangent(T db, T da, T x, bool left, bool adjoint) {
+  Tensor rhs;
+  if (da.defined()) {
+    const Tensor a = adjoint ? mt(da) : da;
+    rhs = wick::neg(left ? wick::matmul(a, x) : wick::matmul(x, a));
+  }
+  return fw_add(db, rhs);
+}
+
+struct LuSolveBackward {
+  static constexpr const char* kName = "LinalgLuSolveBackward0";
+  SavedVariable lu, result;
+  Tensor pivots, perm;
+  bool left = true, adjoint = false;
+  tensor_list backward(FormulaNode<LuSolveBackward>& n, tensor_list& g) {
+    if (!g[0].defined()) return {Tensor(), Tensor(), Tensor()};
+    const Tensor factors = n.unpack(lu);
+    // X = op(A)^-1 B (left) or B op(A)^-1: gB solves with the other op.
+    const Tensor gb = wick::linalg::lu_solve(factors, pivots, g[0], left, !adjoint);
+    Tensor glu;
+    if (n.should_compute_output(0))
+      glu = lu_from_matrix_grad(solve_matrix_grad(gb, n.unpack(result), left, adjoint), factors, perm);
+    return {glu, Tensor(), n.should_compute_output(2) ? gb : Tensor()};
+  }
+  void release() {
+    lu.reset();
+    result.reset();
+  }
+};
+
+Tensor lu_solve_autograd(DispatchKeySet ks, T LU, T pivots, T B, bool left, bool adjoint) {
+  static const auto op = op_handle<Tensor(T, T, T, bool, bool)>("torch.linalg.lu_solve");
+  auto node = make_node<LuSolveBackward>(LU, pivots, B);
+  Tensor out = call_below(op, ks, LU, pivots, B, left, adjoint);
+  if (node) {
+    auto& f = node->f;
+    f.left = left;
+    f.adjoint = adjoint;
+    f.pivots = pivots;
+    f.lu = SavedVariable(LU, false);
+    set_history(out, node);
+    if (node->should_compute_output(0)) {
+      f.perm = permutation_of(pivots);
+      f.result = SavedVariable(out, true);
+    }
+  }
+  if (any_tangent(LU, B)) {
+    ExcludeDispatchKeyGuard below(DispatchKey::kAutograd);
+    const Tensor dlu = fw_grad_of(LU);
+    const Tensor da = dlu.defined() ? matrix_tangent_of_lu(dlu, LU, permutation_of(pivots)) : Tensor();
+    const Tensor rhs = solve_rhs_tangent(fw_grad_of(B), da, out, left, adjoint);
+    set_tangent(out, wick::linalg::lu_solve(LU, pivots, rhs.expand(out.sizes()), left, adjoint));
+  }
+  return out;
+}
+
+// --- solve_triangular --------------------------------------------------------------------------------
+
+// The part of a matrix solve_triangular reads: its triangle, without the
+// diagonal when that is taken as ones.
+Tensor triangle(T m, bool upper, bool unitriangular) {
+  return upper ? wick::triu(m, unitriangular ? 1 : 0) : wick::tril(m, unitriangular ? -1 : 0);
+}
+
+struct SolveTriangularBackward {
+  static constexpr const char* kName = "LinalgSolveTriangularBackward0";
+  SavedVariable self, result;
+  bool upper = true, left = true, unitriangular = false;
+  ScalarType self_dtype = ScalarType::kFloat32, b_dtype = ScalarType::kFloat32;
+  tensor_list backward(FormulaNode<SolveTriangularBackward>& n, tensor_list& g) {
+    if (!g[0].defined()) return {Tensor(), Tensor()};
+    const Tensor a = n.unpack(self);
+    // X = A^-1 B: gB = A^-T G; X = B A^-1: gB = G A^-T.
+    const Tensor gb = wick::linalg::solve_triangular(mt(a), g[0], !upper, left, unitriangular);
+    Tensor ga;
+    if (n.should_compute_output(0))
+      ga = triangle(solve_matrix_grad(gb, n.unpack(result), left, false), upper, unitriangular).to(self_dtype);
+    return {ga, n.should_compute_output(1) ? gb.to(b_dtype) : Tensor()};
+  }
+  void release() {
+    self.reset();
+    result.reset();
+  }
+};
+
+Tensor solve_triangular_autograd(DispatchKeySet ks, T self, T B, bool upper, bool left, bool unitriangular) {
+  static const auto op = op_handle<Tensor(T, T, bool, bool, bool)>("torch.linalg.solve_triangular");
+  auto node = make_node<SolveTriangularBackward>(self, B);
+  Tensor out = call_below(op, ks, self, B, upper, left, unitriangular);
+  if (node) {
+    auto& f = node->f;
+    f.upper = upper;
+    f.left = left;
+    f.unitriangular = unitriangular;
+    f.self_dtype = self.dtype();
+    f.b_dtype = B.dtype();
+    f.self = SavedVariable(self, false);
+    set_history(out, node);
+    if (node->should_compute_output(0)) f.result = SavedVariable(out, true);
+  }
+  if (any_tangent(self, B)) {
+    ExcludeDispatchKeyGuard below(DispatchKey::kAutograd);
+    const Tensor ds = fw_grad_of(self);
+    const Tensor da = ds.defined() ? triangle(ds, upper, unitriangular) : Tensor();
+    const Tensor rhs = solve_rhs_tangent(fw_grad_of(B), da, out, left, false);
+    set_tangent(out, wick::linalg::solve_triangular(self, rhs.expand(out.sizes()), upper, left, unitriangular));
+  }
+  return out;
+}
+
+}  // namespace
+
+void register_autograd_lapack(std::vector<std::unique_ptr<Library>>& out) {
+  auto lib = std::make_unique<Library>("torch.linalg", DispatchKey::kAutograd);
+  lib->impl("lu_factor_ex", &lu_factor_ex_autograd)
+      .impl("lu_solve", &lu_solve_autograd)
+      .impl("solve_triangular", &solve_triangular_autograd);
+  out.push_back(std::move(lib));
+}
+
+}  // namespace wick::autograd

@@ -1,0 +1,257 @@
+// tests/backends/cpu_lapack_test.cpp - the LU family on LAPACK: lu_factor, lu_solve, solve, inv, det, slogdet, solve_triangular and their composites.
+/// \file
+/// Values are PyTorch 1.13's for the same inputs (float64); errors are its
+/// messages and types (LinAlgError for singular matrices). Gradients are
+/// checked by the catalog-walking gradcheck (formula_coverage_test.cpp);
+/// here the determinant's gradient is compared with its closed form.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "wick/autograd.h"
+#include "wick/loader.h"
+#include "wick/ops.h"
+
+namespace wick {
+namespace {
+
+using I64 = std::int64_t;
+
+Tensor mat(std::vector<double> v, std::vector<I64> shape, ScalarType t = ScalarType::kFloat64) {
+  std::vector<Value> items(v.begin(), v.end());
+  return tensor(Value::list(items), t).reshape(shape);
+}
+
+std::vector<double> values(const Tensor& t) {
+  Tensor c = t.contiguous().to(ScalarType::kFloat64);
+  const double* p = c.data_ptr<double>();
+  return std::vector<double>(p, p + c.numel());
+}
+
+void expect_near(const Tensor& t, const std::vector<double>& expected, double tol = 1e-12) {
+  const std::vector<double> got = values(t);
+  ASSERT_EQ(got.size(), expected.size());
+  for (std::size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], expected[i], tol) << "element " << i;
+}
+
+template <class E, class Fn>
+std::string error_of(Fn fn) {
+  try {
+    fn();
+  } catch (const E& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+class CpuLapack : public ::testing::Test {
+ protected:
+  void SetUp() override { init(); }
+  Tensor a_ = mat({4, 1, 2, 1, 5, 3, 2, -1, 6}, {3, 3});
+  Tensor b_ = mat({1, 2, 3, 4, 5, 6}, {3, 2});
+};
+
+TEST_F(CpuLapack, LuFactorPacksFactorsColumnMajor) {
+  auto [lu, pivots] = linalg::lu_factor(a_);
+  expect_near(lu, {4.0, 1.0, 2.0, 0.25, 4.75, 2.5, 0.5, -0.3157894736842105, 5.7894736842105265});
+  EXPECT_EQ(pivots.dtype(), ScalarType::kInt32);
+  EXPECT_EQ(values(pivots), (std::vector<double>{1, 2, 3}));
+  // LAPACK's layout, as PyTorch's: each matrix contiguous in its transpose.
+  EXPECT_EQ(lu.strides().vec(), (std::vector<I64>{1, 3}));
+  auto [blu, bpiv, binfo] = linalg::lu_factor_ex(stack({a_, a_.t()}));
+  EXPECT_EQ(blu.strides().vec(), (std::vector<I64>{9, 1, 3}));
+  EXPECT_EQ(binfo.sizes().vec(), (std::vector<I64>{2}));
+  EXPECT_EQ(values(binfo), (std::vector<double>{0, 0}));
+}
+
+TEST_F(CpuLapack, LuFactorOfRectangularMatricesReconstructs) {
+  for (const std::vector<I64>& shape : {std::vector<I64>{3, 4}, std::vector<I64>{4, 3}}) {
+    const Tensor a = randn(shape, ScalarType::kFloat64);
+    auto [lu, pivots, info] = linalg::lu_factor_ex(a);
+    const I64 m = shape[0];
+    const I64 n = shape[1];
+    const I64 k = std::min(m, n);
+    const Tensor l = add(tril(lu.narrow(1, 0, k), -1), eye(m, k, ScalarType::kFloat64));
+    const Tensor u = triu(lu.narrow(0, 0, k));
+    // P^T A: LAPACK's row swaps applied in order.
+    Tensor pa = a.clone();
+    const std::vector<double> piv = values(pivots);
+    for (I64 i = 0; i < k; ++i) {
+      const auto j = static_cast<I64>(piv[static_cast<std::size_t>(i)]) - 1;
+      if (j == i) continue;
+      const Tensor row_i = pa.select(0, i).clone();
+      pa.select(0, i).copy_(pa.select(0, j));
+      pa.select(0, j).copy_(row_i);
+    }
+    expect_near(matmul(l, u), values(pa), 1e-12);
+  }
+}
+
+TEST_F(CpuLapack, SolveInvDetMatchPyTorch) {
+  expect_near(linalg::solve(a_, b_), {-0.2363636363636364, -0.07272727272727278, 0.090909090909091, 0.18181818181818177,
+                                      0.9272727272727272, 1.0545454545454547});
+  expect_near(linalg::solve(a_, b_.t(), false), {-0.2, 0.7454545454545455, 0.5272727272727273, 0.0,
+                                                 0.9090909090909091, 0.5454545454545454});
+  expect_near(linalg::inv(a_), {0.3, -0.07272727272727272, -0.06363636363636363, 0.0, 0.18181818181818182,
+                                -0.09090909090909091, -0.1, 0.05454545454545454, 0.17272727272727273});
+  expect_near(inverse(a_), values(linalg::inv(a_)));
+  expect_near(linalg::det(a_), {110.0});
+  expect_near(a_.det(), {110.0});
+  auto [sign, logabsdet] = linalg::slogdet(a_);
+  expect_near(sign, {1.0});
+  expect_near(logabsdet, {std::log(110.0)});
+  expect_near(logdet(a_), {std::log(110.0)});
+  expect_near(linalg::matrix_power(a_, -2),
+              {0.09636363636363636, -0.03851239669421487, -0.023471074380165286, 0.009090909090909092,
+               0.02809917355371901, -0.032231404958677684, -0.04727272727272727, 0.026611570247933886,
+               0.031239669421487603});
+  // A vector right-hand side: 1-D, or A's shape without its last dim.
+  const Tensor x = linalg::solve(a_, mat({1, 3, 5}, {3}));
+  EXPECT_EQ(x.sizes().vec(), (std::vector<I64>{3}));
+  expect_near(x, {-0.2363636363636364, 0.090909090909091, 0.9272727272727272});
+  const Tensor batch = stack({a_, a_.t()});
+  EXPECT_EQ(linalg::solve(batch, mat({1, 3, 5, 1, 3, 5}, {2, 3})).sizes().vec(), (std::vector<I64>{2, 3}));
+}
+
+TEST_F(CpuLapack, SolversBroadcastBatchesAndAgreeWithTheInverse) {
+  const Tensor a = add(randn({2, 1, 3, 3}, ScalarType::kFloat64), mul(eye(3, std::nullopt, ScalarType::kFloat64), 4));
+  const Tensor b = randn({4, 3, 2}, ScalarType::kFloat64);
+  const Tensor x = linalg::solve(a, b);
+  EXPECT_EQ(x.sizes().vec(), (std::vector<I64>{2, 4, 3, 2}));
+  expect_near(matmul(a, x), values(b.expand({2, 4, 3, 2})), 1e-10);
+  auto [lu, pivots] = linalg::lu_factor(a);
+  const Tensor ainv = linalg::inv(a);
+  const Tensor bt = randn({4, 2, 3}, ScalarType::kFloat64);
+  // X A = B, X A^T = B, A^T X = B.
+  expect_near(linalg::lu_solve(lu, pivots, bt, false), values(matmul(bt, ainv)), 1e-10);
+  expect_near(linalg::lu_solve(lu, pivots, bt, false, true), values(matmul(bt, ainv.transpose(-2, -1))), 1e-10);
+  expect_near(linalg::lu_solve(lu, pivots, b, true, true), values(matmul(ainv.transpose(-2, -1), b)), 1e-10);
+}
+
+TEST_F(CpuLapack, ComplexSystemsSolve) {
+  const Tensor re = add(randn({3, 3}, ScalarType::kFloat64), mul(eye(3, std::nullopt, ScalarType::kFloat64), 4));
+  const Tensor a = complex(re, randn({3, 3}, ScalarType::kFloat64));
+  const Tensor b = complex(randn({3, 2}, ScalarType::kFloat64), randn({3, 2}, ScalarType::kFloat64));
+  const Tensor x = linalg::solve(a, b);
+  EXPECT_EQ(x.dtype(), ScalarType::kComplex128);
+  const Tensor residual = abs(sub(matmul(a, x), b));
+  EXPECT_LT(values(amax(residual))[0], 1e-12);
+  auto [lu, pivots] = linalg::lu_factor(a);
+  // X A^H = B (the conjugating path of a right-side adjoint solve).
+  const Tensor bt = b.t().contiguous();
+  const Tensor y = linalg::lu_solve(lu, pivots, bt, false, true);
+  EXPECT_LT(values(amax(abs(sub(matmul(y, conj_physical(a.t())), bt))))[0], 1e-12);
+}
+
+TEST_F(CpuLapack, SingularMatricesRaiseLinAlgError) {
+  const Tensor s = zeros({3, 3}, ScalarType::kFloat32);
+  EXPECT_EQ(error_of<LinAlgError>([&] { (void)linalg::solve(s, randn({3})); }),
+            "torch.linalg.solve: The solver failed because the input matrix is singular.");
+  EXPECT_EQ(error_of<LinAlgError>([&] { (void)linalg::inv(stack({eye(3), s})); }),
+            "linalg.inv: (Batch element 1): The diagonal element 1 is zero, the inversion could not be completed "
+            "because the input matrix is singular.");
+  EXPECT_EQ(error_of<RuntimeError>([&] { (void)linalg::lu_factor(s); }),
+            "torch.linalg.lu_factor: U[1,1] is zero and using it on lu_solve would result in a division by zero. If "
+            "you still want to perform the factorization, consider calling linalg.lu(A, pivot) or "
+            "linalg.lu_factor_ex(A, pivot)");
+  EXPECT_NE(error_of<RuntimeError>([&] { (void)linalg::lu_factor_ex(s, true, true); })
+                .find("torch.linalg.lu_factor_ex: U[1,1] is zero"),
+            std::string::npos);
+  // The _ex forms report instead of raising; det and slogdet have no error.
+  auto [inverse_, info] = linalg::inv_ex(s);
+  EXPECT_EQ(values(info), (std::vector<double>{1}));
+  EXPECT_EQ(values(linalg::det(s)), (std::vector<double>{0}));
+  auto [sign, logabsdet] = linalg::slogdet(s);
+  EXPECT_EQ(values(sign), (std::vector<double>{0}));
+  EXPECT_EQ(values(logabsdet)[0], -std::numeric_limits<double>::infinity());
+  const Tensor swap = mat({0, 1, 1, 0}, {2, 2});
+  EXPECT_EQ(values(linalg::det(swap)), (std::vector<double>{-1}));
+  EXPECT_TRUE(std::isnan(values(logdet(swap))[0]));
+  EXPECT_EQ(error_of<LinAlgError>([&] { (void)linalg::matrix_power(s, -1); }),
+            "linalg.inv: The diagonal element 1 is zero, the inversion could not be completed because the input "
+            "matrix is singular.");
+  // A zero on a triangular diagonal divides through, as PyTorch's solve_triangular.
+  const Tensor x = linalg::solve_triangular(mat({0, 1, 0, 1}, {2, 2}), mat({1, 1}, {2, 1}), true);
+  EXPECT_TRUE(std::isnan(values(x)[0]));
+  EXPECT_EQ(values(x)[1], 1.0);
+}
+
+TEST_F(CpuLapack, BadArgumentsNameTheOperator) {
+  const Tensor a = randn({3, 3});
+  EXPECT_EQ(error_of<RuntimeError>([&] { (void)linalg::inv(eye(3, std::nullopt, ScalarType::kInt64)); }),
+            "linalg.inv: Expected a floating point or complex tensor as input. Got Long");
+  EXPECT_EQ(error_of<RuntimeError>([&] { (void)linalg::det(randn({2, 3})); }),
+            "linalg.det: A must be batches of square matrices, but they are 2 by 3 matrices");
+  EXPECT_EQ(error_of<RuntimeError>([&] { (void)linalg::solve(a, randn({4})); }),
+            "linalg.solve: Incompatible shapes of A and B for the equation AX = B (3x3 and 4x1)");
+  EXPECT_EQ(error_of<RuntimeError>([&] { (void)linalg::solve(a.to(ScalarType::kFloat64), randn({3})); }),
+            "linalg.solve: Expected A and B to have the same dtype, but found A of type Double and B of type Float "
+            "instead");
+  EXPECT_EQ(error_of<RuntimeError>([&] { (void)linalg::lu_factor(a, false); }),
+            "linalg.lu_factor: LU without pivoting is not implemented on the CPU");
+  EXPECT_EQ(error_of<RuntimeError>([&] { (void)linalg::lu_factor(randn({3})); }),
+            "torch.lu_factor: Expected tensor with 2 or more dimensions. Got size: [3] instead");
+  EXPECT_EQ(error_of<RuntimeError>([&] { (void)linalg::lu_factor(a.to(ScalarType::kFloat16)); }),
+            "\"lu_cpu\" not implemented for 'Half'");
+  auto [lu, pivots] = linalg::lu_factor(a);
+  EXPECT_EQ(error_of<RuntimeError>([&] { (void)linalg::lu_solve(lu, pivots.to(ScalarType::kInt64), a); }),
+            "linalg.lu_solve: pivots should be a Tensor of scalar type torch.int32");
+  EXPECT_EQ(error_of<RuntimeError>([&] { (void)linalg::lu_solve(lu, pivots, randn({3, 2}), false); }),
+            "linalg.lu_solve: Incompatible shapes of A and B for the equation XA = B (3x3 and 3x2)");
+  EXPECT_EQ(error_of<RuntimeError>([&] { (void)linalg::solve_triangular(a, randn({3}), true); }),
+            "linalg.solve_triangular: The input tensor B must have at least 2 dimensions.");
+  EXPECT_EQ(error_of<RuntimeError>([&] { (void)linalg::matrix_power(randn({2, 3}), 2); }),
+            "linalg.matrix_power: A must be batches of square matrices, but they are 2 by 3 matrices");
+  EXPECT_EQ(error_of<RuntimeError>([&] { (void)linalg::multi_dot({a}); }),
+            "multi_dot(): expected at least 2 tensors but got 1");
+  EXPECT_EQ(error_of<RuntimeError>([&] { (void)linalg::multi_dot({a, randn({2, 2})}); }),
+            "multi_dot(): tensors 0 and 1 with shapes [3, 3] and [2, 2] cannot be multiplied");
+  EXPECT_EQ(error_of<RuntimeError>([&] { (void)linalg::multi_dot({a, a.to(ScalarType::kInt64)}); }),
+            "multi_dot(): all tensors must have be the same dtype but tensor 0 is float and tensor 1 long int");
+  EXPECT_EQ(error_of<RuntimeError>([&] { (void)linalg::cross(randn({2, 4}), randn({2, 4})); }),
+            "linalg.cross: inputs dimension -1 must have length 3. Got 4 and 4");
+  EXPECT_EQ(error_of<RuntimeError>([&] { (void)cross(randn({2, 2}), randn({2, 2})); }),
+            "no dimension of size 3 in input");
+}
+
+TEST_F(CpuLapack, ChainsPowersAndCrossProducts) {
+  EXPECT_EQ(values(linalg::multi_dot({arange(3, std::nullopt, 1, ScalarType::kFloat64),
+                                      arange(6, std::nullopt, 1, ScalarType::kFloat64).reshape({3, 2}),
+                                      arange(2, std::nullopt, 1, ScalarType::kFloat64)})),
+            (std::vector<double>{13}));
+  const std::vector<Tensor> chain = {randn({4, 2}, ScalarType::kFloat64), randn({2, 5}, ScalarType::kFloat64),
+                                     randn({5, 3}, ScalarType::kFloat64), randn({3, 1}, ScalarType::kFloat64)};
+  expect_near(linalg::multi_dot(chain), values(matmul(matmul(matmul(chain[0], chain[1]), chain[2]), chain[3])), 1e-12);
+  expect_near(linalg::matrix_power(a_, 5), values(matmul(matmul(matmul(matmul(a_, a_), a_), a_), a_)), 1e-6);
+  expect_near(linalg::matrix_power(a_, 0), values(eye(3, std::nullopt, ScalarType::kFloat64)));
+  EXPECT_EQ(values(linalg::cross(mat({1, 2, 3}, {3}), mat({4, 5, 6}, {3}))), (std::vector<double>{-3, 6, -3}));
+  EXPECT_EQ(values(cross(mat({1, 2, 3, 1, 2, 3}, {2, 3}), mat({4, 5, 6}, {1, 3}).expand({2, 3}))),
+            (std::vector<double>{-3, 6, -3, -3, 6, -3}));
+  EXPECT_EQ(values(linalg::vecdot(mat({1, 2, 3}, {3}), mat({4, 5, 6}, {3}))), (std::vector<double>{32}));
+}
+
+TEST_F(CpuLapack, DiagonalIsAView) {
+  Tensor m = arange(12, std::nullopt, 1, ScalarType::kFloat64).reshape({3, 4});
+  EXPECT_EQ(values(m.diagonal()), (std::vector<double>{0, 5, 10}));
+  EXPECT_EQ(values(m.diagonal(1)), (std::vector<double>{1, 6, 11}));
+  EXPECT_EQ(values(m.diagonal(-1)), (std::vector<double>{4, 9}));
+  EXPECT_EQ(m.diagonal(5).numel(), 0);
+  m.diagonal().fill_(Scalar(-1));
+  EXPECT_EQ(values(m.select(0, 1)), (std::vector<double>{4, -1, 6, 7}));
+  EXPECT_EQ(error_of<RuntimeError>([&] { (void)m.diagonal(0, 0, 0); }), "diagonal dimensions cannot be identical 0, 0");
+  EXPECT_EQ(diagonal(randn({2, 3, 4}), 1, 2, 0).sizes().vec(), (std::vector<I64>{3, 1}));
+}
+
+TEST_F(CpuLapack, DetGradientIsTheAdjugate) {
+  // d det(A) / dA = det(A) A^-T: PyTorch's gradient for this A.
+  const Tensor a = a_.clone().requires_grad_();
+  linalg::det(a).backward();
+  expect_near(a.grad(), {33.0, 0.0, -11.0, -8.0, 20.0, 6.0, -7.0, -10.0, 19.0}, 1e-10);
+}
+
+}  // namespace
+}  // namespace wick
