@@ -1,4 +1,4 @@
-// backends/cpu/lapack_ops.cpp - lu_factor_ex, lu_solve and solve_triangular on LAPACK (OpenBLAS's).
+// backends/cpu/lapack_ops.cpp - lu_factor_ex, lu_solve, solve_triangular, cholesky_ex and eigh on LAPACK (OpenBLAS's).
 /// \file
 /// The results are column-major batches (wick/meta_linalg.h), so each
 /// matrix of the output is LAPACK's operand in place: the kernel copies the
@@ -15,13 +15,17 @@
 #include <algorithm>
 #include <complex>
 #include <limits>
+#include <string_view>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
+#include <vector>
 
 #include <wick/checked.h>
 #include <wick/meta.h>
 #include <wick/meta_linalg.h>
+#include <wick/ops.h>
+#include <wick/tensor_util.h>
 
 #include <wick/gen/torch_kernels.h>
 #include "loops.h"
@@ -42,6 +46,20 @@ void cgetrs_(const char* trans, const int* n, const int* nrhs, const std::comple
              const int* ipiv, std::complex<float>* b, const int* ldb, int* info, std::size_t trans_len);
 void zgetrs_(const char* trans, const int* n, const int* nrhs, const std::complex<double>* a, const int* lda,
              const int* ipiv, std::complex<double>* b, const int* ldb, int* info, std::size_t trans_len);
+void spotrf_(const char* uplo, const int* n, float* a, const int* lda, int* info, std::size_t uplo_len);
+void dpotrf_(const char* uplo, const int* n, double* a, const int* lda, int* info, std::size_t uplo_len);
+void cpotrf_(const char* uplo, const int* n, std::complex<float>* a, const int* lda, int* info, std::size_t uplo_len);
+void zpotrf_(const char* uplo, const int* n, std::complex<double>* a, const int* lda, int* info, std::size_t uplo_len);
+void ssyevd_(const char* jobz, const char* uplo, const int* n, float* a, const int* lda, float* w, float* work,
+             const int* lwork, int* iwork, const int* liwork, int* info, std::size_t, std::size_t);
+void dsyevd_(const char* jobz, const char* uplo, const int* n, double* a, const int* lda, double* w, double* work,
+             const int* lwork, int* iwork, const int* liwork, int* info, std::size_t, std::size_t);
+void cheevd_(const char* jobz, const char* uplo, const int* n, std::complex<float>* a, const int* lda, float* w,
+             std::complex<float>* work, const int* lwork, float* rwork, const int* lrwork, int* iwork,
+             const int* liwork, int* info, std::size_t, std::size_t);
+void zheevd_(const char* jobz, const char* uplo, const int* n, std::complex<double>* a, const int* lda, double* w,
+             std::complex<double>* work, const int* lwork, double* rwork, const int* lrwork, int* iwork,
+             const int* liwork, int* info, std::size_t, std::size_t);
 }
 
 namespace wick::cpu {
@@ -66,6 +84,43 @@ void getrs(char trans, int n, int nrhs, const T* a, int lda, const int* ipiv, T*
   else if constexpr (std::is_same_v<T, double>) dgetrs_(&trans, &n, &nrhs, a, &lda, ipiv, b, &ldb, info, 1);
   else if constexpr (std::is_same_v<T, std::complex<float>>) cgetrs_(&trans, &n, &nrhs, a, &lda, ipiv, b, &ldb, info, 1);
   else zgetrs_(&trans, &n, &nrhs, a, &lda, ipiv, b, &ldb, info, 1);
+}
+
+template <typename T>
+void potrf(char uplo, int n, T* a, int lda, int* info) {
+  if constexpr (std::is_same_v<T, float>) spotrf_(&uplo, &n, a, &lda, info, 1);
+  else if constexpr (std::is_same_v<T, double>) dpotrf_(&uplo, &n, a, &lda, info, 1);
+  else if constexpr (std::is_same_v<T, std::complex<float>>) cpotrf_(&uplo, &n, a, &lda, info, 1);
+  else zpotrf_(&uplo, &n, a, &lda, info, 1);
+}
+
+// The real type of T (the eigenvalues' type).
+template <typename T>
+using RealOf = decltype(std::abs(T{}));
+
+// The symmetric (Hermitian) eigensolver, divide and conquer; a workspace
+// query first (lwork = -1), then the solve.
+template <typename T>
+void syevd(char uplo, int n, T* a, int lda, RealOf<T>* w, int* info) {
+  const char jobz = 'V';
+  int query = -1;
+  T work_size{};
+  RealOf<T> rwork_size{};
+  int iwork_size = 0;
+  const auto call = [&](T* work, int lwork, RealOf<T>* rwork, int lrwork, int* iwork, int liwork) {
+    if constexpr (std::is_same_v<T, float>) ssyevd_(&jobz, &uplo, &n, a, &lda, w, work, &lwork, iwork, &liwork, info, 1, 1);
+    else if constexpr (std::is_same_v<T, double>) dsyevd_(&jobz, &uplo, &n, a, &lda, w, work, &lwork, iwork, &liwork, info, 1, 1);
+    else if constexpr (std::is_same_v<T, std::complex<float>>)
+      cheevd_(&jobz, &uplo, &n, a, &lda, w, work, &lwork, rwork, &lrwork, iwork, &liwork, info, 1, 1);
+    else zheevd_(&jobz, &uplo, &n, a, &lda, w, work, &lwork, rwork, &lrwork, iwork, &liwork, info, 1, 1);
+  };
+  call(&work_size, query, &rwork_size, query, &iwork_size, query);
+  if (*info != 0) return;
+  std::vector<T> work(static_cast<std::size_t>(std::max(1, static_cast<int>(std::real(work_size)))));
+  std::vector<RealOf<T>> rwork(static_cast<std::size_t>(std::max(1, static_cast<int>(rwork_size))));
+  std::vector<int> iwork(static_cast<std::size_t>(std::max(1, iwork_size)));
+  call(work.data(), static_cast<int>(work.size()), rwork.data(), static_cast<int>(rwork.size()), iwork.data(),
+       static_cast<int>(iwork.size()));
 }
 
 // A LAPACK dimension: sizes beyond int are refused, as LAPACK's 32-bit
@@ -107,30 +162,32 @@ void solve_batches(const Tensor& a, const Tensor& x, Solve&& solve) {
   const I64 nrhs = x.size(-1);
   const T* ap = static_cast<const T*>(a.data_ptr());
   T* xp = static_cast<T*>(x.data_ptr());
-  for (I64 b = 0; b < batches; ++b) solve(ap + b * n * n, xp + b * n * nrhs, b);
+  const I64 a_step = checked_mul(n, n, "linalg");
+  const I64 x_step = checked_mul(n, nrhs, "linalg");
+  for (I64 b = 0; b < batches; ++b) solve(ap + b * a_step, xp + b * x_step, b);
 }
 
 }  // namespace
 
-void lu_factor_ex(const LuFactorMeta& /*m*/, const std::array<Tensor, 3>& outs, const Tensor& A, bool pivot,
+void lu_factor_ex(const LuFactorMeta& /*m*/, const std::array<Tensor, 3>& outs, const Tensor& input, bool pivot,
                   bool check_errors) {
   const char* op = "torch.linalg.lu_factor_ex";
   WICK_CHECK(pivot, RuntimeError, "linalg.lu_factor: LU without pivoting is not implemented on the CPU");
   const Tensor& lu = outs[0];
   const Tensor& pivots = outs[1];
   const Tensor& info = outs[2];
-  Tensor(lu).copy_(A);
-  const int m = lapack_int(A.size(-2), op);
-  const int n = lapack_int(A.size(-1), op);
+  Tensor(lu).copy_(input);
+  const int m = lapack_int(input.size(-2), op);
+  const int n = lapack_int(input.size(-1), op);
   const I64 k = std::min(m, n);
-  const I64 batches = batch_count(A);
+  const I64 batches = batch_count(input);
   auto* ipiv = static_cast<int*>(pivots.data_ptr());
   auto* codes = static_cast<int*>(info.data_ptr());
   if (m == 0 || n == 0) {
     for (I64 b = 0; b < batches; ++b) codes[b] = 0;
     return;
   }
-  visit_dtype<kLapackTypes>(A.dtype(), "lu_cpu", [&](auto tag) {
+  visit_dtype<kLapackTypes>(input.dtype(), "lu_cpu", [&](auto tag) {
     using T = decltype(tag);
     T* a = static_cast<T*>(lu.data_ptr());
     for (I64 b = 0; b < batches; ++b) getrf<T>(m, n, a + b * m * n, std::max(m, 1), ipiv + b * k, codes + b);
@@ -138,40 +195,90 @@ void lu_factor_ex(const LuFactorMeta& /*m*/, const std::array<Tensor, 3>& outs, 
   if (check_errors) check_linalg_info(op, info, LinalgFailure::kLuFactor);
 }
 
-void lu_solve(const OutputMeta& /*m*/, const Tensor& out, const Tensor& LU, const Tensor& pivots, const Tensor& B,
+void lu_solve(const OutputMeta& /*m*/, const Tensor& out, const Tensor& lu, const Tensor& pivots, const Tensor& b,
               bool left, bool adjoint) {
   const char* op = "linalg.lu_solve";
   const IntArrayRef batch(out.sizes().data(), static_cast<std::size_t>(out.dim() - 2));
-  const Tensor factors = column_major(expand_batch(LU, batch, 2));
+  const Tensor factors = column_major(expand_batch(lu, batch, 2));
   const Tensor ipiv = expand_batch(pivots, batch, 1).contiguous();
   // left: A X = B (or A^H X = B); right: X A = B as A^T X^T = B^T, and
   // X A^H = B as A Y = B^H with X = Y^H.
   const bool conjugate = !left && adjoint;
-  const char trans = left ? (adjoint ? (is_complex(B.dtype()) ? 'C' : 'T') : 'N') : (adjoint ? 'N' : 'T');
-  Tensor rhs = expand_batch(B, batch, 2);
+  const char trans = left ? (adjoint ? (is_complex(b.dtype()) ? 'C' : 'T') : 'N') : (adjoint ? 'N' : 'T');
+  Tensor rhs = expand_batch(b, batch, 2);
   if (!left) rhs = conjugate ? conj_physical(rhs.transpose(-2, -1)) : rhs.transpose(-2, -1);
   Tensor x = left ? out : column_major_copy(rhs);
   if (left) x.copy_(rhs);
-  const int n = lapack_int(LU.size(-1), op);
+  const int n = lapack_int(lu.size(-1), op);
   const int nrhs = lapack_int(x.size(-1), op);
   const auto* piv = static_cast<const int*>(ipiv.data_ptr());
-  visit_dtype<kLapackTypes>(B.dtype(), "lu_solve_cpu", [&](auto tag) {
+  visit_dtype<kLapackTypes>(b.dtype(), "lu_solve_cpu", [&](auto tag) {
     using T = decltype(tag);
-    solve_batches<T>(factors, x, [&](const T* a, T* xb, I64 b) {
+    solve_batches<T>(factors, x, [&](const T* a, T* xb, I64 k) {
       int info = 0;
-      getrs<T>(trans, n, nrhs, a, std::max(n, 1), piv + b * n, xb, std::max(n, 1), &info);
+      getrs<T>(trans, n, nrhs, a, std::max(n, 1), piv + k * n, xb, std::max(n, 1), &info);
       WICK_CHECK(info == 0, RuntimeError, op, ": LAPACK getrs failed with info ", info);
     });
   });
   if (!left) Tensor(out).copy_(conjugate ? conj_physical(x.transpose(-2, -1)) : x.transpose(-2, -1));
 }
 
-void solve_triangular(const OutputMeta& /*m*/, const Tensor& out, const Tensor& self, const Tensor& B, bool upper,
+void cholesky_ex(const LinalgPairMeta& /*m*/, const std::array<Tensor, 2>& outs, const Tensor& self, bool upper,
+                 bool check_errors) {
+  const char* op = "linalg.cholesky_ex";
+  const Tensor& factor = outs[0];
+  const Tensor& info = outs[1];
+  Tensor(factor).copy_(self);
+  const int n = lapack_int(self.size(-1), op);
+  const I64 batches = batch_count(self);
+  auto* codes = static_cast<int*>(info.data_ptr());
+  if (n == 0) {
+    for (I64 k = 0; k < batches; ++k) codes[k] = 0;
+    return;
+  }
+  const I64 step = checked_mul(n, n, op);
+  visit_dtype<kLapackTypes>(self.dtype(), "cholesky_cpu", [&](auto tag) {
+    using T = decltype(tag);
+    T* a = static_cast<T*>(factor.data_ptr());
+    for (I64 k = 0; k < batches; ++k) {
+      T* m = a + k * step;
+      potrf<T>(upper ? 'U' : 'L', n, m, n, codes + k);
+      // LAPACK leaves the other triangle as it was: zero it (column-major, (i, j) at i + j n).
+      for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i)
+          if (upper ? i > j : i < j) m[i + static_cast<std::ptrdiff_t>(j) * n] = T(0);
+    }
+  });
+  if (check_errors) check_linalg_info(op, info, LinalgFailure::kCholesky);
+}
+
+void eigh(const LinalgPairMeta& /*m*/, const std::array<Tensor, 2>& outs, const Tensor& self, std::string_view uplo) {
+  const char* op = "linalg.eigh";
+  const Tensor& values = outs[0];
+  const Tensor& vectors = outs[1];
+  Tensor(vectors).copy_(self);
+  const int n = lapack_int(self.size(-1), op);
+  const I64 batches = batch_count(self);
+  if (n == 0 || batches == 0) return;
+  const I64 step = checked_mul(n, n, op);
+  Tensor info = make_empty(IntArrayRef(self.sizes().data(), static_cast<std::size_t>(self.dim() - 2)),
+                           ScalarType::kInt32);
+  auto* codes = static_cast<int*>(info.data_ptr());
+  visit_dtype<kLapackTypes>(self.dtype(), "linalg_eigh_cpu", [&](auto tag) {
+    using T = decltype(tag);
+    T* a = static_cast<T*>(vectors.data_ptr());
+    auto* w = static_cast<RealOf<T>*>(values.data_ptr());
+    for (I64 k = 0; k < batches; ++k) syevd<T>(uplo.front(), n, a + k * step, n, w + k * I64{n}, codes + k);
+  });
+  check_linalg_info(op, info, LinalgFailure::kEigh);
+}
+
+void solve_triangular(const OutputMeta& /*m*/, const Tensor& out, const Tensor& self, const Tensor& b, bool upper,
                       bool left, bool unitriangular) {
   const char* op = "linalg.solve_triangular";
   const IntArrayRef batch(out.sizes().data(), static_cast<std::size_t>(out.dim() - 2));
   const Tensor a = column_major(expand_batch(self, batch, 2).to(out.dtype()));
-  Tensor(out).copy_(expand_batch(B, batch, 2));
+  Tensor(out).copy_(expand_batch(b, batch, 2));
   if (out.numel() == 0) return;
   const int rows = lapack_int(out.size(-2), op);
   const int cols = lapack_int(out.size(-1), op);
@@ -187,9 +294,9 @@ void solve_triangular(const OutputMeta& /*m*/, const Tensor& out, const Tensor& 
     const T* ap = static_cast<const T*>(a.data_ptr());
     T* xp = static_cast<T*>(out.data_ptr());
     const T one(1);
-    for (I64 b = 0; b < batches; ++b) {
-      const T* ab = ap + b * n * n;
-      T* xb = xp + b * I64{rows} * cols;
+    for (I64 k = 0; k < batches; ++k) {
+      const T* ab = ap + k * n * n;
+      T* xb = xp + k * I64{rows} * cols;
       if constexpr (std::is_same_v<T, float>) {
         cblas_strsm(CblasColMajor, side, uplo, CblasNoTrans, diag, rows, cols, one, ab, n, xb, std::max(rows, 1));
       } else if constexpr (std::is_same_v<T, double>) {

@@ -50,6 +50,8 @@ SampleDomain domain_of(const std::string& op, const Tags& tags) {
   if (*d == "probability") return SampleDomain::kProbability;
   if (*d == "above_one") return SampleDomain::kAboveOne;
   if (*d == "invertible") return SampleDomain::kInvertible;
+  if (*d == "spd") return SampleDomain::kSpd;
+  if (*d == "hermitian") return SampleDomain::kHermitian;
   throw ValueError(detail::str_cat(op, ": unknown tag domain=", *d));
 }
 
@@ -392,8 +394,14 @@ CheckResult check_autograd(const std::string& op, const FunctionSchema& s, const
       if (is_floating(t.dtype())) t.requires_grad_();
     }
     // The call with `in` in place of the sample's inputs (self cloned for an
-    // in-place operator, so that the inputs stay leaves).
-    auto fn = [&](const autograd::tensor_list& in) {
+    // in-place operator, so that the inputs stay leaves). In a symmetric
+    // domain the operator sees the symmetric part of its first input:
+    // gradcheck perturbs each element alone, and such operators read one
+    // triangle (PyTorch's own checks wrap them the same way).
+    const bool symmetric = domain == SampleDomain::kSpd || domain == SampleDomain::kHermitian;
+    auto fn = [&](const autograd::tensor_list& given) {
+      autograd::tensor_list in = given;
+      if (symmetric && !in.empty()) in[0] = mul(add(in[0], in[0].transpose(-2, -1)), 0.5);
       SampleCall c = call;
       std::size_t k = 0;
       auto replace = [&](Value& v) {

@@ -297,7 +297,10 @@ Tensor make_input(const std::vector<std::int64_t>& shape, ScalarType dtype, Devi
       const Tensor sign = sub(mul(gt(rand(sizes, ScalarType::kFloat64), 0.5).to(ScalarType::kFloat64), 2.0), 1.0);
       x = mul(mag, sign);
       const std::size_t r = shape.size();
-      if (d == SampleDomain::kInvertible && r >= 2 && shape[r - 1] == shape[r - 2]) {
+      const bool square = r >= 2 && shape[r - 1] == shape[r - 2];
+      if (square && (d == SampleDomain::kHermitian || d == SampleDomain::kSpd))
+        x = mul(add(x, x.transpose(-2, -1)), 0.5);
+      if (square && (d == SampleDomain::kInvertible || d == SampleDomain::kSpd)) {
         const std::int64_t n = shape[r - 1];
         x = add(x, mul(eye(n, std::nullopt, ScalarType::kFloat64), static_cast<double>(2 * n)));
       }

@@ -1,6 +1,6 @@
-// dispatch/autograd/lapack.cpp - Autograd kernels of lu_factor_ex, lu_solve and solve_triangular.
+// dispatch/autograd/lapack.cpp - Autograd kernels of lu_factor_ex, lu_solve, solve_triangular, cholesky_ex and eigh.
 /// \file
-/// The three LAPACK operators (Note [LAPACK operators] in
+/// The LAPACK operators (Note [LAPACK operators] in
 /// dispatch/ops/meta_linalg.cpp); solve, inv, det, slogdet and the others are
 /// composites and are differentiated through them. Each backward is written
 /// with differentiable operators (solve_triangular, lu_solve, matmul, tril,
@@ -18,10 +18,12 @@
 /// the matrix reaches the packed factors as
 ///   gLU = tril(P^T gA U^T, -1) + triu(L^T P^T gA).
 /// Square matrices only: the backward of a rectangular lu_factor raises.
+#include <string_view>
 #include <tuple>
 #include <vector>
 
 #include "dispatch/autograd/support.h"
+#include "wick/tensor_util.h"
 
 namespace wick::autograd {
 namespace {
@@ -45,11 +47,13 @@ Tensor permutation_of(T pivots) {
   Tensor perm = wick::empty(piv.sizes(), ScalarType::kInt64);
   const auto* p = static_cast<const I64*>(piv.data_ptr());
   auto* q = static_cast<I64*>(perm.data_ptr());
-  for (I64 b = 0; n > 0 && b < piv.numel() / n; ++b) {
-    I64* row = q + b * n;
+  // One row of n pivots per matrix, in order.
+  for (I64 start = 0; n > 0 && start < piv.numel(); start = checked_add(start, n, "linalg.lu_solve")) {
+    I64* row = q + start;
+    const I64* swaps = p + start;
     for (I64 i = 0; i < n; ++i) row[i] = i;
     for (I64 i = 0; i < n; ++i) {
-      const I64 j = p[b * n + i] - 1;
+      const I64 j = swaps[i] - 1;
       WICK_CHECK(j >= i && j < n, RuntimeError, "linalg.lu_solve: invalid pivot ", j + 1, " at position ", i + 1);
       std::swap(row[i], row[j]);
     }
@@ -134,11 +138,11 @@ struct LuFactorExBackward {
   void release() { lu.reset(); }
 };
 
-std::tuple<Tensor, Tensor, Tensor> lu_factor_ex_autograd(DispatchKeySet ks, T A, bool pivot, bool check_errors) {
+std::tuple<Tensor, Tensor, Tensor> lu_factor_ex_autograd(DispatchKeySet ks, T a, bool pivot, bool check_errors) {
   static const auto op =
       op_handle<std::tuple<Tensor, Tensor, Tensor>(T, bool, bool)>("torch.linalg.lu_factor_ex");
-  auto node = make_node<LuFactorExBackward>(A);
-  auto out = call_below(op, ks, A, pivot, check_errors);
+  auto node = make_node<LuFactorExBackward>(a);
+  auto out = call_below(op, ks, a, pivot, check_errors);
   const Tensor& lu = std::get<0>(out);
   const Tensor& pivots = std::get<1>(out);
   if (node) {
@@ -146,10 +150,10 @@ std::tuple<Tensor, Tensor, Tensor> lu_factor_ex_autograd(DispatchKeySet ks, T A,
     node->f.lu = SavedVariable(lu, true);
     node->f.perm = permutation_of(pivots);
   }
-  if (any_tangent(A)) {
+  if (any_tangent(a)) {
     ExcludeDispatchKeyGuard below(DispatchKey::kAutograd);
     check_square_backward(lu);
-    set_tangent(lu, lu_factor_tangent(fw_grad_of(A), lu, permutation_of(pivots)));
+    set_tangent(lu, lu_factor_tangent(fw_grad_of(a), lu, permutation_of(pivots)));
   }
   return out;
 }
@@ -193,28 +197,28 @@ struct LuSolveBackward {
   }
 };
 
-Tensor lu_solve_autograd(DispatchKeySet ks, T LU, T pivots, T B, bool left, bool adjoint) {
+Tensor lu_solve_autograd(DispatchKeySet ks, T lu, T pivots, T b, bool left, bool adjoint) {
   static const auto op = op_handle<Tensor(T, T, T, bool, bool)>("torch.linalg.lu_solve");
-  auto node = make_node<LuSolveBackward>(LU, pivots, B);
-  Tensor out = call_below(op, ks, LU, pivots, B, left, adjoint);
+  auto node = make_node<LuSolveBackward>(lu, pivots, b);
+  Tensor out = call_below(op, ks, lu, pivots, b, left, adjoint);
   if (node) {
     auto& f = node->f;
     f.left = left;
     f.adjoint = adjoint;
     f.pivots = pivots;
-    f.lu = SavedVariable(LU, false);
+    f.lu = SavedVariable(lu, false);
     set_history(out, node);
     if (node->should_compute_output(0)) {
       f.perm = permutation_of(pivots);
       f.result = SavedVariable(out, true);
     }
   }
-  if (any_tangent(LU, B)) {
+  if (any_tangent(lu, b)) {
     ExcludeDispatchKeyGuard below(DispatchKey::kAutograd);
-    const Tensor dlu = fw_grad_of(LU);
-    const Tensor da = dlu.defined() ? matrix_tangent_of_lu(dlu, LU, permutation_of(pivots)) : Tensor();
-    const Tensor rhs = solve_rhs_tangent(fw_grad_of(B), da, out, left, adjoint);
-    set_tangent(out, wick::linalg::lu_solve(LU, pivots, rhs.expand(out.sizes()), left, adjoint));
+    const Tensor dlu = fw_grad_of(lu);
+    const Tensor da = dlu.defined() ? matrix_tangent_of_lu(dlu, lu, permutation_of(pivots)) : Tensor();
+    const Tensor rhs = solve_rhs_tangent(fw_grad_of(b), da, out, left, adjoint);
+    set_tangent(out, wick::linalg::lu_solve(lu, pivots, rhs.expand(out.sizes()), left, adjoint));
   }
   return out;
 }
@@ -248,27 +252,142 @@ struct SolveTriangularBackward {
   }
 };
 
-Tensor solve_triangular_autograd(DispatchKeySet ks, T self, T B, bool upper, bool left, bool unitriangular) {
+Tensor solve_triangular_autograd(DispatchKeySet ks, T self, T b, bool upper, bool left, bool unitriangular) {
   static const auto op = op_handle<Tensor(T, T, bool, bool, bool)>("torch.linalg.solve_triangular");
-  auto node = make_node<SolveTriangularBackward>(self, B);
-  Tensor out = call_below(op, ks, self, B, upper, left, unitriangular);
+  auto node = make_node<SolveTriangularBackward>(self, b);
+  Tensor out = call_below(op, ks, self, b, upper, left, unitriangular);
   if (node) {
     auto& f = node->f;
     f.upper = upper;
     f.left = left;
     f.unitriangular = unitriangular;
     f.self_dtype = self.dtype();
-    f.b_dtype = B.dtype();
+    f.b_dtype = b.dtype();
     f.self = SavedVariable(self, false);
     set_history(out, node);
     if (node->should_compute_output(0)) f.result = SavedVariable(out, true);
   }
-  if (any_tangent(self, B)) {
+  if (any_tangent(self, b)) {
     ExcludeDispatchKeyGuard below(DispatchKey::kAutograd);
     const Tensor ds = fw_grad_of(self);
     const Tensor da = ds.defined() ? triangle(ds, upper, unitriangular) : Tensor();
-    const Tensor rhs = solve_rhs_tangent(fw_grad_of(B), da, out, left, false);
+    const Tensor rhs = solve_rhs_tangent(fw_grad_of(b), da, out, left, false);
     set_tangent(out, wick::linalg::solve_triangular(self, rhs.expand(out.sizes()), upper, left, unitriangular));
+  }
+  return out;
+}
+
+// --- cholesky_ex ---------------------------------------------------------------------------------------
+//
+// Note [Cholesky and eigh derivatives]
+// Both read one triangle of a symmetric A, so a change dA is taken to be
+// symmetric and the gradient returned is symmetric, as PyTorch's.
+// Cholesky, A = L L^T: X = L^-1 dA L^-T gives dL = L phi(X), where phi keeps
+// the lower triangle with its diagonal halved; backward is
+// gA = sym(L^-T phi(L^T gL) L^-1). (U = L^T with upper=True.)
+// eigh, A = V diag(w) V^T: with F[i][j] = 1 / (w[j] - w[i]) off the
+// diagonal and 0 on it, dw = diag(V^T dA V) and dV = V (F o V^T dA V);
+// backward is gA = sym(V (diag(gw) + F o V^T gV) V^T).
+
+// The lower triangle with its diagonal halved.
+Tensor phi(T x) {
+  const Tensor lower = wick::tril(x);
+  return wick::sub(lower, wick::mul(wick::triu(lower), scalar(0.5)));
+}
+
+Tensor symmetric_part(T x) { return wick::mul(wick::add(x, mt(x)), scalar(0.5)); }
+
+struct CholeskyExBackward {
+  static constexpr const char* kName = "LinalgCholeskyExBackward0";
+  SavedVariable factor;
+  bool upper = false;
+  tensor_list backward(FormulaNode<CholeskyExBackward>& n, tensor_list& g) {
+    if (!n.should_compute_output(0) || !g[0].defined()) return {Tensor()};
+    const Tensor f = n.unpack(factor);
+    const Tensor l = upper ? mt(f) : f;
+    const Tensor gl = upper ? mt(g[0]) : g[0];
+    const Tensor p = phi(wick::matmul(mt(l), gl));
+    const Tensor y = wick::linalg::solve_triangular(mt(l), p, /*upper=*/true, /*left=*/true, false);
+    return {symmetric_part(wick::linalg::solve_triangular(l, y, /*upper=*/false, /*left=*/false, false))};
+  }
+  void release() { factor.reset(); }
+};
+
+std::tuple<Tensor, Tensor> cholesky_ex_autograd(DispatchKeySet ks, T self, bool upper, bool check_errors) {
+  static const auto op = op_handle<std::tuple<Tensor, Tensor>(T, bool, bool)>("torch.linalg.cholesky_ex");
+  auto node = make_node<CholeskyExBackward>(self);
+  auto out = call_below(op, ks, self, upper, check_errors);
+  const Tensor& factor = std::get<0>(out);
+  if (node) {
+    node->f.upper = upper;
+    set_history(factor, node);
+    node->f.factor = SavedVariable(factor, true);
+  }
+  if (any_tangent(self)) {
+    ExcludeDispatchKeyGuard below(DispatchKey::kAutograd);
+    const Tensor l = upper ? mt(factor) : factor;
+    Tensor x = wick::linalg::solve_triangular(l, fw_grad_of(self), false, true, false);
+    x = wick::linalg::solve_triangular(mt(l), x, true, false, false);
+    const Tensor dl = wick::matmul(l, phi(x));
+    set_tangent(factor, upper ? mt(dl).contiguous() : dl);
+  }
+  return out;
+}
+
+// --- eigh ------------------------------------------------------------------------------------------------
+
+// F of Note [Cholesky and eigh derivatives]: 1 / (w[j] - w[i]) off the
+// diagonal, 0 on it (no infinity anywhere, so double backward stays finite).
+Tensor eigen_gaps(T w) {
+  const Tensor e = wick::sub(w.unsqueeze(-2), w.unsqueeze(-1));
+  const Tensor diag = wick::eye(w.size(-1), std::nullopt, ScalarType::kBool, w.device());
+  const Tensor one = wick::ones({}, w.dtype(), w.device());
+  const Tensor zero = wick::zeros({}, w.dtype(), w.device());
+  return wick::where(diag, zero, wick::reciprocal(wick::where(diag, one, e)));
+}
+
+// A diagonal matrix of each vector of d.
+Tensor diagonal_matrix(T d) {
+  return wick::mul(wick::eye(d.size(-1), std::nullopt, d.dtype(), d.device()), d.unsqueeze(-2));
+}
+
+struct EighBackward {
+  static constexpr const char* kName = "LinalgEighBackward0";
+  SavedVariable values, vectors;
+  tensor_list backward(FormulaNode<EighBackward>& n, tensor_list& g) {
+    // Complex eigenvectors have no gradient slot (wick's autograd is real).
+    const Tensor gv = g.size() > 1 ? g[1] : Tensor();
+    if (!n.should_compute_output(0) || (!g[0].defined() && !gv.defined())) return {Tensor()};
+    const Tensor w = n.unpack(values);
+    const Tensor v = n.unpack(vectors);
+    Tensor inner;
+    if (gv.defined()) inner = wick::mul(eigen_gaps(w), wick::matmul(mt(v), gv));
+    if (g[0].defined()) inner = fw_add(inner, diagonal_matrix(g[0]));
+    return {symmetric_part(wick::matmul(wick::matmul(v, inner), mt(v)))};
+  }
+  void release() {
+    values.reset();
+    vectors.reset();
+  }
+};
+
+std::tuple<Tensor, Tensor> eigh_autograd(DispatchKeySet ks, T self, std::string_view uplo) {
+  static const auto op = op_handle<std::tuple<Tensor, Tensor>(T, std::string_view)>("torch.linalg.eigh");
+  auto node = make_node<EighBackward>(self);
+  auto out = call_below(op, ks, self, uplo);
+  const Tensor& w = std::get<0>(out);
+  const Tensor& v = std::get<1>(out);
+  if (node) {
+    set_history(w, node);
+    set_history(v, node);
+    node->f.values = SavedVariable(w, true);
+    node->f.vectors = SavedVariable(v, true);
+  }
+  if (any_tangent(self)) {
+    ExcludeDispatchKeyGuard below(DispatchKey::kAutograd);
+    const Tensor projected = wick::matmul(wick::matmul(mt(v), fw_grad_of(self)), v);
+    set_tangent(w, projected.diagonal(0, -2, -1).contiguous());
+    set_tangent(v, wick::matmul(v, wick::mul(eigen_gaps(w), projected)));
   }
   return out;
 }
@@ -279,7 +398,9 @@ void register_autograd_lapack(std::vector<std::unique_ptr<Library>>& out) {
   auto lib = std::make_unique<Library>("torch.linalg", DispatchKey::kAutograd);
   lib->impl("lu_factor_ex", &lu_factor_ex_autograd)
       .impl("lu_solve", &lu_solve_autograd)
-      .impl("solve_triangular", &solve_triangular_autograd);
+      .impl("solve_triangular", &solve_triangular_autograd)
+      .impl("cholesky_ex", &cholesky_ex_autograd)
+      .impl("eigh", &eigh_autograd);
   out.push_back(std::move(lib));
 }
 

@@ -1,12 +1,15 @@
-// dispatch/composite/linalg_ops.cpp - inner, vdot, trace, kron, diagonal; solve, inv, det, slogdet, logdet, matrix_power, multi_dot, cross, vecdot.
+// dispatch/composite/linalg_ops.cpp - inner, vdot, trace, kron, diagonal; solve, inv, det, slogdet, logdet, cholesky, cholesky_solve, cholesky_inverse, eigvalsh, matrix_power, multi_dot, cross, vecdot.
 /// \file
 /// Matrix functions composed from the products, the reductions and the
-/// LAPACK operators lu_factor_ex, lu_solve and solve_triangular
+/// LAPACK operators lu_factor_ex, lu_solve, solve_triangular, cholesky_ex
+/// and eigh
 /// (dispatch/ops/linalg.ops, Note [LAPACK operators]): they run on every
 /// backend with those kernels and get their gradients from their parts.
 /// Checks and messages are PyTorch 1.13's.
 #include <limits>
 #include <memory>
+#include <optional>
+#include <string_view>
 #include <tuple>
 #include <vector>
 
@@ -89,7 +92,7 @@ Tensor diagonal_kernel(const Tensor& self, I64 offset, I64 dim1, I64 dim2) {
   // The diagonal's length: 0 when the offset leaves the matrix.
   I64 length = 0;
   if (offset >= 0 && offset < n2) length = std::min(n1, n2 - offset);
-  if (offset < 0 && offset > -n1) length = std::min(n1 + offset, n2);
+  if (offset < 0 && offset > -n1) length = std::min(checked_add(n1, offset, "torch.diagonal"), n2);
   I64 start = self.storage_offset();
   if (length > 0) {
     start = checked_add(
@@ -109,8 +112,8 @@ Tensor diagonal_kernel(const Tensor& self, I64 offset, I64 dim1, I64 dim2) {
   return make_view(self, sizes, strides, start);
 }
 
-Tensor linalg_diagonal_kernel(const Tensor& A, I64 offset, I64 dim1, I64 dim2) {
-  return diagonal(A, offset, dim1, dim2);
+Tensor linalg_diagonal_kernel(const Tensor& a, I64 offset, I64 dim1, I64 dim2) {
+  return diagonal(a, offset, dim1, dim2);
 }
 
 // --- the LU family --------------------------------------------------------------------------------
@@ -138,59 +141,59 @@ void check_not_low_precision(const char* op, const Tensor& a) {
 
 using Pair = std::tuple<Tensor, Tensor>;
 
-Pair lu_factor_kernel(const Tensor& A, bool pivot) {
-  auto [lu, pivots, info] = linalg::lu_factor_ex(A, pivot, false);
+Pair lu_factor_kernel(const Tensor& a, bool pivot) {
+  auto [lu, pivots, info] = linalg::lu_factor_ex(a, pivot, false);
   check_linalg_info("torch.linalg.lu_factor", info, LinalgFailure::kLuFactor);
   return {lu, pivots};
 }
 
 // B is a batch of vectors when it is 1-D, or has A's shape without the last dim.
-bool vector_rhs(const Tensor& A, const Tensor& B) {
-  if (B.dim() == 1) return true;
-  if (B.dim() != A.dim() - 1) return false;
-  for (I64 d = 0; d < B.dim(); ++d)
-    if (B.size(d) != A.size(d)) return false;
+bool vector_rhs(const Tensor& a, const Tensor& b) {
+  if (b.dim() == 1) return true;
+  if (b.dim() != a.dim() - 1) return false;
+  for (I64 d = 0; d < b.dim(); ++d)
+    if (b.size(d) != a.size(d)) return false;
   return true;
 }
 
-Pair solve_ex_kernel(const Tensor& A, const Tensor& B, bool left, bool check_errors) {
+Pair solve_ex_kernel(const Tensor& a, const Tensor& b, bool left, bool check_errors) {
   const char* op = "linalg.solve";
-  check_square(op, A);
-  WICK_CHECK(A.dtype() == B.dtype(), RuntimeError, op, ": Expected A and B to have the same dtype, but found A of type ",
-             type_title(A.dtype()), " and B of type ", type_title(B.dtype()), " instead");
-  check_floating(op, A);
-  const bool vector = vector_rhs(A, B);
-  const Tensor rhs = vector ? B.unsqueeze(left ? -1 : -2) : B;
-  WICK_CHECK(rhs.dim() >= 2 && (left ? rhs.size(-2) : rhs.size(-1)) == A.size(-1), RuntimeError, op,
-             ": Incompatible shapes of A and B for the equation ", left ? "AX = B" : "XA = B", " (", A.size(-2), "x",
-             A.size(-1), " and ", rhs.dim() >= 2 ? rhs.size(-2) : rhs.size(-1), "x", rhs.size(-1), ")");
-  auto [lu, pivots, info] = linalg::lu_factor_ex(A, true, false);
+  check_square(op, a);
+  WICK_CHECK(a.dtype() == b.dtype(), RuntimeError, op, ": Expected A and B to have the same dtype, but found A of type ",
+             type_title(a.dtype()), " and B of type ", type_title(b.dtype()), " instead");
+  check_floating(op, a);
+  const bool vector = vector_rhs(a, b);
+  const Tensor rhs = vector ? b.unsqueeze(left ? -1 : -2) : b;
+  WICK_CHECK(rhs.dim() >= 2 && (left ? rhs.size(-2) : rhs.size(-1)) == a.size(-1), RuntimeError, op,
+             ": Incompatible shapes of A and B for the equation ", left ? "AX = B" : "XA = B", " (", a.size(-2), "x",
+             a.size(-1), " and ", rhs.dim() >= 2 ? rhs.size(-2) : rhs.size(-1), "x", rhs.size(-1), ")");
+  auto [lu, pivots, info] = linalg::lu_factor_ex(a, true, false);
   Tensor x = linalg::lu_solve(lu, pivots, rhs, left, false);
   if (vector) x = x.squeeze(left ? -1 : -2);
   if (check_errors) check_linalg_info("torch.linalg.solve_ex", info, LinalgFailure::kSolve);
   return {x, info};
 }
 
-Tensor solve_kernel(const Tensor& A, const Tensor& B, bool left) {
-  auto [x, info] = linalg::solve_ex(A, B, left, false);
+Tensor solve_kernel(const Tensor& a, const Tensor& b, bool left) {
+  auto [x, info] = linalg::solve_ex(a, b, left, false);
   check_linalg_info("torch.linalg.solve", info, LinalgFailure::kSolve);
   return x;
 }
 
-Pair inv_ex_kernel(const Tensor& A, bool check_errors) {
+Pair inv_ex_kernel(const Tensor& a, bool check_errors) {
   const char* op = "linalg.inv";
-  check_square(op, A);
-  check_floating(op, A);
-  check_not_low_precision(op, A);
-  auto [lu, pivots, info] = linalg::lu_factor_ex(A, true, false);
-  const Tensor identity = eye(A.size(-1), std::nullopt, A.dtype(), A.device());
+  check_square(op, a);
+  check_floating(op, a);
+  check_not_low_precision(op, a);
+  auto [lu, pivots, info] = linalg::lu_factor_ex(a, true, false);
+  const Tensor identity = eye(a.size(-1), std::nullopt, a.dtype(), a.device());
   Tensor inverse = linalg::lu_solve(lu, pivots, identity, true, false);
   if (check_errors) check_linalg_info("linalg.inv_ex", info, LinalgFailure::kInverse);
   return {inverse, info};
 }
 
-Tensor inv_kernel(const Tensor& A) {
-  auto [inverse, info] = linalg::inv_ex(A, false);
+Tensor inv_kernel(const Tensor& a) {
+  auto [inverse, info] = linalg::inv_ex(a, false);
   check_linalg_info("linalg.inv", info, LinalgFailure::kInverse);
   return inverse;
 }
@@ -201,22 +204,23 @@ Tensor inverse_kernel(const Tensor& self) { return linalg::inv(self); }
 // number of swaps (pivots[i] != i + 1), in `dtype`.
 Tensor permutation_sign(const Tensor& pivots, ScalarType dtype) {
   const I64 n = pivots.size(-1);
-  const Tensor rows = arange(Scalar(1), Scalar(n + 1), Scalar(1), ScalarType::kInt32, pivots.device());
+  const Tensor rows =
+      arange(Scalar(1), Scalar(checked_add(n, 1, "linalg.det")), Scalar(1), ScalarType::kInt32, pivots.device());
   const Tensor swaps = sum(ne(pivots, rows), I64{-1});
   return add(mul(remainder(swaps, 2), -2), 1).to(dtype);
 }
 
 // The LU factors of a square floating matrix, for the determinants.
-std::tuple<Tensor, Tensor> lu_diagonal(const char* op, const Tensor& A, bool low_precision_check) {
-  check_square(op, A);
-  check_floating(op, A);
-  if (low_precision_check) check_not_low_precision(op, A);
-  auto [lu, pivots, info] = linalg::lu_factor_ex(A, true, false);
-  return {lu.diagonal(0, -2, -1), permutation_sign(pivots, A.dtype())};
+std::tuple<Tensor, Tensor> lu_diagonal(const char* op, const Tensor& a, bool low_precision_check) {
+  check_square(op, a);
+  check_floating(op, a);
+  if (low_precision_check) check_not_low_precision(op, a);
+  auto [lu, pivots, info] = linalg::lu_factor_ex(a, true, false);
+  return {lu.diagonal(0, -2, -1), permutation_sign(pivots, a.dtype())};
 }
 
-Tensor det_kernel(const Tensor& A) {
-  auto [diag, sign] = lu_diagonal("linalg.det", A, false);
+Tensor det_kernel(const Tensor& a) {
+  auto [diag, sign] = lu_diagonal("linalg.det", a, false);
   return mul(prod(diag, -1), sign);
 }
 
@@ -224,14 +228,14 @@ Tensor torch_det_kernel(const Tensor& self) { return linalg::det(self); }
 
 // The sign is the product of the diagonal's signs (phases) and the
 // permutation's; log|det| sums the logs of the diagonal's magnitudes.
-Pair slogdet_for(const char* op, const Tensor& A) {
-  auto [diag, perm] = lu_diagonal(op, A, true);
+Pair slogdet_for(const char* op, const Tensor& a) {
+  auto [diag, perm] = lu_diagonal(op, a, true);
   const Tensor sign = mul(prod(sgn(diag), -1), perm);
   const Tensor logabsdet = sum(log(abs(diag)), I64{-1});
   return {sign, logabsdet};
 }
 
-Pair linalg_slogdet_kernel(const Tensor& A) { return slogdet_for("linalg.slogdet", A); }
+Pair linalg_slogdet_kernel(const Tensor& a) { return slogdet_for("linalg.slogdet", a); }
 Pair slogdet_kernel(const Tensor& self) { return slogdet_for("linalg.slogdet", self); }
 
 // log(det): NaN for a negative real determinant, -inf for a zero one; the
@@ -242,6 +246,61 @@ Tensor logdet_kernel(const Tensor& self) {
   const Tensor nan = full({}, Scalar(std::numeric_limits<double>::quiet_NaN()), logabsdet.dtype(), self.device());
   return where(lt(sign, 0), nan, logabsdet);
 }
+
+// --- Cholesky and eigh --------------------------------------------------------------------------------
+
+Tensor linalg_cholesky_kernel(const Tensor& self, bool upper) {
+  auto [factor, info] = linalg::cholesky_ex(self, upper, false);
+  check_linalg_info("linalg.cholesky", info, LinalgFailure::kCholesky);
+  return factor;
+}
+
+// PyTorch's LAPACK kernels refuse other dtypes by their kernel's name.
+void check_lapack_dtype(const char* kernel, const Tensor& t) {
+  const ScalarType d = t.dtype();
+  WICK_CHECK(d == ScalarType::kFloat32 || d == ScalarType::kFloat64 || is_complex(d), RuntimeError, "\"", kernel,
+             "\" not implemented for '", type_title(d), "'");
+}
+
+Tensor cholesky_kernel(const Tensor& self, bool upper) {
+  check_lapack_dtype("cholesky_cpu", self);
+  auto [factor, info] = linalg::cholesky_ex(self, upper, false);
+  check_linalg_info("cholesky", info, LinalgFailure::kCholesky);
+  return factor;
+}
+
+// The conjugate transpose of each matrix.
+Tensor adjoint_of(const Tensor& m) {
+  const Tensor t = m.transpose(-2, -1);
+  return is_complex(m.dtype()) ? conj_physical(t) : t;
+}
+
+// X with A X = b for A = L L^H (U^H U with upper), by two triangular solves.
+Tensor cholesky_solve_kernel(const Tensor& self, const Tensor& input2, bool upper) {
+  WICK_CHECK(self.dim() >= 2, RuntimeError, "b should have at least 2 dimensions, but has ", self.dim(),
+             " dimensions instead");
+  WICK_CHECK(input2.dim() >= 2, RuntimeError, "u should have at least 2 dimensions, but has ", input2.dim(),
+             " dimensions instead");
+  WICK_CHECK(self.dtype() == input2.dtype(), RuntimeError, "Expected b and A to have the same dtype, but found b of type ",
+             type_title(self.dtype()), " and A of type ", type_title(input2.dtype()), " instead.");
+  check_lapack_dtype("cholesky_solve_cpu", self);
+  WICK_CHECK(input2.size(-1) == input2.size(-2) && input2.size(-1) == self.size(-2), RuntimeError,
+             "Incompatible matrix sizes for cholesky_solve: each A matrix is ", input2.size(-2), " by ",
+             input2.size(-1), " but each b matrix is ", self.size(-2), " by ", self.size(-1));
+  const Tensor lower = upper ? adjoint_of(input2) : input2;
+  const Tensor y = linalg::solve_triangular(lower, self, false, true, false);
+  return linalg::solve_triangular(adjoint_of(lower), y, true, true, false);
+}
+
+Tensor cholesky_inverse_kernel(const Tensor& self, bool upper) {
+  const char* op = "cholesky_inverse";
+  check_square(op, self);
+  check_lapack_dtype("cholesky_inverse_out_cpu", self);
+  const Tensor identity = eye(self.size(-1), std::nullopt, self.dtype(), self.device());
+  return cholesky_solve(identity, self, upper);
+}
+
+Tensor eigvalsh_kernel(const Tensor& self, std::string_view uplo) { return std::get<0>(linalg::eigh(self, uplo)); }
 
 // --- powers, chains, cross products -------------------------------------------------------------------
 
@@ -338,12 +397,13 @@ Tensor multi_dot_kernel(const std::vector<Tensor>& tensors) {
       const std::size_t j = i + len;
       cost[i][j] = std::numeric_limits<I64>::max();
       for (std::size_t k = i; k < j; ++k) {
-        I64 c = 0;
-        bool fits = !__builtin_mul_overflow(rows(i), cols(k), &c) && !__builtin_mul_overflow(c, cols(j), &c) &&
-                    !__builtin_add_overflow(c, cost[i][k], &c) && !__builtin_add_overflow(c, cost[k + 1][j], &c);
-        if (!fits) c = std::numeric_limits<I64>::max();
-        if (c < cost[i][j] || k == i) {
-          cost[i][j] = c;
+        std::optional<I64> c = try_mul(rows(i), cols(k));
+        if (c) c = try_mul(*c, cols(j));
+        if (c) c = try_add(*c, cost[i][k]);
+        if (c) c = try_add(*c, cost[k + 1][j]);
+        const I64 total = c.value_or(std::numeric_limits<I64>::max());
+        if (total < cost[i][j] || k == i) {
+          cost[i][j] = total;
           split[i][j] = k;
         }
       }
@@ -403,7 +463,10 @@ void register_linalg_kernels(std::vector<std::unique_ptr<Library>>& out) {
       .impl("logdet", &logdet_kernel)
       .impl("inverse", &inverse_kernel)
       .impl("matrix_power", &matrix_power_kernel)
-      .impl("cross", &cross_kernel);
+      .impl("cross", &cross_kernel)
+      .impl("cholesky", &cholesky_kernel)
+      .impl("cholesky_solve", &cholesky_solve_kernel)
+      .impl("cholesky_inverse", &cholesky_inverse_kernel);
   out.push_back(std::move(lib));
   auto linalg = std::make_unique<Library>("torch.linalg", DispatchKey::kCompositeImplicit);
   linalg->impl("lu_factor", &lu_factor_kernel)
@@ -417,7 +480,9 @@ void register_linalg_kernels(std::vector<std::unique_ptr<Library>>& out) {
       .impl("multi_dot", &multi_dot_kernel)
       .impl("cross", &linalg_cross_kernel)
       .impl("vecdot", &vecdot_kernel)
-      .impl("diagonal", &linalg_diagonal_kernel);
+      .impl("diagonal", &linalg_diagonal_kernel)
+      .impl("cholesky", &linalg_cholesky_kernel)
+      .impl("eigvalsh", &eigvalsh_kernel);
   out.push_back(std::move(linalg));
 }
 

@@ -1,4 +1,4 @@
-// dispatch/ops/meta_linalg.cpp - meta functions of the matrix products mm, bmm, addmm, mv and dot, and of the LAPACK-backed lu_factor_ex, lu_solve and solve_triangular.
+// dispatch/ops/meta_linalg.cpp - meta functions of the matrix products mm, bmm, addmm, mv and dot, and of the LAPACK-backed lu_factor_ex, lu_solve, solve_triangular, cholesky_ex and eigh.
 /// \file
 /// The operands share one dtype (no promotion, as in PyTorch) and one
 /// device (a 0-dim CPU tensor joins any, as addmm's self may be); the
@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "wick/checked.h"
 #include "wick/error.h"
@@ -141,6 +142,16 @@ void check_linalg_info(const char* op, const Tensor& info, LinalgFailure failure
       case LinalgFailure::kSolve:
         throw LinAlgError(
             detail::str_cat(op, ": ", where, "The solver failed because the input matrix is singular."));
+      case LinalgFailure::kCholesky:
+        throw LinAlgError(detail::str_cat(op, ": ", where,
+                                          "The factorization could not be completed because the input is not "
+                                          "positive-definite (the leading minor of order ",
+                                          k, " is not positive-definite)."));
+      case LinalgFailure::kEigh:
+        throw LinAlgError(detail::str_cat(op, ": ", where,
+                                          "The algorithm failed to converge because the input matrix is "
+                                          "ill-conditioned or has too many repeated eigenvalues (error code: ",
+                                          k, ")."));
       case LinalgFailure::kInverse:
         throw LinAlgError(detail::str_cat(op, ": ", where, "The diagonal element ", k,
                                           " is zero, the inversion could not be completed because the input matrix "
@@ -205,54 +216,76 @@ DimVector system_shape(const char* op, const Tensor& a, const Tensor& b) {
 
 }  // namespace
 
-LuFactorMeta lu_factor_ex(const Tensor& A, bool /*pivot*/, bool /*check_errors*/) {
-  WICK_CHECK(A.dim() >= 2, RuntimeError, "torch.lu_factor: Expected tensor with 2 or more dimensions. Got size: ",
-             format_shape(A.sizes()), " instead");
-  check_lapack_type("lu_cpu", A.dtype());
-  const I64 m = A.size(-2);
-  const I64 n = A.size(-1);
-  const IntArrayRef batch = leading(A, 2);
+LuFactorMeta lu_factor_ex(const Tensor& a, bool /*pivot*/, bool /*check_errors*/) {
+  WICK_CHECK(a.dim() >= 2, RuntimeError, "torch.lu_factor: Expected tensor with 2 or more dimensions. Got size: ",
+             format_shape(a.sizes()), " instead");
+  check_lapack_type("lu_cpu", a.dtype());
+  const I64 m = a.size(-2);
+  const I64 n = a.size(-1);
+  const IntArrayRef batch = leading(a, 2);
   DimVector pivots = batch;
   pivots.push_back(std::min(m, n));
-  return {{wick::meta::column_major(A.sizes(), A.dtype(), A.device()),
-           TensorMeta::contiguous(pivots, ScalarType::kInt32, A.device()),
-           TensorMeta::contiguous(batch, ScalarType::kInt32, A.device())}};
+  return {{wick::meta::column_major(a.sizes(), a.dtype(), a.device()),
+           TensorMeta::contiguous(pivots, ScalarType::kInt32, a.device()),
+           TensorMeta::contiguous(batch, ScalarType::kInt32, a.device())}};
 }
 
-OutputMeta lu_solve(const Tensor& LU, const Tensor& pivots, const Tensor& B, bool left, bool /*adjoint*/) {
-  check_matrix("linalg.lu_solve", "LU", LU);
-  check_matrix("linalg.lu_solve", "B", B);
-  check_square("torch.linalg.lu_solve", LU);
-  check_floating("torch.linalg.lu_solve", LU.dtype());
-  check_lapack_type("lu_solve_cpu", LU.dtype());
-  WICK_CHECK(LU.dtype() == B.dtype(), RuntimeError,
-             "linalg.lu_solve: Expected LU and B to have the same dtype, but found LU of type ", type_title(LU.dtype()),
-             " and B of type ", type_title(B.dtype()), " instead");
+OutputMeta lu_solve(const Tensor& lu, const Tensor& pivots, const Tensor& b, bool left, bool /*adjoint*/) {
+  check_matrix("linalg.lu_solve", "LU", lu);
+  check_matrix("linalg.lu_solve", "B", b);
+  check_square("torch.linalg.lu_solve", lu);
+  check_floating("torch.linalg.lu_solve", lu.dtype());
+  check_lapack_type("lu_solve_cpu", lu.dtype());
+  WICK_CHECK(lu.dtype() == b.dtype(), RuntimeError,
+             "linalg.lu_solve: Expected LU and B to have the same dtype, but found LU of type ", type_title(lu.dtype()),
+             " and B of type ", type_title(b.dtype()), " instead");
   WICK_CHECK(pivots.dtype() == ScalarType::kInt32, RuntimeError,
              "linalg.lu_solve: pivots should be a Tensor of scalar type torch.int32");
-  WICK_CHECK(pivots.dim() >= 1 && pivots.size(-1) == LU.size(-1), RuntimeError,
+  WICK_CHECK(pivots.dim() >= 1 && pivots.size(-1) == lu.size(-1), RuntimeError,
              "linalg.lu_solve: Number of pivots per batch should be same as the dimension of the matrix");
-  WICK_CHECK(pivots.sizes() == leading(LU, 1), RuntimeError,
+  WICK_CHECK(pivots.sizes() == leading(lu, 1), RuntimeError,
              "linalg.lu_solve: Expected LU.shape[:-1] and pivots.shape to be the same, but got pivots with shape ",
              format_shape(pivots.sizes()), " instead");
-  check_system("linalg.lu_solve", LU, B, left);
-  const Device device = common_device("linalg.lu_solve", LU, B);
-  (void)common_device("linalg.lu_solve", LU, pivots);
-  return {wick::meta::column_major(system_shape("linalg.lu_solve", LU, B), B.dtype(), device)};
+  check_system("linalg.lu_solve", lu, b, left);
+  const Device device = common_device("linalg.lu_solve", lu, b);
+  (void)common_device("linalg.lu_solve", lu, pivots);
+  return {wick::meta::column_major(system_shape("linalg.lu_solve", lu, b), b.dtype(), device)};
 }
 
-OutputMeta solve_triangular(const Tensor& self, const Tensor& B, bool /*upper*/, bool left, bool /*unitriangular*/) {
+LinalgPairMeta cholesky_ex(const Tensor& self, bool /*upper*/, bool /*check_errors*/) {
+  const char* op = "linalg.cholesky";
+  check_matrix(op, "A", self);
+  check_square(op, self);
+  check_floating(op, self.dtype());
+  check_lapack_type("cholesky_cpu", self.dtype());
+  return {{wick::meta::column_major(self.sizes(), self.dtype(), self.device()),
+           TensorMeta::contiguous(leading(self, 2), ScalarType::kInt32, self.device())}};
+}
+
+LinalgPairMeta eigh(const Tensor& self, std::string_view uplo) {
+  const char* op = "linalg.eigh";
+  WICK_CHECK(uplo == "L" || uplo == "U", RuntimeError, "Expected UPLO argument to be 'L' or 'U', but got ", uplo);
+  check_matrix(op, "A", self);
+  check_square(op, self);
+  check_lapack_type("linalg_eigh_cpu", self.dtype());
+  DimVector values(leading(self, 2));
+  values.push_back(self.size(-1));
+  return {{TensorMeta::contiguous(values, to_real_dtype(self.dtype()), self.device()),
+           wick::meta::column_major(self.sizes(), self.dtype(), self.device())}};
+}
+
+OutputMeta solve_triangular(const Tensor& self, const Tensor& b, bool /*upper*/, bool left, bool /*unitriangular*/) {
   const char* op = "linalg.solve_triangular";
   check_matrix(op, "A", self);
-  check_matrix(op, "B", B);
+  check_matrix(op, "B", b);
   check_square(op, self);
-  const ScalarType t = promote_types(self.dtype(), B.dtype());
+  const ScalarType t = promote_types(self.dtype(), b.dtype());
   WICK_CHECK(is_floating(t) || is_complex(t), RuntimeError, "\"triangular_solve_cpu\" not implemented for '",
              type_title(t), "'");
   check_lapack_type("triangular_solve_cpu", t);
-  check_system(op, self, B, left);
-  const Device device = common_device(op, self, B);
-  return {wick::meta::column_major(system_shape(op, self, B), t, device)};
+  check_system(op, self, b, left);
+  const Device device = common_device(op, self, b);
+  return {wick::meta::column_major(system_shape(op, self, b), t, device)};
 }
 
 }  // namespace wick::linalg::meta

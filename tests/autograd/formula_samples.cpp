@@ -161,6 +161,13 @@ void add_linalg_samples(std::map<std::string, std::vector<Sample>>& m) {
   m["torch.Tensor.cross"] = m["torch.cross"];
   m["torch.linalg.cross"] = {{{t({2, 3}), t({2, 3})}}, {{t({3, 2}), t({3, 1})}, {{"dim", i(0)}}}};
   m["vecdot"] = {{{t({2, 3}), t({3})}}, {{t({3, 2}), t({3, 2})}, {{"dim", i(0)}}}};
+  m["cholesky"] = {{{t({3, 3})}}, {{t({2, 2, 2}), Value(true)}}};
+  m["torch.linalg.cholesky"] = {{{t({3, 3})}}, {{t({2, 3, 3})}, {{"upper", Value(true)}}}};
+  m["cholesky_ex"] = {{{t({3, 3})}}, {{t({2, 2, 2})}, {{"upper", Value(true)}}}};
+  m["cholesky_solve"] = {{{t({3, 2}), t({3, 3})}}, {{t({2, 3, 1}), t({3, 3}), Value(true)}}};
+  m["cholesky_inverse"] = {{{t({3, 3})}}, {{t({2, 2, 2}), Value(true)}}};
+  m["eigh"] = {{{t({3, 3})}}, {{t({2, 2, 2}), Value("U")}}};
+  m["eigvalsh"] = {{{t({3, 3})}}, {{t({2, 3, 3}), Value("U")}}};
   m["diagonal"] = {{{t({3, 4})}}, {{t({3, 4}), i(1)}}, {{t({2, 3, 4}), i(-1), i(2), i(0)}}};
   m["torch.linalg.diagonal"] = {{{t({2, 3, 3})}}, {{t({3, 4})}, {{"offset", i(1)}}}};
 }
@@ -369,7 +376,10 @@ Tensor make_input(const TensorArg& a, Domain d, ScalarType dtype) {
             wrap_scalar(Scalar(1.0)));
     x = mul(mag, sign);
     const std::size_t r = a.shape.size();
-    if (d == Domain::kInvertible && r >= 2 && a.shape[r - 1] == a.shape[r - 2]) {  // well-conditioned
+    const bool square = r >= 2 && a.shape[r - 1] == a.shape[r - 2];
+    if (square && (d == Domain::kHermitian || d == Domain::kSpd))
+      x = mul(add(x, x.transpose(-2, -1)), wrap_scalar(Scalar(0.5)));
+    if (square && (d == Domain::kInvertible || d == Domain::kSpd)) {  // well-conditioned
       const std::int64_t n = a.shape[r - 1];
       x = add(x, mul(eye(n, std::nullopt, ScalarType::kFloat64), wrap_scalar(Scalar(static_cast<double>(2 * n)))));
     }
@@ -432,6 +442,8 @@ Domain domain_of(const CatalogEntry& e) {
     if (t == "domain=probability") return Domain::kProbability;
     if (t == "domain=above_one") return Domain::kAboveOne;
     if (t == "domain=invertible") return Domain::kInvertible;
+    if (t == "domain=hermitian") return Domain::kHermitian;
+    if (t == "domain=spd") return Domain::kSpd;
   }
   return domain_of(sample_name(e));
 }
@@ -515,8 +527,14 @@ FormulaCheck check_formula(const CatalogEntry& e) {
     const Sample& sample = samples[n];
     const std::string where = e.qualified_name + " (sample " + std::to_string(n) + ")";
     try {
-      const tensor_list inputs = make_inputs(sample, domain_of(e));
-      auto fn = [&](const tensor_list& in) {
+      const Domain domain = domain_of(e);
+      const tensor_list inputs = make_inputs(sample, domain);
+      // A symmetric domain: the operator of the symmetric part of the first
+      // input (it reads one triangle; gradcheck perturbs elements alone).
+      const bool symmetric = domain == Domain::kHermitian || domain == Domain::kSpd;
+      auto fn = [&](const tensor_list& given) {
+        tensor_list in = given;
+        if (symmetric) in[0] = mul(add(in[0], in[0].transpose(-2, -1)), wrap_scalar(Scalar(0.5)));
         return as_one_tensor(call_sample(e.qualified_name, sample, in, inplace));
       };
       const Value result = call_sample(e.qualified_name, sample, inputs, inplace);

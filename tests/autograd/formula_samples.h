@@ -26,7 +26,7 @@
 namespace wick::testing {
 
 /// Where an operator's random inputs lie so that its derivative is smooth there.
-enum class Domain { kAwayFromZero, kPositive, kInsideUnit, kProbability, kAboveOne, kInvertible };
+enum class Domain { kAwayFromZero, kPositive, kInsideUnit, kProbability, kAboveOne, kInvertible, kHermitian, kSpd };
 
 struct TensorArg {
   std::vector<std::int64_t> shape;

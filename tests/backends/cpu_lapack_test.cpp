@@ -1,4 +1,4 @@
-// tests/backends/cpu_lapack_test.cpp - the LU family on LAPACK: lu_factor, lu_solve, solve, inv, det, slogdet, solve_triangular and their composites.
+// tests/backends/cpu_lapack_test.cpp - torch.linalg on LAPACK: the LU family (lu_factor, lu_solve, solve, inv, det, slogdet, solve_triangular), cholesky and eigh, and their composites.
 /// \file
 /// Values are PyTorch 1.13's for the same inputs (float64); errors are its
 /// messages and types (LinAlgError for singular matrices). Gradients are
@@ -37,6 +37,9 @@ void expect_near(const Tensor& t, const std::vector<double>& expected, double to
   ASSERT_EQ(got.size(), expected.size());
   for (std::size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], expected[i], tol) << "element " << i;
 }
+
+// A diagonal matrix of the vector d.
+Tensor diagonal_matrix_of(const Tensor& d) { return mul(eye(d.size(0), std::nullopt, d.dtype()), d.unsqueeze(0)); }
 
 template <class E, class Fn>
 std::string error_of(Fn fn) {
@@ -197,7 +200,9 @@ TEST_F(CpuLapack, BadArgumentsNameTheOperator) {
             "torch.lu_factor: Expected tensor with 2 or more dimensions. Got size: [3] instead");
   EXPECT_EQ(error_of<RuntimeError>([&] { (void)linalg::lu_factor(a.to(ScalarType::kFloat16)); }),
             "\"lu_cpu\" not implemented for 'Half'");
-  auto [lu, pivots] = linalg::lu_factor(a);
+  const auto factors = linalg::lu_factor(a);
+  const Tensor lu = std::get<0>(factors);
+  const Tensor pivots = std::get<1>(factors);
   EXPECT_EQ(error_of<RuntimeError>([&] { (void)linalg::lu_solve(lu, pivots.to(ScalarType::kInt64), a); }),
             "linalg.lu_solve: pivots should be a Tensor of scalar type torch.int32");
   EXPECT_EQ(error_of<RuntimeError>([&] { (void)linalg::lu_solve(lu, pivots, randn({3, 2}), false); }),
@@ -251,6 +256,68 @@ TEST_F(CpuLapack, DetGradientIsTheAdjugate) {
   const Tensor a = a_.clone().requires_grad_();
   linalg::det(a).backward();
   expect_near(a.grad(), {33.0, 0.0, -11.0, -8.0, 20.0, 6.0, -7.0, -10.0, 19.0}, 1e-10);
+}
+
+TEST_F(CpuLapack, CholeskyAndItsSolvers) {
+  const Tensor a = mat({4, 2, 0.4, 2, 5, 1, 0.4, 1, 3}, {3, 3});
+  const Tensor l = linalg::cholesky(a);
+  expect_near(l, {2.0, 0.0, 0.0, 1.0, 2.0, 0.0, 0.2, 0.4, 1.6733200530681511});
+  EXPECT_EQ(l.strides().vec(), (std::vector<I64>{1, 3}));
+  expect_near(linalg::cholesky(a, true), {2.0, 1.0, 0.2, 0.0, 2.0, 0.4, 0.0, 0.0, 1.6733200530681511});
+  expect_near(cholesky(a), values(l));
+  // Only the lower triangle is read.
+  expect_near(linalg::cholesky(tril(a)), values(l));
+  expect_near(cholesky_solve(b_, l), {-0.0625, 0.125, 0.3107142857142857, 0.37857142857142856, 1.5714285714285714,
+                                      1.8571428571428572});
+  expect_near(cholesky_solve(b_, linalg::cholesky(a, true), true), values(cholesky_solve(b_, l)));
+  expect_near(cholesky_inverse(l), {0.3125, -0.125, 0.0, -0.125, 0.2642857142857143, -0.07142857142857142, 0.0,
+                                    -0.07142857142857142, 0.3571428571428571});
+  const Tensor n = mat({1, 2, 2, 1}, {2, 2});
+  EXPECT_EQ(error_of<LinAlgError>([&] { (void)linalg::cholesky(stack({eye(2, std::nullopt, ScalarType::kFloat64), n})); }),
+            "linalg.cholesky: (Batch element 1): The factorization could not be completed because the input is not "
+            "positive-definite (the leading minor of order 2 is not positive-definite).");
+  auto [partial, info] = linalg::cholesky_ex(n);
+  EXPECT_EQ(values(info), (std::vector<double>{2}));
+  EXPECT_EQ(values(partial), (std::vector<double>{1, 0, 2, -3}));
+  EXPECT_EQ(error_of<RuntimeError>([&] { (void)cholesky(eye(2, std::nullopt, ScalarType::kInt32)); }),
+            "\"cholesky_cpu\" not implemented for 'Int'");
+  EXPECT_EQ(error_of<RuntimeError>([&] { (void)cholesky_solve(randn({4, 2}), randn({3, 3})); }),
+            "Incompatible matrix sizes for cholesky_solve: each A matrix is 3 by 3 but each b matrix is 4 by 2");
+}
+
+TEST_F(CpuLapack, EighOfSymmetricMatrices) {
+  const Tensor a = mat({4, 2, 0.4, 2, 5, 1, 0.4, 1, 3}, {3, 3});
+  auto [w, v] = linalg::eigh(a);
+  expect_near(w, {2.2564722211479875, 2.901971219300918, 6.841556559551098});
+  expect_near(v, {-0.5927506866250067, -0.5588924006660365, -0.579901636472374, 0.6196361886517746, 0.143493859970644,
+                  -0.771660874908031, -0.5144877230981174, 0.8167305532600574, -0.2612538729910718},
+              1e-12);
+  EXPECT_EQ(v.strides().vec(), (std::vector<I64>{1, 3}));
+  expect_near(linalg::eigvalsh(triu(a), "U"), values(w));
+  const Tensor c = complex(a, sub(triu(a, 1), tril(a, -1)));  // Hermitian: an antisymmetric imaginary part
+  auto [cw, cv] = linalg::eigh(c);
+  EXPECT_EQ(cw.dtype(), ScalarType::kFloat64);
+  const Tensor reconstructed = matmul(matmul(cv, complex(diagonal_matrix_of(cw), zeros({3, 3}, ScalarType::kFloat64))),
+                                      conj_physical(cv.transpose(0, 1)));
+  EXPECT_LT(values(amax(abs(sub(reconstructed, c))))[0], 1e-12);
+  EXPECT_EQ(error_of<RuntimeError>([&] { (void)linalg::eigh(a, "X"); }),
+            "Expected UPLO argument to be 'L' or 'U', but got X");
+  EXPECT_EQ(error_of<RuntimeError>([&] { (void)linalg::eigh(a.to(ScalarType::kInt32)); }),
+            "\"linalg_eigh_cpu\" not implemented for 'Int'");
+}
+
+TEST_F(CpuLapack, CholeskyAndEighGradientsArePyTorchs) {
+  const Tensor a = mat({4, 2, 0.4, 2, 5, 1, 0.4, 1, 3}, {3, 3});
+  Tensor x = a.clone().requires_grad_();
+  linalg::cholesky(x).select(0, 2).select(0, 1).backward();
+  expect_near(x.grad(), {0.0125, 0.0, -0.125, 0.0, -0.05, 0.25, -0.125, 0.25, 0.0}, 1e-12);
+  Tensor y = a.clone().requires_grad_();
+  auto [w, v] = linalg::eigh(y);
+  add(w.select(0, 0), v.select(0, 1).select(0, 2)).backward();
+  expect_near(y.grad(), {0.4096115812685257, -0.35432394551077434, 0.3296204096169793, -0.3543239455107743,
+                         0.3152979934757955, -0.31506794636130725, 0.32962040961697925, -0.3150679463613073,
+                         0.27509042525567845},
+              1e-10);
 }
 
 }  // namespace

@@ -140,6 +140,9 @@ const Divergence kDivergences[] = {
       "(1.5-2j) ? torch.tensor(*dtype=torch.float16)", "(torch.tensor(*dtype=torch.float16) + torch.tensor(1, dtype=torch.complex*"},
      "float16 with a complex number: PyTorch 1.13 computes in complex32 (ComplexHalf), which has few kernels; wick has "
      "no complex32 and computes in complex64"},
+    {{"torch.cholesky_inverse(*complex*"},
+     "cholesky_inverse of a complex matrix whose diagonal is not real, so not a Cholesky factor: PyTorch 1.13's "
+     "LAPACK path (potri) returns a matrix that is not even Hermitian; wick returns the inverse of L L^H"},
     {{"torch.dot(*complex*", "torch.matmul(*complex*", "torch.vdot(*complex*", "torch.vdot(torch.tensor(*j*"},
      "the dot product of complex vectors (torch.dot, torch.vdot, 1-D torch.matmul): PyTorch 1.13 as Debian builds it "
      "returns 0; "

@@ -81,7 +81,12 @@ class Tensors:
             return self.convert(f"torch.ones({', '.join(map(str, dims))})")
         base = f"torch.linspace({round(lo, 4)}, {hi}, {count})"
         base = base if len(dims) == 1 else f"{base}.reshape({', '.join(map(str, dims))})"
-        if self.domain == "invertible" and not positive and len(dims) >= 2 and dims[-1] == dims[-2]:
+        square = not positive and len(dims) >= 2 and dims[-1] == dims[-2]
+        if self.domain in ("hermitian", "spd") and square:
+            base = f"(({base} + {base}.transpose(-2, -1)) / 2)"
+        if self.domain == "hermitian" and square:  # the symmetric part of linspace is singular: separate the eigenvalues
+            base = f"({base} + torch.eye({dims[-1]}) * torch.arange({dims[-1]}))"
+        if self.domain in ("invertible", "spd") and square:
             base = f"({base} + {2 * dims[-1]} * torch.eye({dims[-1]}))"  # linspace alone is singular
         return self.convert(base)
 

@@ -1,4 +1,4 @@
-// wick/meta_linalg.h - meta results of the LAPACK-backed torch.linalg operators (lu_factor_ex).
+// wick/meta_linalg.h - meta results of the LAPACK-backed torch.linalg operators (lu_factor_ex, cholesky_ex, eigh).
 /// \file
 /// The factorizations and solvers keep their matrices as LAPACK does, in
 /// column-major order: each result matrix is contiguous in its transpose
@@ -27,11 +27,20 @@ struct LuFactorMeta {
   std::array<TensorMeta, 3> outs;
 };
 
+/// Two results: linalg.cholesky_ex (the column-major factor, the int32 info
+/// of each matrix) and linalg.eigh (the real eigenvalues, contiguous, and the
+/// column-major eigenvectors).
+struct LinalgPairMeta {
+  std::array<TensorMeta, 2> outs;
+};
+
 /// What a failed factorization means to the operator that reports it.
 enum class LinalgFailure : std::uint8_t {
   kLuFactor,  ///< RuntimeError "U[k,k] is zero and using it on lu_solve would ..." (lu_factor)
   kSolve,     ///< LinAlgError "The solver failed because the input matrix is singular." (solve)
   kInverse,   ///< LinAlgError "The diagonal element k is zero, ..." (inv)
+  kCholesky,  ///< LinAlgError "... not positive-definite (the leading minor of order k ...)" (cholesky)
+  kEigh,      ///< LinAlgError "The algorithm failed to converge ... (error code: k)." (eigh)
 };
 
 /// Raises PyTorch's error for the first matrix whose LAPACK `info` (an int32

@@ -111,7 +111,20 @@ struct SampleCall {
 /// kAwayFromZero, plus 2n times the identity on each square matrix of n rows:
 /// diagonally dominant with a positive diagonal, so invertible, well
 /// conditioned and of positive determinant (solve, inv, det, logdet).
-enum class SampleDomain : std::uint8_t { kAwayFromZero, kPositive, kInsideUnit, kProbability, kAboveOne, kInvertible };
+/// kHermitian: each square matrix symmetric, (X + X^T) / 2 (eigh); kSpd: that
+/// plus 2n times the identity, positive-definite (cholesky). In these two the
+/// autograd check differentiates the operator of the symmetric part of its
+/// first input, as the operator reads one triangle.
+enum class SampleDomain : std::uint8_t {
+  kAwayFromZero,
+  kPositive,
+  kInsideUnit,
+  kProbability,
+  kAboveOne,
+  kInvertible,
+  kHermitian,
+  kSpd,
+};
 
 /// Makes the tensors of `s`: inputs in `dtype` (int64 inputs are 1..3, bool
 /// random) drawn in `domain`, on `device`; fixed tensors (L[...], B[...])
