@@ -116,8 +116,14 @@ void syevd(char uplo, int n, T* a, int lda, RealOf<T>* w, int* info) {
   };
   call(&work_size, query, &rwork_size, query, &iwork_size, query);
   if (*info != 0) return;
-  std::vector<T> work(static_cast<std::size_t>(std::max(1, static_cast<int>(std::real(work_size)))));
-  std::vector<RealOf<T>> rwork(static_cast<std::size_t>(std::max(1, static_cast<int>(rwork_size))));
+  // LAPACK returns the sizes as floating-point numbers.
+  const auto length = [](double size) {
+    WICK_CHECK(size <= std::numeric_limits<int>::max(), RuntimeError,
+               "linalg.eigh: the matrix is too large for LAPACK's 32-bit workspace sizes");
+    return static_cast<std::size_t>(std::max(1.0, size));
+  };
+  std::vector<T> work(length(static_cast<double>(std::real(work_size))));
+  std::vector<RealOf<T>> rwork(length(static_cast<double>(rwork_size)));
   std::vector<int> iwork(static_cast<std::size_t>(std::max(1, iwork_size)));
   call(work.data(), static_cast<int>(work.size()), rwork.data(), static_cast<int>(rwork.size()), iwork.data(),
        static_cast<int>(iwork.size()));
@@ -212,6 +218,12 @@ void lu_solve(const OutputMeta& /*m*/, const Tensor& out, const Tensor& lu, cons
   const int n = lapack_int(lu.size(-1), op);
   const int nrhs = lapack_int(x.size(-1), op);
   const auto* piv = static_cast<const int*>(ipiv.data_ptr());
+  // getrs swaps row i with row pivots[i] - 1 unchecked: a pivot out of range
+  // would write outside the matrix.
+  for (I64 i = 0; i < ipiv.numel(); ++i) {
+    WICK_CHECK(piv[i] >= 1 && piv[i] <= n, IndexError, op, ": pivots must be row numbers in [1, ", n,
+               "], but found ", piv[i]);
+  }
   visit_dtype<kLapackTypes>(b.dtype(), "lu_solve_cpu", [&](auto tag) {
     using T = decltype(tag);
     solve_batches<T>(factors, x, [&](const T* a, T* xb, I64 k) {

@@ -205,6 +205,9 @@ TEST_F(CpuLapack, BadArgumentsNameTheOperator) {
   const Tensor pivots = std::get<1>(factors);
   EXPECT_EQ(error_of<RuntimeError>([&] { (void)linalg::lu_solve(lu, pivots.to(ScalarType::kInt64), a); }),
             "linalg.lu_solve: pivots should be a Tensor of scalar type torch.int32");
+  const Tensor bad = tensor(Value(std::vector<std::int64_t>{1, 9, 3}), ScalarType::kInt32);
+  EXPECT_EQ(error_of<IndexError>([&] { (void)linalg::lu_solve(lu, bad, a); }),
+            "linalg.lu_solve: pivots must be row numbers in [1, 3], but found 9");
   EXPECT_EQ(error_of<RuntimeError>([&] { (void)linalg::lu_solve(lu, pivots, randn({3, 2}), false); }),
             "linalg.lu_solve: Incompatible shapes of A and B for the equation XA = B (3x3 and 3x2)");
   EXPECT_EQ(error_of<RuntimeError>([&] { (void)linalg::solve_triangular(a, randn({3}), true); }),
