@@ -21,9 +21,10 @@
 ///   C[2, 3]      a random complex tensor that is not an input: complex128
 ///                when the check's dtype is float64, else complex64 (its
 ///                parts standard normal)
-///   L[[0, 2], [1, 0]], B[True, False]
-///                an int64 or bool tensor of these values (L[2] has shape
-///                (1); L(2) and B(True) are 0-dim)
+///   L[[0, 2], [1, 0]], I[1, 3, 3], B[True, False]
+///                an int64, int32 or bool tensor of these values (L[2] has
+///                shape (1); L(2) and B(True) are 0-dim); I[...] gives
+///                LAPACK's int32 pivots (linalg.lu_solve)
 ///   [T[2], T[3]] a list of input tensors (Tensor[])
 ///   2, -1.5, inf, True, None, 'mean', [0, 1], float64
 ///                numbers, strings, bools, None, int lists, dtype names
