@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "dispatch/composite/composite.h"
+#include "dispatch/ops/linalg_checks.h"
 #include "wick/checked.h"
 #include "wick/error.h"
 #include "wick/library.h"
@@ -118,20 +119,13 @@ Tensor linalg_diagonal_kernel(const Tensor& a, I64 offset, I64 dim1, I64 dim2) {
 
 // --- the LU family --------------------------------------------------------------------------------
 
-void check_matrix(const char* op, const Tensor& a) {
-  WICK_CHECK(a.dim() >= 2, RuntimeError, op, ": The input tensor A must have at least 2 dimensions.");
-}
-
+// A batch of square matrices (the message names it A).
 void check_square(const char* op, const Tensor& a) {
-  check_matrix(op, a);
-  WICK_CHECK(a.size(-1) == a.size(-2), RuntimeError, op, ": A must be batches of square matrices, but they are ",
-             a.size(-2), " by ", a.size(-1), " matrices");
+  linalg_checks::check_matrix(op, "A", a);
+  linalg_checks::check_square(op, a);
 }
 
-void check_floating(const char* op, const Tensor& a) {
-  WICK_CHECK(is_floating(a.dtype()) || is_complex(a.dtype()), RuntimeError, op,
-             ": Expected a floating point or complex tensor as input. Got ", type_title(a.dtype()));
-}
+void check_floating(const char* op, const Tensor& a) { linalg_checks::check_floating(op, a.dtype()); }
 
 // PyTorch's inv and slogdet refuse 16-bit floats before LAPACK would.
 void check_not_low_precision(const char* op, const Tensor& a) {
@@ -256,11 +250,7 @@ Tensor linalg_cholesky_kernel(const Tensor& self, bool upper) {
 }
 
 // PyTorch's LAPACK kernels refuse other dtypes by their kernel's name.
-void check_lapack_dtype(const char* kernel, const Tensor& t) {
-  const ScalarType d = t.dtype();
-  WICK_CHECK(d == ScalarType::kFloat32 || d == ScalarType::kFloat64 || is_complex(d), RuntimeError, "\"", kernel,
-             "\" not implemented for '", type_title(d), "'");
-}
+void check_lapack_dtype(const char* kernel, const Tensor& t) { linalg_checks::check_lapack_type(kernel, t.dtype()); }
 
 Tensor cholesky_kernel(const Tensor& self, bool upper) {
   check_lapack_dtype("cholesky_cpu", self);
@@ -305,10 +295,7 @@ Tensor eigvalsh_kernel(const Tensor& self, std::string_view uplo) { return std::
 // --- powers, chains, cross products -------------------------------------------------------------------
 
 Tensor matrix_power_for(const char* op, const Tensor& self, I64 n) {
-  WICK_CHECK(self.dim() >= 2, RuntimeError, op, ": The input tensor A must have at least 2 dimensions.");
-  WICK_CHECK(self.size(-1) == self.size(-2), RuntimeError, op,
-             ": A must be batches of square matrices, but they are ", self.size(-2), " by ", self.size(-1),
-             " matrices");
+  check_square(op, self);
   if (n == 0) {
     // The identity, written over a copy of self, as PyTorch: the result
     // stays in self's graph with a zero gradient.

@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 
+#include "dispatch/ops/linalg_checks.h"
 #include "wick/checked.h"
 #include "wick/error.h"
 #include "wick/gen/torch_meta.h"
@@ -168,15 +169,7 @@ void check_linalg_info(const char* op, const Tensor& info, LinalgFailure failure
 // rest are composites of them (dispatch/composite/linalg_ops.cpp). Their
 // checks and messages are PyTorch 1.13's, which name the operators
 // inconsistently ("torch.linalg.lu_solve" and "linalg.lu_solve"): kept.
-namespace wick::linalg::meta {
-namespace {
-
-using I64 = std::int64_t;
-
-// t's sizes without the last `drop` dims.
-IntArrayRef leading(const Tensor& t, I64 drop) {
-  return {t.sizes().data(), static_cast<std::size_t>(t.dim() - drop)};
-}
+namespace wick::linalg_checks {
 
 void check_matrix(const char* op, const char* name, const Tensor& t) {
   WICK_CHECK(t.dim() >= 2, RuntimeError, op, ": The input tensor ", name, " must have at least 2 dimensions.");
@@ -192,10 +185,25 @@ void check_floating(const char* op, ScalarType t) {
              ": Expected a floating point or complex tensor as input. Got ", type_title(t));
 }
 
-// LAPACK has single, double and their complex types only.
 void check_lapack_type(const char* kernel, ScalarType t) {
   WICK_CHECK(t == ScalarType::kFloat32 || t == ScalarType::kFloat64 || is_complex(t), RuntimeError, "\"", kernel,
              "\" not implemented for '", type_title(t), "'");
+}
+
+}  // namespace wick::linalg_checks
+
+namespace wick::linalg::meta {
+namespace {
+
+using I64 = std::int64_t;
+using linalg_checks::check_floating;
+using linalg_checks::check_lapack_type;
+using linalg_checks::check_matrix;
+using linalg_checks::check_square;
+
+// t's sizes without the last `drop` dims.
+IntArrayRef leading(const Tensor& t, I64 drop) {
+  return {t.sizes().data(), static_cast<std::size_t>(t.dim() - drop)};
 }
 
 // The shape of X in A X = B (left) or X A = B: B's matrix, A's n matching.
