@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <complex>
 #include <limits>
+#include <optional>
 #include <string_view>
 #include <cstddef>
 #include <cstdint>
@@ -60,6 +61,33 @@ void cheevd_(const char* jobz, const char* uplo, const int* n, std::complex<floa
 void zheevd_(const char* jobz, const char* uplo, const int* n, std::complex<double>* a, const int* lda, double* w,
              std::complex<double>* work, const int* lwork, double* rwork, const int* lrwork, int* iwork,
              const int* liwork, int* info, std::size_t, std::size_t);
+void sgeqrf_(const int* m, const int* n, float* a, const int* lda, float* tau, float* work, const int* lwork, int* info);
+void dgeqrf_(const int* m, const int* n, double* a, const int* lda, double* tau, double* work, const int* lwork,
+             int* info);
+void cgeqrf_(const int* m, const int* n, std::complex<float>* a, const int* lda, std::complex<float>* tau,
+             std::complex<float>* work, const int* lwork, int* info);
+void zgeqrf_(const int* m, const int* n, std::complex<double>* a, const int* lda, std::complex<double>* tau,
+             std::complex<double>* work, const int* lwork, int* info);
+void sorgqr_(const int* m, const int* n, const int* k, float* a, const int* lda, const float* tau, float* work,
+             const int* lwork, int* info);
+void dorgqr_(const int* m, const int* n, const int* k, double* a, const int* lda, const double* tau, double* work,
+             const int* lwork, int* info);
+void cungqr_(const int* m, const int* n, const int* k, std::complex<float>* a, const int* lda,
+             const std::complex<float>* tau, std::complex<float>* work, const int* lwork, int* info);
+void zungqr_(const int* m, const int* n, const int* k, std::complex<double>* a, const int* lda,
+             const std::complex<double>* tau, std::complex<double>* work, const int* lwork, int* info);
+void sgesdd_(const char* jobz, const int* m, const int* n, float* a, const int* lda, float* s, float* u,
+             const int* ldu, float* vt, const int* ldvt, float* work, const int* lwork, int* iwork, int* info,
+             std::size_t);
+void dgesdd_(const char* jobz, const int* m, const int* n, double* a, const int* lda, double* s, double* u,
+             const int* ldu, double* vt, const int* ldvt, double* work, const int* lwork, int* iwork, int* info,
+             std::size_t);
+void cgesdd_(const char* jobz, const int* m, const int* n, std::complex<float>* a, const int* lda, float* s,
+             std::complex<float>* u, const int* ldu, std::complex<float>* vt, const int* ldvt,
+             std::complex<float>* work, const int* lwork, float* rwork, int* iwork, int* info, std::size_t);
+void zgesdd_(const char* jobz, const int* m, const int* n, std::complex<double>* a, const int* lda, double* s,
+             std::complex<double>* u, const int* ldu, std::complex<double>* vt, const int* ldvt,
+             std::complex<double>* work, const int* lwork, double* rwork, int* iwork, int* info, std::size_t);
 }
 
 namespace wick::cpu {
@@ -127,6 +155,43 @@ void syevd(char uplo, int n, T* a, int lda, RealOf<T>* w, int* info) {
   std::vector<int> iwork(static_cast<std::size_t>(std::max(1, iwork_size)));
   call(work.data(), static_cast<int>(work.size()), rwork.data(), static_cast<int>(rwork.size()), iwork.data(),
        static_cast<int>(iwork.size()));
+}
+
+// A LAPACK workspace length from the size its query returned (a
+// floating-point number).
+std::size_t workspace_length(double size, const char* op) {
+  WICK_CHECK(size <= std::numeric_limits<int>::max(), RuntimeError, op,
+             ": the matrix is too large for LAPACK's 32-bit workspace sizes");
+  return static_cast<std::size_t>(std::max(1.0, size));
+}
+
+template <typename T>
+void geqrf(int m, int n, T* a, int lda, T* tau, T* work, int lwork, int* info) {
+  if constexpr (std::is_same_v<T, float>) sgeqrf_(&m, &n, a, &lda, tau, work, &lwork, info);
+  else if constexpr (std::is_same_v<T, double>) dgeqrf_(&m, &n, a, &lda, tau, work, &lwork, info);
+  else if constexpr (std::is_same_v<T, std::complex<float>>) cgeqrf_(&m, &n, a, &lda, tau, work, &lwork, info);
+  else zgeqrf_(&m, &n, a, &lda, tau, work, &lwork, info);
+}
+
+// Q's first n columns from k reflectors (orgqr; ungqr for complex types).
+template <typename T>
+void orgqr(int m, int n, int k, T* a, int lda, const T* tau, T* work, int lwork, int* info) {
+  if constexpr (std::is_same_v<T, float>) sorgqr_(&m, &n, &k, a, &lda, tau, work, &lwork, info);
+  else if constexpr (std::is_same_v<T, double>) dorgqr_(&m, &n, &k, a, &lda, tau, work, &lwork, info);
+  else if constexpr (std::is_same_v<T, std::complex<float>>) cungqr_(&m, &n, &k, a, &lda, tau, work, &lwork, info);
+  else zungqr_(&m, &n, &k, a, &lda, tau, work, &lwork, info);
+}
+
+template <typename T>
+void gesdd(char jobz, int m, int n, T* a, int lda, RealOf<T>* s, T* u, int ldu, T* vt, int ldvt, T* work, int lwork,
+           RealOf<T>* rwork, int* iwork, int* info) {
+  if constexpr (std::is_same_v<T, float>)
+    sgesdd_(&jobz, &m, &n, a, &lda, s, u, &ldu, vt, &ldvt, work, &lwork, iwork, info, 1);
+  else if constexpr (std::is_same_v<T, double>)
+    dgesdd_(&jobz, &m, &n, a, &lda, s, u, &ldu, vt, &ldvt, work, &lwork, iwork, info, 1);
+  else if constexpr (std::is_same_v<T, std::complex<float>>)
+    cgesdd_(&jobz, &m, &n, a, &lda, s, u, &ldu, vt, &ldvt, work, &lwork, rwork, iwork, info, 1);
+  else zgesdd_(&jobz, &m, &n, a, &lda, s, u, &ldu, vt, &ldvt, work, &lwork, rwork, iwork, info, 1);
 }
 
 // A LAPACK dimension: sizes beyond int are refused, as LAPACK's 32-bit
@@ -283,6 +348,118 @@ void eigh(const LinalgPairMeta& /*m*/, const std::array<Tensor, 2>& outs, const 
     for (I64 k = 0; k < batches; ++k) syevd<T>(uplo.front(), n, a + k * step, n, w + k * I64{n}, codes + k);
   });
   check_linalg_info(op, info, LinalgFailure::kEigh);
+}
+
+// geqrf on a column-major copy of each matrix; R is its upper triangle and
+// Q comes from the reflectors below it (orgqr), its columns widened to m in
+// mode "complete".
+void qr(const LinalgPairMeta& /*m*/, const std::array<Tensor, 2>& outs, const Tensor& a, std::string_view mode) {
+  const char* op = "linalg.qr";
+  const int m = lapack_int(a.size(-2), op);
+  const int n = lapack_int(a.size(-1), op);
+  const int k = std::min(m, n);
+  const I64 batches = batch_count(a);
+  const Tensor w = column_major_copy(a);
+  const bool complete = mode == "complete";
+  const bool want_q = mode != "r";
+  const int q_cols = complete ? m : k;
+  DimVector tau_shape(IntArrayRef(a.sizes().data(), static_cast<std::size_t>(a.dim() - 2)));
+  tau_shape.push_back(k);
+  const Tensor tau = make_empty(tau_shape, a.dtype());
+  if (m > 0 && n > 0) {
+    visit_dtype<kLapackTypes>(a.dtype(), "geqrf_cpu", [&](auto tag) {
+      using T = decltype(tag);
+      T* wp = static_cast<T*>(w.data_ptr());
+      T* tp = static_cast<T*>(tau.data_ptr());
+      int info = 0;
+      T size{};
+      geqrf<T>(m, n, wp, m, tp, &size, -1, &info);
+      std::vector<T> work(workspace_length(static_cast<double>(std::real(size)), op));
+      const I64 step = checked_mul(m, n, op);
+      for (I64 b = 0; b < batches; ++b) {
+        geqrf<T>(m, n, wp + b * step, m, tp + b * k, work.data(), static_cast<int>(work.size()), &info);
+        WICK_CHECK(info == 0, RuntimeError, op, ": LAPACK geqrf failed with info ", info);
+      }
+    });
+  }
+  // R: the upper triangle of the first rows of the factored matrix.
+  const int r_rows = complete ? m : k;
+  Tensor(outs[1]).copy_(triu(w.narrow(-2, 0, std::min(r_rows, m))));
+  if (!want_q) return;
+  // Q: the reflectors in its first columns, then orgqr makes it orthonormal.
+  Tensor q = outs[0];
+  q.zero_();
+  const int copied = std::min(q_cols, n);
+  q.narrow(-1, 0, copied).copy_(w.narrow(-1, 0, copied));
+  if (m == 0 || q_cols == 0) return;
+  if (k == 0) {  // no reflectors: Q is the identity's first columns
+    q.copy_(eye(m, q_cols, a.dtype()).expand(q.sizes()));
+    return;
+  }
+  visit_dtype<kLapackTypes>(a.dtype(), "orgqr_cpu", [&](auto tag) {
+    using T = decltype(tag);
+    T* qp = static_cast<T*>(q.data_ptr());
+    const T* tp = static_cast<const T*>(tau.data_ptr());
+    int info = 0;
+    T size{};
+    orgqr<T>(m, q_cols, k, qp, m, tp, &size, -1, &info);
+    std::vector<T> work(workspace_length(static_cast<double>(std::real(size)), op));
+    const I64 step = checked_mul(m, q_cols, op);
+    for (I64 b = 0; b < batches; ++b) {
+      orgqr<T>(m, q_cols, k, qp + b * step, m, tp + b * k, work.data(), static_cast<int>(work.size()), &info);
+      WICK_CHECK(info == 0, RuntimeError, op, ": LAPACK orgqr failed with info ", info);
+    }
+  });
+}
+
+// gesdd (divide and conquer) on a column-major copy of each matrix, writing
+// U and Vh (column-major) and S in place.
+void svd(const LinalgSvdMeta& /*m*/, const std::array<Tensor, 3>& outs, const Tensor& a, bool full_matrices,
+         const std::optional<std::string_view>& /*driver*/) {
+  const char* op = "linalg.svd";
+  const Tensor& u = outs[0];
+  const Tensor& s = outs[1];
+  const Tensor& vh = outs[2];
+  const int m = lapack_int(a.size(-2), op);
+  const int n = lapack_int(a.size(-1), op);
+  const int k = std::min(m, n);
+  const I64 batches = batch_count(a);
+  if (k == 0) {  // no singular values: U and Vh are identities (the empty ones included)
+    Tensor(u).copy_(eye(u.size(-2), u.size(-1), a.dtype()).expand(u.sizes()));
+    Tensor(vh).copy_(eye(vh.size(-2), vh.size(-1), a.dtype()).expand(vh.sizes()));
+    return;
+  }
+  const Tensor w = column_major_copy(a);
+  const int u_cols = lapack_int(u.size(-1), op);
+  const int vh_rows = lapack_int(vh.size(-2), op);
+  Tensor info = make_empty(IntArrayRef(a.sizes().data(), static_cast<std::size_t>(a.dim() - 2)), ScalarType::kInt32);
+  auto* codes = static_cast<int*>(info.data_ptr());
+  visit_dtype<kLapackTypes>(a.dtype(), "linalg_svd_cpu", [&](auto tag) {
+    using T = decltype(tag);
+    using Real = RealOf<T>;
+    T* wp = static_cast<T*>(w.data_ptr());
+    auto* sp = static_cast<Real*>(s.data_ptr());
+    T* up = static_cast<T*>(u.data_ptr());
+    T* vp = static_cast<T*>(vh.data_ptr());
+    const char jobz = full_matrices ? 'A' : 'S';
+    std::vector<int> iwork(static_cast<std::size_t>(8) * static_cast<std::size_t>(k));
+    // LAPACK's rwork length for complex gesdd with vectors.
+    const std::size_t mx = static_cast<std::size_t>(std::max(m, n));
+    const std::size_t mn = static_cast<std::size_t>(k);
+    std::vector<Real> rwork(std::max(5 * mn * mn + 5 * mn, 2 * mx * mn + 2 * mn * mn + mn));
+    int query_info = 0;
+    T size{};
+    gesdd<T>(jobz, m, n, wp, m, sp, up, m, vp, vh_rows, &size, -1, rwork.data(), iwork.data(), &query_info);
+    std::vector<T> work(workspace_length(static_cast<double>(std::real(size)), op));
+    const I64 a_step = checked_mul(m, n, op);
+    const I64 u_step = checked_mul(m, u_cols, op);
+    const I64 v_step = checked_mul(vh_rows, n, op);
+    for (I64 b = 0; b < batches; ++b) {
+      gesdd<T>(jobz, m, n, wp + b * a_step, m, sp + b * k, up + b * u_step, m, vp + b * v_step, vh_rows, work.data(),
+               static_cast<int>(work.size()), rwork.data(), iwork.data(), codes + b);
+    }
+  });
+  check_linalg_info(op, info, LinalgFailure::kSvd);
 }
 
 void solve_triangular(const OutputMeta& /*m*/, const Tensor& out, const Tensor& self, const Tensor& b, bool upper,

@@ -18,6 +18,8 @@
 /// the matrix reaches the packed factors as
 ///   gLU = tril(P^T gA U^T, -1) + triu(L^T P^T gA).
 /// Square matrices only: the backward of a rectangular lu_factor raises.
+#include <optional>
+#include <string>
 #include <string_view>
 #include <tuple>
 #include <vector>
@@ -392,6 +394,198 @@ std::tuple<Tensor, Tensor> eigh_autograd(DispatchKeySet ks, T self, std::string_
   return out;
 }
 
+// --- qr (real, reduced or square) ---------------------------------------------------------------------
+//
+// Note [QR and SVD derivatives]
+// QR, A = Q R with m >= n (or mode "complete" of a square A): with
+// C = Q^T dA R^-1 and W = tril(C, -1) - tril(C, -1)^T (Q^T dQ, skew),
+// dR = (C - W) R and dQ = (dA - Q dR) R^-1. Backward:
+// M = R gR^T - gQ^T Q and gA = (gQ + Q sym_lower(M)) R^-T, where
+// sym_lower(M) mirrors M's lower triangle.
+// SVD, A = U S V^T (reduced, k = min(m, n)): with F[i][j] = 1 / (s_j^2 - s_i^2)
+// off the diagonal, backward is
+//   gA = U (F o (U^T gU - gU^T U) S + diag(gS) + S F o (V^T gV - gV^T V)) V^T
+//        + (I - U U^T) gU S^-1 V^T + U S^-1 gV^T (I - V V^T),
+// the last two terms only for non-square A.
+
+Tensor sym_lower(T m) {
+  const Tensor strict = wick::tril(m, -1);
+  return wick::add(wick::add(strict, mt(strict)), wick::sub(wick::tril(m), strict));
+}
+
+void check_qr_differentiable(std::string_view mode, I64 m, I64 n) {
+  WICK_CHECK(mode != "r", NotImplementedError,
+             "The derivative of linalg.qr depends on Q, which is not computed when mode='r'. Please use "
+             "linalg.qr(A, mode='reduced') if you are going to differentiate through linalg.qr.");
+  WICK_CHECK(!(mode == "complete" && m > n), NotImplementedError,
+             "The QR decomposition is not differentiable when mode='complete' and nrows > ncols.");
+  WICK_CHECK(m >= n, NotImplementedError,
+             "the derivative of linalg.qr of a matrix with more columns than rows is not implemented in wick");
+}
+
+struct QrBackward {
+  static constexpr const char* kName = "LinalgQrBackward0";
+  SavedVariable q, r;
+  std::string mode;
+  I64 rows = 0, cols = 0;
+  tensor_list backward(FormulaNode<QrBackward>& n, tensor_list& g) {
+    if (!n.should_compute_output(0) || (!g[0].defined() && !g[1].defined())) return {Tensor()};
+    check_qr_differentiable(mode, rows, cols);
+    const Tensor qq = n.unpack(q);
+    const Tensor rr = n.unpack(r);
+    Tensor m;
+    if (g[1].defined()) m = wick::matmul(rr, mt(g[1]));
+    if (g[0].defined()) m = fw_add(m, wick::neg(wick::matmul(mt(g[0]), qq)));
+    Tensor x = wick::matmul(qq, sym_lower(m));
+    if (g[0].defined()) x = wick::add(x, g[0]);
+    return {wick::linalg::solve_triangular(mt(rr), x, /*upper=*/false, /*left=*/false, false)};
+  }
+  void release() {
+    q.reset();
+    r.reset();
+  }
+};
+
+std::tuple<Tensor, Tensor> qr_autograd(DispatchKeySet ks, T a, std::string_view mode) {
+  static const auto op = op_handle<std::tuple<Tensor, Tensor>(T, std::string_view)>("torch.linalg.qr");
+  auto node = make_node<QrBackward>(a);
+  auto out = call_below(op, ks, a, mode);
+  const Tensor& q = std::get<0>(out);
+  const Tensor& r = std::get<1>(out);
+  if (node) {
+    auto& f = node->f;
+    f.mode = std::string(mode);
+    f.rows = a.size(-2);
+    f.cols = a.size(-1);
+    set_history(q, node);
+    set_history(r, node);
+    f.q = SavedVariable(q, true);
+    f.r = SavedVariable(r, true);
+  }
+  if (any_tangent(a)) {
+    ExcludeDispatchKeyGuard below(DispatchKey::kAutograd);
+    check_qr_differentiable(mode, a.size(-2), a.size(-1));
+    const Tensor da = fw_grad_of(a);
+    const Tensor c = wick::linalg::solve_triangular(r, wick::matmul(mt(q), da), true, false, false);
+    const Tensor strict = wick::tril(c, -1);
+    const Tensor dr = wick::matmul(wick::sub(c, wick::sub(strict, mt(strict))), r);
+    const Tensor dq = wick::linalg::solve_triangular(r, wick::sub(da, wick::matmul(q, dr)), true, false, false);
+    set_tangent(q, dq);
+    set_tangent(r, dr);
+  }
+  return out;
+}
+
+// --- svd (real) ---------------------------------------------------------------------------------------------
+
+// 1 / (s_j^2 - s_i^2) off the diagonal, 0 on it.
+Tensor singular_gaps(T s) {
+  const Tensor sq = wick::mul(s, s);
+  return eigen_gaps(sq);
+}
+
+struct SvdBackward {
+  static constexpr const char* kName = "LinalgSvdBackward0";
+  SavedVariable u, s, vh;
+  bool full_matrices = false;
+  I64 rows = 0, cols = 0;
+  tensor_list backward(FormulaNode<SvdBackward>& n, tensor_list& g) {
+    const Tensor gu = g[0];
+    const Tensor gs = g.size() > 1 ? g[1] : Tensor();
+    const Tensor gvh = g.size() > 2 ? g[2] : Tensor();
+    if (!n.should_compute_output(0) || (!gu.defined() && !gs.defined() && !gvh.defined())) return {Tensor()};
+    const I64 k = std::min(rows, cols);
+    WICK_CHECK(!full_matrices || rows == cols || (!gu.defined() && !gvh.defined()), NotImplementedError,
+               "the derivative of linalg.svd with full_matrices=True of a matrix that is not square is not "
+               "implemented: use full_matrices=False");
+    // The reduced factors (full ones of a square matrix are reduced ones).
+    const Tensor uk = n.unpack(u).narrow(-1, 0, k);
+    const Tensor vk = mt(n.unpack(vh).narrow(-2, 0, k));
+    const Tensor sv = n.unpack(s);
+    const Tensor guk = gu.defined() ? gu.narrow(-1, 0, k) : Tensor();
+    const Tensor gvk = gvh.defined() ? mt(gvh.narrow(-2, 0, k)) : Tensor();
+    const Tensor f = singular_gaps(sv);
+    const Tensor smat = diagonal_matrix(sv);
+    Tensor inner = gs.defined() ? diagonal_matrix(gs) : Tensor();
+    if (guk.defined()) {
+      const Tensor utgu = wick::matmul(mt(uk), guk);
+      inner = fw_add(inner, wick::matmul(wick::mul(f, wick::sub(utgu, mt(utgu))), smat));
+    }
+    if (gvk.defined()) {
+      const Tensor vtgv = wick::matmul(mt(vk), gvk);
+      inner = fw_add(inner, wick::matmul(smat, wick::mul(f, wick::sub(vtgv, mt(vtgv)))));
+    }
+    Tensor ga = wick::matmul(wick::matmul(uk, inner), mt(vk));
+    const Tensor s_inv = wick::reciprocal(sv).unsqueeze(-2);  // scales columns
+    if (guk.defined() && rows > k) {
+      const Tensor proj = wick::sub(guk, wick::matmul(uk, wick::matmul(mt(uk), guk)));
+      ga = wick::add(ga, wick::matmul(wick::mul(proj, s_inv), mt(vk)));
+    }
+    if (gvk.defined() && cols > k) {
+      const Tensor proj = wick::sub(gvk, wick::matmul(vk, wick::matmul(mt(vk), gvk)));
+      ga = wick::add(ga, wick::matmul(uk, mt(wick::mul(proj, s_inv))));
+    }
+    return {ga};
+  }
+  void release() {
+    u.reset();
+    s.reset();
+    vh.reset();
+  }
+};
+
+std::tuple<Tensor, Tensor, Tensor> svd_autograd(DispatchKeySet ks, T a, bool full_matrices,
+                                                const std::optional<std::string_view>& driver) {
+  static const auto op =
+      op_handle<std::tuple<Tensor, Tensor, Tensor>(T, bool, const std::optional<std::string_view>&)>(
+          "torch.linalg.svd");
+  auto node = make_node<SvdBackward>(a);
+  auto out = call_below(op, ks, a, full_matrices, driver);
+  const Tensor& u = std::get<0>(out);
+  const Tensor& s = std::get<1>(out);
+  const Tensor& vh = std::get<2>(out);
+  if (node) {
+    auto& f = node->f;
+    f.full_matrices = full_matrices;
+    f.rows = a.size(-2);
+    f.cols = a.size(-1);
+    set_history(u, node);
+    set_history(s, node);
+    set_history(vh, node);
+    f.u = SavedVariable(u, true);
+    f.s = SavedVariable(s, true);
+    f.vh = SavedVariable(vh, true);
+  }
+  if (any_tangent(a)) {
+    ExcludeDispatchKeyGuard below(DispatchKey::kAutograd);
+    WICK_CHECK(!full_matrices || a.size(-2) == a.size(-1), NotImplementedError,
+               "the forward derivative of linalg.svd with full_matrices=True of a matrix that is not square is not "
+               "implemented: use full_matrices=False");
+    // dP = U^T dA V; dS = diag(dP); dU = U (F o (dP S + S dP^T)) + (I - U U^T) dA V S^-1;
+    // dV = V (F o (S dP + dP^T S)) + (I - V V^T) dA^T U S^-1.
+    const Tensor v = mt(vh);
+    const Tensor da = fw_grad_of(a);
+    const Tensor dp = wick::matmul(wick::matmul(mt(u), da), v);
+    const Tensor f = singular_gaps(s);
+    const Tensor smat = diagonal_matrix(s);
+    const Tensor s_inv = wick::reciprocal(s).unsqueeze(-2);
+    Tensor du = wick::matmul(u, wick::mul(f, wick::add(wick::matmul(dp, smat), wick::matmul(smat, mt(dp)))));
+    Tensor dv = wick::matmul(v, wick::mul(f, wick::add(wick::matmul(smat, dp), wick::matmul(mt(dp), smat))));
+    if (a.size(-2) > a.size(-1)) {
+      const Tensor dav = wick::matmul(da, v);
+      du = wick::add(du, wick::mul(wick::sub(dav, wick::matmul(u, wick::matmul(mt(u), dav))), s_inv));
+    }
+    if (a.size(-1) > a.size(-2)) {
+      const Tensor datu = wick::matmul(mt(da), u);
+      dv = wick::add(dv, wick::mul(wick::sub(datu, wick::matmul(v, wick::matmul(mt(v), datu))), s_inv));
+    }
+    set_tangent(u, du);
+    set_tangent(s, dp.diagonal(0, -2, -1).contiguous());
+    set_tangent(vh, mt(dv).contiguous());
+  }
+  return out;
+}
+
 }  // namespace
 
 void register_autograd_lapack(std::vector<std::unique_ptr<Library>>& out) {
@@ -400,7 +594,9 @@ void register_autograd_lapack(std::vector<std::unique_ptr<Library>>& out) {
       .impl("lu_solve", &lu_solve_autograd)
       .impl("solve_triangular", &solve_triangular_autograd)
       .impl("cholesky_ex", &cholesky_ex_autograd)
-      .impl("eigh", &eigh_autograd);
+      .impl("eigh", &eigh_autograd)
+      .impl("qr", &qr_autograd)
+      .impl("svd", &svd_autograd);
   out.push_back(std::move(lib));
 }
 

@@ -292,6 +292,40 @@ Tensor cholesky_inverse_kernel(const Tensor& self, bool upper) {
 
 Tensor eigvalsh_kernel(const Tensor& self, std::string_view uplo) { return std::get<0>(linalg::eigh(self, uplo)); }
 
+// --- QR and SVD ----------------------------------------------------------------------------------------
+
+Tensor svdvals_kernel(const Tensor& a, const std::optional<std::string_view>& driver) {
+  return std::get<1>(linalg::svd(a, false, driver));
+}
+
+std::tuple<Tensor, Tensor> torch_qr_kernel(const Tensor& self, bool some) {
+  return linalg::qr(self, some ? "reduced" : "complete");
+}
+
+// V rather than Vh; without compute_uv, zero U and V of the full shapes.
+std::tuple<Tensor, Tensor, Tensor> torch_svd_kernel(const Tensor& self, bool some, bool compute_uv) {
+  auto [u, s, vh] = linalg::svd(self, !some, std::nullopt);
+  if (compute_uv) return {u, s, adjoint_of(vh)};
+  DimVector u_shape(self.sizes());
+  u_shape.back() = self.size(-2);
+  DimVector v_shape(self.sizes());
+  v_shape[v_shape.size() - 2] = self.size(-1);
+  return {zeros(u_shape, self.dtype(), self.device()), s, zeros(v_shape, self.dtype(), self.device())};
+}
+
+// The pseudo-inverse V diag(1 / s) U^H, the singular values at or below
+// rcond times the largest taken as zero.
+Tensor pinverse_kernel(const Tensor& self, double rcond) {
+  auto [u, s, vh] = linalg::svd(self, false, std::nullopt);
+  if (s.numel() == 0) return zeros({self.size(-1), self.size(-2)}, self.dtype(), self.device()).expand(
+      [&] { DimVector d(self.sizes()); std::swap(d[d.size() - 1], d[d.size() - 2]); return d; }());
+  const Tensor tol = mul(amax(s, {-1}, true), rcond);
+  const Tensor zero = zeros({}, s.dtype(), s.device());
+  const Tensor s_inv = where(gt(s, tol), reciprocal(s), zero);
+  const Tensor scale = s_inv.unsqueeze(-2).to(self.dtype());
+  return matmul(mul(adjoint_of(vh), scale), adjoint_of(u));
+}
+
 // --- powers, chains, cross products -------------------------------------------------------------------
 
 Tensor matrix_power_for(const char* op, const Tensor& self, I64 n) {
@@ -453,7 +487,10 @@ void register_linalg_kernels(std::vector<std::unique_ptr<Library>>& out) {
       .impl("cross", &cross_kernel)
       .impl("cholesky", &cholesky_kernel)
       .impl("cholesky_solve", &cholesky_solve_kernel)
-      .impl("cholesky_inverse", &cholesky_inverse_kernel);
+      .impl("cholesky_inverse", &cholesky_inverse_kernel)
+      .impl("qr", &torch_qr_kernel)
+      .impl("svd", &torch_svd_kernel)
+      .impl("pinverse", &pinverse_kernel);
   out.push_back(std::move(lib));
   auto linalg = std::make_unique<Library>("torch.linalg", DispatchKey::kCompositeImplicit);
   linalg->impl("lu_factor", &lu_factor_kernel)
@@ -469,7 +506,8 @@ void register_linalg_kernels(std::vector<std::unique_ptr<Library>>& out) {
       .impl("vecdot", &vecdot_kernel)
       .impl("diagonal", &linalg_diagonal_kernel)
       .impl("cholesky", &linalg_cholesky_kernel)
-      .impl("eigvalsh", &eigvalsh_kernel);
+      .impl("eigvalsh", &eigvalsh_kernel)
+      .impl("svdvals", &svdvals_kernel);
   out.push_back(std::move(linalg));
 }
 

@@ -8,6 +8,7 @@
 /// are PyTorch's CPU messages, for every backend.
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -153,6 +154,10 @@ void check_linalg_info(const char* op, const Tensor& info, LinalgFailure failure
                                           "The algorithm failed to converge because the input matrix is "
                                           "ill-conditioned or has too many repeated eigenvalues (error code: ",
                                           k, ")."));
+      case LinalgFailure::kSvd:
+        throw LinAlgError(detail::str_cat(op, ": ", where,
+                                          "The algorithm failed to converge because the input matrix contained "
+                                          "non-finite values."));
       case LinalgFailure::kInverse:
         throw LinAlgError(detail::str_cat(op, ": ", where, "The diagonal element ", k,
                                           " is zero, the inversion could not be completed because the input matrix "
@@ -280,6 +285,54 @@ LinalgPairMeta eigh(const Tensor& self, std::string_view uplo) {
   values.push_back(self.size(-1));
   return {{TensorMeta::contiguous(values, to_real_dtype(self.dtype()), self.device()),
            wick::meta::column_major(self.sizes(), self.dtype(), self.device())}};
+}
+
+// Q is m x k (m x m with mode "complete"), R is k x n (m x n); mode "r"
+// gives an empty Q.
+LinalgPairMeta qr(const Tensor& a, std::string_view mode) {
+  const char* op = "linalg.qr";
+  WICK_CHECK(mode == "reduced" || mode == "complete" || mode == "r", RuntimeError, "qr received unrecognized mode '",
+             mode, "' but expected one of 'reduced' (default), 'r', or 'complete'");
+  check_matrix(op, "A", a);
+  check_floating(op, a.dtype());
+  check_lapack_type("geqrf_cpu", a.dtype());
+  const I64 m = a.size(-2);
+  const I64 n = a.size(-1);
+  const I64 k = mode == "complete" ? m : std::min(m, n);
+  DimVector q(leading(a, 2));
+  DimVector r = q;
+  if (mode == "r") {
+    q = {0};
+  } else {
+    q.push_back(m);
+    q.push_back(k);
+  }
+  r.push_back(k);
+  r.push_back(n);
+  return {{wick::meta::column_major(q, a.dtype(), a.device()), wick::meta::column_major(r, a.dtype(), a.device())}};
+}
+
+LinalgSvdMeta svd(const Tensor& a, bool full_matrices, const std::optional<std::string_view>& driver) {
+  const char* op = "linalg.svd";
+  check_matrix(op, "A", a);
+  check_floating(op, a.dtype());
+  check_lapack_type("linalg_svd_cpu", a.dtype());
+  WICK_CHECK(!driver || !a.device().is_cpu(), RuntimeError,
+             "torch.linalg.svd: keyword argument `driver=` is only supported on CUDA inputs with cuSOLVER backend.");
+  const I64 m = a.size(-2);
+  const I64 n = a.size(-1);
+  const I64 k = std::min(m, n);
+  DimVector u(leading(a, 2));
+  DimVector s = u;
+  DimVector vh = u;
+  u.push_back(m);
+  u.push_back(full_matrices ? m : k);
+  s.push_back(k);
+  vh.push_back(full_matrices ? n : k);
+  vh.push_back(n);
+  return {{wick::meta::column_major(u, a.dtype(), a.device()),
+           TensorMeta::contiguous(s, to_real_dtype(a.dtype()), a.device()),
+           wick::meta::column_major(vh, a.dtype(), a.device())}};
 }
 
 OutputMeta solve_triangular(const Tensor& self, const Tensor& b, bool /*upper*/, bool left, bool /*unitriangular*/) {

@@ -168,6 +168,14 @@ void add_linalg_samples(std::map<std::string, std::vector<Sample>>& m) {
   m["cholesky_inverse"] = {{{t({3, 3})}}, {{t({2, 2, 2}), Value(true)}}};
   m["eigh"] = {{{t({3, 3})}}, {{t({2, 2, 2}), Value("U")}}};
   m["eigvalsh"] = {{{t({3, 3})}}, {{t({2, 3, 3}), Value("U")}}};
+  m["torch.linalg.qr"] = {{{t({4, 3})}}, {{t({3, 3}), Value("complete")}}, {{t({2, 3, 2})}}};
+  m["torch.qr"] = {{{t({4, 3})}}, {{t({2, 3, 3}), Value(false)}}};
+  m["torch.Tensor.qr"] = m["torch.qr"];
+  m["torch.linalg.svd"] = {{{t({4, 3}), Value(false)}}, {{t({3, 3})}}, {{t({2, 2, 3}), Value(false)}}};
+  m["torch.svd"] = {{{t({4, 3})}}, {{t({2, 3, 3}), Value(false)}}};
+  m["torch.Tensor.svd"] = m["torch.svd"];
+  m["svdvals"] = {{{t({4, 3})}}, {{t({2, 3, 3})}}};
+  m["pinverse"] = {{{t({4, 3})}}};
   m["diagonal"] = {{{t({3, 4})}}, {{t({3, 4}), i(1)}}, {{t({2, 3, 4}), i(-1), i(2), i(0)}}};
   m["torch.linalg.diagonal"] = {{{t({2, 3, 3})}}, {{t({3, 4})}, {{"offset", i(1)}}}};
 }

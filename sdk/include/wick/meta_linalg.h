@@ -34,6 +34,13 @@ struct LinalgPairMeta {
   std::array<TensorMeta, 2> outs;
 };
 
+/// linalg.svd: U (column-major), the real singular values S (descending,
+/// contiguous) and Vh (column-major); with full_matrices U is m x m and Vh
+/// n x n, else m x k and k x n (k = min(m, n)).
+struct LinalgSvdMeta {
+  std::array<TensorMeta, 3> outs;
+};
+
 /// What a failed factorization means to the operator that reports it.
 enum class LinalgFailure : std::uint8_t {
   kLuFactor,  ///< RuntimeError "U[k,k] is zero and using it on lu_solve would ..." (lu_factor)
@@ -41,6 +48,7 @@ enum class LinalgFailure : std::uint8_t {
   kInverse,   ///< LinAlgError "The diagonal element k is zero, ..." (inv)
   kCholesky,  ///< LinAlgError "... not positive-definite (the leading minor of order k ...)" (cholesky)
   kEigh,      ///< LinAlgError "The algorithm failed to converge ... (error code: k)." (eigh)
+  kSvd,       ///< LinAlgError "The algorithm failed to converge because the input matrix contained non-finite values." (svd)
 };
 
 /// Raises PyTorch's error for the first matrix whose LAPACK `info` (an int32
