@@ -415,7 +415,7 @@ void qr(const LinalgPairMeta& /*m*/, const std::array<Tensor, 2>& outs, const Te
 // gesdd (divide and conquer) on a column-major copy of each matrix, writing
 // U and Vh (column-major) and S in place.
 void svd(const LinalgSvdMeta& /*m*/, const std::array<Tensor, 3>& outs, const Tensor& a, bool full_matrices,
-         const std::optional<std::string_view>& /*driver*/) {
+         std::optional<std::string_view> /*driver*/) {
   const char* op = "linalg.svd";
   const Tensor& u = outs[0];
   const Tensor& s = outs[1];

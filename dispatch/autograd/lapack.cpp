@@ -535,9 +535,9 @@ struct SvdBackward {
 };
 
 std::tuple<Tensor, Tensor, Tensor> svd_autograd(DispatchKeySet ks, T a, bool full_matrices,
-                                                const std::optional<std::string_view>& driver) {
+                                                std::optional<std::string_view> driver) {
   static const auto op =
-      op_handle<std::tuple<Tensor, Tensor, Tensor>(T, bool, const std::optional<std::string_view>&)>(
+      op_handle<std::tuple<Tensor, Tensor, Tensor>(T, bool, std::optional<std::string_view>)>(
           "torch.linalg.svd");
   auto node = make_node<SvdBackward>(a);
   auto out = call_below(op, ks, a, full_matrices, driver);

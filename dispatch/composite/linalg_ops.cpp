@@ -294,7 +294,7 @@ Tensor eigvalsh_kernel(const Tensor& self, std::string_view uplo) { return std::
 
 // --- QR and SVD ----------------------------------------------------------------------------------------
 
-Tensor svdvals_kernel(const Tensor& a, const std::optional<std::string_view>& driver) {
+Tensor svdvals_kernel(const Tensor& a, std::optional<std::string_view> driver) {
   return std::get<1>(linalg::svd(a, false, driver));
 }
 
@@ -316,6 +316,10 @@ std::tuple<Tensor, Tensor, Tensor> torch_svd_kernel(const Tensor& self, bool som
 // The pseudo-inverse V diag(1 / s) U^H, the singular values at or below
 // rcond times the largest taken as zero.
 Tensor pinverse_kernel(const Tensor& self, double rcond) {
+  const ScalarType t = self.dtype();
+  WICK_CHECK(self.dim() >= 2 && (t == ScalarType::kFloat32 || t == ScalarType::kFloat64 || is_complex(t)),
+             RuntimeError, "linalg.pinv(", type_title(t), "{", format_shape(self.sizes()),
+             "}): expected a tensor with 2 or more dimensions of float, double, cfloat or cdouble types");
   auto [u, s, vh] = linalg::svd(self, false, std::nullopt);
   if (s.numel() == 0) return zeros({self.size(-1), self.size(-2)}, self.dtype(), self.device()).expand(
       [&] { DimVector d(self.sizes()); std::swap(d[d.size() - 1], d[d.size() - 2]); return d; }());

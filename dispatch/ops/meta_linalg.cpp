@@ -312,7 +312,7 @@ LinalgPairMeta qr(const Tensor& a, std::string_view mode) {
   return {{wick::meta::column_major(q, a.dtype(), a.device()), wick::meta::column_major(r, a.dtype(), a.device())}};
 }
 
-LinalgSvdMeta svd(const Tensor& a, bool full_matrices, const std::optional<std::string_view>& driver) {
+LinalgSvdMeta svd(const Tensor& a, bool full_matrices, std::optional<std::string_view> driver) {
   const char* op = "linalg.svd";
   check_matrix(op, "A", a);
   check_floating(op, a.dtype());
