@@ -1,14 +1,17 @@
-// dispatch/composite/linalg_ops.cpp - inner, vdot, trace, kron, diagonal; solve, inv, det, slogdet, logdet, cholesky, cholesky_solve, cholesky_inverse, eigvalsh, matrix_power, multi_dot, cross, vecdot.
+// dispatch/composite/linalg_ops.cpp - inner, vdot, trace, kron, diagonal; solve, inv, det, slogdet, logdet, cholesky, cholesky_solve, cholesky_inverse, eigvalsh, svdvals, pinv, matrix_rank, cond, matrix_power, multi_dot, cross, vecdot.
 /// \file
 /// Matrix functions composed from the products, the reductions and the
-/// LAPACK operators lu_factor_ex, lu_solve, solve_triangular, cholesky_ex
-/// and eigh
+/// LAPACK operators lu_factor_ex, lu_solve, solve_triangular, cholesky_ex,
+/// eigh, qr and svd
 /// (dispatch/ops/linalg.ops, Note [LAPACK operators]): they run on every
 /// backend with those kernels and get their gradients from their parts.
 /// Checks and messages are PyTorch 1.13's.
+#include <algorithm>
+#include <cmath>
 #include <limits>
 #include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <tuple>
 #include <vector>
@@ -313,21 +316,196 @@ std::tuple<Tensor, Tensor, Tensor> torch_svd_kernel(const Tensor& self, bool som
   return {zeros(u_shape, self.dtype(), self.device()), s, zeros(v_shape, self.dtype(), self.device())};
 }
 
-// The pseudo-inverse V diag(1 / s) U^H, the singular values at or below
-// rcond times the largest taken as zero.
-Tensor pinverse_kernel(const Tensor& self, double rcond) {
-  const ScalarType t = self.dtype();
-  WICK_CHECK(self.dim() >= 2 && (t == ScalarType::kFloat32 || t == ScalarType::kFloat64 || is_complex(t)),
-             RuntimeError, "linalg.pinv(", type_title(t), "{", format_shape(self.sizes()),
+// --- pseudo-inverse, rank, condition number ------------------------------------------------------------
+
+// The tolerances of pinv and matrix_rank: atol is 0 unless given; rtol,
+// unless given, is eps * max(m, n), or 0 when a positive atol is given.
+struct Tolerances {
+  double atol;
+  double rtol;
+};
+
+Tolerances tolerances(const Tensor& a, std::optional<double> atol, std::optional<double> rtol) {
+  const bool dbl = to_real_dtype(a.dtype()) == ScalarType::kFloat64;
+  const double eps = dbl ? std::numeric_limits<double>::epsilon() : std::numeric_limits<float>::epsilon();
+  const double fallback = atol && *atol > 0 ? 0.0 : eps * static_cast<double>(std::max(a.size(-1), a.size(-2)));
+  return {atol.value_or(0.0), rtol.value_or(fallback)};
+}
+
+// max(atol, rtol * largest), per matrix, with a trailing dim of 1.
+Tensor threshold(const Tensor& largest, Tolerances tol) {
+  return maximum(mul(largest, tol.rtol), full({}, tol.atol, largest.dtype(), largest.device()));
+}
+
+// V diag(1 / s) U^H (U diag(1 / w) U^H from eigh with hermitian), the
+// singular values (absolute eigenvalues) at or below the threshold taken as
+// zero.
+Tensor pinv_impl(const Tensor& a, Tolerances tol, bool hermitian) {
+  const ScalarType t = a.dtype();
+  WICK_CHECK(a.dim() >= 2 && (t == ScalarType::kFloat32 || t == ScalarType::kFloat64 || is_complex(t)), RuntimeError,
+             "linalg.pinv(", type_title(t), "{", format_shape(a.sizes()),
              "}): expected a tensor with 2 or more dimensions of float, double, cfloat or cdouble types");
-  auto [u, s, vh] = linalg::svd(self, false, std::nullopt);
-  if (s.numel() == 0) return zeros({self.size(-1), self.size(-2)}, self.dtype(), self.device()).expand(
-      [&] { DimVector d(self.sizes()); std::swap(d[d.size() - 1], d[d.size() - 2]); return d; }());
-  const Tensor tol = mul(amax(s, {-1}, true), rcond);
-  const Tensor zero = zeros({}, s.dtype(), s.device());
-  const Tensor s_inv = where(gt(s, tol), reciprocal(s), zero);
-  const Tensor scale = s_inv.unsqueeze(-2).to(self.dtype());
-  return matmul(mul(adjoint_of(vh), scale), adjoint_of(u));
+  if (a.numel() == 0) {
+    DimVector shape(a.sizes());
+    std::swap(shape[shape.size() - 1], shape[shape.size() - 2]);
+    return zeros(shape, t, a.device());
+  }
+  const std::int64_t last[] = {-1};
+  const Tensor zero = zeros({}, to_real_dtype(t), a.device());
+  if (hermitian) {
+    auto [w, u] = linalg::eigh(a, "L");
+    const Tensor magnitude = abs(w);
+    const Tensor cut = threshold(amax(magnitude, IntArrayRef(last), true), tol);
+    const Tensor w_inv = where(gt(magnitude, cut), reciprocal(w), zero).to(t);
+    return matmul(mul(u, w_inv.unsqueeze(-2)), adjoint_of(u));
+  }
+  auto [u, s, vh] = linalg::svd(a, false, std::nullopt);
+  const Tensor cut = threshold(narrow(s, -1, 0, 1), tol);
+  const Tensor s_inv = where(gt(s, cut), reciprocal(s), zero).to(t);
+  return matmul(mul(adjoint_of(vh), s_inv.unsqueeze(-2)), adjoint_of(u));
+}
+
+// The machine epsilon that rtol's default needs exists for float32 and
+// float64 (and their complex types) only: PyTorch's message for others.
+void check_epsilon_type(const char* op, const Tensor& a) {
+  const ScalarType t = a.dtype();
+  WICK_CHECK(t == ScalarType::kFloat32 || t == ScalarType::kFloat64 || is_complex(t), RuntimeError, op,
+             ": This function doesn't handle types other than float and double");
+}
+
+// PyTorch binds pinv and matrix_rank with a tolerance given to an overload
+// that computes the tolerances (rtol's default: the epsilon check) before
+// its other checks, and without one to an overload that checks first.
+Tensor pinv_kernel(const Tensor& input, std::optional<double> atol, std::optional<double> rtol, bool hermitian) {
+  const char* op = "torch.linalg.pinv";
+  if (atol && !rtol) check_epsilon_type(op, input);
+  const bool lapack_type = input.dtype() == ScalarType::kFloat32 || input.dtype() == ScalarType::kFloat64 ||
+                           is_complex(input.dtype());
+  // The tolerances need a matrix of a LAPACK type: pinv_impl refuses others.
+  const Tolerances tol = input.dim() >= 2 && lapack_type ? tolerances(input, atol, rtol) : Tolerances{0.0, 0.0};
+  return pinv_impl(input, tol, hermitian);
+}
+
+// NumPy's form: rcond is the relative tolerance, the absolute one 0.
+Tensor pinv_rcond_kernel(const Tensor& input, double rcond, bool hermitian) {
+  return pinv_impl(input, {0.0, rcond}, hermitian);
+}
+
+Tensor pinverse_kernel(const Tensor& self, double rcond) { return pinv_impl(self, {0.0, rcond}, false); }
+
+// The count of singular values (absolute eigenvalues with hermitian) above
+// the threshold, as int64.
+Tensor matrix_rank_impl(const Tensor& a, std::optional<double> atol, std::optional<double> rtol, bool hermitian) {
+  const char* op = "torch.linalg.matrix_rank";
+  linalg_checks::check_matrix(op, "input", a);
+  // Without rtol its default needs the epsilon; with it, svd checks the type.
+  if (!rtol) check_epsilon_type(op, a);
+  const Tolerances tol = tolerances(a, atol, rtol);
+  if (a.numel() == 0) {
+    return zeros(IntArrayRef(a.sizes().data(), static_cast<std::size_t>(a.dim() - 2)), ScalarType::kInt64, a.device());
+  }
+  const Tensor s = hermitian ? abs(linalg::eigvalsh(a, "L")) : linalg::svdvals(a, std::nullopt);
+  const std::int64_t last[] = {-1};
+  const Tensor cut = threshold(amax(s, IntArrayRef(last), true), tol);
+  return sum(gt(s, cut), IntArrayRef(last), false, ScalarType::kInt64);
+}
+
+Tensor matrix_rank_kernel(const Tensor& input, std::optional<double> atol, std::optional<double> rtol,
+                          bool hermitian) {
+  return matrix_rank_impl(input, atol, rtol, hermitian);
+}
+
+Tensor matrix_rank_tol_kernel(const Tensor& input, double tol, bool hermitian) {
+  return matrix_rank_impl(input, tol, 0.0, hermitian);
+}
+
+// The condition number |A|_p |A^-1|_p: for p None, 2 and -2 the ratio of
+// the extreme singular values (any shape); for the others a square matrix,
+// infinite when singular (0 * inf counts as inf), 'nuc' straight from the
+// singular values.
+Tensor cond_kernel(const Tensor& a, const Value& p) {
+  const char* op = "torch.linalg.cond";
+  WICK_CHECK(a.dim() >= 2, RuntimeError, op, ": linalg.cond: The input tensor must have at least 2 dimensions.");
+  WICK_CHECK(p.is_none() || p.is_string() || p.is_number(), TypeError, op,
+             ": argument 'p' must be str or Number, not ", p.type_name());
+  const auto check_square_for = [&](const std::string& ord) {
+    const std::string name = detail::str_cat(op, ": linalg.cond(ord=", ord, ")");
+    linalg_checks::check_square(name.c_str(), a);
+  };
+  const auto empty_result = [&] {
+    return zeros(IntArrayRef(a.sizes().data(), static_cast<std::size_t>(a.dim() - 2)), to_real_dtype(a.dtype()),
+                 a.device());
+  };
+  const std::int64_t last[] = {-1};
+  if (p.is_string()) {
+    const std::string ord(p.to_string());
+    check_square_for(ord);
+    WICK_CHECK(ord == "fro" || ord == "nuc", RuntimeError, op, ": linalg.cond got an invalid norm type: ", ord);
+    if (a.numel() == 0) return empty_result();
+    if (ord == "nuc") {
+      const Tensor s = linalg::svdvals(a, std::nullopt);
+      return mul(sum(s, IntArrayRef(last)), sum(reciprocal(s), IntArrayRef(last)));
+    }
+  }
+  const double ord = p.is_none() ? 2.0 : (p.is_string() ? 0.0 : p.to_double());
+  if (!p.is_string()) {
+    WICK_CHECK(std::abs(ord) == 2.0 || std::abs(ord) == 1.0 || std::isinf(ord), RuntimeError, op,
+               ": linalg.cond got an invalid norm type: ", ord);
+    if (a.numel() == 0) return empty_result();
+    if (std::abs(ord) == 2.0) {
+      const Tensor s = linalg::svdvals(a, std::nullopt);
+      const Tensor largest = narrow(s, -1, 0, 1);
+      const Tensor smallest = narrow(s, -1, -1, 1);
+      return squeeze(ord < 0 ? div(smallest, largest) : div(largest, smallest), -1);
+    }
+    check_square_for(std::isinf(ord) ? std::string(ord > 0 ? "inf" : "-inf")
+                                     : std::to_string(static_cast<std::int64_t>(ord)));
+  }
+  auto [inverse, info] = linalg::inv_ex(a, false);
+  const double inf = std::numeric_limits<double>::infinity();
+  inverse = masked_fill(inverse, gt(info, 0).unsqueeze(-1).unsqueeze(-1), Scalar(inf));
+  const auto norm_of = [&](const Tensor& m) {
+    return p.is_string() ? linalg::matrix_norm(m, p.to_string()) : linalg::matrix_norm(m, ord);
+  };
+  const Tensor r = mul(norm_of(a), norm_of(inverse));
+  return nan_to_num(r, inf, inf, -inf);
+}
+
+Tensor linalg_matmul_kernel(const Tensor& input, const Tensor& other) { return matmul(input, other); }
+
+// The old argument orders: the right-hand side first.
+Tensor torch_lu_solve_kernel(const Tensor& self, const Tensor& lu_data, const Tensor& lu_pivots) {
+  // linalg.lu_solve's checks whose PyTorch text names torch.linalg.lu_solve,
+  // made here so that the name stays in this operator's message.
+  const char* op = "torch.lu_solve: torch.linalg.lu_solve";
+  linalg_checks::check_matrix("linalg.lu_solve", "LU", lu_data);
+  linalg_checks::check_matrix("linalg.lu_solve", "B", self);
+  linalg_checks::check_square(op, lu_data);
+  linalg_checks::check_floating(op, lu_data.dtype());
+  return linalg::lu_solve(lu_data, lu_pivots, self, true, false);
+}
+
+// A X = B (A^T X = B with transpose), and A broadcast to the batch shape.
+std::tuple<Tensor, Tensor> triangular_solve_kernel(const Tensor& self, const Tensor& a, bool upper, bool transpose,
+                                                   bool unitriangular) {
+  const char* op = "torch.triangular_solve";
+  WICK_CHECK(self.dim() >= 2, RuntimeError, op, ": Expected b to have at least 2 dimensions, but it has ", self.dim(),
+             " dimensions instead");
+  WICK_CHECK(a.dim() >= 2, RuntimeError, op, ": Expected A to have at least 2 dimensions, but it has ", a.dim(),
+             " dimensions instead");
+  WICK_CHECK(self.dtype() == a.dtype(), RuntimeError, op, ": Expected b and A to have the same dtype, but found b of type ",
+             type_title(self.dtype()), " and A of type ", type_title(a.dtype()), " instead.");
+  linalg_checks::check_square(op, a);
+  WICK_CHECK(a.size(-1) == self.size(-2), RuntimeError, op,
+             ": Incompatible matrix sizes for triangular_solve: each A matrix is ", a.size(-2), " by ", a.size(-1),
+             " but each b matrix is ", self.size(-2), " by ", self.size(-1));
+  check_lapack_dtype("triangular_solve_cpu", a);
+  const Tensor solution =
+      linalg::solve_triangular(transpose ? a.transpose(-2, -1) : a, self, upper != transpose, true, unitriangular);
+  DimVector shape(IntArrayRef(solution.sizes().data(), static_cast<std::size_t>(solution.dim() - 2)));
+  shape.push_back(a.size(-2));
+  shape.push_back(a.size(-1));
+  return {solution, a.expand(shape).clone()};
 }
 
 // --- powers, chains, cross products -------------------------------------------------------------------
@@ -494,7 +672,9 @@ void register_linalg_kernels(std::vector<std::unique_ptr<Library>>& out) {
       .impl("cholesky_inverse", &cholesky_inverse_kernel)
       .impl("qr", &torch_qr_kernel)
       .impl("svd", &torch_svd_kernel)
-      .impl("pinverse", &pinverse_kernel);
+      .impl("pinverse", &pinverse_kernel)
+      .impl("lu_solve", &torch_lu_solve_kernel)
+      .impl("triangular_solve", &triangular_solve_kernel);
   out.push_back(std::move(lib));
   auto linalg = std::make_unique<Library>("torch.linalg", DispatchKey::kCompositeImplicit);
   linalg->impl("lu_factor", &lu_factor_kernel)
@@ -511,7 +691,13 @@ void register_linalg_kernels(std::vector<std::unique_ptr<Library>>& out) {
       .impl("diagonal", &linalg_diagonal_kernel)
       .impl("cholesky", &linalg_cholesky_kernel)
       .impl("eigvalsh", &eigvalsh_kernel)
-      .impl("svdvals", &svdvals_kernel);
+      .impl("svdvals", &svdvals_kernel)
+      .impl("pinv", &pinv_kernel)
+      .impl("pinv.rcond", &pinv_rcond_kernel)
+      .impl("matrix_rank", &matrix_rank_kernel)
+      .impl("matrix_rank.tol", &matrix_rank_tol_kernel)
+      .impl("cond", &cond_kernel)
+      .impl("matmul", &linalg_matmul_kernel);
   out.push_back(std::move(linalg));
 }
 

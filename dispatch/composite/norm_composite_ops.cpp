@@ -13,7 +13,9 @@
 ///   'reflect', 'replicate' and 'circular' gather along each padded dim with
 ///   index_select.
 /// - linalg.vector_norm is torch.norm over the dims; matrix_norm's 1 / inf
-///   orders are the max absolute column / row sum (amax of sums).
+///   orders are the max absolute column / row sum (amax of sums), its 2 / -2
+///   and 'nuc' orders the largest, smallest and sum of the singular values
+///   (linalg.svdvals, of the input with the two dims moved to the end).
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -367,6 +369,9 @@ Tensor vector_norm(T input, const Scalar& ord, std::optional<IntArrayRef> dim, b
   return norm(x, std::optional<Scalar>(ord), IntArrayRef(dims), keepdim);
 }
 
+Tensor nuclear_norm_dim(T input, IntArrayRef dim, bool keepdim);
+Tensor nuclear_norm_kernel(T input, bool keepdim);
+
 // torch.norm as PyTorch 1.13's Python function routes its arguments: 'fro'
 // is the 2-norm over at most two dims (every dim when dim is None) and
 // takes no dtype; a number (None: 2) is that p-norm over `dim`, in `dtype`
@@ -384,9 +389,10 @@ Tensor torch_norm(T self, const Value& p, std::optional<IntArrayRef> dim, bool k
                  " dimensions instead.");
       return norm(self, std::optional<Scalar>(2.0), IntArrayRef(dims), keepdim);
     }
-    WICK_CHECK(s != "nuc" || !dtype, ValueError, "dtype argument is not supported in nuclear norm");
-    WICK_CHECK(s != "nuc", NotImplementedError, op,
-               ": p='nuc' needs the singular values (SVD), which wick does not implement yet");
+    if (s == "nuc") {
+      WICK_CHECK(!dtype, ValueError, "dtype argument is not supported in nuclear norm");
+      return dim ? nuclear_norm_dim(self, *dim, keepdim) : nuclear_norm_kernel(self, keepdim);
+    }
     throw RuntimeError(detail::str_cat(op, ": only valid string values are 'fro' and 'nuc', found ", s));
   }
   WICK_CHECK(p.is_none() || p.is_number(), TypeError, "norm(): argument 'p' must be str or Number, not ",
@@ -400,6 +406,36 @@ Tensor torch_norm(T self, const Value& p, std::optional<IntArrayRef> dim, bool k
   return norm(self.to(*dtype), std::optional<Scalar>(pv), IntArrayRef(dims), keepdim);
 }
 
+// The permutation that moves dims d0 and d1 to the end, in that order.
+DimVector backshift(std::int64_t d0, std::int64_t d1, std::int64_t rank) {
+  DimVector perm;
+  for (std::int64_t d = 0; d < rank; ++d) {
+    if (d != d0 && d != d1) perm.push_back(d);
+  }
+  perm.push_back(d0);
+  perm.push_back(d1);
+  return perm;
+}
+
+// r reduced over the last dim of the backshifted input, with keepdim: its
+// two kept dims go back where they were.
+Tensor restore_dims(const Tensor& r, const DimVector& perm) {
+  DimVector inverse(perm.size());
+  for (std::size_t i = 0; i < perm.size(); ++i) inverse[static_cast<std::size_t>(perm[i])] = static_cast<std::int64_t>(i);
+  return permute(r.unsqueeze(-1), inverse);
+}
+
+// The norms read off the singular values of the matrices over dims d0 and
+// d1: their sum ('nuc'), largest (2) or smallest (-2).
+Tensor singular_value_norm(T a, std::int64_t d0, std::int64_t d1, double p, bool nuclear, bool keepdim) {
+  const DimVector perm = backshift(d0, d1, a.dim());
+  const Tensor s = linalg::svdvals(permute(a, perm));
+  const std::int64_t last[] = {-1};
+  Tensor r = nuclear ? sum(s, IntArrayRef(last), keepdim)
+                     : (p > 0 ? amax(s, IntArrayRef(last), keepdim) : amin(s, IntArrayRef(last), keepdim));
+  return keepdim ? restore_dims(r, perm) : r;
+}
+
 Tensor matrix_norm(T input, const Value& ord, IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) {
   const char* op = "torch.linalg.matrix_norm";
   WICK_CHECK(input.dim() >= 2, RuntimeError, op, ": The input tensor A must have at least 2 dimensions.");
@@ -407,19 +443,30 @@ Tensor matrix_norm(T input, const Value& ord, IntArrayRef dim, bool keepdim, std
   const std::int64_t d0 = wrap_dim(dim[0], input.dim());
   const std::int64_t d1 = wrap_dim(dim[1], input.dim());
   WICK_CHECK(d0 != d1, RuntimeError, op, ": dims must be different. Got (", dim[0], ", ", dim[1], ")");
+  // The orders that need an SVD take no 16-bit floats (after the check for
+  // a floating input, as PyTorch's).
+  const auto check_svd_dtype = [&] {
+    const ScalarType t = input.dtype();
+    WICK_CHECK(!is_floating(t) || (t != ScalarType::kFloat16 && t != ScalarType::kBFloat16), RuntimeError, op,
+               ": linalg.matrix_norm: Low precision dtypes not supported. Got ", type_title(t));
+  };
+  const std::int64_t dims[] = {d0, d1};
   if (ord.is_string()) {
     const std::string s(ord.to_string());
-    WICK_CHECK(s != "nuc", NotImplementedError, op,
-               ": ord='nuc' needs the singular values (SVD), which wick does not implement yet");
-    WICK_CHECK(s == "fro", RuntimeError, op, ": Order ", s, " not supported.");
-    const std::int64_t dims[] = {d0, d1};
-    return vector_norm(norm_input(op, input, dtype), Scalar(2.0), IntArrayRef(dims, 2), keepdim, std::nullopt);
+    WICK_CHECK(s == "fro" || s == "nuc", RuntimeError, op, ": Order ", s, " not supported.");
+    if (s == "fro") {
+      return vector_norm(norm_input(op, input, dtype), Scalar(2.0), IntArrayRef(dims, 2), keepdim, std::nullopt);
+    }
+    check_svd_dtype();
+    return singular_value_norm(norm_input(op, input, dtype), d0, d1, 0.0, true, keepdim);
   }
   const double p = ord.to_double();
-  WICK_CHECK(std::abs(p) != 2.0, NotImplementedError, op, ": ord=", p,
-             " needs the singular values (SVD), which wick does not implement yet");
-  WICK_CHECK(std::abs(p) == 1.0 || std::isinf(p), RuntimeError, op, ": Order ", p, " not supported.");
-  const std::int64_t dims[] = {d0, d1};
+  WICK_CHECK(std::abs(p) == 2.0 || std::abs(p) == 1.0 || std::isinf(p), RuntimeError, op, ": Order ", p,
+             " not supported.");
+  if (std::abs(p) == 2.0) {
+    check_svd_dtype();
+    return singular_value_norm(norm_input(op, input, dtype), d0, d1, p, false, keepdim);
+  }
   Tensor a = abs(norm_input(op, input, dtype));
   // ord 1 / -1: max / min over columns (d1) of the sums down each column (d0);
   // ord inf / -inf: the same with the roles of the dims swapped.
@@ -437,12 +484,75 @@ Tensor matrix_norm(T input, const Value& ord, IntArrayRef dim, bool keepdim, std
   }());
 }
 
+// torch.linalg.norm: a matrix norm for a string ord, or for a numeric ord
+// over two dims (no dims: a matrix input); otherwise the vector norm, whose
+// ord None is 2, over `dim` (None: every element).
+Tensor linalg_norm(T input, const Value& ord, std::optional<IntArrayRef> dim, bool keepdim,
+                   std::optional<ScalarType> dtype) {
+  const char* op = "torch.linalg.norm";
+  WICK_CHECK(ord.is_none() || ord.is_string() || ord.is_number(), TypeError, op,
+             ": argument 'ord' must be str or Number, not ", ord.type_name());
+  if (dim) {
+    WICK_CHECK(dim->size() == 1 || dim->size() == 2, RuntimeError, op,
+               ": linalg.norm: If dim is specified, it must be of length 1 or 2. Got ", format_shape(*dim));
+  } else if (!ord.is_none()) {
+    WICK_CHECK(input.dim() == 1 || input.dim() == 2, RuntimeError, op,
+               ": linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got ", input.dim(),
+               "D.");
+  }
+  const bool matrix = ord.is_string() || (!ord.is_none() && (dim ? dim->size() == 2 : input.dim() == 2));
+  if (matrix) {
+    const std::int64_t both[] = {0, 1};
+    return matrix_norm(input, ord, dim ? *dim : IntArrayRef(both, 2), keepdim, dtype);
+  }
+  return vector_norm(input, ord.is_none() ? Scalar(2.0) : ord.to_scalar(), dim, keepdim, dtype);
+}
+
+// The sum of the singular values over two dims (of a matrix, without dims).
+Tensor nuclear_norm_dim(T input, IntArrayRef dim, bool keepdim) {
+  WICK_CHECK(dim.size() == 2, RuntimeError, "torch.nuclear_norm: nuclear norm requires a 'dim' argument of size 2");
+  const std::int64_t d0 = wrap_dim(dim[0], input.dim());
+  const std::int64_t d1 = wrap_dim(dim[1], input.dim());
+  WICK_CHECK(d0 != d1, RuntimeError, "torch.nuclear_norm: duplicate or invalid dimensions");
+  // PyTorch writes the norm into a tensor of the input's real dtype: under
+  // autocast, where svdvals runs in float32, a bfloat16 input keeps its dtype.
+  const Tensor r = singular_value_norm(input, d0, d1, 0.0, true, keepdim);
+  const ScalarType t = to_real_dtype(input.dtype());
+  return r.dtype() == t ? r : r.to(t);
+}
+
+Tensor nuclear_norm_kernel(T input, bool keepdim) {
+  const std::int64_t rank = input.dim();
+  WICK_CHECK(rank == 2, RuntimeError, "torch.nuclear_norm: Expected a tensor with 2 dimensions, but got a tensor with ",
+             rank, rank == 1 ? " dimension" : " dimensions", " instead.");
+  const std::int64_t both[] = {0, 1};
+  return nuclear_norm_dim(input, IntArrayRef(both, 2), keepdim);
+}
+
+// The 2-norm over every element, or over at most two dims.
+Tensor frobenius_norm_kernel(T input) { return norm(input, std::optional<Scalar>(2.0), IntArrayRef(), false); }
+
+Tensor frobenius_norm_dim(T input, IntArrayRef dim, bool keepdim) {
+  const char* op = "torch.frobenius_norm";
+  WICK_CHECK(dim.size() <= 2, RuntimeError, op, ": Expected at most 2 dimensions, but got ", dim.size(),
+             " dimensions instead.");
+  if (dim.size() == 2) {
+    WICK_CHECK(wrap_dim(dim[0], input.dim()) != wrap_dim(dim[1], input.dim()), RuntimeError, op,
+               ": Expected dims to be different, got ", format_shape(dim), " instead");
+  }
+  return norm(input, std::optional<Scalar>(2.0), dim, keepdim);
+}
+
 }  // namespace
 
 void register_norm_composite_kernels(std::vector<std::unique_ptr<Library>>& out) {
   constexpr auto kComposite = DispatchKey::kCompositeImplicit;
   auto torch = std::make_unique<Library>("torch", kComposite);
   torch->impl("norm", &torch_norm)
+      .impl("nuclear_norm", &nuclear_norm_kernel)
+      .impl("nuclear_norm.dim", &nuclear_norm_dim)
+      .impl("frobenius_norm", &frobenius_norm_kernel)
+      .impl("frobenius_norm.dim", &frobenius_norm_dim)
       .impl("layer_norm", &torch_layer_norm)
       .impl("group_norm", &torch_group_norm)
       .impl("batch_norm", &torch_batch_norm)
@@ -454,7 +564,7 @@ void register_norm_composite_kernels(std::vector<std::unique_ptr<Library>>& out)
       .impl("embedding", &embedding_kernel)
       .impl("pad", &pad_kernel);
   auto linalg = std::make_unique<Library>("torch.linalg", kComposite);
-  linalg->impl("vector_norm", &vector_norm).impl("matrix_norm", &matrix_norm);
+  linalg->impl("vector_norm", &vector_norm).impl("matrix_norm", &matrix_norm).impl("norm", &linalg_norm);
   out.push_back(std::move(torch));
   out.push_back(std::move(functional));
   out.push_back(std::move(linalg));

@@ -134,6 +134,14 @@ void check_linalg_info(const char* op, const Tensor& info, LinalgFailure failure
     const std::int64_t k = codes[b];
     if (k == 0) continue;
     const std::string where = info.dim() > 0 ? detail::str_cat("(Batch element ", b, "): ") : std::string();
+    // LAPACK 3.10 and later (OpenBLAS 0.3.15 on) answer a non-finite input
+    // to gesdd with an illegal fourth argument, where older ones failed to
+    // converge: both are PyTorch's non-finite message.
+    if (failure == LinalgFailure::kSvd && k == -4) {
+      throw LinAlgError(detail::str_cat(op, ": ", where,
+                                        "The algorithm failed to converge because the input matrix contained "
+                                        "non-finite values."));
+    }
     WICK_CHECK(k > 0, RuntimeError, op, ": ", where, "Argument ", -k, " has illegal value.");
     switch (failure) {
       case LinalgFailure::kLuFactor:

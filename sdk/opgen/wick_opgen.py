@@ -60,7 +60,8 @@ wick/schema.h) at the start of a line; indented `key: value` lines follow.
               PyTorch (Note [Numbers for tensor arguments], wick/library.h)
   cpp_any     `arg: type | type`: the C++ types an `Any` argument takes, one
               overload each (int, int[], float, str, bool, Tensor); list int
-              before int[] so that a literal 0 is not ambiguous
+              before int[] so that a literal 0 is not ambiguous. An `Any`
+              defaulting to None also gets an overload that stops before it
   cpp_return  `Tensor`: the C++ result of an operator returning `Any` when
               the skipped arguments make it a tensor
   meta        the result type of the operator's meta function (wick/meta.h,
@@ -714,6 +715,11 @@ def overload_sets(op, schema, skip=None):
                     for q in params[:i]:
                         q.default = None
                 alternatives.append(params)
+            # An argument whose default is None may be left out with every
+            # argument after it: f(x) for f(x, ord=None, dim=None).
+            if p.arg.default is not None and p.arg.default.strip() == "None" and all(
+                    q.default is not None for q in base[i + 1:]):
+                alternatives.append([Param(q.arg, q.cpp_type, None, q.call_expr) for q in base[:i]])
             sets = alternatives
         if p.arg.name in scalar:
             extra = [Param(q.arg, q.cpp_type, q.default, q.call_expr) for q in base]

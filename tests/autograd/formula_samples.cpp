@@ -176,6 +176,19 @@ void add_linalg_samples(std::map<std::string, std::vector<Sample>>& m) {
   m["torch.Tensor.svd"] = m["torch.svd"];
   m["svdvals"] = {{{t({4, 3})}}, {{t({2, 3, 3})}}};
   m["pinverse"] = {{{t({4, 3})}}};
+  m["torch.linalg.pinv"] = {{{t({4, 3})}}, {{t({2, 3, 3})}, {{"atol", Value(0.5)}}}, {{t({3, 4}), Value(0.1)}}};
+  m["torch.linalg.cond"] = {{{t({3, 3})}},        {{t({2, 3, 4}), Value(-2)}}, {{t({3, 3}), Value("fro")}},
+                            {{t({3, 3}), Value("nuc")}}, {{t({2, 3, 3}), Value(1)}}};
+  m["torch.linalg.norm"] = {{{t({2, 3})}},
+                            {{t({2, 3}), Value(2)}},
+                            {{t({4}), Value(3)}},
+                            {{t({2, 3, 4}), Value("nuc"), ints({0, 2})}},
+                            {{t({2, 3, 4}), Value(), ints({1, 2}), Value(true)}},
+                            {{t({3, 3}), Value(-1)}}};
+  m["lu_solve"] = {{{t({3, 2}), t({3, 3}), pivots({3, 2, 3}, {3})}}, {{t({2, 3, 1}), t({3, 3}), pivots({2, 3, 3}, {3})}}};
+  m["triangular_solve"] = {{{t({3, 2}), t({3, 3})}},
+                           {{t({2, 3, 1}), t({3, 3}), Value(false), Value(true)}},
+                           {{t({3, 2}), t({3, 3}), Value(true), Value(false), Value(true)}}};
   m["diagonal"] = {{{t({3, 4})}}, {{t({3, 4}), i(1)}}, {{t({2, 3, 4}), i(-1), i(2), i(0)}}};
   m["torch.linalg.diagonal"] = {{{t({2, 3, 3})}}, {{t({3, 4})}, {{"offset", i(1)}}}};
 }

@@ -1,4 +1,4 @@
-// tests/backends/cpu_lapack_test.cpp - torch.linalg on LAPACK: the LU family (lu_factor, lu_solve, solve, inv, det, slogdet, solve_triangular), cholesky and eigh, and their composites.
+// tests/backends/cpu_lapack_test.cpp - torch.linalg on LAPACK: the LU family (lu_factor, lu_solve, solve, inv, det, slogdet, solve_triangular), cholesky, eigh, qr and svd, and their composites (pinv, matrix_rank, cond, the old forms).
 /// \file
 /// Values are PyTorch 1.13's for the same inputs (float64); errors are its
 /// messages and types (LinAlgError for singular matrices). Gradients are
@@ -321,6 +321,118 @@ TEST_F(CpuLapack, CholeskyAndEighGradientsArePyTorchs) {
                          0.3152979934757955, -0.31506794636130725, 0.32962040961697925, -0.3150679463613073,
                          0.27509042525567845},
               1e-10);
+}
+
+// A 4 x 3 matrix of rank 3 (PyTorch 1.13's figures below are for it).
+Tensor tall() { return mat({4, 1, 2, 1, 5, 3, 2, -1, 6, 1, 0, 2}, {4, 3}); }
+
+double max_abs(const Tensor& t) { return values(amax(abs(t)))[0]; }
+
+TEST_F(CpuLapack, QrGivesOrthonormalColumnsAndAnUpperFactor) {
+  auto [q, r] = linalg::qr(tall());
+  expect_near(q, {-0.852802865422442, 0.05479509179726676, 0.5104475632973249, -0.21320071635561044,
+                  -0.9406490758530796, -0.2617488600691907, -0.4264014327112209, 0.3287705507836007,
+                  -0.7982967370486285, -0.21320071635561044, 0.06392760709681125, -0.18344791902285162});
+  expect_near(r, {-4.69041575982343, -1.4924050144892735, -5.3300179088902615, 0.0, -4.977220838251731,
+                  -0.6118785250694789, 0.0, 0.0, -4.9210277139504});
+  EXPECT_EQ(q.strides().vec(), (std::vector<I64>{1, 4}));
+  auto [qc, rc] = linalg::qr(tall(), "complete");
+  EXPECT_EQ(qc.sizes().vec(), (std::vector<I64>{4, 4}));
+  EXPECT_EQ(rc.sizes().vec(), (std::vector<I64>{4, 3}));
+  EXPECT_LT(max_abs(sub(matmul(qc.transpose(0, 1), qc), eye(4, std::nullopt, ScalarType::kFloat64))), 1e-14);
+  EXPECT_LT(max_abs(sub(matmul(qc, rc), tall())), 1e-14);
+  auto [qr_q, qr_r] = linalg::qr(tall(), "r");
+  EXPECT_EQ(qr_q.numel(), 0);
+  expect_near(qr_r, values(r));
+  auto [old_q, old_r] = qr(tall(), false);
+  expect_near(old_q, values(qc));
+  EXPECT_EQ(error_of<RuntimeError>([&] { (void)linalg::qr(tall(), "x"); }),
+            "qr received unrecognized mode 'x' but expected one of 'reduced' (default), 'r', or 'complete'");
+}
+
+TEST_F(CpuLapack, SvdReconstructsWithDescendingSingularValues) {
+  auto [u, s, vh] = linalg::svd(tall(), false);
+  expect_near(s, {8.41339023351017, 4.813165002654113, 2.836953900912273});
+  expect_near(abs(u.select(1, 0)), {0.45564530762652533, 0.5231773223080958, 0.6737377735898105, 0.25446071504007534});
+  EXPECT_LT(max_abs(sub(matmul(mul(u, s.unsqueeze(0)), vh), tall())), 1e-13);
+  auto [uf, sf, vhf] = linalg::svd(tall());
+  EXPECT_EQ(uf.sizes().vec(), (std::vector<I64>{4, 4}));
+  EXPECT_EQ(vhf.sizes().vec(), (std::vector<I64>{3, 3}));
+  expect_near(linalg::svdvals(tall()), values(s));
+  // torch.svd: V rather than Vh; without compute_uv, zero U and V.
+  auto [u_old, s_old, v_old] = svd(tall());
+  EXPECT_LT(max_abs(sub(matmul(mul(u_old, s_old.unsqueeze(0)), v_old.transpose(0, 1)), tall())), 1e-13);
+  auto [u0, s0, v0] = svd(tall(), true, false);
+  EXPECT_EQ(u0.sizes().vec(), (std::vector<I64>{4, 4}));
+  EXPECT_EQ(max_abs(u0), 0.0);
+  expect_near(s0, values(s));
+  // The complex SVD has real singular values.
+  const Tensor c = complex(tall(), ones({4, 3}, ScalarType::kFloat64));
+  EXPECT_EQ(linalg::svdvals(c).dtype(), ScalarType::kFloat64);
+  auto [cu, cs, cvh] = linalg::svd(c, false);
+  const Tensor cs_complex = complex(cs, zeros({3}, ScalarType::kFloat64));
+  EXPECT_LT(max_abs(sub(matmul(mul(cu, cs_complex.unsqueeze(0)), cvh), c)), 1e-13);
+  EXPECT_NE(error_of<RuntimeError>([&] { (void)linalg::svd(tall(), true, "gesvd"); }).find("only supported on CUDA"),
+            std::string::npos);
+  EXPECT_NE(error_of<LinAlgError>([&] {
+              (void)linalg::svd(full({3, 3}, std::numeric_limits<double>::quiet_NaN(), ScalarType::kFloat64));
+            }).find("failed to converge"),
+            std::string::npos);
+}
+
+TEST_F(CpuLapack, PinvMatrixRankAndCondAreThoseOfPyTorch) {
+  expect_near(linalg::pinv(tall()),
+              {0.29913623276253987, -0.07304136990453114, -0.0660706167601152, 0.008637672374602194,
+               0.001742688286103957, 0.1824518866494924, -0.08599787846643431, -0.017426882861039553,
+               -0.10372783755114409, 0.05318987725412944, 0.162221548719503, 0.037278375511441156});
+  expect_near(pinverse(tall()), values(linalg::pinv(tall())));
+  const Tensor sym = mat({4, 2, 0.4, 2, 5, 1, 0.4, 1, 3}, {3, 3});
+  expect_near(linalg::pinv(sym, std::nullopt, std::nullopt, true), values(linalg::inv(sym)));
+  EXPECT_EQ(linalg::pinv(zeros({2, 0, 3}, ScalarType::kFloat64)).sizes().vec(), (std::vector<I64>{2, 3, 0}));
+  const Tensor rank_one = outer(mat({1, 2, 3}, {3}), mat({1, -1, 2}, {3}));
+  EXPECT_EQ(values(linalg::matrix_rank(rank_one)), (std::vector<double>{1}));
+  EXPECT_EQ(values(linalg::matrix_rank(add(rank_one, rank_one.transpose(0, 1)), std::nullopt, std::nullopt, true)),
+            (std::vector<double>{2}));
+  EXPECT_EQ(linalg::matrix_rank(tall()).dtype(), ScalarType::kInt64);
+  EXPECT_EQ(values(linalg::matrix_rank(tall())), (std::vector<double>{3}));
+  EXPECT_EQ(values(linalg::matrix_rank(tall(), 4.0)), (std::vector<double>{2}));
+  EXPECT_EQ(values(linalg::matrix_rank(tall(), std::nullopt, 0.5)), (std::vector<double>{2}));
+  EXPECT_EQ(values(linalg::matrix_rank(zeros({2, 0, 3}, ScalarType::kFloat64))), (std::vector<double>{0, 0}));
+  expect_near(linalg::cond(tall()), {2.9656422089920786});
+  expect_near(linalg::cond(tall(), -2.0), {0.3371950928429313});
+  const Tensor sq = tall().narrow(0, 0, 3);
+  expect_near(linalg::cond(sq, 1.0), {4.4});
+  expect_near(linalg::cond(sq, "fro"), {4.218612830644219});
+  expect_near(linalg::cond(sq, "nuc"), {10.787475380569445});
+  expect_near(linalg::cond(sq, -std::numeric_limits<double>::infinity()), {1.909090909090909});
+  // A singular matrix: infinite, never an error; 0 / 0 stays NaN for -2.
+  EXPECT_TRUE(std::isinf(values(linalg::cond(ones({3, 3}, ScalarType::kFloat64), 1.0))[0]));
+  EXPECT_TRUE(std::isnan(values(linalg::cond(zeros({3, 3}, ScalarType::kFloat64), -2.0))[0]));
+  EXPECT_NE(error_of<RuntimeError>([&] { (void)linalg::cond(tall(), 1.0); })
+                .find("linalg.cond(ord=1): A must be batches of square matrices, but they are 4 by 3 matrices"),
+            std::string::npos);
+  EXPECT_NE(error_of<RuntimeError>([&] { (void)linalg::cond(sq, 3.0); }).find("linalg.cond got an invalid norm type: 3"),
+            std::string::npos);
+  EXPECT_NE(error_of<RuntimeError>([&] { (void)linalg::pinv(ones({3}, ScalarType::kFloat64)); })
+                .find("linalg.pinv(Double{[3]}): expected a tensor with 2 or more dimensions"),
+            std::string::npos);
+  EXPECT_NE(error_of<RuntimeError>([&] { (void)linalg::matrix_rank(ones({3, 3}, ScalarType::kInt64)); })
+                .find("doesn't handle types other than float and double"),
+            std::string::npos);
+}
+
+TEST_F(CpuLapack, TheOldSolversTakeTheRightHandSideFirst) {
+  const Tensor sq = tall().narrow(0, 0, 3);
+  auto [x, copy] = triangular_solve(b_, sq, false, true);
+  expect_near(x, {-0.3583333333333333, -0.25, 0.7666666666666666, 1.0, 0.8333333333333333, 1.0});
+  expect_near(copy, values(sq));
+  auto [xb, copy_b] = triangular_solve(b_.unsqueeze(0).expand({2, 3, 2}), sq);
+  EXPECT_EQ(copy_b.sizes().vec(), (std::vector<I64>{2, 3, 3}));
+  auto [lu, pivots] = linalg::lu_factor(a_);
+  expect_near(lu_solve(b_, lu, pivots), values(linalg::solve(a_, b_)), 1e-12);
+  EXPECT_NE(error_of<RuntimeError>([&] { (void)triangular_solve(mat({1, 2}, {2, 1}), sq); })
+                .find("each A matrix is 3 by 3 but each b matrix is 2 by 1"),
+            std::string::npos);
 }
 
 }  // namespace

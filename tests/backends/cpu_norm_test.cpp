@@ -346,8 +346,28 @@ TEST_F(Norms, LinalgMatrixNorm) {
       "The input tensor A must have at least 2 dimensions.");
   expect_error<RuntimeError>([&] { (void)linalg::matrix_norm(v, 3.0); }, "Order 3 not supported.");
   expect_error<RuntimeError>([&] { (void)linalg::matrix_norm(v, "abc"); }, "Order abc not supported.");
-  expect_error<NotImplementedError>([&] { (void)linalg::matrix_norm(v, 2.0); }, "SVD");
-  expect_error<NotImplementedError>([&] { (void)linalg::matrix_norm(v, "nuc"); }, "SVD");
+  // The orders read off the singular values (PyTorch 1.13's figures).
+  expect_values(linalg::matrix_norm(v, 2.0), {5.141398752485223}, {});
+  expect_values(linalg::matrix_norm(v, -2.0), {2.750639719764004}, {});
+  expect_values(linalg::matrix_norm(v, "nuc"), {7.892038472249228}, {});
+  expect_values(linalg::matrix_norm(m3, 2.0, {0, 2}, true), {7.773373836829398, 8.903668817853081}, {1, 2, 1});
+  expect_error<RuntimeError>([&] { (void)linalg::matrix_norm(v.to(ScalarType::kFloat16), 2.0); },
+                             "Low precision dtypes not supported. Got Half");
+}
+
+TEST_F(Norms, LinalgNormPicksTheVectorOrMatrixNorm) {
+  Tensor v = vec({3.0, -4.0, 0.0, 1.0, 2.0, -2.0}, {2, 3});
+  expect_values(linalg::norm(v), {5.830951894845301}, {});
+  expect_values(linalg::norm(v, 2.0), {5.141398752485223}, {});
+  expect_values(linalg::norm(v, "nuc"), {7.892038472249228}, {});
+  const std::vector<std::int64_t> rows = {1};
+  expect_values(linalg::norm(v, 1.0, IntArrayRef(rows)), {7.0, 5.0}, {2});
+  expect_values(nuclear_norm(v), {7.892038472249228}, {});
+  expect_values(norm(v, "nuc"), {7.892038472249228}, {});
+  expect_error<RuntimeError>([&] { (void)linalg::norm(ones({2, 2, 2}, ScalarType::kFloat64), 2.0); },
+                             "If dim is not specified but ord is, the input must be 1D or 2D. Got 3D.");
+  expect_error<RuntimeError>([&] { (void)nuclear_norm(ones({2}, ScalarType::kFloat64)); },
+                             "Expected a tensor with 2 dimensions, but got a tensor with 1 dimension instead.");
 }
 
 }  // namespace

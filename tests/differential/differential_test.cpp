@@ -97,6 +97,10 @@ const Divergence kDivergences[] = {
      "order; wick folds the statistics into the same alpha and beta but rounds the product and the sum (no fused "
      "multiply-add operator yet): -4.06e-08 in PyTorch, 0 in wick (issue 18, item 2)"},
     {{"2 ** 100"}, "Python's ints are unbounded; wick's are int64 and raise OverflowError"},
+    {{"torch.frobenius_norm(*.to(torch.*int*), \\[*, *\\])", "torch.frobenius_norm(*.to(torch.bool), \\[*, *\\])"},
+     "frobenius_norm of an integer or bool tensor over two dims: PyTorch 1.13 fails an internal assert "
+     "(result.scalar_type() == toRealValueType(self.scalar_type())); wick raises norm's error for integer inputs",
+     "RuntimeError: result.scalar_type() == toRealValueType*"},
     {{"F.l1_loss(*, 2.0)"},
      "a number where a torch.nn.functional function written in Python uses a tensor: PyTorch fails inside that code "
      "(AttributeError: 'float' object has no attribute 'size'); wick refuses the argument with PyTorch's TypeError "

@@ -58,7 +58,8 @@ const SignatureDivergence kSignatureDivergences[] = {
       "torch.linalg.slogdet(A)", "torch.slogdet(input)", "torch.linalg.cholesky_ex(input, \\*, upper=False, check_errors=False)",
       "torch.linalg.eigh(input, UPLO='L')", "torch.linalg.qr(A, mode='reduced')",
       "torch.linalg.svd(A, full_matrices=True, \\*, driver=None)", "torch.qr(input, some=True)",
-      "torch.svd(input, some=True, compute_uv=True)"},
+      "torch.svd(input, some=True, compute_uv=True)",
+      "torch.triangular_solve(input, A, upper=True, transpose=False, unitriangular=False)"},
      "no out=(values, indices) for the named-tuple results yet"},
     {{"torch.split(input, split_size_or_sections, dim=0)", "torch.Tensor.split(self, split_size_or_sections, dim=0)"},
      "one definition serves both: PyTorch names the first argument tensor in torch.split and the second "
