@@ -29,6 +29,7 @@ void register_sorting_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_index_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_numeric_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_linalg_kernels(std::vector<std::unique_ptr<Library>>& out);
+void register_product_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_nn_composite_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_norm_composite_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_composite_shape(std::vector<std::unique_ptr<Library>>& out);

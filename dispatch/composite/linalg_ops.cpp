@@ -1,4 +1,4 @@
-// dispatch/composite/linalg_ops.cpp - inner, vdot, trace, kron, diagonal; solve, inv, det, slogdet, logdet, cholesky, cholesky_solve, cholesky_inverse, eigvalsh, svdvals, pinv, matrix_rank, cond, matrix_power, multi_dot, cross, vecdot.
+// dispatch/composite/linalg_ops.cpp - inner, vdot, trace, kron, diagonal; solve, inv, det, slogdet, logdet, cholesky, cholesky_solve, cholesky_inverse, eigvalsh, svdvals, pinv, matrix_rank, cond, matrix_exp, lu_unpack, lu, tensorinv, tensorsolve, matrix_power, multi_dot, cross, vecdot.
 /// \file
 /// Matrix functions composed from the products, the reductions and the
 /// LAPACK operators lu_factor_ex, lu_solve, solve_triangular, cholesky_ex,
@@ -18,6 +18,7 @@
 
 #include "dispatch/composite/composite.h"
 #include "dispatch/ops/linalg_checks.h"
+#include "wick/autocast.h"
 #include "wick/checked.h"
 #include "wick/error.h"
 #include "wick/library.h"
@@ -473,6 +474,142 @@ Tensor cond_kernel(const Tensor& a, const Value& p) {
 
 Tensor linalg_matmul_kernel(const Tensor& input, const Tensor& other) { return matmul(input, other); }
 
+// --- matrix exponential, LU unpacking, tensor inverses -------------------------------------------------
+
+// exp(A) by scaling and squaring: A / 2^s with |A / 2^s|_1 <= 1/2, the
+// degree-18 Taylor polynomial of that by Horner's rule (its remainder is
+// below 1e-22 of the result), then s squarings. s comes from the largest
+// 1-norm in the batch; 16-bit floats are computed in float32.
+Tensor matrix_exp_kernel(const Tensor& a) {
+  linalg_checks::check_matrix("linalg.matrix_exp", "A", a);
+  linalg_checks::check_square("linalg.matrix_exp", a);
+  linalg_checks::check_floating("matrix_exp", a.dtype());
+  if (a.numel() == 0) return a.clone();
+  const bool narrow_float = a.dtype() == ScalarType::kFloat16 || a.dtype() == ScalarType::kBFloat16;
+  const Tensor x = narrow_float ? a.to(ScalarType::kFloat32) : a;
+  const I64 n = a.size(-1);
+  const std::int64_t column_dim[] = {-2};
+  // A meta tensor has no values: its shape is all the result needs.
+  const double norm = x.device().is_meta() ? 0.0 : amax(sum(abs(x), IntArrayRef(column_dim))).item().to<double>();
+  int squarings = 0;
+  if (std::isfinite(norm) && norm > 0.5) squarings = std::min(static_cast<int>(std::ceil(std::log2(norm / 0.5))), 1100);
+  // PyTorch's matrix_exp is one kernel: autocast does not reach its products.
+  std::optional<autocast::AutocastGuard> no_autocast;
+  if (x.device().is_cpu() || x.device().type() == DeviceType::kCUDA) no_autocast.emplace(x.device().type(), std::nullopt, false);
+  const Tensor scaled = squarings > 0 ? mul(x, std::ldexp(1.0, -squarings)) : x;
+  const Tensor identity = eye(n, std::nullopt, x.dtype(), x.device());
+  constexpr int kDegree = 18;
+  Tensor p = add(identity, div(scaled, kDegree));
+  for (int k = kDegree - 1; k >= 1; --k) p = add(identity, div(matmul(scaled, p), k));
+  for (int i = 0; i < squarings; ++i) p = matmul(p, p);
+  return narrow_float ? p.to(a.dtype()) : p;
+}
+
+// P, L and U with A = P L U from lu_factor's packed factors and pivots:
+// row i was swapped with row pivots[i] - 1, in order.
+std::tuple<Tensor, Tensor, Tensor> lu_unpack_kernel(const Tensor& lu, const Tensor& pivots, bool unpack_data,
+                                                    bool unpack_pivots) {
+  const char* op = "torch.lu_unpack";
+  WICK_CHECK(lu.dim() >= 2, RuntimeError, op, ": Expected tensor with 2 or more dimensions. Got size: ",
+             format_shape(lu.sizes()), " instead");
+  WICK_CHECK(pivots.dtype() == ScalarType::kInt32, RuntimeError, op,
+             ": LU_pivots is expected to be a contiguous tensor of torch.int32 dtype.\nNote: this function is "
+             "intended to be used with the output produced by torch.linalg.lu_factor");
+  const I64 m = lu.size(-2);
+  const I64 n = lu.size(-1);
+  const I64 k = std::min(m, n);
+  // A part not asked for is empty, a view of LU (so that it stays in the graph).
+  const Tensor none = lu.reshape({-1}).narrow(0, 0, 0);
+  Tensor l = none;
+  Tensor u = none;
+  if (unpack_data) {
+    u = triu(lu.narrow(-2, 0, k));
+    l = add(tril(lu.narrow(-1, 0, k), -1), eye(m, k, lu.dtype(), lu.device()));
+  }
+  if (!unpack_pivots) return {none, l, u};
+  const char* range = "pivots passed to lu_unpack must be between 1 and LU.size(-2) inclusive.Did you properly pass "
+                      "the result of lu_factor?";
+  DimVector batch(IntArrayRef(lu.sizes().data(), static_cast<std::size_t>(lu.dim() - 2)));
+  DimVector pivot_shape = batch;
+  pivot_shape.push_back(k);
+  WICK_CHECK(pivots.sizes() == IntArrayRef(pivot_shape), RuntimeError, range);
+  DimVector p_shape = batch;
+  p_shape.push_back(m);
+  p_shape.push_back(m);
+  if (pivots.device().is_meta()) return {empty(p_shape, lu.dtype(), lu.device()), l, u};
+  // perm[c] is the row of A that row c of L U came from: P[r, c] = (r == perm[c]).
+  const Tensor host = pivots.contiguous().to(Device());
+  const auto* piv = static_cast<const std::int32_t*>(host.data_ptr());
+  DimVector perm_shape = batch;
+  perm_shape.push_back(m);
+  const Tensor order = empty(perm_shape, ScalarType::kInt64, Device());
+  auto* perm = static_cast<I64*>(order.data_ptr());
+  const I64 batches = m == 0 ? 0 : order.numel() / m;
+  for (I64 b = 0; b < batches; ++b) {
+    I64* row = perm + checked_mul(b, m, op);
+    const std::int32_t* swaps = piv + checked_mul(b, k, op);
+    for (I64 i = 0; i < m; ++i) row[i] = i;
+    for (I64 i = 0; i < k; ++i) {
+      const I64 j = static_cast<I64>(swaps[i]) - 1;
+      WICK_CHECK(j >= 0 && j < m, RuntimeError, range);
+      std::swap(row[i], row[j]);
+    }
+  }
+  const Tensor rows = arange(0, m, 1, ScalarType::kInt64, lu.device()).unsqueeze(-1);
+  return {eq(rows, order.to(lu.device()).unsqueeze(-2)).to(lu.dtype()), l, u};
+}
+
+std::tuple<Tensor, Tensor, Tensor> linalg_lu_kernel(const Tensor& a, bool pivot) {
+  auto [lu, pivots, info] = linalg::lu_factor_ex(a, pivot, false);
+  return lu_unpack(lu, pivots, true, true);
+}
+
+I64 product_of(IntArrayRef sizes, const char* op) {
+  I64 p = 1;
+  for (const I64 s : sizes) p = checked_mul(p, s, op);
+  return p;
+}
+
+// A read as the matrix of its first `ind` dims by the rest, inverted, and
+// shaped back the other way round.
+Tensor tensorinv_kernel(const Tensor& a, I64 ind) {
+  const char* op = "torch.linalg.tensorinv";
+  WICK_CHECK(ind > 0, RuntimeError, op, ": Expected a strictly positive integer for 'ind', but got ", ind);
+  const auto split = static_cast<std::size_t>(std::min(ind, a.dim()));
+  const IntArrayRef front(a.sizes().data(), split);
+  const IntArrayRef back(a.sizes().data() + split, a.sizes().size() - split);
+  const I64 rows = product_of(front, op);
+  const I64 cols = product_of(back, op);
+  WICK_CHECK(rows == cols, RuntimeError, op,
+             ": Expected self to satisfy the requirement prod(self.shape[ind:]) == prod(self.shape[:ind]), but got ",
+             cols, " != ", rows);
+  DimVector shape(back);
+  for (const I64 d : front) shape.push_back(d);
+  return linalg::inv(a.reshape({rows, cols})).reshape(shape);
+}
+
+// X with tensordot(A, X, X.ndim) = B: A read as a matrix of B's dims by the
+// rest (A's dims `dims` moved to the end first).
+Tensor tensorsolve_kernel(const Tensor& a, const Tensor& b, std::optional<IntArrayRef> dims) {
+  const char* op = "torch.linalg.tensorsolve";
+  Tensor x = a;
+  if (dims && !dims->empty()) {
+    DimVector to;
+    for (std::size_t i = 0; i < dims->size(); ++i) to.push_back(a.dim() - static_cast<I64>(dims->size() - i));
+    x = movedim(a, *dims, to);
+  }
+  const auto split = static_cast<std::size_t>(std::min(b.dim(), x.dim()));
+  const IntArrayRef front(x.sizes().data(), split);
+  const IntArrayRef back(x.sizes().data() + split, x.sizes().size() - split);
+  const I64 rows = product_of(front, op);
+  const I64 cols = product_of(back, op);
+  WICK_CHECK(rows == cols, RuntimeError, op,
+             ": Expected self to satisfy the requirement prod(self.shape[other.ndim:]) == "
+             "prod(self.shape[:other.ndim]), but got ",
+             cols, " != ", rows);
+  return linalg::solve(x.reshape({rows, cols}), b.reshape({-1}), true).reshape(DimVector(back));
+}
+
 // The old argument orders: the right-hand side first.
 Tensor torch_lu_solve_kernel(const Tensor& self, const Tensor& lu_data, const Tensor& lu_pivots) {
   // linalg.lu_solve's checks whose PyTorch text names torch.linalg.lu_solve,
@@ -674,6 +811,8 @@ void register_linalg_kernels(std::vector<std::unique_ptr<Library>>& out) {
       .impl("svd", &torch_svd_kernel)
       .impl("pinverse", &pinverse_kernel)
       .impl("lu_solve", &torch_lu_solve_kernel)
+      .impl("matrix_exp", &matrix_exp_kernel)
+      .impl("lu_unpack", &lu_unpack_kernel)
       .impl("triangular_solve", &triangular_solve_kernel);
   out.push_back(std::move(lib));
   auto linalg = std::make_unique<Library>("torch.linalg", DispatchKey::kCompositeImplicit);
@@ -697,7 +836,11 @@ void register_linalg_kernels(std::vector<std::unique_ptr<Library>>& out) {
       .impl("matrix_rank", &matrix_rank_kernel)
       .impl("matrix_rank.tol", &matrix_rank_tol_kernel)
       .impl("cond", &cond_kernel)
-      .impl("matmul", &linalg_matmul_kernel);
+      .impl("matmul", &linalg_matmul_kernel)
+      .impl("matrix_exp", &matrix_exp_kernel)
+      .impl("lu", &linalg_lu_kernel)
+      .impl("tensorinv", &tensorinv_kernel)
+      .impl("tensorsolve", &tensorsolve_kernel);
   out.push_back(std::move(linalg));
 }
 

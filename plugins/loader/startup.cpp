@@ -70,6 +70,7 @@ void register_builtins() {
     register_index_kernels(libs);
     register_numeric_kernels(libs);
     register_linalg_kernels(libs);
+    register_product_kernels(libs);
     register_nn_composite_kernels(libs);
     register_norm_composite_kernels(libs);
     register_composite_shape(libs);

@@ -185,6 +185,29 @@ void add_linalg_samples(std::map<std::string, std::vector<Sample>>& m) {
                             {{t({2, 3, 4}), Value("nuc"), ints({0, 2})}},
                             {{t({2, 3, 4}), Value(), ints({1, 2}), Value(true)}},
                             {{t({3, 3}), Value(-1)}}};
+  m["baddbmm"] = {{{t({2, 3, 4}), t({2, 3, 5}), t({2, 5, 4})}},
+                  {{t({4}), t({2, 3, 5}), t({2, 5, 4})}, {{"beta", Value(0.5)}, {"alpha", Value(-2.0)}}}};
+  m["addbmm"] = {{{t({3, 4}), t({2, 3, 5}), t({2, 5, 4})}},
+                 {{t({4}), t({2, 3, 5}), t({2, 5, 4})}, {{"beta", Value(0.5)}, {"alpha", Value(-2.0)}}}};
+  m["addmv"] = {{{t({3}), t({3, 4}), t({4})}}, {{t({}), t({3, 4}), t({4})}, {{"beta", Value(0.5)}}}};
+  m["addr"] = {{{t({3, 2}), t({3}), t({2})}}, {{t({2}), t({3}), t({2})}, {{"alpha", Value(-2.0)}}}};
+  for (const char* op : {"baddbmm", "addbmm", "addmv", "addr"}) m[std::string(op) + "_"] = {m[op][0]};
+  m["tensordot"] = {{{t({2, 3, 4}), t({3, 4, 5})}},
+                    {{t({2, 3}), t({3, 2}), i(1)}},
+                    {{t({2, 3, 4}), t({4, 2, 3}), Value::list({Value(std::vector<std::int64_t>{0, 2}),
+                                                               Value(std::vector<std::int64_t>{1, 0})})}}};
+  m["cdist"] = {{{t({3, 4}), t({2, 4})}},
+                {{t({2, 3, 4}), t({2, 2, 4}), Value(1.0)}},
+                {{t({3, 2}), t({4, 2}), Value(3.0)}},
+                {{t({3, 2}), t({4, 2}), Value(2.0), Value("use_mm_for_euclid_dist")}}};
+  m["diag"] = {{{t({3})}}, {{t({3}), i(-1)}}, {{t({3, 4}), i(1)}}};
+  m["diag_embed"] = {{{t({2, 3})}}, {{t({3}), i(1)}}, {{t({2, 3}), i(-1), i(0), i(2)}}};
+  m["matrix_exp"] = {{{t({3, 3})}}, {{t({2, 2, 2})}}};
+  m["lu_unpack"] = {{{t({3, 3}), pivots({3, 2, 3}, {3})}}, {{t({2, 3, 3}), pivots({3, 2, 3, 1, 3, 3}, {2, 3})}}};
+  m["torch.linalg.lu"] = {{{t({3, 3})}}, {{t({2, 3, 3})}}};
+  m["tensorinv"] = {{{t({4, 4}), i(1)}}, {{t({2, 3, 6})}}};
+  m["tensorsolve"] = {{{t({2, 3, 6}), t({2, 3})}}, {{t({6, 2, 3}), t({2, 3}), ints({0})}}};
+  m["vander"] = {{{t({3})}}, {{t({2, 3})}, {{"N", i(4)}}}};
   m["lu_solve"] = {{{t({3, 2}), t({3, 3}), pivots({3, 2, 3}, {3})}}, {{t({2, 3, 1}), t({3, 3}), pivots({2, 3, 3}, {3})}}};
   m["triangular_solve"] = {{{t({3, 2}), t({3, 3})}},
                            {{t({2, 3, 1}), t({3, 3}), Value(false), Value(true)}},

@@ -97,6 +97,17 @@ const Divergence kDivergences[] = {
      "order; wick folds the statistics into the same alpha and beta but rounds the product and the sum (no fused "
      "multiply-add operator yet): -4.06e-08 in PyTorch, 0 in wick (issue 18, item 2)"},
     {{"2 ** 100"}, "Python's ints are unbounded; wick's are int64 and raise OverflowError"},
+    {{"(torch.linspace(-1.57, 1.9, 4)).addbmm_(*"},
+     "addbmm_ on a self of another shape than the result's: PyTorch 1.13 resizes self to the result and writes it; "
+     "wick refuses it as every other in-place operator does (\"output with shape [4] doesn't match the broadcast "
+     "shape [3, 4]\")"},
+    {{"(torch.linspace(-1.57, 1.9, 2)).addr_(*"},
+     "addr_ on a 1-D self: PyTorch 1.13's message is '2D tensor expected, got 1D tensor for input'; wick's is its "
+     "in-place shape message (\"output with shape [2] doesn't match the broadcast shape [3, 2]\")",
+     "RuntimeError: 2D tensor expected, got 1D tensor for input"},
+    {{"torch.matrix_exp(*torch.bfloat16)*", "torch.linalg.matrix_exp(*torch.bfloat16)*"},
+     "matrix_exp of bfloat16: PyTorch 1.13's CPU kernel returns infinities and NaNs for matrices of norm about 2; "
+     "wick computes in float32 and rounds the result to bfloat16"},
     {{"torch.frobenius_norm(*.to(torch.*int*), \\[*, *\\])", "torch.frobenius_norm(*.to(torch.bool), \\[*, *\\])"},
      "frobenius_norm of an integer or bool tensor over two dims: PyTorch 1.13 fails an internal assert "
      "(result.scalar_type() == toRealValueType(self.scalar_type())); wick raises norm's error for integer inputs",

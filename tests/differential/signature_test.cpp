@@ -38,7 +38,7 @@ struct SignatureDivergence {
 const SignatureDivergence kSignatureDivergences[] = {
     {{"torch.zeros(*", "torch.ones(*", "torch.empty(*", "torch.full(*", "torch.rand(*", "torch.randn(*",
       "torch.randint(*", "torch.randperm(*", "torch.arange(*", "torch.linspace(*", "torch.eye(*", "torch.tensor(*",
-      "torch.*_like(*"},
+      "torch.*_like(*", "torch.tril_indices(*", "torch.triu_indices(*"},
      "creation functions take dtype= and device= but not PyTorch's layout=, pin_memory=, names=, generator=, "
      "memory_format= or out= (wick has strided tensors only, no pinned memory, named tensors or generator objects); "
      "`wick eval` takes requires_grad= as PyTorch does"},
@@ -59,8 +59,12 @@ const SignatureDivergence kSignatureDivergences[] = {
       "torch.linalg.eigh(input, UPLO='L')", "torch.linalg.qr(A, mode='reduced')",
       "torch.linalg.svd(A, full_matrices=True, \\*, driver=None)", "torch.qr(input, some=True)",
       "torch.svd(input, some=True, compute_uv=True)",
-      "torch.triangular_solve(input, A, upper=True, transpose=False, unitriangular=False)"},
+      "torch.triangular_solve(input, A, upper=True, transpose=False, unitriangular=False)",
+      "torch.linalg.lu(A, \\*, pivot=True)",
+      "torch.lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True)"},
      "no out=(values, indices) for the named-tuple results yet"},
+    {{"torch.tensordot(a, b, dims=2, \\*, out=None)"},
+     "out= is keyword-only (PyTorch's Python tensordot also takes it fourth, positionally)"},
     {{"torch.split(input, split_size_or_sections, dim=0)", "torch.Tensor.split(self, split_size_or_sections, dim=0)"},
      "one definition serves both: PyTorch names the first argument tensor in torch.split and the second "
      "split_size in Tensor.split"},
