@@ -455,6 +455,17 @@ void svd(const LinalgSvdMeta& /*m*/, const std::array<Tensor, 3>& outs, const Te
     const I64 u_step = checked_mul(m, u_cols, op);
     const I64 v_step = checked_mul(vh_rows, n, op);
     for (I64 b = 0; b < batches; ++b) {
+      // A non-finite element can send OpenBLAS's bidiagonal QR (dbdsqr)
+      // into an endless loop: refuse it as LAPACK 3.10 refuses a NaN, with
+      // info -4 (PyTorch's non-finite message).
+      const T* matrix = wp + b * a_step;
+      const bool finite = std::all_of(matrix, matrix + a_step, [](const T& x) {
+        return std::isfinite(std::real(x)) && std::isfinite(std::imag(x));
+      });
+      if (!finite) {
+        codes[b] = -4;
+        continue;
+      }
       gesdd<T>(jobz, m, n, wp + b * a_step, m, sp + b * k, up + b * u_step, m, vp + b * v_step, vh_rows, work.data(),
                static_cast<int>(work.size()), rwork.data(), iwork.data(), codes + b);
     }

@@ -378,6 +378,12 @@ TEST_F(CpuLapack, SvdReconstructsWithDescendingSingularValues) {
               (void)linalg::svd(full({3, 3}, std::numeric_limits<double>::quiet_NaN(), ScalarType::kFloat64));
             }).find("failed to converge"),
             std::string::npos);
+  // One infinity: refused before LAPACK, whose bidiagonal QR can loop on it
+  // (a fuzz-found hang, tests/fuzz/corpus/boxed_call/regress_svd_non_finite_hang).
+  Tensor with_inf = tall();
+  with_inf.select(0, 1).select(0, 2).fill_(std::numeric_limits<double>::infinity());
+  EXPECT_EQ(error_of<LinAlgError>([&] { (void)linalg::svdvals(with_inf); }),
+            "linalg.svd: The algorithm failed to converge because the input matrix contained non-finite values.");
 }
 
 TEST_F(CpuLapack, PinvMatrixRankAndCondAreThoseOfPyTorch) {
