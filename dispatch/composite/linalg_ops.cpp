@@ -341,7 +341,7 @@ Tensor threshold(const Tensor& largest, Tolerances tol) {
 // V diag(1 / s) U^H (U diag(1 / w) U^H from eigh with hermitian), the
 // singular values (absolute eigenvalues) at or below the threshold taken as
 // zero.
-Tensor pinv_impl(const Tensor& a, Tolerances tol, bool hermitian) {
+Tensor pinv_impl(const Tensor& a, std::optional<double> atol, std::optional<double> rtol, bool hermitian) {
   const ScalarType t = a.dtype();
   WICK_CHECK(a.dim() >= 2 && (t == ScalarType::kFloat32 || t == ScalarType::kFloat64 || is_complex(t)), RuntimeError,
              "linalg.pinv(", type_title(t), "{", format_shape(a.sizes()),
@@ -351,6 +351,7 @@ Tensor pinv_impl(const Tensor& a, Tolerances tol, bool hermitian) {
     std::swap(shape[shape.size() - 1], shape[shape.size() - 2]);
     return zeros(shape, t, a.device());
   }
+  const Tolerances tol = tolerances(a, atol, rtol);
   const std::int64_t last[] = {-1};
   const Tensor zero = zeros({}, to_real_dtype(t), a.device());
   if (hermitian) {
@@ -380,19 +381,15 @@ void check_epsilon_type(const char* op, const Tensor& a) {
 Tensor pinv_kernel(const Tensor& input, std::optional<double> atol, std::optional<double> rtol, bool hermitian) {
   const char* op = "torch.linalg.pinv";
   if (atol && !rtol) check_epsilon_type(op, input);
-  const bool lapack_type = input.dtype() == ScalarType::kFloat32 || input.dtype() == ScalarType::kFloat64 ||
-                           is_complex(input.dtype());
-  // The tolerances need a matrix of a LAPACK type: pinv_impl refuses others.
-  const Tolerances tol = input.dim() >= 2 && lapack_type ? tolerances(input, atol, rtol) : Tolerances{0.0, 0.0};
-  return pinv_impl(input, tol, hermitian);
+  return pinv_impl(input, atol, rtol, hermitian);
 }
 
 // NumPy's form: rcond is the relative tolerance, the absolute one 0.
 Tensor pinv_rcond_kernel(const Tensor& input, double rcond, bool hermitian) {
-  return pinv_impl(input, {0.0, rcond}, hermitian);
+  return pinv_impl(input, 0.0, rcond, hermitian);
 }
 
-Tensor pinverse_kernel(const Tensor& self, double rcond) { return pinv_impl(self, {0.0, rcond}, false); }
+Tensor pinverse_kernel(const Tensor& self, double rcond) { return pinv_impl(self, 0.0, rcond, false); }
 
 // The count of singular values (absolute eigenvalues with hermitian) above
 // the threshold, as int64.

@@ -420,9 +420,7 @@ DimVector backshift(std::int64_t d0, std::int64_t d1, std::int64_t rank) {
 // r reduced over the last dim of the backshifted input, with keepdim: its
 // two kept dims go back where they were.
 Tensor restore_dims(const Tensor& r, const DimVector& perm) {
-  DimVector inverse(perm.size());
-  for (std::size_t i = 0; i < perm.size(); ++i) inverse[static_cast<std::size_t>(perm[i])] = static_cast<std::int64_t>(i);
-  return permute(r.unsqueeze(-1), inverse);
+  return permute(r.unsqueeze(-1), inverse_permutation(perm));
 }
 
 // The norms read off the singular values of the matrices over dims d0 and
