@@ -84,6 +84,8 @@ const ListEntry kLists[] = {
     {"torch.linalg.cholesky_ex", kF32, std::nullopt},
     {"torch.linalg.eigh", kF32, std::nullopt},
     {"torch.linalg.eigvalsh", kF32, std::nullopt},
+    {"torch.linalg.eig", kF32, std::nullopt},
+    {"torch.linalg.eigvals", kF32, std::nullopt},
     {"torch.qr", kF32, std::nullopt},
     {"torch.svd", kF32, std::nullopt},
     {"torch.pinverse", kF32, std::nullopt},

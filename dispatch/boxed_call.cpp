@@ -139,11 +139,14 @@ Value convert(const OperatorHandle& op, const SchemaArgument& arg, std::size_t p
         if (v.is_list() || v.is_tuple()) {
           bool has_object = false;
           std::vector<Tensor> out;
-          for (const Value& item : v.items()) {
+          for (std::size_t k = 0; k < v.items().size(); ++k) {
+            const Value& item = v.items()[k];
             if (item.is_object() && goes_to_override(item)) {
               has_object = true;
             } else if (item.is_tensor()) {
               out.push_back(item.to_tensor());
+            } else if (arg.variadic && pos != kByKeyword) {
+              bad_type(op, arg, pos + k, "Tensor", item);  // *tensors: the item's own position
             } else {
               bad_type(op, arg, pos, "tuple of Tensors", v);
             }
@@ -303,6 +306,7 @@ Stack bind_arguments(const OperatorHandle& op, const FunctionSchema& s, std::vec
   stack.reserve(s.arguments.size());
   for (std::size_t i = 0; i < s.arguments.size(); ++i) {
     const SchemaArgument& arg = s.arguments[i];
+    if (!bound[i] && arg.variadic) bound[i] = Value::list({});  // bind_one packs what there is
     if (!bound[i] && !arg.default_value) {
       // In argument order, as PyTorch checks them: every required argument
       // missing from here on, in PyTorch's wording, its plural included
@@ -310,7 +314,7 @@ Stack bind_arguments(const OperatorHandle& op, const FunctionSchema& s, std::vec
       std::string missing;
       std::size_t nmissing = 0;
       for (std::size_t j = i; j < s.arguments.size(); ++j) {
-        if (bound[j] || s.arguments[j].default_value) continue;
+        if (bound[j] || s.arguments[j].default_value || s.arguments[j].variadic) continue;
         missing += detail::str_cat(nmissing++ == 0 ? "" : ", ", "\"", python_name(op, s.arguments[j]), "\"");
       }
       throw TypeError(detail::str_cat(op_label(op), " missing ", nmissing, " required positional argument",
@@ -323,8 +327,37 @@ Stack bind_arguments(const OperatorHandle& op, const FunctionSchema& s, std::vec
   return stack;
 }
 
-// Binds `args` (left intact) to one overload's schema, packing varargs ints.
+// The index of the schema's variadic argument (Note [Variadic arguments] in
+// dispatch/schema.cpp), or -1.
+int variadic_index(const FunctionSchema& s) {
+  for (std::size_t i = 0; i < s.arguments.size(); ++i)
+    if (s.arguments[i].variadic) return static_cast<int>(i);
+  return -1;
+}
+
+// Gathers the positional values from the variadic argument's position on
+// into one list, unless a single list or tuple stands there already
+// (torch.meshgrid([a, b]) as well as torch.meshgrid(a, b)).
+void pack_variadic(std::vector<Value>& args, std::size_t first) {
+  if (args.size() == first + 1 && (args[first].is_list() || args[first].is_tuple() || args[first].is_tensor_list()))
+    return;
+  std::vector<Value> items;
+  if (first < args.size()) {
+    items.assign(std::make_move_iterator(args.begin() + static_cast<std::ptrdiff_t>(first)),
+                 std::make_move_iterator(args.end()));
+    args.erase(args.begin() + static_cast<std::ptrdiff_t>(first), args.end());
+  }
+  args.push_back(Value::list(std::move(items)));
+}
+
+// Binds `args` (left intact) to one overload's schema, packing varargs ints
+// and variadic arguments.
 Stack bind_one(const OperatorHandle& op, const FunctionSchema& s, std::vector<Value>& args, const Kwargs& kw) {
+  if (const int v = variadic_index(s); v >= 0 && args.size() >= static_cast<std::size_t>(v)) {
+    std::vector<Value> packed = args;
+    pack_variadic(packed, static_cast<std::size_t>(v));
+    return bind_arguments(op, s, packed, kw, /*keep_args=*/false);
+  }
   if (const auto range = varargs_range(s, args); range.second != 0) {
     std::vector<Value> packed = args;
     pack_varargs(packed, range);

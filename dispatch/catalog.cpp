@@ -102,7 +102,7 @@ std::string merged_signature(const Registry& reg, const OperatorEntry& e) {
   const OperatorEntry* out = reg.find(out_name);
   if (s.find_argument("out") < 0 && out != nullptr && out->defined()) {
     const bool has_star =
-        std::any_of(s.arguments.begin(), s.arguments.end(), [](const SchemaArgument& a) { return a.kwarg_only; });
+        std::any_of(s.arguments.begin(), s.arguments.end(), [](const SchemaArgument& a) { return a.kwarg_only || a.variadic; });
     sig.pop_back();  // ')'
     if (sig != "(") sig += ", ";
     sig += has_star ? "out=None)" : "*, out=None)";

@@ -93,7 +93,16 @@ void rebuild_arguments(const FunctionSchema& s, const Value* stack_args, std::ve
     const SchemaArgument& a = s.arguments[i];
     const Value& v = stack_args[i];
     const bool is_default = a.default_value && same_value(*a.default_value, v);
-    if (a.kwarg_only) {
+    if (a.variadic) {  // spread, as Python passes *tensors to __torch_function__
+      if (v.is_tensor_list()) {
+        for (const Tensor& t : v.to_tensor_list()) args.emplace_back(t);
+      } else if (v.is_list() || v.is_tuple()) {
+        for (const Value& item : v.items()) args.push_back(item);
+      } else {
+        args.push_back(v);
+      }
+      last = args.size();
+    } else if (a.kwarg_only) {
       if (!is_default) kwargs.emplace_back(a.name, v);
     } else {
       args.push_back(v);

@@ -11,6 +11,16 @@
 /// re-lexes `default_text` to print Python's repr, so it works the same for a
 /// schema built by hand and never needs Value's printing. `int reduction=Mean`
 /// (at::Reduction, as PyTorch spells it) is an int literal: Mean=1, Sum=2.
+///
+/// Note [Variadic arguments]
+/// `Tensor[] *tensors` is Python's `*tensors`: a positional list argument
+/// that a boxed call fills with every positional value from its position on
+/// (dispatch/boxed_call.cpp), so `torch.meshgrid(a, b)` binds tensors=[a, b].
+/// As in Python, at most one argument is variadic, it has no default, and
+/// what follows it is keyword-only without a `*`. PyTorch has no such schema
+/// type (its Python layer packs `*tensors` before ATen sees a TensorList);
+/// wick keeps it in the schema so that the catalog's signatures, boxed calls
+/// and overrides all see the Python signature.
 #include "wick/schema.h"
 
 #include <algorithm>
@@ -87,6 +97,7 @@ std::string join_arguments(const std::vector<SchemaArgument>& args, Fn&& print) 
   bool star_done = false;
   for (const SchemaArgument& a : args) {
     if (&a != args.data()) out += ", ";
+    star_done = star_done || a.variadic;  // Python: what follows *args is keyword-only without a '*'
     if (a.kwarg_only && !star_done) {
       out += "*, ";
       star_done = true;
@@ -286,7 +297,7 @@ class Parser {
     bool seen_default = false;
     for (;;) {
       if (accept('*')) {
-        if (kwarg_only) fail(pos_ - 1, "duplicate '*'");
+        if (kwarg_only) fail(pos_ - 1, "duplicate '*'");  // also '*' after a variadic argument, as in Python
         kwarg_only = true;
         if (!accept(',')) fail(pos_, "expected ',' after '*' but found ", found_at(pos_));
         continue;
@@ -297,7 +308,14 @@ class Parser {
       for (const SchemaArgument& other : args) {
         if (other.name == arg.name) fail(name_pos_, "duplicate argument name '", arg.name, "'");
       }
+      if (arg.variadic) {
+        if (kwarg_only) fail(arg_start, "variadic argument '", arg.name, "' after '*' or another variadic argument");
+        if (seen_default) fail(arg_start, "variadic argument '", arg.name, "' follows default argument");
+      }
       arg.kwarg_only = kwarg_only;
+      skip_space();
+      if (arg.variadic && peek() == '=') fail(pos_, "variadic argument '", arg.name, "' cannot have a default");
+      if (arg.variadic) kwarg_only = true;  // as in Python, what follows *args is keyword-only
       if (accept('=')) {
         parse_default(arg);
         seen_default = seen_default || !kwarg_only;
@@ -342,12 +360,19 @@ class Parser {
     if (!kind) fail(type_pos, "unknown type '", type_name, "'");
     arg.type.kind = *kind;
     if (peek() == '(') {
-      if (*kind != TypeKind::kTensor) fail(pos_, "alias annotation on non-Tensor type '", type_name, "'");
+      // Any(a): a result that may hold views of the (a) arguments (atleast_1d).
+      if (*kind != TypeKind::kTensor && *kind != TypeKind::kAny)
+        fail(pos_, "alias annotation on non-Tensor type '", type_name, "'");
       arg.alias = alias_annotation();
     }
     type_suffixes(arg.type);
     if (!allow_name) return arg;
     skip_space();
+    if (!is_return && peek() == '*') {  // Note [Variadic arguments]
+      if (!arg.type.is_list || arg.type.optional) fail(pos_, "only a list type can be variadic, not '", arg.type.str(), "'");
+      arg.variadic = true;
+      ++pos_;
+    }
     name_pos_ = pos_;
     if (is_ident_start(peek())) {
       arg.name = std::string(identifier());
@@ -548,7 +573,8 @@ std::string FunctionSchema::full_name() const { return overload.empty() ? name :
 
 std::string FunctionSchema::str() const {
   std::string out = full_name() + "(" + join_arguments(arguments, [](const SchemaArgument& a) {
-                      return type_with_alias(a) + " " + a.name + (a.default_text ? "=" + *a.default_text : "");
+                      return type_with_alias(a) + (a.variadic ? " *" : " ") + a.name +
+                             (a.default_text ? "=" + *a.default_text : "");
                     });
   out += ") -> ";
   if (returns.size() == 1 && returns[0].name.empty()) return out + type_with_alias(returns[0]);
@@ -559,7 +585,7 @@ std::string FunctionSchema::str() const {
 
 std::string FunctionSchema::python_signature(bool rename_self) const {
   return "(" + join_arguments(arguments, [&](const SchemaArgument& a) {
-           std::string out = rename_self && a.name == "self" ? std::string("input") : a.name;
+           std::string out = (a.variadic ? "*" : "") + (rename_self && a.name == "self" ? std::string("input") : a.name);
            if (!a.default_text) return out;
            const std::optional<Literal> lit = Parser(*a.default_text).parse_whole_literal();
            return out + "=" + (lit ? python_repr(*lit) : *a.default_text);  // unparsable: as written

@@ -76,6 +76,19 @@ void cungqr_(const int* m, const int* n, const int* k, std::complex<float>* a, c
              const std::complex<float>* tau, std::complex<float>* work, const int* lwork, int* info);
 void zungqr_(const int* m, const int* n, const int* k, std::complex<double>* a, const int* lda,
              const std::complex<double>* tau, std::complex<double>* work, const int* lwork, int* info);
+void sgeev_(const char* jobvl, const char* jobvr, const int* n, float* a, const int* lda, float* wr, float* wi,
+            float* vl, const int* ldvl, float* vr, const int* ldvr, float* work, const int* lwork, int* info,
+            std::size_t, std::size_t);
+void dgeev_(const char* jobvl, const char* jobvr, const int* n, double* a, const int* lda, double* wr, double* wi,
+            double* vl, const int* ldvl, double* vr, const int* ldvr, double* work, const int* lwork, int* info,
+            std::size_t, std::size_t);
+void cgeev_(const char* jobvl, const char* jobvr, const int* n, std::complex<float>* a, const int* lda,
+            std::complex<float>* w, std::complex<float>* vl, const int* ldvl, std::complex<float>* vr, const int* ldvr,
+            std::complex<float>* work, const int* lwork, float* rwork, int* info, std::size_t, std::size_t);
+void zgeev_(const char* jobvl, const char* jobvr, const int* n, std::complex<double>* a, const int* lda,
+            std::complex<double>* w, std::complex<double>* vl, const int* ldvl, std::complex<double>* vr,
+            const int* ldvr, std::complex<double>* work, const int* lwork, double* rwork, int* info, std::size_t,
+            std::size_t);
 void sgesdd_(const char* jobz, const int* m, const int* n, float* a, const int* lda, float* s, float* u,
              const int* ldu, float* vt, const int* ldvt, float* work, const int* lwork, int* iwork, int* info,
              std::size_t);
@@ -192,6 +205,22 @@ void gesdd(char jobz, int m, int n, T* a, int lda, RealOf<T>* s, T* u, int ldu, 
   else if constexpr (std::is_same_v<T, std::complex<float>>)
     cgesdd_(&jobz, &m, &n, a, &lda, s, u, &ldu, vt, &ldvt, work, &lwork, rwork, iwork, info, 1);
   else zgesdd_(&jobz, &m, &n, a, &lda, s, u, &ldu, vt, &ldvt, work, &lwork, rwork, iwork, info, 1);
+}
+
+// Eigenvalues (w; for real T the real parts, wi the imaginary ones) and,
+// with jobvr 'V', right eigenvectors of a general matrix; no left ones.
+template <typename T>
+void geev(char jobvr, int n, T* a, int lda, T* w, RealOf<T>* wi, T* vr, int ldvr, T* work, int lwork,
+          RealOf<T>* rwork, int* info) {
+  const char jobvl = 'N';
+  const int ldvl = 1;
+  if constexpr (std::is_same_v<T, float>)
+    sgeev_(&jobvl, &jobvr, &n, a, &lda, w, wi, nullptr, &ldvl, vr, &ldvr, work, &lwork, info, 1, 1);
+  else if constexpr (std::is_same_v<T, double>)
+    dgeev_(&jobvl, &jobvr, &n, a, &lda, w, wi, nullptr, &ldvl, vr, &ldvr, work, &lwork, info, 1, 1);
+  else if constexpr (std::is_same_v<T, std::complex<float>>)
+    cgeev_(&jobvl, &jobvr, &n, a, &lda, w, nullptr, &ldvl, vr, &ldvr, work, &lwork, rwork, info, 1, 1);
+  else zgeev_(&jobvl, &jobvr, &n, a, &lda, w, nullptr, &ldvl, vr, &ldvr, work, &lwork, rwork, info, 1, 1);
 }
 
 // A LAPACK dimension: sizes beyond int are refused, as LAPACK's 32-bit
@@ -471,6 +500,82 @@ void svd(const LinalgSvdMeta& /*m*/, const std::array<Tensor, 3>& outs, const Te
     }
   });
   check_linalg_info(op, info, LinalgFailure::kSvd);
+}
+
+// geev on a column-major copy of each matrix. The results are complex
+// whatever the input's type: for a real matrix LAPACK keeps a complex
+// pair's vectors in two columns (v_j = VR[:, j] + i VR[:, j + 1], v_{j+1}
+// its conjugate), unpacked here. Vectors have norm 1, their largest
+// component real, as LAPACK leaves them (and PyTorch returns them).
+void eig(const LinalgPairMeta& /*m*/, const std::array<Tensor, 2>& outs, const Tensor& self) {
+  const char* op = "linalg.eig";
+  const Tensor& values = outs[0];
+  const Tensor& vectors = outs[1];
+  const int n = lapack_int(self.size(-1), op);
+  const I64 batches = batch_count(self);
+  if (n == 0 || batches == 0) return;
+  const Tensor w = column_major_copy(self);
+  const I64 step = checked_mul(n, n, op);
+  Tensor info = make_empty(IntArrayRef(self.sizes().data(), static_cast<std::size_t>(self.dim() - 2)),
+                           ScalarType::kInt32);
+  auto* codes = static_cast<int*>(info.data_ptr());
+  visit_dtype<kLapackTypes>(self.dtype(), "linalg_eig_out_cpu", [&](auto tag) {
+    using T = decltype(tag);
+    using Real = RealOf<T>;
+    using C = std::complex<Real>;
+    T* ap = static_cast<T*>(w.data_ptr());
+    const I64 count = w.numel();
+    for (I64 i = 0; i < count; ++i) {
+      WICK_CHECK(std::isfinite(std::real(ap[i])) && std::isfinite(std::imag(ap[i])), RuntimeError,
+                 "torch.linalg.eig: input tensor should not contain infs or NaNs.");
+    }
+    C* lp = static_cast<C*>(values.data_ptr());
+    C* vp = static_cast<C*>(vectors.data_ptr());
+    const auto columns = static_cast<std::size_t>(n);
+    if constexpr (std::is_same_v<T, Real>) {
+      std::vector<Real> wr(columns);
+      std::vector<Real> wi(columns);
+      std::vector<Real> vr(columns * columns);
+      int query_info = 0;
+      Real size{};
+      geev<T>('V', n, ap, n, wr.data(), wi.data(), vr.data(), n, &size, -1, nullptr, &query_info);
+      std::vector<T> work(workspace_length(static_cast<double>(size), op));
+      for (I64 b = 0; b < batches; ++b) {
+        geev<T>('V', n, ap + b * step, n, wr.data(), wi.data(), vr.data(), n, work.data(),
+                static_cast<int>(work.size()), nullptr, codes + b);
+        if (codes[b] != 0) continue;
+        C* l = lp + b * n;
+        C* v = vp + b * step;
+        for (std::size_t j = 0; j < columns; ++j) {
+          l[j] = C(wr[j], wi[j]);
+          const Real* re = vr.data() + j * columns;
+          if (wi[j] == 0 || j + 1 == columns) {
+            for (std::size_t i = 0; i < columns; ++i) v[j * columns + i] = C(re[i], 0);
+            continue;
+          }
+          // A complex pair: this column and the next.
+          const Real* im = re + columns;
+          l[j + 1] = C(wr[j + 1], wi[j + 1]);
+          for (std::size_t i = 0; i < columns; ++i) {
+            v[j * columns + i] = C(re[i], im[i]);
+            v[(j + 1) * columns + i] = C(re[i], -im[i]);
+          }
+          ++j;
+        }
+      }
+    } else {
+      std::vector<Real> rwork(2 * columns);
+      int query_info = 0;
+      T size{};
+      geev<T>('V', n, ap, n, lp, nullptr, vp, n, &size, -1, rwork.data(), &query_info);
+      std::vector<T> work(workspace_length(static_cast<double>(std::real(size)), op));
+      for (I64 b = 0; b < batches; ++b) {
+        geev<T>('V', n, ap + b * step, n, lp + b * n, nullptr, vp + b * step, n, work.data(),
+                static_cast<int>(work.size()), rwork.data(), codes + b);
+      }
+    }
+  });
+  check_linalg_info(op, info, LinalgFailure::kEigh);
 }
 
 void solve_triangular(const OutputMeta& /*m*/, const Tensor& out, const Tensor& self, const Tensor& b, bool upper,

@@ -161,8 +161,15 @@ std::vector<BoundTensor> bound_tensors(const FunctionSchema& s, const SampleCall
     if (v.is_tensor_list())
       for (const Tensor& t : v.to_tensor_list()) out.push_back({t, a});
   };
-  for (std::size_t i = 0; i < call.args.size(); ++i)
-    add(call.args[i], i < s.arguments.size() ? &s.arguments[i] : nullptr);
+  // Positional values from a variadic argument on are its items (Note
+  // [Variadic arguments] in dispatch/schema.cpp).
+  std::size_t variadic = s.arguments.size();
+  for (std::size_t i = 0; i < s.arguments.size(); ++i)
+    if (s.arguments[i].variadic) variadic = i;
+  for (std::size_t i = 0; i < call.args.size(); ++i) {
+    const std::size_t a = std::min(i, variadic);
+    add(call.args[i], a < s.arguments.size() ? &s.arguments[a] : nullptr);
+  }
   for (const auto& [name, v] : call.kwargs) {
     const int i = s.find_argument(name);
     add(v, i >= 0 ? &s.arguments[static_cast<std::size_t>(i)] : nullptr);
@@ -238,9 +245,12 @@ CheckResult check_aliasing(const std::string& op, const FunctionSchema& s, const
     for (std::size_t r = 0; r < results.size() && (r < s.returns.size() || s.returns.size() == 1); ++r) {
       const auto& alias = s.returns[s.returns.size() == 1 ? 0 : r].alias;
       const Tensor& t = results[r];
+      // The argument it aliases: one tensor, or (Tensor(a)[]) the list item
+      // whose storage it shares.
       const BoundTensor* owner = nullptr;
       for (const BoundTensor& b : args) {
-        if (alias && b.arg != nullptr && b.arg->alias && b.arg->alias->set == alias->set) owner = &b;
+        if (!alias || b.arg == nullptr || !b.arg->alias || b.arg->alias->set != alias->set) continue;
+        if (owner == nullptr || (t.numel() > 0 && t.storage().get() == b.tensor.storage().get())) owner = &b;
       }
       if (alias && alias->is_write) {
         if (owner == nullptr || !t.is_same(owner->tensor)) {

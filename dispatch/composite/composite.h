@@ -30,6 +30,8 @@ void register_index_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_numeric_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_linalg_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_product_kernels(std::vector<std::unique_ptr<Library>>& out);
+void register_activation_kernels(std::vector<std::unique_ptr<Library>>& out);
+void register_tensor_list_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_nn_composite_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_norm_composite_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_composite_shape(std::vector<std::unique_ptr<Library>>& out);

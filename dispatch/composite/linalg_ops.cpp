@@ -296,6 +296,8 @@ Tensor cholesky_inverse_kernel(const Tensor& self, bool upper) {
 
 Tensor eigvalsh_kernel(const Tensor& self, std::string_view uplo) { return std::get<0>(linalg::eigh(self, uplo)); }
 
+Tensor eigvals_kernel(const Tensor& a) { return std::get<0>(linalg::eig(a)); }
+
 // --- QR and SVD ----------------------------------------------------------------------------------------
 
 Tensor svdvals_kernel(const Tensor& a, std::optional<std::string_view> driver) {
@@ -827,6 +829,7 @@ void register_linalg_kernels(std::vector<std::unique_ptr<Library>>& out) {
       .impl("diagonal", &linalg_diagonal_kernel)
       .impl("cholesky", &linalg_cholesky_kernel)
       .impl("eigvalsh", &eigvalsh_kernel)
+      .impl("eigvals", &eigvals_kernel)
       .impl("svdvals", &svdvals_kernel)
       .impl("pinv", &pinv_kernel)
       .impl("pinv.rcond", &pinv_rcond_kernel)

@@ -1,4 +1,4 @@
-// dispatch/composite/product_ops.cpp - baddbmm, addbmm, addmv, addr, tensordot, cdist, diag, diag_embed, tril_indices, triu_indices, linalg.vander.
+// dispatch/composite/product_ops.cpp - baddbmm, addbmm, addmv, addr, tensordot, einsum, chain_matmul, cdist, diag, diag_embed, tril_indices, triu_indices, linalg.vander.
 /// \file
 /// Products and matrix layouts composed from mm, bmm, addmm, mul, where and
 /// the shape operators, so that they run on every backend with those
@@ -389,6 +389,310 @@ Tensor vander_kernel(T x, std::optional<I64> n) {
   return cumprod(cat({first, column.expand(shape)}, -1), -1);
 }
 
+// --- einsum ---------------------------------------------------------------------------------------------
+//
+// Note [einsum]
+// The equation is parsed into one term per operand and an output term. Each
+// subscript is a label 0..51 ('A'-'Z', then 'a'-'z': ASCII order, which is
+// the implicit output's order). Every operand is brought to one common
+// layout of slots, the output's slots first (the ellipsis block where the
+// output puts it), then the summed labels, then the ellipsis block when the
+// output leaves it out; a repeated label becomes a diagonal and a missing
+// slot a dim of size 1. The operands are then combined left to right: each
+// pair sums, before it multiplies, the slots that no later operand has
+// (size 1 there), by bmm when both have them and by a plain product
+// otherwise, as PyTorch's sumproduct_pair does.
+
+constexpr int kLabelCount = 52;
+constexpr int kEllipsis = -1;  // a slot of the ellipsis block: kEllipsis - k for its k-th dim
+
+int label_of(char c) {
+  if (c >= 'A' && c <= 'Z') return c - 'A';
+  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+  return -1;
+}
+
+char label_char(int label) { return static_cast<char>(label < 26 ? 'A' + label : 'a' + (label - 26)); }
+
+// One term: its labels in order, kEllipsis standing for "...".
+struct EinsumTerm {
+  std::vector<int> labels;
+  bool has_ellipsis = false;
+};
+
+// Parses equation[begin, end); `who` is "operand 3" or "output" for messages.
+EinsumTerm parse_term(std::string_view eq, std::size_t begin, std::size_t end, const std::string& who) {
+  EinsumTerm term;
+  for (std::size_t i = begin; i < end; ++i) {
+    const char c = eq[i];
+    if (c == ' ') continue;
+    if (c == '.') {
+      WICK_CHECK(!term.has_ellipsis, RuntimeError, "einsum(): found '.' for ", who,
+                 who == "output" ? " but an ellipsis (...) was already found" : " for which an ellipsis was already found");
+      WICK_CHECK(i + 2 < end && eq[i + 1] == '.' && eq[i + 2] == '.', RuntimeError, "einsum(): found '.' for ", who,
+                 " that is not part of any ellipsis");
+      term.labels.push_back(kEllipsis);
+      term.has_ellipsis = true;
+      i += 2;
+      continue;
+    }
+    const int label = label_of(c);
+    WICK_CHECK(label >= 0, RuntimeError, "einsum(): invalid subscript given at index ", i,
+               " in the equation string, subscripts must be in [a-zA-Z]");
+    term.labels.push_back(label);
+  }
+  return term;
+}
+
+// The slot of each dim of an operand: a label, or kEllipsis - k for the k-th
+// dim of the common ellipsis block (operands with fewer ellipsis dims align
+// to its right, as broadcasting does).
+std::vector<int> operand_slots(const EinsumTerm& term, I64 dims, I64 ellipsis_dims) {
+  std::vector<int> slots;
+  const I64 covered = dims - (static_cast<I64>(term.labels.size()) - (term.has_ellipsis ? 1 : 0));
+  for (const int label : term.labels) {
+    if (label != kEllipsis) {
+      slots.push_back(label);
+      continue;
+    }
+    for (I64 k = ellipsis_dims - covered; k < ellipsis_dims; ++k) slots.push_back(kEllipsis - static_cast<int>(k));
+  }
+  return slots;
+}
+
+// Sums `a` and `b` over the slots in `summed` and multiplies them: both in
+// the common layout (same rank), the result too, size 1 at the summed slots.
+Tensor sum_product_pair(Tensor a, Tensor b, const std::vector<I64>& summed) {
+  std::vector<I64> contracted;
+  for (const I64 d : summed) {
+    const bool in_a = a.size(d) != 1;
+    const bool in_b = b.size(d) != 1;
+    if (in_a && in_b) {
+      contracted.push_back(d);
+    } else if (in_a) {
+      a = sum(a, IntArrayRef({d}), /*keepdim=*/true);
+    } else if (in_b) {
+      b = sum(b, IntArrayRef({d}), /*keepdim=*/true);
+    }
+  }
+  if (contracted.empty()) return mul(a, b);
+  const I64 rank = a.dim();
+  std::vector<bool> is_summed(static_cast<std::size_t>(rank), false);
+  for (const I64 d : summed) is_summed[static_cast<std::size_t>(d)] = true;
+  std::vector<I64> batch;
+  std::vector<I64> left;
+  std::vector<I64> right;
+  std::vector<I64> ones;  // size 1 in both, summed or not
+  for (I64 d = 0; d < rank; ++d) {
+    const bool in_a = a.size(d) != 1;
+    const bool in_b = b.size(d) != 1;
+    if (is_summed[static_cast<std::size_t>(d)] && in_a && in_b) continue;
+    if (in_a && in_b) {
+      batch.push_back(d);
+    } else if (in_a) {
+      left.push_back(d);
+    } else if (in_b) {
+      right.push_back(d);
+    } else {
+      ones.push_back(d);
+    }
+  }
+  const auto extent = [](const Tensor& t, const std::vector<I64>& dims) {
+    I64 n = 1;
+    for (const I64 d : dims) n = checked_mul(n, t.size(d), "torch.einsum");
+    return n;
+  };
+  const std::vector<I64>& contracted_dims = contracted;
+  const I64 nb = extent(a, batch);
+  const I64 nl = extent(a, left);
+  const I64 ns = extent(a, contracted_dims);
+  const I64 nr = extent(b, right);
+  std::vector<I64> order_a = batch;  // batch, left, contracted, then a's size-1 dims
+  order_a.insert(order_a.end(), left.begin(), left.end());
+  order_a.insert(order_a.end(), contracted_dims.begin(), contracted_dims.end());
+  order_a.insert(order_a.end(), right.begin(), right.end());
+  order_a.insert(order_a.end(), ones.begin(), ones.end());
+  std::vector<I64> order_b = batch;  // batch, contracted, right, then b's size-1 dims
+  order_b.insert(order_b.end(), contracted_dims.begin(), contracted_dims.end());
+  order_b.insert(order_b.end(), right.begin(), right.end());
+  order_b.insert(order_b.end(), left.begin(), left.end());
+  order_b.insert(order_b.end(), ones.begin(), ones.end());
+  const Tensor product = bmm(a.permute(IntArrayRef(order_a)).reshape({nb, nl, ns}),
+                             b.permute(IntArrayRef(order_b)).reshape({nb, ns, nr}));
+  // Back to the common layout: batch, left, right, then 1 for the rest.
+  std::vector<I64> order = batch;
+  order.insert(order.end(), left.begin(), left.end());
+  order.insert(order.end(), right.begin(), right.end());
+  std::vector<I64> shape;
+  for (const I64 d : batch) shape.push_back(a.size(d));
+  for (const I64 d : left) shape.push_back(a.size(d));
+  for (const I64 d : right) shape.push_back(b.size(d));
+  for (const I64 d : contracted_dims) order.push_back(d);
+  order.insert(order.end(), ones.begin(), ones.end());
+  shape.resize(static_cast<std::size_t>(rank), 1);
+  return product.reshape(IntArrayRef(shape)).permute(IntArrayRef(inverse_permutation(IntArrayRef(order))));
+}
+
+Tensor einsum_kernel(std::string_view equation, const std::vector<Tensor>& operands) {
+  WICK_CHECK(!operands.empty(), ValueError,
+             "einsum(): must specify the equation string and at least one operand, or at least one operand and its "
+             "subscripts list");
+  const std::size_t arrow = equation.find("->");
+  const std::size_t lhs_end = arrow == std::string_view::npos ? equation.size() : arrow;
+  std::vector<EinsumTerm> terms;
+  for (std::size_t begin = 0;;) {
+    const std::size_t comma = equation.find(',', begin);
+    const std::size_t end = comma == std::string_view::npos || comma > lhs_end ? lhs_end : comma;
+    WICK_CHECK(terms.size() < operands.size(), RuntimeError,
+               "einsum(): fewer operands were provided than specified in the equation");
+    terms.push_back(parse_term(equation, begin, end, detail::str_cat("operand ", terms.size())));
+    if (end == lhs_end) break;
+    begin = end + 1;
+  }
+  WICK_CHECK(terms.size() == operands.size(), RuntimeError,
+             "einsum(): more operands were provided than specified in the equation");
+
+  // Each operand's dims against its term; the ellipsis block's length.
+  I64 ellipsis_dims = 0;
+  std::vector<int> occurrences(kLabelCount, 0);
+  for (std::size_t i = 0; i < terms.size(); ++i) {
+    const I64 dims = operands[i].dim();
+    const I64 named = static_cast<I64>(terms[i].labels.size()) - (terms[i].has_ellipsis ? 1 : 0);
+    WICK_CHECK(terms[i].has_ellipsis || named == dims, RuntimeError, "einsum(): the number of subscripts in the equation (",
+               named, ") does not match the number of dimensions (", dims, ") for operand ", i, " and no ellipsis was given");
+    WICK_CHECK(!terms[i].has_ellipsis || named <= dims, RuntimeError, "einsum(): the number of subscripts in the equation (",
+               named, ") is more than the number of dimensions (", dims, ") for operand ", i);
+    if (terms[i].has_ellipsis) ellipsis_dims = std::max(ellipsis_dims, dims - named);
+    for (const int label : terms[i].labels)
+      if (label != kEllipsis) ++occurrences[static_cast<std::size_t>(label)];
+  }
+
+  // The output's slots: given after "->", else the ellipsis block and the
+  // labels seen once, in label order.
+  std::vector<int> out_slots;
+  bool out_has_ellipsis = false;
+  const auto push_ellipsis = [&] {
+    for (I64 k = 0; k < ellipsis_dims; ++k) out_slots.push_back(kEllipsis - static_cast<int>(k));
+    out_has_ellipsis = true;
+  };
+  std::vector<bool> in_output(kLabelCount, false);
+  if (arrow != std::string_view::npos) {
+    const EinsumTerm out = parse_term(equation, arrow + 2, equation.size(), "output");
+    for (const int label : out.labels) {
+      if (label == kEllipsis) {
+        push_ellipsis();
+        continue;
+      }
+      const auto l = static_cast<std::size_t>(label);
+      WICK_CHECK(occurrences[l] > 0, RuntimeError, "einsum(): output subscript ", label_char(label),
+                 " does not appear in the equation for any input operand");
+      WICK_CHECK(!in_output[l], RuntimeError, "einsum(): output subscript ", label_char(label),
+                 " appears more than once in the output");
+      in_output[l] = true;
+      out_slots.push_back(label);
+    }
+  } else {
+    push_ellipsis();
+    for (int label = 0; label < kLabelCount; ++label) {
+      if (occurrences[static_cast<std::size_t>(label)] != 1) continue;
+      in_output[static_cast<std::size_t>(label)] = true;
+      out_slots.push_back(label);
+    }
+  }
+  std::vector<int> slots = out_slots;
+  for (int label = 0; label < kLabelCount; ++label) {
+    const auto l = static_cast<std::size_t>(label);
+    if (occurrences[l] > 0 && !in_output[l]) slots.push_back(label);
+  }
+  if (!out_has_ellipsis)
+    for (I64 k = 0; k < ellipsis_dims; ++k) slots.push_back(kEllipsis - static_cast<int>(k));
+  const auto rank = static_cast<I64>(slots.size());
+
+  // Each operand in the common layout; the sizes seen per slot.
+  std::vector<Tensor> laid_out;
+  DimVector seen(static_cast<std::size_t>(rank), 1);
+  for (std::size_t i = 0; i < operands.size(); ++i) {
+    Tensor t = operands[i];
+    std::vector<int> dim_slots = operand_slots(terms[i], t.dim(), ellipsis_dims);
+    // A repeated label: its diagonal, which diagonal() puts last.
+    for (bool again = true; again;) {
+      again = false;
+      for (std::size_t p = 0; p < dim_slots.size() && !again; ++p) {
+        for (std::size_t q = p + 1; q < dim_slots.size() && !again; ++q) {
+          if (dim_slots[p] != dim_slots[q]) continue;
+          const I64 sp = t.size(static_cast<I64>(p));
+          const I64 sq = t.size(static_cast<I64>(q));
+          WICK_CHECK(sp == sq, RuntimeError, "einsum(): subscript ", label_char(dim_slots[p]), " is repeated for operand ",
+                     i, " but the sizes don't match, ", sq, " != ", sp);
+          t = t.diagonal(0, static_cast<I64>(p), static_cast<I64>(q));
+          const int slot = dim_slots[p];
+          dim_slots.erase(dim_slots.begin() + static_cast<std::ptrdiff_t>(q));
+          dim_slots.erase(dim_slots.begin() + static_cast<std::ptrdiff_t>(p));
+          dim_slots.push_back(slot);
+          again = true;
+        }
+      }
+    }
+    // Permute into slot order, then a size-1 dim for each slot it lacks.
+    DimVector order;
+    DimVector shape(static_cast<std::size_t>(rank), 1);
+    for (I64 s = 0; s < rank; ++s) {
+      const auto it = std::find(dim_slots.begin(), dim_slots.end(), slots[static_cast<std::size_t>(s)]);
+      if (it == dim_slots.end()) continue;
+      const auto d = static_cast<I64>(it - dim_slots.begin());
+      order.push_back(d);
+      const I64 size = t.size(d);
+      I64& prev = seen[static_cast<std::size_t>(s)];
+      if (size != 1 && prev != 1 && size != prev) {
+        const int slot = slots[static_cast<std::size_t>(s)];
+        if (slot >= 0)
+          throw RuntimeError(detail::str_cat("einsum(): subscript ", label_char(slot), " has size ", size, " for operand ", i,
+                                             " which does not broadcast with previously seen size ", prev));
+        throw RuntimeError(detail::str_cat("einsum(): dimension ", d, " covered by ellipsis in operand ", i, "has size ",
+                                           size, " which does not broadcast with previously seen ellipsis with size ",
+                                           prev, " for the respective dimension"));
+      }
+      if (size != 1) prev = size;
+      shape[static_cast<std::size_t>(s)] = size;
+    }
+    laid_out.push_back(t.permute(IntArrayRef(order)).reshape(IntArrayRef(shape)));
+  }
+
+  // Combine left to right, summing each slot once no later operand has it.
+  const auto n_out = static_cast<I64>(out_slots.size());
+  Tensor result = laid_out[0];
+  std::vector<bool> done(static_cast<std::size_t>(rank), false);
+  for (std::size_t i = 1; i < laid_out.size(); ++i) {
+    std::vector<I64> summed;
+    for (I64 s = n_out; s < rank; ++s) {
+      bool later = false;
+      for (std::size_t j = i + 1; j < laid_out.size(); ++j) later = later || laid_out[j].size(s) != 1;
+      if (!later && !done[static_cast<std::size_t>(s)]) {
+        summed.push_back(s);
+        done[static_cast<std::size_t>(s)] = true;
+      }
+    }
+    result = sum_product_pair(result, laid_out[i], summed);
+  }
+  DimVector rest;
+  for (I64 s = n_out; s < rank; ++s)
+    if (!done[static_cast<std::size_t>(s)] && result.size(s) != 1) rest.push_back(s);
+  if (!rest.empty()) result = sum(result, IntArrayRef(rest), /*keepdim=*/true);
+  DimVector out_shape;
+  for (I64 s = 0; s < n_out; ++s) out_shape.push_back(result.size(s));
+  return result.reshape(IntArrayRef(out_shape));
+}
+
+// --- chain_matmul ----------------------------------------------------------------------------------------
+
+Tensor chain_matmul_kernel(const std::vector<Tensor>& matrices) {
+  WICK_CHECK(!matrices.empty(), RuntimeError, "chain_matmul(): Expected one or more matrices");
+  for (const Tensor& m : matrices)
+    WICK_CHECK(m.dim() == 2, RuntimeError, "Tensor dimension is ", m.dim(), ", expected 2 instead.");
+  if (matrices.size() == 1) return clone(matrices[0]);
+  return linalg::multi_dot(matrices);
+}
+
 }  // namespace
 
 void register_product_kernels(std::vector<std::unique_ptr<Library>>& out) {
@@ -402,7 +706,9 @@ void register_product_kernels(std::vector<std::unique_ptr<Library>>& out) {
       .impl("diag", &diag_kernel)
       .impl("diag_embed", &diag_embed_kernel)
       .impl("tril_indices", &tril_indices_kernel)
-      .impl("triu_indices", &triu_indices_kernel);
+      .impl("triu_indices", &triu_indices_kernel)
+      .impl("einsum", &einsum_kernel)
+      .impl("chain_matmul", &chain_matmul_kernel);
   out.push_back(std::move(torch));
   auto linalg = std::make_unique<Library>("torch.linalg", DispatchKey::kCompositeImplicit);
   linalg->impl("vander", &vander_kernel);

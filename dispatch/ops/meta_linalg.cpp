@@ -295,6 +295,22 @@ LinalgPairMeta eigh(const Tensor& self, std::string_view uplo) {
            wick::meta::column_major(self.sizes(), self.dtype(), self.device())}};
 }
 
+// The eigenvalues and vectors of a general matrix are complex whatever
+// its dtype: complex64 for float32, complex128 for float64.
+LinalgPairMeta eig(const Tensor& self) {
+  const char* op = "linalg.eig";
+  check_matrix(op, "A", self);
+  check_square(op, self);
+  WICK_CHECK(!is_integral(self.dtype(), true), RuntimeError, "Unknown Complex ScalarType for ",
+             type_title(self.dtype()));
+  check_lapack_type("linalg_eig_out_cpu", self.dtype());
+  const ScalarType c = is_complex(self.dtype()) ? self.dtype() : to_complex_dtype(self.dtype());
+  DimVector values(leading(self, 2));
+  values.push_back(self.size(-1));
+  return {{TensorMeta::contiguous(values, c, self.device()),
+           wick::meta::column_major(self.sizes(), c, self.device())}};
+}
+
 // Q is m x k (m x m with mode "complete"), R is k x n (m x n); mode "r"
 // gives an empty Q.
 LinalgPairMeta qr(const Tensor& a, std::string_view mode) {

@@ -71,6 +71,8 @@ void register_builtins() {
     register_numeric_kernels(libs);
     register_linalg_kernels(libs);
     register_product_kernels(libs);
+    register_activation_kernels(libs);
+    register_tensor_list_kernels(libs);
     register_nn_composite_kernels(libs);
     register_norm_composite_kernels(libs);
     register_composite_shape(libs);

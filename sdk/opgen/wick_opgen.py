@@ -136,11 +136,12 @@ import sys
 
 
 class Arg:
-    def __init__(self, type_text, name, default, kwarg_only):
+    def __init__(self, type_text, name, default, kwarg_only, variadic=False):
         self.type = type_text  # as written: "Tensor(a!)", "int[2]?", "Scalar"
         self.name = name
         self.default = default  # text or None
         self.kwarg_only = kwarg_only
+        self.variadic = variadic  # `Tensor[] *tensors`: Python's *tensors
 
     @property
     def base(self):
@@ -191,10 +192,12 @@ class Schema:
             if part == "*":
                 kwarg_only = True
                 continue
-            am = re.fullmatch(r"(.+?)\s+([A-Za-z_][A-Za-z0-9_]*)\s*(?:=\s*(.+))?", part, re.S)
+            am = re.fullmatch(r"(.+?)\s+(\*?)([A-Za-z_][A-Za-z0-9_]*)\s*(?:=\s*(.+))?", part, re.S)
             if not am:
                 fail(where, f"bad argument '{part}' in {text}")
-            self.args.append(Arg(am.group(1).strip(), am.group(2), am.group(3), kwarg_only))
+            variadic = am.group(2) == "*"
+            self.args.append(Arg(am.group(1).strip(), am.group(3), am.group(4), kwarg_only, variadic))
+            kwarg_only = kwarg_only or variadic  # what follows *args is keyword-only
 
     @property
     def full_name(self):
@@ -362,7 +365,7 @@ def argument_text(s):
 def out_schema(s):
     """`X.out`: the schema with `Tensor(a!) out` as its last keyword argument."""
     args = [a for a in split_top(argument_text(s)) if a.strip()]
-    star = any(a.strip() == "*" for a in args)
+    star = any(a.strip() == "*" or re.search(r"\s\*[A-Za-z_]", a) for a in args)
     args.append("Tensor(a!) out" if star else "*, Tensor(a!) out")
     overload = "out" if not s.overload else s.overload + "_out"
     return f"{s.name}.{overload}({', '.join(a.strip() for a in args)}) -> Tensor(a!)"
@@ -431,6 +434,9 @@ def catalog(ops):
         for ns in op.list("also"):
             # torch.functional's C++ functions are torch's: one function serves both.
             aliases.append(Entry(ns, s, op, "alias", base, api=cpp_namespace(ns) != cpp_namespace(op.ns)))
+            if "out" in op.variants:  # the same builtin in PyTorch: out= as well
+                out = Schema(out_schema(s), op.where)
+                aliases.append(Entry(ns, out, op, "alias", f"{op.ns}.{out.full_name}", api=False))
         for d in op.list("dunders"):
             # __iadd__ and the like alias the in-place variant (or the
             # definition itself when it is the in-place operator).

@@ -168,6 +168,8 @@ void add_linalg_samples(std::map<std::string, std::vector<Sample>>& m) {
   m["cholesky_inverse"] = {{{t({3, 3})}}, {{t({2, 2, 2}), Value(true)}}};
   m["eigh"] = {{{t({3, 3})}}, {{t({2, 2, 2}), Value("U")}}};
   m["eigvalsh"] = {{{t({3, 3})}}, {{t({2, 3, 3}), Value("U")}}};
+  m["torch.linalg.eig"] = {{{t({3, 3})}}, {{t({2, 2, 2})}}};
+  m["torch.linalg.eigvals"] = m["torch.linalg.eig"];
   m["torch.linalg.qr"] = {{{t({4, 3})}}, {{t({3, 3}), Value("complete")}}, {{t({2, 3, 2})}}};
   m["torch.qr"] = {{{t({4, 3})}}, {{t({2, 3, 3}), Value(false)}}};
   m["torch.Tensor.qr"] = m["torch.qr"];
@@ -367,6 +369,32 @@ const std::map<std::string, std::vector<Sample>>& explicit_samples() {
     m["vstack"] = {{{tl({{2, 3}, {1, 3}})}}, {{tl({{3}, {3}})}}};
     m["dstack"] = {{{tl({{2, 3}, {2, 3}})}}};
     m["column_stack"] = {{{tl({{3}, {3, 2}})}}};
+    // The variadic functions (Note [Variadic arguments]): positional tensors, or one list.
+    m["broadcast_tensors"] = {{{t({2, 1}), t({3})}}, {{tl({{3}, {2, 3}, {}})}}};
+    m["meshgrid"] = {{{t({2}), t({3})}}, {{t({2}), t({3}), t({})}, {{"indexing", Value("xy")}}}};
+    m["block_diag"] = {{{t({2, 2}), t({3}), t({})}}, {{t({2, 3}), t({1, 2})}}};
+    m["cartesian_prod"] = {{{t({2}), t({3})}}, {{t({2}), t({2}), t({2})}}};
+    m["atleast_1d"] = {{{t({})}}, {{t({}), t({2, 3})}}};
+    m["atleast_2d"] = {{{t({3})}}, {{t({}), t({3}), t({2, 3})}}};
+    m["atleast_3d"] = {{{t({3})}}, {{t({}), t({2, 3}), t({2, 3, 4})}}};
+    m["einsum"] = {{{Value("ij,jk->ik"), t({2, 3}), t({3, 4})}},
+                   {{Value("ii->i"), t({3, 3})}},
+                   {{Value("bij,bjk"), t({2, 2, 3}), t({2, 3, 2})}},
+                   {{Value("...i,...i->..."), t({2, 3, 4}), t({3, 4})}},
+                   {{Value("i,j,k->ijk"), t({2}), t({3}), t({2})}},
+                   {{Value("iji->j"), t({2, 3, 2})}},
+                   {{Value("ab,cb,bd->ad"), t({2, 3}), t({4, 3}), t({3, 2})}},
+                   {{Value("ij,ij->ij"), t({2, 3}), t({1, 3})}}};
+    m["chain_matmul"] = {{{t({2, 3}), t({3, 4}), t({4, 2})}}, {{t({2, 3})}}};
+    // Activations (dispatch/composite/activation_ops.cpp): away from their kinks.
+    m["hardtanh"] = {{{t({2, 3})}}, {{t({2, 3}), Value(-0.5), Value(0.5)}}};
+    m["softplus"] = {{{t({2, 3})}}, {{t({2, 3}), Value(2.0), Value(1.0)}}};
+    m["celu"] = {{{t({2, 3})}}, {{t({2, 3}), Value(0.5)}}};
+    m["threshold"] = {{{t({2, 3}), Value(0.1), Value(20.0)}}};
+    m["softshrink"] = {{{t({2, 3})}}, {{t({2, 3}), Value(0.2)}}};
+    m["hardshrink"] = {{{t({2, 3})}}, {{t({2, 3}), Value(0.2)}}};
+    m["glu"] = {{{t({2, 4})}}, {{t({4, 3}), i(0)}}};
+    m["prelu"] = {{{t({2, 3}), t({1})}}, {{t({2, 3, 4}), t({3})}}};
     m["tile"] = {{{t({2, 3}), ints({2})}}, {{t({3}), ints({2, 2})}}};
     m["tensor_split"] = {{{t({7, 2}), i(3)}}, {{t({2, 7}), ints({1, 5}), i(1)}}};
     m["hsplit"] = {{{t({2, 4}), i(2)}}, {{t({6}), ints({1, 4})}}};

@@ -61,8 +61,12 @@ const SignatureDivergence kSignatureDivergences[] = {
       "torch.svd(input, some=True, compute_uv=True)",
       "torch.triangular_solve(input, A, upper=True, transpose=False, unitriangular=False)",
       "torch.linalg.lu(A, \\*, pivot=True)",
+      "torch.linalg.eig(input)",
       "torch.lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True)"},
      "no out=(values, indices) for the named-tuple results yet"},
+    {{"torch.einsum(equation, \\*operands)", "torch.functional.einsum(equation, \\*operands)"},
+     "the equation first, then the operands (as tensors or one list); PyTorch's (*args) also takes the sublist "
+     "format einsum(a, [0, 1], b, [1, 2]), which wick does not"},
     {{"torch.tensordot(a, b, dims=2, \\*, out=None)"},
      "out= is keyword-only (PyTorch's Python tensordot also takes it fourth, positionally)"},
     {{"torch.split(input, split_size_or_sections, dim=0)", "torch.Tensor.split(self, split_size_or_sections, dim=0)"},

@@ -84,9 +84,14 @@ std::size_t positional_count(const FunctionSchema& s) {
       std::count_if(s.arguments.begin(), s.arguments.end(), [](const SchemaArgument& a) { return !a.kwarg_only; }));
 }
 
+// A variadic argument (Python's *tensors) is never required: it may be empty.
 bool has_required(const FunctionSchema& s) {
   return std::any_of(s.arguments.begin(), s.arguments.end(),
-                     [](const SchemaArgument& a) { return !a.default_value.has_value(); });
+                     [](const SchemaArgument& a) { return !a.default_value.has_value() && !a.variadic; });
+}
+
+bool has_variadic(const FunctionSchema& s) {
+  return std::any_of(s.arguments.begin(), s.arguments.end(), [](const SchemaArgument& a) { return a.variadic; });
 }
 
 /// Checks that `a` failed with a TypeError naming the operator and each of `needles`.
@@ -119,6 +124,7 @@ TEST_F(CatalogArguments, TooManyPositionalArguments) {
   for (const CatalogEntry& e : builtin_entries()) {
     for (const std::string& full : e.overloads) {
       const FunctionSchema s = find_op(full).schema();
+      if (has_variadic(s)) continue;  // *tensors takes any number (WrongTypeInEachPosition gives it a wrong item)
       // Dicts: no overload binds them, so a sibling cannot take the extra one.
       std::vector<Value> args(positional_count(s) + 1, Value::dict({}));
       expect_type_error(f, e, full + " with " + std::to_string(args.size()) + " positional arguments",
@@ -138,8 +144,9 @@ TEST_F(CatalogArguments, MissingRequiredArgument) {
     for (const std::string& full : e.overloads) {
       const FunctionSchema s = find_op(full).schema();
       if (!has_required(s) || (full == e.qualified_name && some_overload_takes_none)) continue;
-      const auto first = std::find_if(s.arguments.begin(), s.arguments.end(),
-                                      [](const SchemaArgument& a) { return !a.default_value.has_value(); });
+      const auto first = std::find_if(s.arguments.begin(), s.arguments.end(), [](const SchemaArgument& a) {
+        return !a.default_value.has_value() && !a.variadic;
+      });
       expect_type_error(f, e, full + " with no arguments", attempt(full, {}, {}),
                         {"required positional argument", "\"" + python_name(e, *first) + "\""});
     }

@@ -11,6 +11,9 @@
 /// ScalarType?, Device?, Generator?, Any. Defaults: ints, floats (1e-5, -inf),
 /// True/False, None, 'strings' or "strings", lists ([0, 1], []), and for
 /// int[N] a single int that is repeated. A `*` starts keyword-only arguments.
+/// A list argument written `Tensor[] *tensors` is variadic, Python's
+/// `*tensors`: a boxed call gathers the positional values from there on into
+/// it (or takes one list as it), and the arguments after it are keyword-only.
 /// Alias annotations `Tensor(a)`, `Tensor(a!)`, `Tensor(a -> *)` are kept.
 /// Returns: a single type, `()`, or a parenthesised list with optional names.
 ///
@@ -73,6 +76,8 @@ struct SchemaArgument {
   /// number, which is then wrapped (Note [Numbers for tensor arguments] in
   /// wick/library.h). Not part of the schema's text.
   bool takes_number = false;
+  /// `Tensor[] *tensors`: Python's `*tensors` (a list type, never defaulted).
+  bool variadic = false;
 };
 
 struct FunctionSchema {
