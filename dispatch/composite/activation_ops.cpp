@@ -45,17 +45,10 @@ Tensor hardtanh_kernel(T input, double min_val, double max_val, bool inplace) {
   const ScalarType t = input.dtype();
   WICK_CHECK(t != ScalarType::kBool, RuntimeError, "Bool inputs not supported for hardtanh");
   if (is_integral(t, false)) {
-    const double lo = std::trunc(min_val);
-    const double hi = std::trunc(max_val);
-    WICK_CHECK(t != ScalarType::kUInt8 || (lo >= 0 && hi >= 0), RuntimeError,
+    WICK_CHECK(t != ScalarType::kUInt8 || (std::trunc(min_val) >= 0 && std::trunc(max_val) >= 0), RuntimeError,
                "cannot do hardtanh on an unsigned type with negative limits");
-    check_converts(lo, t);  // in the dtype's range from here on
-    check_converts(hi, t);
-    constexpr double kInt64Bound = 9223372036854775808.0;  // 2^63
-    WICK_CHECK(lo >= -kInt64Bound && lo < kInt64Bound && hi >= -kInt64Bound && hi < kInt64Bound, RuntimeError,
-               "value cannot be converted to type int64_t without overflow");
-    const Scalar low(static_cast<std::int64_t>(lo));
-    const Scalar high(static_cast<std::int64_t>(hi));
+    const Scalar low = scalar_in_dtype(Scalar(std::trunc(min_val)), t);
+    const Scalar high = scalar_in_dtype(Scalar(std::trunc(max_val)), t);
     return maybe_inplace(input, clamp(input, low, high), inplace);
   }
   return maybe_inplace(input, clamp(input, Scalar(min_val), Scalar(max_val)), inplace);

@@ -11,6 +11,7 @@
 #include "wick/dim_vector.h"
 #include "wick/dtype.h"
 #include "wick/library.h"
+#include "wick/scalar.h"
 
 namespace wick {
 
@@ -18,6 +19,11 @@ namespace wick {
 /// out of its range: "value cannot be converted to type uint8_t without
 /// overflow", naming the C++ type); nothing for the other dtypes.
 void check_converts(double value, ScalarType t);
+
+/// A Python number as a kernel of integer dtype `t` reads it: checked as
+/// check_converts does, and truncated to an integer (addmm's alpha, addcmul's
+/// value); unchanged for the other dtypes.
+[[nodiscard]] Scalar scalar_in_dtype(const Scalar& s, ScalarType t);
 
 /// The permutation that undoes `perm` (permute(permute(x, perm), result) is x).
 DimVector inverse_permutation(IntArrayRef perm);
@@ -32,6 +38,7 @@ void register_linalg_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_product_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_activation_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_tensor_list_kernels(std::vector<std::unique_ptr<Library>>& out);
+void register_scan_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_nn_composite_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_norm_composite_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_composite_shape(std::vector<std::unique_ptr<Library>>& out);

@@ -264,6 +264,18 @@ Tensor cuda_kernel(const Tensor& self, std::optional<Device> device, bool non_bl
 
 Tensor cpu_kernel(const Tensor& self) { return self.to(Device()); }
 
+// Tensor.float(), .double(), ...: self.to(dtype), self when it has it already.
+template <ScalarType kDtype>
+Tensor to_dtype_kernel(const Tensor& self) {
+  return self.to(kDtype);
+}
+
+// self converted to other's dtype and device (PyTorch's type_as goes
+// through the tensor type, "torch.cuda.FloatTensor", which names both).
+Tensor type_as_kernel(const Tensor& self, const Tensor& other) { return self.to(other.device(), other.dtype()); }
+
+Tensor reshape_as_kernel(const Tensor& self, const Tensor& other) { return self.reshape(other.sizes()); }
+
 ScalarType default_dtype(std::optional<ScalarType> dtype) { return dtype.value_or(kDefaultFloat); }
 Device default_device(std::optional<Device> device) { return device.value_or(Device()); }
 
@@ -524,6 +536,20 @@ void register_composite_kernels(std::vector<std::unique_ptr<Library>>& out) {
       .impl("to.device", &to_device_kernel)
       .impl("cuda", &cuda_kernel)
       .impl("cpu", &cpu_kernel)
+      .impl("float", &to_dtype_kernel<ScalarType::kFloat32>)
+      .impl("double", &to_dtype_kernel<ScalarType::kFloat64>)
+      .impl("half", &to_dtype_kernel<ScalarType::kFloat16>)
+      .impl("bfloat16", &to_dtype_kernel<ScalarType::kBFloat16>)
+      .impl("cfloat", &to_dtype_kernel<ScalarType::kComplex64>)
+      .impl("cdouble", &to_dtype_kernel<ScalarType::kComplex128>)
+      .impl("bool", &to_dtype_kernel<ScalarType::kBool>)
+      .impl("byte", &to_dtype_kernel<ScalarType::kUInt8>)
+      .impl("char", &to_dtype_kernel<ScalarType::kInt8>)
+      .impl("short", &to_dtype_kernel<ScalarType::kInt16>)
+      .impl("int", &to_dtype_kernel<ScalarType::kInt32>)
+      .impl("long", &to_dtype_kernel<ScalarType::kInt64>)
+      .impl("type_as", &type_as_kernel)
+      .impl("reshape_as", &reshape_as_kernel)
       .impl("add_", &add_inplace)
       .impl("sub_", &sub_inplace)
       .impl("mul_", &mul_inplace)

@@ -11,6 +11,7 @@
 /// read back, as PyTorch's CUDA kernels synchronise to report them), with
 /// PyTorch's messages. A meta tensor has no values to check.
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -453,6 +454,16 @@ void check_converts(double value, ScalarType t) {
   }
   WICK_CHECK(value >= low && value <= high, RuntimeError, "value cannot be converted to type ", type,
              " without overflow");
+}
+
+Scalar scalar_in_dtype(const Scalar& s, ScalarType t) {
+  if (!is_integral(t, false)) return s;
+  check_converts(s.to<double>(), t);
+  if (!s.is_floating() && !s.is_complex()) return s;
+  const double v = std::trunc(s.to<double>());
+  constexpr double kInt64Bound = 9223372036854775808.0;  // 2^63: int64 has no check_converts range
+  WICK_CHECK(v >= -kInt64Bound && v < kInt64Bound, RuntimeError, "value cannot be converted to type int64_t without overflow");
+  return Scalar(static_cast<std::int64_t>(v));
 }
 
 void register_index_kernels(std::vector<std::unique_ptr<Library>>& out) {

@@ -305,6 +305,26 @@ Tensor dist_kernel(const Tensor& self, const Tensor& other, const Scalar& p) {
   return linalg::vector_norm(difference, p);
 }
 
+// --- addcmul, addcdiv, true_divide ---------------------------------------------------------------------
+
+Tensor addcmul_kernel(const Tensor& self, const Tensor& tensor1, const Tensor& tensor2, const Scalar& value) {
+  const ScalarType t = result_type(self, tensor1, tensor2);
+  WICK_CHECK(t != ScalarType::kBool, RuntimeError, "\"addcmul_cpu_out\" not implemented for 'Bool'");
+  return add(self, mul(mul(tensor1, tensor2), scalar_in_dtype(value, t)));
+}
+
+Tensor addcdiv_kernel(const Tensor& self, const Tensor& tensor1, const Tensor& tensor2, const Scalar& value) {
+  WICK_CHECK(!is_integral(tensor1.dtype(), true) || !is_integral(tensor2.dtype(), true), RuntimeError,
+             "Integer division with addcdiv is no longer supported, and in a future  release addcdiv will perform a "
+             "true division of tensor1 and tensor2. The historic addcdiv behavior can be implemented as (input + "
+             "value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as (input + value * "
+             "tensor1 / tensor2) for float inputs. The future addcdiv behavior is just the latter implementation: "
+             "(input + value * tensor1 / tensor2), for all dtypes.");
+  return add(self, mul(div(tensor1, tensor2), value));
+}
+
+Tensor true_divide_kernel(const Tensor& self, const Tensor& other) { return div(self, other); }
+
 }  // namespace
 
 void register_numeric_kernels(std::vector<std::unique_ptr<Library>>& out) {
@@ -345,7 +365,10 @@ void register_numeric_kernels(std::vector<std::unique_ptr<Library>>& out) {
       .impl("std_mean", &moment_mean<StdMean>)
       .impl("std_mean.dim", &moment_mean_dim<StdMean>)
       .impl("std_mean.correction", &moment_mean_correction<StdMean>)
-      .impl("dist", &dist_kernel);
+      .impl("dist", &dist_kernel)
+      .impl("addcmul", &addcmul_kernel)
+      .impl("addcdiv", &addcdiv_kernel)
+      .impl("true_divide", &true_divide_kernel);
   out.push_back(std::move(lib));
 }
 

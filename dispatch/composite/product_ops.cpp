@@ -30,22 +30,14 @@ using T = const Tensor&;
 
 // --- beta * self + alpha * product ------------------------------------------------------------------------
 
-// A scalar as the kernels of an integer dtype read it: truncated to an
-// integer, and refused when out of the dtype's range.
-Scalar in_dtype(const Scalar& s, ScalarType t) {
-  if (!is_integral(t, false)) return s;
-  check_converts(s.to<double>(), t);
-  return s.is_floating() || s.is_complex() ? Scalar(s.to<std::int64_t>()) : s;
-}
-
 // beta * self + alpha * product, self expanded to the product's shape; beta 0
 // ignores self (its NaNs and infinities too), as BLAS does.
 Tensor scaled_sum(T self, T product, const Scalar& beta, const Scalar& alpha) {
   const ScalarType t = product.dtype();
-  const Tensor scaled = mul(product, in_dtype(alpha, t));
-  if (in_dtype(beta, t).to<std::complex<double>>() == std::complex<double>(0.0)) return scaled;
+  const Tensor scaled = mul(product, scalar_in_dtype(alpha, t));
+  if (scalar_in_dtype(beta, t).to<std::complex<double>>() == std::complex<double>(0.0)) return scaled;
   const Tensor base = self.expand(product.sizes());
-  return add(mul(base.dtype() == t ? base : base.to(t), in_dtype(beta, t)), scaled);
+  return add(mul(base.dtype() == t ? base : base.to(t), scalar_in_dtype(beta, t)), scaled);
 }
 
 void check_3d(T batch1, T batch2) {
@@ -88,8 +80,8 @@ Tensor addbmm_kernel(T self, T batch1, T batch2, const Scalar& beta, const Scala
   const Tensor side_by_side = batch1.transpose(0, 1).reshape({n, inner});
   const Tensor stacked = batch2.reshape({inner, p});
   const I64 shape[] = {n, p};
-  (void)in_dtype(beta, batch1.dtype());  // PyTorch's range checks of the numbers
-  (void)in_dtype(alpha, batch1.dtype());
+  (void)scalar_in_dtype(beta, batch1.dtype());  // PyTorch's range checks of the numbers
+  (void)scalar_in_dtype(alpha, batch1.dtype());
   return addmm(self.expand(IntArrayRef(shape, 2)), side_by_side, stacked, beta, alpha);
 }
 
@@ -388,6 +380,9 @@ Tensor vander_kernel(T x, std::optional<I64> n) {
   const Tensor first = ones_like(column);
   return cumprod(cat({first, column.expand(shape)}, -1), -1);
 }
+
+// self flattened, as a diagonal of a square matrix (a 0-dim self as one element).
+Tensor diagflat_kernel(T self, I64 offset) { return diag(self.reshape({-1}), offset); }
 
 // --- einsum ---------------------------------------------------------------------------------------------
 //
@@ -705,6 +700,7 @@ void register_product_kernels(std::vector<std::unique_ptr<Library>>& out) {
       .impl("cdist", &cdist_kernel)
       .impl("diag", &diag_kernel)
       .impl("diag_embed", &diag_embed_kernel)
+      .impl("diagflat", &diagflat_kernel)
       .impl("tril_indices", &tril_indices_kernel)
       .impl("triu_indices", &triu_indices_kernel)
       .impl("einsum", &einsum_kernel)

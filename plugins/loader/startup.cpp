@@ -73,6 +73,7 @@ void register_builtins() {
     register_product_kernels(libs);
     register_activation_kernels(libs);
     register_tensor_list_kernels(libs);
+    register_scan_kernels(libs);
     register_nn_composite_kernels(libs);
     register_norm_composite_kernels(libs);
     register_composite_shape(libs);

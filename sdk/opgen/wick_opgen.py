@@ -50,7 +50,8 @@ wick/schema.h) at the start of a line; indented `key: value` lines follow.
               methods of that name (out= only under the operator's name)
   ignored     (no value) not overridable: creation functions
   cpp         the C++ function's name (default: the operator's name;
-              `<name>_out` for out variants)
+              `<name>_out` for out variants), or a torch.Tensor method's
+              (where the name is a C++ keyword: Tensor.float is to_float)
   cpp_skip    arguments the C++ API leaves out (their defaults are passed)
   cpp_scalar  Tensor arguments that also take a number in C++ (an
               overload wraps it as a Python number would be)
@@ -819,8 +820,9 @@ def method_api(e, qualifier="wick::Tensor::", self_type="wick::Tensor"):
         return []
     sig = kernel_signature(s)
     inplace = s.name.endswith("_") and s.args[at].writes
-    # A method alias takes the C++ name of the function it aliases.
-    name = e.cpp_name or (op.fields.get("cpp", s.name) if e.kind == "alias" else s.name)
+    # A method alias takes the C++ name of the function it aliases; a method
+    # defined in torch.Tensor its own `cpp:` name (Tensor.float: to_float).
+    name = e.cpp_name or (op.fields.get("cpp", s.name) if e.kind == "alias" or (e.kind == "def" and is_method_namespace(op.ns)) else s.name)
     local_self = self_type.split("::")[-1]
     inside_wick = self_type == "wick::Tensor"  # the .inc is read inside namespace wick
     full_ret = return_type(s)

@@ -252,6 +252,12 @@ const std::map<std::string, std::vector<Sample>>& explicit_samples() {
     m["narrow"] = {{{t({4, 3}), i(0), i(1), i(2)}}, {{t({4, 3}), i(1), i(-2), i(2)}}};
     m["select"] = {{{t({4, 3}), i(1), i(-1)}}};
     m["to"] = {{{t({2, 3}), Value(ScalarType::kFloat32)}, {}, 1e-3, 1e-2}};
+    // The dtype conversions: a narrower float's rounding needs a coarser step.
+    m["float"] = {{{t({2, 3})}, {}, 1e-3, 1e-2}};
+    m["half"] = {{{t({2, 3})}, {}, 0.1, 0.1}};
+    m["bfloat16"] = {{{t({2, 3})}, {}, 0.5, 0.1}};
+    m["reshape_as"] = {{{t({2, 3}), t({3, 2})}}, {{t({4}), t({2, 2})}}};
+    m["type_as"] = {{{t({2, 3}), t({3})}}};
     m["fill_"] = {{{t({2, 3}), Value(2.5)}}};
     m["copy_"] = {{{t({2, 3}), t({3})}}};
     // Rounding division is piecewise constant: a zero gradient, as in PyTorch.
@@ -386,6 +392,18 @@ const std::map<std::string, std::vector<Sample>>& explicit_samples() {
                    {{Value("ab,cb,bd->ad"), t({2, 3}), t({4, 3}), t({3, 2})}},
                    {{Value("ij,ij->ij"), t({2, 3}), t({1, 3})}}};
     m["chain_matmul"] = {{{t({2, 3}), t({3, 4}), t({4, 2})}}, {{t({2, 3})}}};
+    // Scans, integrals and quantiles (dispatch/composite/scan_ops.cpp).
+    m["cummax"] = {{{t({2, 3}), i(1)}}, {{t({3, 2}), i(0)}}, {{t({}), i(0)}}};
+    m["cummin"] = m["cummax"];
+    m["logcumsumexp"] = {{{t({2, 3}), i(1)}}, {{t({3, 2}), i(0)}}};
+    m["trapezoid"] = {{{t({2, 3}), t({3})}}, {{t({3, 2}), t({3, 2})}, {{"dim", i(0)}}}, {{t({2, 3})}, {{"dx", Value(0.5)}}}};
+    m["trapz"] = m["trapezoid"];
+    m["cumulative_trapezoid"] = m["trapezoid"];
+    m["quantile"] = {{{t({2, 5}), Value(0.4)}},
+                     {{t({2, 5}), Value(0.25), i(1)}, {{"interpolation", Value("midpoint")}}},
+                     {{t({2, 5}), Value(tensor(Value(std::vector<double>{0.25, 0.5}))), i(0), Value(true)}}};
+    m["nanquantile"] = m["quantile"];
+    m["combinations"] = {{{t({4})}}, {{t({3}), i(3), Value(true)}}};
     // Activations (dispatch/composite/activation_ops.cpp): away from their kinks.
     m["hardtanh"] = {{{t({2, 3})}}, {{t({2, 3}), Value(-0.5), Value(0.5)}}};
     m["softplus"] = {{{t({2, 3})}}, {{t({2, 3}), Value(2.0), Value(1.0)}}};

@@ -43,7 +43,10 @@ const SignatureDivergence kSignatureDivergences[] = {
      "memory_format= or out= (wick has strided tensors only, no pinned memory, named tensors or generator objects); "
      "`wick eval` takes requires_grad= as PyTorch does"},
     {{"torch.Tensor.clone(self)", "torch.clone(input)", "torch.Tensor.contiguous(self)", "torch.Tensor.cpu(self)",
-      "torch.Tensor.cuda(self, *)", "torch.Tensor.to(self, *"},
+      "torch.Tensor.cuda(self, *)", "torch.Tensor.to(self, *", "torch.Tensor.float(self)", "torch.Tensor.double(self)",
+      "torch.Tensor.half(self)", "torch.Tensor.bfloat16(self)", "torch.Tensor.cfloat(self)", "torch.Tensor.cdouble(self)",
+      "torch.Tensor.bool(self)", "torch.Tensor.byte(self)", "torch.Tensor.char(self)", "torch.Tensor.short(self)",
+      "torch.Tensor.int(self)", "torch.Tensor.long(self)"},
      "no memory_format= (wick has no channels-last layouts: every result is strided, contiguous where PyTorch's "
      "default format is)"},
     {{"torch.Tensor.expand(self, size)"}, "no implicit= (a flag of PyTorch's tracer that changes nothing else)"},
@@ -61,7 +64,7 @@ const SignatureDivergence kSignatureDivergences[] = {
       "torch.svd(input, some=True, compute_uv=True)",
       "torch.triangular_solve(input, A, upper=True, transpose=False, unitriangular=False)",
       "torch.linalg.lu(A, \\*, pivot=True)",
-      "torch.linalg.eig(input)",
+      "torch.linalg.eig(input)", "torch.cummax(input, dim)", "torch.cummin(input, dim)",
       "torch.lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True)"},
      "no out=(values, indices) for the named-tuple results yet"},
     {{"torch.einsum(equation, \\*operands)", "torch.functional.einsum(equation, \\*operands)"},
