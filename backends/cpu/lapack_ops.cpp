@@ -267,6 +267,11 @@ void solve_batches(const Tensor& a, const Tensor& x, Solve&& solve) {
   for (I64 b = 0; b < batches; ++b) solve(ap + b * a_step, xp + b * x_step, b);
 }
 
+// One LAPACK info code per matrix of the batch (a's leading dims), int32.
+Tensor batch_info(const Tensor& a) {
+  return make_empty(IntArrayRef(a.sizes().data(), static_cast<std::size_t>(a.dim() - 2)), ScalarType::kInt32);
+}
+
 }  // namespace
 
 void lu_factor_ex(const LuFactorMeta& /*m*/, const std::array<Tensor, 3>& outs, const Tensor& input, bool pivot,
@@ -367,8 +372,7 @@ void eigh(const LinalgPairMeta& /*m*/, const std::array<Tensor, 2>& outs, const 
   const I64 batches = batch_count(self);
   if (n == 0 || batches == 0) return;
   const I64 step = checked_mul(n, n, op);
-  Tensor info = make_empty(IntArrayRef(self.sizes().data(), static_cast<std::size_t>(self.dim() - 2)),
-                           ScalarType::kInt32);
+  Tensor info = batch_info(self);
   auto* codes = static_cast<int*>(info.data_ptr());
   visit_dtype<kLapackTypes>(self.dtype(), "linalg_eigh_cpu", [&](auto tag) {
     using T = decltype(tag);
@@ -461,7 +465,7 @@ void svd(const LinalgSvdMeta& /*m*/, const std::array<Tensor, 3>& outs, const Te
   const Tensor w = column_major_copy(a);
   const int u_cols = lapack_int(u.size(-1), op);
   const int vh_rows = lapack_int(vh.size(-2), op);
-  Tensor info = make_empty(IntArrayRef(a.sizes().data(), static_cast<std::size_t>(a.dim() - 2)), ScalarType::kInt32);
+  Tensor info = batch_info(a);
   auto* codes = static_cast<int*>(info.data_ptr());
   visit_dtype<kLapackTypes>(a.dtype(), "linalg_svd_cpu", [&](auto tag) {
     using T = decltype(tag);
@@ -516,8 +520,7 @@ void eig(const LinalgPairMeta& /*m*/, const std::array<Tensor, 2>& outs, const T
   if (n == 0 || batches == 0) return;
   const Tensor w = column_major_copy(self);
   const I64 step = checked_mul(n, n, op);
-  Tensor info = make_empty(IntArrayRef(self.sizes().data(), static_cast<std::size_t>(self.dim() - 2)),
-                           ScalarType::kInt32);
+  Tensor info = batch_info(self);
   auto* codes = static_cast<int*>(info.data_ptr());
   visit_dtype<kLapackTypes>(self.dtype(), "linalg_eig_out_cpu", [&](auto tag) {
     using T = decltype(tag);

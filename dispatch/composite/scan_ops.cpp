@@ -1,4 +1,4 @@
-// dispatch/composite/scan_ops.cpp - cummax, cummin, logcumsumexp, trapezoid, trapz, cumulative_trapezoid, quantile, nanquantile, combinations.
+// dispatch/composite/scan_ops.cpp - cummax, cummin, logcumsumexp, trapezoid, trapz, cumulative_trapezoid, quantile, nanquantile.
 /// \file
 /// Scans and integrals along one dim, and quantiles, composed from the
 /// elementwise operators, sort, gather and the shape operators, so that they
@@ -222,36 +222,6 @@ Tensor nanquantile_scalar(T self, double q, std::optional<I64> dim, bool keepdim
   return quantile_impl(self, scalar_q("quantile()", self, q), dim, keepdim, interpolation, true);
 }
 
-// --- combinations -------------------------------------------------------------------------------------------
-
-// The r-element combinations of a 1-D tensor's elements, in order: the rows
-// of the r-fold cartesian product of the indices that increase (or, with
-// replacement, do not decrease).
-Tensor combinations_kernel(T self, I64 r, bool with_replacement) {
-  if (self.dim() != 1) {
-    std::string shape = "[";
-    for (I64 d = 0; d < self.dim(); ++d) shape += detail::str_cat(d == 0 ? "" : ", ", self.size(d));
-    throw RuntimeError(detail::str_cat("Expect a 1D vector, but got shape ", shape, "]"));
-  }
-  WICK_CHECK(r >= 0, RuntimeError, "Expect a non-negative number, but got ", r);
-  const I64 n = self.size(0);
-  // Empty results are slices of self, so that they stay in its graph.
-  if (r == 0) return self.narrow(0, 0, 0);
-  if (n == 0 || (n < r && !with_replacement)) return self.narrow(0, 0, 0).reshape({0, r});
-  if (n == 1) return self.reshape({1, 1}).expand({1, r}).contiguous();
-  // The grid of r indices has n^r points (at most 63 factors before it overflows).
-  for (I64 k = 0, points = 1; k < r && points > 0; ++k) points = checked_mul(points, n, "torch.combinations");
-  // Which rows: computed on the host from n and r alone, so a meta self works too.
-  const Tensor positions = arange(Scalar(0), Scalar(n), Scalar(1), ScalarType::kInt64, Device());
-  std::vector<Tensor> grids = meshgrid(std::vector<Tensor>(static_cast<std::size_t>(r), positions), "ij");
-  Tensor keep = ones({}, ScalarType::kBool, Device());
-  for (std::size_t i = 0; i + 1 < grids.size(); ++i)
-    keep = logical_and(keep, with_replacement ? le(grids[i], grids[i + 1]) : lt(grids[i], grids[i + 1]));
-  std::vector<Tensor> columns;
-  for (const Tensor& g : grids) columns.push_back(index_select(self, 0, masked_select(g, keep).to(self.device())));
-  return stack(columns, 1);
-}
-
 }  // namespace
 
 void register_scan_kernels(std::vector<std::unique_ptr<Library>>& out) {
@@ -266,8 +236,7 @@ void register_scan_kernels(std::vector<std::unique_ptr<Library>>& out) {
       .impl("quantile", &quantile_kernel)
       .impl("quantile.scalar", &quantile_scalar)
       .impl("nanquantile", &nanquantile_kernel)
-      .impl("nanquantile.scalar", &nanquantile_scalar)
-      .impl("combinations", &combinations_kernel);
+      .impl("nanquantile.scalar", &nanquantile_scalar);
   out.push_back(std::move(torch));
 }
 

@@ -1,4 +1,4 @@
-// dispatch/composite/tensor_list_ops.cpp - the variadic functions of torch.functional: broadcast_tensors, meshgrid, block_diag, cartesian_prod, atleast_1d, atleast_2d, atleast_3d.
+// dispatch/composite/tensor_list_ops.cpp - the variadic functions of torch.functional (broadcast_tensors, meshgrid, block_diag, cartesian_prod, atleast_1d, atleast_2d, atleast_3d) and combinations.
 /// \file
 /// Each takes Python's `*tensors` (Note [Variadic arguments] in
 /// dispatch/schema.cpp) and is written with views, cat and stack, so that it
@@ -105,18 +105,46 @@ Tensor block_diag_kernel(const Tensors& tensors) {
   return cat(row_blocks, 0);
 }
 
+// cartesian_prod and combinations take 1-D tensors only.
+void check_vector(const Tensor& t) {
+  if (t.dim() == 1) return;
+  std::string shape = "[";
+  for (I64 d = 0; d < t.dim(); ++d) shape += detail::str_cat(d == 0 ? "" : ", ", t.size(d));
+  throw RuntimeError(detail::str_cat("Expect a 1D vector, but got shape ", shape, "]"));
+}
+
 Tensor cartesian_prod_kernel(const Tensors& tensors) {
-  for (const Tensor& t : tensors) {
-    if (t.dim() != 1) {
-      std::string shape = "[";
-      for (I64 d = 0; d < t.dim(); ++d) shape += detail::str_cat(d == 0 ? "" : ", ", t.size(d));
-      throw RuntimeError(detail::str_cat("Expect a 1D vector, but got shape ", shape, "]"));
-    }
-  }
+  for (const Tensor& t : tensors) check_vector(t);
   if (tensors.size() == 1) return tensors[0];
   Tensors grids = meshgrid_kernel(tensors, "ij");
   for (Tensor& g : grids) g = g.flatten();
   return stack(grids, 1);
+}
+
+// --- combinations -------------------------------------------------------------------------------------------
+
+// The r-element combinations of a 1-D tensor's elements, in order: the rows
+// of the r-fold cartesian product of the indices that increase (or, with
+// replacement, do not decrease).
+Tensor combinations_kernel(const Tensor& self, I64 r, bool with_replacement) {
+  check_vector(self);
+  WICK_CHECK(r >= 0, RuntimeError, "Expect a non-negative number, but got ", r);
+  const I64 n = self.size(0);
+  // Empty results are slices of self, so that they stay in its graph.
+  if (r == 0) return self.narrow(0, 0, 0);
+  if (n == 0 || (n < r && !with_replacement)) return self.narrow(0, 0, 0).reshape({0, r});
+  if (n == 1) return self.reshape({1, 1}).expand({1, r}).contiguous();
+  // The grid of r indices has n^r points (at most 63 factors before it overflows).
+  for (I64 k = 0, points = 1; k < r && points > 0; ++k) points = checked_mul(points, n, "torch.combinations");
+  // Which rows: computed on the host from n and r alone, so a meta self works too.
+  const Tensor positions = arange(Scalar(0), Scalar(n), Scalar(1), ScalarType::kInt64, Device());
+  std::vector<Tensor> grids = meshgrid(std::vector<Tensor>(static_cast<std::size_t>(r), positions), "ij");
+  Tensor keep = ones({}, ScalarType::kBool, Device());
+  for (std::size_t i = 0; i + 1 < grids.size(); ++i)
+    keep = logical_and(keep, with_replacement ? le(grids[i], grids[i + 1]) : lt(grids[i], grids[i + 1]));
+  std::vector<Tensor> columns;
+  for (const Tensor& g : grids) columns.push_back(index_select(self, 0, masked_select(g, keep).to(self.device())));
+  return stack(columns, 1);
 }
 
 // One tensor gives a tensor, several (or none) a tuple, as PyTorch's
@@ -160,6 +188,7 @@ void register_tensor_list_kernels(std::vector<std::unique_ptr<Library>>& out) {
       .impl("meshgrid", &meshgrid_kernel)
       .impl("block_diag", &block_diag_kernel)
       .impl("cartesian_prod", &cartesian_prod_kernel)
+      .impl("combinations", &combinations_kernel)
       .impl("atleast_1d", &atleast_1d_kernel)
       .impl("atleast_2d", &atleast_2d_kernel)
       .impl("atleast_3d", &atleast_3d_kernel);
