@@ -124,20 +124,28 @@ void div(const M& m, const Tensor& r, const Tensor& a, const Tensor& b, std::opt
 
 namespace {
 
-// A binary operator with one loop body for every dtype of the meta's
-// compute dtype, writing the result dtype (bool for comparisons).
-// Half and bfloat16 compute in float (fn sees floats) and round the result.
+// A binary operator with one loop body for every dtype in kSet of the
+// meta's compute dtype, writing that dtype. Half and bfloat16 compute in
+// float (fn sees floats) and round the result.
 template <std::uint32_t kSet = dtypes::kAll, typename Fn>
 void simple_binary(const char* kernel, const M& m, const Tensor& r, const Tensor& a, const Tensor& b, Fn fn) {
   const Promoted x = promoted(m, a, b);
   visit_dtype<kSet>(m.compute, kernel, [&](auto tag) {
     using T = decltype(tag);
     using C = compute_type_t<T>;
-    if (m.out.dtype == ScalarType::kBool && m.compute != ScalarType::kBool) {
-      binary_loop<bool, T>(r, x.a, x.b, [&](T p, T q) { return convert<bool>(fn(C(p), C(q))); });
-    } else {
-      binary_loop<T, T>(r, x.a, x.b, [&](T p, T q) { return static_cast<T>(fn(C(p), C(q))); });
-    }
+    binary_loop<T, T>(r, x.a, x.b, [&](T p, T q) { return static_cast<T>(fn(C(p), C(q))); });
+  });
+}
+
+// A comparison or logical operator: the same, writing bool. Each dtype's
+// loop is built for the one output type it can have.
+template <std::uint32_t kSet = dtypes::kAll, typename Fn>
+void predicate_binary(const char* kernel, const M& m, const Tensor& r, const Tensor& a, const Tensor& b, Fn fn) {
+  const Promoted x = promoted(m, a, b);
+  visit_dtype<kSet>(m.compute, kernel, [&](auto tag) {
+    using T = decltype(tag);
+    using C = compute_type_t<T>;
+    binary_loop<bool, T>(r, x.a, x.b, [&](T p, T q) { return convert<bool>(fn(C(p), C(q))); });
   });
 }
 
@@ -156,15 +164,10 @@ void pow(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
   });
 }
 // Integers and bools only (the meta function refuses floating dtypes).
-#define WICK_BITWISE_BINARY(NAME)                                            \
-  void NAME(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) { \
-    simple_binary(#NAME "_cpu", m, r, a, b, [](auto p, auto q) {             \
-      if constexpr (is_floating_v<decltype(p)>) {                 \
-        return p; /* unreachable */                                          \
-      } else {                                                               \
-        return scalar_ops::NAME(p, q);                                       \
-      }                                                                      \
-    });                                                                      \
+#define WICK_BITWISE_BINARY(NAME)                                                                      \
+  void NAME(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {                           \
+    simple_binary<dtypes::kIntegral | dtypes::bit(ScalarType::kBool)>(                                 \
+        #NAME "_cpu", m, r, a, b, [](auto p, auto q) { return scalar_ops::NAME(p, q); });              \
   }
 WICK_BITWISE_BINARY(bitwise_and)
 WICK_BITWISE_BINARY(bitwise_or)
@@ -178,22 +181,22 @@ void minimum(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
   simple_binary("minimum_cpu", m, r, a, b, [](auto p, auto q) { return scalar_ops::minimum(p, q); });
 }
 void eq(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
-  simple_binary<dtypes::kAllAndComplex>("eq_cpu", m, r, a, b, [](auto p, auto q) { return p == q; });
+  predicate_binary<dtypes::kAllAndComplex>("eq_cpu", m, r, a, b, [](auto p, auto q) { return p == q; });
 }
 void ne(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
-  simple_binary<dtypes::kAllAndComplex>("ne_cpu", m, r, a, b, [](auto p, auto q) { return p != q; });
+  predicate_binary<dtypes::kAllAndComplex>("ne_cpu", m, r, a, b, [](auto p, auto q) { return p != q; });
 }
 void lt(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
-  simple_binary("lt_cpu", m, r, a, b, [](auto p, auto q) { return p < q; });
+  predicate_binary("lt_cpu", m, r, a, b, [](auto p, auto q) { return p < q; });
 }
 void le(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
-  simple_binary("le_cpu", m, r, a, b, [](auto p, auto q) { return p <= q; });
+  predicate_binary("le_cpu", m, r, a, b, [](auto p, auto q) { return p <= q; });
 }
 void gt(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
-  simple_binary("gt_cpu", m, r, a, b, [](auto p, auto q) { return p > q; });
+  predicate_binary("gt_cpu", m, r, a, b, [](auto p, auto q) { return p > q; });
 }
 void ge(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
-  simple_binary("ge_cpu", m, r, a, b, [](auto p, auto q) { return p >= q; });
+  predicate_binary("ge_cpu", m, r, a, b, [](auto p, auto q) { return p >= q; });
 }
 
 namespace {
@@ -241,13 +244,13 @@ bool truth(T v) {
 }
 
 void logical_and(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
-  simple_binary<dtypes::kAllAndComplex>("logical_and_cpu", m, r, a, b, [](auto p, auto q) { return truth(p) && truth(q); });
+  predicate_binary<dtypes::kAllAndComplex>("logical_and_cpu", m, r, a, b, [](auto p, auto q) { return truth(p) && truth(q); });
 }
 void logical_or(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
-  simple_binary<dtypes::kAllAndComplex>("logical_or_cpu", m, r, a, b, [](auto p, auto q) { return truth(p) || truth(q); });
+  predicate_binary<dtypes::kAllAndComplex>("logical_or_cpu", m, r, a, b, [](auto p, auto q) { return truth(p) || truth(q); });
 }
 void logical_xor(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
-  simple_binary<dtypes::kAllAndComplex>("logical_xor_cpu", m, r, a, b, [](auto p, auto q) { return truth(p) != truth(q); });
+  predicate_binary<dtypes::kAllAndComplex>("logical_xor_cpu", m, r, a, b, [](auto p, auto q) { return truth(p) != truth(q); });
 }
 
 // lerp(self, end, weight) = self + weight * (end - self), computed from the

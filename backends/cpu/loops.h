@@ -136,6 +136,17 @@ void for_each_element(IntArrayRef shape, const std::array<Tensor, N>& ops, Inner
 // they call libmvec's vector exp, log, sin, ... instead of one value at a
 // time. Other loops are left to auto-vectorisation: their functions may
 // throw (integer pow), and an exception must not leave an `omp simd` loop.
+// The sanitizer builds (WICK_CPU_BASELINE_ONLY, set by backends/cpu/
+// CMakeLists.txt) compile the loops' baseline copies only: they check the
+// same loop bodies for memory and threading errors in half the build time,
+// and the release build's tests run the AVX2 copies.
+
+/// Whether the loops below have their AVX2 + FMA copies.
+#ifdef WICK_CPU_BASELINE_ONLY
+inline constexpr bool kAvx2Copies = false;
+#else
+inline constexpr bool kAvx2Copies = true;
+#endif
 
 /// Whether this CPU runs AVX2 and FMA (checked once).
 inline bool cpu_has_avx2() {
@@ -195,11 +206,13 @@ void unary_loop(const Tensor& out, const Tensor& a, F f) {
     if (s[0] == sizeof(Out) && s[1] == sizeof(In)) {
       auto* o = reinterpret_cast<Out*>(p[0]);
       const auto* x = reinterpret_cast<const In*>(p[1]);
-      if (cpu_has_avx2()) {
-        map_run_avx2<kVectorMath>(o, x, n, f);
-      } else {
-        map_run<kVectorMath>(o, x, n, f);
+      if constexpr (kAvx2Copies) {
+        if (cpu_has_avx2()) {
+          map_run_avx2<kVectorMath>(o, x, n, f);
+          return;
+        }
       }
+      map_run<kVectorMath>(o, x, n, f);
       return;
     }
     for (std::int64_t i = 0; i < n; ++i)
@@ -218,11 +231,13 @@ void binary_loop(const Tensor& out, const Tensor& a, const Tensor& b, F f) {
     const bool x_ok = s[1] == sizeof(In) || s[1] == 0;
     const bool y_ok = s[2] == sizeof(In) || s[2] == 0;
     if (s[0] == sizeof(Out) && x_ok && y_ok && !(s[1] == 0 && s[2] == 0)) {
-      if (cpu_has_avx2()) {
-        zip_run_avx2(o, x, y, n, s[1] == 0, s[2] == 0, f);
-      } else {
-        zip_run(o, x, y, n, s[1] == 0, s[2] == 0, f);
+      if constexpr (kAvx2Copies) {
+        if (cpu_has_avx2()) {
+          zip_run_avx2(o, x, y, n, s[1] == 0, s[2] == 0, f);
+          return;
+        }
       }
+      zip_run(o, x, y, n, s[1] == 0, s[2] == 0, f);
       return;
     }
     for (std::int64_t i = 0; i < n; ++i)
