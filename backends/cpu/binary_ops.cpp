@@ -174,6 +174,34 @@ WICK_BITWISE_BINARY(bitwise_or)
 WICK_BITWISE_BINARY(bitwise_xor)
 #undef WICK_BITWISE_BINARY
 
+// Integers only: PyTorch names the kernels lshift_cpu and rshift_cpu and has
+// no loop for bools or floating types.
+void bitwise_left_shift(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
+  simple_binary<dtypes::kIntegral>("lshift_cpu", m, r, a, b, [](auto p, auto q) { return scalar_ops::left_shift(p, q); });
+}
+void bitwise_right_shift(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
+  simple_binary<dtypes::kIntegral>("rshift_cpu", m, r, a, b, [](auto p, auto q) { return scalar_ops::right_shift(p, q); });
+}
+void gcd(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
+  simple_binary<dtypes::kIntegral>("gcd_cpu", m, r, a, b, [](auto p, auto q) { return scalar_ops::gcd(p, q); });
+}
+void lcm(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
+  simple_binary<dtypes::kIntegral>("lcm_cpu", m, r, a, b, [](auto p, auto q) { return scalar_ops::lcm(p, q); });
+}
+// The floating dtypes; float16 and bfloat16 step their own bit patterns
+// (not float32's, which would round back to the same value).
+void nextafter(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
+  const Promoted x = promoted(m, a, b);
+  visit_dtype<dtypes::kFloating>(m.compute, "nextafter_cpu", [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (is_reduced_floating_v<T>) {
+      binary_loop<T, T>(r, x.a, x.b, [](T p, T q) { return scalar_ops::next_after_16(p, q); });
+    } else {
+      binary_loop<T, T>(r, x.a, x.b, [](T p, T q) { return std::nextafter(p, q); });
+    }
+  });
+}
+
 void maximum(const M& m, const Tensor& r, const Tensor& a, const Tensor& b) {
   simple_binary("maximum_cpu", m, r, a, b, [](auto p, auto q) { return scalar_ops::maximum(p, q); });
 }

@@ -46,6 +46,11 @@ constexpr bool binary_supported() {
   if constexpr (kOp == BinaryOp::kBitwiseAnd || kOp == BinaryOp::kBitwiseOr || kOp == BinaryOp::kBitwiseXor) {
     return !kFloat;
   }
+  if constexpr (kOp == BinaryOp::kLeftShift || kOp == BinaryOp::kRightShift || kOp == BinaryOp::kGcd ||
+                kOp == BinaryOp::kLcm) {
+    return !kFloat && !kBool;
+  }
+  if constexpr (kOp == BinaryOp::kNextafter) return kFloat;
   if constexpr (kOp == BinaryOp::kDivTrunc || kOp == BinaryOp::kDivFloor || kOp == BinaryOp::kFmod ||
                 kOp == BinaryOp::kRemainder) {
     return !kBool;
@@ -143,6 +148,16 @@ struct BinaryFn {
       return scalar_ops::bitwise_or(x, y);
     } else if constexpr (kOp == BinaryOp::kBitwiseXor) {
       return scalar_ops::bitwise_xor(x, y);
+    } else if constexpr (kOp == BinaryOp::kLeftShift) {
+      return scalar_ops::left_shift(x, y);
+    } else if constexpr (kOp == BinaryOp::kRightShift) {
+      return scalar_ops::right_shift(x, y);
+    } else if constexpr (kOp == BinaryOp::kGcd) {
+      return scalar_ops::gcd(x, y);
+    } else if constexpr (kOp == BinaryOp::kLcm) {
+      return scalar_ops::lcm(x, y);
+    } else if constexpr (kOp == BinaryOp::kNextafter) {
+      return nextafter(x, y);
     } else if constexpr (kOp == BinaryOp::kLogicalAnd) {
       return x != T(0) && y != T(0);
     } else if constexpr (kOp == BinaryOp::kLogicalOr) {
@@ -238,6 +253,21 @@ void launch_binary_among(BinaryOp op, DType dtype, const ElementwiseArgs& args, 
       break;
     case BinaryOp::kBitwiseXor:
       run_binary<BinaryOp::kBitwiseXor, Ts...>(dtype, args, alpha, error_flag, stream);
+      break;
+    case BinaryOp::kLeftShift:
+      run_binary<BinaryOp::kLeftShift, Ts...>(dtype, args, alpha, error_flag, stream);
+      break;
+    case BinaryOp::kRightShift:
+      run_binary<BinaryOp::kRightShift, Ts...>(dtype, args, alpha, error_flag, stream);
+      break;
+    case BinaryOp::kGcd:
+      run_binary<BinaryOp::kGcd, Ts...>(dtype, args, alpha, error_flag, stream);
+      break;
+    case BinaryOp::kLcm:
+      run_binary<BinaryOp::kLcm, Ts...>(dtype, args, alpha, error_flag, stream);
+      break;
+    case BinaryOp::kNextafter:
+      run_binary<BinaryOp::kNextafter, Ts...>(dtype, args, alpha, error_flag, stream);
       break;
     case BinaryOp::kLogicalAnd:
       run_binary<BinaryOp::kLogicalAnd, Ts...>(dtype, args, alpha, error_flag, stream);

@@ -93,6 +93,11 @@ enum class BinaryOp : std::int8_t {
   kBitwiseAnd,  // integers and bool only
   kBitwiseOr,
   kBitwiseXor,
+  kLeftShift,   // integers only (Note [Shift counts] in wick/scalar_ops.h)
+  kRightShift,
+  kGcd,         // integers only
+  kLcm,
+  kNextafter,   // float32 and float64 only
   kLogicalAnd,
   kLogicalOr,
   kLogicalXor,

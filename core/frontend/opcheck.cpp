@@ -114,10 +114,13 @@ std::string error_text(const std::exception& e) {
   return detail::str_cat(demangle(typeid(e)), ": ", e.what());
 }
 
+// A keyword-only `Tensor(a!) out` (F.normalize's positional, optional
+// `out` is an argument of an operator, not an out= variant).
 bool is_out_variant(const FunctionSchema& s) {
   const int i = s.find_argument("out");
-  return i >= 0 && s.arguments[static_cast<std::size_t>(i)].alias &&
-         s.arguments[static_cast<std::size_t>(i)].alias->is_write;
+  if (i < 0) return false;
+  const SchemaArgument& a = s.arguments[static_cast<std::size_t>(i)];
+  return a.kwarg_only && a.alias && a.alias->is_write;
 }
 
 // The operator an out= variant writes the result of: the first overload of

@@ -387,10 +387,13 @@ bool writes_first_argument(const FunctionSchema& s) {
   return !s.arguments.empty() && s.arguments[0].alias && s.arguments[0].alias->is_write;
 }
 
+// A keyword-only `Tensor(a!) out` (F.normalize's positional, optional
+// `out` is an argument of an operator, not an out= variant).
 bool is_out_variant(const FunctionSchema& s) {
   const int i = s.find_argument("out");
-  return i >= 0 && s.arguments[static_cast<std::size_t>(i)].alias &&
-         s.arguments[static_cast<std::size_t>(i)].alias->is_write;
+  if (i < 0) return false;
+  const SchemaArgument& a = s.arguments[static_cast<std::size_t>(i)];
+  return a.kwarg_only && a.alias && a.alias->is_write;
 }
 
 // The overload `op` borrows samples and tags from (Note [Sample lookup] in

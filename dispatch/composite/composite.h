@@ -40,6 +40,8 @@ void register_activation_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_tensor_list_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_scan_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_nn_composite_kernels(std::vector<std::unique_ptr<Library>>& out);
+void register_distance_kernels(std::vector<std::unique_ptr<Library>>& out);
+void register_interpolate_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_norm_composite_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_composite_shape(std::vector<std::unique_ptr<Library>>& out);
 void register_conv_composite_kernels(std::vector<std::unique_ptr<Library>>& out);

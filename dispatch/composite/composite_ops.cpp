@@ -353,6 +353,8 @@ Tensor rsub_kernel(const Tensor& self, const Tensor& other, const Scalar& alpha)
 Tensor rtruediv_kernel(const Tensor& self, const Tensor& other) { return mul(reciprocal(self), other); }
 Tensor rpow_kernel(const Tensor& self, const Tensor& other) { return pow(other, self); }
 Tensor rmod_kernel(const Tensor& self, const Tensor& other) { return remainder(other, self); }
+Tensor rlshift_kernel(const Tensor& self, const Tensor& other) { return bitwise_left_shift(other, self); }
+Tensor rrshift_kernel(const Tensor& self, const Tensor& other) { return bitwise_right_shift(other, self); }
 Tensor invert_kernel(const Tensor& self) {
   WICK_CHECK(!is_floating(self.dtype()), TypeError,
              "~ (operator.invert) is only implemented on integer and Boolean-type tensors");
@@ -557,6 +559,8 @@ void register_composite_kernels(std::vector<std::unique_ptr<Library>>& out) {
       .impl("__rtruediv__", &rtruediv_kernel)
       .impl("__rpow__", &rpow_kernel)
       .impl("__rmod__", &rmod_kernel)
+      .impl("__rlshift__", &rlshift_kernel)
+      .impl("__rrshift__", &rrshift_kernel)
       .impl("__invert__", &invert_kernel)
       .impl("floor_divide_", &floor_divide__kernel)
       .impl("__rfloordiv__", &rfloordiv_kernel)

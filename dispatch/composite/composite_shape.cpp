@@ -600,12 +600,106 @@ std::vector<Tensor> dsplit_array_kernel(const Tensor& self, IntArrayRef indices)
   return tensor_split_indices_kernel(self, indices, split_along(self, 3, 2, "dsplit"));
 }
 
+// --- pixel and channel shuffles ---------------------------------------------------------------------
+
+// The sizes before the last `trailing` dims, with `tail` appended.
+DimVector lead_with(const Tensor& self, std::int64_t trailing, std::initializer_list<std::int64_t> tail) {
+  DimVector s(IntArrayRef(self.sizes().data(), static_cast<std::size_t>(self.dim() - trailing)));
+  for (std::int64_t v : tail) s.push_back(v);
+  return s;
+}
+
+// A new tensor, as PyTorch's shuffles return: `out` itself, or its copy
+// where the reshapes could keep a view of `self` (sizes of 1).
+Tensor fresh(const Tensor& out, const Tensor& self) {
+  return out.numel() > 0 && out.storage().get() == self.storage().get() ? out.clone() : out;
+}
+
+// The identity permutation of the first `n` dims, then `n + k` for each k of `tail`.
+DimVector lead_perm(std::int64_t n, std::initializer_list<std::int64_t> tail) {
+  DimVector p;
+  for (std::int64_t i = 0; i < n; ++i) p.push_back(i);
+  for (std::int64_t k : tail) p.push_back(n + k);
+  return p;
+}
+
+// (*, C r^2, H, W) -> (*, C, H r, W r): element (c, h r + i, w r + j) comes
+// from channel c r^2 + i r + j at (h, w).
+Tensor pixel_shuffle_kernel(const Tensor& self, std::int64_t r) {
+  const char* op = "torch.pixel_shuffle";
+  WICK_CHECK(self.dim() >= 3, RuntimeError, op,
+             ": pixel_shuffle expects input to have at least 3 dimensions, but got input with ", self.dim(),
+             " dimension(s)");
+  WICK_CHECK(r > 0, RuntimeError, op, ": pixel_shuffle expects a positive upscale_factor, but got ", r);
+  const std::int64_t c = self.size(-3);
+  const std::int64_t h = self.size(-2);
+  const std::int64_t w = self.size(-1);
+  const std::int64_t r2 = checked_mul(r, r, op);
+  WICK_CHECK(c % r2 == 0, RuntimeError, op,
+             ": pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of "
+             "upscale_factor, but input.size(-3)=",
+             c, " is not divisible by ", r2);
+  const std::int64_t n = self.dim() - 3;
+  const Tensor x = self.reshape(lead_with(self, 3, {c / r2, r, r, h, w}));
+  return fresh(x.permute(lead_perm(n, {0, 3, 1, 4, 2}))
+                   .reshape(lead_with(self, 3, {c / r2, checked_mul(h, r, op), checked_mul(w, r, op)})),
+               self);
+}
+
+// The inverse: (*, C, H r, W r) -> (*, C r^2, H, W).
+Tensor pixel_unshuffle_kernel(const Tensor& self, std::int64_t r) {
+  const char* op = "torch.pixel_unshuffle";
+  WICK_CHECK(self.dim() >= 3, RuntimeError, op,
+             ": pixel_unshuffle expects input to have at least 3 dimensions, but got input with ", self.dim(),
+             " dimension(s)");
+  WICK_CHECK(r > 0, RuntimeError, op, ": pixel_unshuffle expects a positive downscale_factor, but got ", r);
+  const std::int64_t c = self.size(-3);
+  const std::int64_t h = self.size(-2);
+  const std::int64_t w = self.size(-1);
+  WICK_CHECK(h % r == 0, RuntimeError, op,
+             ": pixel_unshuffle expects height to be divisible by downscale_factor, but input.size(-2)=", h,
+             " is not divisible by ", r);
+  WICK_CHECK(w % r == 0, RuntimeError, op,
+             ": pixel_unshuffle expects width to be divisible by downscale_factor, but input.size(-1)=", w,
+             " is not divisible by ", r);
+  const std::int64_t n = self.dim() - 3;
+  const Tensor x = self.reshape(lead_with(self, 3, {c, h / r, r, w / r, r}));
+  return fresh(x.permute(lead_perm(n, {0, 2, 4, 1, 3}))
+                   .reshape(lead_with(self, 3, {checked_mul(c, checked_mul(r, r, op), op), h / r, w / r})),
+               self);
+}
+
+// (N, g c, *) -> (N, c g, *): channel k c + j moves to j g + k.
+Tensor channel_shuffle_impl(const char* op, const Tensor& self, std::int64_t groups) {
+  WICK_CHECK(self.dim() > 2, RuntimeError, op, ": channel_shuffle expects input with > 2 dims, but got input with sizes ",
+             format_shape(self.sizes()));
+  WICK_CHECK(groups > 0, RuntimeError, op,
+             ": Number of groups to divide channels in must be positive. Value of groups:", groups);
+  const std::int64_t c = self.sizes()[1];
+  WICK_CHECK(c % groups == 0, RuntimeError, op, ": Number of channels must be divisible by groups. Got ", c,
+             " channels and ", groups, " groups.");
+  DimVector split(self.sizes());
+  split[1] = c / groups;
+  split.insert(1, groups);
+  return fresh(self.reshape(split).transpose(1, 2).reshape(self.sizes()), self);
+}
+Tensor channel_shuffle_kernel(const Tensor& self, std::int64_t groups) {
+  return channel_shuffle_impl("torch.channel_shuffle", self, groups);
+}
+Tensor native_channel_shuffle_kernel(const Tensor& self, std::int64_t groups) {
+  return channel_shuffle_impl("torch.native_channel_shuffle", self, groups);
+}
+
 }  // namespace
 
 void register_composite_shape(std::vector<std::unique_ptr<Library>>& out) {
   constexpr auto kComposite = DispatchKey::kCompositeImplicit;
   auto torch = std::make_unique<Library>("torch", kComposite);
   torch->impl("flatten", &flatten_kernel)
+      .impl("pixel_shuffle", &pixel_shuffle_kernel)
+      .impl("pixel_unshuffle", &pixel_unshuffle_kernel)
+      .impl("channel_shuffle", &channel_shuffle_kernel)
+      .impl("native_channel_shuffle", &native_channel_shuffle_kernel)
       .impl("unflatten", &unflatten_kernel)
       .impl("stack", &stack_kernel)
       .impl("split", &split_kernel)

@@ -150,6 +150,28 @@ Tensor masked_scatter_kernel(const Tensor& self, const Tensor& mask, const Tenso
 
 Tensor argwhere_kernel(const Tensor& self) { return nonzero(self); }
 
+// F.one_hot: (*) int64 class indices to (*, num_classes) int64 zeros and
+// ones; num_classes -1 reads max + 1 from the values.
+Tensor one_hot_kernel(const Tensor& self, std::int64_t num_classes) {
+  const char* op = "torch.nn.functional.one_hot";
+  WICK_CHECK(self.dtype() == ScalarType::kInt64, RuntimeError, op, ": one_hot is only applicable to index tensor.");
+  DimVector shape(self.sizes());
+  if (self.numel() == 0) {
+    WICK_CHECK(num_classes > 0, RuntimeError, op, ": Can not infer total number of classes from empty tensor.");
+    shape.push_back(num_classes);
+    return zeros(IntArrayRef(shape), ScalarType::kInt64, self.device());
+  }
+  WICK_CHECK(min(self).item<std::int64_t>() >= 0, RuntimeError, op, ": Class values must be non-negative.");
+  const std::int64_t top = max(self).item<std::int64_t>();
+  if (num_classes == -1) {
+    num_classes = top + 1;
+  } else {
+    WICK_CHECK(num_classes > top, RuntimeError, op, ": Class values must be smaller than num_classes.");
+  }
+  const Tensor classes = arange(0, num_classes, 1, ScalarType::kInt64, self.device());
+  return eq(self.unsqueeze(-1), classes).to(ScalarType::kInt64);
+}
+
 // --- slices along a dim: index_fill, index_copy, index_add ------------------------------------
 
 // The size along dim d, a 0-dim tensor counting as one element.
@@ -479,6 +501,9 @@ void register_index_kernels(std::vector<std::unique_ptr<Library>>& out) {
       .impl("index_add", &index_add_kernel)
       .impl("index_put", &index_put_kernel);
   out.push_back(std::move(lib));
+  auto functional = std::make_unique<Library>("torch.nn.functional", DispatchKey::kCompositeImplicit);
+  functional->impl("one_hot", &one_hot_kernel);
+  out.push_back(std::move(functional));
   auto aten = std::make_unique<Library>("aten", DispatchKey::kCompositeImplicit);
   aten->impl("index", &index_kernel);
   out.push_back(std::move(aten));

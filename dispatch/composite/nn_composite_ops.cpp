@@ -29,6 +29,9 @@ using T = const Tensor&;
 using OptTensor = const std::optional<Tensor>&;
 
 Tensor num(double v) { return wrap_scalar(Scalar(v)); }
+// An int, compared in the target's dtype as PyTorch compares `target == -1`
+// (a uint8 target's 255 is -1 there).
+Tensor label(std::int64_t v) { return wrap_scalar(Scalar(v)); }
 
 Tensor reduce(T loss, nnf::Reduction red) {
   if (red == nnf::Reduction::kMean) return mean(loss);
@@ -63,6 +66,14 @@ Tensor f_softmax(T input, std::optional<std::int64_t> dim, std::int64_t, std::op
 }
 Tensor f_log_softmax(T input, std::optional<std::int64_t> dim, std::int64_t, std::optional<ScalarType> dtype) {
   return log_softmax(input, softmax_dim("log_softmax", input, dim), dtype);
+}
+
+// torch.special.softmax and log_softmax: torch's, under their own signatures.
+Tensor special_softmax(T input, std::int64_t dim, std::optional<ScalarType> dtype) {
+  return softmax(input, dim, dtype);
+}
+Tensor special_log_softmax(T input, std::int64_t dim, std::optional<ScalarType> dtype) {
+  return log_softmax(input, dim, dtype);
 }
 
 // --- dropout -------------------------------------------------------------------------------------
@@ -250,12 +261,406 @@ Tensor torch_bce_logits(T input, T target, OptTensor weight, OptTensor pos_weigh
   return bce_logits_impl(op, input, target, weight, pos_weight, red);
 }
 
+// --- more pointwise losses --------------------------------------------------------------------------
+
+// ATen's reduction enum of the torch.* losses: 1 mean, 2 sum, and any
+// other value none, as PyTorch's loss functions read it.
+nnf::Reduction aten_reduction(std::int64_t reduction) {
+  return reduction == 1 ? nnf::Reduction::kMean : reduction == 2 ? nnf::Reduction::kSum : nnf::Reduction::kNone;
+}
+
+// PyTorch's refusal of a dtype its kernel has no loop for: "<kernel>" not implemented for '<dtype>'.
+void check_floating(const char* op, const char* kernel, ScalarType t) {
+  WICK_CHECK(is_floating(t), RuntimeError, op, ": \"", kernel, "\" not implemented for '", type_title(t), "'");
+}
+
+Tensor huber_loss_kernel(T input, T target, std::string_view reduction, double delta) {
+  const char* op = "torch.nn.functional.huber_loss";
+  const auto red = pointwise_loss_reduction(op, input, target, std::nullopt, std::nullopt, reduction);
+  WICK_CHECK(delta > 0, RuntimeError, op, ": huber_loss does not support non-positive values for delta.");
+  check_floating(op, "huber_cpu", result_type(input, target));
+  Tensor z = abs(sub(input, target));
+  Tensor loss = where(lt(z, num(delta)), mul(mul(z, z), num(0.5)), mul(sub(z, num(0.5 * delta)), num(delta)));
+  return reduce(loss, red);
+}
+
+Tensor smooth_l1_loss_kernel(T input, T target, std::optional<bool> size_average, std::optional<bool> reduce_arg,
+                             std::string_view reduction, double beta) {
+  const char* op = "torch.nn.functional.smooth_l1_loss";
+  const auto red = pointwise_loss_reduction(op, input, target, size_average, reduce_arg, reduction);
+  WICK_CHECK(beta >= 0, RuntimeError, op, ": smooth_l1_loss does not support negative values for beta.");
+  check_floating(op, "smooth_l1_cpu", result_type(input, target));
+  Tensor z = abs(sub(input, target));
+  if (beta == 0.0) return reduce(z, red);
+  Tensor loss = where(lt(z, num(beta)), div(mul(mul(z, z), num(0.5)), num(beta)), sub(z, num(0.5 * beta)));
+  return reduce(loss, red);
+}
+
+Tensor soft_margin_loss_kernel(T input, T target, std::optional<bool> size_average, std::optional<bool> reduce_arg,
+                               std::string_view reduction) {
+  const char* op = "torch.nn.functional.soft_margin_loss";
+  const auto red = nnf::resolve_reduction(op, size_average, reduce_arg, reduction);
+  // PyTorch writes the float result into a tensor of the inputs' dtype.
+  const ScalarType t = result_type(input, target);
+  WICK_CHECK(!is_integral(t, false), RuntimeError, op, ": result type Float can't be cast to the desired output type ",
+             type_title(t));
+  return reduce(log1p(exp(neg(mul(target, input)))), red);
+}
+
+Tensor kl_div_impl(const char* op, T input, T target, bool log_target) {
+  WICK_CHECK(!is_complex(input.dtype()) && !is_complex(target.dtype()), RuntimeError, op,
+             ": kl_div: Complex inputs not supported.");
+  WICK_CHECK(!is_integral(input.dtype(), true) && !is_integral(target.dtype(), true), RuntimeError, op,
+             ": kl_div: Integral inputs not supported.");
+  if (log_target) return mul(exp(target), sub(target, input));
+  return sub(xlogy(target, target), mul(target, input));
+}
+
+Tensor f_kl_div(T input, T target, std::optional<bool> size_average, std::optional<bool> reduce_arg,
+                std::string_view reduction, bool log_target) {
+  const char* op = "torch.nn.functional.kl_div";
+  if (reduction == "batchmean" && !size_average && !reduce_arg) {
+    Tensor total = sum(kl_div_impl(op, input, target, log_target));
+    return input.dim() == 0 ? total : div(total, num(static_cast<double>(input.sizes()[0])));
+  }
+  const auto red = nnf::resolve_reduction(op, size_average, reduce_arg, reduction);
+  if (red == nnf::Reduction::kMean && !size_average && !reduce_arg)
+    logging::warn(op,
+                  ": reduction: 'mean' divides the total loss by both the batch size and the support size.'batchmean' "
+                  "divides only by the batch size, and aligns with the KL div math definition.'mean' will be changed "
+                  "to behave the same as 'batchmean' in the next major release.");
+  return reduce(kl_div_impl(op, input, target, log_target), red);
+}
+Tensor torch_kl_div(T input, T target, std::int64_t reduction, bool log_target) {
+  const char* op = "torch.kl_div";
+  return reduce(kl_div_impl(op, input, target, log_target), aten_reduction(reduction));
+}
+
+Tensor hinge_embedding_impl(const char* op, T input, T target, double margin, nnf::Reduction red) {
+  WICK_CHECK(input.dtype() != ScalarType::kBool || target.dtype() != ScalarType::kBool, RuntimeError, op,
+             ": Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` "
+             "operator instead.");
+  WICK_CHECK(!is_complex(input.dtype()), RuntimeError, op, ": clamp is not supported for complex types");
+  WICK_CHECK(red != nnf::Reduction::kMean || !is_integral(input.dtype(), false), RuntimeError, op,
+             ": mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. "
+             "Got: ", type_title(input.dtype()));
+  Tensor zeros = zeros_like(input);
+  // margin - input in the input's dtype, as PyTorch's ATen computes it: an
+  // integer input gives an integer loss.
+  const Scalar m = scalar_in_dtype(Scalar(margin), input.dtype());
+  Tensor margin_part = where(ne(target, label(1)), clamp_min(rsub(input, wrap_scalar(m)), Scalar(0)), zeros);
+  Tensor self_part = where(ne(target, label(-1)), input, zeros);
+  return add(margin_part, self_part);
+}
+Tensor f_hinge_embedding_loss(T input, T target, double margin, std::optional<bool> size_average,
+                              std::optional<bool> reduce_arg, std::string_view reduction) {
+  const char* op = "torch.nn.functional.hinge_embedding_loss";
+  const auto red = nnf::resolve_reduction(op, size_average, reduce_arg, reduction);
+  return reduce(hinge_embedding_impl(op, input, target, margin, red), red);
+}
+Tensor torch_hinge_embedding_loss(T input, T target, double margin, std::int64_t reduction) {
+  const auto red = aten_reduction(reduction);
+  return reduce(hinge_embedding_impl("torch.hinge_embedding_loss", input, target, margin, red), red);
+}
+
+Tensor margin_ranking_impl(T input1, T input2, T target, double margin) {
+  return clamp_min(add(mul(neg(target), sub(input1, input2)), num(margin)), Scalar(0));
+}
+Tensor f_margin_ranking_loss(T input1, T input2, T target, double margin, std::optional<bool> size_average,
+                             std::optional<bool> reduce_arg, std::string_view reduction) {
+  const char* op = "torch.nn.functional.margin_ranking_loss";
+  const auto red = nnf::resolve_reduction(op, size_average, reduce_arg, reduction);
+  WICK_CHECK(input1.dim() == input2.dim() && input1.dim() == target.dim(), RuntimeError, op,
+             ": margin_ranking_loss : All input tensors should have same dimension but got sizes: input1: ",
+             torch_size(input1.sizes()), ", input2: ", torch_size(input2.sizes()), ", target: ",
+             torch_size(target.sizes()), " ");
+  return reduce(margin_ranking_impl(input1, input2, target, margin), red);
+}
+Tensor torch_margin_ranking_loss(T input1, T input2, T target, double margin, std::int64_t reduction) {
+  return reduce(margin_ranking_impl(input1, input2, target, margin),
+                aten_reduction(reduction));
+}
+
+Tensor cosine_embedding_impl(const char* op, T input1, T input2, T target, double margin) {
+  const std::int64_t tdim = target.dim();
+  WICK_CHECK(tdim == 0 || tdim == 1, RuntimeError, op, ": 0D or 1D target tensor expected, multi-target not supported");
+  if (tdim == 1) {
+    WICK_CHECK(input1.dim() == 2 && input2.dim() == 2, RuntimeError, op,
+               ": 1D target tensor expects 2D input tensors, but found inputs with sizes ",
+               format_shape(input1.sizes()), " and ", format_shape(input2.sizes()), ".");
+  } else {
+    WICK_CHECK(input1.dim() == 1 && input2.dim() == 1, RuntimeError, op,
+               ": 0D target tensor expects 1D input tensors, but found inputs with sizes ",
+               format_shape(input1.sizes()), " and ", format_shape(input2.sizes()), ".");
+  }
+  constexpr double kEpsilon = 1e-12;
+  const IntArrayRef d(tdim);
+  Tensor prod = sum(mul(input1, input2), d);
+  Tensor mag1 = add(sum(mul(input1, input1), d), num(kEpsilon));
+  Tensor mag2 = add(sum(mul(input2, input2), d), num(kEpsilon));
+  Tensor cos = div(prod, sqrt(mul(mag1, mag2)));
+  Tensor zeros = zeros_like(cos);
+  Tensor pos = where(eq(target, label(1)), rsub(cos, num(1.0)), zeros);
+  Tensor negative = where(eq(target, label(-1)), clamp_min(sub(cos, num(margin)), Scalar(0)), zeros);
+  return add(pos, negative);
+}
+Tensor f_cosine_embedding_loss(T input1, T input2, T target, double margin, std::optional<bool> size_average,
+                               std::optional<bool> reduce_arg, std::string_view reduction) {
+  const char* op = "torch.nn.functional.cosine_embedding_loss";
+  const auto red = nnf::resolve_reduction(op, size_average, reduce_arg, reduction);
+  return reduce(cosine_embedding_impl(op, input1, input2, target, margin), red);
+}
+Tensor torch_cosine_embedding_loss(T input1, T input2, T target, double margin, std::int64_t reduction) {
+  const char* op = "torch.cosine_embedding_loss";
+  return reduce(cosine_embedding_impl(op, input1, input2, target, margin), aten_reduction(reduction));
+}
+
+Tensor poisson_nll_impl(T input, T target, bool log_input, bool full, double eps) {
+  Tensor loss = log_input ? sub(exp(input), mul(target, input)) : sub(input, mul(target, log(add(input, num(eps)))));
+  if (full) {
+    // Stirling's approximation of log(target!), where target > 1.
+    constexpr double kTwoPi = 6.283185307179586;
+    Tensor stirling = add(sub(mul(target, log(target)), target), mul(log(mul(target, num(kTwoPi))), num(0.5)));
+    loss = add(loss, masked_fill(stirling, le(target, num(1.0)), Scalar(0)));
+  }
+  return loss;
+}
+Tensor f_poisson_nll_loss(T input, T target, bool log_input, bool full, std::optional<bool> size_average, double eps,
+                          std::optional<bool> reduce_arg, std::string_view reduction) {
+  const char* op = "torch.nn.functional.poisson_nll_loss";
+  const auto red = nnf::resolve_reduction(op, size_average, reduce_arg, reduction);
+  return reduce(poisson_nll_impl(input, target, log_input, full, eps), red);
+}
+Tensor torch_poisson_nll_loss(T input, T target, bool log_input, bool full, double eps, std::int64_t reduction) {
+  return reduce(poisson_nll_impl(input, target, log_input, full, eps),
+                aten_reduction(reduction));
+}
+
+Tensor gaussian_nll_loss_kernel(T input, T target, T var_in, bool full, double eps, std::string_view reduction) {
+  const char* op = "torch.nn.functional.gaussian_nll_loss";
+  Tensor var = var_in;
+  if (!var.sizes().equals(input.sizes())) {
+    const IntArrayRef in = input.sizes();
+    const IntArrayRef vs = var.sizes();
+    // input.size()[:-1] against var.size() and against var.size()[:-1].
+    const IntArrayRef in_lead(in.data(), in.empty() ? 0 : in.size() - 1);
+    const IntArrayRef vs_lead(vs.data(), vs.empty() ? 0 : vs.size() - 1);
+    const bool leading = !in.empty() && in_lead.equals(vs);
+    const bool one_last = !in.empty() && !vs.empty() && in_lead.equals(vs_lead) && vs.back() == 1;
+    WICK_CHECK(leading || one_last, ValueError, op, ": var is of incorrect size");
+    if (leading) var = unsqueeze(var, -1);
+  }
+  WICK_CHECK(reduction == "none" || reduction == "mean" || reduction == "sum", ValueError, op, ": ", reduction,
+             " is not valid");
+  if (!var.device().is_meta()) {
+    WICK_CHECK(!any(lt(var.detach(), num(0.0))).item<bool>(), ValueError, op, ": var has negative entry/entries");
+  }
+  var = var.clone();
+  if (!is_floating(var.dtype()) && !is_complex(var.dtype())) {
+    const ScalarType t = var.dtype();
+    const char* cpp_name = t == ScalarType::kUInt8   ? "unsigned char"
+                           : t == ScalarType::kInt8  ? "signed char"
+                           : t == ScalarType::kInt16 ? "short int"
+                           : t == ScalarType::kInt32 ? "int"
+                           : t == ScalarType::kInt64 ? "long int"
+                                                     : "bool";
+    WICK_CHECK(false, RuntimeError, op, ": result type Float can't be cast to the desired output type ", cpp_name);
+  }
+  {
+    NoGradGuard no_grad;
+    var.clamp_(Scalar(eps));
+  }
+  Tensor d = sub(input, target);
+  Tensor loss = mul(add(log(var), div(mul(d, d), var)), num(0.5));
+  if (full) loss = add(loss, num(0.5 * std::log(6.283185307179586)));
+  if (reduction == "mean") return mean(loss);
+  if (reduction == "sum") return sum(loss);
+  return loss;
+}
+
+Tensor triplet_margin_impl(const char* op, T anchor, T positive, T negative, double margin, double p, double eps,
+                           bool swap) {
+  WICK_CHECK(anchor.dim() == positive.dim() && positive.dim() == negative.dim(), RuntimeError, op,
+             ": All inputs should have same dimension but got ", anchor.dim(), "D, ", positive.dim(), "D and ",
+             negative.dim(), "D inputs.");
+  Tensor d_pos = pairwise_distance(anchor, positive, p, eps);
+  Tensor d_neg = pairwise_distance(anchor, negative, p, eps);
+  if (swap) d_neg = minimum(d_neg, pairwise_distance(positive, negative, p, eps));
+  return clamp_min(sub(add(d_pos, num(margin)), d_neg), Scalar(0));
+}
+Tensor f_triplet_margin_loss(T anchor, T positive, T negative, double margin, double p, double eps, bool swap,
+                             std::optional<bool> size_average, std::optional<bool> reduce_arg,
+                             std::string_view reduction) {
+  const char* op = "torch.nn.functional.triplet_margin_loss";
+  const auto red = nnf::resolve_reduction(op, size_average, reduce_arg, reduction);
+  return reduce(triplet_margin_impl(op, anchor, positive, negative, margin, p, eps, swap), red);
+}
+Tensor torch_triplet_margin_loss(T anchor, T positive, T negative, double margin, double p, double eps, bool swap,
+                                 std::int64_t reduction) {
+  const char* op = "torch.triplet_margin_loss";
+  return reduce(triplet_margin_impl(op, anchor, positive, negative, margin, p, eps, swap),
+                aten_reduction(reduction));
+}
+
+Tensor multilabel_soft_margin_loss_kernel(T input, T target, OptTensor weight, std::optional<bool> size_average,
+                                          std::optional<bool> reduce_arg, std::string_view reduction) {
+  const char* op = "torch.nn.functional.multilabel_soft_margin_loss";
+  const auto red = nnf::resolve_reduction(op, size_average, reduce_arg, reduction);
+  check_floating(op, "log_sigmoid_cpu", input.dtype());
+  Tensor loss = neg(add(mul(target, nnf::logsigmoid(input)), mul(rsub(target, num(1.0)), nnf::logsigmoid(neg(input)))));
+  if (weight) loss = mul(loss, *weight);
+  const std::int64_t class_dim = input.dim() - 1;
+  const double c = static_cast<double>(input.size(class_dim));
+  loss = div(sum(loss, IntArrayRef(class_dim)), num(c));
+  return reduce(loss, red);
+}
+
+// --- softmin and the channel dropouts --------------------------------------------------------------
+
+Tensor f_softmin(T input, std::optional<std::int64_t> dim, std::int64_t, std::optional<ScalarType> dtype) {
+  return softmax(neg(input), softmax_dim("softmin", input, dim), dtype);
+}
+
+// A (N, C, 1, ...) mask of kept channels, scaled by 1 / (1 - p); or, for
+// alpha dropout, the input's shape or that mask's.
+Tensor channel_noise(T input, double p, bool feature) {
+  DimVector shape(input.sizes());
+  if (feature) {
+    for (std::size_t i = 2; i < shape.size(); ++i) shape[i] = 1;
+  }
+  return lt(rand(IntArrayRef(shape), ScalarType::kFloat64, input.device()), num(1.0 - p)).to(input.dtype());
+}
+
+// PyTorch's probability check: a ValueError from torch.nn.functional (Python),
+// a RuntimeError from the torch.* ATen functions.
+void check_probability(const char* op, double p) {
+  const bool ok = p >= 0.0 && p <= 1.0;
+  if (std::string_view(op).starts_with("torch.nn.functional.")) {
+    WICK_CHECK(ok, ValueError, op, ": dropout probability has to be between 0 and 1, but got ", p);
+  }
+  WICK_CHECK(ok, RuntimeError, op, ": dropout probability has to be between 0 and 1, but got ", p);
+}
+
+Tensor feature_dropout_impl(const char* op, T input, double p, bool train, bool inplace) {
+  check_probability(op, p);
+  if (p == 0.0 || !train || input.numel() == 0) return input;
+  WICK_CHECK(input.dim() >= 2, RuntimeError, op,
+             ": Feature dropout requires at least 2 dimensions in the input");
+  Tensor noise = p == 1.0 ? zeros({}, input.dtype(), input.device()) : div(channel_noise(input, p, true), num(1.0 - p));
+  if (!inplace) return mul(input, noise);
+  Tensor self = input;
+  return self.mul_(noise);
+}
+
+Tensor torch_feature_dropout(T input, double p, bool train) {
+  return feature_dropout_impl("torch.feature_dropout", input, p, train, false);
+}
+
+// dropout1d/2d/3d: `spatial` dims after the channel, with an optional batch dim.
+Tensor channel_dropout(const char* op, int spatial, T input, double p, bool training, bool inplace) {
+  check_probability(op, p);
+  const std::int64_t d = input.dim();
+  if (spatial == 1) {
+    WICK_CHECK(d == 2 || d == 3, RuntimeError, op, ": dropout1d: Expected 2D or 3D input, but received a ", d,
+               "D input. Note that dropout1d exists to provide channel-wise dropout on inputs with 1 spatial "
+               "dimension, a channel dimension, and an optional batch dimension (i.e. 2D or 3D inputs).");
+  } else if (spatial == 2) {
+    if (d != 3 && d != 4)
+      logging::warn(op, ": dropout2d: Received a ", d,
+                    "-D input to dropout2d, which is deprecated and will result in an error in a future release. To "
+                    "retain the behavior and silence this warning, please use dropout instead. Note that dropout2d "
+                    "exists to provide channel-wise dropout on inputs with 2 spatial dimensions, a channel dimension, "
+                    "and an optional batch dimension (i.e. 3D or 4D inputs).");
+    if (d == 3)
+      logging::warn(op,
+                    ": dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout behavior "
+                    "is desired - input is interpreted as shape (N, C, L), where C is the channel dim. This behavior "
+                    "will change in a future release to interpret the input as one without a batch dimension, i.e. "
+                    "shape (C, H, W). To maintain the 1D channel-wise dropout behavior, please switch to using "
+                    "dropout1d instead.");
+    return feature_dropout_impl(op, input, p, training, inplace);
+  } else {
+    if (d != 4 && d != 5)
+      logging::warn(op, ": dropout3d: Received a ", d,
+                    "-D input to dropout3d, which is deprecated and will result in an error in a future release. To "
+                    "retain the behavior and silence this warning, please use dropout instead. Note that dropout3d "
+                    "exists to provide channel-wise dropout on inputs with 3 spatial dimensions, a channel dimension, "
+                    "and an optional batch dimension (i.e. 4D or 5D inputs).");
+  }
+  const bool batched = d == spatial + 2;
+  if (batched) return feature_dropout_impl(op, input, p, training, inplace);
+  Tensor x = unsqueeze(input, 0);
+  Tensor y = feature_dropout_impl(op, x, p, training, inplace);
+  if (inplace) return input;
+  return squeeze(y, 0);
+}
+
+Tensor f_dropout1d(T input, double p, bool training, bool inplace) {
+  return channel_dropout("torch.nn.functional.dropout1d", 1, input, p, training, inplace);
+}
+Tensor f_dropout2d(T input, double p, bool training, bool inplace) {
+  return channel_dropout("torch.nn.functional.dropout2d", 2, input, p, training, inplace);
+}
+Tensor f_dropout3d(T input, double p, bool training, bool inplace) {
+  return channel_dropout("torch.nn.functional.dropout3d", 3, input, p, training, inplace);
+}
+
+// Alpha dropout (for SELU networks): a dropped element is set to -alpha'
+// (SELU's negative saturation value, alpha' = scale * alpha), and a x + b
+// then restores zero mean and unit variance, with
+// a = ((1 - p) (1 + p alpha'^2))^(-1/2) and b = a alpha' p. With m the 0/1
+// mask of kept elements, the result is x (m a) + (m - 1) alpha' a + alpha' a p.
+Tensor alpha_dropout_impl(const char* op, T input, double p, bool train, bool inplace, bool feature) {
+  check_probability(op, p);
+  if (p == 0.0 || !train || input.numel() == 0) return input;
+  if (feature)
+    WICK_CHECK(input.dim() >= 2, RuntimeError, op, ": Feature dropout requires at least 2 dimensions in the input");
+  if (p == 1.0) {
+    Tensor zero = zeros({}, input.dtype(), input.device());
+    if (!inplace) return mul(input, zero);
+    Tensor self = input;
+    return self.mul_(zero);
+  }
+  constexpr double kAlpha = 1.7580993408473766;
+  const double a = 1.0 / std::sqrt((kAlpha * kAlpha * p + 1) * (1 - p));
+  Tensor keep = channel_noise(input, p, feature);
+  // b = (keep - 1) * alpha * a + alpha * a * p; the input is scaled by keep * a.
+  Tensor b = add(mul(sub(keep, num(1.0)), num(kAlpha * a)), num(kAlpha * a * p));
+  Tensor scale = mul(keep, num(a));
+  if (!inplace) return add(mul(input, scale), b);
+  Tensor self = input;
+  return self.mul_(scale).add_(b);
+}
+
+Tensor torch_alpha_dropout(T input, double p, bool train) {
+  return alpha_dropout_impl("torch.alpha_dropout", input, p, train, false, false);
+}
+Tensor torch_feature_alpha_dropout(T input, double p, bool train) {
+  return alpha_dropout_impl("torch.feature_alpha_dropout", input, p, train, false, true);
+}
+Tensor f_alpha_dropout(T input, double p, bool training, bool inplace) {
+  return alpha_dropout_impl("torch.nn.functional.alpha_dropout", input, p, training, inplace, false);
+}
+Tensor f_feature_alpha_dropout(T input, double p, bool training, bool inplace) {
+  return alpha_dropout_impl("torch.nn.functional.feature_alpha_dropout", input, p, training, inplace, true);
+}
+
 }  // namespace
 
 void register_nn_composite_kernels(std::vector<std::unique_ptr<Library>>& out) {
   constexpr auto kComposite = DispatchKey::kCompositeImplicit;
   auto torch = std::make_unique<Library>("torch", kComposite);
-  torch->impl("dropout", &torch_dropout).impl("binary_cross_entropy_with_logits", &torch_bce_logits);
+  torch->impl("dropout", &torch_dropout)
+      .impl("binary_cross_entropy_with_logits", &torch_bce_logits)
+      .impl("kl_div", &torch_kl_div)
+      .impl("hinge_embedding_loss", &torch_hinge_embedding_loss)
+      .impl("margin_ranking_loss", &torch_margin_ranking_loss)
+      .impl("cosine_embedding_loss", &torch_cosine_embedding_loss)
+      .impl("poisson_nll_loss", &torch_poisson_nll_loss)
+      .impl("triplet_margin_loss", &torch_triplet_margin_loss)
+      .impl("feature_dropout", &torch_feature_dropout)
+      .impl("alpha_dropout", &torch_alpha_dropout)
+      .impl("feature_alpha_dropout", &torch_feature_alpha_dropout);
   auto functional = std::make_unique<Library>("torch.nn.functional", kComposite);
   functional->impl("linear", &linear_kernel)
       .impl("softmax", &f_softmax)
@@ -265,9 +670,29 @@ void register_nn_composite_kernels(std::vector<std::unique_ptr<Library>>& out) {
       .impl("l1_loss", &l1_loss_kernel)
       .impl("cross_entropy", &cross_entropy_kernel)
       .impl("binary_cross_entropy", &bce_kernel)
-      .impl("binary_cross_entropy_with_logits", &bce_logits_kernel);
+      .impl("binary_cross_entropy_with_logits", &bce_logits_kernel)
+      .impl("huber_loss", &huber_loss_kernel)
+      .impl("smooth_l1_loss", &smooth_l1_loss_kernel)
+      .impl("soft_margin_loss", &soft_margin_loss_kernel)
+      .impl("kl_div", &f_kl_div)
+      .impl("hinge_embedding_loss", &f_hinge_embedding_loss)
+      .impl("margin_ranking_loss", &f_margin_ranking_loss)
+      .impl("cosine_embedding_loss", &f_cosine_embedding_loss)
+      .impl("poisson_nll_loss", &f_poisson_nll_loss)
+      .impl("gaussian_nll_loss", &gaussian_nll_loss_kernel)
+      .impl("triplet_margin_loss", &f_triplet_margin_loss)
+      .impl("multilabel_soft_margin_loss", &multilabel_soft_margin_loss_kernel)
+      .impl("softmin", &f_softmin)
+      .impl("dropout1d", &f_dropout1d)
+      .impl("dropout2d", &f_dropout2d)
+      .impl("dropout3d", &f_dropout3d)
+      .impl("alpha_dropout", &f_alpha_dropout)
+      .impl("feature_alpha_dropout", &f_feature_alpha_dropout);
+  auto special = std::make_unique<Library>("torch.special", kComposite);
+  special->impl("softmax", &special_softmax).impl("log_softmax", &special_log_softmax);
   out.push_back(std::move(torch));
   out.push_back(std::move(functional));
+  out.push_back(std::move(special));
 }
 
 }  // namespace wick

@@ -360,6 +360,166 @@ Tensor adaptive_avg_pool1d_kernel(T input, IntArrayRef output_size) {
   return adaptive_avg_pool2d_kernel(input.unsqueeze(-2), IntArrayRef(size2, 2)).squeeze(-2);
 }
 
+// Note [Transposed convolution as a convolution]
+// conv_transpose is the gradient of conv with respect to its input: the
+// input with stride - 1 zeros between its elements, padded by
+// dilation (k - 1) - padding on each side (a negative amount crops) and
+// output_padding more at the end, convolved at stride 1 with the weight
+// flipped in each spatial dim and its two channel dims swapped within each
+// group. So it runs on conv's kernels and takes its gradients from them;
+// the zeros cost stride^2 times the work of a direct kernel.
+Tensor conv_transpose_nd(const char* op, std::size_t spatial, T input, T weight, OptTensor bias, IntArrayRef stride_arg,
+                         IntArrayRef padding_arg, IntArrayRef output_padding_arg, std::int64_t groups,
+                         IntArrayRef dilation_arg) {
+  const auto dims = static_cast<std::int64_t>(spatial);
+  const char* name = spatial == 1 ? "conv_transpose1d" : "conv_transpose2d";
+  const bool batched = input.dim() == dims + 2;
+  WICK_CHECK(batched || input.dim() == dims + 1, RuntimeError, op, ": Expected ", dims + 1, "D (unbatched) or ",
+             dims + 2, "D (batched) input to ", name, ", but got input of size: ", format_shape(input.sizes()));
+  Tensor x = batched ? input : input.unsqueeze(0);
+  WICK_CHECK(weight.dim() == dims + 2, RuntimeError, op, ": Expected ", weight.dim(), "-dimensional input for ",
+             weight.dim(), "-dimensional weight ", format_shape(weight.sizes()), ", but got ", x.dim(),
+             "-dimensional input of size ", format_shape(x.sizes()), " instead");
+  const Ints stride = expand(op, "stride", stride_arg, spatial);
+  const Ints padding = expand(op, "padding", padding_arg, spatial);
+  const Ints output_padding = expand(op, "output_padding", output_padding_arg, spatial);
+  const Ints dilation = expand(op, "dilation", dilation_arg, spatial);
+  for (std::int64_t v : stride) WICK_CHECK(v > 0, RuntimeError, op, ": non-positive stride is not supported");
+  for (std::int64_t v : dilation) WICK_CHECK(v > 0, RuntimeError, op, ": non-positive dilation is not supported");
+  for (std::int64_t v : padding) WICK_CHECK(v >= 0, RuntimeError, op, ": negative padding is not supported");
+  for (std::int64_t v : output_padding)
+    WICK_CHECK(v >= 0, RuntimeError, op, ": negative output_padding is not supported");
+  WICK_CHECK(groups > 0, RuntimeError, op, ": non-positive groups is not supported");
+  WICK_CHECK(x.dtype() == weight.dtype(), RuntimeError, op, ": Input type (", legacy_type(x.dtype()),
+             ") and weight type (", legacy_type(weight.dtype()), ") should be the same");
+  // PyTorch 1.13's CPU kernel takes the floating dtypes and int64, and a
+  // 1-D call also complex numbers (as two real convolutions).
+  const bool complex_ok = spatial == 1 && is_complex(x.dtype());
+  WICK_CHECK(is_floating(x.dtype()) || x.dtype() == ScalarType::kInt64 || complex_ok, RuntimeError, op,
+             ": \"slow_conv_transpose2d_out_cpu\" not implemented for '", type_title(x.dtype()), "'");
+  const std::int64_t c_in = weight.sizes()[0];
+  WICK_CHECK(x.sizes()[1] == c_in, RuntimeError, op, ": Given transposed=1, weight of size ",
+             format_shape(weight.sizes()), ", expected input", format_shape(x.sizes()), " to have ", c_in,
+             " channels, but got ", x.sizes()[1], " channels instead");
+  WICK_CHECK(c_in % groups == 0, RuntimeError, op, ": Given groups=", groups,
+             ", expected weight to be divisible by ", groups, " at dimension 0, but got weight of size ",
+             format_shape(weight.sizes()), " instead");
+  const std::int64_t c_out = checked_mul(weight.sizes()[1], groups, op);
+  if (bias)
+    WICK_CHECK(bias->dim() == 1 && bias->sizes()[0] == c_out, RuntimeError, op, ": Given transposed=1, weight of size ",
+               format_shape(weight.sizes()), ", expected bias to be 1-dimensional with ", c_out,
+               " elements, but got bias of size ", format_shape(bias->sizes()), " instead");
+  bool small_enough = true;
+  for (std::size_t i = 0; i < spatial; ++i)
+    small_enough = small_enough && (output_padding[i] < stride[i] || output_padding[i] < dilation[i]);
+  if (!small_enough) {
+    // PyTorch reports a 1-D call as the 2-D one it runs: a height of output
+    // padding 0, stride 1 and dilation 1.
+    std::string text;
+    const auto names = [&](const char* what, const Ints& v, std::int64_t unit) {
+      const std::int64_t height = spatial == 1 ? unit : v[0];
+      const std::int64_t width = spatial == 1 ? v[0] : v[1];
+      text += std::string(text.empty() ? "" : " ") + what + "_height: " + std::to_string(height) + " " + what +
+              "_width: " + std::to_string(width);
+    };
+    names("output_padding", output_padding, 0);
+    names("stride", stride, 1);
+    names("dilation", dilation, 1);
+    WICK_CHECK(false, RuntimeError, op, ": output padding must be smaller than either stride or dilation, but got ",
+               text);
+  }
+  // The output's extent per spatial dim, (in - 1) s - 2 p + d (k - 1) + op + 1.
+  std::string in_text;
+  std::string out_text;
+  bool positive = true;
+  Ints before;
+  Ints after;
+  for (std::size_t i = 0; i < spatial; ++i) {
+    const std::int64_t in = x.sizes()[2 + i];
+    const std::int64_t reach = checked_mul(dilation[i], weight.sizes()[2 + i] - 1, op);
+    const std::int64_t grown = checked_mul(in - 1, stride[i], op);
+    const std::int64_t extent = checked_add(
+        checked_add(checked_sub(grown, checked_mul(2, padding[i], op), op), reach, op), output_padding[i] + 1, op);
+    positive = positive && extent > 0 && in > 0;
+    in_text += (i != 0 ? " x " : "") + std::to_string(in);
+    out_text += (i != 0 ? " x " : "") + std::to_string(extent);
+    before.push_back(checked_sub(reach, padding[i], op));
+    after.push_back(checked_add(before.back(), output_padding[i], op));
+  }
+  WICK_CHECK(positive, RuntimeError, op, ": Given input size per channel: (", in_text,
+             "). Calculated output size per channel: (", out_text, "). Output size is too small");
+  // stride - 1 zeros after each element but the last, dim by dim.
+  for (std::size_t i = 0; i < spatial; ++i) {
+    const std::int64_t s = stride[i];
+    if (s == 1) continue;
+    const std::int64_t d = 2 + static_cast<std::int64_t>(i);
+    DimVector gap(x.sizes());
+    gap.insert(static_cast<std::size_t>(d) + 1, s - 1);
+    const Tensor zeros_gap = zeros(IntArrayRef(gap), x.dtype(), x.device());
+    Tensor spread = cat({x.unsqueeze(d + 1), zeros_gap}, d + 1);
+    DimVector merged(x.sizes());
+    merged[static_cast<std::size_t>(d)] = checked_mul(x.sizes()[d], s, op);
+    x = spread.reshape(IntArrayRef(merged)).narrow(d, 0, checked_add(checked_mul(x.sizes()[d] - 1, s, op), 1, op));
+  }
+  DimVector pads;  // F.pad's order: the last dim first
+  for (std::size_t i = spatial; i-- > 0;) {
+    pads.push_back(before[i]);
+    pads.push_back(after[i]);
+  }
+  x = nn::functional::pad(x, IntArrayRef(pads));
+  // (C_in, C_out / g, k...) -> (C_out, C_in / g, k...), flipped.
+  DimVector grouped(weight.sizes());
+  grouped[0] = c_in / groups;
+  grouped.insert(0, groups);
+  DimVector swapped(weight.sizes());
+  swapped[0] = c_out;
+  swapped[1] = c_in / groups;
+  DimVector spatial_dims;
+  for (std::int64_t i = 0; i < dims; ++i) spatial_dims.push_back(2 + i);
+  const Tensor w = weight.reshape(IntArrayRef(grouped)).transpose(1, 2).reshape(IntArrayRef(swapped)).flip(spatial_dims);
+  const Ints ones(spatial, 1);
+  Tensor out = conv_nd(op, spatial, x, w, bias, ones, Value(0), dilation, groups);
+  return batched ? out : out.squeeze(0);
+}
+
+Tensor conv_transpose1d_kernel(T input, T weight, OptTensor bias, IntArrayRef stride, IntArrayRef padding,
+                               IntArrayRef output_padding, std::int64_t groups, IntArrayRef dilation) {
+  return conv_transpose_nd("torch.conv_transpose1d", 1, input, weight, bias, stride, padding, output_padding, groups,
+                           dilation);
+}
+Tensor conv_transpose2d_kernel(T input, T weight, OptTensor bias, IntArrayRef stride, IntArrayRef padding,
+                               IntArrayRef output_padding, std::int64_t groups, IntArrayRef dilation) {
+  return conv_transpose_nd("torch.conv_transpose2d", 2, input, weight, bias, stride, padding, output_padding, groups,
+                           dilation);
+}
+
+// F.lp_pool1d / lp_pool2d: (sum of x^p over each window)^(1/p), as the
+// window's mean times its element count (the sign of a negative sum kept
+// through the relu, as PyTorch's formula has it).
+Tensor lp_finish(T pooled, double norm_type, std::int64_t window) {
+  Tensor kept = mul(sign(pooled), relu(abs(pooled)));
+  return pow(mul(kept, wrap_scalar(Scalar(window))), Scalar(1.0 / norm_type));
+}
+
+Tensor lp_pool1d_kernel(T input, double norm_type, IntArrayRef kernel_size, std::optional<IntArrayRef> stride,
+                        bool ceil_mode) {
+  const char* op = "torch.nn.functional.lp_pool1d";
+  const Ints k = pool_param(op, "kernel_size", kernel_size, 1);
+  const std::int64_t zero[] = {0};
+  Tensor pooled = avg_pool1d_kernel(pow(input, Scalar(norm_type)), k, stride, IntArrayRef(zero, 1), ceil_mode, true);
+  return lp_finish(pooled, norm_type, k[0]);
+}
+
+Tensor lp_pool2d_kernel(T input, double norm_type, IntArrayRef kernel_size, std::optional<IntArrayRef> stride,
+                        bool ceil_mode) {
+  const char* op = "torch.nn.functional.lp_pool2d";
+  const Ints k = pool_param(op, "kernel_size", kernel_size, 2);
+  const std::int64_t zero[] = {0};
+  Tensor pooled = avg_pool2d_kernel(pow(input, Scalar(norm_type)), k, stride, IntArrayRef(zero, 1), ceil_mode, true,
+                                    std::nullopt);
+  return lp_finish(pooled, norm_type, checked_mul(k[0], k[1], op));
+}
+
 }  // namespace
 
 void register_conv_composite_kernels(std::vector<std::unique_ptr<Library>>& out) {
@@ -369,12 +529,16 @@ void register_conv_composite_kernels(std::vector<std::unique_ptr<Library>>& out)
       .impl("conv2d", &conv2d_kernel)
       .impl("max_pool2d", &torch_max_pool2d)
       .impl("avg_pool1d", &avg_pool1d_kernel)
+      .impl("conv_transpose1d", &conv_transpose1d_kernel)
+      .impl("conv_transpose2d", &conv_transpose2d_kernel)
       .impl("adaptive_avg_pool1d", &adaptive_avg_pool1d_kernel);
   auto functional = std::make_unique<Library>("torch.nn.functional", kComposite);
   functional->impl("max_pool2d", &f_max_pool2d)
       .impl("max_pool2d_with_indices", &max_pool2d_indices)
       .impl("avg_pool2d", &avg_pool2d_kernel)
-      .impl("adaptive_avg_pool2d", &f_adaptive_avg_pool2d_kernel);
+      .impl("adaptive_avg_pool2d", &f_adaptive_avg_pool2d_kernel)
+      .impl("lp_pool1d", &lp_pool1d_kernel)
+      .impl("lp_pool2d", &lp_pool2d_kernel);
   out.push_back(std::move(torch));
   out.push_back(std::move(functional));
 }

@@ -541,6 +541,89 @@ Tensor frobenius_norm_dim(T input, IntArrayRef dim, bool keepdim) {
   return norm(input, std::optional<Scalar>(2.0), dim, keepdim);
 }
 
+// --- instance and local response normalisation ---------------------------------------------------
+
+// torch.instance_norm: batch_norm over the (1, N C, ...) reshaped input, with
+// the per-channel parameters and running statistics repeated per sample; the
+// running statistics then take the mean of the N updated copies.
+Tensor torch_instance_norm(T input, OptTensor weight, OptTensor bias, OptTensor running_mean, OptTensor running_var,
+                           bool use_input_stats, double momentum, double eps, bool cudnn_enabled) {
+  const char* op = "torch.instance_norm";
+  WICK_CHECK(use_input_stats || (running_mean && running_var), RuntimeError, op,
+             ": Expected running_mean and running_var to be defined when use_input_stats is false");
+  WICK_CHECK(input.dim() >= 2, RuntimeError, op, ": instance_norm expects an input of 2 or more dimensions, got ",
+             input.dim());
+  WICK_CHECK(is_floating(input.dtype()), RuntimeError, op, ": \"batch_norm\" not implemented for '",
+             type_title(input.dtype()), "'");
+  const std::int64_t b = input.sizes()[0];
+  const std::int64_t c = input.sizes()[1];
+  const auto repeated = [b](OptTensor t) -> std::optional<Tensor> {
+    if (!t) return std::nullopt;
+    const std::int64_t times[] = {b};
+    return t->repeat(IntArrayRef(times, 1));
+  };
+  const std::optional<Tensor> rm = repeated(running_mean);
+  const std::optional<Tensor> rv = repeated(running_var);
+  DimVector shape(input.sizes());
+  shape[1] = checked_mul(b, c, op);
+  shape[0] = 1;
+  Tensor y = batch_norm(input.contiguous().view(IntArrayRef(shape)), repeated(weight), repeated(bias), rm, rv,
+                        use_input_stats, momentum, eps, cudnn_enabled);
+  {
+    NoGradGuard no_grad;
+    const std::int64_t bc[] = {b, c};
+    if (running_mean) {
+      Tensor r = *running_mean;
+      r.copy_(mean(rm->view(IntArrayRef(bc, 2)), IntArrayRef(0)));
+    }
+    if (running_var) {
+      Tensor r = *running_var;
+      r.copy_(mean(rv->view(IntArrayRef(bc, 2)), IntArrayRef(0)));
+    }
+  }
+  return y.view(input.sizes());
+}
+
+Tensor f_instance_norm(T input, OptTensor running_mean, OptTensor running_var, OptTensor weight, OptTensor bias,
+                       bool use_input_stats, double momentum, double eps) {
+  const char* op = "torch.nn.functional.instance_norm";
+  if (use_input_stats) {
+    std::int64_t spatial = 1;
+    for (std::int64_t d = 2; d < input.dim(); ++d) spatial = checked_mul(spatial, input.sizes()[d], op);
+    WICK_CHECK(spatial != 1, ValueError, op, ": Expected more than 1 spatial element when training, got input size ",
+               "torch.Size(", format_shape(input.sizes()), ")");
+  }
+  return torch_instance_norm(input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps, true);
+}
+
+// F.local_response_norm: x / (k + alpha * mean of x^2 over `size` channels
+// centred on each)^beta, the window zero-padded by size / 2 before and
+// (size - 1) / 2 after along dim 1.
+Tensor local_response_norm_kernel(T input, std::int64_t size, double alpha, double beta, double k) {
+  const char* op = "torch.nn.functional.local_response_norm";
+  // PyTorch's message, with the indentation of its line break.
+  WICK_CHECK(input.dim() >= 3, ValueError, op, ": Expected 3D or higher dimensionality                          input (got ",
+             input.dim(), " dimensions)");
+  WICK_CHECK(size > 0, ValueError, op, ": size must be positive, got ", size);
+  if (input.numel() == 0) return input;
+  // PyTorch averages the window with avg_pool2d (3-D input) or avg_pool3d.
+  const bool integer = input.dtype() == ScalarType::kInt64;
+  WICK_CHECK(is_floating(input.dtype()) || integer, RuntimeError, op, ": \"",
+             input.dim() == 3 ? "avg_pool2d" : "avg_pool3d_out_frame", "\" not implemented for '",
+             type_title(input.dtype()), "'");
+  const std::int64_t c = input.sizes()[1];
+  DimVector pads(static_cast<std::size_t>(2 * (input.dim() - 2)), 0);
+  pads.push_back(size / 2);
+  pads.push_back((size - 1) / 2);
+  const Tensor sq = nn::functional::pad(mul(input, input), IntArrayRef(pads));
+  Tensor window = sq.narrow(1, 0, c);
+  for (std::int64_t i = 1; i < size; ++i) window = add(window, sq.narrow(1, i, c));
+  // An int64 window's average is an int64 division, as in avg_pool.
+  const Tensor avg = integer ? div(window, wrap_scalar(Scalar(size)), "trunc") : div(window, wrap_scalar(Scalar(size)));
+  const Tensor denom = pow(add(mul(avg, wrap_scalar(Scalar(alpha))), wrap_scalar(Scalar(k))), Scalar(beta));
+  return div(input, denom);
+}
+
 }  // namespace
 
 void register_norm_composite_kernels(std::vector<std::unique_ptr<Library>>& out) {
@@ -555,12 +638,15 @@ void register_norm_composite_kernels(std::vector<std::unique_ptr<Library>>& out)
       .impl("group_norm", &torch_group_norm)
       .impl("batch_norm", &torch_batch_norm)
       .impl("constant_pad_nd", &constant_pad_nd_kernel)
-      .impl("embedding", &torch_embedding);
+      .impl("embedding", &torch_embedding)
+      .impl("instance_norm", &torch_instance_norm);
   auto functional = std::make_unique<Library>("torch.nn.functional", kComposite);
   functional->impl("group_norm", &f_group_norm)
       .impl("batch_norm", &f_batch_norm)
       .impl("embedding", &embedding_kernel)
-      .impl("pad", &pad_kernel);
+      .impl("pad", &pad_kernel)
+      .impl("instance_norm", &f_instance_norm)
+      .impl("local_response_norm", &local_response_norm_kernel);
   auto linalg = std::make_unique<Library>("torch.linalg", kComposite);
   linalg->impl("vector_norm", &vector_norm).impl("matrix_norm", &matrix_norm).impl("norm", &linalg_norm);
   out.push_back(std::move(torch));

@@ -75,6 +75,8 @@ void register_builtins() {
     register_tensor_list_kernels(libs);
     register_scan_kernels(libs);
     register_nn_composite_kernels(libs);
+    register_distance_kernels(libs);
+    register_interpolate_kernels(libs);
     register_norm_composite_kernels(libs);
     register_composite_shape(libs);
     register_conv_composite_kernels(libs);

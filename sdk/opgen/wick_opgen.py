@@ -42,7 +42,8 @@ wick/schema.h) at the start of a line; indented `key: value` lines follow.
                         geometry (transpose_)
   dunders     aliases in torch.Tensor; `__i<op>__` names alias the
               in-place variant
-  also        other namespaces with an alias entry (torch.nn.functional)
+  also        other namespaces with an alias entry (torch.nn.functional);
+              `torch.special as expit` names the alias differently there
   names       other names in the operator's own namespace (PyTorch's alias
               functions: `names: absolute` on abs). Each gets the
               operator's variants under its name (torch.absolute, its out=,
@@ -432,12 +433,17 @@ def catalog(ops):
                                      inplace.qualified, cpp_name=n + "_"))
         if "method" in op.variants:
             aliases.append(Entry(method_namespace(op.ns), s, op, "alias", base))
-        for ns in op.list("also"):
+        for item in op.list("also"):
+            # `torch.special as expit`: the alias has another name there.
+            ns, _, name = (x.strip() for x in item.partition(" as "))
+            named = rename(s, name) if name else s
             # torch.functional's C++ functions are torch's: one function serves both.
-            aliases.append(Entry(ns, s, op, "alias", base, api=cpp_namespace(ns) != cpp_namespace(op.ns)))
+            aliases.append(Entry(ns, named, op, "alias", base, cpp_name=name or None,
+                                 api=bool(name) or cpp_namespace(ns) != cpp_namespace(op.ns)))
             if "out" in op.variants:  # the same builtin in PyTorch: out= as well
                 out = Schema(out_schema(s), op.where)
-                aliases.append(Entry(ns, out, op, "alias", f"{op.ns}.{out.full_name}", api=False))
+                aliases.append(Entry(ns, rename(out, name) if name else out, op, "alias", f"{op.ns}.{out.full_name}",
+                                     api=False))
         for d in op.list("dunders"):
             # __iadd__ and the like alias the in-place variant (or the
             # definition itself when it is the in-place operator).
@@ -591,7 +597,8 @@ def write_catalog(path, name, defs, aliases, namespace, meta_header):
 
 # --- the typed C++ API -----------------------------------------------------------------
 
-CPP_NAMESPACES = {"torch": "wick", "torch.functional": "wick", "torch.nn.functional": "wick::nn::functional", "torch.linalg": "wick::linalg"}
+CPP_NAMESPACES = {"torch": "wick", "torch.functional": "wick", "torch.nn.functional": "wick::nn::functional", "torch.linalg": "wick::linalg",
+                  "torch.special": "wick::special", "torch.fft": "wick::fft"}
 
 
 def cpp_namespace(ns):

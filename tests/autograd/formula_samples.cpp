@@ -71,6 +71,90 @@ void add_nn_samples(std::map<std::string, std::vector<Sample>>& m) {
       {{t({2, 3}), t({2, 3})}, {{"pos_weight", positive3}, {"reduction", Value(2)}}}};
 }
 
+// The composed nn.functional operators of issue 20: distances, shuffles,
+// the other losses (F's take `reduction` as a string, the torch.* twins as
+// ATen's int: keyed by full name), dropouts, normalisations, interpolate and
+// the transposed convolutions. Targets that must be +-1 or 0/1 are fixed.
+void add_more_nn_samples(std::map<std::string, std::vector<Sample>>& m) {
+  const auto fixed = [](std::vector<double> v, std::vector<std::int64_t> shape) {
+    return Value(tensor(Value(std::move(v)), ScalarType::kFloat64).reshape(shape));
+  };
+  const Value signs23 = fixed({1, -1, 1, -1, 1, -1}, {2, 3});
+  const Value signs4 = fixed({1, -1, -1, 1}, {4});
+  const Value signs3 = fixed({1, -1, 1}, {3});
+  const Value labels23 = fixed({1, 0, 1, 0, 0, 1}, {2, 3});
+  const Value none("none");
+  const Value sum("sum");
+  m["cosine_similarity"] = {{{t({3, 4}), t({3, 4})}}, {{t({2, 3, 4}), t({3, 4}), i(2)}}};
+  m["pairwise_distance"] = {{{t({3, 4}), t({3, 4})}}, {{t({3, 4}), t({4}), Value(3.0)}, {{"keepdim", Value(true)}}}};
+  m["pdist"] = {{{t({4, 3})}}, {{t({3, 2}), Value(3.0)}}};
+  m["pixel_shuffle"] = {{{t({1, 8, 2, 3}), i(2)}}};
+  m["pixel_unshuffle"] = {{{t({1, 2, 4, 6}), i(2)}}};
+  m["channel_shuffle"] = {{{t({2, 6, 2}), i(3)}}};
+  m["native_channel_shuffle"] = m["channel_shuffle"];
+  m["one_hot"] = {{{index({0, 2, 1, 3}, {2, 2})}}, {{index({1, 0}, {2}), i(3)}}};
+  m["normalize"] = {{{t({3, 4})}}, {{t({2, 3, 4}), Value(1.0), i(-1)}}};
+  m["softmin"] = {{{t({2, 3}), i(1)}}};
+  // Deterministic dropouts only (training off, p of 0 or 1).
+  m["torch.alpha_dropout"] = {{{t({2, 3}), Value(0.5), Value(false)}}};
+  m["torch.feature_alpha_dropout"] = {{{t({2, 3, 2}), Value(0.5), Value(false)}}};
+  m["torch.feature_dropout"] = {{{t({2, 3, 2}), Value(1.0), Value(true)}}};
+  m["torch.nn.functional.alpha_dropout"] = {{{t({2, 3})}}, {{t({2, 3}), Value(0.0), Value(true)}}};
+  m["torch.nn.functional.feature_alpha_dropout"] = {{{t({2, 3, 2})}}};
+  m["dropout1d"] = {{{t({2, 3, 4}), Value(0.5), Value(false)}}, {{t({3, 4}), Value(1.0)}}};
+  m["dropout2d"] = {{{t({2, 3, 2, 2}), Value(0.5), Value(false)}}, {{t({2, 3, 2, 2}), Value(1.0)}}};
+  m["dropout3d"] = {{{t({2, 3, 2, 2, 1}), Value(0.5), Value(false)}}};
+  m["huber_loss"] = {{{t({2, 3}), t({2, 3})}}, {{t({2, 3}), t({2, 3}), none, Value(0.5)}}};
+  m["smooth_l1_loss"] = {{{t({2, 3}), t({2, 3})}}, {{t({2, 3}), t({2, 3})}, {{"reduction", sum}, {"beta", Value(0.5)}}}};
+  m["soft_margin_loss"] = {{{t({2, 3}), signs23}}, {{t({2, 3}), t({2, 3})}, {{"reduction", none}}}};
+  m["torch.nn.functional.kl_div"] = {{{t({2, 3}), t({2, 3})}, {{"reduction", Value("batchmean")}}},
+                                     {{t({2, 3}), t({2, 3})}, {{"reduction", sum}, {"log_target", Value(true)}}}};
+  m["torch.kl_div"] = {{{t({2, 3}), t({2, 3})}}, {{t({2, 3}), t({2, 3}), i(0)}, {{"log_target", Value(true)}}}};
+  m["torch.nn.functional.hinge_embedding_loss"] = {{{t({2, 3}), signs23}},
+                                                   {{t({2, 3}), signs23, Value(0.5)}, {{"reduction", none}}}};
+  m["torch.hinge_embedding_loss"] = {{{t({2, 3}), signs23}}, {{t({2, 3}), signs23, Value(0.5), i(0)}}};
+  m["torch.nn.functional.margin_ranking_loss"] = {{{t({4}), t({4}), signs4}},
+                                                  {{t({4}), t({4}), signs4, Value(0.2)}, {{"reduction", sum}}}};
+  m["torch.margin_ranking_loss"] = {{{t({4}), t({4}), signs4}}, {{t({4}), t({4}), signs4, Value(0.2), i(2)}}};
+  m["torch.nn.functional.cosine_embedding_loss"] = {
+      {{t({3, 4}), t({3, 4}), signs3}}, {{t({4}), t({4}), fixed({-1}, {})}, {{"margin", Value(0.1)}, {"reduction", none}}}};
+  m["torch.cosine_embedding_loss"] = {{{t({3, 4}), t({3, 4}), signs3}}, {{t({3, 4}), t({3, 4}), signs3, Value(0.1), i(0)}}};
+  m["torch.nn.functional.poisson_nll_loss"] = {{{t({2, 3}), t({2, 3})}},
+                                               {{t({2, 3}), t({2, 3}), Value(false), Value(true)}, {{"reduction", sum}}}};
+  m["torch.poisson_nll_loss"] = {{{t({2, 3}), t({2, 3}), Value(true), Value(false), Value(1e-8), i(1)}},
+                                 {{t({2, 3}), t({2, 3}), Value(false), Value(true), Value(1e-8), i(0)}}};
+  m["gaussian_nll_loss"] = {{{t({2, 3}), t({2, 3}), t({2, 3})}},
+                            {{t({2, 3}), t({2, 3}), t({2, 1}), Value(true)}, {{"reduction", none}}}};
+  m["torch.nn.functional.triplet_margin_loss"] = {
+      {{t({3, 4}), t({3, 4}), t({3, 4})}},
+      {{t({3, 4}), t({3, 4}), t({3, 4}), Value(0.5), Value(3.0)}, {{"swap", Value(true)}, {"reduction", none}}}};
+  m["torch.triplet_margin_loss"] = {{{t({3, 4}), t({3, 4}), t({3, 4})}}};
+  m["multilabel_soft_margin_loss"] = {{{t({2, 3}), labels23}}, {{t({2, 3}), labels23, t({3})}, {{"reduction", none}}}};
+  m["local_response_norm"] = {{{t({2, 4, 3}), i(3)}}, {{t({1, 5, 2, 2}), i(2), Value(0.01), Value(0.5), Value(2.0)}}};
+  m["lp_pool1d"] = {{{t({2, 3, 6}), Value(2.0), ints({3})}}};
+  m["lp_pool2d"] = {{{t({1, 2, 4, 6}), Value(2.0), ints({2})}}, {{t({2, 5, 5}), Value(2.0), ints({2, 3}), ints({1})}}};
+  const Value running_mean(randn({3}, ScalarType::kFloat64));
+  const Value running_var(add(rand({3}, ScalarType::kFloat64), wrap_scalar(Scalar(0.5))));
+  m["torch.nn.functional.instance_norm"] = {
+      {{t({2, 3, 4}), Value(), Value(), t({3}), t({3})}},
+      {{t({2, 3, 4}), running_mean, running_var}, {{"use_input_stats", Value(false)}}}};
+  m["torch.instance_norm"] = {
+      {{t({2, 3, 4}), t({3}), t({3}), Value(), Value(), Value(true), Value(0.1), Value(1e-5), Value(true)}}};
+  const Value bilinear("bilinear");
+  m["interpolate"] = {{{t({1, 2, 3, 4}), ints({5, 6})}, {{"mode", bilinear}}},
+                      {{t({1, 2, 3, 4})}, {{"scale_factor", Value(2.0)}, {"mode", bilinear}, {"align_corners", Value(true)}}},
+                      {{t({2, 1, 5}), i(3)}, {{"mode", Value("linear")}}},
+                      {{t({1, 1, 3, 3})}, {{"scale_factor", Value(1.5)}, {"mode", Value("bicubic")}}},
+                      {{t({1, 2, 3, 4}), ints({4, 7})}},
+                      {{t({1, 1, 2, 3, 2}), ints({3, 4, 3})}, {{"mode", Value("trilinear")}}},
+                      {{t({1, 2, 4, 6}), ints({2, 3})}, {{"mode", Value("area")}}}};
+  m["conv_transpose1d"] = {
+      {{t({2, 3, 5}), t({3, 2, 3}), t({2})}, {{"stride", ints({2})}, {"padding", ints({1})}, {"output_padding", ints({1})}}},
+      {{t({4, 5}), t({4, 1, 2}), Value(), ints({1}), ints({0}), ints({0}), i(2)}}};
+  m["conv_transpose2d"] = {{{t({1, 3, 4, 4}), t({3, 2, 4, 4}), t({2})}, {{"stride", ints({2})}, {"padding", ints({1})}}},
+                           {{t({2, 4, 3, 2}), t({4, 1, 2, 3}), Value(), ints({2, 1}), ints({0, 1}), ints({1, 0}), i(2)}}};
+}
+
 // Normalisation, embedding, pad and the torch.linalg norms. torch.batch_norm
 // and F.batch_norm order their arguments differently: keyed by full name.
 void add_norm_samples(std::map<std::string, std::vector<Sample>>& m) {
@@ -299,6 +383,7 @@ const std::map<std::string, std::vector<Sample>>& explicit_samples() {
     for (const char* op : {"bitwise_not", "bitwise_not_", "__invert__"}) m[op] = {{{bits}}};
     add_nn_samples(m);
     add_norm_samples(m);
+    add_more_nn_samples(m);
     add_conv_samples(m);
     add_linalg_samples(m);
     m["prod"] = {{{t({2, 3})}}, {{t({2, 3}), i(1)}}, {{t({2, 3}), i(0), Value(true)}}};
@@ -392,6 +477,21 @@ const std::map<std::string, std::vector<Sample>>& explicit_samples() {
                    {{Value("ab,cb,bd->ad"), t({2, 3}), t({4, 3}), t({3, 2})}},
                    {{Value("ij,ij->ij"), t({2, 3}), t({1, 3})}}};
     m["chain_matmul"] = {{{t({2, 3}), t({3, 4}), t({4, 2})}}, {{t({2, 3})}}};
+    // The integer operators: fixed integer operands (nothing to differentiate).
+    const Value ints_a = index({12, -18, 0, 7, 9, 5}, {2, 3});
+    const Value ints_b = index({8, 12, 0}, {3});
+    const Value counts = index({1, 2, 3}, {3});
+    m["bitwise_left_shift"] = {{{ints_a, counts}}, {{ints_a, i(3)}}};
+    m["bitwise_right_shift"] = m["bitwise_left_shift"];
+    for (const char* op : {"bitwise_left_shift_", "bitwise_right_shift_", "__lshift__", "__rshift__", "__ilshift__",
+                           "__irshift__"})
+      m[op] = m["bitwise_left_shift"];
+    m["gcd"] = {{{ints_a, ints_b}}};
+    m["lcm"] = m["gcd"];
+    m["gcd_"] = m["gcd"];
+    m["lcm_"] = m["gcd"];
+    m["__rlshift__"] = {{{counts, i(3)}}};
+    m["__rrshift__"] = {{{counts, i(64)}}};
     // Scans, integrals and quantiles (dispatch/composite/scan_ops.cpp).
     m["cummax"] = {{{t({2, 3}), i(1)}}, {{t({3, 2}), i(0)}}, {{t({}), i(0)}}};
     m["cummin"] = m["cummax"];

@@ -335,8 +335,8 @@ TEST(EvalParser, SyntaxErrorColumns) {
       {"f(a=1, a=2)", 7, "keyword argument repeated: a"},
       {"1 < 2 < 3", 6, "chained comparisons are not supported"},
       {"x = 1", 2, "unexpected '='"},
-      {"7 << 2", 2, "operator '<<' is not supported"},
-      {"7 << 2", 2, "operator '<<' is not supported"},
+      {"x <<= 2", 2, "operator '<<=' is not supported"},
+      {"x >>= 2", 2, "operator '>>=' is not supported"},
       {"x if y else z", 2, "keyword 'if' is not supported"},
       {"x &= 1", 2, "operator '&=' is not supported"},
       {"a is b", 2, "keyword 'is' is not supported"},
@@ -876,6 +876,18 @@ TEST(EvalParser, BitwiseAndLogicalOperatorsOnNumbers) {
   EXPECT_EQ(run("3 & 5"), "1");
   EXPECT_EQ(run("3 | 5"), "7");
   EXPECT_EQ(run("3 ^ 5"), "6");
+  // Shifts bind between & and +, as in Python; a negative count is a
+  // ValueError, a result past int64 an OverflowError.
+  EXPECT_EQ(tree("a << b + c & d"), "((a << (b + c)) & d)");
+  EXPECT_EQ(run("7 << 2"), "28");
+  EXPECT_EQ(run("-7 >> 1"), "-4");
+  EXPECT_EQ(run("True << 3"), "8");
+  EXPECT_EQ(run("5 >> 70"), "0");
+  EXPECT_EQ(run("torch.tensor([1, 2]) << 2"), "tensor([4, 8])");
+  EXPECT_EQ(run("3 << torch.tensor([1, 2])"), "tensor([ 6, 12])");
+  EXPECT_THROW(run("1 << -1"), wick::ValueError);
+  EXPECT_THROW(run("1 << 63"), ev::OverflowError);
+  EXPECT_THROW(run("1.5 << 1"), wick::TypeError);
   EXPECT_EQ(run("True & False"), "False");
   EXPECT_EQ(run("True | 2"), "3");
   EXPECT_EQ(run("~5"), "-6");

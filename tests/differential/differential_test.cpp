@@ -91,12 +91,25 @@ const Divergence kDivergences[] = {
     {{"torch.sum(*, out=*", "torch.mean(*, out=*"},
      "torch.sum(x, out=o) and torch.mean(x, out=o) without dim: PyTorch has out= only in its overload with dim (an "
      "invalid combination without); wick's one overload takes dim=None and out="},
-    {{"F.batch_norm(*", "torch.batch_norm(*"},
-     "batch_norm where an element cancels to about 1e-8 of its scale: PyTorch's CPU kernel computes y = x * "
+    {{"F.batch_norm(*", "torch.batch_norm(*", "F.instance_norm(*", "torch.instance_norm(*"},
+     "batch_norm (and instance_norm, which is batch_norm of the reshaped input) where an element cancels to about 1e-8 of its scale: PyTorch's CPU kernel computes y = x * "
      "alpha + beta rounded once (a fused multiply-add), and in training mode sums the batch statistics in its own "
      "order; wick folds the statistics into the same alpha and beta but rounds the product and the sum (no fused "
      "multiply-add operator yet): -4.06e-08 in PyTorch, 0 in wick (issue 18, item 2)"},
     {{"2 ** 100"}, "Python's ints are unbounded; wick's are int64 and raise OverflowError"},
+    {{"torch.conv_transpose1d(*torch.bfloat16*", "torch.conv_transpose2d(*torch.bfloat16*"},
+     "bfloat16 conv_transpose on the CPU: PyTorch 1.13 checks the channels of a plain convolution there and refuses "
+     "every call ('Given groups=1, weight of size [3, 2, 1, 3], expected input[2, 3, 1, 5] to have 2 channels'); "
+     "wick computes it"},
+    {{"F.soft_margin_loss(*torch.complex*"},
+     "complex soft_margin_loss: PyTorch 1.13 computes it; wick's log1p has no complex kernel yet and says so"},
+    {{"F.interpolate(*torch.bfloat16*mode='bicubic'*"},
+     "bfloat16 bicubic interpolation: PyTorch 1.13 computes the source positions and weights in bfloat16; wick "
+     "computes them in float32 and rounds only the weights, so its result is the more accurate one"},
+    {{"torch.bitwise_left_shift(torch.tensor(\\[1, -1, 5\\]), torch.tensor(\\[63, 64, -1\\]))"},
+     "a shift count below 0 or of the type's width or more: PyTorch 1.13's CPU kernel leaves it to the hardware "
+     "(x86 takes the count modulo the width: -1 << 64 is -1); wick shifts every bit out, on every backend (Note "
+     "[Shift counts])"},
     {{"(torch.linspace(-1.57, 1.9, 4)).addbmm_(*"},
      "addbmm_ on a self of another shape than the result's: PyTorch 1.13 resizes self to the result and writes it; "
      "wick refuses it as every other in-place operator does (\"output with shape [4] doesn't match the broadcast "

@@ -216,8 +216,9 @@ def catalog_cases():
             positional = [p for p in parts if not re.match(r"^\w+=", p)]
             if "method" in op.variants and positional:
                 cases.append(f"{seed}({positional[0]}).{s.name}({', '.join(parts[1:])})")
-            for alias_ns in op.list("also"):
-                cases.append(f"{seed}{python_name(alias_ns, s.name)}({args})")
+            for also in op.list("also"):
+                alias_ns, _, alias_name = (x.strip() for x in also.partition(" as "))
+                cases.append(f"{seed}{python_name(alias_ns, alias_name or s.name)}({args})")
             for other in op.list("names"):
                 cases.append(f"{seed}{python_name(op.ns, other)}({args})")
                 if "method" in op.variants and positional:
@@ -691,6 +692,83 @@ ERRORS = [
 # --- edge values and refusals of single operators ------------------------------------------------
 
 EDGES = [
+    # integer shifts, gcd/lcm and nextafter at their edges
+    "torch.bitwise_left_shift(torch.tensor([1, -1, 5]), torch.tensor([63, 64, -1]))",
+    "torch.bitwise_right_shift(torch.tensor([-8, 8, 7]), torch.tensor([1, 70, -2]))",
+    "torch.tensor([1, 2], dtype=torch.uint8) << 7", "torch.tensor([1., 2.]) << 1", "torch.tensor([True]) >> 1",
+    "torch.gcd(torch.tensor([0, -4, 9]), torch.tensor([0, 6, -3]))", "torch.lcm(torch.tensor([0, -4, 9]), torch.tensor([5, 6, -3]))",
+    "torch.gcd(torch.tensor([1.]), torch.tensor([2.]))", "torch.nextafter(torch.tensor([1., 0.]), torch.tensor([2., -1.]))",
+    # nn.functional: distances, shuffles, losses, dropouts at their edges and errors
+    "torch.nn.functional.one_hot(torch.tensor([0, 3]), 2)", "torch.nn.functional.one_hot(torch.tensor([-1, 0]))",
+    "torch.nn.functional.one_hot(torch.tensor([1., 0.]))", "torch.nn.functional.one_hot(torch.zeros(0, dtype=torch.long))",
+    "torch.nn.functional.one_hot(torch.zeros(0, dtype=torch.long), 3)",
+    "torch.nn.functional.normalize(torch.zeros(2, 3))", "torch.nn.functional.normalize(torch.tensor([[3., 4.]]), p=1)",
+    "torch.cosine_similarity(torch.tensor([1, 2]), torch.tensor([3, 4]), 0)",
+    "torch.cosine_similarity(torch.zeros(2, 3), torch.ones(2, 3))", "torch.cosine_similarity(torch.ones(2, 3), torch.ones(4, 3))",
+    "torch.pairwise_distance(torch.ones(3), torch.zeros(3))", "torch.pairwise_distance(torch.tensor(1.), torch.tensor(2.))",
+    "torch.pdist(torch.ones(3))", "torch.pdist(torch.ones(3, 2, dtype=torch.long))", "torch.pdist(torch.ones(2, 2), -1.)",
+    "torch.pdist(torch.arange(6.).reshape(3, 2), 0.)", "torch.pdist(torch.arange(6.).reshape(3, 2), float('inf'))",
+    "torch.pixel_shuffle(torch.ones(2, 3), 2)", "torch.pixel_shuffle(torch.ones(3, 2, 2), 2)",
+    "torch.pixel_shuffle(torch.ones(4, 2, 2), 0)", "torch.pixel_unshuffle(torch.ones(1, 3, 2), 2)",
+    "torch.pixel_unshuffle(torch.ones(1, 2, 3), 2)", "torch.pixel_unshuffle(torch.ones(1, 2, 2), -1)",
+    "torch.channel_shuffle(torch.ones(2, 3), 1)", "torch.channel_shuffle(torch.ones(1, 3, 2), 2)",
+    "torch.channel_shuffle(torch.ones(1, 4, 2), 0)",
+    "torch.nn.functional.huber_loss(torch.ones(2), torch.zeros(2), delta=0.)",
+    "torch.nn.functional.smooth_l1_loss(torch.ones(2), torch.zeros(2), beta=-1.)",
+    "torch.nn.functional.huber_loss(torch.ones(2, 3), torch.zeros(3))",
+    "torch.nn.functional.kl_div(torch.ones(2, 3), torch.ones(2, 3))",
+    "torch.nn.functional.kl_div(torch.ones(2), torch.tensor([0., 1.]), reduction='foo')",
+    "torch.nn.functional.kl_div(torch.tensor(0.5), torch.tensor(0.25), reduction='batchmean')",
+    "torch.kl_div(torch.ones(2, dtype=torch.long), torch.ones(2))", "torch.kl_div(torch.ones(2), torch.ones(2), 3)",
+    "torch.nn.functional.hinge_embedding_loss(torch.tensor([0.3, -2., 1.5]), torch.tensor([1., -1., -1.]))",
+    "torch.nn.functional.margin_ranking_loss(torch.ones(3), torch.ones(3), torch.ones(1, 3))",
+    "torch.nn.functional.cosine_embedding_loss(torch.ones(2, 3), torch.ones(2, 3), torch.ones(2, 1))",
+    "torch.nn.functional.cosine_embedding_loss(torch.ones(3), torch.ones(3), torch.ones(1))",
+    "torch.nn.functional.cosine_embedding_loss(torch.eye(3)[:2], torch.ones(2, 3), torch.tensor([1., -1.]), margin=0.2)",
+    "torch.nn.functional.poisson_nll_loss(torch.tensor([0.5, 2.]), torch.tensor([0., 3.]), log_input=False, full=True)",
+    "torch.nn.functional.gaussian_nll_loss(torch.ones(2, 3), torch.zeros(2, 3), torch.ones(3))",
+    "torch.nn.functional.gaussian_nll_loss(torch.ones(2, 3), torch.zeros(2, 3), -torch.ones(2, 3))",
+    "torch.nn.functional.gaussian_nll_loss(torch.ones(2, 3), torch.zeros(2, 3), torch.zeros(2, 3))",
+    "torch.nn.functional.gaussian_nll_loss(torch.ones(2), torch.zeros(2), torch.ones(2), reduction='foo')",
+    "torch.nn.functional.triplet_margin_loss(torch.ones(3), torch.ones(2, 3), torch.ones(2, 3))",
+    "torch.triplet_margin_loss(torch.ones(2, 3), torch.zeros(2, 3), torch.ones(2, 3), swap=True)",
+    "torch.nn.functional.multilabel_soft_margin_loss(torch.tensor([[0.5, -1.], [2., 0.]]), torch.tensor([[1., 0.], [0., 1.]]), reduction='sum')",
+    "torch.nn.functional.dropout1d(torch.ones(2), 0.5)", "torch.nn.functional.dropout1d(torch.ones(2, 3), 1.5)",
+    "torch.nn.functional.dropout2d(torch.ones(2, 3, 2), 1.0)", "torch.nn.functional.dropout3d(torch.ones(3, 2), 1.0)",
+    "torch.nn.functional.alpha_dropout(torch.ones(2, 3), 1.0, True)", "torch.feature_alpha_dropout(torch.ones(3), 0.5, True)",
+    "torch.feature_dropout(torch.ones(3), 0.5, True)", "torch.alpha_dropout(torch.ones(2), -0.5, True)",
+    "torch.nn.functional.local_response_norm(torch.ones(2, 3), 2)", "torch.nn.functional.local_response_norm(torch.ones(1, 0, 2), 2)",
+    "torch.nn.functional.local_response_norm(torch.arange(24.).reshape(1, 4, 3, 2), 3, alpha=0.1)",
+    "torch.nn.functional.lp_pool2d(torch.tensor([[[-1., 2.], [3., -4.]]]), 1., 2)",
+    "torch.nn.functional.lp_pool1d(torch.arange(6.).reshape(1, 6), 2., 2, ceil_mode=True)",
+    "torch.nn.functional.instance_norm(torch.ones(2, 3, 1))", "torch.nn.functional.instance_norm(torch.arange(12.).reshape(2, 3, 2), use_input_stats=False)",
+    "torch.instance_norm(torch.arange(12.).reshape(2, 3, 2), None, None, torch.zeros(3), torch.ones(3), False, 0.1, 1e-5, True)",
+    "torch.nn.functional.softmin(torch.arange(6.).reshape(2, 3))", "torch.special.expit(torch.tensor([-1., 0., 2.]))",
+    "torch.special.logsumexp(torch.tensor([[1., 2.], [3., 4.]]), 1)", "torch.special.softmax(torch.tensor([1, 2]), 0)",
+    # interpolate and the transposed convolutions
+    "torch.nn.functional.interpolate(torch.arange(6.).reshape(1, 1, 2, 3), scale_factor=1.7, mode='bilinear')",
+    "torch.nn.functional.interpolate(torch.arange(6.).reshape(1, 1, 2, 3), scale_factor=1.7, mode='bilinear', recompute_scale_factor=True)",
+    "torch.nn.functional.interpolate(torch.arange(6.).reshape(1, 1, 6), scale_factor=0.4, mode='nearest')",
+    "torch.nn.functional.interpolate(torch.arange(6.).reshape(1, 1, 6), size=4, mode='linear', align_corners=True)",
+    "torch.nn.functional.interpolate(torch.arange(9.).reshape(1, 1, 3, 3), size=(5, 2), mode='bicubic', align_corners=True)",
+    "torch.nn.functional.interpolate(torch.arange(6, dtype=torch.uint8).reshape(1, 1, 6), size=9)",
+    "torch.nn.functional.interpolate(torch.arange(6).reshape(1, 1, 6), size=9, mode='linear')",
+    "torch.nn.functional.interpolate(torch.ones(1, 1, 4), size=2, mode='bilinear')",
+    "torch.nn.functional.interpolate(torch.ones(1, 1, 2, 2), size=(3,), mode='bilinear')",
+    "torch.nn.functional.interpolate(torch.ones(1, 1, 2, 2), size=3, scale_factor=2.0)",
+    "torch.nn.functional.interpolate(torch.ones(1, 1, 2, 2))",
+    "torch.nn.functional.interpolate(torch.ones(1, 1, 2, 2), size=3, align_corners=True)",
+    "torch.nn.functional.interpolate(torch.ones(1, 1, 2, 2), size=3, mode='foo')",
+    "torch.nn.functional.interpolate(torch.ones(2, 2), size=3)",
+    "torch.nn.functional.interpolate(torch.ones(1, 1, 2, 2), size=0)",
+    "torch.nn.functional.interpolate(torch.arange(24.).reshape(1, 1, 2, 3, 4), size=(1, 2, 3), mode='area')",
+    "torch.nn.functional.interpolate(torch.arange(8.).reshape(1, 1, 8), scale_factor=0.5, mode='area')",
+    "torch.conv_transpose2d(torch.ones(1, 2, 3, 3), torch.ones(3, 1, 2, 2))",
+    "torch.conv_transpose2d(torch.ones(1, 2, 3, 3), torch.ones(2, 1, 2, 2), stride=2, output_padding=2)",
+    "torch.conv_transpose1d(torch.ones(1, 2, 3), torch.ones(2, 1, 2), output_padding=1)",
+    "torch.conv_transpose2d(torch.ones(1, 2, 1, 1), torch.ones(2, 1, 1, 1), padding=1)",
+    "torch.conv_transpose2d(torch.ones(2, 3, 3), torch.ones(2, 1, 2, 2), torch.ones(2))",
+    "torch.conv_transpose1d(torch.arange(6.).reshape(1, 2, 3), torch.arange(8.).reshape(2, 2, 2), stride=3, padding=1, output_padding=2, dilation=2)",
     # quantiles with a tensor q (the .ops samples have no float literal tensors), NaN lines, interpolations,
     # and the scans at NaN, ties and infinities
     "torch.quantile(torch.arange(10.).reshape(2, 5), torch.tensor([0.25, 0.5, 1.0]), dim=1)",

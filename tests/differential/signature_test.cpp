@@ -92,9 +92,12 @@ const SignatureDivergence kSignatureDivergences[] = {
     {{"torch.functional.unique(*", "torch.functional.unique_consecutive(*", "torch.unique_consecutive(*"},
      "PyTorch's are Python functions behind a wrapper that picks the result's form, so their signature reads "
      "(*args, **kwargs); wick's give the parameters they take"},
-    {{"torch.binary_cross_entropy_with_logits(*reduction=0)"},
-     "PyTorch 1.13's parser string says reduction=at::Reduction::Mean, but its binding reads it as 0 (none): "
-     "torch.binary_cross_entropy_with_logits(x, y) is unreduced; wick says what it does"},
+    {{"torch.binary_cross_entropy_with_logits(*reduction=0)", "torch.kl_div(*reduction=0, \\*, log_target=False)",
+      "torch.hinge_embedding_loss(*reduction=0)", "torch.margin_ranking_loss(*reduction=0)",
+      "torch.cosine_embedding_loss(*reduction=0)", "torch.triplet_margin_loss(*reduction=0)"},
+     "PyTorch 1.13's parser strings of its ATen losses say reduction=Mean (1), but its binding reads the default as 0 "
+     "(none): torch.binary_cross_entropy_with_logits(x, y) and torch.kl_div(x, y) are unreduced; wick says what it "
+     "does"},
 };
 
 bool matches(const SignatureDivergence& d, const std::string& text) {

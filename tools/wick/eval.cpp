@@ -85,6 +85,10 @@ std::string_view dunder(BinaryOp op) noexcept {
       return "__or__";
     case BinaryOp::kXor:
       return "__xor__";
+    case BinaryOp::kLShift:
+      return "__lshift__";
+    case BinaryOp::kRShift:
+      return "__rshift__";
     case BinaryOp::kEq:
       return "__eq__";
     case BinaryOp::kNe:
@@ -127,6 +131,10 @@ std::string_view reflected_dunder(BinaryOp op) noexcept {
       return "__ror__";
     case BinaryOp::kXor:
       return "__rxor__";
+    case BinaryOp::kLShift:
+      return "__rlshift__";
+    case BinaryOp::kRShift:
+      return "__rrshift__";
     case BinaryOp::kEq:
       return "__eq__";
     case BinaryOp::kNe:

@@ -127,6 +127,8 @@ enum class BinaryOp : std::uint8_t {
   kAnd,
   kOr,
   kXor,
+  kLShift,
+  kRShift,
   kEq,  // the comparisons come last (is_comparison)
   kNe,
   kLt,

@@ -302,10 +302,10 @@ class Lexer {
   }
 
   void op(Token& t) {
-    static constexpr std::string_view kOps[] = {"**", "//", "==", "!=", "<=", ">=", "...", "(", ")", "[", "]",
+    static constexpr std::string_view kOps[] = {"**", "//", "==", "!=", "<=", ">=", "<<", ">>", "...", "(", ")", "[", "]",
                                                 "{",  "}",  ",",  ":",  ".",  "=",  "+",   "-", "*", "/", "%",
                                                 "@",  "<",  ">",  ";",  "&",  "|",  "^",   "~"};
-    static constexpr std::string_view kUnsupported[] = {"<<", ">>", "->", ":=", "&=", "|=", "^=", "!"};
+    static constexpr std::string_view kUnsupported[] = {"<<=", ">>=", "->", ":=", "&=", "|=", "^=", "!"};
     const std::string_view rest = text_.substr(pos_);
     for (std::string_view u : kUnsupported) {
       if (rest.starts_with(u) && !(u == "!" && rest.starts_with("!="))) {

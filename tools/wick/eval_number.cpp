@@ -297,6 +297,22 @@ Value number_binary(BinaryOp op, const Value& l, const Value& r) {
     if (l.is_bool() && r.is_bool()) return Value(v != 0);
     return Value(v);
   }
+  if (op == BinaryOp::kLShift || op == BinaryOp::kRShift) {
+    // Python: on ints and bools only; a negative count is a ValueError.
+    if (!ints) {
+      throw TypeError(detail::str_cat("unsupported operand type(s) for ", op_symbol(op), ": '", l.type_name(), "' and '",
+                                      r.type_name(), "'"));
+    }
+    const std::int64_t a = l.to_int();
+    const std::int64_t b = r.to_int();
+    if (b < 0) throw ValueError("negative shift count");
+    if (op == BinaryOp::kRShift) return Value(b >= 63 ? (a < 0 ? std::int64_t{-1} : std::int64_t{0}) : a >> b);
+    if (a == 0) return Value(std::int64_t{0});
+    // a << b fits in int64 when shifting back gives a again.
+    const auto shifted = b >= 63 ? std::int64_t{0} : static_cast<std::int64_t>(static_cast<std::uint64_t>(a) << b);
+    if (b >= 63 || (shifted >> b) != a) int_overflow(l, "<<", r);
+    return Value(shifted);
+  }
   if (op == BinaryOp::kMod) return python_mod(l, r, ints);
   if (op == BinaryOp::kFloorDiv) return python_floordiv(l, r, ints);
   if (op == BinaryOp::kPow) {

@@ -200,7 +200,20 @@ class Parser {
   }
   std::unique_ptr<Node> bit_or() { return left_chain("|", BinaryOp::kOr, &Parser::bit_xor); }
   std::unique_ptr<Node> bit_xor() { return left_chain("^", BinaryOp::kXor, &Parser::bit_and); }
-  std::unique_ptr<Node> bit_and() { return left_chain("&", BinaryOp::kAnd, &Parser::sum); }
+  std::unique_ptr<Node> bit_and() { return left_chain("&", BinaryOp::kAnd, &Parser::shift); }
+
+  // Python's << and >> level, between & and + -.
+  std::unique_ptr<Node> shift() {
+    auto left = sum();
+    for (;;) {
+      if (accept("<<"))
+        left = binary(BinaryOp::kLShift, std::move(left), sum());
+      else if (accept(">>"))
+        left = binary(BinaryOp::kRShift, std::move(left), sum());
+      else
+        return left;
+    }
+  }
 
   std::unique_ptr<Node> sum() {
     auto left = term();
@@ -672,6 +685,10 @@ std::string_view op_symbol(BinaryOp op) noexcept {
       return "|";
     case BinaryOp::kXor:
       return "^";
+    case BinaryOp::kLShift:
+      return "<<";
+    case BinaryOp::kRShift:
+      return ">>";
     case BinaryOp::kPow:
       return "**";
     case BinaryOp::kEq:

@@ -126,6 +126,82 @@ WICK_HOST_DEVICE T bitwise_not(T v) {
   }
 }
 
+/// Note [Shift counts]
+/// C++ leaves a shift by a negative count, or by the type's width or more,
+/// undefined (PyTorch 1.13's CPU kernels return what the hardware gives
+/// there: x86 masks the count). wick defines them as a shift of every bit
+/// out: a left shift gives 0, a right shift the sign (0 or -1). A left
+/// shift wraps in the unsigned type, as PyTorch's does within the width.
+template <typename T>
+WICK_HOST_DEVICE T left_shift(T a, T b) {
+  constexpr T kBits = static_cast<T>(sizeof(T) * 8);
+  if constexpr (std::is_signed_v<T>) {
+    if (b < 0) return T(0);
+  }
+  if (b >= kBits) return T(0);
+  using U = std::make_unsigned_t<T>;
+  return static_cast<T>(static_cast<U>(static_cast<U>(a) << b));
+}
+template <typename T>
+WICK_HOST_DEVICE T right_shift(T a, T b) {
+  constexpr T kBits = static_cast<T>(sizeof(T) * 8);
+  bool out_of_range = b >= kBits;
+  if constexpr (std::is_signed_v<T>) out_of_range = out_of_range || b < 0;
+  if (out_of_range) {
+    if constexpr (std::is_signed_v<T>) return a < 0 ? T(-1) : T(0);
+    return T(0);
+  }
+  return static_cast<T>(a >> b);  // arithmetic for a negative a (C++20)
+}
+
+/// |a| in the unsigned type: the magnitude of the most negative value too.
+template <typename T>
+WICK_HOST_DEVICE std::make_unsigned_t<T> magnitude(T a) {
+  using U = std::make_unsigned_t<T>;
+  if constexpr (std::is_signed_v<T>) {
+    if (a < 0) return static_cast<U>(U(0) - static_cast<U>(a));
+  }
+  return static_cast<U>(a);
+}
+/// The greatest common divisor, never negative except gcd(INT_MIN, 0) (its
+/// magnitude does not fit, as in PyTorch); gcd(0, 0) is 0.
+template <typename T>
+WICK_HOST_DEVICE T gcd(T a, T b) {
+  using U = std::make_unsigned_t<T>;
+  U x = magnitude(a);
+  U y = magnitude(b);
+  while (y != 0) {
+    const U r = static_cast<U>(x % y);
+    x = y;
+    y = r;
+  }
+  return static_cast<T>(x);
+}
+/// The least common multiple, |a / gcd * b| with wrapping products as in
+/// PyTorch; 0 when either is 0.
+template <typename T>
+WICK_HOST_DEVICE T lcm(T a, T b) {
+  using U = std::make_unsigned_t<T>;
+  const T g = gcd(a, b);
+  if (g == 0) return T(0);
+  const U m = magnitude(a) / magnitude(g);
+  return static_cast<T>(magnitude(static_cast<T>(static_cast<U>(m * magnitude(b)))));
+}
+
+/// The next float16 or bfloat16 value after `a` towards `b` (std::nextafter
+/// for the 16-bit types: one step of the bit pattern, away from or towards
+/// zero); NaN if either is NaN, `b` when they are equal.
+template <typename T>
+WICK_HOST_DEVICE T next_after_16(T a, T b) {
+  const float x = a;
+  const float y = b;
+  if (x != x || y != y) return T(x + y);
+  if (x == y) return b;
+  if (x == 0.0f) return T::from_bits(y > 0.0f ? std::uint16_t{1} : std::uint16_t{0x8001});
+  const bool away_from_zero = (x < y) == (x > 0.0f);
+  return T::from_bits(static_cast<std::uint16_t>(away_from_zero ? a.bits + 1 : a.bits - 1));
+}
+
 /// Complex division as PyTorch 1.13 computes it: (ac + bd) / (c² + d²) and
 /// (bc - ad) / (c² + d²), which gives its signs of zero parts (-2 / -0.5j
 /// is 0.-4.j). Like PyTorch 1.13's, it overflows for divisors beyond about
