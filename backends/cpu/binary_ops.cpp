@@ -125,28 +125,30 @@ void div(const M& m, const Tensor& r, const Tensor& a, const Tensor& b, std::opt
 namespace {
 
 // A binary operator with one loop body for every dtype in kSet of the
-// meta's compute dtype, writing that dtype. Half and bfloat16 compute in
-// float (fn sees floats) and round the result.
-template <std::uint32_t kSet = dtypes::kAll, typename Fn>
-void simple_binary(const char* kernel, const M& m, const Tensor& r, const Tensor& a, const Tensor& b, Fn fn) {
+// meta's compute dtype, writing that dtype, or bool for a comparison or
+// logical operator (kPredicate): each dtype's loop is built for the one
+// output type it can have. Half and bfloat16 compute in float (fn sees
+// floats) and round the result.
+template <std::uint32_t kSet, bool kPredicate, typename Fn>
+void binary_kernel(const char* kernel, const M& m, const Tensor& r, const Tensor& a, const Tensor& b, Fn fn) {
   const Promoted x = promoted(m, a, b);
   visit_dtype<kSet>(m.compute, kernel, [&](auto tag) {
     using T = decltype(tag);
     using C = compute_type_t<T>;
-    binary_loop<T, T>(r, x.a, x.b, [&](T p, T q) { return static_cast<T>(fn(C(p), C(q))); });
+    if constexpr (kPredicate) {
+      binary_loop<bool, T>(r, x.a, x.b, [&](T p, T q) { return convert<bool>(fn(C(p), C(q))); });
+    } else {
+      binary_loop<T, T>(r, x.a, x.b, [&](T p, T q) { return static_cast<T>(fn(C(p), C(q))); });
+    }
   });
 }
-
-// A comparison or logical operator: the same, writing bool. Each dtype's
-// loop is built for the one output type it can have.
+template <std::uint32_t kSet = dtypes::kAll, typename Fn>
+void simple_binary(const char* kernel, const M& m, const Tensor& r, const Tensor& a, const Tensor& b, Fn fn) {
+  binary_kernel<kSet, false>(kernel, m, r, a, b, fn);
+}
 template <std::uint32_t kSet = dtypes::kAll, typename Fn>
 void predicate_binary(const char* kernel, const M& m, const Tensor& r, const Tensor& a, const Tensor& b, Fn fn) {
-  const Promoted x = promoted(m, a, b);
-  visit_dtype<kSet>(m.compute, kernel, [&](auto tag) {
-    using T = decltype(tag);
-    using C = compute_type_t<T>;
-    binary_loop<bool, T>(r, x.a, x.b, [&](T p, T q) { return convert<bool>(fn(C(p), C(q))); });
-  });
+  binary_kernel<kSet, true>(kernel, m, r, a, b, fn);
 }
 
 }  // namespace

@@ -564,13 +564,17 @@ Tensor channel_dropout(const char* op, int spatial, T input, double p, bool trai
     WICK_CHECK(d == 2 || d == 3, RuntimeError, op, ": dropout1d: Expected 2D or 3D input, but received a ", d,
                "D input. Note that dropout1d exists to provide channel-wise dropout on inputs with 1 spatial "
                "dimension, a channel dimension, and an optional batch dimension (i.e. 2D or 3D inputs).");
-  } else if (spatial == 2) {
-    if (d != 3 && d != 4)
-      logging::warn(op, ": dropout2d: Received a ", d,
-                    "-D input to dropout2d, which is deprecated and will result in an error in a future release. To "
-                    "retain the behavior and silence this warning, please use dropout instead. Note that dropout2d "
-                    "exists to provide channel-wise dropout on inputs with 2 spatial dimensions, a channel dimension, "
-                    "and an optional batch dimension (i.e. 3D or 4D inputs).");
+  } else if (d != spatial + 1 && d != spatial + 2) {
+    // dropout2d and dropout3d warn of any other rank (PyTorch 1.13's text).
+    const std::string name = "dropout" + std::to_string(spatial) + "d";
+    logging::warn(op, ": ", name, ": Received a ", d, "-D input to ", name,
+                  ", which is deprecated and will result in an error in a future release. To retain the behavior and "
+                  "silence this warning, please use dropout instead. Note that ",
+                  name, " exists to provide channel-wise dropout on inputs with ", spatial,
+                  " spatial dimensions, a channel dimension, and an optional batch dimension (i.e. ", spatial + 1,
+                  "D or ", spatial + 2, "D inputs).");
+  }
+  if (spatial == 2) {
     if (d == 3)
       logging::warn(op,
                     ": dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout behavior "
@@ -579,13 +583,6 @@ Tensor channel_dropout(const char* op, int spatial, T input, double p, bool trai
                     "shape (C, H, W). To maintain the 1D channel-wise dropout behavior, please switch to using "
                     "dropout1d instead.");
     return feature_dropout_impl(op, input, p, training, inplace);
-  } else {
-    if (d != 4 && d != 5)
-      logging::warn(op, ": dropout3d: Received a ", d,
-                    "-D input to dropout3d, which is deprecated and will result in an error in a future release. To "
-                    "retain the behavior and silence this warning, please use dropout instead. Note that dropout3d "
-                    "exists to provide channel-wise dropout on inputs with 3 spatial dimensions, a channel dimension, "
-                    "and an optional batch dimension (i.e. 4D or 5D inputs).");
   }
   const bool batched = d == spatial + 2;
   if (batched) return feature_dropout_impl(op, input, p, training, inplace);
