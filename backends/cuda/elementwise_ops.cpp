@@ -137,6 +137,8 @@ WICK_CUDA_BINARY(bitwise_and, kBitwiseAnd)
 WICK_CUDA_BINARY(bitwise_or, kBitwiseOr)
 WICK_CUDA_BINARY(bitwise_xor, kBitwiseXor)
 WICK_CUDA_BINARY(logical_and, kLogicalAnd)
+WICK_CUDA_BINARY(logical_or, kLogicalOr)
+WICK_CUDA_BINARY(logical_xor, kLogicalXor)
 #undef WICK_CUDA_BINARY
 
 // The integer operators and nextafter: PyTorch's CUDA kernels refuse the
@@ -153,13 +155,6 @@ WICK_CUDA_BINARY_IN(lcm, kLcm, "lcm_cuda", is_integral(m.compute, false))
 WICK_CUDA_BINARY_IN(nextafter, kNextafter, "nextafter_cuda",
                     m.compute == ScalarType::kFloat32 || m.compute == ScalarType::kFloat64)
 #undef WICK_CUDA_BINARY_IN
-#define WICK_CUDA_BINARY(NAME, BOP)                                                 \
-  void NAME(const M& m, const Tensor& out, const Tensor& a, const Tensor& b) {      \
-    launch_binary_into("torch." #NAME, #NAME "_cuda", BinaryOp::BOP, m, out, a, b); \
-  }
-WICK_CUDA_BINARY(logical_or, kLogicalOr)
-WICK_CUDA_BINARY(logical_xor, kLogicalXor)
-#undef WICK_CUDA_BINARY
 
 // lerp(self, end, weight) from the nearer end.
 void lerp(const M& m, const Tensor& r, const Tensor& self, const Tensor& end, const Tensor& weight) {

@@ -15,6 +15,7 @@
 
 #include "core/demangle.h"
 #include "core/device_runtime.h"
+#include "core/frontend/out_variant.h"
 #include "wick/autograd.h"
 #include "wick/catalog.h"
 #include "wick/error.h"
@@ -114,14 +115,7 @@ std::string error_text(const std::exception& e) {
   return detail::str_cat(demangle(typeid(e)), ": ", e.what());
 }
 
-// A keyword-only `Tensor(a!) out` (F.normalize's positional, optional
-// `out` is an argument of an operator, not an out= variant).
-bool is_out_variant(const FunctionSchema& s) {
-  const int i = s.find_argument("out");
-  if (i < 0) return false;
-  const SchemaArgument& a = s.arguments[static_cast<std::size_t>(i)];
-  return a.kwarg_only && a.alias && a.alias->is_write;
-}
+using frontend::is_out_variant;
 
 // The operator an out= variant writes the result of: the first overload of
 // its lookup chain (Note [Sample lookup]) that is not an out= variant.

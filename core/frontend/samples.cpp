@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/frontend/out_variant.h"
 #include "wick/catalog.h"
 #include "wick/error.h"
 #include "wick/opcheck.h"
@@ -387,14 +388,7 @@ bool writes_first_argument(const FunctionSchema& s) {
   return !s.arguments.empty() && s.arguments[0].alias && s.arguments[0].alias->is_write;
 }
 
-// A keyword-only `Tensor(a!) out` (F.normalize's positional, optional
-// `out` is an argument of an operator, not an out= variant).
-bool is_out_variant(const FunctionSchema& s) {
-  const int i = s.find_argument("out");
-  if (i < 0) return false;
-  const SchemaArgument& a = s.arguments[static_cast<std::size_t>(i)];
-  return a.kwarg_only && a.alias && a.alias->is_write;
-}
+using frontend::is_out_variant;
 
 // The overload `op` borrows samples and tags from (Note [Sample lookup] in
 // wick/opcheck.h), or nothing.

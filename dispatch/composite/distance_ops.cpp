@@ -23,8 +23,6 @@ namespace {
 
 using T = const Tensor&;
 
-Tensor num(double v) { return wrap_scalar(Scalar(v)); }
-
 Tensor cosine_similarity_kernel(T x1, T x2, std::int64_t dim, double eps) {
   const char* op = "torch.cosine_similarity";
   const ScalarType common = result_type(x1, x2);
@@ -48,7 +46,7 @@ Tensor cosine_similarity_kernel(T x1, T x2, std::int64_t dim, double eps) {
 
 Tensor pairwise_distance_kernel(T x1, T x2, double p, double eps, bool keepdim) {
   const std::int64_t last = std::max(x1.dim(), x2.dim()) - 1;
-  return norm(add(sub(x1, x2), num(eps)), std::optional<Scalar>(Scalar(p)), IntArrayRef(last), keepdim);
+  return norm(add(sub(x1, x2), wrap_scalar(Scalar(eps))), std::optional<Scalar>(Scalar(p)), IntArrayRef(last), keepdim);
 }
 
 Tensor pdist_kernel(T input, double p) {
