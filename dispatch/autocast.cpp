@@ -81,6 +81,8 @@ const ListEntry kLists[] = {
     {"torch.linalg.inv", kF32, std::nullopt},
     {"torch.linalg.inv_ex", kF32, std::nullopt},
     {"torch.linalg.solve", kF32, std::nullopt},
+    {"torch.nn.functional.binary_cross_entropy", kF32, std::nullopt},
+    {"torch.cholesky", kF32, std::nullopt},
     {"torch.cholesky_solve", kF32, std::nullopt},
     {"torch.cholesky_inverse", kF32, std::nullopt},
     {"torch.linalg.cholesky_ex", kF32, std::nullopt},

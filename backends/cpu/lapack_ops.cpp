@@ -22,6 +22,7 @@
 #include <type_traits>
 #include <vector>
 
+#include <wick/batched_matrices.h>
 #include <wick/checked.h>
 #include <wick/meta.h>
 #include <wick/meta_linalg.h>
@@ -105,6 +106,11 @@ void zgesdd_(const char* jobz, const int* m, const int* n, std::complex<double>*
 
 namespace wick::cpu {
 namespace {
+
+using linalg_batches::batch_count;
+using linalg_batches::column_major;
+using linalg_batches::column_major_copy;
+using linalg_batches::expand_batch;
 
 using I64 = std::int64_t;
 
@@ -229,26 +235,6 @@ int lapack_int(I64 v, const char* op) {
   WICK_CHECK(v <= std::numeric_limits<int>::max(), RuntimeError, op, ": a matrix dimension of ", v,
              " exceeds LAPACK's 32-bit sizes");
   return static_cast<int>(v);
-}
-
-// t's matrices column-major (batches in order): t itself when it is so
-// already, for reading.
-Tensor column_major(const Tensor& t) { return t.transpose(-2, -1).contiguous().transpose(-2, -1); }
-// A new column-major copy of t's matrices, for LAPACK to overwrite.
-Tensor column_major_copy(const Tensor& t) { return t.transpose(-2, -1).clone().transpose(-2, -1); }
-
-// `t` broadcast to batch dims `batch` with its own last `keep` dims.
-Tensor expand_batch(const Tensor& t, IntArrayRef batch, I64 keep) {
-  DimVector shape(batch);
-  for (I64 d = t.dim() - keep; d < t.dim(); ++d) shape.push_back(t.size(d));
-  return t.expand(shape);
-}
-
-// The number of matrices of a [..., rows, cols] tensor.
-I64 batch_count(const Tensor& t) {
-  I64 n = 1;
-  for (I64 d = 0; d + 2 < t.dim(); ++d) n = checked_mul(n, t.size(d), "linalg");
-  return n;
 }
 
 // Solves on the left in the column-major `x` (holding the right-hand side,

@@ -44,6 +44,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <mutex>
 #include <type_traits>
 
@@ -51,6 +52,7 @@
 #include <wick/meta.h>
 #include <wick/tensor_util.h>
 
+#include "blas_call.h"
 #include "blas_kernels.h"
 #include "cuda_common.h"
 #include "cuda_ops.h"
@@ -60,46 +62,34 @@ namespace {
 
 using I64 = std::int64_t;
 
-void check_cublas(cublasStatus_t status, const char* op) {
-  WICK_CHECK(status == CUBLAS_STATUS_SUCCESS, RuntimeError, op, ": cuBLAS error: ", cublasGetStatusString(status));
-}
-
 // --- handles (Note [cuBLAS handles]) -------------------------------------------------------------
 
 constexpr int kMaxDevices = 64;
 
-struct HandleSlot {
-  std::mutex mutex;
-  cublasHandle_t handle = nullptr;
-  bool tf32 = false;  // the handle's math mode (a new handle's default math is full float32)
-};
-
-HandleSlot& handle_slot(int device) {
-  static std::array<HandleSlot, kMaxDevices> slots;
+BlasHandleSlot& handle_slot(int device) {
+  static std::array<BlasHandleSlot, kMaxDevices> slots;
   WICK_CHECK(device >= 0 && device < kMaxDevices, RuntimeError, "cuBLAS: device index ", device, " out of range");
   return slots[static_cast<std::size_t>(device)];
 }
 
-// The device's handle, locked and set to the current stream for one call.
-// The device must be current (a DeviceGuard in the caller).
-class BlasCall final {
- public:
-  BlasCall(Device device, const char* op) : slot_(handle_slot(device.index())), lock_(slot_.mutex) {
-    if (slot_.handle == nullptr) check_cublas(cublasCreate(&slot_.handle), op);
-    check_cublas(cublasSetStream(slot_.handle, current_stream()), op);
-    // Note [TF32] (wick/backends.h): float32 products use TF32 only when allowed.
-    const bool tf32 = backends::cuda_matmul_allow_tf32();
-    if (tf32 != slot_.tf32) {
-      check_cublas(cublasSetMathMode(slot_.handle, tf32 ? CUBLAS_TF32_TENSOR_OP_MATH : CUBLAS_DEFAULT_MATH), op);
-      slot_.tf32 = tf32;
-    }
-  }
-  [[nodiscard]] cublasHandle_t handle() const { return slot_.handle; }
+}  // namespace
 
- private:
-  HandleSlot& slot_;
-  std::lock_guard<std::mutex> lock_;
-};
+void check_cublas(cublasStatus_t status, const char* op) {
+  WICK_CHECK(status == CUBLAS_STATUS_SUCCESS, RuntimeError, op, ": cuBLAS error: ", cublasGetStatusString(status));
+}
+
+BlasCall::BlasCall(Device device, const char* op) : slot_(handle_slot(device.index())), lock_(slot_.mutex) {
+  if (slot_.handle == nullptr) check_cublas(cublasCreate(&slot_.handle), op);
+  check_cublas(cublasSetStream(slot_.handle, current_stream()), op);
+  // Note [TF32] (wick/backends.h): float32 products use TF32 only when allowed.
+  const bool tf32 = backends::cuda_matmul_allow_tf32();
+  if (tf32 != slot_.tf32) {
+    check_cublas(cublasSetMathMode(slot_.handle, tf32 ? CUBLAS_TF32_TENSOR_OP_MATH : CUBLAS_DEFAULT_MATH), op);
+    slot_.tf32 = tf32;
+  }
+}
+
+namespace {
 
 // --- operands (Note [Row-major products in cuBLAS]) ----------------------------------------------
 
@@ -182,7 +172,16 @@ void gemm_16bit(const char* op, const BlasCall& call, const Operand& oa, const O
   const void* pa = oa.t.data_ptr();
   const void* pm = om.t.data_ptr();
   void* pc = out.data_ptr();
-  if (batches == 1) {
+  // The 32-bit entry point where the sizes fit, as PyTorch and the raw
+  // benchmark call it: on the H100, wick_mm_bf16 at n = 8192 through the
+  // 64-bit one did not finish (README, "The CUDA backend").
+  const bool fits = std::max({p, n, k, om.ld, oa.ld}) <= I64{std::numeric_limits<int>::max()};
+  if (batches == 1 && fits) {
+    check_cublas(cublasGemmEx(call.handle(), om.op, oa.op, static_cast<int>(p), static_cast<int>(n),
+                              static_cast<int>(k), &al, pm, t, static_cast<int>(om.ld), pa, t, static_cast<int>(oa.ld),
+                              &be, pc, t, static_cast<int>(p), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+                 op);
+  } else if (batches == 1) {
     check_cublas(cublasGemmEx_64(call.handle(), om.op, oa.op, p, n, k, &al, pm, t, om.ld, pa, t, oa.ld, &be, pc, t, p,
                                  CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
                  op);

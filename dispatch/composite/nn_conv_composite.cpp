@@ -71,6 +71,8 @@ Tensor pad_right(const Tensor& x, std::int64_t dim) {
 Tensor integer_conv2d(T x, T weight, OptTensor bias, IntArrayRef stride, IntArrayRef pad, IntArrayRef dilation,
                       std::int64_t groups) {
   const char* op = "torch.conv2d";
+  // PyTorch's CUDA has no integer convolution: its refusal, before any work.
+  if (x.device().type() == DeviceType::kCUDA) throw_not_implemented_for("slow_conv2d_cuda", x.dtype());
   WICK_CHECK(x.dtype() != ScalarType::kBool, RuntimeError, op, ": \"slow_conv2d_cpu\" not implemented for 'Bool'");
   const std::int64_t n = x.sizes()[0];
   const std::int64_t cg = weight.sizes()[1];

@@ -32,7 +32,7 @@ def main():
             continue  # creation functions take no floating input
         for sample in (op.samples or mc.default_samples(op))[:1]:
             for dtype in (None, "bfloat16"):
-                expr = mc.call_expr(op, mc.Tensors("", dtype).expand(sample))
+                expr = mc.call_expr(op, mc.Tensors(mc.domain_of(op), dtype).expand(sample))
                 try:
                     with torch.autocast("cpu", dtype=torch.bfloat16):
                         r = eval(expr, {"torch": torch, "F": F})

@@ -88,6 +88,9 @@ class Tensors:
             base = f"({base} + torch.eye({dims[-1]}) * torch.arange({dims[-1]}))"
         if self.domain in ("invertible", "spd") and square:
             base = f"({base} + {2 * dims[-1]} * torch.eye({dims[-1]}))"  # linspace alone is singular
+        elif self.domain == "invertible" and not positive and len(dims) >= 2:
+            # linspace alone has rank 2: a decomposition's other columns would be rounding noise
+            base = f"({base} + {2 * max(dims[-2:])} * torch.eye({dims[-2]}, {dims[-1]}))"
         return self.convert(base)
 
     def convert(self, text):

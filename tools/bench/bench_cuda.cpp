@@ -19,6 +19,10 @@
 ///     call]), and tiny_add_out / tiny_empty / tiny_memset, where it goes.
 ///   - graph_tiny_add: the host cost per add of 100 1-element adds replayed
 ///     as one CUDA graph (wick::cuda::Graph), against tiny_add's eager calls.
+///   - sort_2e24 / sort_rows_2e24: torch.sort of 2^24 random floats, as one
+///     row and as [2^14, 1024] rows (CUB's segmented radix sort); solve_1024:
+///     linalg.solve of a 1024 x 1024 system with 64 right-hand sides
+///     (cuSOLVER's getrf and getrs).
 ///   - mlp_step/W/B/graph: one SGD training step of a 4-layer float32 MLP of
 ///     width W on a batch of B (linear, relu, mse_loss, backward, SGD), wall
 ///     time per step over 100 steps between synchronisations; graph:1 replays
@@ -158,8 +162,8 @@ BENCHMARK(add_rows_2e28)->UseManualTime()->Unit(benchmark::kMillisecond);
 void cublas_sgemm(benchmark::State& state) {
   if (!have_device(state)) return;
   const std::int64_t n = state.range(0);
-  const wick::Tensor a = wick::randn({n, n}).cuda();
-  const wick::Tensor b = wick::randn({n, n}).cuda();
+  const wick::Tensor a = wick::randn({n, n}, std::nullopt, kCuda);
+  const wick::Tensor b = wick::randn({n, n}, std::nullopt, kCuda);
   const wick::Tensor c = wick::empty({n, n}, std::nullopt, kCuda);
   cublasHandle_t h = nullptr;
   check(cublasCreate(&h) == CUBLAS_STATUS_SUCCESS, "cublasCreate");
@@ -181,8 +185,8 @@ BENCHMARK(cublas_sgemm)->Arg(1024)->Arg(4096)->Arg(8192)->UseManualTime()->Unit(
 void wick_mm(benchmark::State& state) {
   if (!have_device(state)) return;
   const std::int64_t n = state.range(0);
-  const wick::Tensor a = wick::randn({n, n}).cuda();
-  const wick::Tensor b = wick::randn({n, n}).cuda();
+  const wick::Tensor a = wick::randn({n, n}, std::nullopt, kCuda);
+  const wick::Tensor b = wick::randn({n, n}, std::nullopt, kCuda);
   timed(state, [&] { benchmark::DoNotOptimize(wick::mm(a, b)); });
   state.counters["TFLOPS"] =
       benchmark::Counter(static_cast<double>(state.iterations()) * 2.0 * n * n * n / 1e12, benchmark::Counter::kIsRate);
@@ -195,8 +199,8 @@ BENCHMARK(wick_mm)->Arg(1024)->Arg(4096)->Arg(8192)->UseManualTime()->Unit(bench
 void cublas_gemm_16(benchmark::State& state, wick::ScalarType dtype) {
   if (!have_device(state)) return;
   const std::int64_t n = state.range(0);
-  const wick::Tensor a = wick::randn({n, n}).to(dtype).cuda();
-  const wick::Tensor b = wick::randn({n, n}).to(dtype).cuda();
+  const wick::Tensor a = wick::randn({n, n}, std::nullopt, kCuda).to(dtype);
+  const wick::Tensor b = wick::randn({n, n}, std::nullopt, kCuda).to(dtype);
   const wick::Tensor c = wick::empty({n, n}, dtype, kCuda);
   const cudaDataType_t t = dtype == wick::ScalarType::kFloat16 ? CUDA_R_16F : CUDA_R_16BF;
   cublasHandle_t h = nullptr;
@@ -218,8 +222,8 @@ void cublas_gemm_16(benchmark::State& state, wick::ScalarType dtype) {
 void wick_mm_16(benchmark::State& state, wick::ScalarType dtype) {
   if (!have_device(state)) return;
   const std::int64_t n = state.range(0);
-  const wick::Tensor a = wick::randn({n, n}).to(dtype).cuda();
-  const wick::Tensor b = wick::randn({n, n}).to(dtype).cuda();
+  const wick::Tensor a = wick::randn({n, n}, std::nullopt, kCuda).to(dtype);
+  const wick::Tensor b = wick::randn({n, n}, std::nullopt, kCuda).to(dtype);
   timed(state, [&] { benchmark::DoNotOptimize(wick::mm(a, b)); });
   state.counters["TFLOPS"] =
       benchmark::Counter(static_cast<double>(state.iterations()) * 2.0 * n * n * n / 1e12, benchmark::Counter::kIsRate);
@@ -243,8 +247,8 @@ constexpr int kHw = 56;
 // heuristics' first choice (what wick asks for without benchmark mode).
 void cudnn_conv_with(benchmark::State& state, bool tf32) {
   if (!have_device(state)) return;
-  const wick::Tensor x = wick::randn({kN, kC, kHw, kHw}).cuda();
-  const wick::Tensor w = wick::randn({kC, kC, 3, 3}).cuda();
+  const wick::Tensor x = wick::randn({kN, kC, kHw, kHw}, std::nullopt, kCuda);
+  const wick::Tensor w = wick::randn({kC, kC, 3, 3}, std::nullopt, kCuda);
   const wick::Tensor y = wick::empty({kN, kC, kHw, kHw}, std::nullopt, kCuda);
   cudnnHandle_t h = nullptr;
   check(cudnnCreate(&h) == CUDNN_STATUS_SUCCESS, "cudnnCreate");
@@ -297,8 +301,8 @@ void conv2d_with(benchmark::State& state, bool tf32, bool find) {
   const bool was_benchmark = wick::backends::cudnn_benchmark();
   wick::backends::set_cudnn_allow_tf32(tf32);
   wick::backends::set_cudnn_benchmark(find);
-  const wick::Tensor x = wick::randn({kN, kC, kHw, kHw}).cuda();
-  const wick::Tensor w = wick::randn({kC, kC, 3, 3}).cuda();
+  const wick::Tensor x = wick::randn({kN, kC, kHw, kHw}, std::nullopt, kCuda);
+  const wick::Tensor w = wick::randn({kC, kC, 3, 3}, std::nullopt, kCuda);
   timed(state, [&] { benchmark::DoNotOptimize(wick::conv2d(x, w, std::nullopt, 1, 1)); });
   wick::backends::set_cudnn_allow_tf32(was);
   wick::backends::set_cudnn_benchmark(was_benchmark);
@@ -316,14 +320,36 @@ BENCHMARK(wick_conv2d_tf32_benchmark)->UseManualTime()->Unit(benchmark::kMillise
 // tensor ops: Note [16-bit convolutions] in backends/cuda/dnn_ops.cpp).
 void conv2d_16(benchmark::State& state, wick::ScalarType dtype) {
   if (!have_device(state)) return;
-  const wick::Tensor x = wick::randn({kN, kC, kHw, kHw}).to(dtype).cuda();
-  const wick::Tensor w = wick::randn({kC, kC, 3, 3}).to(dtype).cuda();
+  const wick::Tensor x = wick::randn({kN, kC, kHw, kHw}, std::nullopt, kCuda).to(dtype);
+  const wick::Tensor w = wick::randn({kC, kC, 3, 3}, std::nullopt, kCuda).to(dtype);
   timed(state, [&] { benchmark::DoNotOptimize(wick::conv2d(x, w, std::nullopt, 1, 1)); });
 }
 void wick_conv2d_f16(benchmark::State& state) { conv2d_16(state, wick::ScalarType::kFloat16); }
 void wick_conv2d_bf16(benchmark::State& state) { conv2d_16(state, wick::ScalarType::kBFloat16); }
 BENCHMARK(wick_conv2d_f16)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(wick_conv2d_bf16)->UseManualTime()->Unit(benchmark::kMillisecond);
+
+// Sorting (CUB) and a linear solve (cuSOLVER).
+void sort_with(benchmark::State& state, std::int64_t rows) {
+  if (!have_device(state)) return;
+  const wick::Tensor x = wick::randn({rows, (std::int64_t{1} << 24) / rows}, std::nullopt, kCuda);
+  timed(state, [&] { benchmark::DoNotOptimize(wick::sort(x)); });
+}
+void sort_2e24(benchmark::State& state) { sort_with(state, 1); }
+void sort_rows_2e24(benchmark::State& state) { sort_with(state, std::int64_t{1} << 14); }
+BENCHMARK(sort_2e24)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(sort_rows_2e24)->UseManualTime()->Unit(benchmark::kMillisecond);
+
+void solve_1024(benchmark::State& state) {
+  if (!have_device(state)) return;
+  constexpr std::int64_t kN = 1024;
+  const wick::Tensor a =
+      wick::add(wick::randn({kN, kN}, std::nullopt, kCuda),
+                wick::mul(wick::eye(kN, std::nullopt, std::nullopt, kCuda), wick::wrap_scalar(64.0)));
+  const wick::Tensor b = wick::randn({kN, 64}, std::nullopt, kCuda);
+  timed(state, [&] { benchmark::DoNotOptimize(wick::linalg::solve(a, b)); });
+}
+BENCHMARK(solve_1024)->UseManualTime()->Unit(benchmark::kMillisecond);
 
 // Note [Host cost per call]
 // A 1-element kernel takes the device a few microseconds, so a loop of
@@ -484,8 +510,8 @@ void mlp_step(benchmark::State& state) {
     params.push_back(wick::mul(wick::randn({width, width}), wick::wrap_scalar(0.03)).cuda().requires_grad_());
     params.push_back(wick::zeros({width}).cuda().requires_grad_());
   }
-  const wick::Tensor x = wick::randn({batch, width}).cuda();
-  const wick::Tensor target = wick::randn({batch, width}).cuda();
+  const wick::Tensor x = wick::randn({batch, width}, std::nullopt, kCuda);
+  const wick::Tensor target = wick::randn({batch, width}, std::nullopt, kCuda);
   wick::optim::SGD opt(params, {.lr = 0.01});
   auto step = [&] {
     opt.zero_grad(/*set_to_none=*/true);

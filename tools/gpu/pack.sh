@@ -4,7 +4,7 @@
 # The GPU machine has no Boost, spdlog or OpenBLAS, and only 64 MiB travel
 # to it. This packs BUILD (default build/release) without its object files,
 # with the Debian runtime libraries its programs and plugins link (not glibc,
-# not cuBLAS or cuDNN: the machine's python3 carries those in its nvidia
+# not cuBLAS, cuDNN or cuSOLVER: the machine's python3 carries those in its nvidia
 # packages), into OUT (default build/gpu/pack.tar.xz). On the machine,
 # `source tools/gpu/setup.sh` unpacks it where the build's baked-in paths
 # point and sets LD_LIBRARY_PATH.
@@ -18,7 +18,7 @@ objects=$(find "$build/bin" "$build/lib" "$build/tests/plugins" -type f \( -name
   ! -name wick_bench ! -path '*/CMakeFiles/*')
 # shellcheck disable=SC2086
 ldd $objects 2>/dev/null | awk '/=> \// {print $3}' | sort -u |
-  grep -Ev '/(libc|libm|libdl|libpthread|librt|libmvec|ld-linux[^/]*)\.so|libcublas|libcudnn|/work/|'"$(realpath "$build")" |
+  grep -Ev '/(libc|libm|libdl|libpthread|librt|libmvec|ld-linux[^/]*)\.so|libcublas|libcudnn|libcusolver|libcusparse|libnvJitLink|/work/|'"$(realpath "$build")" |
   while read -r lib; do cp -L "$lib" "$stage/deblib/"; done
 tar -C "$build" --exclude=CMakeFiles --exclude='*.o' --exclude='*.a' --exclude=bin/wick_bench \
   --exclude=gpu -cf "$stage/build.tar" .

@@ -124,6 +124,13 @@ def main():
         wh = w.to(dtype)
         out[f"conv2d_{name}"] = device_ms(lambda: torch.nn.functional.conv2d(xh, wh, padding=1))
         del xh, wh
+    v = torch.randn(1 << 24, device="cuda")
+    out["sort_2e24"] = device_ms(lambda: torch.sort(v))
+    out["sort_rows_2e24"] = device_ms(lambda: torch.sort(v.view(1 << 14, 1024)))
+    a = torch.randn(1024, 1024, device="cuda") + 64 * torch.eye(1024, device="cuda")
+    rhs = torch.randn(1024, 64, device="cuda")
+    out["solve_1024"] = device_ms(lambda: torch.linalg.solve(a, rhs))
+    del v, a, rhs
     out["tiny_add_us"] = tiny_add_us()
     for width, batch in ((256, 64), (1024, 256), (4096, 512)):
         out[f"mlp_step/{width}/{batch}"] = mlp_step_us(width, batch)

@@ -1,0 +1,219 @@
+// backends/cuda/sort_kernels.cu - argsort by CUB's segmented radix sort, searchsorted by binary search.
+/// \file
+/// Note [Sorting by radix]
+/// Each element becomes an unsigned key whose order as an unsigned integer
+/// is the sort's order (32 bits for elements of up to 4 bytes, 64 for the
+/// rest), and CUB's stable segmented sort (one segment per row) carries the
+/// elements' positions along:
+/// - unsigned integers and bool are their own keys; signed integers flip
+///   their sign bit;
+/// - floats (float16 and bfloat16 widened to float32, exactly) flip every
+///   bit when negative and the sign bit otherwise; -0.0 becomes +0.0 first
+///   and every NaN the largest key, so zeros of both signs are equal and
+///   NaNs equal to each other and above +inf, as the CPU's comparison sort
+///   orders them;
+/// - descending sorts complement every key: a stable ascending sort of the
+///   complements keeps equal elements in their order, and puts NaN first.
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cub/device/device_segmented_sort.cuh>
+
+#include "sort_kernels.h"
+
+namespace wick::cuda_backend {
+namespace {
+
+using I64 = std::int64_t;
+
+constexpr int kThreads = 256;
+constexpr I64 kMaxBlocks = 65535LL * 16;
+
+unsigned blocks_for(I64 work) {
+  const I64 b = (work + kThreads - 1) / kThreads;
+  return static_cast<unsigned>(b < kMaxBlocks ? (b > 0 ? b : 1) : kMaxBlocks);
+}
+
+__device__ inline I64 first_thread() { return static_cast<I64>(blockIdx.x) * blockDim.x + threadIdx.x; }
+__device__ inline I64 thread_step() { return static_cast<I64>(gridDim.x) * blockDim.x; }
+
+__device__ inline std::uint32_t float_key(float f) {
+  if (isnan(f)) return 0xFFFFFFFFu;
+  const std::uint32_t b = f == 0.0f ? 0u : __float_as_uint(f);
+  return (b & 0x80000000u) != 0 ? ~b : (b | 0x80000000u);
+}
+
+__device__ inline std::uint64_t double_key(double d) {
+  if (isnan(d)) return ~std::uint64_t{0};
+  const auto b = d == 0.0 ? std::uint64_t{0} : static_cast<std::uint64_t>(__double_as_longlong(d));
+  constexpr std::uint64_t kSign = std::uint64_t{1} << 63;
+  return (b & kSign) != 0 ? ~b : (b | kSign);
+}
+
+template <typename T, typename K>
+__device__ inline K sort_key(T v) {
+  if constexpr (std::is_same_v<T, __half>) {
+    return float_key(__half2float(v));
+  } else if constexpr (std::is_same_v<T, __nv_bfloat16>) {
+    return float_key(__bfloat162float(v));
+  } else if constexpr (std::is_same_v<T, float>) {
+    return float_key(v);
+  } else if constexpr (std::is_same_v<T, double>) {
+    return double_key(v);
+  } else if constexpr (std::is_unsigned_v<T>) {
+    return static_cast<K>(v);
+  } else {  // signed integers: flip the sign bit of their widened value
+    using S = std::make_signed_t<K>;
+    return static_cast<K>(static_cast<S>(v)) ^ (K{1} << (sizeof(K) * 8 - 1));
+  }
+}
+
+template <typename T, typename K>
+__global__ void make_keys(const T* src, I64 count, I64 n, bool descending, K* keys, I64* positions) {
+  for (I64 k = first_thread(); k < count; k += thread_step()) {
+    const K key = sort_key<T, K>(src[k]);
+    keys[k] = descending ? static_cast<K>(~key) : key;
+    positions[k] = k % n;
+  }
+}
+
+__global__ void row_offsets(I64* offsets, I64 lines, I64 n) {
+  for (I64 i = first_thread(); i <= lines; i += thread_step()) offsets[i] = i * n;
+}
+
+constexpr std::size_t kAlign = 256;
+constexpr std::size_t aligned(std::size_t bytes) { return (bytes + kAlign - 1) / kAlign * kAlign; }
+
+// Calls f(T{}, K{}) with the element type of `dtype` and its key type.
+template <typename F>
+cudaError_t by_dtype(SortDtype dtype, F f) {
+  switch (dtype) {
+    case SortDtype::kBool:
+      return f(bool{}, std::uint32_t{});
+    case SortDtype::kUInt8:
+      return f(std::uint8_t{}, std::uint32_t{});
+    case SortDtype::kInt8:
+      return f(std::int8_t{}, std::uint32_t{});
+    case SortDtype::kInt16:
+      return f(std::int16_t{}, std::uint32_t{});
+    case SortDtype::kInt32:
+      return f(std::int32_t{}, std::uint32_t{});
+    case SortDtype::kInt64:
+      return f(std::int64_t{}, std::uint64_t{});
+    case SortDtype::kFloat16:
+      return f(__half{}, std::uint32_t{});
+    case SortDtype::kBFloat16:
+      return f(__nv_bfloat16{}, std::uint32_t{});
+    case SortDtype::kFloat32:
+      return f(float{}, std::uint32_t{});
+    case SortDtype::kFloat64:
+      return f(double{}, std::uint64_t{});
+  }
+  return cudaErrorInvalidValue;
+}
+
+std::size_t key_bytes(SortDtype dtype) { return dtype == SortDtype::kInt64 || dtype == SortDtype::kFloat64 ? 8 : 4; }
+
+// CUB's own scratch space for a sort of `count` keys of type K in `lines` segments.
+template <typename K>
+std::size_t cub_bytes(I64 count, I64 lines) {
+  std::size_t bytes = 0;
+  const cudaError_t err = cub::DeviceSegmentedSort::StableSortPairs(
+      nullptr, bytes, static_cast<const K*>(nullptr), static_cast<K*>(nullptr), static_cast<const I64*>(nullptr),
+      static_cast<I64*>(nullptr), count, lines, static_cast<const I64*>(nullptr), static_cast<const I64*>(nullptr));
+  return err == cudaSuccess ? bytes : 0;
+}
+
+}  // namespace
+
+// Layout: keys in, keys out, positions in, row offsets, CUB's scratch space.
+std::size_t argsort_workspace_bytes(const ArgsortArgs& args) {
+  const I64 count = args.lines * args.n;
+  const auto items = static_cast<std::size_t>(count);
+  const std::size_t keys = aligned(items * key_bytes(args.dtype));
+  const std::size_t scratch = key_bytes(args.dtype) == 8 ? cub_bytes<std::uint64_t>(count, args.lines)
+                                                         : cub_bytes<std::uint32_t>(count, args.lines);
+  return 2 * keys + aligned(items * sizeof(I64)) + aligned(static_cast<std::size_t>(args.lines + 1) * sizeof(I64)) +
+         aligned(scratch);
+}
+
+cudaError_t launch_argsort(const ArgsortArgs& args, void* workspace, cudaStream_t stream) {
+  const I64 count = args.lines * args.n;
+  if (count == 0) return cudaSuccess;
+  return by_dtype(args.dtype, [&](auto tag, auto key_tag) -> cudaError_t {
+    using T = decltype(tag);
+    using K = decltype(key_tag);
+    const auto items = static_cast<std::size_t>(count);
+    char* at = static_cast<char*>(workspace);
+    K* keys_in = reinterpret_cast<K*>(at);
+    at += aligned(items * sizeof(K));
+    K* keys_out = reinterpret_cast<K*>(at);
+    at += aligned(items * sizeof(K));
+    I64* positions = reinterpret_cast<I64*>(at);
+    at += aligned(items * sizeof(I64));
+    I64* offsets = reinterpret_cast<I64*>(at);
+    at += aligned(static_cast<std::size_t>(args.lines + 1) * sizeof(I64));
+    std::size_t scratch = cub_bytes<K>(count, args.lines);
+    make_keys<T, K><<<blocks_for(count), kThreads, 0, stream>>>(static_cast<const T*>(args.src), count, args.n,
+                                                                args.descending, keys_in, positions);
+    row_offsets<<<blocks_for(args.lines + 1), kThreads, 0, stream>>>(offsets, args.lines, args.n);
+    if (const cudaError_t err = cudaGetLastError(); err != cudaSuccess) return err;
+    return cub::DeviceSegmentedSort::StableSortPairs(at, scratch, keys_in, keys_out, positions, args.out, count,
+                                                     args.lines, offsets, offsets + 1, stream);
+  });
+}
+
+namespace {
+
+// A value's compared form: float16 and bfloat16 compare as float.
+template <typename T>
+__device__ inline auto compared(T v) {
+  if constexpr (std::is_same_v<T, __half>) {
+    return __half2float(v);
+  } else if constexpr (std::is_same_v<T, __nv_bfloat16>) {
+    return __bfloat162float(v);
+  } else {
+    return v;
+  }
+}
+
+// The CPU's search (backends/cpu/sort_ops.cpp): a NaN value lands past
+// every number, and NaN boundaries count as above every value.
+template <typename T, typename R>
+__global__ void search(SearchArgs a, const T* bounds, const T* values, R* out) {
+  for (I64 i = first_thread(); i < a.count; i += thread_step()) {
+    const I64 base = a.one_row ? 0 : (i / a.per_row) * a.width;
+    const auto value = compared(values[i]);
+    I64 lo = 0;
+    I64 hi = a.width;
+    while (lo < hi) {
+      const I64 mid = lo + (hi - lo) / 2;
+      const auto at = compared(bounds[base + (a.order != nullptr ? a.order[base + mid] : mid)]);
+      if (a.right ? !(at > value) : !(at >= value)) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    out[i] = static_cast<R>(lo);
+  }
+}
+
+}  // namespace
+
+cudaError_t launch_searchsorted(const SearchArgs& args, cudaStream_t stream) {
+  if (args.count == 0) return cudaSuccess;
+  return by_dtype(args.dtype, [&](auto tag, auto /*key*/) -> cudaError_t {
+    using T = decltype(tag);
+    const auto* b = static_cast<const T*>(args.boundaries);
+    const auto* v = static_cast<const T*>(args.values);
+    if (args.out_int32) {
+      search<T><<<blocks_for(args.count), kThreads, 0, stream>>>(args, b, v, static_cast<std::int32_t*>(args.out));
+    } else {
+      search<T><<<blocks_for(args.count), kThreads, 0, stream>>>(args, b, v, static_cast<I64*>(args.out));
+    }
+    return cudaGetLastError();
+  });
+}
+
+}  // namespace wick::cuda_backend
