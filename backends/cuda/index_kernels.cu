@@ -7,6 +7,7 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include "grid_stride.cuh"
 #include "index_kernels.h"
 
 namespace wick::cuda_backend {
@@ -14,16 +15,10 @@ namespace {
 
 using I64 = std::int64_t;
 
-constexpr int kThreads = 256;
-constexpr I64 kMaxBlocks = 65535LL * 16;
-
-unsigned blocks_for(I64 work) {
-  const I64 b = (work + kThreads - 1) / kThreads;
-  return static_cast<unsigned>(b < kMaxBlocks ? (b > 0 ? b : 1) : kMaxBlocks);
-}
-
-__device__ inline I64 first_thread() { return static_cast<I64>(blockIdx.x) * blockDim.x + threadIdx.x; }
-__device__ inline I64 thread_step() { return static_cast<I64>(gridDim.x) * blockDim.x; }
+using grid::blocks_for;
+using grid::first_thread;
+using grid::kThreads;
+using grid::thread_step;
 
 // Position k's offsets along strides_a (a) and strides_b (b).
 __device__ inline void walk_offsets(const IndexWalk& w, I64 k, I64& a, I64& b) {
@@ -41,10 +36,18 @@ __device__ inline void walk_offsets(const IndexWalk& w, I64 k, I64& a, I64& b) {
 template <typename F>
 void by_size(int elem_size, F f) {
   switch (elem_size) {
-    case 1: f(std::uint8_t{}); break;
-    case 2: f(std::uint16_t{}); break;
-    case 4: f(std::uint32_t{}); break;
-    default: f(std::uint64_t{}); break;
+    case 1:
+      f(std::uint8_t{});
+      break;
+    case 2:
+      f(std::uint16_t{});
+      break;
+    case 4:
+      f(std::uint32_t{});
+      break;
+    default:
+      f(std::uint64_t{});
+      break;
   }
 }
 
@@ -97,7 +100,7 @@ __device__ inline void atomic_add(I64* p, I64 v) {  // two's complement: unsigne
 }
 __device__ inline void atomic_add(float* p, float v) { atomicAdd(p, v); }
 __device__ inline void atomic_add(double* p, double v) { atomicAdd(p, v); }
-__device__ inline void atomic_add(__half* p, __half v) { atomicAdd(p, v); }  // sm_70 and up
+__device__ inline void atomic_add(__half* p, __half v) { atomicAdd(p, v); }                // sm_70 and up
 __device__ inline void atomic_add(__nv_bfloat16* p, __nv_bfloat16 v) { atomicAdd(p, v); }  // sm_80 and up
 
 template <typename T>
@@ -175,7 +178,7 @@ void launch_gather(const IndexWalk& walk, const void* src, void* out, const I64*
   by_size(elem_size, [&](auto tag) {
     using U = decltype(tag);
     gather_kernel<U><<<blocks_for(walk.numel), kThreads, 0, stream>>>(walk, static_cast<const U*>(src),
-                                                                       static_cast<U*>(out), idx, step);
+                                                                      static_cast<U*>(out), idx, step);
   });
 }
 
@@ -190,13 +193,27 @@ void launch_scatter(const ScatterArgs& args, cudaStream_t stream) {
     return;
   }
   switch (args.dtype) {
-    case IndexDtype::kBool: scatter_add_kernel<bool><<<blocks, kThreads, 0, stream>>>(args); break;
-    case IndexDtype::kInt32: scatter_add_kernel<int><<<blocks, kThreads, 0, stream>>>(args); break;
-    case IndexDtype::kInt64: scatter_add_kernel<I64><<<blocks, kThreads, 0, stream>>>(args); break;
-    case IndexDtype::kFloat32: scatter_add_kernel<float><<<blocks, kThreads, 0, stream>>>(args); break;
-    case IndexDtype::kFloat64: scatter_add_kernel<double><<<blocks, kThreads, 0, stream>>>(args); break;
-    case IndexDtype::kFloat16: scatter_add_kernel<__half><<<blocks, kThreads, 0, stream>>>(args); break;
-    case IndexDtype::kBFloat16: scatter_add_kernel<__nv_bfloat16><<<blocks, kThreads, 0, stream>>>(args); break;
+    case IndexDtype::kBool:
+      scatter_add_kernel<bool><<<blocks, kThreads, 0, stream>>>(args);
+      break;
+    case IndexDtype::kInt32:
+      scatter_add_kernel<int><<<blocks, kThreads, 0, stream>>>(args);
+      break;
+    case IndexDtype::kInt64:
+      scatter_add_kernel<I64><<<blocks, kThreads, 0, stream>>>(args);
+      break;
+    case IndexDtype::kFloat32:
+      scatter_add_kernel<float><<<blocks, kThreads, 0, stream>>>(args);
+      break;
+    case IndexDtype::kFloat64:
+      scatter_add_kernel<double><<<blocks, kThreads, 0, stream>>>(args);
+      break;
+    case IndexDtype::kFloat16:
+      scatter_add_kernel<__half><<<blocks, kThreads, 0, stream>>>(args);
+      break;
+    case IndexDtype::kBFloat16:
+      scatter_add_kernel<__nv_bfloat16><<<blocks, kThreads, 0, stream>>>(args);
+      break;
   }
 }
 
@@ -205,8 +222,8 @@ void launch_masked_fill(void* out, const bool* mask, I64 n, int elem_size, std::
   if (n == 0) return;
   by_size(elem_size, [&](auto tag) {
     using U = decltype(tag);
-    masked_fill_kernel<U><<<blocks_for(n), kThreads, 0, stream>>>(static_cast<U*>(out), mask, n,
-                                                                   static_cast<U>(value_bits));
+    masked_fill_kernel<U>
+        <<<blocks_for(n), kThreads, 0, stream>>>(static_cast<U*>(out), mask, n, static_cast<U>(value_bits));
   });
 }
 
@@ -214,8 +231,8 @@ void launch_strided_gather(const IndexWalk& walk, const void* in, void* out, int
   if (walk.numel == 0) return;
   by_size(elem_size, [&](auto tag) {
     using U = decltype(tag);
-    strided_gather_kernel<U><<<blocks_for(walk.numel), kThreads, 0, stream>>>(walk, static_cast<const U*>(in),
-                                                                               static_cast<U*>(out));
+    strided_gather_kernel<U>
+        <<<blocks_for(walk.numel), kThreads, 0, stream>>>(walk, static_cast<const U*>(in), static_cast<U*>(out));
   });
 }
 
@@ -225,8 +242,8 @@ void launch_triangle(void* data, I64 matrices, I64 rows, I64 cols, I64 diagonal,
   if (total == 0) return;
   by_size(elem_size, [&](auto tag) {
     using U = decltype(tag);
-    triangle_kernel<U><<<blocks_for(total), kThreads, 0, stream>>>(static_cast<U*>(data), total, rows, cols,
-                                                                    diagonal, lower);
+    triangle_kernel<U>
+        <<<blocks_for(total), kThreads, 0, stream>>>(static_cast<U*>(data), total, rows, cols, diagonal, lower);
   });
 }
 

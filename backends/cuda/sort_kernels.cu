@@ -19,6 +19,8 @@
 
 #include <cub/device/device_segmented_sort.cuh>
 
+#include "elementwise_loops.cuh"
+#include "grid_stride.cuh"
 #include "sort_kernels.h"
 
 namespace wick::cuda_backend {
@@ -26,16 +28,10 @@ namespace {
 
 using I64 = std::int64_t;
 
-constexpr int kThreads = 256;
-constexpr I64 kMaxBlocks = 65535LL * 16;
-
-unsigned blocks_for(I64 work) {
-  const I64 b = (work + kThreads - 1) / kThreads;
-  return static_cast<unsigned>(b < kMaxBlocks ? (b > 0 ? b : 1) : kMaxBlocks);
-}
-
-__device__ inline I64 first_thread() { return static_cast<I64>(blockIdx.x) * blockDim.x + threadIdx.x; }
-__device__ inline I64 thread_step() { return static_cast<I64>(gridDim.x) * blockDim.x; }
+using grid::blocks_for;
+using grid::first_thread;
+using grid::kThreads;
+using grid::thread_step;
 
 __device__ inline std::uint32_t float_key(float f) {
   if (isnan(f)) return 0xFFFFFFFFu;
@@ -165,30 +161,18 @@ cudaError_t launch_argsort(const ArgsortArgs& args, void* workspace, cudaStream_
 
 namespace {
 
-// A value's compared form: float16 and bfloat16 compare as float.
-template <typename T>
-__device__ inline auto compared(T v) {
-  if constexpr (std::is_same_v<T, __half>) {
-    return __half2float(v);
-  } else if constexpr (std::is_same_v<T, __nv_bfloat16>) {
-    return __bfloat162float(v);
-  } else {
-    return v;
-  }
-}
-
 // The CPU's search (backends/cpu/sort_ops.cpp): a NaN value lands past
 // every number, and NaN boundaries count as above every value.
 template <typename T, typename R>
 __global__ void search(SearchArgs a, const T* bounds, const T* values, R* out) {
   for (I64 i = first_thread(); i < a.count; i += thread_step()) {
     const I64 base = a.one_row ? 0 : (i / a.per_row) * a.width;
-    const auto value = compared(values[i]);
+    const auto value = loops::to_opmath(values[i]);
     I64 lo = 0;
     I64 hi = a.width;
     while (lo < hi) {
       const I64 mid = lo + (hi - lo) / 2;
-      const auto at = compared(bounds[base + (a.order != nullptr ? a.order[base + mid] : mid)]);
+      const auto at = loops::to_opmath(bounds[base + (a.order != nullptr ? a.order[base + mid] : mid)]);
       if (a.right ? !(at > value) : !(at >= value)) {
         lo = mid + 1;
       } else {

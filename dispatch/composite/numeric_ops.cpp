@@ -1,4 +1,4 @@
-// dispatch/composite/numeric_ops.cpp - isnan, isinf, isfinite, isposinf, isneginf, isclose, allclose, equal, nan_to_num, deg2rad, rad2deg, clamp_min, clamp_max, nansum, nanmean, copysign, hypot, logaddexp(2), xlogy, fmax, fmin, float_power, ldexp, heaviside, signbit, positive, count_nonzero, aminmax, var_mean, std_mean, dist.
+// dispatch/composite/numeric_ops.cpp - isnan, isinf, isfinite, isposinf, isneginf, isclose, allclose, equal, nan_to_num, deg2rad, rad2deg, clamp_min, clamp_max, nansum, nanmean, copysign, hypot, logaddexp(2), xlogy, xlog1py, sinc, logit, entr, ndtr, fmax, fmin, float_power, ldexp, heaviside, signbit, positive, count_nonzero, aminmax, var_mean, std_mean, dist.
 /// \file
 /// Float predicates, NaN handling and the other numeric functions
 /// (dispatch/ops/numeric.ops), composed from the elementwise operators,
@@ -8,6 +8,7 @@
 /// when either part is. The dtype rules and refusals are PyTorch 1.13's.
 #include <limits>
 #include <memory>
+#include <numbers>
 #include <optional>
 #include <tuple>
 #include <vector>
@@ -193,15 +194,70 @@ Tensor log_add(const Tensor& self, const Tensor& other, bool base2, const char* 
 Tensor logaddexp_kernel(const Tensor& self, const Tensor& other) { return log_add(self, other, false, "logaddexp_cpu"); }
 Tensor logaddexp2_kernel(const Tensor& self, const Tensor& other) { return log_add(self, other, true, "logaddexp2_cpu"); }
 
-Tensor xlogy_kernel(const Tensor& self, const Tensor& other) {
+// x * f(y) in floating point, 0 where x is 0 unless y is NaN: xlogy and
+// xlog1py; `kernel` names PyTorch's kernel in the complex refusal.
+template <typename F>
+Tensor x_times(const Tensor& self, const Tensor& other, const char* kernel, F f) {
   const ScalarType t = result_type(self, other);
-  WICK_CHECK(!is_complex(t), RuntimeError, "\"xlogy_cpu\" not implemented for '", type_title(t), "'");
-  const ScalarType f = is_floating(t) ? t : kDefaultFloat;
-  const Tensor x = self.to(f);
-  const Tensor y = other.to(f);
-  const Tensor r = mul(x, log(y));
-  // 0 where x is 0, unless y is NaN.
+  WICK_CHECK(!is_complex(t), RuntimeError, "\"", kernel, "\" not implemented for '", type_title(t), "'");
+  const ScalarType real = is_floating(t) ? t : kDefaultFloat;
+  const Tensor x = self.to(real);
+  const Tensor y = other.to(real);
+  const Tensor r = mul(x, f(y));
   return where(logical_and(eq(x, Scalar(0)), eq(y, y)), zeros_like(r), r);
+}
+
+Tensor xlogy_kernel(const Tensor& self, const Tensor& other) {
+  return x_times(self, other, "xlogy_cpu", [](const Tensor& y) { return log(y); });
+}
+Tensor xlog1py_kernel(const Tensor& self, const Tensor& other) {
+  return x_times(self, other, "xlog1py_cpu", [](const Tensor& y) { return log1p(y); });
+}
+
+// sin(pi x) / (pi x), computed in the input's floating type as PyTorch's
+// kernel; 1 at 0, where the quotient is evaluated at 1 instead so that no
+// NaN reaches the gradient (PyTorch's gradient is 0 there).
+Tensor sinc_kernel(const Tensor& self) {
+  const Tensor x = as_floating(self);
+  const Tensor zero = eq(x, Scalar(0));
+  const Tensor p = mul(where(zero, ones_like(x), x), Scalar(std::numbers::pi));
+  const Tensor r = div(sin(p), p);
+  return where(zero, ones_like(r), r);
+}
+
+// log(x / (1 - x)), x first clamped to [eps, 1 - eps] when eps is given and
+// not negative (PyTorch ignores a negative eps); NaN stays NaN.
+Tensor logit_kernel(const Tensor& self, std::optional<double> eps) {
+  WICK_CHECK(!is_complex(self.dtype()), RuntimeError, "\"logit_cpu\" not implemented for '", type_title(self.dtype()),
+             "'");
+  Tensor x = as_floating(self);
+  if (eps && *eps >= 0) {
+    // The bounds in the input's type, as PyTorch's kernel: 1 - eps rounded from float32 for float32.
+    const double hi =
+        x.dtype() == ScalarType::kFloat32 ? static_cast<double>(1.0F - static_cast<float>(*eps)) : 1.0 - *eps;
+    x = clamp(x, std::optional<Scalar>(Scalar(*eps)), std::optional<Scalar>(Scalar(hi)));
+  }
+  return log(div(x, add(neg(x), Scalar(1))));  // 1 - x (+0 at 1: log(inf), as PyTorch)
+}
+
+// -x log x for x > 0, 0 at 0, -inf below 0, NaN for NaN.
+Tensor entr_kernel(const Tensor& self) {
+  WICK_CHECK(!is_complex(self.dtype()), RuntimeError, "\"entr_cpu\" not implemented for '", type_title(self.dtype()),
+             "'");
+  const Tensor x = as_floating(self);
+  const Tensor positive = gt(x, Scalar(0));
+  // log of 1 where x is not positive: no NaN in the unused branch or its gradient.
+  const Tensor r = neg(mul(x, log(where(positive, x, ones_like(x)))));
+  const Tensor rest = where(eq(x, Scalar(0)), zeros_like(x), where(lt(x, Scalar(0)), full_like(x, Scalar(-kInf)), x));
+  return where(positive, r, rest);
+}
+
+// The standard normal distribution function, as PyTorch computes it.
+Tensor ndtr_kernel(const Tensor& self) {
+  WICK_CHECK(!is_complex(self.dtype()), RuntimeError, "\"ndtr_cpu\" not implemented for '", type_title(self.dtype()),
+             "'");
+  const Tensor x = as_floating(self);
+  return mul(erfc(mul(x, Scalar(-std::numbers::sqrt2 / 2))), Scalar(0.5));
 }
 
 // maximum/minimum where a NaN loses to a number.
@@ -368,8 +424,13 @@ void register_numeric_kernels(std::vector<std::unique_ptr<Library>>& out) {
       .impl("dist", &dist_kernel)
       .impl("addcmul", &addcmul_kernel)
       .impl("addcdiv", &addcdiv_kernel)
-      .impl("true_divide", &true_divide_kernel);
+      .impl("true_divide", &true_divide_kernel)
+      .impl("sinc", &sinc_kernel)
+      .impl("logit", &logit_kernel);
   out.push_back(std::move(lib));
+  auto special = std::make_unique<Library>("torch.special", DispatchKey::kCompositeImplicit);
+  special->impl("xlog1py", &xlog1py_kernel).impl("entr", &entr_kernel).impl("ndtr", &ndtr_kernel);
+  out.push_back(std::move(special));
 }
 
 }  // namespace wick

@@ -695,6 +695,17 @@ ERRORS = [
 # --- edge values and refusals of single operators ------------------------------------------------
 
 EDGES = [
+    # sinc, logit, xlog1py, entr and ndtr at their edges
+    "torch.sinc(torch.tensor([0., -0., 1., 0.5, -2.5, float('inf'), float('nan')]))", "torch.sinc(torch.tensor([0, 3]))",
+    "torch.special.sinc(torch.tensor([1e-8, 1e20], dtype=torch.float64))",
+    "torch.logit(torch.tensor([0., 1., 0.5, 2., -1., float('nan')]))",
+    "torch.logit(torch.tensor([0., 1., 0.25, float('nan')]), 0.1)", "torch.logit(torch.tensor([0., 0.3]), -0.5)",
+    "torch.special.logit(torch.tensor([0, 1]), eps=0.25)", "torch.logit(torch.tensor([0.2, 0.9], dtype=torch.float64), 0.35)",
+    "torch.special.xlog1py(torch.tensor([0., 0., 1., 2.]), torch.tensor([-1., float('nan'), -2., 0.5]))",
+    "torch.special.xlog1py(2, torch.tensor([1., 0.5]))", "torch.special.xlog1py(torch.tensor([1, 0]), 3)",
+    "torch.special.entr(torch.tensor([-1., 0., 0.5, 1., float('inf'), float('nan')]))", "torch.special.entr(torch.tensor([0, 1, 2]))",
+    "torch.special.ndtr(torch.tensor([float('-inf'), -40., -1., 0., 1.5, float('inf'), float('nan')]))",
+    "torch.special.ndtr(torch.tensor([0, 2]))", "torch.logit(torch.tensor([1+1j]))", "torch.special.entr(torch.tensor([1j]))",
     # integer shifts, gcd/lcm and nextafter at their edges
     "torch.bitwise_left_shift(torch.tensor([1, -1, 5]), torch.tensor([63, 64, -1]))",
     "torch.bitwise_right_shift(torch.tensor([-8, 8, 7]), torch.tensor([1, 70, -2]))",
