@@ -46,27 +46,6 @@ Tensor contiguous_on(const Tensor& t) {
   return c;
 }
 
-Tensor as_int64(const Tensor& t) {
-  if (t.dtype() == ScalarType::kInt64) return contiguous_on(t);
-  Tensor c = make_empty(t.sizes(), ScalarType::kInt64, t.device());
-  if (c.numel() > 0) copy_within_device(c, t);
-  return c;
-}
-
-// The first value of contiguous int64 `idx` outside [low, high), as (position, value).
-std::optional<std::pair<I64, I64>> find_bad(const char* op, const Tensor& idx, I64 low, I64 high) {
-  if (idx.numel() == 0) return std::nullopt;
-  Tensor result = make_empty({2}, ScalarType::kInt64, idx.device());
-  launch_find_bad_index(static_cast<const I64*>(idx.data_ptr()), idx.numel(), low, high, false, 0,
-                        static_cast<I64*>(result.data_ptr()), current_stream());
-  check_launch(op);
-  Tensor host = make_empty({2}, ScalarType::kInt64, Device());
-  host.copy_(result);
-  const I64* r = static_cast<const I64*>(host.data_ptr());
-  if (r[0] == INT64_MAX) return std::nullopt;
-  return std::pair(r[0], r[1]);
-}
-
 IndexWalk make_walk(const char* op, IntArrayRef sizes, IntArrayRef strides_a, IntArrayRef strides_b) {
   WICK_CHECK(sizes.size() <= static_cast<std::size_t>(kIndexMaxDims), RuntimeError, op,
              ": CUDA index kernels take at most ", kIndexMaxDims, " dimensions, got ", sizes.size());
@@ -103,6 +82,26 @@ int elem_size(ScalarType t) { return static_cast<int>(itemsize(t)); }
 // --- cat ---------------------------------------------------------------------------------
 
 }  // namespace
+
+Tensor as_int64(const Tensor& t) {
+  if (t.dtype() == ScalarType::kInt64) return contiguous_on(t);
+  Tensor c = make_empty(t.sizes(), ScalarType::kInt64, t.device());
+  if (c.numel() > 0) copy_within_device(c, t);
+  return c;
+}
+
+std::optional<std::pair<I64, I64>> find_bad(const char* op, const Tensor& idx, I64 low, I64 high) {
+  if (idx.numel() == 0) return std::nullopt;
+  Tensor result = make_empty({2}, ScalarType::kInt64, idx.device());
+  launch_find_bad_index(static_cast<const I64*>(idx.data_ptr()), idx.numel(), low, high, false, 0,
+                        static_cast<I64*>(result.data_ptr()), current_stream());
+  check_launch(op);
+  Tensor host = make_empty({2}, ScalarType::kInt64, Device());
+  host.copy_(result);
+  const I64* r = static_cast<const I64*>(host.data_ptr());
+  if (r[0] == INT64_MAX) return std::nullopt;
+  return std::pair(r[0], r[1]);
+}
 
 // Tensors with no elements add nothing (as on the CPU: legacy empty 1-D
 // tensors, and those empty along `dim`).

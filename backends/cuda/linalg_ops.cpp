@@ -36,7 +36,6 @@
 #include "blas_call.h"
 #include "cuda_common.h"
 #include "cuda_ops.h"
-#include "index_kernels.h"
 
 namespace wick::cuda_backend {
 namespace {
@@ -87,25 +86,8 @@ int solver_int(I64 v, const char* op) {
   return static_cast<int>(v);
 }
 
-// Calls fn(T{}) for float32 and float64; other dtypes are refused naming `kernel`.
-template <typename Fn>
-void by_real_dtype(ScalarType t, const char* kernel, Fn&& fn) {
-  switch (t) {
-    case ScalarType::kFloat32:
-      fn(float{});
-      break;
-    case ScalarType::kFloat64:
-      fn(double{});
-      break;
-    default:
-      throw_not_implemented_for(kernel, t);
-  }
-}
-
-template <typename T>
-T* data_of(const Tensor& t) {
-  return static_cast<T*>(t.data_ptr());
-}
+// cuSOLVER's and cuBLAS's real types here (complex is refused on the device).
+constexpr std::uint32_t kSolverTypes = dtypes::bit(ScalarType::kFloat32) | dtypes::bit(ScalarType::kFloat64);
 
 // A scratch buffer of `count` elements of `dtype` on `device` (at least one).
 Tensor scratch(I64 count, ScalarType dtype, Device device) {
@@ -141,17 +123,17 @@ void lu_factor_ex(const LuFactorMeta& /*m*/, const std::array<Tensor, 3>& outs, 
   const int n = solver_int(input.size(-1), op);
   const I64 k = std::min(m, n);
   const I64 batches = batch_count(input);
-  by_real_dtype(input.dtype(), "lu_cuda", [](auto) {});
+  visit_dtype<kSolverTypes>(input.dtype(), "lu_cuda", [](auto) {});
   Tensor(lu).copy_(input);
   if (m == 0 || n == 0 || batches == 0) {
     info.zero_();
     return;
   }
   const DeviceGuard guard(lu.device());
-  by_real_dtype(input.dtype(), "lu_cuda", [&](auto tag) {
+  visit_dtype<kSolverTypes>(input.dtype(), "lu_cuda", [&](auto tag) {
     using T = decltype(tag);
     const SolverCall call(lu.device(), op);
-    T* a = data_of<T>(lu);
+    T* a = lu.data_ptr<T>();
     int lwork = 0;
     if constexpr (std::is_same_v<T, float>) {
       check_solver(cusolverDnSgetrf_bufferSize(call.handle(), m, n, a, m, &lwork), op);
@@ -159,16 +141,16 @@ void lu_factor_ex(const LuFactorMeta& /*m*/, const std::array<Tensor, 3>& outs, 
       check_solver(cusolverDnDgetrf_bufferSize(call.handle(), m, n, a, m, &lwork), op);
     }
     const Tensor work = scratch(lwork, input.dtype(), lu.device());
-    int* ipiv = data_of<int>(pivots);
-    int* codes = data_of<int>(info);
+    int* ipiv = pivots.data_ptr<int>();
+    int* codes = info.data_ptr<int>();
     const I64 step = checked_mul(m, n, op);
     for (I64 b = 0; b < batches; ++b) {
       if constexpr (std::is_same_v<T, float>) {
-        check_solver(cusolverDnSgetrf(call.handle(), m, n, a + b * step, m, data_of<T>(work), ipiv + b * k, codes + b),
-                     op);
+        check_solver(
+            cusolverDnSgetrf(call.handle(), m, n, a + b * step, m, work.data_ptr<T>(), ipiv + b * k, codes + b), op);
       } else {
-        check_solver(cusolverDnDgetrf(call.handle(), m, n, a + b * step, m, data_of<T>(work), ipiv + b * k, codes + b),
-                     op);
+        check_solver(
+            cusolverDnDgetrf(call.handle(), m, n, a + b * step, m, work.data_ptr<T>(), ipiv + b * k, codes + b), op);
       }
     }
   });
@@ -178,7 +160,7 @@ void lu_factor_ex(const LuFactorMeta& /*m*/, const std::array<Tensor, 3>& outs, 
 void lu_solve(const OutputMeta& /*m*/, const Tensor& out, const Tensor& lu, const Tensor& pivots, const Tensor& b,
               bool left, bool adjoint) {
   const char* op = "linalg.lu_solve";
-  by_real_dtype(b.dtype(), "lu_solve_cuda", [](auto) {});
+  visit_dtype<kSolverTypes>(b.dtype(), "lu_solve_cuda", [](auto) {});
   const Device device = cuda_device_of(op, {&out, &lu, &pivots, &b});
   const DeviceGuard guard(device);
   const IntArrayRef batch(out.sizes().data(), static_cast<std::size_t>(out.dim() - 2));
@@ -186,16 +168,8 @@ void lu_solve(const OutputMeta& /*m*/, const Tensor& out, const Tensor& lu, cons
   const Tensor ipiv = expand_batch(pivots, batch, 1).contiguous();
   const int n = solver_int(lu.size(-1), op);
   // getrs swaps row i with row pivots[i] - 1 unchecked: every pivot in [1, n] first (as on the CPU).
-  if (ipiv.numel() > 0) {
-    const Tensor wide = ipiv.to(ScalarType::kInt64).contiguous();
-    Tensor bad = make_empty({2}, ScalarType::kInt64, device);
-    launch_find_bad_index(data_of<const I64>(wide), wide.numel(), 1, I64{n} + 1, false, 0, data_of<I64>(bad),
-                          current_stream());
-    check_launch(op);
-    const Tensor host = bad.to(Device());
-    const I64* r = data_of<const I64>(host);
-    WICK_CHECK(r[0] == INT64_MAX, IndexError, op, ": pivots must be row numbers in [1, ", n, "], but found ", r[1]);
-  }
+  if (const auto bad = find_bad(op, as_int64(ipiv), 1, I64{n} + 1))
+    WICK_CHECK(false, IndexError, op, ": pivots must be row numbers in [1, ", n, "], but found ", bad->second);
   // left: A X = B (A^T X = B with adjoint: real matrices); right: X A = B
   // as A^T X^T = B^T, and X A^T = B as A Y = B^T with X = Y^T.
   const cublasOperation_t trans = left == adjoint ? CUBLAS_OP_T : CUBLAS_OP_N;
@@ -207,22 +181,22 @@ void lu_solve(const OutputMeta& /*m*/, const Tensor& out, const Tensor& lu, cons
     const int nrhs = solver_int(x.size(-1), op);
     const I64 batches = batch_count(x);
     const Tensor info = scratch(batches, ScalarType::kInt32, device);
-    by_real_dtype(b.dtype(), "lu_solve_cuda", [&](auto tag) {
+    visit_dtype<kSolverTypes>(b.dtype(), "lu_solve_cuda", [&](auto tag) {
       using T = decltype(tag);
       const SolverCall call(device, op);
-      const T* a = data_of<const T>(factors);
-      T* xp = data_of<T>(x);
-      const int* piv = data_of<const int>(ipiv);
+      const T* a = factors.data_ptr<T>();
+      T* xp = x.data_ptr<T>();
+      const int* piv = ipiv.data_ptr<int>();
       const I64 a_step = checked_mul(n, n, op);
       const I64 x_step = checked_mul(n, nrhs, op);
       for (I64 k = 0; k < batches; ++k) {
         if constexpr (std::is_same_v<T, float>) {
           check_solver(cusolverDnSgetrs(call.handle(), trans, n, nrhs, a + k * a_step, n, piv + k * n, xp + k * x_step,
-                                        n, data_of<int>(info) + k),
+                                        n, info.data_ptr<int>() + k),
                        op);
         } else {
           check_solver(cusolverDnDgetrs(call.handle(), trans, n, nrhs, a + k * a_step, n, piv + k * n, xp + k * x_step,
-                                        n, data_of<int>(info) + k),
+                                        n, info.data_ptr<int>() + k),
                        op);
         }
       }
@@ -236,7 +210,7 @@ void cholesky_ex(const LinalgPairMeta& /*m*/, const std::array<Tensor, 2>& outs,
   const char* op = "linalg.cholesky_ex";
   const Tensor& factor = outs[0];
   Tensor info = outs[1];
-  by_real_dtype(self.dtype(), "cholesky_cuda", [](auto) {});
+  visit_dtype<kSolverTypes>(self.dtype(), "cholesky_cuda", [](auto) {});
   Tensor(factor).copy_(self);
   const int n = solver_int(self.size(-1), op);
   const I64 batches = batch_count(self);
@@ -246,10 +220,10 @@ void cholesky_ex(const LinalgPairMeta& /*m*/, const std::array<Tensor, 2>& outs,
   }
   const DeviceGuard guard(factor.device());
   const cublasFillMode_t uplo = upper ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
-  by_real_dtype(self.dtype(), "cholesky_cuda", [&](auto tag) {
+  visit_dtype<kSolverTypes>(self.dtype(), "cholesky_cuda", [&](auto tag) {
     using T = decltype(tag);
     const SolverCall call(factor.device(), op);
-    T* a = data_of<T>(factor);
+    T* a = factor.data_ptr<T>();
     int lwork = 0;
     if constexpr (std::is_same_v<T, float>) {
       check_solver(cusolverDnSpotrf_bufferSize(call.handle(), uplo, n, a, n, &lwork), op);
@@ -257,13 +231,15 @@ void cholesky_ex(const LinalgPairMeta& /*m*/, const std::array<Tensor, 2>& outs,
       check_solver(cusolverDnDpotrf_bufferSize(call.handle(), uplo, n, a, n, &lwork), op);
     }
     const Tensor work = scratch(lwork, self.dtype(), factor.device());
-    int* codes = data_of<int>(info);
+    int* codes = info.data_ptr<int>();
     const I64 step = checked_mul(n, n, op);
     for (I64 k = 0; k < batches; ++k) {
       if constexpr (std::is_same_v<T, float>) {
-        check_solver(cusolverDnSpotrf(call.handle(), uplo, n, a + k * step, n, data_of<T>(work), lwork, codes + k), op);
+        check_solver(cusolverDnSpotrf(call.handle(), uplo, n, a + k * step, n, work.data_ptr<T>(), lwork, codes + k),
+                     op);
       } else {
-        check_solver(cusolverDnDpotrf(call.handle(), uplo, n, a + k * step, n, data_of<T>(work), lwork, codes + k), op);
+        check_solver(cusolverDnDpotrf(call.handle(), uplo, n, a + k * step, n, work.data_ptr<T>(), lwork, codes + k),
+                     op);
       }
     }
   });
@@ -275,7 +251,7 @@ void cholesky_ex(const LinalgPairMeta& /*m*/, const std::array<Tensor, 2>& outs,
 void solve_triangular(const OutputMeta& /*m*/, const Tensor& out, const Tensor& self, const Tensor& b, bool upper,
                       bool left, bool unitriangular) {
   const char* op = "linalg.solve_triangular";
-  by_real_dtype(out.dtype(), "triangular_solve_cuda", [](auto) {});
+  visit_dtype<kSolverTypes>(out.dtype(), "triangular_solve_cuda", [](auto) {});
   const Device device = cuda_device_of(op, {&out, &self, &b});
   const DeviceGuard guard(device);
   const IntArrayRef batch(out.sizes().data(), static_cast<std::size_t>(out.dim() - 2));
@@ -291,11 +267,11 @@ void solve_triangular(const OutputMeta& /*m*/, const Tensor& out, const Tensor& 
   const cublasDiagType_t diag = unitriangular ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT;
   // trsm divides by the diagonal without a singularity check: a zero there
   // gives infinities and NaNs, as on the CPU and in PyTorch.
-  by_real_dtype(out.dtype(), "triangular_solve_cuda", [&](auto tag) {
+  visit_dtype<kSolverTypes>(out.dtype(), "triangular_solve_cuda", [&](auto tag) {
     using T = decltype(tag);
     const BlasCall call(device, op);
-    const T* ap = data_of<const T>(a);
-    T* xp = data_of<T>(out);
+    const T* ap = a.data_ptr<T>();
+    T* xp = out.data_ptr<T>();
     const T one(1);
     const I64 a_step = checked_mul(n, n, op);
     const I64 x_step = checked_mul(rows, cols, op);

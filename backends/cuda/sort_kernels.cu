@@ -80,35 +80,11 @@ __global__ void row_offsets(I64* offsets, I64 lines, I64 n) {
 constexpr std::size_t kAlign = 256;
 constexpr std::size_t aligned(std::size_t bytes) { return (bytes + kAlign - 1) / kAlign * kAlign; }
 
-// Calls f(T{}, K{}) with the element type of `dtype` and its key type.
-template <typename F>
-cudaError_t by_dtype(SortDtype dtype, F f) {
-  switch (dtype) {
-    case SortDtype::kBool:
-      return f(bool{}, std::uint32_t{});
-    case SortDtype::kUInt8:
-      return f(std::uint8_t{}, std::uint32_t{});
-    case SortDtype::kInt8:
-      return f(std::int8_t{}, std::uint32_t{});
-    case SortDtype::kInt16:
-      return f(std::int16_t{}, std::uint32_t{});
-    case SortDtype::kInt32:
-      return f(std::int32_t{}, std::uint32_t{});
-    case SortDtype::kInt64:
-      return f(std::int64_t{}, std::uint64_t{});
-    case SortDtype::kFloat16:
-      return f(__half{}, std::uint32_t{});
-    case SortDtype::kBFloat16:
-      return f(__nv_bfloat16{}, std::uint32_t{});
-    case SortDtype::kFloat32:
-      return f(float{}, std::uint32_t{});
-    case SortDtype::kFloat64:
-      return f(double{}, std::uint64_t{});
-  }
-  return cudaErrorInvalidValue;
-}
+// The key type of T: 32 bits for elements of up to 4 bytes, else 64.
+template <typename T>
+using KeyOf = std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>;
 
-std::size_t key_bytes(SortDtype dtype) { return dtype == SortDtype::kInt64 || dtype == SortDtype::kFloat64 ? 8 : 4; }
+std::size_t key_bytes(DType dtype) { return dtype == DType::kInt64 || dtype == DType::kFloat64 ? 8 : 4; }
 
 // CUB's own scratch space for a sort of `count` keys of type K in `lines` segments.
 template <typename K>
@@ -136,9 +112,10 @@ std::size_t argsort_workspace_bytes(const ArgsortArgs& args) {
 cudaError_t launch_argsort(const ArgsortArgs& args, void* workspace, cudaStream_t stream) {
   const I64 count = args.lines * args.n;
   if (count == 0) return cudaSuccess;
-  return by_dtype(args.dtype, [&](auto tag, auto key_tag) -> cudaError_t {
+  cudaError_t err = cudaSuccess;
+  loops::visit_type(args.dtype, [&](auto tag) {
     using T = decltype(tag);
-    using K = decltype(key_tag);
+    using K = KeyOf<T>;
     const auto items = static_cast<std::size_t>(count);
     char* at = static_cast<char*>(workspace);
     K* keys_in = reinterpret_cast<K*>(at);
@@ -153,10 +130,12 @@ cudaError_t launch_argsort(const ArgsortArgs& args, void* workspace, cudaStream_
     make_keys<T, K><<<blocks_for(count), kThreads, 0, stream>>>(static_cast<const T*>(args.src), count, args.n,
                                                                 args.descending, keys_in, positions);
     row_offsets<<<blocks_for(args.lines + 1), kThreads, 0, stream>>>(offsets, args.lines, args.n);
-    if (const cudaError_t err = cudaGetLastError(); err != cudaSuccess) return err;
-    return cub::DeviceSegmentedSort::StableSortPairs(at, scratch, keys_in, keys_out, positions, args.out, count,
-                                                     args.lines, offsets, offsets + 1, stream);
+    err = cudaGetLastError();
+    if (err != cudaSuccess) return;
+    err = cub::DeviceSegmentedSort::StableSortPairs(at, scratch, keys_in, keys_out, positions, args.out, count,
+                                                    args.lines, offsets, offsets + 1, stream);
   });
+  return err;
 }
 
 namespace {
@@ -187,7 +166,7 @@ __global__ void search(SearchArgs a, const T* bounds, const T* values, R* out) {
 
 cudaError_t launch_searchsorted(const SearchArgs& args, cudaStream_t stream) {
   if (args.count == 0) return cudaSuccess;
-  return by_dtype(args.dtype, [&](auto tag, auto /*key*/) -> cudaError_t {
+  loops::visit_type(args.dtype, [&](auto tag) {
     using T = decltype(tag);
     const auto* b = static_cast<const T*>(args.boundaries);
     const auto* v = static_cast<const T*>(args.values);
@@ -196,8 +175,8 @@ cudaError_t launch_searchsorted(const SearchArgs& args, cudaStream_t stream) {
     } else {
       search<T><<<blocks_for(args.count), kThreads, 0, stream>>>(args, b, v, static_cast<I64*>(args.out));
     }
-    return cudaGetLastError();
   });
+  return cudaGetLastError();
 }
 
 }  // namespace wick::cuda_backend

@@ -10,31 +10,19 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "elementwise_kernels.h"
+
 namespace wick::cuda_backend {
 
-/// The element types the sort and search kernels read.
-enum class SortDtype : std::int32_t {
-  kBool = 0,
-  kUInt8 = 1,
-  kInt8 = 2,
-  kInt16 = 3,
-  kInt32 = 4,
-  kInt64 = 5,
-  kFloat16 = 6,
-  kBFloat16 = 7,
-  kFloat32 = 8,
-  kFloat64 = 9,
-};
-
 /// argsort of `lines` contiguous rows of `n` elements each (`src`, of
-/// `dtype`): `out[line * n + j]` gets the position, within its row, of the
+/// `dtype`, any real dtype): `out[line * n + j]` gets the position, within its row, of the
 /// row's j-th element in stable order, ascending with NaN last or, with
 /// `descending`, descending with NaN first (Note [Sorting by radix] in
 /// sort_kernels.cu).
 struct ArgsortArgs {
   const void* src = nullptr;
   std::int64_t* out = nullptr;
-  SortDtype dtype = SortDtype::kFloat32;
+  DType dtype = DType::kFloat32;
   std::int64_t lines = 0;
   std::int64_t n = 0;
   bool descending = false;
@@ -56,7 +44,7 @@ struct SearchArgs {
   const void* values = nullptr;
   const std::int64_t* order = nullptr;
   void* out = nullptr;
-  SortDtype dtype = SortDtype::kFloat32;
+  DType dtype = DType::kFloat32;
   std::int64_t count = 0;
   std::int64_t width = 0;
   std::int64_t per_row = 1;

@@ -17,43 +17,13 @@
 #include <wick/gen/torch_kernels.h>
 #include "cuda_common.h"
 #include "cuda_ops.h"
-#include "index_kernels.h"
+#include "elementwise_host.h"
 #include "sort_kernels.h"
 
 namespace wick::cuda_backend {
 namespace {
 
 using I64 = std::int64_t;
-
-template <typename T>
-constexpr SortDtype sort_dtype_of() {
-  if constexpr (std::is_same_v<T, bool>)
-    return SortDtype::kBool;
-  else if constexpr (std::is_same_v<T, std::uint8_t>)
-    return SortDtype::kUInt8;
-  else if constexpr (std::is_same_v<T, std::int8_t>)
-    return SortDtype::kInt8;
-  else if constexpr (std::is_same_v<T, std::int16_t>)
-    return SortDtype::kInt16;
-  else if constexpr (std::is_same_v<T, std::int32_t>)
-    return SortDtype::kInt32;
-  else if constexpr (std::is_same_v<T, std::int64_t>)
-    return SortDtype::kInt64;
-  else if constexpr (std::is_same_v<T, Half>)
-    return SortDtype::kFloat16;
-  else if constexpr (std::is_same_v<T, BFloat16>)
-    return SortDtype::kBFloat16;
-  else if constexpr (std::is_same_v<T, float>)
-    return SortDtype::kFloat32;
-  else
-    return SortDtype::kFloat64;
-}
-
-// The kernels' name for `t`, or PyTorch's refusal naming `kernel`.
-template <std::uint32_t kSet>
-SortDtype sort_dtype(ScalarType t, const char* kernel) {
-  return visit_dtype<kSet>(t, kernel, [](auto tag) { return sort_dtype_of<decltype(tag)>(); });
-}
 
 }  // namespace
 
@@ -63,7 +33,7 @@ void argsort(const DimMeta& m, const Tensor& out, const Tensor& self, I64 /*dim*
     Tensor(out).zero_();
     return;
   }
-  const SortDtype dtype = sort_dtype<dtypes::kAll>(self.dtype(), "sorting_kernel_method_name");
+  const DType dtype = to_dtype(self.dtype(), "sorting_kernel_method_name");
   if (self.numel() == 0) return;
   const DeviceGuard guard(out.device());
   const I64 last = self.dim() - 1;
@@ -92,19 +62,15 @@ void searchsorted(const SearchsortedMeta& m, const Tensor& out, const Tensor& so
   const I64 width = sorted_sequence.sizes()[sorted_sequence.dim() - 1];  // boundaries per row
   std::optional<Tensor> order;
   if (sorter) {  // every sorter index inside its row, checked before anything is written (as on the CPU)
-    order = sorter->to(ScalarType::kInt64).contiguous();
-    if (order->numel() > 0) {
-      Tensor bad = make_empty({2}, ScalarType::kInt64, device);
-      launch_find_bad_index(static_cast<const I64*>(order->data_ptr()), order->numel(), 0, width, false, 0,
-                            static_cast<I64*>(bad.data_ptr()), current_stream());
-      check_launch(op);
-      const Tensor host = bad.to(Device());
-      const I64* r = static_cast<const I64*>(host.data_ptr());
-      WICK_CHECK(r[0] == INT64_MAX, IndexError, "torch.searchsorted(): sorter index ", r[1],
+    order = as_int64(*sorter);
+    if (const auto bad = find_bad(op, *order, 0, width)) {
+      WICK_CHECK(false, IndexError, "torch.searchsorted(): sorter index ", bad->second,
                  " is out of range for boundaries of ", width, " elements along their last dimension");
     }
   }
-  const SortDtype dtype = sort_dtype<dtypes::kIntegral | dtypes::kFloating>(m.compute, "searchsorted_out_cuda");
+  // Every real dtype but bool, as the CPU's search.
+  if (m.compute == ScalarType::kBool) throw_not_implemented_for("searchsorted_out_cuda", m.compute);
+  const DType dtype = to_dtype(m.compute, "searchsorted_out_cuda");
   if (self.numel() == 0) return;
   const Tensor bounds = on_device(sorted_sequence, device).to(m.compute).contiguous();
   const Tensor values = on_device(self, device, m.compute).to(m.compute).contiguous();
