@@ -114,6 +114,7 @@ const ListEntry kLists[] = {
     {"torch.acos", std::nullopt, kF32},
     {"torch.asin", std::nullopt, kF32},
     {"torch.cosh", std::nullopt, kF32},
+    {"torch.erfinv", std::nullopt, kF32},
     {"torch.sinh", std::nullopt, kF32},
     {"torch.tan", std::nullopt, kF32},
     {"torch.exp", std::nullopt, kF32},

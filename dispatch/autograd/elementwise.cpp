@@ -231,40 +231,6 @@ struct Atan2D {  // d atan2(x, y) = (y dx - x dy) / (x^2 + y^2)
   static Tensor dother(T x, T y, const Tensor&) { return wick::neg(wick::div(x, denom(x, y))); }
 };
 
-template <class D>
-struct BinaryBackward {
-  static constexpr const char* kName = D::kName;
-  SavedVariable self, other;
-  tensor_list backward(FormulaNode<BinaryBackward>& n, tensor_list& g) {
-    Tensor x = n.unpack(self);
-    Tensor y = n.unpack(other);
-    Tensor gs, go;
-    if (n.should_compute_output(0)) gs = wick::mul(g[0], D::dself(x, y, g[0]));
-    if (n.should_compute_output(1)) go = wick::mul(g[0], D::dother(x, y, g[0]));
-    return {gs, go};
-  }
-  void release() {
-    self.reset();
-    other.reset();
-  }
-};
-
-template <class D>
-Tensor binary_autograd(DispatchKeySet ks, T self, T other) {
-  static const auto op = op_handle<Tensor(T, T)>(D::kOp);
-  auto node = make_node<BinaryBackward<D>>(self, other);
-  Tensor out = call_below(op, ks, self, other);
-  if (node) {
-    node->f.self = SavedVariable(self, false);
-    node->f.other = SavedVariable(other, false);
-    set_history(out, node);
-  }
-  binary_tangent(
-      out, self, other, [&](T ts) { return wick::mul(ts, D::dself(self, other, out)); },
-      [&](T to) { return wick::mul(to, D::dother(self, other, out)); });
-  return out;
-}
-
 // --- lerp: self + weight * (end - self) ---------------------------------------------------
 
 struct LerpBackward {

@@ -24,5 +24,6 @@ void register_autograd_reduce(std::vector<std::unique_ptr<Library>>& out);
 void register_autograd_scan(std::vector<std::unique_ptr<Library>>& out);
 void register_autograd_conv(std::vector<std::unique_ptr<Library>>& out);
 void register_autograd_lapack(std::vector<std::unique_ptr<Library>>& out);
+void register_autograd_special(std::vector<std::unique_ptr<Library>>& out);
 
 }  // namespace wick::autograd

@@ -148,4 +148,80 @@ inline Tensor product_grad_right(const Tensor& grad, const Tensor& a, bool b_col
   return b_column_major ? matrix_t(matrix_product(matrix_t(grad), a)) : matrix_product(matrix_t(a), grad);
 }
 
+// --- one formula per elementwise function (Note [Elementwise formulas]) -----------------------
+
+// Note [Elementwise formulas]
+// A unary function's formula is a struct D with kOp (the operator), kName
+// (the node's name), kSelf and kOut (what the node saves) and
+// `apply(grad, self, out)`, the gradient times f'(self): the same function
+// gives the backward gradient and the forward tangent. unary_autograd<D> is
+// its Autograd kernel. A binary function's D has kOp, kName and
+// `dself(self, other, like)` / `dother(...)`, the partial derivatives
+// (binary_autograd<D>); one that PyTorch does not differentiate throws
+// there, naming itself, so only a gradient that is asked for fails.
+template <class D>
+struct UnaryBackward {
+  static constexpr const char* kName = D::kName;
+  SavedVariable self, out;
+  tensor_list backward(FormulaNode<UnaryBackward>& n, tensor_list& g) {
+    if (!n.should_compute_output(0)) return {Tensor()};
+    return {D::apply(g[0], n.unpack(self), n.unpack(out))};
+  }
+  void release() {
+    self.reset();
+    out.reset();
+  }
+};
+
+template <class D>
+Tensor unary_autograd(DispatchKeySet ks, const Tensor& self) {
+  static const auto op = op_handle<Tensor(const Tensor&)>(D::kOp);
+  auto node = make_node<UnaryBackward<D>>(self);
+  Tensor out = call_below(op, ks, self);
+  if (node) {
+    if constexpr (D::kSelf) node->f.self = SavedVariable(self, false);
+    set_history(out, node);
+    if constexpr (D::kOut) node->f.out = SavedVariable(out, true);
+  }
+  if (any_tangent(self)) {
+    ExcludeDispatchKeyGuard below(DispatchKey::kAutograd);
+    set_tangent(out, D::apply(fw_grad_of(self), self, out));
+  }
+  return out;
+}
+
+template <class D>
+struct BinaryBackward {
+  static constexpr const char* kName = D::kName;
+  SavedVariable self, other;
+  tensor_list backward(FormulaNode<BinaryBackward>& n, tensor_list& g) {
+    Tensor x = n.unpack(self);
+    Tensor y = n.unpack(other);
+    Tensor gs, go;
+    if (n.should_compute_output(0)) gs = wick::mul(g[0], D::dself(x, y, g[0]));
+    if (n.should_compute_output(1)) go = wick::mul(g[0], D::dother(x, y, g[0]));
+    return {gs, go};
+  }
+  void release() {
+    self.reset();
+    other.reset();
+  }
+};
+
+template <class D>
+Tensor binary_autograd(DispatchKeySet ks, const Tensor& self, const Tensor& other) {
+  static const auto op = op_handle<Tensor(const Tensor&, const Tensor&)>(D::kOp);
+  auto node = make_node<BinaryBackward<D>>(self, other);
+  Tensor out = call_below(op, ks, self, other);
+  if (node) {
+    node->f.self = SavedVariable(self, false);
+    node->f.other = SavedVariable(other, false);
+    set_history(out, node);
+  }
+  binary_tangent(
+      out, self, other, [&](const Tensor& ts) { return wick::mul(ts, D::dself(self, other, out)); },
+      [&](const Tensor& to) { return wick::mul(to, D::dother(self, other, out)); });
+  return out;
+}
+
 }  // namespace wick::autograd

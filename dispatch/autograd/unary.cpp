@@ -237,37 +237,6 @@ constexpr char kRound[] = "torch.round", kRoundNode[] = "RoundBackward0";
 constexpr char kTrunc[] = "torch.trunc", kTruncNode[] = "TruncBackward0";
 constexpr char kSign[] = "torch.sign", kSignNode[] = "SignBackward0";
 
-template <class D>
-struct UnaryBackward {
-  static constexpr const char* kName = D::kName;
-  SavedVariable self, out;
-  tensor_list backward(FormulaNode<UnaryBackward>& n, tensor_list& g) {
-    if (!n.should_compute_output(0)) return {Tensor()};
-    return {D::apply(g[0], n.unpack(self), n.unpack(out))};
-  }
-  void release() {
-    self.reset();
-    out.reset();
-  }
-};
-
-template <class D>
-Tensor unary_autograd(DispatchKeySet ks, T self) {
-  static const auto op = op_handle<Tensor(T)>(D::kOp);
-  auto node = make_node<UnaryBackward<D>>(self);
-  Tensor out = call_below(op, ks, self);
-  if (node) {
-    if constexpr (D::kSelf) node->f.self = SavedVariable(self, false);
-    set_history(out, node);
-    if constexpr (D::kOut) node->f.out = SavedVariable(out, true);
-  }
-  if (any_tangent(self)) {
-    ExcludeDispatchKeyGuard below(DispatchKey::kAutograd);
-    set_tangent(out, D::apply(fw_grad_of(self), self, out));
-  }
-  return out;
-}
-
 // --- clamp: the gradient passes where min <= self <= max (bounds included) --------------
 
 struct ClampBackward {

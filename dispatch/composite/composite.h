@@ -34,6 +34,7 @@ void register_complex_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_sorting_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_index_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_numeric_kernels(std::vector<std::unique_ptr<Library>>& out);
+void register_special_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_linalg_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_product_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_activation_kernels(std::vector<std::unique_ptr<Library>>& out);

@@ -62,16 +62,16 @@ class TwinKernel final : public BoxedFunctor {
         structured_check_(twin.structured_check),
         base_(twin.functional),
         view_(twin.view),
-        op_(find_op("torch." + base_)) {
+        op_(find_op(base_)) {
     const std::string& name = twin.name;
     const FunctionSchema& mine = find_op("torch.Tensor." + name).schema();
     const FunctionSchema& theirs = op_.schema();
     n_args_ = mine.arguments.size();
-    WICK_INTERNAL_ASSERT(theirs.arguments.size() == n_args_, "in-place twin ", name, ": torch.", base_, " takes ",
+    WICK_INTERNAL_ASSERT(theirs.arguments.size() == n_args_, "in-place twin ", name, ": ", base_, " takes ",
                          theirs.arguments.size(), " arguments, not ", n_args_);
     for (std::size_t i = 0; i < n_args_; ++i)
       WICK_INTERNAL_ASSERT(mine.arguments[i].type.kind == theirs.arguments[i].type.kind, "in-place twin ", name,
-                           ": argument ", i, " differs in type from torch.", base_, "'s");
+                           ": argument ", i, " differs in type from ", base_, "'s");
   }
 
   void operator()(const OperatorHandle&, DispatchKeySet, Stack& stack) override {
@@ -111,8 +111,8 @@ class TwinKernel final : public BoxedFunctor {
     if (record) {
       const autograd::AutogradMeta* m = meta_of(self);
       WICK_CHECK(m == nullptr || !m->is_view, RuntimeError, name_,
-                 ": an in-place view operation on a view of a tensor that requires grad is not supported; use ", base_,
-                 "() instead");
+                 ": an in-place view operation on a view of a tensor that requires grad is not supported; use ",
+                 base_.substr(base_.find('.') + 1), "() instead");
     }
     op_.call_boxed(args);
     const Tensor view = args.back().to_tensor();
@@ -127,7 +127,7 @@ class TwinKernel final : public BoxedFunctor {
 
   std::string name_;               // "exp_" (for clamp_.Tensor: "clamp_")
   bool structured_check_ = false;  // tag inplace_check=structured: PyTorch's structured in-place message
-  std::string base_;               // "exp"
+  std::string base_;               // "torch.exp"
   bool view_;
   OperatorHandle op_;  // torch.exp
   std::size_t n_args_ = 0;

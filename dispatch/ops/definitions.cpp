@@ -5,6 +5,7 @@
 #include "dispatch/ops/definitions.h"
 
 #include <map>
+#include <set>
 #include <string>
 #include <string_view>
 
@@ -43,15 +44,20 @@ bool has_tag(std::string_view qualified, std::string_view tag) {
 const std::vector<InplaceTwinDecl>& inplace_twins() {
   static const std::vector<InplaceTwinDecl> twins = [] {
     std::vector<InplaceTwinDecl> out;
+    std::set<std::string> methods;  // the operators defined in torch.Tensor
+    for (const CatalogDef& d : torch_catalog().defs)
+      if ((d.flags & CatalogDef::kInplaceTwin) == 0 && std::string_view(d.ns) == "torch.Tensor")
+        methods.insert(name_of(d.schema));
     for (const CatalogDef& d : torch_catalog().defs) {
       if ((d.flags & CatalogDef::kInplaceTwin) == 0) continue;
       std::string name = name_of(d.schema);
       const std::size_t dot = name.find('.');
       std::string functional =
           dot == std::string::npos ? name.substr(0, name.size() - 1) : name.substr(0, dot - 1) + name.substr(dot);
-      const bool structured = has_tag("torch." + functional, "inplace_check=structured");
-      out.push_back(
-          {d.schema, std::move(name), std::move(functional), (d.flags & CatalogDef::kInplaceView) != 0, structured});
+      // X_ computes torch.X, or torch.Tensor.X where X is defined there (polygamma: its method takes self first).
+      const std::string qualified = (methods.count(functional) != 0 ? "torch.Tensor." : "torch.") + functional;
+      const bool structured = has_tag(qualified, "inplace_check=structured");
+      out.push_back({d.schema, std::move(name), qualified, (d.flags & CatalogDef::kInplaceView) != 0, structured});
     }
     return out;
   }();

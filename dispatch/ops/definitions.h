@@ -16,7 +16,8 @@ namespace wick {
 
 /// An in-place twin `torch.Tensor.X_` of `torch.X` (Note [In-place twins] in
 /// dispatch/composite/inplace_ops.cpp): its schema, its name ("exp_",
-/// "clamp_.Tensor"), X's ("exp", "clamp.Tensor"), whether self takes the
+/// "clamp_.Tensor"), X's qualified name ("torch.exp", "torch.clamp.Tensor";
+/// "torch.Tensor.polygamma" for an X defined among the methods), whether self takes the
 /// geometry of X's view (transpose_) rather than the values of X's result
 /// (exp_), and whether X is tagged inplace_check=structured.
 struct InplaceTwinDecl {

@@ -230,6 +230,12 @@ ElementwiseMeta clamp(const Tensor& self, const std::optional<Scalar>& min, cons
   return m;
 }
 
+// polygamma(n, x): an elementwise float function of x, for n >= 0.
+ElementwiseMeta polygamma(std::int64_t n, const Tensor& self) {
+  WICK_CHECK(n >= 0, RuntimeError, "torch.polygamma: polygamma(n, x) does not support negative n.");
+  return unary_op("torch.polygamma", self, UnaryKind::kFloat);
+}
+
 }  // namespace wick::meta
 
 // --- the internal operators (namespace aten) ---------------------------------------------------

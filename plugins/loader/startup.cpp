@@ -69,6 +69,7 @@ void register_builtins() {
     register_sorting_kernels(libs);
     register_index_kernels(libs);
     register_numeric_kernels(libs);
+    register_special_kernels(libs);
     register_linalg_kernels(libs);
     register_product_kernels(libs);
     register_activation_kernels(libs);
@@ -96,6 +97,7 @@ void register_builtins() {
     autograd::register_autograd_scan(libs);
     autograd::register_autograd_conv(libs);
     autograd::register_autograd_lapack(libs);
+    autograd::register_autograd_special(libs);
     auto& reg = Registry::get();
     reg.missing_kernel_hint.store(&missing_kernel_hint, std::memory_order_release);
     set_host_copy(&host_copy_through_dispatch);

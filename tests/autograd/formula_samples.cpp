@@ -214,6 +214,25 @@ void add_conv_samples(std::map<std::string, std::vector<Sample>>& m) {
 
 // The LU family and the other matrix functions (dispatch/ops/linalg.ops):
 // square inputs, made invertible by their domain; int32 pivots for lu_solve.
+// zeta and the incomplete gamma functions: PyTorch differentiates only their
+// second argument, so the first is a constant (s > 1 for zeta; a > 0).
+void add_special_samples(std::map<std::string, std::vector<Sample>>& m) {
+  const Value s(add(rand({3}, ScalarType::kFloat64), wrap_scalar(Scalar(1.5))));
+  const Value a(add(rand({2, 3}, ScalarType::kFloat64), wrap_scalar(Scalar(0.5))));
+  m["torch.special.zeta"] = {{{s, t({2, 3})}}, {{Value(2.5), t({3})}}};
+  m["torch.igamma"] = {{{a, t({2, 3})}}, {{a, t({3})}}};
+  m["torch.igammac"] = m["torch.igamma"];
+  m["igamma_"] = m["torch.igamma"];
+  m["igammac_"] = m["torch.igamma"];
+  // polygamma takes n first, its method self first; mvlgamma of p = 1 (p > 1 needs
+  // inputs above (p - 1) / 2: the golden test checks p = 3 against PyTorch's gradient).
+  m["torch.polygamma"] = {{{i(1), t({2, 3})}}, {{i(3), t({3})}}};
+  m["torch.Tensor.polygamma"] = {{{t({2, 3}), i(2)}}};
+  m["polygamma_"] = m["torch.Tensor.polygamma"];
+  m["torch.mvlgamma"] = {{{t({2, 3}), i(1)}}};
+  m["mvlgamma_"] = m["torch.mvlgamma"];
+}
+
 void add_linalg_samples(std::map<std::string, std::vector<Sample>>& m) {
   const auto pivots = [](std::vector<std::int64_t> v, std::vector<std::int64_t> shape) {
     return Value(index(std::move(v), std::move(shape)).to_tensor().to(ScalarType::kInt32));
@@ -386,6 +405,7 @@ const std::map<std::string, std::vector<Sample>>& explicit_samples() {
     add_more_nn_samples(m);
     add_conv_samples(m);
     add_linalg_samples(m);
+    add_special_samples(m);
     m["prod"] = {{{t({2, 3})}}, {{t({2, 3}), i(1)}}, {{t({2, 3}), i(0), Value(true)}}};
     m["max"] = {{{t({2, 3})}}, {{t({2, 3}), i(1)}}, {{t({2, 3}), i(0), Value(true)}}, {{t({2, 3}), t({3})}}};
     m["min"] = m["max"];
@@ -664,7 +684,11 @@ Value call_sample(const std::string& qualified_name, const Sample& s, const tens
       k += la->shapes.size();
       args.emplace_back(std::move(list));
     } else {
-      args.push_back(with_dtype(std::get<Value>(a), value_dtype));
+      Value v = with_dtype(std::get<Value>(a), value_dtype);
+      // An in-place operator writes its first argument: a constant one is
+      // copied too (igamma_), so that every call starts from the same value.
+      if (args.empty() && clone_first && v.is_tensor()) v = Value(v.to_tensor().clone());
+      args.push_back(std::move(v));
     }
   }
   Kwargs kwargs = s.kwargs;

@@ -1,0 +1,123 @@
+// backends/cuda/special_kernels.cu - device code: the special functions' loops, on wick/special_math.h.
+/// \file
+/// The values are those of the CPU kernels (backends/cpu/special_ops.cpp):
+/// the same functions, computed in double, except erfcx, which is CUDA's
+/// (Note [Special functions] in wick/special_math.h). The loops leave out
+/// the rows path: these functions are bound by arithmetic, not by memory.
+#include <cstdint>
+
+#include <wick/special_math.h>
+
+#include "elementwise_loops.cuh"
+#include "special_kernels.h"
+
+namespace wick::cuda_backend {
+namespace {
+
+using loops::launch_map;
+using loops::opmath_t;
+using loops::OpMathFn;
+
+template <SpecialOp kOp, typename C>
+struct SpecialFn {
+  static constexpr bool kRowsPath = false;
+  std::int64_t n;
+
+  __device__ __forceinline__ C operator()(C v) const {
+    const double x = static_cast<double>(v);
+    if constexpr (kOp == SpecialOp::kLgamma) {
+      return static_cast<C>(special_math::lgamma(x));
+    } else if constexpr (kOp == SpecialOp::kDigamma) {
+      return static_cast<C>(special_math::digamma(x));
+    } else if constexpr (kOp == SpecialOp::kPolygamma) {
+      return static_cast<C>(special_math::polygamma(n, x));
+    } else if constexpr (kOp == SpecialOp::kErfinv) {
+      return static_cast<C>(special_math::erfinv(x));
+    } else if constexpr (kOp == SpecialOp::kI0) {
+      return static_cast<C>(special_math::i0(x));
+    } else if constexpr (kOp == SpecialOp::kI0e) {
+      return static_cast<C>(special_math::i0e(x));
+    } else if constexpr (kOp == SpecialOp::kI1) {
+      return static_cast<C>(special_math::i1(x));
+    } else if constexpr (kOp == SpecialOp::kI1e) {
+      return static_cast<C>(special_math::i1e(x));
+    } else if constexpr (kOp == SpecialOp::kNdtri) {
+      return static_cast<C>(special_math::ndtri(x));
+    } else if constexpr (kOp == SpecialOp::kLogNdtr) {
+      return static_cast<C>(special_math::log_ndtr(x));
+    } else {
+      static_assert(kOp == SpecialOp::kErfcx);
+      return static_cast<C>(special_math::erfcx(x));
+    }
+  }
+  __device__ __forceinline__ C operator()(C a, C b) const {
+    const double x = static_cast<double>(a);
+    const double y = static_cast<double>(b);
+    if constexpr (kOp == SpecialOp::kZeta) {
+      return static_cast<C>(special_math::zeta(x, y));
+    } else if constexpr (kOp == SpecialOp::kIgamma) {
+      return static_cast<C>(special_math::igamma(x, y));
+    } else {
+      static_assert(kOp == SpecialOp::kIgammac);
+      return static_cast<C>(special_math::igammac(x, y));
+    }
+  }
+};
+
+template <SpecialOp kOp>
+void run(DType dtype, const ElementwiseArgs& args, std::int64_t n, cudaStream_t stream) {
+  constexpr bool kBinary = kOp >= SpecialOp::kZeta;
+  loops::visit_among<float, double, __half, __nv_bfloat16>(dtype, [&](auto tag) {
+    using T = decltype(tag);
+    using C = opmath_t<T>;
+    const SpecialFn<kOp, C> fn{n};
+    if constexpr (kBinary) {
+      if constexpr (loops::is_reduced_v<T>) {
+        launch_map<T, T, T>(OpMathFn<T, SpecialFn<kOp, C>>{fn}, args, stream);
+      } else {
+        launch_map<T, T, T>(fn, args, stream);
+      }
+    } else if constexpr (loops::is_reduced_v<T>) {
+      launch_map<T, T>(OpMathFn<T, SpecialFn<kOp, C>>{fn}, args, stream);
+    } else {
+      launch_map<T, T>(fn, args, stream);
+    }
+  });
+}
+
+}  // namespace
+
+void launch_special(SpecialOp op, DType dtype, const ElementwiseArgs& args, std::int64_t n, cudaStream_t stream) {
+  switch (op) {
+    case SpecialOp::kLgamma:
+      return run<SpecialOp::kLgamma>(dtype, args, n, stream);
+    case SpecialOp::kDigamma:
+      return run<SpecialOp::kDigamma>(dtype, args, n, stream);
+    case SpecialOp::kPolygamma:
+      return run<SpecialOp::kPolygamma>(dtype, args, n, stream);
+    case SpecialOp::kErfinv:
+      return run<SpecialOp::kErfinv>(dtype, args, n, stream);
+    case SpecialOp::kI0:
+      return run<SpecialOp::kI0>(dtype, args, n, stream);
+    case SpecialOp::kI0e:
+      return run<SpecialOp::kI0e>(dtype, args, n, stream);
+    case SpecialOp::kI1:
+      return run<SpecialOp::kI1>(dtype, args, n, stream);
+    case SpecialOp::kI1e:
+      return run<SpecialOp::kI1e>(dtype, args, n, stream);
+    case SpecialOp::kNdtri:
+      return run<SpecialOp::kNdtri>(dtype, args, n, stream);
+    case SpecialOp::kLogNdtr:
+      return run<SpecialOp::kLogNdtr>(dtype, args, n, stream);
+    case SpecialOp::kErfcx:
+      return run<SpecialOp::kErfcx>(dtype, args, n, stream);
+    case SpecialOp::kZeta:
+      return run<SpecialOp::kZeta>(dtype, args, n, stream);
+    case SpecialOp::kIgamma:
+      return run<SpecialOp::kIgamma>(dtype, args, n, stream);
+    case SpecialOp::kIgammac:
+      return run<SpecialOp::kIgammac>(dtype, args, n, stream);
+  }
+}
+
+}  // namespace wick::cuda_backend
