@@ -43,7 +43,7 @@ Tensor round_decimals_kernel(const Tensor& self, std::int64_t decimals) {
              "torch.round: \"", decimals == 0 ? "round_vml_cpu" : "round_cpu", "\" not implemented for '",
              type_title(t), "'");
   if (decimals == 0) return round(self);
-  const double scale = std::pow(10.0, static_cast<double>(decimals < 0 ? -decimals : decimals));
+  const double scale = std::pow(10.0, std::fabs(static_cast<double>(decimals)));
   const Scalar factor(scale);
   return decimals > 0 ? div(round(mul(self, factor)), factor) : mul(round(div(self, factor)), factor);
 }

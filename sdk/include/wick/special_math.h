@@ -178,20 +178,16 @@ WICK_HOST_DEVICE double trigamma(double x) {
   return sign * result;
 }
 
-/// The Hurwitz zeta function sum_{k>=0} (q + k)^-s: inf for s == 1 and for q
-/// a non-positive integer; NaN for s < 1, and for q < 0 with s not an integer.
-WICK_HOST_DEVICE double zeta(double s, double q) {
+namespace detail {
+
+// zeta(s, q) for q > 0, or q < 0 not an integer with s an integer: the direct
+// terms until q + k exceeds 9, then the Euler-Maclaurin tail.
+WICK_HOST_DEVICE double zeta_summed(double s, double q) {
   // B_2j / (2j)!, j = 1..12
   constexpr double kB[] = {8.3333333333333329e-02,  -1.3888888888888889e-03, 3.3068783068783071e-05,
                            -8.2671957671957675e-07, 2.08767569878681e-08,    -5.2841901386874932e-10,
                            1.3382536530684679e-11,  -3.3896802963225827e-13, 8.5860620562778452e-15,
                            -2.1748686985580619e-16, 5.5090028283602295e-18,  -1.3954464685812522e-19};
-  if (s == 1) return detail::kInf;
-  if (s < 1) return detail::kNaN;
-  if (q <= 0) {
-    if (q == std::floor(q)) return detail::kInf;
-    if (s != std::floor(s)) return detail::kNaN;
-  }
   double a = q;
   double b = std::pow(a, -s);
   double sum = b;
@@ -199,7 +195,7 @@ WICK_HOST_DEVICE double zeta(double s, double q) {
     a += 1;
     b = std::pow(a, -s);
     sum += b;
-    if (std::fabs(b / sum) < detail::kEps) return sum;
+    if (std::fabs(b / sum) < kEps) return sum;
   }
   // Euler-Maclaurin: the integral from a, minus half the term at a (counted
   // whole above), plus B_2j / (2j)! * s (s + 1) ... (s + 2j - 2) * a^(-s - 2j + 1).
@@ -211,13 +207,36 @@ WICK_HOST_DEVICE double zeta(double s, double q) {
     b /= a;
     const double t = c * rising * b;
     sum += t;
-    if (std::fabs(t / sum) < detail::kEps) break;
+    if (std::fabs(t / sum) < kEps) break;
     k += 1;
     rising *= s + k;
     b /= a;
     k += 1;
   }
   return sum;
+}
+
+}  // namespace detail
+
+/// The Hurwitz zeta function sum_{k>=0} (q + k)^-s: inf for s == 1 and for q
+/// a non-positive integer; NaN for s < 1, and for q < 0 with s not an integer.
+WICK_HOST_DEVICE double zeta(double s, double q) {
+  if (s == 1) return detail::kInf;
+  if (s < 1) return detail::kNaN;
+  if (q <= 0) {
+    if (q == std::floor(q)) return detail::kInf;
+    if (s != std::floor(s)) return detail::kNaN;
+    if (q < -100) {
+      // Summing up from q would take -q steps. With q = -(n + f), 0 < f < 1:
+      // the terms (q + k)^-s for k <= n are (-1)^s (f + j)^-s, j = n..0, so
+      // zeta(s, q) = (-1)^s (zeta(s, f) - zeta(s, f + n + 1)) + zeta(s, 1 - f).
+      const double n = std::floor(-q);
+      const double f = -q - n;
+      const double sign = std::fmod(s, 2) == 0 ? 1 : -1;
+      return sign * (detail::zeta_summed(s, f) - detail::zeta_summed(s, f + n + 1)) + detail::zeta_summed(s, 1 - f);
+    }
+  }
+  return detail::zeta_summed(s, q);
 }
 
 /// The n-th derivative of digamma (n >= 0; the caller refuses negative n).

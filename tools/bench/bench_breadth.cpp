@@ -1,0 +1,71 @@
+// tools/bench/bench_breadth.cpp - the operator-breadth benchmarks: sort, topk, index_select, solve, svd, interpolate, conv_transpose2d.
+/// \file
+/// The shapes the breadth issue names (README, "Benchmarks"): sort and topk
+/// of 10^6 floats, index_select of 10^6 rows of a [10^6, 16] table, solve and
+/// svd of 512 x 512, bilinear interpolation of an 8 x 64 x 128 x 128 batch to
+/// 256 x 256, and a DCGAN generator layer (ConvTranspose2d(256, 128, 4, 2,
+/// 1) on 16 x 256 x 8 x 8). bench_breadth_libtorch.cpp has the libtorch twin
+/// of each; the README's figures run each side in its own process
+/// (`--benchmark_filter=wick_...`, then `torch_...`), so that neither's
+/// threads wait on the other's.
+#include <benchmark/benchmark.h>
+
+#include <wick/loader.h>
+#include <wick/ops.h>
+
+namespace {
+
+void wick_sort_1e6(benchmark::State& state) {
+  wick::init();
+  const wick::Tensor x = wick::randn({1000000});
+  for (auto _ : state) benchmark::DoNotOptimize(wick::sort(x));
+}
+BENCHMARK(wick_sort_1e6)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+void wick_topk_1e6(benchmark::State& state) {
+  wick::init();
+  const wick::Tensor x = wick::randn({1000000});
+  for (auto _ : state) benchmark::DoNotOptimize(wick::topk(x, 1000));
+}
+BENCHMARK(wick_topk_1e6)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+void wick_index_select_1e6(benchmark::State& state) {
+  wick::init();
+  const wick::Tensor table = wick::randn({1000000, 16});
+  const wick::Tensor rows = wick::randint(1000000, {1000000});
+  for (auto _ : state) benchmark::DoNotOptimize(wick::index_select(table, 0, rows));
+}
+BENCHMARK(wick_index_select_1e6)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+void wick_solve_512(benchmark::State& state) {
+  wick::init();
+  const wick::Tensor a = wick::randn({512, 512}, wick::ScalarType::kFloat64);
+  const wick::Tensor b = wick::randn({512, 512}, wick::ScalarType::kFloat64);
+  for (auto _ : state) benchmark::DoNotOptimize(wick::linalg::solve(a, b));
+}
+BENCHMARK(wick_solve_512)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+void wick_svd_512(benchmark::State& state) {
+  wick::init();
+  const wick::Tensor a = wick::randn({512, 512}, wick::ScalarType::kFloat64);
+  for (auto _ : state) benchmark::DoNotOptimize(wick::linalg::svd(a, false));
+}
+BENCHMARK(wick_svd_512)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+void wick_interpolate_bilinear(benchmark::State& state) {
+  wick::init();
+  const wick::Tensor x = wick::randn({8, 64, 128, 128});
+  const wick::Value size(std::vector<std::int64_t>{256, 256});
+  for (auto _ : state) benchmark::DoNotOptimize(wick::nn::functional::interpolate(x, size, {}, "bilinear", false));
+}
+BENCHMARK(wick_interpolate_bilinear)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+void wick_conv_transpose2d_dcgan(benchmark::State& state) {
+  wick::init();
+  const wick::Tensor x = wick::randn({16, 256, 8, 8});
+  const wick::Tensor w = wick::randn({256, 128, 4, 4});
+  for (auto _ : state) benchmark::DoNotOptimize(wick::conv_transpose2d(x, w, std::nullopt, 2, 1));
+}
+BENCHMARK(wick_conv_transpose2d_dcgan)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+}  // namespace
