@@ -129,13 +129,13 @@ void Generator::uniform(float* out, std::int64_t n, double from, double to) {
   std::lock_guard lock(mutex_);
   const auto f = static_cast<float>(from);
   const float range = static_cast<float>(to) - f;
-  for (std::int64_t i = 0; i < n; ++i) out[i] = uniform_float(draw32()) * range + f;
+  for (std::int64_t i = 0; i < n; ++i) out[i] = std::fma(uniform_float(draw32()), range, f);
 }
 
 void Generator::uniform(double* out, std::int64_t n, double from, double to) {
   std::lock_guard lock(mutex_);
   const double range = to - from;
-  for (std::int64_t i = 0; i < n; ++i) out[i] = uniform01() * range + from;
+  for (std::int64_t i = 0; i < n; ++i) out[i] = std::fma(uniform01(), range, from);
 }
 
 double Generator::normal_sample(double mean, double std) {
@@ -190,12 +190,36 @@ void Generator::normal(double* out, std::int64_t n, double mean, double std) {
 }
 
 void Generator::integers(std::int64_t* out, std::int64_t n, std::int64_t low, std::int64_t high) {
+  integers_in_range(out, n, low, static_cast<std::uint64_t>(high) - static_cast<std::uint64_t>(low));
+}
+
+void Generator::integers_in_range(std::int64_t* out, std::int64_t n, std::int64_t low, std::uint64_t range) {
   std::lock_guard lock(mutex_);
-  const std::uint64_t range = static_cast<std::uint64_t>(high) - static_cast<std::uint64_t>(low);
   for (std::int64_t i = 0; i < n; ++i) {
     const std::uint64_t draw = range >= (std::uint64_t{1} << 32) ? draw64() : draw32();
     out[i] = static_cast<std::int64_t>(draw % range + static_cast<std::uint64_t>(low));
   }
+}
+
+void Generator::exponential(double* out, std::int64_t n, double lambda) {
+  std::lock_guard lock(mutex_);
+  for (std::int64_t i = 0; i < n; ++i) out[i] = -1.0 / lambda * std::log(1.0 - uniform01());
+}
+
+void Generator::cauchy(double* out, std::int64_t n, double median, double sigma) {
+  std::lock_guard lock(mutex_);
+  for (std::int64_t i = 0; i < n; ++i) out[i] = median + sigma * std::tan(std::numbers::pi * (uniform01() - 0.5));
+}
+
+void Generator::geometric(double* out, std::int64_t n, double p) {
+  std::lock_guard lock(mutex_);
+  const double scale = std::log1p(-p);
+  for (std::int64_t i = 0; i < n; ++i) out[i] = std::ceil(std::log(uniform01()) / scale);
+}
+
+void Generator::log_normal(double* out, std::int64_t n, double mean, double std) {
+  std::lock_guard lock(mutex_);
+  for (std::int64_t i = 0; i < n; ++i) out[i] = std::exp(normal_sample(mean, std));
 }
 
 void Generator::permutation(std::int64_t* out, std::int64_t n) {

@@ -1,17 +1,23 @@
-// backends/cpu/sort_ops.cpp - argsort (sort, topk, kthvalue and msort build on it) and searchsorted (bucketize builds on it).
+// backends/cpu/sort_ops.cpp - argsort (sort, msort, median and the others build on it), topk_indices (topk and kthvalue build on it) and searchsorted (bucketize builds on it).
 /// \file
-/// Each line along `dim` is read into a buffer of its values in their
-/// compute type (float for float16/bfloat16) and its positions are
-/// stable-sorted by them: equal values keep their order and NaN sorts above
-/// every number, as PyTorch's CPU sort. Lines are sorted in parallel when
-/// there is enough work (Note [Grain size] in loops.h). Complex numbers have
-/// no order: PyTorch's message names its kernel ("sorting_kernel_method_name"),
-/// even for an empty tensor; a 0-dim tensor of any dtype is its own order.
+/// Each line along `dim` is read into keys that order as the sort does
+/// (Note [Sorting keys]) and its positions are sorted by them: equal values
+/// keep their order and NaN sorts above every number, as PyTorch's CPU sort.
+/// Lines are sorted in parallel when there is enough work (Note [Grain size]
+/// in loops.h). Complex numbers have no order: PyTorch's message names its
+/// kernel ("sorting_kernel_method_name"), even for an empty tensor; a 0-dim
+/// tensor of any dtype is its own order.
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cmath>
+#include <cstring>
+#include <limits>
 #include <optional>
 #include <string_view>
 #include <numeric>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <wick/checked.h>
@@ -26,27 +32,87 @@ namespace {
 
 using I64 = std::int64_t;
 
-// a before b: ascending with NaN last, or descending with NaN first.
+// Note [Sorting keys]
+// ~~~~~~~~~~~~~~~~~~~
+// Each value maps to an unsigned key whose unsigned order is the sort's:
+// a float's bits with the sign flipped (negative ones all flipped), -0.0 as
+// +0.0 (the two compare equal, so they keep their order) and every NaN as
+// the largest key; a signed integer with its sign bit flipped. Descending,
+// the key is complemented, so NaN comes first. With its position below it
+// in one integer (pack), each value is unique and integer order is the
+// stable order, ties by position, which both the heap of topk_indices and
+// the radix sort (stable, on the key bytes) give: a radix sort compares no
+// pairs, and orders 10^6 floats in four passes.
 template <typename C>
-bool before(C a, C b, bool descending) {
+using KeyOf = std::conditional_t<sizeof(C) <= 4, std::uint32_t, std::uint64_t>;
+
+template <typename C>
+KeyOf<C> sort_key(C v, bool descending) {
+  using K = KeyOf<C>;
+  constexpr K kTop = K{1} << (8 * sizeof(K) - 1);
+  K key;
   if constexpr (std::is_floating_point_v<C>) {
-    if (std::isnan(a) || std::isnan(b)) return descending ? std::isnan(a) && !std::isnan(b) : std::isnan(b) && !std::isnan(a);
+    using Bits = std::conditional_t<sizeof(C) == 4, std::uint32_t, std::uint64_t>;
+    static_assert(sizeof(Bits) == sizeof(C) && sizeof(Bits) == sizeof(K));
+    if (std::isnan(v)) {
+      key = ~K{0};
+    } else {
+      const Bits b = std::bit_cast<Bits>(v == C(0) ? C(0) : v);
+      key = (b & kTop) != 0 ? static_cast<K>(~b) : static_cast<K>(b | kTop);
+    }
+  } else if constexpr (std::is_same_v<C, bool>) {
+    key = v ? 1 : 0;
+  } else if constexpr (std::is_signed_v<C>) {
+    key = static_cast<K>(static_cast<std::make_unsigned_t<C>>(v)) ^ (K{1} << (8 * sizeof(C) - 1));
+  } else {
+    key = static_cast<K>(v);
   }
-  return descending ? b < a : a < b;
+  return descending ? static_cast<K>(~key) : key;
 }
 
-}  // namespace
+// Each value's key and position packed into one unsigned integer, the key
+// in the high half: integer order is the stable order (ties by position),
+// so the heap and the sorts below compare integers. 32-bit keys of lines
+// shorter than 2^32 pack into 64 bits; the others into 128.
+using Wide = unsigned __int128;
 
-void argsort(const DimMeta& m, const Tensor& out, const Tensor& self, I64 /*dim*/, bool descending) {
-  if (self.dim() == 0) {  // one element, of any dtype (PyTorch returns before it looks at the dtype)
-    *static_cast<I64*>(out.data_ptr()) = 0;
-    return;
+template <typename Item>
+constexpr int kHalf = 4 * static_cast<int>(sizeof(Item));
+
+template <typename Item, typename K>
+Item pack(K key, I64 position) {
+  return (static_cast<Item>(key) << kHalf<Item>) | static_cast<Item>(position);
+}
+
+template <typename Item>
+I64 position_of(Item item) {
+  return static_cast<I64>(item & ((Item{1} << kHalf<Item>) - 1));
+}
+
+// LSD radix sort of the n packed items at `items` by their key bytes
+// (`key_bytes` of them), stable, so the positions' order among equal keys
+// stays; a byte that every key shares takes no pass. `scratch` holds n
+// items too; returns the buffer the sorted items end in.
+template <typename Item>
+Item* radix_sort(Item* items, Item* scratch, std::size_t n, int key_bytes) {
+  for (int shift = kHalf<Item>; shift < kHalf<Item> + 8 * key_bytes; shift += 8) {
+    std::array<std::size_t, 257> count{};
+    for (std::size_t i = 0; i < n; ++i) ++count[static_cast<std::size_t>((items[i] >> shift) & 0xFF) + 1];
+    if (*std::max_element(count.begin() + 1, count.end()) == n) continue;
+    for (std::size_t b = 1; b < count.size(); ++b) count[b] += count[b - 1];
+    for (std::size_t i = 0; i < n; ++i) scratch[count[static_cast<std::size_t>((items[i] >> shift) & 0xFF)]++] = items[i];
+    std::swap(items, scratch);
   }
-  const Tensor& src = self;
-  const Tensor& dst = out;
+  return items;
+}
+
+// The lines of src along m.dim, one call of fn(src_base, dst_base, state)
+// each (in parallel when there is enough work, with a State of its own per
+// thread's run of lines), for a result of `width` along it.
+template <typename State, typename Fn>
+void for_each_line(const DimMeta& m, const Tensor& src, const Tensor& dst, I64 width, Fn&& fn) {
   const I64 d = m.dim;
   const I64 n = src.sizes()[d];
-  // The other dims: each position there is one line to sort.
   DimVector outer;
   DimVector src_strides;
   DimVector dst_strides;
@@ -56,35 +122,114 @@ void argsort(const DimMeta& m, const Tensor& out, const Tensor& self, I64 /*dim*
     src_strides.push_back(src.strides()[k]);
     dst_strides.push_back(dst.strides()[k]);
   }
-  const I64 lines = n == 0 ? 0 : src.numel() / n;
-  const I64 src_step = src.strides()[d];
-  const I64 dst_step = dst.strides()[d];
+  const I64 lines = n == 0 || width == 0 ? 0 : src.numel() / n;
+  parallel_for(lines, std::max<I64>(1, kGrainSize / std::max<I64>(n, 1)), [&](I64 begin, I64 end) {
+    State state;
+    for (I64 line = begin; line < end; ++line) {
+      I64 rest = line;
+      I64 src_base = 0;
+      I64 dst_base = 0;
+      for (I64 k = static_cast<I64>(outer.size()) - 1; k >= 0; --k) {
+        const I64 i = rest % outer[k];
+        rest /= outer[k];
+        src_base += i * src_strides[k];
+        dst_base += i * dst_strides[k];
+      }
+      fn(src_base, dst_base, state);
+    }
+  });
+}
+
+// The first `k` positions of each line in the stable order (all of them
+// for argsort), written along m.dim of out. A small k of a long line keeps
+// a heap of the k best (worst on top), which most values need only be
+// compared with; otherwise the whole line is radix sorted.
+template <typename T, typename Item>
+void sorted_positions_as(const DimMeta& m, const Tensor& out, const Tensor& self, I64 k, bool descending) {
+  using C = compute_type_t<T>;
+  const I64 n = self.sizes()[m.dim];
+  const I64 src_step = self.strides()[m.dim];
+  const I64 dst_step = out.strides()[m.dim];
+  const T* in = static_cast<const T*>(self.data_ptr());
+  I64* o = static_cast<I64*>(out.data_ptr());
+  const bool select = k < n / 16;
+  // A run of lines' buffers: the heap, or two arrays of n items for the
+  // radix sort, allocated as tensors so that the CPU's large-block cache
+  // hands the same pages back to the next sort (Note [Large-block cache] in
+  // core/storage.cpp: fresh pages cost more to fault in than sorting them).
+  struct Buffers {
+    std::vector<Item> heap;
+    Tensor items;
+    Tensor scratch;
+  };
+  for_each_line<Buffers>(m, self, out, k, [&](I64 src_base, I64 dst_base, Buffers& state) {
+    const auto item = [&](I64 j) {
+      return pack<Item>(sort_key<C>(static_cast<C>(in[src_base + j * src_step]), descending), j);
+    };
+    const Item* sorted = nullptr;
+    if (select) {
+      auto& items = state.heap;
+      items.clear();
+      for (I64 j = 0; j < n; ++j) {
+        const Item it = item(j);
+        if (static_cast<I64>(items.size()) < k) {
+          items.push_back(it);
+          std::push_heap(items.begin(), items.end());
+        } else if (it < items.front()) {
+          std::pop_heap(items.begin(), items.end());
+          items.back() = it;
+          std::push_heap(items.begin(), items.end());
+        }
+      }
+      std::sort_heap(items.begin(), items.end());
+      sorted = items.data();
+    } else {
+      const auto count = static_cast<std::size_t>(n);
+      if (!state.items.defined()) {
+        const I64 bytes[] = {checked_mul(n, static_cast<I64>(sizeof(Item)), "argsort")};
+        state.items = make_empty(IntArrayRef(bytes, 1), ScalarType::kUInt8, Device(DeviceType::kCPU));
+        state.scratch = make_empty(IntArrayRef(bytes, 1), ScalarType::kUInt8, Device(DeviceType::kCPU));
+      }
+      Item* items = static_cast<Item*>(state.items.data_ptr());
+      for (I64 j = 0; j < n; ++j) items[j] = item(j);
+      if (n <= 64) {
+        std::sort(items, items + n);
+        sorted = items;
+      } else {
+        sorted = radix_sort(items, static_cast<Item*>(state.scratch.data_ptr()), count,
+                            static_cast<int>(sizeof(KeyOf<C>)));
+      }
+    }
+    for (I64 j = 0; j < k; ++j) o[dst_base + j * dst_step] = position_of(sorted[j]);
+  });
+}
+
+void sorted_positions(const DimMeta& m, const Tensor& out, const Tensor& self, I64 k, bool descending) {
+  const I64 n = self.sizes()[m.dim];
   visit_dtype<dtypes::kAll>(self.dtype(), "sorting_kernel_method_name", [&](auto tag) {
     using T = decltype(tag);
-    using C = compute_type_t<T>;
-    const T* in = static_cast<const T*>(src.data_ptr());
-    I64* o = static_cast<I64*>(dst.data_ptr());
-    parallel_for(lines, std::max<I64>(1, kGrainSize / std::max<I64>(n, 1)), [&](I64 begin, I64 end) {
-      std::vector<C> keys(static_cast<std::size_t>(n));
-      std::vector<I64> order(static_cast<std::size_t>(n));
-      for (I64 line = begin; line < end; ++line) {
-        I64 rest = line;
-        I64 src_base = 0;
-        I64 dst_base = 0;
-        for (I64 k = static_cast<I64>(outer.size()) - 1; k >= 0; --k) {
-          const I64 i = rest % outer[k];
-          rest /= outer[k];
-          src_base += i * src_strides[k];
-          dst_base += i * dst_strides[k];
-        }
-        for (I64 j = 0; j < n; ++j) keys[j] = static_cast<C>(in[src_base + j * src_step]);
-        std::iota(order.begin(), order.end(), I64{0});
-        std::stable_sort(order.begin(), order.end(),
-                         [&](I64 a, I64 b) { return before<C>(keys[a], keys[b], descending); });
-        for (I64 j = 0; j < n; ++j) o[dst_base + j * dst_step] = order[j];
+    if constexpr (sizeof(KeyOf<compute_type_t<T>>) == 4) {
+      if (n <= std::numeric_limits<std::uint32_t>::max()) {
+        sorted_positions_as<T, std::uint64_t>(m, out, self, k, descending);
+        return;
       }
-    });
+    }
+    sorted_positions_as<T, Wide>(m, out, self, k, descending);
   });
+}
+
+}  // namespace
+
+void argsort(const DimMeta& m, const Tensor& out, const Tensor& self, I64 /*dim*/, bool descending) {
+  if (self.dim() == 0) {  // one element, of any dtype (PyTorch returns before it looks at the dtype)
+    *static_cast<I64*>(out.data_ptr()) = 0;
+    return;
+  }
+  sorted_positions(m, out, self, self.sizes()[m.dim], descending);
+}
+
+void topk_indices(const DimMeta& m, const Tensor& out, const Tensor& self, I64 k, I64 /*dim*/, bool largest) {
+  sorted_positions(m, out, self, k, largest);
 }
 
 // searchsorted: a binary search of each value in its row of the boundaries

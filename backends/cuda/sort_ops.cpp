@@ -1,5 +1,5 @@
-// backends/cuda/sort_ops.cpp - argsort (sort, topk, kthvalue, median, mode, unique and msort build on it), searchsorted
-// and bucketize on CUDA.
+// backends/cuda/sort_ops.cpp - argsort (sort, median, mode, unique and msort build on it), topk_indices (topk and
+// kthvalue), searchsorted and bucketize on CUDA.
 /// \file
 /// The CPU backend's results (backends/cpu/sort_ops.cpp) and refusals, with
 /// the kernels in sort_kernels.cu (Note [Sorting by radix]). argsort sorts
@@ -27,14 +27,14 @@ using I64 = std::int64_t;
 
 }  // namespace
 
-void argsort(const DimMeta& m, const Tensor& out, const Tensor& self, I64 /*dim*/, bool descending) {
+namespace {
+
+// The first k positions of each line along m.dim in the stable order,
+// written to out: argsort's rows, narrowed.
+void first_positions(const DimMeta& m, const Tensor& out, const Tensor& self, I64 k, bool descending) {
   const char* op = "argsort";
-  if (self.dim() == 0) {  // one element, of any dtype (the CPU answers before it looks at the dtype)
-    Tensor(out).zero_();
-    return;
-  }
   const DType dtype = to_dtype(self.dtype(), "sorting_kernel_method_name");
-  if (self.numel() == 0) return;
+  if (self.numel() == 0 || k == 0) return;
   const DeviceGuard guard(out.device());
   const I64 last = self.dim() - 1;
   const Tensor rows = self.transpose(m.dim, last).contiguous();
@@ -49,7 +49,23 @@ void argsort(const DimMeta& m, const Tensor& out, const Tensor& self, I64 /*dim*
   const std::size_t bytes = argsort_workspace_bytes(args);
   const Tensor workspace = make_empty({static_cast<I64>(bytes)}, ScalarType::kUInt8, out.device());
   check_cuda(launch_argsort(args, workspace.data_ptr(), current_stream()), op);
-  copy_within_device(out.transpose(m.dim, last), positions);
+  copy_within_device(out.transpose(m.dim, last), positions.narrow(last, 0, k));
+}
+
+}  // namespace
+
+void argsort(const DimMeta& m, const Tensor& out, const Tensor& self, I64 /*dim*/, bool descending) {
+  if (self.dim() == 0) {  // one element, of any dtype (the CPU answers before it looks at the dtype)
+    Tensor(out).zero_();
+    return;
+  }
+  first_positions(m, out, self, self.sizes()[m.dim], descending);
+}
+
+// topk and kthvalue on CUDA: the first k of argsort's order (a selection
+// kernel of their own is left to do).
+void topk_indices(const DimMeta& m, const Tensor& out, const Tensor& self, I64 k, I64 /*dim*/, bool largest) {
+  first_positions(m, out, self, k, largest);
 }
 
 void searchsorted(const SearchsortedMeta& m, const Tensor& out, const Tensor& sorted_sequence, const Tensor& self,

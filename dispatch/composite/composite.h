@@ -45,6 +45,7 @@ void register_distance_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_interpolate_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_norm_composite_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_composite_shape(std::vector<std::unique_ptr<Library>>& out);
+void register_random_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_conv_composite_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_inplace_kernels(std::vector<std::unique_ptr<Library>>& out);
 /// The kernels of out= variants of composite operators (dispatch/composite/out_ops.cpp).

@@ -9,11 +9,10 @@
 #include <optional>
 #include <vector>
 
-#include "core/autograd/autograd_meta.h"
 #include "dispatch/composite/composite.h"
 #include "wick/checked.h"
+#include "wick/dispatcher.h"
 #include "wick/ops.h"
-#include "wick/random.h"
 #include "wick/tensor_util.h"
 
 namespace wick {
@@ -72,6 +71,40 @@ Tensor unflatten_kernel(const Tensor& self, I64 dim, IntArrayRef sizes) {
 }
 
 Tensor expand_as_kernel(const Tensor& self, const Tensor& other) { return self.expand(other.sizes()); }
+
+Tensor view_as_kernel(const Tensor& self, const Tensor& other) { return self.view(other.sizes()); }
+
+// fill_diagonal_: self[i, i, ..., i] = fill_value for every i in range of
+// every dim (all equal past 2-D). With wrap=True a matrix taller than wide
+// starts again every width + 1 rows, as the flat positions i * (width + 1)
+// of a contiguous one would. The positions are marked in a bool mask
+// (through views of its diagonals) and written by masked_fill_, whose
+// gradients, backward and forward, are zero there.
+Tensor fill_diagonal_kernel(const Tensor& self, const Scalar& fill_value, bool wrap) {
+  const char* op = "fill_diagonal_";
+  WICK_CHECK(self.dim() >= 2, RuntimeError, "dimensions must larger than 1");
+  const I64 height = self.sizes()[0];
+  const I64 width = self.sizes()[1];
+  if (self.dim() > 2) {
+    for (I64 d = 1; d < self.dim(); ++d)
+      WICK_CHECK(self.sizes()[d] == height, RuntimeError, "all dimensions of input must be of equal length");
+  }
+  const Tensor mask = zeros(self.sizes(), ScalarType::kBool, Device(DeviceType::kCPU));
+  const auto mark_diagonal_of = [](const Tensor& block) {
+    Tensor d = block;
+    while (d.dim() > 1) d = diagonal(d, 0, 0, 1);
+    d.fill_(Scalar(true));
+  };
+  mark_diagonal_of(mask);
+  if (wrap && self.dim() == 2 && height - 1 > width) {
+    const I64 step = checked_add(width, 1, op);
+    for (I64 start = step; start < height; start = checked_add(start, step, op))
+      mark_diagonal_of(mask.narrow(0, start, std::min(width, height - start)));
+  }
+  static const auto masked_fill =
+      find_op("torch.Tensor.masked_fill_").typed<Tensor(const Tensor&, const Tensor&, const Tensor&)>();
+  return masked_fill.call(self, mask.to(self.device()), wrap_scalar(fill_value));
+}
 
 Tensor stack_kernel(const std::vector<Tensor>& tensors, I64 dim) {
   WICK_CHECK(!tensors.empty(), RuntimeError, "stack expects a non-empty TensorList");
@@ -222,64 +255,6 @@ Tensor ones_like_kernel(const Tensor& self, std::optional<ScalarType> dtype, std
 Tensor full_like_kernel(const Tensor& self, const Scalar& fill_value, std::optional<ScalarType> dtype,
                         std::optional<Device> device) {
   return full(self.sizes(), fill_value, dtype.value_or(self.dtype()), device.value_or(self.device()));
-}
-Tensor rand_like_kernel(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device) {
-  const ScalarType t = dtype.value_or(self.dtype());
-  WICK_CHECK(is_floating(t), RuntimeError, "\"check_uniform_bounds\" not implemented for '", type_title(t), "'");
-  return rand(self.sizes(), t, device.value_or(self.device()));
-}
-Tensor randn_like_kernel(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device) {
-  const ScalarType t = dtype.value_or(self.dtype());
-  WICK_CHECK(is_floating(t), RuntimeError, "\"normal_kernel_cpu\" not implemented for '", type_title(t), "'");
-  return randn(self.sizes(), t, device.value_or(self.device()));
-}
-
-// randperm: PyTorch 1.13's CPU shuffle on the default generator, then moved
-// to the device (Note [PyTorch's random numbers] in core/random.cpp).
-Tensor randperm_kernel(std::int64_t n, std::optional<ScalarType> dtype, std::optional<Device> device) {
-  const char* op = "torch.randperm";
-  const ScalarType t = dtype.value_or(ScalarType::kInt64);
-  WICK_CHECK(n >= 0, RuntimeError, op, ": Trying to create tensor with negative dimension ", n, ": [", n, "]");
-  WICK_CHECK(t != ScalarType::kBool, RuntimeError, op, ": \"randperm\" not implemented for 'Bool'");
-  WICK_CHECK(t != ScalarType::kFloat32 || n <= (std::int64_t{1} << 24) + 1, RuntimeError, op,
-             ": n cannot be greater than 2^24+1 for Float type.");
-  WICK_CHECK(t != ScalarType::kFloat64 || n <= (std::int64_t{1} << 53) + 1, RuntimeError, op,
-             ": n cannot be greater than 2^53+1 for Double type.");
-  const Device d = device.value_or(Device(DeviceType::kCPU));
-  if (d.is_meta()) return empty({n}, t, d);
-  Tensor r = empty({n}, ScalarType::kInt64, Device(DeviceType::kCPU));
-  default_generator().permutation(r.data_ptr<std::int64_t>(), n);
-  return r.to(d, t);
-}
-
-// bernoulli(p): a uniform of p's own dtype per element, below p (PyTorch's
-// CPU kernel draws float32 uniforms for float32 probabilities).
-Tensor bernoulli_kernel(const Tensor& input) {
-  const char* op = "torch.bernoulli";
-  WICK_CHECK(is_floating(input.dtype()), RuntimeError, op, ": \"bernoulli_tensor_cpu_p_\" not implemented for '",
-             type_title(input.dtype()), "'");
-  if (!input.device().is_meta()) {
-    const bool in_range =
-        all(logical_and(ge(input, wrap_scalar(Scalar(0.0))), le(input, wrap_scalar(Scalar(1.0))))).item().to<bool>();
-    WICK_CHECK(in_range, RuntimeError, op,
-               ": Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error message be improved?  "
-               "If so, please report an enhancement request to PyTorch.)");
-  }
-  return lt(rand(input.sizes(), input.dtype(), input.device()), input).to(input.dtype());
-}
-
-// bernoulli(input, p): one float64 uniform per element, below p.
-Tensor bernoulli_p_kernel(const Tensor& input, double p) {
-  WICK_CHECK(p >= 0.0 && p <= 1.0, RuntimeError,
-             "torch.bernoulli: bernoulli_ expects p to be in [0, 1], but got p=", p);
-  return lt(rand(input.sizes(), ScalarType::kFloat64, input.device()), wrap_scalar(Scalar(p))).to(input.dtype());
-}
-
-Tensor bernoulli_inplace_kernel(const Tensor& self, double p) {
-  autograd::check_inplace(self, "bernoulli_");
-  const Tensor draw = bernoulli_p_kernel(self, p);
-  Tensor out = self;
-  return out.copy_(draw);
 }
 
 // --- broadcast_to, movedim, unbind, the stacks, diff ----------------------------------------
@@ -709,11 +684,6 @@ void register_composite_shape(std::vector<std::unique_ptr<Library>>& out) {
       .impl("zeros_like", &zeros_like_kernel)
       .impl("ones_like", &ones_like_kernel)
       .impl("full_like", &full_like_kernel)
-      .impl("rand_like", &rand_like_kernel)
-      .impl("randn_like", &randn_like_kernel)
-      .impl("randperm", &randperm_kernel)
-      .impl("bernoulli", &bernoulli_kernel)
-      .impl("bernoulli.p", &bernoulli_p_kernel)
       .impl("broadcast_to", &broadcast_to_kernel)
       .impl("movedim", &movedim_kernel)
       .impl("unbind", &unbind_kernel)
@@ -741,8 +711,9 @@ void register_composite_shape(std::vector<std::unique_ptr<Library>>& out) {
       .impl("dsplit.array", &dsplit_array_kernel);
   auto tensor = std::make_unique<Library>("torch.Tensor", kComposite);
   tensor->impl("expand_as", &expand_as_kernel)
-      .impl("repeat", &repeat_kernel)
-      .impl("bernoulli_", &bernoulli_inplace_kernel);
+      .impl("view_as", &view_as_kernel)
+      .impl("fill_diagonal_", &fill_diagonal_kernel)
+      .impl("repeat", &repeat_kernel);
   out.push_back(std::move(torch));
   out.push_back(std::move(tensor));
 }

@@ -286,6 +286,29 @@ Tensor ldexp_kernel(const Tensor& self, const Tensor& other) {
   return mul(as_floating(self), power);
 }
 
+// frexp: x = mantissa * 2^exponent with |mantissa| in [0.5, 1), an int32
+// exponent; 0, inf and NaN keep their value with exponent 0. The exponent
+// is floor(log2|x|) + 1, corrected by one where log2 rounded across a power
+// of two; the mantissa is x * 2^-exponent in float64 (in two halves, since
+// 2^1074 overflows even there), exact, so its gradient is PyTorch's
+// grad / 2^exponent.
+std::tuple<Tensor, Tensor> frexp_kernel(const Tensor& self) {
+  WICK_CHECK(is_floating(self.dtype()), RuntimeError, "torch.frexp() only supports floating-point dtypes");
+  const Tensor x = self.to(ScalarType::kFloat64);
+  const Tensor finite = logical_and(isfinite(x), ne(x, Scalar(0)));
+  const Tensor magnitude = where(finite, abs(x.detach()), ones_like(x));
+  Tensor exponent = add(floor(log2(magnitude)), Scalar(1));
+  const auto scaled = [&](const Tensor& e) {
+    const Tensor half = trunc(div(e, Scalar(2)));
+    return mul(mul(x, exp2(neg(half))), exp2(neg(sub(e, half))));
+  };
+  const Tensor m = abs(scaled(exponent).detach());
+  exponent = add(exponent, sub(ge(m, Scalar(1)).to(ScalarType::kFloat64), lt(m, Scalar(0.5)).to(ScalarType::kFloat64)));
+  exponent = where(finite, exponent, zeros_like(exponent));
+  Tensor mantissa = where(finite, scaled(exponent), x).to(self.dtype());
+  return {std::move(mantissa), exponent.to(ScalarType::kInt32)};
+}
+
 Tensor heaviside_kernel(const Tensor& self, const Tensor& values) {
   WICK_CHECK(!is_complex(self.dtype()) && !is_complex(values.dtype()), RuntimeError,
              "heaviside is not yet implemented for complex tensors.");
@@ -409,6 +432,7 @@ void register_numeric_kernels(std::vector<std::unique_ptr<Library>>& out) {
       .impl("fmin", &fmin_kernel)
       .impl("float_power", &float_power_kernel)
       .impl("ldexp", &ldexp_kernel)
+      .impl("frexp", &frexp_kernel)
       .impl("heaviside", &heaviside_kernel)
       .impl("signbit", &signbit_kernel)
       .impl("positive", &positive_kernel)

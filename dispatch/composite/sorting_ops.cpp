@@ -1,9 +1,11 @@
 // dispatch/composite/sorting_ops.cpp - sort, topk, kthvalue, msort, median, nanmedian, mode, unique, unique_consecutive, histc and bincount.
 /// \file
-/// argsort is the one sorting kernel a backend writes (dispatch/ops/sorting.ops);
-/// these take its indices and gather the values with them, so their
-/// gradients and forward tangents are gather's, and they run on every
-/// backend and the Meta device that has argsort and gather. Every sort is
+/// argsort and topk_indices (the first k of argsort's order, selected
+/// without sorting whole lines) are the sorting kernels a backend writes
+/// (dispatch/ops/sorting.ops); these take their indices and gather the
+/// values with them, so their gradients and forward tangents are gather's,
+/// and they run on every backend and the Meta device that has these and
+/// gather. Every sort is
 /// stable, so `stable=` changes nothing and topk always returns its values
 /// in order (PyTorch's `sorted=False` leaves the order unspecified).
 ///
@@ -87,14 +89,22 @@ Tensor sorted_order(const Tensor& self, const Tensor& x, I64 d, bool descending)
   return self.dim() == 0 ? argsort(self, d, descending).reshape({1}) : argsort(x, d, descending);
 }
 
-// A 0-dim self gives its one element for any k PyTorch accepts (0 too).
+// The positions of the k first values of each line of x = as_lines(self)
+// along d in the stable order (largest first, or smallest first):
+// topk_indices, which selects without sorting whole lines; a 0-dim self is
+// its own order whatever its dtype, and gives its one element for any k
+// PyTorch accepts (0 too).
+Tensor first_positions(const Tensor& self, const Tensor& x, I64 d, I64 k, bool largest) {
+  if (self.dim() == 0) return sorted_order(self, x, d, largest);
+  return aten::topk_indices(x, k, d, largest);
+}
+
 Pair topk_kernel(const Tensor& self, I64 k, I64 dim, bool largest, bool /*sorted*/) {
   const auto [x, d] = as_lines(self, dim);
   const I64 n = x.size(d);
   WICK_CHECK(k >= 0 && k <= n, RuntimeError, "torch.topk: selected index k out of range");
   check_ordered(self, "topk_cpu");
-  const Tensor order = sorted_order(self, x, d, largest);
-  Tensor indices = order.narrow(d, 0, self.dim() == 0 ? n : k);
+  Tensor indices = first_positions(self, x, d, k, largest);
   Tensor values = gather(x, d, indices);
   return shaped_result(self, std::move(values), std::move(indices), d, true);
 }
@@ -106,8 +116,7 @@ Pair kthvalue_kernel(const Tensor& self, I64 k, I64 dim, bool keepdim) {
   WICK_CHECK(n > 0, IndexError, op, ": kthvalue(): Expected reduction dim ", d, " to have non-zero size.");
   WICK_CHECK(k >= 1 && k <= n, RuntimeError, op, ": kthvalue(): selected number k out of range for dimension ", d);
   check_ordered(self, "kthvalue_cpu");
-  const Tensor order = sorted_order(self, x, d, false);
-  Tensor indices = order.narrow(d, k - 1, 1);
+  Tensor indices = first_positions(self, x, d, k, false).narrow(d, k - 1, 1);
   Tensor values = gather(x, d, indices);
   return shaped_result(self, std::move(values), std::move(indices), d, keepdim);
 }

@@ -1,8 +1,9 @@
-// dispatch/ops/meta_sorting.cpp - the meta functions of the sorting kernels: argsort, searchsorted and bucketize.
+// dispatch/ops/meta_sorting.cpp - the meta functions of the sorting kernels: argsort, topk_indices, searchsorted and bucketize.
 /// \file
 /// argsort's result has self's shape, int64, contiguous; `dim` is wrapped as
-/// for a 1-D tensor when self is 0-dim. Complex numbers have no order: the
-/// kernels refuse them with PyTorch's message.
+/// for a 1-D tensor when self is 0-dim. topk_indices' has k along `dim`
+/// (self at least 1-D). Complex numbers have no order: the kernels refuse
+/// them with PyTorch's message.
 ///
 /// searchsorted checks its arguments in PyTorch's order and with its
 /// messages: the side, the devices, the sorter, then the shapes (1-D
@@ -97,3 +98,17 @@ SearchsortedMeta bucketize(const Tensor& self, const Tensor& boundaries, bool ou
 }
 
 }  // namespace wick::meta
+
+namespace aten::meta {
+
+wick::DimMeta topk_indices(const wick::Tensor& self, std::int64_t k, std::int64_t dim, bool /*largest*/) {
+  WICK_CHECK(self.dim() > 0, RuntimeError,
+             "aten.topk_indices: self must have at least one dimension, got a 0-dim tensor");
+  const std::int64_t d = wick::wrap_dim(dim, self.dim());
+  WICK_CHECK(k >= 0 && k <= self.sizes()[d], RuntimeError, "torch.topk: selected index k out of range");
+  wick::DimVector sizes(self.sizes());
+  sizes[d] = k;
+  return {wick::TensorMeta::contiguous(sizes, wick::ScalarType::kInt64, self.device()), d};
+}
+
+}  // namespace aten::meta

@@ -70,6 +70,7 @@ void register_builtins() {
     register_index_kernels(libs);
     register_numeric_kernels(libs);
     register_special_kernels(libs);
+    register_random_kernels(libs);
     register_linalg_kernels(libs);
     register_product_kernels(libs);
     register_activation_kernels(libs);

@@ -360,6 +360,9 @@ const std::map<std::string, std::vector<Sample>>& explicit_samples() {
     m["half"] = {{{t({2, 3})}, {}, 0.1, 0.1}};
     m["bfloat16"] = {{{t({2, 3})}, {}, 0.5, 0.1}};
     m["reshape_as"] = {{{t({2, 3}), t({3, 2})}}, {{t({4}), t({2, 2})}}};
+    m["view_as"] = {{{t({2, 3}), t({3, 2})}}, {{t({6}), t({2, 3})}}};
+    m["geometric_"] = {{{t({2, 3}), Value(0.3)}}};
+    m["randint_like"] = {{{t({2, 3}), Value(std::int64_t{5})}}};
     m["type_as"] = {{{t({2, 3}), t({3})}}};
     m["fill_"] = {{{t({2, 3}), Value(2.5)}}};
     m["copy_"] = {{{t({2, 3}), t({3})}}};
@@ -770,13 +773,14 @@ FormulaCheck check_formula(const CatalogEntry& e) {
         }
         continue;
       }
-      // bernoulli_ writes a random draw into self (its gradient is zero, as
-      // PyTorch's): gradcheck needs the same result on every call.
-      if (e.name == "bernoulli_") continue;
       if (result_never_requires_grad(e.name) || !autograd::is_differentiable_type(probe.dtype())) {
         if (probe.requires_grad()) out.failures.push_back(where + ": a non-differentiable result requires grad");
         continue;
       }
+      // Random results (bernoulli_, the other in-place fills, normal; tag
+      // random) have a zero gradient, as PyTorch's: gradcheck needs the same
+      // result on every call (Random.FillsAndNormalHaveZeroGradients checks them).
+      if (std::find(tags.begin(), tags.end(), "random") != tags.end()) continue;
       any_differentiable = true;
       autograd::GradcheckOptions opt{.eps = sample.eps, .atol = sample.atol, .check_forward_ad = true};
       if (!autograd::gradcheck(autograd::GradcheckFn1(fn), inputs, opt))

@@ -1,4 +1,4 @@
-// tests/backends/cpu_sort_test.cpp - searching, unique, histc and bincount through the C++ API, against PyTorch 1.13.
+// tests/backends/cpu_sort_test.cpp - sorting order, searching, unique, histc and bincount through the C++ API, against PyTorch 1.13.
 /// \file
 /// Expected values and messages were taken from PyTorch 1.13 (the
 /// differential test covers the same operators through `wick eval`); these
@@ -6,7 +6,10 @@
 /// all three results of unique, out= and the meta device.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <iterator>
 #include <limits>
 #include <string>
 #include <tuple>
@@ -206,6 +209,71 @@ TEST_F(CpuSort, TopkAndKthvalueOfAZeroDimTensor) {
   EXPECT_EQ(kv.dim(), 0);
   EXPECT_EQ(values(ki), (Doubles{0}));
   WICK_EXPECT_THROW_MSG(topk(x, 2), RuntimeError, "selected index k out of range");
+}
+
+// The stable order of `line`: ascending with NaN last, or descending with
+// NaN first; equal values (-0.0 and 0.0 too) keep their order.
+std::vector<std::int64_t> stable_order(const Doubles& line, bool descending) {
+  std::vector<std::int64_t> order(line.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<std::int64_t>(i);
+  std::stable_sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) {
+    const double x = line[a];
+    const double y = line[b];
+    if (std::isnan(x) || std::isnan(y)) return descending ? std::isnan(x) && !std::isnan(y) : std::isnan(y) && !std::isnan(x);
+    return descending ? y < x : x < y;
+  });
+  return order;
+}
+
+// Long lines, in every ordered dtype, with ties, NaN, infinities and both
+// zeros: argsort is the stable order, and topk's and kthvalue's positions
+// are its first k, whether k is small (a selection) or not (a whole sort).
+TEST_F(CpuSort, ArgsortTopkAndKthvalueFollowTheStableOrderInEveryDtype) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  const double pool[] = {nan, inf, -inf, 0.0, -0.0, 1.0, -1.0, 2.5, -2.5, 3.0, 7.0, -7.0, 100.0, -100.0, 0.5};
+  const std::int64_t rows = 3;
+  const std::int64_t n = 700;
+  for (const ScalarType dtype : {ScalarType::kFloat32, ScalarType::kFloat64, ScalarType::kFloat16, ScalarType::kBFloat16,
+                                 ScalarType::kInt8, ScalarType::kInt16, ScalarType::kInt32, ScalarType::kInt64,
+                                 ScalarType::kUInt8, ScalarType::kBool}) {
+    SCOPED_TRACE(std::string(type_title(dtype)));
+    const bool floating = is_floating(dtype);
+    Doubles data;
+    std::uint32_t state = 12345;
+    for (std::int64_t i = 0; i < rows * n; ++i) {
+      state = state * 1664525u + 1013904223u;
+      const double v = pool[(state >> 8) % std::size(pool)];
+      data.push_back(floating ? v : dtype == ScalarType::kBool ? double(v > 0) : std::isfinite(v) ? std::trunc(std::abs(v)) : 5.0);
+    }
+    const Tensor x = tensor(Value(data)).to(dtype).reshape({rows, n});
+    const Doubles seen = values(x);
+    for (const bool descending : {false, true}) {
+      const Tensor order = argsort(x, 1, descending);
+      for (std::int64_t r = 0; r < rows; ++r) {
+        const Doubles line(seen.begin() + r * n, seen.begin() + (r + 1) * n);
+        const std::vector<std::int64_t> expected = stable_order(line, descending);
+        ASSERT_EQ(values(order.select(0, r)), Doubles(expected.begin(), expected.end())) << "argsort, row " << r;
+      }
+      for (const std::int64_t k : {std::int64_t{0}, std::int64_t{5}, std::int64_t{43}, std::int64_t{600}, n}) {
+        if (dtype == ScalarType::kBool) {  // sort orders bools; PyTorch's selection refuses them
+          WICK_EXPECT_THROW_MSG(topk(x, k, 1, descending), RuntimeError, "\"topk_cpu\" not implemented for 'Bool'");
+          continue;
+        }
+        const Tensor first = std::get<1>(topk(x, k, 1, descending));
+        for (std::int64_t r = 0; r < rows; ++r) {
+          const Doubles line(seen.begin() + r * n, seen.begin() + (r + 1) * n);
+          const std::vector<std::int64_t> expected = stable_order(line, descending);
+          const Doubles got = values(first.select(0, r));
+          ASSERT_EQ(got, Doubles(expected.begin(), expected.begin() + k)) << "topk " << k << ", row " << r;
+          if (!descending && k > 0) {
+            const Doubles kth = values(std::get<1>(kthvalue(x.select(0, r), k)));
+            ASSERT_EQ(kth, (Doubles{double(expected[k - 1])})) << "kthvalue " << k << ", row " << r;
+          }
+        }
+      }
+    }
+  }
 }
 
 }  // namespace

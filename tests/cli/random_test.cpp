@@ -13,10 +13,14 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "tools/wick/eval.h"
+#include "wick/autograd.h"
+#include "wick/dispatcher.h"
 #include "wick/loader.h"
+#include "wick/ops.h"
 #include "wick/random.h"
 #include "wick/tensor.h"
 #include "tests/support/test_paths.h"
@@ -99,6 +103,41 @@ TEST(Random, ReseedingForgetsTheCachedNormal) {
   g.manual_seed(0);
   g.normal(again, 3);
   for (int i = 0; i < 3; ++i) EXPECT_EQ(first[i], again[i]);
+}
+
+// As in PyTorch, a fill replaces self's values with draws that depend on
+// nothing differentiable, and torch.normal's values are not reparameterised:
+// every gradient is zero, yet the results require grad; a leaf that
+// requires grad is refused.
+TEST(Random, FillsAndNormalHaveZeroGradients) {
+  wick::init();
+  const auto call = [](const char* op, std::vector<wick::Value> args) { return wick::call(op, std::move(args)); };
+  const std::vector<std::pair<const char*, std::vector<wick::Value>>> fills = {
+      {"torch.Tensor.uniform_", {}}, {"torch.Tensor.normal_", {}}, {"torch.Tensor.random_", {}},
+      {"torch.Tensor.exponential_", {}}, {"torch.Tensor.geometric_", {wick::Value(0.5)}},
+      {"torch.Tensor.cauchy_", {}}, {"torch.Tensor.log_normal_", {}}, {"torch.Tensor.bernoulli_", {}}};
+  for (const auto& [op, extra] : fills) {
+    SCOPED_TRACE(op);
+    const wick::Tensor leaf = wick::ones({3}).requires_grad_();
+    wick::Tensor x = wick::mul(leaf, wick::wrap_scalar(wick::Scalar(2.0)));
+    std::vector<wick::Value> args = {wick::Value(x)};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const wick::Tensor y = call(op, args).to_tensor();
+    ASSERT_TRUE(y.requires_grad());
+    wick::sum(y).backward();
+    ASSERT_TRUE(leaf.grad().defined());
+    EXPECT_EQ(wick::sum(wick::abs(leaf.grad())).item().to<double>(), 0.0);
+    std::vector<wick::Value> on_leaf = {wick::Value(leaf)};
+    on_leaf.insert(on_leaf.end(), extra.begin(), extra.end());
+    EXPECT_THROW(call(op, on_leaf), wick::RuntimeError);
+  }
+  const wick::Tensor mean = wick::zeros({3}).requires_grad_();
+  const wick::Tensor std = wick::ones({3}).requires_grad_();
+  const wick::Tensor y = wick::normal(mean, std);
+  ASSERT_TRUE(y.requires_grad());
+  wick::sum(y).backward();
+  EXPECT_EQ(wick::sum(wick::abs(mean.grad())).item().to<double>(), 0.0);
+  EXPECT_EQ(wick::sum(wick::abs(std.grad())).item().to<double>(), 0.0);
 }
 
 TEST(Random, ConcurrentDrawsComeFromOneStream) {

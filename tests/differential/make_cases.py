@@ -971,6 +971,49 @@ def grammar_cases():
               "torch.manual_seed(0); torch.bernoulli(torch.ones(5), 0.3)", "torch.randperm(-1)",
               "torch.randperm(3, dtype=torch.bool)", "torch.bernoulli(torch.tensor([1.5]))",
               "torch.bernoulli(torch.tensor([1, 0]))", "torch.ones(2).bernoulli_(-1)"]
+    # The in-place random fills, normal, randint_like: PyTorch's numbers and refusals.
+    fills = ["uniform_()", "uniform_(-1.7, 5.3)", "normal_()", "normal_(1.5, 0.25)", "random_()", "random_(7)",
+             "random_(-3, 4)", "random_(3, None)", "exponential_()", "exponential_(0.3)", "exponential_(0)",
+             "geometric_(0.3)", "cauchy_()", "cauchy_(1.5, 2.0)", "log_normal_()", "log_normal_(0.5, 0.25)"]
+    for dtype in ("torch.float32", "torch.float64"):
+        for n in (5, 40):
+            cases += [f"torch.manual_seed(4); torch.empty({n}, dtype={dtype}).{f}" for f in fills]
+    for dtype in ("torch.int64", "torch.int32", "torch.int16", "torch.int8", "torch.uint8", "torch.bool"):
+        cases += [f"torch.manual_seed(4); torch.empty(6, dtype={dtype}).{f}"
+                  for f in ("random_()", "random_(2)", "random_(1, None)", "geometric_(0.5)", "uniform_()",
+                            "normal_()", "exponential_()", "cauchy_()", "log_normal_()")]
+    cases += ["torch.empty(3).uniform_(5, 2)", "torch.empty(3).normal_(0, -1)", "torch.empty(3).exponential_(-1)",
+              "torch.empty(3).geometric_(0)", "torch.empty(3).geometric_(1)", "torch.empty(3).log_normal_(1, 0)",
+              "torch.empty(3).random_(5, 3)", "torch.empty(3).random_(0)",
+              "torch.empty(3, dtype=torch.uint8).random_(0, 300)", "torch.empty(3, dtype=torch.uint8).random_(-1, 3)",
+              "torch.empty(3, dtype=torch.int8).random_(200, None)", "torch.empty(3, dtype=torch.bool).random_(0, 3)",
+              "torch.empty(3, dtype=torch.int32).random_(-5, 2 ** 40)", "torch.empty(3, dtype=torch.long).normal_(0, -1)",
+              "torch.empty(0).uniform_(3, 1)", "torch.manual_seed(1); torch.empty(2, 3).t().uniform_()",
+              "torch.manual_seed(1); torch.empty(3, dtype=torch.int64).random_(5, None)",
+              "torch.manual_seed(1); torch.empty(3, dtype=torch.float64).random_()",
+              "torch.manual_seed(2); torch.randint_like(torch.zeros(3), 5)",
+              "torch.manual_seed(2); torch.randint_like(torch.zeros(3), 2, 5, dtype=torch.int64)",
+              "torch.randint_like(torch.zeros(2), 0)", "torch.randint_like(torch.zeros(2), 3, 1)",
+              "torch.manual_seed(5); torch.normal(torch.zeros(20) + 3, 2.)", "torch.manual_seed(5); torch.normal(3., torch.ones(20) * 2)",
+              "torch.manual_seed(5); torch.normal(torch.linspace(-1, 1, 20), torch.linspace(0.5, 2, 20))",
+              "torch.manual_seed(5); torch.normal(torch.zeros(2, 3), torch.ones(3))",
+              "torch.manual_seed(5); torch.normal(3., 2., (20,))", "torch.manual_seed(5); torch.normal(0., 1., (2,), dtype=torch.float64)",
+              "torch.normal(torch.zeros(3), -1.)", "torch.normal(torch.zeros(3), torch.ones(2))",
+              "torch.normal(torch.zeros(3), torch.ones(3) * -1)", "torch.normal(-1., torch.tensor([1., -1.]))",
+              "torch.normal(torch.zeros(3, dtype=torch.long), 1.)", "torch.normal(0., -1., (2,))",
+              "torch.zeros(3, 3).fill_diagonal_(2)", "torch.zeros(3).fill_diagonal_(2)", "torch.zeros(3, 4, 5).fill_diagonal_(2)",
+              "torch.zeros(7, 3).fill_diagonal_(5, wrap=True)", "torch.zeros(7, 3).fill_diagonal_(5)",
+              "torch.zeros(2, 2, 2).fill_diagonal_(1)", "torch.zeros(3, 5).fill_diagonal_(1, True)",
+              "torch.zeros(3, 3, dtype=torch.long).fill_diagonal_(2.5)", "torch.zeros(0, 0).fill_diagonal_(1)",
+              "torch.zeros(2, 3).t().fill_diagonal_(4, True)", "torch.zeros(8, 2).fill_diagonal_(4, True)",
+              "torch.arange(6.).view_as(torch.zeros(2, 3))", "torch.zeros(2, 3).t().view_as(torch.zeros(6))",
+              "torch.arange(6.).view_as(torch.zeros(4))",
+              "torch.frexp(torch.tensor([0., 1., -3.5, 1e-40, float('inf'), float('nan'), 1024., -0., 0.75]))",
+              "torch.frexp(torch.tensor([1e-310, 5e-324, 1.7e308, -2.0 ** -1022, 3.0], dtype=torch.float64))",
+              "torch.frexp(torch.tensor([1, 2]))", "torch.frexp(torch.tensor([1.5, 65504., 6e-8], dtype=torch.float16))",
+              "torch.frexp(torch.tensor([1.5, 3e38, 1e-40], dtype=torch.bfloat16))",
+              "torch.frexp(torch.tensor(3.0, dtype=torch.float64))", "torch.frexp(torch.tensor([], dtype=torch.float64))",
+              "torch.tensor([12., -0.3]).frexp()"]
     return cases
 
 

@@ -50,8 +50,11 @@ const SignatureDivergence kSignatureDivergences[] = {
      "no memory_format= (wick has no channels-last layouts: every result is strided, contiguous where PyTorch's "
      "default format is)"},
     {{"torch.Tensor.expand(self, size)"}, "no implicit= (a flag of PyTorch's tracer that changes nothing else)"},
-    {{"torch.bernoulli(input*", "torch.Tensor.bernoulli(self*", "torch.Tensor.bernoulli_(self*"},
-     "no generator= (random operators draw from the default generator) and no bernoulli(input, *, out=)"},
+    {{"torch.bernoulli(input*", "torch.Tensor.bernoulli(self*", "torch.Tensor.bernoulli_(self*", "torch.normal(*",
+      "torch.Tensor.uniform_(self*", "torch.Tensor.normal_(self*", "torch.Tensor.random_(self*",
+      "torch.Tensor.exponential_(self*", "torch.Tensor.geometric_(self*", "torch.Tensor.cauchy_(self*",
+      "torch.Tensor.log_normal_(self*"},
+     "no generator= (random operators draw from the default generator), and no out= for bernoulli and normal"},
     {{"torch.max(input, dim, keepdim=False)", "torch.min(input, dim, keepdim=False)",
       "torch.topk(input, k, dim=-1, largest=True, sorted=True)", "torch.kthvalue(input, k, dim=-1, keepdim=False)",
       "torch.median(input, dim, keepdim=False)", "torch.nanmedian(input, dim, keepdim=False)",
@@ -65,7 +68,7 @@ const SignatureDivergence kSignatureDivergences[] = {
       "torch.triangular_solve(input, A, upper=True, transpose=False, unitriangular=False)",
       "torch.linalg.lu(A, \\*, pivot=True)",
       "torch.linalg.eig(input)", "torch.cummax(input, dim)", "torch.cummin(input, dim)",
-      "torch.lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True)"},
+      "torch.lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True)", "torch.frexp(input)"},
      "no out=(values, indices) for the named-tuple results yet"},
     {{"torch.einsum(equation, \\*operands)", "torch.functional.einsum(equation, \\*operands)"},
      "the equation first, then the operands (as tensors or one list); PyTorch's (*args) also takes the sublist "

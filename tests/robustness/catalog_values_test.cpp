@@ -31,7 +31,7 @@ const std::map<std::string, std::string>& not_walked() {
     for (const CatalogEntry& e : catalog_entries())
       if (is_internal_namespace(e.ns))
         out[e.qualified_name] =
-            "an internal operator (the device kernels behind conv and pooling, the three results of unique), "
+            "an internal operator (the device kernels behind conv, pooling and topk, the three results of unique), "
             "reached by every call of the public operators this walk covers; its schema is walked by "
             "catalog_arguments_test";
     // Issue 22, failure 3: left out only where no GPU was present, it was
@@ -43,10 +43,11 @@ const std::map<std::string, std::string>& not_walked() {
   return m;
 }
 
-/// Operators whose results are random: only dtype and shape can be compared.
-bool random_result(const std::string& name) {
-  return name == "rand_like" || name == "randn_like" || name == "rand" || name == "randn" || name == "randint" ||
-         name == "dropout" || name == "randperm" || name == "bernoulli" || name == "bernoulli_";
+/// Operators whose results are random (tag random, and dropout, whose
+/// samples include a p that draws): only dtype and shape can be compared.
+bool random_result(const CatalogEntry& e) {
+  const std::vector<std::string> tags = operator_info(e.overloads.front()).tags;
+  return e.name == "dropout" || std::find(tags.begin(), tags.end(), "random") != tags.end();
 }
 
 // --- creation functions: a sample from the schema ---------------------------------
@@ -445,7 +446,7 @@ void expect_same_outcome(Failures& f, const Case& c, const std::string& what, co
     return;
   }
   std::string why;
-  if (random_result(c.entry.name)) {
+  if (random_result(c.entry)) {
     const Tensor x = as_one_tensor(a.result);
     const Tensor y = as_one_tensor(b.result);
     if (x.dtype() != y.dtype() || !x.sizes().equals(y.sizes())) f.add(c.entry.qualified_name, what + ": dtype or shape differs");

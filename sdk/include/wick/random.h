@@ -16,7 +16,15 @@
 ///   (the last block recomputed from new uniforms when the count is not a
 ///   multiple of 16), in float32 with the Cephes log/sin/cos that PyTorch's
 ///   AVX2 kernel uses (its machines without AVX2 get other last bits);
-/// - a Bernoulli(p) draw is `uniform double < p` (dropout's mask).
+/// - a Bernoulli(p) draw is `uniform double < p` (dropout's mask);
+/// - the in-place fills compute each value in double from one uniform double
+///   u, then round it to the tensor's dtype: exponential_(lambda) is
+///   `-1/lambda * log(1 - u)`, cauchy_(median, sigma) `median + sigma *
+///   tan(pi * (u - 1/2))`, geometric_(p) `ceil(log(u) / log1p(-p))`, and
+///   log_normal_(mean, std) the exp of normal values drawn one at a time
+///   (Box-Muller with the cached second value, however many there are);
+///   uniform_(from, to) is the uniform above, `x * (to - from) + from`
+///   rounded once (a fused multiply-add), and random_ the integers above.
 /// Without `manual_seed` the seed is nondeterministic, as in PyTorch.
 ///
 ///   wick::manual_seed(0);
@@ -49,6 +57,15 @@ class WICK_API Generator final {
   void normal(double* out, std::int64_t n, double mean = 0.0, double std = 1.0);
   /// Fills `n` uniform integers in [low, high) (high > low).
   void integers(std::int64_t* out, std::int64_t n, std::int64_t low, std::int64_t high);
+  /// Fills `n` integers `low + draw % range` (range >= 1, up to 2^64 - 1,
+  /// which [low, 2^63) of random_ needs: wider than an int64 `high`).
+  void integers_in_range(std::int64_t* out, std::int64_t n, std::int64_t low, std::uint64_t range);
+  /// PyTorch 1.13's exponential_, cauchy_, geometric_ and log_normal_ values,
+  /// in double (the Note above).
+  void exponential(double* out, std::int64_t n, double lambda);
+  void cauchy(double* out, std::int64_t n, double median, double sigma);
+  void geometric(double* out, std::int64_t n, double p);
+  void log_normal(double* out, std::int64_t n, double mean, double std);
   /// A random permutation of 0..n-1 into `out`: PyTorch 1.13's CPU
   /// randperm, a Fisher-Yates shuffle whose i-th swap partner is i + (a
   /// 32-bit draw modulo n - i).
