@@ -15,6 +15,10 @@
 
 namespace wick {
 
+/// The C++ spelling of a dtype in PyTorch's messages ("signed char",
+/// "c10::Half": multi_dot's, random_'s bounds, gaussian_nll_loss's cast).
+[[nodiscard]] const char* cpp_type_name(ScalarType t);
+
 /// PyTorch's check of a number converted to an integer dtype `t` (a float
 /// out of its range: "value cannot be converted to type uint8_t without
 /// overflow", naming the C++ type); nothing for the other dtypes.

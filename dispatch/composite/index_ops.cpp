@@ -463,6 +463,24 @@ DimVector inverse_permutation(IntArrayRef perm) {
   return inv;
 }
 
+const char* cpp_type_name(ScalarType t) {
+  switch (t) {
+    case ScalarType::kBool: return "bool";
+    case ScalarType::kUInt8: return "unsigned char";
+    case ScalarType::kInt8: return "signed char";
+    case ScalarType::kInt16: return "short int";
+    case ScalarType::kInt32: return "int";
+    case ScalarType::kInt64: return "long int";
+    case ScalarType::kFloat16: return "c10::Half";
+    case ScalarType::kBFloat16: return "c10::BFloat16";
+    case ScalarType::kFloat32: return "float";
+    case ScalarType::kFloat64: return "double";
+    case ScalarType::kComplex64: return "c10::complex<float>";
+    case ScalarType::kComplex128: return "c10::complex<double>";
+    default: return type_title(t);
+  }
+}
+
 void check_converts(double value, ScalarType t) {
   double low = 0;
   double high = 0;

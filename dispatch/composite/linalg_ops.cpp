@@ -675,25 +675,6 @@ Tensor linalg_matrix_power_kernel(const Tensor& self, I64 n) {
   return matrix_power_for("linalg.matrix_power", self, n);
 }
 
-// The C++ spelling of a dtype in PyTorch's multi_dot message.
-const char* cpp_type_name(ScalarType t) {
-  switch (t) {
-    case ScalarType::kBool: return "bool";
-    case ScalarType::kUInt8: return "unsigned char";
-    case ScalarType::kInt8: return "signed char";
-    case ScalarType::kInt16: return "short int";
-    case ScalarType::kInt32: return "int";
-    case ScalarType::kInt64: return "long int";
-    case ScalarType::kFloat16: return "c10::Half";
-    case ScalarType::kBFloat16: return "c10::BFloat16";
-    case ScalarType::kFloat32: return "float";
-    case ScalarType::kFloat64: return "double";
-    case ScalarType::kComplex64: return "c10::complex<float>";
-    case ScalarType::kComplex128: return "c10::complex<double>";
-    default: return type_title(t);
-  }
-}
-
 // The product of a chain of matrices, in the order with the fewest scalar
 // multiplications (the classic dynamic programme over split points).
 Tensor chain_product(const std::vector<Tensor>& m, const std::vector<std::vector<std::size_t>>& split, std::size_t i,

@@ -457,14 +457,8 @@ Tensor gaussian_nll_loss_kernel(T input, T target, T var_in, bool full, double e
   }
   var = var.clone();
   if (!is_floating(var.dtype()) && !is_complex(var.dtype())) {
-    const ScalarType t = var.dtype();
-    const char* cpp_name = t == ScalarType::kUInt8   ? "unsigned char"
-                           : t == ScalarType::kInt8  ? "signed char"
-                           : t == ScalarType::kInt16 ? "short int"
-                           : t == ScalarType::kInt32 ? "int"
-                           : t == ScalarType::kInt64 ? "long int"
-                                                     : "bool";
-    WICK_CHECK(false, RuntimeError, op, ": result type Float can't be cast to the desired output type ", cpp_name);
+    WICK_CHECK(false, RuntimeError, op, ": result type Float can't be cast to the desired output type ",
+               cpp_type_name(var.dtype()));
   }
   {
     NoGradGuard no_grad;

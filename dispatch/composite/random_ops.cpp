@@ -129,30 +129,6 @@ Tensor log_normal_kernel(const Tensor& self, double mean, double std) {
 
 // --- random_ ---------------------------------------------------------------------------------
 
-// The C++ type PyTorch's bounds messages name.
-const char* cpp_type_name(ScalarType t) {
-  switch (t) {
-    case ScalarType::kInt8:
-      return "signed char";
-    case ScalarType::kInt16:
-      return "short int";
-    case ScalarType::kInt32:
-      return "int";
-    case ScalarType::kInt64:
-      return "long int";
-    case ScalarType::kUInt8:
-      return "unsigned char";
-    case ScalarType::kBool:
-      return "bool";
-    case ScalarType::kFloat16:
-      return "c10::Half";
-    case ScalarType::kBFloat16:
-      return "c10::BFloat16";
-    default:
-      return type_title(t);
-  }
-}
-
 // [lowest, highest] of the integers `t` holds exactly: its range for
 // integers and bool; for floating types +-2^digits, the whole numbers a
 // float holds without a gap (random_() without arguments draws in
