@@ -1,28 +1,24 @@
 // backends/cpu/sort_ops.cpp - argsort (sort, msort, median and the others build on it), topk_indices (topk and kthvalue build on it) and searchsorted (bucketize builds on it).
 /// \file
 /// Each line along `dim` is read into keys that order as the sort does
-/// (Note [Sorting keys]) and its positions are sorted by them: equal values
-/// keep their order and NaN sorts above every number, as PyTorch's CPU sort.
-/// Lines are sorted in parallel when there is enough work (Note [Grain size]
-/// in loops.h). Complex numbers have no order: PyTorch's message names its
-/// kernel ("sorting_kernel_method_name"), even for an empty tensor; a 0-dim
-/// tensor of any dtype is its own order.
+/// (Note [Sorting keys] in wick/sort_key.h) and its positions are radix
+/// sorted by them: equal values keep their order and NaN sorts above every
+/// number, as PyTorch's CPU sort. Lines are sorted in parallel when there
+/// is enough work (Note [Grain size] in loops.h). Complex numbers have no
+/// order: PyTorch's message names its kernel ("sorting_kernel_method_name"),
+/// even for an empty tensor; a 0-dim tensor of any dtype is its own order.
 #include <algorithm>
 #include <array>
-#include <bit>
-#include <cmath>
-#include <cstring>
 #include <limits>
 #include <optional>
 #include <string_view>
-#include <numeric>
-#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include <wick/checked.h>
 #include <wick/meta.h>
 #include <wick/meta_index.h>
+#include <wick/sort_key.h>
 
 #include <wick/gen/torch_kernels.h>
 #include "loops.h"
@@ -32,48 +28,20 @@ namespace {
 
 using I64 = std::int64_t;
 
-// Note [Sorting keys]
-// ~~~~~~~~~~~~~~~~~~~
-// Each value maps to an unsigned key whose unsigned order is the sort's:
-// a float's bits with the sign flipped (negative ones all flipped), -0.0 as
-// +0.0 (the two compare equal, so they keep their order) and every NaN as
-// the largest key; a signed integer with its sign bit flipped. Descending,
-// the key is complemented, so NaN comes first. With its position below it
-// in one integer (pack), each value is unique and integer order is the
-// stable order, ties by position, which both the heap of topk_indices and
-// the radix sort (stable, on the key bytes) give: a radix sort compares no
-// pairs, and orders 10^6 floats in four passes.
 template <typename C>
-using KeyOf = std::conditional_t<sizeof(C) <= 4, std::uint32_t, std::uint64_t>;
+using KeyOf = sort_key::KeyOf<C>;
 
+// The key of v (Note [Sorting keys] in wick/sort_key.h).
 template <typename C>
-KeyOf<C> sort_key(C v, bool descending) {
-  using K = KeyOf<C>;
-  constexpr K kTop = K{1} << (8 * sizeof(K) - 1);
-  K key;
-  if constexpr (std::is_floating_point_v<C>) {
-    using Bits = std::conditional_t<sizeof(C) == 4, std::uint32_t, std::uint64_t>;
-    static_assert(sizeof(Bits) == sizeof(C) && sizeof(Bits) == sizeof(K));
-    if (std::isnan(v)) {
-      key = ~K{0};
-    } else {
-      const Bits b = std::bit_cast<Bits>(v == C(0) ? C(0) : v);
-      key = (b & kTop) != 0 ? static_cast<K>(~b) : static_cast<K>(b | kTop);
-    }
-  } else if constexpr (std::is_same_v<C, bool>) {
-    key = v ? 1 : 0;
-  } else if constexpr (std::is_signed_v<C>) {
-    key = static_cast<K>(static_cast<std::make_unsigned_t<C>>(v)) ^ (K{1} << (8 * sizeof(C) - 1));
-  } else {
-    key = static_cast<K>(v);
-  }
-  return descending ? static_cast<K>(~key) : key;
+KeyOf<C> key_of(C v, bool descending) {
+  return sort_key::directed(sort_key::of(v), descending);
 }
 
 // Each value's key and position packed into one unsigned integer, the key
-// in the high half: integer order is the stable order (ties by position),
-// so the heap and the sorts below compare integers. 32-bit keys of lines
-// shorter than 2^32 pack into 64 bits; the others into 128.
+// in the high half: each value is unique and integer order is the stable
+// order (ties by position), which both the heap of topk_indices and the
+// radix sort (stable, on the key bytes) give. 32-bit keys of lines shorter
+// than 2^32 pack into 64 bits; the others into 128.
 using Wide = unsigned __int128;
 
 template <typename Item>
@@ -164,7 +132,7 @@ void sorted_positions_as(const DimMeta& m, const Tensor& out, const Tensor& self
   };
   for_each_line<Buffers>(m, self, out, k, [&](I64 src_base, I64 dst_base, Buffers& state) {
     const auto item = [&](I64 j) {
-      return pack<Item>(sort_key<C>(static_cast<C>(in[src_base + j * src_step]), descending), j);
+      return pack<Item>(key_of(static_cast<C>(in[src_base + j * src_step]), descending), j);
     };
     const Item* sorted = nullptr;
     if (select) {

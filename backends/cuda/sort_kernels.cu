@@ -1,23 +1,16 @@
 // backends/cuda/sort_kernels.cu - argsort by CUB's segmented radix sort, searchsorted by binary search.
 /// \file
 /// Note [Sorting by radix]
-/// Each element becomes an unsigned key whose order as an unsigned integer
-/// is the sort's order (32 bits for elements of up to 4 bytes, 64 for the
-/// rest), and CUB's stable segmented sort (one segment per row) carries the
-/// elements' positions along:
-/// - unsigned integers and bool are their own keys; signed integers flip
-///   their sign bit;
-/// - floats (float16 and bfloat16 widened to float32, exactly) flip every
-///   bit when negative and the sign bit otherwise; -0.0 becomes +0.0 first
-///   and every NaN the largest key, so zeros of both signs are equal and
-///   NaNs equal to each other and above +inf, as the CPU's comparison sort
-///   orders them;
-/// - descending sorts complement every key: a stable ascending sort of the
-///   complements keeps equal elements in their order, and puts NaN first.
+/// Each element becomes its unsigned key (Note [Sorting keys] in
+/// wick/sort_key.h: 32 bits for elements of up to 4 bytes, 64 for the rest,
+/// whose order as an unsigned integer is the CPU's sort order), and CUB's
+/// stable segmented sort (one segment per row) carries the elements'
+/// positions along.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
 #include <cub/device/device_segmented_sort.cuh>
+#include <wick/sort_key.h>
 
 #include "elementwise_loops.cuh"
 #include "grid_stride.cuh"
@@ -33,42 +26,23 @@ using grid::first_thread;
 using grid::kThreads;
 using grid::thread_step;
 
-__device__ inline std::uint32_t float_key(float f) {
-  if (isnan(f)) return 0xFFFFFFFFu;
-  const std::uint32_t b = f == 0.0f ? 0u : __float_as_uint(f);
-  return (b & 0x80000000u) != 0 ? ~b : (b | 0x80000000u);
-}
-
-__device__ inline std::uint64_t double_key(double d) {
-  if (isnan(d)) return ~std::uint64_t{0};
-  const auto b = d == 0.0 ? std::uint64_t{0} : static_cast<std::uint64_t>(__double_as_longlong(d));
-  constexpr std::uint64_t kSign = std::uint64_t{1} << 63;
-  return (b & kSign) != 0 ? ~b : (b | kSign);
-}
-
+// The key of one element (Note [Sorting keys] in wick/sort_key.h): float16
+// and bfloat16 widened to float first.
 template <typename T, typename K>
-__device__ inline K sort_key(T v) {
+__device__ inline K key_of(T v) {
   if constexpr (std::is_same_v<T, __half>) {
-    return float_key(__half2float(v));
+    return sort_key::of(__half2float(v));
   } else if constexpr (std::is_same_v<T, __nv_bfloat16>) {
-    return float_key(__bfloat162float(v));
-  } else if constexpr (std::is_same_v<T, float>) {
-    return float_key(v);
-  } else if constexpr (std::is_same_v<T, double>) {
-    return double_key(v);
-  } else if constexpr (std::is_unsigned_v<T>) {
-    return static_cast<K>(v);
-  } else {  // signed integers: flip the sign bit of their widened value
-    using S = std::make_signed_t<K>;
-    return static_cast<K>(static_cast<S>(v)) ^ (K{1} << (sizeof(K) * 8 - 1));
+    return sort_key::of(__bfloat162float(v));
+  } else {
+    return sort_key::of(v);
   }
 }
 
 template <typename T, typename K>
 __global__ void make_keys(const T* src, I64 count, I64 n, bool descending, K* keys, I64* positions) {
   for (I64 k = first_thread(); k < count; k += thread_step()) {
-    const K key = sort_key<T, K>(src[k]);
-    keys[k] = descending ? static_cast<K>(~key) : key;
+    keys[k] = sort_key::directed(key_of<T, K>(src[k]), descending);
     positions[k] = k % n;
   }
 }
@@ -80,9 +54,7 @@ __global__ void row_offsets(I64* offsets, I64 lines, I64 n) {
 constexpr std::size_t kAlign = 256;
 constexpr std::size_t aligned(std::size_t bytes) { return (bytes + kAlign - 1) / kAlign * kAlign; }
 
-// The key type of T: 32 bits for elements of up to 4 bytes, else 64.
-template <typename T>
-using KeyOf = std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>;
+using sort_key::KeyOf;
 
 std::size_t key_bytes(DType dtype) { return dtype == DType::kInt64 || dtype == DType::kFloat64 ? 8 : 4; }
 
