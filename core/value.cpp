@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <string>
 
+#include "wick/callable.h"
 #include "wick/error.h"
 
 namespace wick {
@@ -140,5 +141,14 @@ std::string Value::type_name() const {
   return "object";
 }
 
+Value Callable::operator()(const std::vector<Value>& args) const {
+  WICK_CHECK(static_cast<bool>(fn_), TypeError, "'function' object is empty and cannot be called");
+  return fn_(args);
+}
+
+const Callable* as_callable(const Value& v) noexcept {
+  if (!v.is_object()) return nullptr;
+  return dynamic_cast<const Callable*>(v.to_object().get());
+}
 
 }  // namespace wick

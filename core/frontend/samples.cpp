@@ -179,6 +179,8 @@ class SampleParser {
             return SampleTensor{SampleTensor::Kind::kRandom, shape()};
           case 'P':
             return SampleTensor{SampleTensor::Kind::kPositive, shape()};
+          case 'U':
+            return SampleTensor{SampleTensor::Kind::kUniform, shape()};
           case 'M':
             return SampleTensor{SampleTensor::Kind::kMask, shape()};
           case 'C':
@@ -321,6 +323,9 @@ Tensor make_fixed(const SampleTensor& t, ScalarType dtype, Device device) {
       break;
     case SampleTensor::Kind::kPositive:
       x = add(rand(sizes, floating), 0.5);
+      break;
+    case SampleTensor::Kind::kUniform:
+      x = rand(sizes, floating);
       break;
     case SampleTensor::Kind::kMask:
       x = gt(rand(sizes, ScalarType::kFloat64), 0.5);

@@ -1,4 +1,4 @@
-// dispatch/composite/activation_ops.cpp - the activations of torch.nn.functional composed from elementwise operators: hardtanh, relu6, softplus, softsign, mish, hardswish, hardsigmoid, celu, selu, threshold, tanhshrink, softshrink, hardshrink, glu, prelu.
+// dispatch/composite/activation_ops.cpp - the activations of torch.nn.functional composed from elementwise operators: hardtanh, relu6, softplus, softsign, mish, hardswish, hardsigmoid, celu, selu, threshold, tanhshrink, softshrink, hardshrink, glu, prelu, rrelu, gumbel_softmax.
 /// \file
 /// Each is PyTorch 1.13's definition written with differentiable operators,
 /// so its gradients (both modes, and double backward) come from its parts.
@@ -14,6 +14,7 @@
 #include "wick/error.h"
 #include "wick/library.h"
 #include "wick/ops.h"
+#include "wick/random.h"
 #include "wick/tensor_util.h"
 
 namespace wick {
@@ -167,6 +168,72 @@ Tensor prelu_kernel(T input, T weight) {
   return where(ge(input, 0), input, mul(w, input));
 }
 
+
+// F.rrelu / torch.rrelu: in training, each element x <= 0 is multiplied by
+// its own slope, uniform in [lower, upper) from the default generator, drawn
+// in memory order for those elements only, as PyTorch's CPU kernel draws
+// them (a 53-bit double times the range plus lower, then rounded to the
+// computation type); elsewhere the slope is 1. In evaluation it is
+// leaky_relu with the mean slope. The slopes are a constant of the product,
+// so the gradient is the slope, as PyTorch's.
+Tensor rrelu_impl(T input, double lower, double upper, bool training) {
+  if (!training) {
+    check_dtype("leaky_relu_cpu", input);
+    return nn::functional::leaky_relu(input, (lower + upper) / 2);
+  }
+  WICK_CHECK(lower <= upper, RuntimeError, "Lower bound should be less than or equal to the upper bound");
+  const ScalarType t = input.dtype();
+  WICK_CHECK(t == ScalarType::kFloat32 || t == ScalarType::kFloat64 || t == ScalarType::kBFloat16, RuntimeError,
+             "\"rrelu_with_noise_out_cpu\" not implemented for '", type_title(t), "'");
+  const ScalarType opmath = t == ScalarType::kFloat64 ? ScalarType::kFloat64 : ScalarType::kFloat32;
+  if (input.device().is_meta()) return mul(input, wrap_scalar(Scalar(1.0)));  // shapes only
+  const Tensor flat = input.detach().contiguous().to(Device()).to(ScalarType::kFloat64).reshape({-1});
+  const double* x = flat.data_ptr<double>();
+  std::vector<double> slopes(static_cast<std::size_t>(flat.numel()), 1.0);
+  std::vector<double> draws;
+  std::int64_t negatives = 0;
+  for (std::int64_t i = 0; i < flat.numel(); ++i) negatives += x[i] <= 0 ? 1 : 0;
+  draws.resize(static_cast<std::size_t>(negatives));
+  default_generator().uniform(draws.data(), negatives, 0.0, 1.0);
+  const double range = upper - lower;
+  std::size_t next = 0;
+  for (std::int64_t i = 0; i < flat.numel(); ++i) {
+    if (x[i] <= 0) {
+      const double scaled = draws[next++] * range;
+      slopes[static_cast<std::size_t>(i)] = scaled + lower;
+    }
+  }
+  const Tensor noise = tensor(Value(slopes), ScalarType::kFloat64, input.device()).to(opmath).reshape(input.sizes());
+  return mul(input.to(opmath), noise).to(t);
+}
+
+Tensor torch_rrelu(T input, double lower, double upper, bool training) {
+  return rrelu_impl(input, lower, upper, training);
+}
+
+Tensor f_rrelu(T input, double lower, double upper, bool training, bool inplace) {
+  return maybe_inplace(input, rrelu_impl(input, lower, upper, training), inplace);
+}
+
+// F.gumbel_softmax: softmax((logits + g) / tau) with Gumbel noise g =
+// -log(E), E exponential(1) drawn by exponential_ (so PyTorch's numbers
+// after manual_seed); `hard` returns the one-hot of its argmax with the soft
+// result's gradient (y_hard - y_soft.detach() + y_soft).
+Tensor gumbel_softmax_kernel(T logits, double tau, bool hard, double /*eps: unused, as in PyTorch*/,
+                             std::int64_t dim) {
+  Tensor noise = empty(logits.sizes(), logits.dtype(), logits.device());
+  {
+    NoGradGuard no_grad;
+    noise.exponential_();
+  }
+  const Tensor gumbels = neg(log(noise));
+  const Tensor soft = softmax(div(add(logits, gumbels), wrap_scalar(Scalar(tau))), dim);
+  if (!hard) return soft;
+  const Tensor index = std::get<1>(max(soft, dim, true));
+  const Tensor one_hot = scatter(zeros_like(logits), dim, index, Scalar(1.0));
+  return add(sub(one_hot, soft.detach()), soft);
+}
+
 }  // namespace
 
 void register_activation_kernels(std::vector<std::unique_ptr<Library>>& out) {
@@ -184,13 +251,16 @@ void register_activation_kernels(std::vector<std::unique_ptr<Library>>& out) {
       .impl("threshold", &f_threshold)
       .impl("tanhshrink", &tanhshrink_kernel)
       .impl("softshrink", &softshrink_kernel)
-      .impl("glu", &glu_kernel);
+      .impl("glu", &glu_kernel)
+      .impl("rrelu", &f_rrelu)
+      .impl("gumbel_softmax", &gumbel_softmax_kernel);
   auto torch = std::make_unique<Library>("torch", kComposite);
   torch->impl("celu", &torch_celu)
       .impl("selu", &torch_selu)
       .impl("threshold", &torch_threshold)
       .impl("hardshrink", &hardshrink_kernel)
-      .impl("prelu", &prelu_kernel);
+      .impl("prelu", &prelu_kernel)
+      .impl("rrelu", &torch_rrelu);
   out.push_back(std::move(functional));
   out.push_back(std::move(torch));
 }

@@ -6,11 +6,14 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
+#include "wick/device.h"
 #include "wick/dim_vector.h"
 #include "wick/dtype.h"
 #include "wick/library.h"
+#include "wick/nn_functional.h"
 #include "wick/scalar.h"
 
 namespace wick {
@@ -28,6 +31,14 @@ void check_converts(double value, ScalarType t);
 /// check_converts does, and truncated to an integer (addmm's alpha, addcmul's
 /// value); unchanged for the other dtypes.
 [[nodiscard]] Scalar scalar_in_dtype(const Scalar& s, ScalarType t);
+
+/// PyTorch's legacy name of a tensor type in its older messages:
+/// "torch.FloatTensor", "torch.cuda.LongTensor", and for the dtypes without
+/// a legacy class "CPUBoolType", "CPUBFloat16Type", "CUDAComplexFloatType".
+[[nodiscard]] std::string legacy_type_name(ScalarType t, const Device& device);
+
+/// A loss reduced as `reduction` asks: its mean, its sum, or itself.
+[[nodiscard]] Tensor reduce_loss(const Tensor& loss, nn::functional::Reduction reduction);
 
 /// The permutation that undoes `perm` (permute(permute(x, perm), result) is x).
 DimVector inverse_permutation(IntArrayRef perm);
@@ -51,6 +62,12 @@ void register_norm_composite_kernels(std::vector<std::unique_ptr<Library>>& out)
 void register_composite_shape(std::vector<std::unique_ptr<Library>>& out);
 void register_random_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_conv_composite_kernels(std::vector<std::unique_ptr<Library>>& out);
+void register_pool_nd_kernels(std::vector<std::unique_ptr<Library>>& out);
+void register_fractional_pool_kernels(std::vector<std::unique_ptr<Library>>& out);
+void register_grid_kernels(std::vector<std::unique_ptr<Library>>& out);
+void register_margin_loss_kernels(std::vector<std::unique_ptr<Library>>& out);
+void register_layer_kernels(std::vector<std::unique_ptr<Library>>& out);
+void register_ctc_loss_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_inplace_kernels(std::vector<std::unique_ptr<Library>>& out);
 /// The kernels of out= variants of composite operators (dispatch/composite/out_ops.cpp).
 void register_out_copy_kernels(std::vector<std::unique_ptr<Library>>& out);

@@ -481,6 +481,12 @@ const char* cpp_type_name(ScalarType t) {
   }
 }
 
+std::string legacy_type_name(ScalarType t, const Device& device) {
+  const bool cuda = device.type() == DeviceType::kCUDA;
+  if (t == ScalarType::kBool || t == ScalarType::kBFloat16 || is_complex(t)) return std::string(cuda ? "CUDA" : "CPU") + type_title(t) + "Type";
+  return std::string(cuda ? "torch.cuda." : "torch.") + type_title(t) + "Tensor";
+}
+
 void check_converts(double value, ScalarType t) {
   double low = 0;
   double high = 0;

@@ -33,12 +33,6 @@ Tensor num(double v) { return wrap_scalar(Scalar(v)); }
 // (a uint8 target's 255 is -1 there).
 Tensor label(std::int64_t v) { return wrap_scalar(Scalar(v)); }
 
-Tensor reduce(T loss, nnf::Reduction red) {
-  if (red == nnf::Reduction::kMean) return mean(loss);
-  if (red == nnf::Reduction::kSum) return sum(loss);
-  return loss;
-}
-
 std::string torch_size(IntArrayRef s) { return "torch.Size(" + format_shape(s) + ")"; }
 
 // --- linear / softmax ----------------------------------------------------------------------------
@@ -125,14 +119,14 @@ Tensor mse_loss_kernel(T input, T target, std::optional<bool> size_average, std:
   const ScalarType t = result_type(input, target);
   WICK_CHECK(is_floating(t), RuntimeError, op, ": \"mse_cpu\" not implemented for '", type_title(t), "'");
   Tensor d = sub(input, target);
-  return reduce(mul(d, d), red);
+  return reduce_loss(mul(d, d), red);
 }
 
 Tensor l1_loss_kernel(T input, T target, std::optional<bool> size_average, std::optional<bool> reduce_arg,
                       std::string_view reduction) {
   const char* op = "torch.nn.functional.l1_loss";
   const auto red = pointwise_loss_reduction(op, input, target, size_average, reduce_arg, reduction);
-  return reduce(abs(sub(input, target)), red);
+  return reduce_loss(abs(sub(input, target)), red);
 }
 
 // --- classification losses -----------------------------------------------------------------------
@@ -221,7 +215,7 @@ Tensor bce_kernel(T input, T target, OptTensor weight, std::optional<bool> size_
   // -(t log x + (1 - t) log(1 - x)) = -(log(1 - x) + t (log x - log(1 - x)))
   Tensor loss = neg(add(log_1mx, mul(target, sub(log_x, log_1mx))));
   if (weight) loss = mul(loss, *weight);
-  return reduce(loss, red);
+  return reduce_loss(loss, red);
 }
 
 Tensor bce_logits_impl(const char* op, T input, T target, OptTensor weight, OptTensor pos_weight, nnf::Reduction red) {
@@ -240,7 +234,7 @@ Tensor bce_logits_impl(const char* op, T input, T target, OptTensor weight, OptT
   if (pos_weight) softplus_neg = mul(softplus_neg, add(mul(sub(*pos_weight, num(1.0)), target), num(1.0)));
   Tensor loss = add(mul(rsub(target, num(1.0)), input), softplus_neg);
   if (weight) loss = mul(loss, *weight);
-  return reduce(loss, red);
+  return reduce_loss(loss, red);
 }
 
 Tensor bce_logits_kernel(T input, T target, OptTensor weight, std::optional<bool> size_average,
@@ -281,7 +275,7 @@ Tensor huber_loss_kernel(T input, T target, std::string_view reduction, double d
   check_floating(op, "huber_cpu", result_type(input, target));
   Tensor z = abs(sub(input, target));
   Tensor loss = where(lt(z, num(delta)), mul(mul(z, z), num(0.5)), mul(sub(z, num(0.5 * delta)), num(delta)));
-  return reduce(loss, red);
+  return reduce_loss(loss, red);
 }
 
 Tensor smooth_l1_loss_kernel(T input, T target, std::optional<bool> size_average, std::optional<bool> reduce_arg,
@@ -291,9 +285,9 @@ Tensor smooth_l1_loss_kernel(T input, T target, std::optional<bool> size_average
   WICK_CHECK(beta >= 0, RuntimeError, op, ": smooth_l1_loss does not support negative values for beta.");
   check_floating(op, "smooth_l1_cpu", result_type(input, target));
   Tensor z = abs(sub(input, target));
-  if (beta == 0.0) return reduce(z, red);
+  if (beta == 0.0) return reduce_loss(z, red);
   Tensor loss = where(lt(z, num(beta)), div(mul(mul(z, z), num(0.5)), num(beta)), sub(z, num(0.5 * beta)));
-  return reduce(loss, red);
+  return reduce_loss(loss, red);
 }
 
 Tensor soft_margin_loss_kernel(T input, T target, std::optional<bool> size_average, std::optional<bool> reduce_arg,
@@ -304,7 +298,7 @@ Tensor soft_margin_loss_kernel(T input, T target, std::optional<bool> size_avera
   const ScalarType t = result_type(input, target);
   WICK_CHECK(!is_integral(t, false), RuntimeError, op, ": result type Float can't be cast to the desired output type ",
              type_title(t));
-  return reduce(log1p(exp(neg(mul(target, input)))), red);
+  return reduce_loss(log1p(exp(neg(mul(target, input)))), red);
 }
 
 Tensor kl_div_impl(const char* op, T input, T target, bool log_target) {
@@ -329,11 +323,11 @@ Tensor f_kl_div(T input, T target, std::optional<bool> size_average, std::option
                   ": reduction: 'mean' divides the total loss by both the batch size and the support size.'batchmean' "
                   "divides only by the batch size, and aligns with the KL div math definition.'mean' will be changed "
                   "to behave the same as 'batchmean' in the next major release.");
-  return reduce(kl_div_impl(op, input, target, log_target), red);
+  return reduce_loss(kl_div_impl(op, input, target, log_target), red);
 }
 Tensor torch_kl_div(T input, T target, std::int64_t reduction, bool log_target) {
   const char* op = "torch.kl_div";
-  return reduce(kl_div_impl(op, input, target, log_target), aten_reduction(reduction));
+  return reduce_loss(kl_div_impl(op, input, target, log_target), aten_reduction(reduction));
 }
 
 Tensor hinge_embedding_impl(const char* op, T input, T target, double margin, nnf::Reduction red) {
@@ -356,11 +350,11 @@ Tensor f_hinge_embedding_loss(T input, T target, double margin, std::optional<bo
                               std::optional<bool> reduce_arg, std::string_view reduction) {
   const char* op = "torch.nn.functional.hinge_embedding_loss";
   const auto red = nnf::resolve_reduction(op, size_average, reduce_arg, reduction);
-  return reduce(hinge_embedding_impl(op, input, target, margin, red), red);
+  return reduce_loss(hinge_embedding_impl(op, input, target, margin, red), red);
 }
 Tensor torch_hinge_embedding_loss(T input, T target, double margin, std::int64_t reduction) {
   const auto red = aten_reduction(reduction);
-  return reduce(hinge_embedding_impl("torch.hinge_embedding_loss", input, target, margin, red), red);
+  return reduce_loss(hinge_embedding_impl("torch.hinge_embedding_loss", input, target, margin, red), red);
 }
 
 Tensor margin_ranking_impl(T input1, T input2, T target, double margin) {
@@ -374,10 +368,10 @@ Tensor f_margin_ranking_loss(T input1, T input2, T target, double margin, std::o
              ": margin_ranking_loss : All input tensors should have same dimension but got sizes: input1: ",
              torch_size(input1.sizes()), ", input2: ", torch_size(input2.sizes()), ", target: ",
              torch_size(target.sizes()), " ");
-  return reduce(margin_ranking_impl(input1, input2, target, margin), red);
+  return reduce_loss(margin_ranking_impl(input1, input2, target, margin), red);
 }
 Tensor torch_margin_ranking_loss(T input1, T input2, T target, double margin, std::int64_t reduction) {
-  return reduce(margin_ranking_impl(input1, input2, target, margin),
+  return reduce_loss(margin_ranking_impl(input1, input2, target, margin),
                 aten_reduction(reduction));
 }
 
@@ -408,11 +402,11 @@ Tensor f_cosine_embedding_loss(T input1, T input2, T target, double margin, std:
                                std::optional<bool> reduce_arg, std::string_view reduction) {
   const char* op = "torch.nn.functional.cosine_embedding_loss";
   const auto red = nnf::resolve_reduction(op, size_average, reduce_arg, reduction);
-  return reduce(cosine_embedding_impl(op, input1, input2, target, margin), red);
+  return reduce_loss(cosine_embedding_impl(op, input1, input2, target, margin), red);
 }
 Tensor torch_cosine_embedding_loss(T input1, T input2, T target, double margin, std::int64_t reduction) {
   const char* op = "torch.cosine_embedding_loss";
-  return reduce(cosine_embedding_impl(op, input1, input2, target, margin), aten_reduction(reduction));
+  return reduce_loss(cosine_embedding_impl(op, input1, input2, target, margin), aten_reduction(reduction));
 }
 
 Tensor poisson_nll_impl(T input, T target, bool log_input, bool full, double eps) {
@@ -429,10 +423,10 @@ Tensor f_poisson_nll_loss(T input, T target, bool log_input, bool full, std::opt
                           std::optional<bool> reduce_arg, std::string_view reduction) {
   const char* op = "torch.nn.functional.poisson_nll_loss";
   const auto red = nnf::resolve_reduction(op, size_average, reduce_arg, reduction);
-  return reduce(poisson_nll_impl(input, target, log_input, full, eps), red);
+  return reduce_loss(poisson_nll_impl(input, target, log_input, full, eps), red);
 }
 Tensor torch_poisson_nll_loss(T input, T target, bool log_input, bool full, double eps, std::int64_t reduction) {
-  return reduce(poisson_nll_impl(input, target, log_input, full, eps),
+  return reduce_loss(poisson_nll_impl(input, target, log_input, full, eps),
                 aten_reduction(reduction));
 }
 
@@ -487,12 +481,12 @@ Tensor f_triplet_margin_loss(T anchor, T positive, T negative, double margin, do
                              std::string_view reduction) {
   const char* op = "torch.nn.functional.triplet_margin_loss";
   const auto red = nnf::resolve_reduction(op, size_average, reduce_arg, reduction);
-  return reduce(triplet_margin_impl(op, anchor, positive, negative, margin, p, eps, swap), red);
+  return reduce_loss(triplet_margin_impl(op, anchor, positive, negative, margin, p, eps, swap), red);
 }
 Tensor torch_triplet_margin_loss(T anchor, T positive, T negative, double margin, double p, double eps, bool swap,
                                  std::int64_t reduction) {
   const char* op = "torch.triplet_margin_loss";
-  return reduce(triplet_margin_impl(op, anchor, positive, negative, margin, p, eps, swap),
+  return reduce_loss(triplet_margin_impl(op, anchor, positive, negative, margin, p, eps, swap),
                 aten_reduction(reduction));
 }
 
@@ -506,7 +500,7 @@ Tensor multilabel_soft_margin_loss_kernel(T input, T target, OptTensor weight, s
   const std::int64_t class_dim = input.dim() - 1;
   const double c = static_cast<double>(input.size(class_dim));
   loss = div(sum(loss, IntArrayRef(class_dim)), num(c));
-  return reduce(loss, red);
+  return reduce_loss(loss, red);
 }
 
 // --- softmin and the channel dropouts --------------------------------------------------------------
@@ -637,6 +631,12 @@ Tensor f_feature_alpha_dropout(T input, double p, bool training, bool inplace) {
 }
 
 }  // namespace
+
+Tensor reduce_loss(const Tensor& loss, nn::functional::Reduction reduction) {
+  if (reduction == nn::functional::Reduction::kMean) return mean(loss);
+  if (reduction == nn::functional::Reduction::kSum) return sum(loss);
+  return loss;
+}
 
 void register_nn_composite_kernels(std::vector<std::unique_ptr<Library>>& out) {
   constexpr auto kComposite = DispatchKey::kCompositeImplicit;

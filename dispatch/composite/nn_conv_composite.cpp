@@ -9,6 +9,7 @@
 /// pads one extra zero on the right/bottom (a recorded cat), as PyTorch.
 #include <string>
 
+#include "dispatch/composite/composite.h"
 #include "wick/checked.h"
 #include "wick/dispatcher.h"
 #include "wick/library.h"
@@ -36,24 +37,6 @@ Ints expand(const char* op, const char* name, IntArrayRef v, std::size_t n) {
   Ints out;
   for (std::size_t i = 0; i < n; ++i) out.push_back(v.size() == 1 ? v[0] : v[i]);
   return out;
-}
-
-// PyTorch's legacy tensor type names ("torch.FloatTensor") in conv's dtype message.
-const char* legacy_type(ScalarType t) {
-  switch (t) {
-    case ScalarType::kFloat32:
-      return "torch.FloatTensor";
-    case ScalarType::kFloat64:
-      return "torch.DoubleTensor";
-    case ScalarType::kInt64:
-      return "torch.LongTensor";
-    case ScalarType::kInt32:
-      return "torch.IntTensor";
-    case ScalarType::kBool:
-      return "torch.BoolTensor";
-    default:
-      return "torch.Tensor";
-  }
 }
 
 // --- convolution -------------------------------------------------------------------------------
@@ -108,13 +91,59 @@ Tensor integer_conv2d(T x, T weight, OptTensor bias, IntArrayRef stride, IntArra
   return out;
 }
 
-// spatial: 1 or 2. Returns the result of input (batched or not) conv weight.
+// Note [Convolution in three dims]
+// conv3d is one conv2d: each output depth's kD input planes are gathered
+// (index_select along the depth) into channels, ordered (group, kd, channel)
+// so that the groups stay contiguous, and the weight's (C/g, kD) dims are
+// merged the same way (kd before channel). The gathered input is kD times
+// the padded input's size; the gradients come from index_select's.
+template <typename Run>
+Tensor conv3d_as_2d(const char* op, const Run& run, T x, T weight, OptTensor bias, const Ints& stride, const Ints& pad,
+                    const Ints& dilation, std::int64_t groups) {
+  const std::int64_t n = x.sizes()[0];
+  const std::int64_t c = x.sizes()[1];
+  const std::int64_t k = weight.sizes()[0];
+  const std::int64_t kd = weight.sizes()[2];
+  Tensor xp = x;
+  if (pad[0] != 0) {
+    const std::int64_t depth_pad[] = {0, 0, 0, 0, pad[0], pad[0]};
+    xp = nn::functional::pad(x, IntArrayRef(depth_pad, 6));
+  }
+  const std::int64_t reach = checked_mul(dilation[0], kd - 1, op);
+  const std::int64_t span = checked_sub(xp.sizes()[2], checked_add(reach, 1, op), op);
+  const std::int64_t od = checked_add(span / stride[0], 1, op);
+  std::vector<std::int64_t> planes;
+  for (std::int64_t o = 0; o < od; ++o)
+    for (std::int64_t j = 0; j < kd; ++j)
+      planes.push_back(checked_add(checked_mul(o, stride[0], op), checked_mul(j, dilation[0], op), op));
+  const Tensor index = tensor(Value(planes), ScalarType::kInt64, x.device());
+  const std::int64_t cg = c / groups;
+  const std::int64_t h = xp.sizes()[3];
+  const std::int64_t w = xp.sizes()[4];
+  const std::int64_t split[] = {n, groups, cg, od, kd, h, w};
+  const std::int64_t order[] = {0, 3, 1, 4, 2, 5, 6};
+  const std::int64_t merged[] = {checked_mul(n, od, op), checked_mul(c, kd, op), h, w};
+  const Tensor columns = index_select(xp, 2, index).reshape(IntArrayRef(split, 7)).permute(IntArrayRef(order, 7))
+                             .reshape(IntArrayRef(merged, 4));
+  const std::int64_t wshape[] = {k, checked_mul(cg, kd, op), weight.sizes()[3], weight.sizes()[4]};
+  const std::int64_t worder[] = {0, 2, 1, 3, 4};
+  const Tensor w2 = weight.permute(IntArrayRef(worder, 5)).reshape(IntArrayRef(wshape, 4));
+  const std::int64_t s2[] = {stride[1], stride[2]};
+  const std::int64_t p2[] = {pad[1], pad[2]};
+  const std::int64_t d2[] = {dilation[1], dilation[2]};
+  const Tensor y = run(columns, w2, bias, IntArrayRef(s2, 2), IntArrayRef(p2, 2), IntArrayRef(d2, 2), groups);
+  const std::int64_t back[] = {n, od, k, y.sizes()[2], y.sizes()[3]};
+  const std::int64_t to_ncdhw[] = {0, 2, 1, 3, 4};
+  return y.reshape(IntArrayRef(back, 5)).permute(IntArrayRef(to_ncdhw, 5)).contiguous();
+}
+
+// spatial: 1, 2 or 3. Returns the result of input (batched or not) conv weight.
 Tensor conv_nd(const char* op, std::size_t spatial, T input, T weight, OptTensor bias, IntArrayRef stride_arg,
                const Value& padding, IntArrayRef dilation_arg, std::int64_t groups) {
   const auto dims = static_cast<std::int64_t>(spatial);
   const bool batched = input.dim() == dims + 2;
   WICK_CHECK(batched || input.dim() == dims + 1, RuntimeError, op, ": Expected ", dims + 1, "D (unbatched) or ",
-             dims + 2, "D (batched) input to ", spatial == 1 ? "conv1d" : "conv2d",
+             dims + 2, "D (batched) input to ", spatial == 1 ? "conv1d" : spatial == 2 ? "conv2d" : "conv3d",
              ", but got input of size: ", format_shape(input.sizes()));
   Tensor x = batched ? input : input.unsqueeze(0);
   WICK_CHECK(weight.dim() == dims + 2, RuntimeError, op, ": Expected ", weight.dim(), "-dimensional input for ",
@@ -125,8 +154,8 @@ Tensor conv_nd(const char* op, std::size_t spatial, T input, T weight, OptTensor
   for (std::int64_t s : stride) WICK_CHECK(s > 0, RuntimeError, op, ": non-positive stride is not supported");
   for (std::int64_t d : dilation) WICK_CHECK(d > 0, RuntimeError, op, ": non-positive dilation is not supported");
   WICK_CHECK(groups > 0, RuntimeError, op, ": non-positive groups is not supported");
-  WICK_CHECK(x.dtype() == weight.dtype(), RuntimeError, op, ": Input type (", legacy_type(x.dtype()),
-             ") and weight type (", legacy_type(weight.dtype()), ") should be the same");
+  WICK_CHECK(x.dtype() == weight.dtype(), RuntimeError, op, ": Input type (", legacy_type_name(x.dtype(), x.device()),
+             ") and weight type (", legacy_type_name(weight.dtype(), weight.device()), ") should be the same");
   const std::int64_t channels = x.sizes()[1];
   WICK_CHECK(weight.sizes()[0] % groups == 0, RuntimeError, op, ": Given groups=", groups,
              ", expected weight to be divisible by ", groups, " at dimension 0, but got weight of size ",
@@ -209,7 +238,12 @@ Tensor conv_nd(const char* op, std::size_t spatial, T input, T weight, OptTensor
     return floating ? conv.call(a, b, c, s, p, d, g) : integer_conv2d(a, b, c, s, p, d, g);
   };
   Tensor out;
-  if (spatial == 1) {
+  if (spatial == 3) {
+    // PyTorch 1.13's CPU conv3d has no float16 loop (its im2col's name).
+    WICK_CHECK(x.dtype() != ScalarType::kFloat16 || !x.device().is_cpu(), RuntimeError, op,
+               ": \"compute_columns3d\" not implemented for 'Half'");
+    out = conv3d_as_2d(op, run, x, weight, bias, stride, pad, dilation, groups);
+  } else if (spatial == 1) {
     const std::int64_t s[] = {1, stride[0]};
     const std::int64_t p[] = {0, pad[0]};
     const std::int64_t d[] = {1, dilation[0]};
@@ -229,6 +263,10 @@ Tensor conv1d_kernel(T input, T weight, OptTensor bias, IntArrayRef stride, cons
 Tensor conv2d_kernel(T input, T weight, OptTensor bias, IntArrayRef stride, const Value& padding, IntArrayRef dilation,
                      std::int64_t groups) {
   return conv_nd("torch.conv2d", 2, input, weight, bias, stride, padding, dilation, groups);
+}
+Tensor conv3d_kernel(T input, T weight, OptTensor bias, IntArrayRef stride, const Value& padding, IntArrayRef dilation,
+                     std::int64_t groups) {
+  return conv_nd("torch.conv3d", 3, input, weight, bias, stride, padding, dilation, groups);
 }
 
 // --- pooling -----------------------------------------------------------------------------------
@@ -374,7 +412,7 @@ Tensor conv_transpose_nd(const char* op, std::size_t spatial, T input, T weight,
                          IntArrayRef padding_arg, IntArrayRef output_padding_arg, std::int64_t groups,
                          IntArrayRef dilation_arg) {
   const auto dims = static_cast<std::int64_t>(spatial);
-  const char* name = spatial == 1 ? "conv_transpose1d" : "conv_transpose2d";
+  const char* name = spatial == 1 ? "conv_transpose1d" : spatial == 2 ? "conv_transpose2d" : "conv_transpose3d";
   const bool batched = input.dim() == dims + 2;
   WICK_CHECK(batched || input.dim() == dims + 1, RuntimeError, op, ": Expected ", dims + 1, "D (unbatched) or ",
              dims + 2, "D (batched) input to ", name, ", but got input of size: ", format_shape(input.sizes()));
@@ -392,13 +430,14 @@ Tensor conv_transpose_nd(const char* op, std::size_t spatial, T input, T weight,
   for (std::int64_t v : output_padding)
     WICK_CHECK(v >= 0, RuntimeError, op, ": negative output_padding is not supported");
   WICK_CHECK(groups > 0, RuntimeError, op, ": non-positive groups is not supported");
-  WICK_CHECK(x.dtype() == weight.dtype(), RuntimeError, op, ": Input type (", legacy_type(x.dtype()),
-             ") and weight type (", legacy_type(weight.dtype()), ") should be the same");
+  WICK_CHECK(x.dtype() == weight.dtype(), RuntimeError, op, ": Input type (", legacy_type_name(x.dtype(), x.device()),
+             ") and weight type (", legacy_type_name(weight.dtype(), weight.device()), ") should be the same");
   // PyTorch 1.13's CPU kernel takes the floating dtypes and int64, and a
   // 1-D call also complex numbers (as two real convolutions).
   const bool complex_ok = spatial == 1 && is_complex(x.dtype());
-  WICK_CHECK(is_floating(x.dtype()) || x.dtype() == ScalarType::kInt64 || complex_ok, RuntimeError, op,
-             ": \"slow_conv_transpose2d_out_cpu\" not implemented for '", type_title(x.dtype()), "'");
+  WICK_CHECK(is_floating(x.dtype()) || x.dtype() == ScalarType::kInt64 || complex_ok, RuntimeError, op, ": \"",
+             spatial == 3 ? "slow_conv_transpose3d_out_cpu" : "slow_conv_transpose2d_out_cpu",
+             "\" not implemented for '", type_title(x.dtype()), "'");
   const std::int64_t c_in = weight.sizes()[0];
   WICK_CHECK(x.sizes()[1] == c_in, RuntimeError, op, ": Given transposed=1, weight of size ",
              format_shape(weight.sizes()), ", expected input", format_shape(x.sizes()), " to have ", c_in,
@@ -419,8 +458,9 @@ Tensor conv_transpose_nd(const char* op, std::size_t spatial, T input, T weight,
     // padding 0, stride 1 and dilation 1.
     std::string text;
     const auto names = [&](const char* what, const Ints& v, std::int64_t unit) {
-      const std::int64_t height = spatial == 1 ? unit : v[0];
-      const std::int64_t width = spatial == 1 ? v[0] : v[1];
+      const std::int64_t height = spatial == 1 ? unit : v[spatial - 2];
+      const std::int64_t width = v[spatial - 1];
+      if (spatial == 3) text += std::string(text.empty() ? "" : " ") + what + "_depth: " + std::to_string(v[0]);
       text += std::string(text.empty() ? "" : " ") + what + "_height: " + std::to_string(height) + " " + what +
               "_width: " + std::to_string(width);
     };
@@ -494,6 +534,41 @@ Tensor conv_transpose2d_kernel(T input, T weight, OptTensor bias, IntArrayRef st
   return conv_transpose_nd("torch.conv_transpose2d", 2, input, weight, bias, stride, padding, output_padding, groups,
                            dilation);
 }
+Tensor conv_transpose3d_kernel(T input, T weight, OptTensor bias, IntArrayRef stride, IntArrayRef padding,
+                               IntArrayRef output_padding, std::int64_t groups, IntArrayRef dilation) {
+  return conv_transpose_nd("torch.conv_transpose3d", 3, input, weight, bias, stride, padding, output_padding, groups,
+                           dilation);
+}
+
+// torch.conv_tbc: a 1-D convolution of a (time, batch, channel) input with a
+// (width, in, out) weight and a bias, padded by `pad` in time.
+Tensor conv_tbc_kernel(T input, T weight, T bias, std::int64_t pad) {
+  const char* op = "torch.conv_tbc";
+  WICK_CHECK(input.dim() == 3, RuntimeError, op, ": Input must have 3 dims: time, batch, in_channel");
+  WICK_CHECK(weight.dim() == 3, RuntimeError, op, ": Weight tensor must have 3 dims: kernel_width, in_channels, out_channels.");
+  WICK_CHECK(bias.dim() == 1, RuntimeError, op, ": Bias must be 1-D");
+  WICK_CHECK(input.sizes()[2] == weight.sizes()[1], RuntimeError, op,
+             ": Input dim 2 (input channels) is not == dim 1 in the weight tensor");
+  WICK_CHECK(weight.sizes()[2] == bias.sizes()[0], RuntimeError, op,
+             ": Bias size must equal dim 2 in the weight tensor (output channels).");
+  const std::int64_t time = checked_sub(checked_add(input.sizes()[0], checked_mul(pad, 2, op), op),
+                                        weight.sizes()[0] - 1, op);
+  const std::int64_t shown[] = {time, input.sizes()[1], weight.sizes()[2]};
+  WICK_CHECK(time >= 0, RuntimeError, op, ": Trying to create tensor with negative dimension ", time, ": ",
+             format_shape(IntArrayRef(shown, 3)));
+  WICK_CHECK(pad >= 0, RuntimeError, op, ": negative padding is not supported");
+  // PyTorch computes it as matrix products (addmm): its dtypes.
+  WICK_CHECK(input.dtype() != ScalarType::kFloat16, RuntimeError, op,
+             ": \"addmm_impl_cpu_\" not implemented for 'Half'");
+  if (time == 0) return add(zeros(IntArrayRef(shown, 3), input.dtype(), input.device()), bias);
+  const std::int64_t bct[] = {1, 2, 0};
+  const std::int64_t oik[] = {2, 1, 0};
+  const std::int64_t one[] = {1};
+  const Tensor y = conv_nd(op, 1, input.permute(IntArrayRef(bct, 3)), weight.permute(IntArrayRef(oik, 3)), bias,
+                           IntArrayRef(one, 1), Value(pad), IntArrayRef(one, 1), 1);  // (batch, out, time)
+  const std::int64_t tbc[] = {2, 0, 1};
+  return y.permute(IntArrayRef(tbc, 3)).contiguous();
+}
 
 // F.lp_pool1d / lp_pool2d: (sum of x^p over each window)^(1/p), as the
 // window's mean times its element count (the sign of a negative sum kept
@@ -529,6 +604,9 @@ void register_conv_composite_kernels(std::vector<std::unique_ptr<Library>>& out)
   auto torch = std::make_unique<Library>("torch", kComposite);
   torch->impl("conv1d", &conv1d_kernel)
       .impl("conv2d", &conv2d_kernel)
+      .impl("conv3d", &conv3d_kernel)
+      .impl("conv_transpose3d", &conv_transpose3d_kernel)
+      .impl("conv_tbc", &conv_tbc_kernel)
       .impl("max_pool2d", &torch_max_pool2d)
       .impl("avg_pool1d", &avg_pool1d_kernel)
       .impl("conv_transpose1d", &conv_transpose1d_kernel)

@@ -119,22 +119,6 @@ void check_pool_args(const char* op, IntArrayRef k, IntArrayRef s, IntArrayRef p
              ": pad should be at most half of kernel size, but got pad=", p[bad], " and kernel_size=", k[bad]);
 }
 
-// PyTorch's pooling output size, with ceil_mode's rule that the last window
-// must start inside the input or its left padding. Kernel size, stride and
-// dilation may be anything up to INT64_MAX (the fuzzer's
-// kernel_size=2**63-1), padding at most half the kernel: 2p - d(k - 1) is
-// formed first, so that the span never overflows where the result fits. A
-// window far longer than the input gives a negative size (check_output
-// refuses it).
-I64 pooled_size(const char* op, I64 in, I64 k, I64 s, I64 p, I64 d, bool ceil) {
-  const I64 span = checked_add(checked_mul(p, 2, op) - checked_mul(d, k - 1, op), in - 1, op);  // both >= 0
-  const I64 q = ceil ? ceil_div(span, s, op) : span / s - (span % s < 0 ? 1 : 0);               // rounded up or down
-  I64 out = checked_add(q, 1, op);
-  // (out - 1) * s >= in + p, without the product.
-  if (ceil && q >= 0 && q >= ceil_div(checked_add(in, p, op), s, op)) --out;
-  return out;
-}
-
 void check_output(const char* op, IntArrayRef input_size, I64 oh, I64 ow) {
   const I64 c = input_size[1];
   WICK_CHECK(oh >= 1 && ow >= 1, RuntimeError, op, ": Given input size: (", c, "x", input_size[2], "x", input_size[3],
@@ -178,7 +162,7 @@ Pool2dMeta avg_pool(const Tensor& src, IntArrayRef input_size, IntArrayRef k, In
   auto dim = [&](std::size_t i) {
     const I64 in = input_size[2 + i];
     return PoolDim{
-        in, pooled_size(op, in, k[i], s[i], p[i], 1, ceil), k[i], s[i], p[i], 1, PoolKind::kAverage, count_include_pad};
+        in, meta::pooled_size(op, in, k[i], s[i], p[i], 1, ceil), k[i], s[i], p[i], 1, PoolKind::kAverage, count_include_pad};
   };
   return window_pool<kForward>(op, "avg_pool2d", src, input_size, dim(0), dim(1), divisor_override);
 }
@@ -216,6 +200,22 @@ Pool2dMeta adaptive_pool(const Tensor& src, IntArrayRef input_size, IntArrayRef 
 }  // namespace
 
 namespace meta {
+
+// PyTorch's pooling output size, with ceil_mode's rule that the last window
+// must start inside the input or its left padding. Kernel size, stride and
+// dilation may be anything up to INT64_MAX (the fuzzer's
+// kernel_size=2**63-1), padding at most half the kernel: 2p - d(k - 1) is
+// formed first, so that the span never overflows where the result fits. A
+// window far longer than the input gives a negative size (check_output
+// refuses it).
+I64 pooled_size(const char* op, I64 in, I64 k, I64 s, I64 p, I64 d, bool ceil) {
+  const I64 span = checked_add(checked_mul(p, 2, op) - checked_mul(d, k - 1, op), in - 1, op);  // both >= 0
+  const I64 q = ceil ? ceil_div(span, s, op) : span / s - (span % s < 0 ? 1 : 0);               // rounded up or down
+  I64 out = checked_add(q, 1, op);
+  // (out - 1) * s >= in + p, without the product.
+  if (ceil && q >= 0 && q >= ceil_div(checked_add(in, p, op), s, op)) --out;
+  return out;
+}
 
 // Each window's ends lie within [-padding, in + padding] when the meta
 // function accepted the geometry (pooled_size), so the sums below fit; they
@@ -329,11 +329,11 @@ MaxPool2dMeta max_pool2d_with_indices(const Tensor& self, IntArrayRef kernel_siz
   wick::check_pool_shape(op, self.sizes());
   const IntArrayRef sizes = self.sizes();
   MaxPool2dMeta m;
-  m.rows = PoolDim{sizes[2],       wick::pooled_size(op, sizes[2], k[0], s[0], p[0], d[0], ceil_mode),
+  m.rows = PoolDim{sizes[2],       wick::meta::pooled_size(op, sizes[2], k[0], s[0], p[0], d[0], ceil_mode),
                    k[0],           s[0],
                    p[0],           d[0],
                    PoolKind::kMax, false};
-  m.cols = PoolDim{sizes[3],       wick::pooled_size(op, sizes[3], k[1], s[1], p[1], d[1], ceil_mode),
+  m.cols = PoolDim{sizes[3],       wick::meta::pooled_size(op, sizes[3], k[1], s[1], p[1], d[1], ceil_mode),
                    k[1],           s[1],
                    p[1],           d[1],
                    PoolKind::kMax, false};

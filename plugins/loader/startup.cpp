@@ -82,6 +82,12 @@ void register_builtins() {
     register_norm_composite_kernels(libs);
     register_composite_shape(libs);
     register_conv_composite_kernels(libs);
+    register_pool_nd_kernels(libs);
+    register_fractional_pool_kernels(libs);
+    register_grid_kernels(libs);
+    register_margin_loss_kernels(libs);
+    register_layer_kernels(libs);
+    register_ctc_loss_kernels(libs);
     register_inplace_kernels(libs);
     register_out_copy_kernels(libs);
     register_override_protocol(libs);

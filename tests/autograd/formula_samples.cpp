@@ -14,6 +14,7 @@
 
 #include "wick/catalog.h"
 #include "wick/gradcheck.h"
+#include "wick/opcheck.h"
 #include "wick/ops.h"
 #include "wick/random.h"
 
@@ -403,6 +404,11 @@ const std::map<std::string, std::vector<Sample>>& explicit_samples() {
           "__rand__", "__iand__", "__or__", "__ror__", "__ior__", "__xor__", "__rxor__", "__ixor__"})
       m[op] = {{{bits, index({10, 6, -1}, {3})}}, {{bits, Value(std::int64_t{3})}}};
     for (const char* op : {"bitwise_not", "bitwise_not_", "__invert__"}) m[op] = {{{bits}}};
+    // The *_like creation functions and logical_not_ on one plain input (their
+    // definitions' samples add dtype= and a bool self, which the issue-6
+    // dtype check does not model).
+    for (const char* op : {"zeros_like", "ones_like", "rand_like", "randn_like", "logical_not_"}) m[op] = {{{t({2, 3})}}};
+    m["full_like"] = {{{t({2, 3}), Value(1.5)}}};
     add_nn_samples(m);
     add_norm_samples(m);
     add_more_nn_samples(m);
@@ -605,6 +611,34 @@ Value with_dtype(const Value& v, ScalarType dtype) {
   return Value(v.to_tensor().to(dtype));
 }
 
+// The definition's own `sample:` lines (or those it borrows, Note [Sample
+// lookup] in wick/opcheck.h) as this file's Samples: an input tensor (T[...],
+// a tensor list) becomes a shape to fill in; every other tensor (R, P, U,
+// M, C and the literals) is made once, in float64. Empty when the definition
+// and the ones it borrows from have no samples.
+std::vector<Sample> definition_samples(const CatalogEntry& e) {
+  const std::string& full = e.overloads.front();
+  const std::vector<std::string> chain = sample_lookup_chain(full);
+  if (std::none_of(chain.begin(), chain.end(), [](const std::string& n) { return !operator_info(n).samples.empty(); }))
+    return {};
+  std::vector<Sample> out;
+  for (const ::wick::Sample& s : ::wick::samples_for(full)) {
+    const SampleCall made = make_sample_call(s, ScalarType::kFloat64, Device());
+    const auto convert = [](const SampleArg& a, const Value& value) -> Arg {
+      if (const auto* t = std::get_if<SampleTensor>(&a); t != nullptr && t->kind == SampleTensor::Kind::kInput)
+        return TensorArg{t->shape};
+      if (const auto* l = std::get_if<SampleTensorList>(&a)) return TensorListArg{l->shapes};
+      return value;
+    };
+    Sample mine;
+    for (std::size_t i = 0; i < s.args.size() && i < made.args.size(); ++i)
+      mine.args.push_back(convert(s.args[i], made.args[i]));
+    mine.kwargs = made.kwargs;
+    out.push_back(std::move(mine));
+  }
+  return out;
+}
+
 }  // namespace
 
 // The name an entry's samples and domain go by: an alias's (torch.arccos,
@@ -617,6 +651,7 @@ std::vector<Sample> samples_for(const CatalogEntry& e) {
   if (auto it = explicit_samples().find(e.qualified_name); it != explicit_samples().end()) return it->second;
   if (auto it = explicit_samples().find(e.alias_of); it != explicit_samples().end()) return it->second;
   if (auto it = explicit_samples().find(sample_name(e)); it != explicit_samples().end()) return it->second;
+  if (std::vector<Sample> own = definition_samples(e); !own.empty()) return own;
   if (auto g = generic_sample(find_op(e.overloads.front()).schema())) return {*g};
   return {};
 }

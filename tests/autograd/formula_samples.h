@@ -3,8 +3,8 @@
 /// A `Sample` is one boxed call of a catalog operator with its tensor
 /// arguments left as shapes: the caller makes the inputs (float64 for
 /// gradcheck, any dtype for kernel coverage) and `call_sample` fills them in.
-/// `samples_for` gives an entry's explicit samples or one generated from its
-/// schema; `check_formula` runs gradcheck (backward and forward mode) and
+/// `samples_for` gives an entry's explicit samples, its definition's, or one
+/// generated from its schema; `check_formula` runs gradcheck (backward and forward mode) and
 /// gradgradcheck over them. Used by formula_coverage_test.cpp (the whole
 /// catalog) and operator_catalog_test.cpp (issue 6's operator list).
 ///
@@ -46,8 +46,9 @@ struct Sample {
 };
 
 /// The samples of a catalog entry: explicit ones (by qualified name, then by
-/// name; an alias's by its target's), else one generated from the schema;
-/// empty when none can be built.
+/// name; an alias's by its target's), else its definition's `sample:` lines
+/// (wick/opcheck.h), else one generated from the schema; empty when none can
+/// be built.
 [[nodiscard]] std::vector<Sample> samples_for(const CatalogEntry& e);
 
 [[nodiscard]] Domain domain_of(const std::string& name);

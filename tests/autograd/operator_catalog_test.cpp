@@ -367,6 +367,10 @@ void run_on(const CatalogEntry& e, const Item& item, ScalarType dtype, std::size
     const std::string where =
         std::string(item.name) + " on " + std::string(dtype_name(dtype)) + " (sample " + std::to_string(n) + ")";
     autograd::tensor_list inputs = make_inputs(s, domain_of(e), dtype);
+    if (inplace && inputs.empty()) {
+      ADD_FAILURE() << where << ": an in-place sample without an input tensor to write";
+      continue;
+    }
     if (inplace) {
       for (Tensor& x : inputs) x = x.detach();
     }

@@ -101,6 +101,12 @@ const Divergence kDivergences[] = {
      "bfloat16 conv_transpose on the CPU: PyTorch 1.13 checks the channels of a plain convolution there and refuses "
      "every call ('Given groups=1, weight of size [3, 2, 1, 3], expected input[2, 3, 1, 5] to have 2 channels'); "
      "wick computes it"},
+    {{"torch.conv_transpose3d(*torch.bfloat16*", "F.conv_transpose3d(*torch.bfloat16*"},
+     "bfloat16 conv_transpose3d on the CPU: PyTorch 1.13 runs a plain convolution there (its result has the shape "
+     "of conv3d's, or it refuses the channels as conv_transpose2d does); wick computes the transposed convolution"},
+    {{"torch.affine_grid_generator(*torch.*int*", "torch.affine_grid_generator(*torch.bool*"},
+     "affine_grid_generator of an integer or bool theta: PyTorch 1.13 builds the grid's -1..1 coordinates in that "
+     "dtype (a meaningless grid, or linspace's refusal for bool); wick refuses it, as F.affine_grid does"},
     {{"F.soft_margin_loss(*torch.complex*"},
      "complex soft_margin_loss: PyTorch 1.13 computes it; wick's log1p has no complex kernel yet and says so"},
     {{"F.interpolate(*torch.bfloat16*mode='bicubic'*"},
@@ -160,7 +166,7 @@ const Divergence kDivergences[] = {
      "reflect and replicate padding of integers and bools: PyTorch 1.13 has no kernel for them; wick pads every dtype "
      "(its padding is an index_select)",
      "*pad*not implemented for*"},
-    {{"torch.conv1d(*", "torch.conv2d(*", "F.conv1d(*", "F.conv2d(*"},
+    {{"torch.conv1d(*", "torch.conv2d(*", "torch.conv3d(*", "F.conv1d(*", "F.conv2d(*", "F.conv3d(*"},
      "integer convolutions that PyTorch 1.13 sends to its dilated kernel (unbatched or grouped ones): it has no "
      "integer loop there; wick computes them in exact integer arithmetic, as its other integer convolutions",
      "*slow_conv_dilated<>*"},
@@ -258,7 +264,7 @@ bool same_output(const std::string& wick_text, const std::string& torch_text) {
 const char* const kBlasNames[] = {"mm(",        "matmul(",       "conv",        "linear(",   "mv(",
                                   "dot(",       "einsum(",       "bilinear(",   "tensordot(", " @ ",
                                   "linalg.lu",  "linalg.solve",  "linalg.inv",  "det(",      "inverse(",
-                                  "matrix_power(", "multi_dot("};
+                                  "matrix_power(", "multi_dot(", "affine_grid", "multi_head_attention_forward("};
 bool blas_computed(const std::string& expr) {
   return std::any_of(std::begin(kBlasNames), std::end(kBlasNames),
                      [&](const char* n) { return expr.find(n) != std::string::npos; });

@@ -66,14 +66,14 @@ class Tensors:
         self.dtype = dtype  # the dtype floating inputs are converted to (the dtypes section)
         self.n = 0
 
-    def real(self, dims, positive=False):
+    def real(self, dims, positive=False, unit_interval=False):
         self.n += 1
         count = 1
         for d in dims:
             count *= d
         lo, hi = {"positive": (0.5, 2.5), "unit": (-0.8, 0.7), "probability": (0.1, 0.9),
                   "above_one": (1.2, 2.2)}.get(
-            "positive" if positive else self.domain, (-1.7, 1.9))
+            "positive" if positive else "probability" if unit_interval else self.domain, (-1.7, 1.9))
         lo += 0.13 * (self.n % 3)
         if not dims:
             return self.convert(f"torch.tensor({round((lo + hi) / 2, 4)})")
@@ -81,7 +81,7 @@ class Tensors:
             return self.convert(f"torch.ones({', '.join(map(str, dims))})")
         base = f"torch.linspace({round(lo, 4)}, {hi}, {count})"
         base = base if len(dims) == 1 else f"{base}.reshape({', '.join(map(str, dims))})"
-        square = not positive and len(dims) >= 2 and dims[-1] == dims[-2]
+        square = not positive and not unit_interval and len(dims) >= 2 and dims[-1] == dims[-2]
         if self.domain in ("hermitian", "spd") and square:
             base = f"(({base} + {base}.transpose(-2, -1)) / 2)"
         if self.domain == "hermitian" and square:  # the symmetric part of linspace is singular: separate the eigenvalues
@@ -113,6 +113,8 @@ class Tensors:
                 return self.real(shape_of(body))
             if kind == "P":
                 return self.real(shape_of(body), positive=True)
+            if kind == "U":  # uniform [0, 1): fractional max pooling's samples
+                return self.real(shape_of(body), unit_interval=True)
             if kind == "M":
                 return self.mask(shape_of(body))
             if kind == "C":  # complex whatever the section's dtype
@@ -126,7 +128,7 @@ class Tensors:
                 return f"torch.tensor([{body}])"
             raise ValueError(kind)
 
-        text = re.sub(r"\b([TRPMC])\[([^\[\]]*)\]", sub, sample)
+        text = re.sub(r"\b([TRPUMC])\[([^\[\]]*)\]", sub, sample)
         # L[...] and B[...] hold nested lists: up to the matching bracket.
         while m := re.search(r"\b([LBI])\[", text):
             depth, i = 0, m.end() - 1
@@ -917,6 +919,85 @@ EDGES = [
     "torch.trace(torch.arange(6).reshape(2, 3))", "torch.trace(torch.ones(3))",
     "torch.trace(torch.ones(2, 2, dtype=torch.bool))", "torch.trace(torch.ones(2, 2, dtype=torch.int8))",
     "torch.kron(torch.tensor([1, 2]), torch.tensor([[1, 10], [100, 1000]]))", "torch.kron(torch.tensor(3), torch.ones(2))",
+    # pooling in one to three dims (Note [Pooling one dim at a time]): ties, infinities, empties, refusals
+    "torch.nn.functional.max_pool1d(torch.tensor([[[1., 3., 3., 2., float('-inf'), float('-inf')]]]), 2, return_indices=True)",
+    "torch.nn.functional.max_pool3d(torch.ones(1, 2, 2, 2), 2, return_indices=True)",
+    "torch.nn.functional.max_pool3d(torch.arange(64.).reshape(1, 4, 4, 4) % 7, 3, 2, 1, ceil_mode=True, return_indices=True)",
+    "torch.nn.functional.max_pool3d_with_indices(torch.arange(48.).reshape(1, 3, 4, 4).sin(), [1, 2, 3], dilation=[1, 2, 1])",
+    "torch.nn.functional.avg_pool3d(torch.arange(64).reshape(1, 4, 4, 4), 2)",
+    "torch.nn.functional.avg_pool3d(torch.arange(64.).reshape(1, 4, 4, 4), 3, 2, 1, ceil_mode=True)",
+    "torch.nn.functional.avg_pool3d(torch.arange(64.).reshape(1, 4, 4, 4), 3, 2, 1, ceil_mode=True, count_include_pad=False)",
+    "torch.nn.functional.avg_pool3d(torch.ones(0, 2, 3, 3, 3), 2)",
+    "torch.nn.functional.adaptive_max_pool2d(torch.arange(35.).reshape(1, 5, 7) % 4, [None, 3], True)",
+    "torch.nn.functional.adaptive_max_pool3d(torch.arange(60.).reshape(1, 3, 4, 5).cos(), [2, None, 3], True)",
+    "torch.nn.functional.adaptive_avg_pool3d(torch.arange(60.).reshape(1, 3, 4, 5), [None, 2, 3])",
+    "torch.nn.functional.adaptive_avg_pool3d(torch.arange(60.).reshape(1, 3, 4, 5).half(), 2)",
+    "torch.nn.functional.adaptive_max_pool1d(torch.arange(10.).reshape(2, 5), 7, True)",
+    "torch.adaptive_max_pool1d(torch.arange(10.).reshape(1, 2, 5), [0])",
+    "torch.nn.functional.fractional_max_pool2d(torch.arange(49.).reshape(1, 7, 7).sin(), 3, [3, 2], _random_samples=torch.tensor([[[0.25, 0.75]]]), return_indices=True)",
+    "torch.nn.functional.fractional_max_pool3d(torch.arange(125.).reshape(1, 5, 5, 5).cos(), 2, output_ratio=0.6, _random_samples=torch.tensor([[[0.1, 0.5, 0.9]]]))",
+    "torch.manual_seed(3); torch.nn.functional.fractional_max_pool2d(torch.arange(72.).reshape(2, 6, 6).sin(), 2, 3, return_indices=True)",
+    "torch.manual_seed(3); torch.nn.functional.fractional_max_pool3d(torch.arange(72.).reshape(2, 4, 3, 3).sin(), [2, 1, 1], [2, 3, 2])",
+    "torch.nn.functional.max_unpool2d(torch.tensor([[[[5., 6.], [7., 8.]]]]), torch.tensor([[[[0, 3], [9, 14]]]]), 2, output_size=[1, 1, 5, 5])",
+    "torch.nn.functional.max_unpool1d(torch.tensor([[1., 2.]]), torch.tensor([[1, 2]]), 2, stride=1)",
+    "torch.nn.functional.max_unpool3d(torch.tensor([[[[[1., 2.]]]]]), torch.tensor([[[[[0, 7]]]]]), 2, 2, 0, [1, 2, 2, 2])",
+    "torch.nn.functional.max_pool1d(torch.arange(100.).reshape(2, 2, 5, 5), 2)",
+    "torch.nn.functional.max_pool1d(torch.arange(28.).reshape(2, 2, 7), 0)",
+    "torch.nn.functional.max_pool1d(torch.arange(28.).reshape(2, 2, 7), 2, 0)",
+    "torch.nn.functional.max_pool1d(torch.arange(28.).reshape(2, 2, 7), 2, 1, 2)",
+    "torch.nn.functional.max_pool1d(torch.arange(28.).reshape(2, 2, 7), 9)",
+    "torch.nn.functional.max_pool1d(torch.arange(28.).reshape(2, 2, 7), 2, dilation=0)",
+    "torch.nn.functional.max_pool1d(torch.arange(28.).reshape(2, 2, 7), [2,2])",
+    "torch.max_pool1d(torch.arange(28.).reshape(2, 2, 7), 2, [])",
+    "torch.nn.functional.max_pool3d(torch.arange(28.).reshape(2, 2, 7), 2)",
+    "torch.nn.functional.max_pool3d(torch.arange(128.).reshape(2, 2, 4, 4, 4), 0)",
+    "torch.nn.functional.max_pool3d(torch.arange(128.).reshape(2, 2, 4, 4, 4), 2, 0)",
+    "torch.nn.functional.max_pool3d(torch.arange(128.).reshape(2, 2, 4, 4, 4), 2, 1, 2)",
+    "torch.nn.functional.max_pool3d(torch.arange(128.).reshape(2, 2, 4, 4, 4), 5)",
+    "torch.nn.functional.max_pool3d(torch.arange(128.).reshape(2, 2, 4, 4, 4), [2,2])",
+    "torch.nn.functional.max_pool3d(torch.arange(128.).reshape(2, 2, 4, 4, 4), 2, dilation=0)",
+    "torch.nn.functional.avg_pool3d(torch.arange(28.).reshape(2, 2, 7), 2)",
+    "torch.nn.functional.avg_pool3d(torch.arange(128.).reshape(2, 2, 4, 4, 4), 0)",
+    "torch.nn.functional.avg_pool3d(torch.arange(128.).reshape(2, 2, 4, 4, 4), 2, 0)",
+    "torch.nn.functional.avg_pool3d(torch.arange(128.).reshape(2, 2, 4, 4, 4), 2, 1, 2)",
+    "torch.nn.functional.avg_pool3d(torch.arange(128.).reshape(2, 2, 4, 4, 4), 5)",
+    "torch.nn.functional.avg_pool3d(torch.arange(128.).reshape(2, 2, 4, 4, 4), 2, divisor_override=0)",
+    "torch.nn.functional.adaptive_max_pool1d(torch.arange(100.).reshape(2, 2, 5, 5), 2)",
+    "torch.nn.functional.adaptive_max_pool1d(torch.arange(28.).reshape(2, 2, 7), [2,2])",
+    "torch.nn.functional.adaptive_max_pool1d(torch.arange(28.).reshape(2, 2, 7), -1)",
+    "torch.nn.functional.adaptive_max_pool1d(torch.arange(28.).reshape(2, 2, 7)[:,:,:0], 2)",
+    "torch.nn.functional.adaptive_max_pool2d(torch.arange(28.).reshape(2, 2, 7)[0], 2)",
+    "torch.nn.functional.adaptive_max_pool2d(torch.arange(128.).reshape(2, 2, 4, 4, 4), 2)",
+    "torch.nn.functional.adaptive_max_pool2d(torch.arange(100.).reshape(2, 2, 5, 5), -1)",
+    "torch.nn.functional.adaptive_max_pool2d(torch.arange(100.).reshape(2, 2, 5, 5), [2,2,2])",
+    "torch.nn.functional.adaptive_max_pool2d(torch.arange(100.).reshape(2, 2, 5, 5)[:,:,:0], 2)",
+    "torch.nn.functional.adaptive_max_pool3d(torch.arange(100.).reshape(2, 2, 5, 5)[0], 2)",
+    "torch.nn.functional.adaptive_max_pool3d(torch.arange(128.).reshape(2, 2, 4, 4, 4), -1)",
+    "torch.nn.functional.adaptive_avg_pool3d(torch.arange(100.).reshape(2, 2, 5, 5)[0], 2)",
+    "torch.nn.functional.adaptive_avg_pool3d(torch.arange(128.).reshape(2, 2, 4, 4, 4), -1)",
+    "torch.nn.functional.adaptive_avg_pool3d(torch.arange(128.).reshape(2, 2, 4, 4, 4)[:,:,:0], 2)",
+    "torch.nn.functional.adaptive_max_pool3d(torch.arange(128.).reshape(2, 2, 4, 4, 4)[:,:,:0], 2)",
+    "torch.nn.functional.adaptive_max_pool2d(torch.arange(100.).reshape(2, 2, 5, 5), [None, 2])",
+    "torch.nn.functional.adaptive_max_pool3d(torch.arange(128.).reshape(2, 2, 4, 4, 4), [None, 2, None])",
+    "torch.nn.functional.adaptive_avg_pool3d(torch.arange(128.).reshape(2, 2, 4, 4, 4), [None, 2, 3])",
+    "torch.nn.functional.max_unpool2d(torch.arange(100.).reshape(2, 2, 5, 5)[:,:,:2,:2], torch.full((2,2,2,2),30), 2)",
+    "torch.nn.functional.max_unpool2d(torch.arange(100.).reshape(2, 2, 5, 5)[:,:,:2,:2], torch.full((2,2,2,2),-1), 2)",
+    "torch.nn.functional.max_unpool2d(torch.arange(100.).reshape(2, 2, 5, 5)[:,:,:2,:2], torch.zeros(2,2,2,2), 2)",
+    "torch.nn.functional.max_unpool2d(torch.arange(100.).reshape(2, 2, 5, 5)[:,:,:2,:2], torch.zeros(2,2,2,1,dtype=torch.long), 2)",
+    "torch.nn.functional.max_unpool2d(torch.arange(100.).reshape(2, 2, 5, 5)[:,:,:2,:2], torch.zeros(2,2,2,2,dtype=torch.long), 2, output_size=[9,9])",
+    "torch.nn.functional.max_unpool1d(torch.arange(28.).reshape(2, 2, 7)[:,:,:2], torch.full((2,2,2),9), 2)",
+    "torch.nn.functional.max_unpool3d(torch.arange(128.).reshape(2, 2, 4, 4, 4)[:,:,:2,:2,:2], torch.full((2,2,2,2,2),99), 2)",
+    "torch.nn.functional.max_unpool3d(torch.arange(100.).reshape(2, 2, 5, 5), torch.zeros(2,2,5,5,dtype=torch.long), 2)",
+    "torch.nn.functional.max_unpool2d(torch.arange(100.).reshape(2, 2, 5, 5)[:,:,:2,:2], torch.zeros(2,2,2,2,dtype=torch.long), 2, output_size=[2,2,4,5])",
+    "torch.nn.functional.max_unpool2d(torch.arange(100.).reshape(2, 2, 5, 5)[:,:,:2,:2], torch.zeros(2,2,2,2,dtype=torch.long), 2, output_size=[5])",
+    "torch.nn.functional.fractional_max_pool2d(torch.arange(100.).reshape(2, 2, 5, 5), 2)",
+    "torch.nn.functional.fractional_max_pool2d(torch.arange(100.).reshape(2, 2, 5, 5), 2, output_size=5)",
+    "torch.nn.functional.fractional_max_pool2d(torch.arange(128.).reshape(2, 2, 4, 4, 4), 2, output_size=2)",
+    "torch.nn.functional.fractional_max_pool2d(torch.arange(100.).reshape(2, 2, 5, 5), 0, output_size=2)",
+    "torch.nn.functional.fractional_max_pool2d(torch.arange(100.).reshape(2, 2, 5, 5), 2, output_size=0)",
+    "torch.nn.functional.fractional_max_pool3d(torch.arange(128.).reshape(2, 2, 4, 4, 4), 2, output_size=2)",
+    "torch.nn.functional.fractional_max_pool3d(torch.arange(128.).reshape(2, 2, 4, 4, 4), 2, output_size=4)",
+    "torch.nn.functional.fractional_max_pool3d(torch.arange(100.).reshape(2, 2, 5, 5), 2, output_size=2)",
     # the inverse hyperbolic functions and erfc at their edges
     "torch.acosh(torch.tensor([1., 0.5, float('inf')]))", "torch.atanh(torch.tensor([1., -1., 0.5, 2.]))",
     "torch.asinh(torch.tensor([-1e10, 0., 1e-10]))", "torch.erfc(torch.tensor([-10., 0., 10., 30.]))",

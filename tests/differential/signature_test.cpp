@@ -53,7 +53,7 @@ const SignatureDivergence kSignatureDivergences[] = {
     {{"torch.bernoulli(input*", "torch.Tensor.bernoulli(self*", "torch.Tensor.bernoulli_(self*", "torch.normal(*",
       "torch.Tensor.uniform_(self*", "torch.Tensor.normal_(self*", "torch.Tensor.random_(self*",
       "torch.Tensor.exponential_(self*", "torch.Tensor.geometric_(self*", "torch.Tensor.cauchy_(self*",
-      "torch.Tensor.log_normal_(self*"},
+      "torch.Tensor.log_normal_(self*", "torch.rrelu(input*"},
      "no generator= (random operators draw from the default generator), and no out= for bernoulli and normal"},
     {{"torch.max(input, dim, keepdim=False)", "torch.min(input, dim, keepdim=False)",
       "torch.topk(input, k, dim=-1, largest=True, sorted=True)", "torch.kthvalue(input, k, dim=-1, keepdim=False)",

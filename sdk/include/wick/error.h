@@ -73,6 +73,8 @@ WICK_DECLARE_ERROR(NotImplementedError, RuntimeError)
 /// positive-definite for cholesky (PyTorch's torch.linalg.LinAlgError).
 WICK_DECLARE_ERROR(LinAlgError, RuntimeError)
 WICK_DECLARE_ERROR(PluginError, Error)
+/// A check that PyTorch writes as a Python `assert` (F.multi_head_attention_forward's shape checks).
+WICK_DECLARE_ERROR(AssertionError, Error)
 /// A malformed schema string; the message shows the string and a caret under
 /// the offending character.
 WICK_DECLARE_ERROR(SchemaError, ValueError)

@@ -125,6 +125,14 @@ struct MaxPool2dMeta {
 
 namespace meta {
 
+/// PyTorch's pooling output size along one dim: (in + 2p - d(k - 1) - 1) / s
+/// + 1, rounded down, or up with ceil_mode (then the last window must start
+/// inside the input or its left padding). Checked arithmetic: a window longer
+/// than the input gives a size below 1, which the caller refuses.
+[[nodiscard]] WICK_API std::int64_t pooled_size(const char* op, std::int64_t in, std::int64_t kernel,
+                                                std::int64_t stride, std::int64_t padding, std::int64_t dilation,
+                                                bool ceil_mode);
+
 /// Window `o` (0 <= o < dim.out) of `dim`, for any kernel, stride and
 /// padding the meta function accepted (Note [Checked size arithmetic]).
 [[nodiscard]] WICK_API PoolWindow pool_window(const PoolDim& dim, std::int64_t o);

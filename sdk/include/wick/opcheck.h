@@ -17,6 +17,8 @@
 ///                differentiated by the autograd check
 ///   R[3], P[3]   a random (standard normal) or positive (0.5..1.5) tensor
 ///                of the check's floating dtype that is not an input
+///   U[3]         a uniform [0, 1) tensor of that dtype that is not an input
+///                (fractional max pooling's samples)
 ///   M[2, 3]      a random bool mask
 ///   C[2, 3]      a random complex tensor that is not an input: complex128
 ///                when the check's dtype is float64, else complex64 (its
@@ -81,7 +83,7 @@ namespace wick {
 
 /// One argument of a sample (Note [Sample syntax]).
 struct SampleTensor {
-  enum class Kind : std::uint8_t { kInput, kRandom, kPositive, kMask, kComplex };
+  enum class Kind : std::uint8_t { kInput, kRandom, kPositive, kUniform, kMask, kComplex };
   Kind kind = Kind::kInput;
   std::vector<std::int64_t> shape;
 };
