@@ -100,7 +100,7 @@ std::pair<Tensor, Tensor> fractional_pair(const char* name, std::size_t n, T inp
   for (std::size_t i = 0; i < n; ++i) {
     const char* what = names[three ? i : i + 1];
     // PyTorch 1.13's 3-D check is strict, its 2-D one is not.
-    const I64 reach = checked_add(out[i], k[i] - 1, name);
+    const I64 reach = checked_add(out[i], checked_sub(k[i], 1, name), name);
     WICK_CHECK(three ? reach < in[i] : reach <= in[i], RuntimeError, prefix, "pool ", what, " ", k[i],
                " too large relative to input ", what, " ", in[i]);
   }
@@ -182,8 +182,8 @@ Ints unpool_size(T input, const Ints& k, const Ints& s, const Ints& p, std::opti
   WICK_CHECK(out.size() == n, ValueError, "output_size should be a sequence containing ", n, " or ", n + 2,
              " elements, but it has a length of '", out.size(), "'");
   for (std::size_t d = 0; d < n; ++d) {
-    const I64 lo = def[d] - s[d];
-    const I64 hi = def[d] + s[d];
+    const I64 lo = checked_sub(def[d], s[d], "max_unpool");
+    const I64 hi = checked_add(def[d], s[d], "max_unpool");
     WICK_CHECK(lo < out[d] && out[d] < hi, ValueError, "invalid output_size \"", format_shape(*output_size),
                "\" (dim ", d, " must be between ", lo, " and ", hi, ")");
   }

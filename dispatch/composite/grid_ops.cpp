@@ -138,7 +138,8 @@ Tensor fold_kernel(T input, IntArrayRef output_size, IntArrayRef kernel_size, In
   auto count = [](I64 size, I64 k, I64 d, I64 p, I64 s) {
     const I64 span = checked_sub(checked_add(size, checked_mul(p, 2, "fold"), "fold"),
                                  checked_add(checked_mul(d, k - 1, "fold"), 1, "fold"), "fold");
-    return (span >= 0 ? span / s : -((-span + s - 1) / s)) + 1;
+    const I64 q = span / s;
+    return (span % s != 0 && span < 0 ? q - 1 : q) + 1;  // floor division (s > 0)
   };
   const I64 oh = count(h, b.kh, b.dh, b.ph, b.sh);
   const I64 ow = count(w, b.kw, b.dw, b.pw, b.sw);

@@ -185,6 +185,11 @@ Tensor embedding_bag_kernel(T input_arg, T weight_arg, OptTensor offsets_arg, st
     WICK_CHECK(starts.back() <= n, RuntimeError, op, ": offsets[-1] can not be greater than input's length (", n,
                "), but got offsets[-1] of ", starts.back());
   }
+  // PyTorch reads out of its buffers for the others; wick refuses them.
+  for (std::size_t b = 0; b < starts.size(); ++b)
+    WICK_CHECK(starts[b] >= 0 && starts[b] <= n && (b == 0 || starts[b] >= starts[b - 1]), RuntimeError, op,
+               ": offsets must be non-decreasing positions in the input (0 to ", n, "), but offsets[", b, "] is ",
+               starts[b]);
   I64 longest = 0;
   for (I64 b = 0; b < bags; ++b) {
     const I64 end = b + 1 < static_cast<I64>(starts.size()) ? starts[static_cast<std::size_t>(b) + 1] : n;
