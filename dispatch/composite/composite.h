@@ -37,6 +37,11 @@ void check_converts(double value, ScalarType t);
 /// a legacy class "CPUBoolType", "CPUBFloat16Type", "CUDAComplexFloatType".
 [[nodiscard]] std::string legacy_type_name(ScalarType t, const Device& device);
 
+/// The values of an integer tensor (any device, any layout) as int64 on the
+/// host, in row-major order: lengths, offsets and labels that a composite
+/// reads to size its work.
+[[nodiscard]] std::vector<std::int64_t> host_int64s(const Tensor& t);
+
 /// A loss reduced as `reduction` asks: its mean, its sum, or itself.
 [[nodiscard]] Tensor reduce_loss(const Tensor& loss, nn::functional::Reduction reduction);
 

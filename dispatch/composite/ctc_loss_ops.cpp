@@ -53,11 +53,7 @@ std::vector<I64> lengths_of(const char* name, const Value& v) {
     }
     return out;
   }
-  if (v.is_tensor()) {
-    const Tensor h = v.to_tensor().detach().to(Device()).to(ScalarType::kInt64).contiguous().reshape({-1});
-    const I64* p = h.data_ptr<I64>();
-    return std::vector<I64>(p, p + h.numel());
-  }
+  if (v.is_tensor()) return host_int64s(v.to_tensor());
   WICK_CHECK(false, TypeError, "ctc_loss(): argument '", name, "' must be a tuple of ints or a Tensor, not ",
              v.type_name());
   return {};
@@ -113,11 +109,7 @@ Tensor ctc_loss_kernel(T log_probs, T targets, const Value& input_lengths_arg, c
   }
   // Each sequence's labels, from a padded (N, S) target or one concatenated 1-D target.
   const bool padded = targets.dim() == 2;
-  const std::vector<I64> flat = [&] {
-    const Tensor h = targets.detach().to(Device()).to(ScalarType::kInt64).contiguous().reshape({-1});
-    const I64* p = h.data_ptr<I64>();
-    return std::vector<I64>(p, p + h.numel());
-  }();
+  const std::vector<I64> flat = host_int64s(targets);
   if (padded)
     WICK_CHECK(targets.sizes()[1] >= longest, RuntimeError, "Expected tensor to have size at least ", longest,
                " at dimension 1, but got size ", targets.sizes()[1],
@@ -134,18 +126,19 @@ Tensor ctc_loss_kernel(T log_probs, T targets, const Value& input_lengths_arg, c
   I64 offset = 0;
   for (I64 b = 0; b < batch; ++b) {
     const I64 len = target_lengths[static_cast<std::size_t>(b)];
-    const I64 start = padded ? b * targets.sizes()[1] : offset;
-    WICK_CHECK(start + len <= static_cast<I64>(flat.size()), RuntimeError, op,
+    const I64 first = padded ? checked_mul(b, targets.sizes()[1], op) : offset;
+    const I64 end = checked_add(first, len, op);
+    WICK_CHECK(end <= static_cast<I64>(flat.size()), RuntimeError, op,
                ": targets hold fewer labels than target_lengths add up to");
-    for (I64 i = 0; i < len; ++i) {
-      const I64 label = flat[static_cast<std::size_t>(start + i)];
+    for (I64 q = first; q < end; ++q) {
+      const I64 label = flat[static_cast<std::size_t>(q)];
       WICK_CHECK(label >= 0 && label < labels, RuntimeError, op, ": target label ", label, " is out of range [0, ",
                  labels, ")");
-      const auto s = static_cast<std::size_t>(b * states + 2 * i + 1);
+      const auto s = static_cast<std::size_t>(b * states + 2 * (q - first) + 1);
       extended[s] = label;
-      if (i > 0 && label != flat[static_cast<std::size_t>(start + i - 1)]) skip[s] = 1;
+      if (q > first && label != flat[static_cast<std::size_t>(q - 1)]) skip[s] = 1;
     }
-    offset += len;
+    offset = end;
     last.push_back(2 * len);
   }
   const Device device = lp.device();

@@ -481,6 +481,12 @@ const char* cpp_type_name(ScalarType t) {
   }
 }
 
+std::vector<std::int64_t> host_int64s(const Tensor& t) {
+  const Tensor h = t.detach().to(Device()).to(ScalarType::kInt64).contiguous();
+  const std::int64_t* p = h.data_ptr<std::int64_t>();
+  return std::vector<std::int64_t>(p, p + h.numel());
+}
+
 std::string legacy_type_name(ScalarType t, const Device& device) {
   const bool cuda = device.type() == DeviceType::kCUDA;
   if (t == ScalarType::kBool || t == ScalarType::kBFloat16 || is_complex(t)) return std::string(cuda ? "CUDA" : "CPU") + type_title(t) + "Type";

@@ -88,12 +88,6 @@ Tensor bilinear_kernel(T input1, T input2, T weight, OptTensor bias) {
 
 // --- embedding_bag -----------------------------------------------------------------------------------
 
-std::vector<I64> host_ints(T t) {
-  const Tensor h = t.detach().to(Device()).to(ScalarType::kInt64).contiguous();
-  const I64* p = h.data_ptr<I64>();
-  return std::vector<I64>(p, p + h.numel());
-}
-
 Tensor embedding_bag_kernel(T input_arg, T weight_arg, OptTensor offsets_arg, std::optional<double> max_norm,
                             double norm_type, bool scale_grad_by_freq, std::string_view mode, bool sparse,
                             OptTensor per_sample_weights_arg, bool include_last_offset,
@@ -171,9 +165,9 @@ Tensor embedding_bag_kernel(T input_arg, T weight_arg, OptTensor offsets_arg, st
     WICK_CHECK(*padding_idx >= -rows && *padding_idx < rows, RuntimeError, op,
                ": padding_idx must be within the number of embeddings, -", rows, " through ", rows - 1,
                ", but got ", *padding_idx);
-    if (*padding_idx < 0) *padding_idx += rows;
+    if (*padding_idx < 0) *padding_idx = checked_add(*padding_idx, rows, op);
   }
-  const std::vector<I64> starts = host_ints(offsets);
+  const std::vector<I64> starts = host_int64s(offsets);
   const I64 n = input.numel();
   const I64 bags = include_last_offset ? std::max<I64>(static_cast<I64>(starts.size()) - 1, 0)
                                        : static_cast<I64>(starts.size());
@@ -365,7 +359,7 @@ Value multi_head_attention_forward_kernel(
                  tuple_text({tgt_len, key.size(0)}), ".");
       attn_mask = attn_mask->unsqueeze(0);
     } else {
-      const I64 want[] = {bsz * num_heads, tgt_len, key.size(0)};
+      const I64 want[] = {checked_mul(bsz, num_heads, "multi_head_attention_forward"), tgt_len, key.size(0)};
       WICK_CHECK(attn_mask->sizes().equals(IntArrayRef(want, 3)), RuntimeError, "The shape of the 3D attn_mask is ",
                  torch_size(attn_mask->sizes()), ", but should be ", tuple_text({want[0], want[1], want[2]}), ".");
     }
@@ -386,7 +380,7 @@ Value multi_head_attention_forward_kernel(
     WICK_CHECK(!bias_k && !bias_v, AssertionError, "bias_k and bias_v must both be given or both be None");
   }
   // Heads into the batch: (bsz * num_heads, len, head_dim).
-  const I64 heads = bsz * num_heads;
+  const I64 heads = checked_mul(bsz, num_heads, "multi_head_attention_forward");
   const I64 q_shape[] = {tgt_len, heads, head_dim};
   q = q.contiguous().view(IntArrayRef(q_shape, 3)).transpose(0, 1);
   const auto per_head = [&](T x, OptTensor fixed, const char* name) -> Tensor {
@@ -434,7 +428,7 @@ Value multi_head_attention_forward_kernel(
   attn = softmax(attn, -1);
   if (dropout_p > 0.0) attn = nnf::dropout(attn, dropout_p);
   Tensor out = bmm(attn, v);
-  const I64 rows[] = {tgt_len * bsz, embed_dim};
+  const I64 rows[] = {checked_mul(tgt_len, bsz, "multi_head_attention_forward"), embed_dim};
   out = nnf::linear(out.transpose(0, 1).contiguous().view(IntArrayRef(rows, 2)), out_proj_weight, out_proj_bias);
   const I64 back[] = {tgt_len, bsz, out.size(1)};
   out = out.view(IntArrayRef(back, 3));
