@@ -1,5 +1,5 @@
 // dispatch/composite/random_ops.cpp - random sampling: rand_like, randn_like, randint_like, randperm, bernoulli,
-// normal, and the in-place fills (uniform_, normal_, random_, exponential_, geometric_, cauchy_, log_normal_,
+// normal, multinomial, poisson, and the in-place fills (uniform_, normal_, random_, exponential_, geometric_, cauchy_, log_normal_,
 // bernoulli_).
 /// \file
 /// Every value is drawn on the CPU from the default generator with PyTorch
@@ -328,6 +328,160 @@ Tensor normal_float_float_kernel(double mean, double std, IntArrayRef size, std:
   return normal_inplace_kernel(empty(size, dtype.value_or(kDefaultFloat), device.value_or(kCpu)), mean, std);
 }
 
+
+// torch.multinomial, sampled as PyTorch 1.13's CPU kernel samples.
+// Without replacement (or for one sample): the indices of the k largest of
+// p / E, E exponential(1) drawn by exponential_ (the Gumbel-max trick in
+// exponential form). With replacement: each row's running sum in the
+// input's dtype, normalised by the total, its last entry set to 1, and for
+// each sample a uniform double located in it by binary search; a row is
+// checked as it is sampled, so the rows before a bad one draw first.
+template <typename S>
+void sample_with_replacement(const Tensor& p, I64 n_sample, I64* out) {
+  const I64 rows = p.dim() == 1 ? 1 : p.sizes()[0];
+  const I64 categories = p.sizes().back();
+  const S* probs = p.data_ptr<S>();
+  std::vector<S> cumulative(static_cast<std::size_t>(categories));
+  for (I64 r = 0; r < rows; ++r) {
+    S total = S(0);
+    for (I64 j = 0; j < categories; ++j) {
+      const S value = probs[static_cast<std::size_t>(r * categories + j)];
+      WICK_CHECK(static_cast<double>(value) >= 0, RuntimeError,
+                 "torch.multinomial: invalid multinomial distribution (encountering probability entry < 0)");
+      WICK_CHECK(std::isfinite(static_cast<double>(value)), RuntimeError,
+                 "torch.multinomial: invalid multinomial distribution (encountering probability entry = infinity or NaN)");
+      total = static_cast<S>(total + value);
+      cumulative[static_cast<std::size_t>(j)] = total;
+    }
+    WICK_CHECK(static_cast<double>(total) > 0, RuntimeError,
+               "torch.multinomial: invalid multinomial distribution (sum of probabilities <= 0)");
+    for (S& c : cumulative) c = static_cast<S>(c / total);
+    cumulative.back() = S(1);
+    for (I64 k = 0; k < n_sample; ++k) {
+      double u = 0;
+      default_generator().uniform(&u, 1, 0.0, 1.0);
+      std::size_t left = 0;
+      std::size_t right = cumulative.size();
+      while (right > left) {
+        const std::size_t mid = left + (right - left) / 2;
+        if (static_cast<double>(cumulative[mid]) < u) {
+          left = mid + 1;
+        } else {
+          right = mid;
+        }
+      }
+      out[static_cast<std::size_t>(r * n_sample + k)] = static_cast<I64>(left);
+    }
+  }
+}
+
+Tensor multinomial_kernel(const Tensor& input, I64 n_sample, bool replacement) {
+  const char* op = "torch.multinomial";
+  WICK_CHECK(input.dim() > 0 && input.dim() <= 2, RuntimeError, op, ": prob_dist must be 1 or 2 dim");
+  WICK_CHECK(is_floating(input.dtype()), RuntimeError, op,
+             ": multinomial only supports floating-point dtypes for input, got: ", type_title(input.dtype()));
+  WICK_CHECK(n_sample > 0, RuntimeError, op, ": cannot sample n_sample <= 0 samples");
+  const I64 categories = input.sizes().back();
+  WICK_CHECK(replacement || n_sample <= categories, RuntimeError, op,
+             ": cannot sample n_sample > prob_dist.size(-1) samples without replacement");
+  WICK_CHECK(categories <= (I64{1} << 24), RuntimeError, op, ": number of categories cannot exceed 2^24");
+  DimVector shape;
+  if (input.dim() == 2) shape.push_back(input.sizes()[0]);
+  shape.push_back(n_sample);
+  if (input.device().is_meta()) return empty(IntArrayRef(shape), ScalarType::kInt64, input.device());
+  const Tensor p = input.detach();
+  if (!replacement || n_sample == 1) {
+    const bool valid = all(logical_and(isfinite(p), ge(p, Scalar(0)))).item<bool>();
+    WICK_CHECK(valid, RuntimeError, op, ": probability tensor contains either `inf`, `nan` or element < 0");
+    const I64 last[] = {-1};
+    WICK_CHECK(!any(eq(sum(p, IntArrayRef(last, 1)), Scalar(0))).item<bool>(), RuntimeError, op,
+               ": invalid multinomial distribution (sum of probabilities <= 0)");
+    Tensor noise = empty(p.sizes(), p.dtype(), p.device());
+    noise.exponential_();
+    const Tensor keys = div(p, noise);
+    if (n_sample == 1) return argmax(keys, -1, true);
+    return std::get<1>(topk(keys, n_sample));
+  }
+  WICK_CHECK(input.dtype() != ScalarType::kFloat16, RuntimeError, op, ": multinomial is not implemented for half on CPU");
+  const Tensor host = p.contiguous().to(kCpu);
+  Tensor result = empty(IntArrayRef(shape), ScalarType::kInt64, kCpu);
+  visit_dtype<dtypes::bit(ScalarType::kFloat32) | dtypes::bit(ScalarType::kFloat64) |
+              dtypes::bit(ScalarType::kBFloat16)>(host.dtype(), "multinomial", [&](auto tag) {
+    sample_with_replacement<decltype(tag)>(host, n_sample, result.data_ptr<I64>());
+  });
+  return result.to(input.device());
+}
+
+// A double converted to int64 as x86's cvttsd2si converts it, which is what
+// PyTorch's sampler gets: out of range (a rate of 1e30 or inf) or NaN give
+// INT64_MIN (-9.2234e+18 as a float), where C++ leaves the result undefined.
+I64 int64_as_x86(double v) {
+  constexpr double kBound = 9223372036854775808.0;  // 2^63
+  if (!(v >= -kBound && v < kBound)) return std::numeric_limits<I64>::min();
+  return static_cast<I64>(v);
+}
+
+// One Poisson(lambda) draw as PyTorch 1.13's CPU sampler makes it: for
+// lambda >= 10 Hoermann's transformed rejection (PTRS, numpy's constants),
+// below it the product of uniforms until it falls under exp(-lambda); 0
+// for lambda 0. Every uniform is a 53-bit double from the default generator.
+double poisson_draw(double lambda) {
+  const auto uniform = [] {
+    double u = 0;
+    default_generator().uniform(&u, 1, 0.0, 1.0);
+    return u;
+  };
+  if (lambda >= 10) {
+    const double slam = std::sqrt(lambda);
+    const double loglam = std::log(lambda);
+    const double b = 0.931 + 2.53 * slam;
+    const double a = -0.059 + 0.02483 * b;
+    const double invalpha = 1.1239 + 1.1328 / (b - 3.4);
+    const double vr = 0.9277 - 3.6224 / (b - 2);
+    for (;;) {
+      const double u = uniform() - 0.5;
+      const double v = uniform();
+      const double us = 0.5 - std::fabs(u);
+      const I64 k = int64_as_x86(std::floor((2 * a / us + b) * u + lambda + 0.43));
+      if (us >= 0.07 && v <= vr) return static_cast<double>(k);
+      if (k < 0 || (us < 0.013 && v > us)) continue;
+      if (std::log(v) + std::log(invalpha) - std::log(a / (us * us) + b) <=
+          -lambda + static_cast<double>(k) * loglam - std::lgamma(static_cast<double>(k) + 1))
+        return static_cast<double>(k);
+    }
+  }
+  if (lambda == 0) return 0;
+  const double limit = std::exp(-lambda);
+  I64 count = 0;
+  double product = 1.0;
+  for (;;) {
+    product *= uniform();
+    if (product <= limit) return static_cast<double>(count);
+    ++count;
+  }
+}
+
+// torch.poisson: one draw per rate, in row-major order; its gradient is zero
+// (PyTorch's), through a `where` with an all-true mask.
+Tensor poisson_kernel(const Tensor& input) {
+  const char* op = "torch.poisson";
+  const ScalarType t = input.dtype();
+  WICK_CHECK(t == ScalarType::kFloat32 || t == ScalarType::kFloat64 || t == ScalarType::kBFloat16, RuntimeError, op,
+             ": \"poisson_cpu\" not implemented for '", type_title(t), "'");
+  if (input.device().is_meta()) return empty(input.sizes(), t, input.device());
+  const Tensor rates = input.detach().contiguous().to(kCpu).to(ScalarType::kFloat64);
+  Tensor draws = empty(rates.sizes(), ScalarType::kFloat64, kCpu);
+  const double* lambda = rates.data_ptr<double>();
+  double* out = draws.data_ptr<double>();
+  for (I64 i = 0; i < rates.numel(); ++i) {
+    WICK_CHECK(lambda[i] >= 0, RuntimeError, op, ": invalid Poisson rate, expected rate to be non-negative");
+    out[i] = poisson_draw(lambda[i]);
+  }
+  Tensor value = draws.to(t).to(input.device());
+  if (input.requires_grad()) value = where(ones(value.sizes(), ScalarType::kBool, value.device()), value, input);
+  return value;
+}
+
 }  // namespace
 
 void register_random_kernels(std::vector<std::unique_ptr<Library>>& out) {
@@ -343,7 +497,9 @@ void register_random_kernels(std::vector<std::unique_ptr<Library>>& out) {
       .impl("normal.Tensor_float", &normal_tensor_float_kernel)
       .impl("normal.float_Tensor", &normal_float_tensor_kernel)
       .impl("normal", &normal_tensor_tensor_kernel)
-      .impl("normal.float_float", &normal_float_float_kernel);
+      .impl("normal.float_float", &normal_float_float_kernel)
+      .impl("multinomial", &multinomial_kernel)
+      .impl("poisson", &poisson_kernel);
   auto tensor = std::make_unique<Library>("torch.Tensor", kComposite);
   tensor->impl("bernoulli_", &bernoulli_inplace_kernel)
       .impl("uniform_", &uniform_kernel)

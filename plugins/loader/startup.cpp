@@ -88,6 +88,7 @@ void register_builtins() {
     register_margin_loss_kernels(libs);
     register_layer_kernels(libs);
     register_ctc_loss_kernels(libs);
+    register_lstsq_kernels(libs);
     register_inplace_kernels(libs);
     register_out_copy_kernels(libs);
     register_override_protocol(libs);

@@ -264,7 +264,8 @@ bool same_output(const std::string& wick_text, const std::string& torch_text) {
 const char* const kBlasNames[] = {"mm(",        "matmul(",       "conv",        "linear(",   "mv(",
                                   "dot(",       "einsum(",       "bilinear(",   "tensordot(", " @ ",
                                   "linalg.lu",  "linalg.solve",  "linalg.inv",  "det(",      "inverse(",
-                                  "matrix_power(", "multi_dot(", "affine_grid", "multi_head_attention_forward("};
+                                  "matrix_power(", "multi_dot(", "affine_grid", "multi_head_attention_forward(",
+                                  "linalg.lstsq("};
 bool blas_computed(const std::string& expr) {
   return std::any_of(std::begin(kBlasNames), std::end(kBlasNames),
                      [&](const char* n) { return expr.find(n) != std::string::npos; });

@@ -53,8 +53,10 @@ const SignatureDivergence kSignatureDivergences[] = {
     {{"torch.bernoulli(input*", "torch.Tensor.bernoulli(self*", "torch.Tensor.bernoulli_(self*", "torch.normal(*",
       "torch.Tensor.uniform_(self*", "torch.Tensor.normal_(self*", "torch.Tensor.random_(self*",
       "torch.Tensor.exponential_(self*", "torch.Tensor.geometric_(self*", "torch.Tensor.cauchy_(self*",
-      "torch.Tensor.log_normal_(self*", "torch.rrelu(input*"},
-     "no generator= (random operators draw from the default generator), and no out= for bernoulli and normal"},
+      "torch.Tensor.log_normal_(self*", "torch.rrelu(input*", "torch.multinomial(input*", "torch.Tensor.multinomial(self*",
+      "torch.poisson(input*"},
+     "no generator= (random operators draw from the default generator), and no out= for bernoulli, normal and "
+     "multinomial"},
     {{"torch.max(input, dim, keepdim=False)", "torch.min(input, dim, keepdim=False)",
       "torch.topk(input, k, dim=-1, largest=True, sorted=True)", "torch.kthvalue(input, k, dim=-1, keepdim=False)",
       "torch.median(input, dim, keepdim=False)", "torch.nanmedian(input, dim, keepdim=False)",
@@ -68,7 +70,8 @@ const SignatureDivergence kSignatureDivergences[] = {
       "torch.triangular_solve(input, A, upper=True, transpose=False, unitriangular=False)",
       "torch.linalg.lu(A, \\*, pivot=True)",
       "torch.linalg.eig(input)", "torch.cummax(input, dim)", "torch.cummin(input, dim)",
-      "torch.lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True)", "torch.frexp(input)"},
+      "torch.lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True)", "torch.frexp(input)",
+      "torch.linalg.lstsq(input, b, rcond=None, \\*, driver=None)"},
      "no out=(values, indices) for the named-tuple results yet"},
     {{"torch.einsum(equation, \\*operands)", "torch.functional.einsum(equation, \\*operands)"},
      "the equation first, then the operands (as tensors or one list); PyTorch's (*args) also takes the sublist "
