@@ -304,7 +304,7 @@ Window window3d(const char* name, IntArrayRef kernel_size, std::optional<IntArra
   return w;
 }
 
-std::pair<Tensor, Tensor> max_pool_taps(T x, const Window& w, IntArrayRef out, bool ceil_mode) {
+std::pair<Tensor, Tensor> max_pool_taps(T x, const Window& w, IntArrayRef out) {
   if (empty_pool(x, out)) return empty_max(x, out);
   std::vector<Tensor> taps;
   const std::size_t n = out.size();
@@ -312,7 +312,6 @@ std::pair<Tensor, Tensor> max_pool_taps(T x, const Window& w, IntArrayRef out, b
     const PoolDim dim{x.sizes()[2 + i], out[i], w.k[i], w.s[i], w.p[i], w.d[i], PoolKind::kMax, true};
     taps.push_back(taps_of(dim, x.device()).pos);
   }
-  (void)ceil_mode;
   return max_over(x, taps);
 }
 
@@ -324,7 +323,7 @@ std::pair<Tensor, Tensor> max_pool3d_pair(T input, IntArrayRef kernel_size, std:
   check_dtype("max_pool3d_with_indices_cpu", input.dtype(), kFloatDouble);
   bool batched = false;
   const Tensor x = with_batch(input, 3, batched);
-  return unbatch(max_pool_taps(x, w, out, ceil_mode), batched);
+  return unbatch(max_pool_taps(x, w, out), batched);
 }
 
 std::tuple<Tensor, Tensor> max_pool3d_with_indices_kernel(T input, IntArrayRef kernel_size,
@@ -391,7 +390,7 @@ std::pair<Tensor, Tensor> max_pool1d_pair(T input, IntArrayRef kernel_size, std:
   bool batched = false;
   const Tensor x = with_batch(input, 1, batched);
   const Window w{{k}, {s}, {p}, {d}};
-  return unbatch(max_pool_taps(x, w, IntArrayRef(&out, 1), ceil_mode), batched);
+  return unbatch(max_pool_taps(x, w, IntArrayRef(&out, 1)), batched);
 }
 
 Tensor torch_max_pool1d_kernel(T input, IntArrayRef kernel_size, std::optional<IntArrayRef> stride,
@@ -471,12 +470,11 @@ void check_output_sizes(T input, IntArrayRef out, bool unsqueezed) {
     WICK_CHECK(o >= 0, RuntimeError, "Trying to create tensor with negative dimension ", o, ": ", format_shape(shape));
 }
 
-void check_nonempty(const char* name, T input, IntArrayRef sizes_shown) {
+void check_nonempty(const char* name, IntArrayRef sizes_shown) {
   for (std::size_t d = 1; d < sizes_shown.size(); ++d)
     WICK_CHECK(sizes_shown[d] > 0, RuntimeError, name,
                "(): Expected input to have non-zero size for non-batch dimensions, but input has sizes ",
                format_shape(sizes_shown), " with dimension ", d, " being empty");
-  (void)input;
 }
 
 std::pair<Tensor, Tensor> adaptive_max(T x, IntArrayRef out) {
@@ -494,7 +492,7 @@ std::pair<Tensor, Tensor> adaptive_max2d_pair(T input, IntArrayRef out) {
   WICK_CHECK(input.dim() == 3 || input.dim() == 4, RuntimeError, name, "(): Expected 3D or 4D tensor, but got: ",
              format_shape(input.sizes()));
   WICK_CHECK(out.size() == 2, RuntimeError, name, "(): internal error: output_size.size() must be 2");
-  check_nonempty(name, input, input.sizes());
+  check_nonempty(name, input.sizes());
   check_output_sizes(input, out, false);
   check_dtype(name, input.dtype(), kFloatDouble | dtypes::bit(ScalarType::kBFloat16));
   bool batched = false;
@@ -509,7 +507,7 @@ std::pair<Tensor, Tensor> adaptive_max1d_pair(T input, IntArrayRef out) {
              out.size(), ")");
   // PyTorch pools a (..., 1, L) view in two dims: its messages show that shape.
   const Tensor x = input.unsqueeze(-2);
-  check_nonempty("adaptive_max_pool2d", x, x.sizes());
+  check_nonempty("adaptive_max_pool2d", x.sizes());
   check_output_sizes(input, out, true);
   check_dtype("adaptive_max_pool2d", input.dtype(), kFloatDouble | dtypes::bit(ScalarType::kBFloat16));
   bool batched = false;
@@ -522,7 +520,7 @@ std::pair<Tensor, Tensor> adaptive_max3d_pair(T input, IntArrayRef out) {
   WICK_CHECK(input.dim() == 4 || input.dim() == 5, RuntimeError, name, "(): Expected 4D or 5D tensor, but got: ",
              format_shape(input.sizes()));
   WICK_CHECK(out.size() == 3, RuntimeError, name, "(): internal error: output_size.size() must be 3");
-  check_nonempty(name, input, input.sizes());
+  check_nonempty(name, input.sizes());
   check_output_sizes(input, out, false);
   check_dtype("adaptive_max_pool3d_cpu", input.dtype(), kFloatDouble);
   bool batched = false;
@@ -572,7 +570,7 @@ Tensor f_adaptive_avg_pool3d_kernel(T input, const Value& output_size) {
              ", ", out[1], ",", out[2], "}");
   WICK_CHECK(input.dim() == 4 || input.dim() == 5, RuntimeError, name, "(): Expected 4D or 5D tensor, but got ",
              format_shape(input.sizes()));
-  check_nonempty(name, input, input.sizes());
+  check_nonempty(name, input.sizes());
   check_dtype("adaptive_avg_pool3d_cpu", input.dtype(), kFloatDouble | dtypes::bit(ScalarType::kFloat16));
   bool batched = false;
   const Tensor x = with_batch(input, 3, batched);
