@@ -42,6 +42,10 @@ void check_converts(double value, ScalarType t);
 /// reads to size its work.
 [[nodiscard]] std::vector<std::int64_t> host_int64s(const Tensor& t);
 
+/// F.embedding's max_norm: each row of `weight` that `input` picks and whose
+/// norm_type-norm exceeds max_norm is scaled in place, outside the graph.
+void renormalise_rows(const Tensor& weight, const Tensor& input, double max_norm, double norm_type);
+
 /// A loss reduced as `reduction` asks: its mean, its sum, or itself.
 [[nodiscard]] Tensor reduce_loss(const Tensor& loss, nn::functional::Reduction reduction);
 

@@ -151,10 +151,7 @@ Tensor embedding_bag_kernel(T input_arg, T weight_arg, OptTensor offsets_arg, st
              "Expected tensor for argument #1 'weight' to have one of the following scalar types: Half, Float, "
              "Double; but got ",
              legacy_type_name(wt, weight.device()), " instead (while checking arguments for embedding_bag)");
-  if (max_norm) {
-    NoGradGuard no_grad;
-    (void)nnf::embedding(input, weight, std::nullopt, max_norm, norm_type);
-  }
+  if (max_norm) renormalise_rows(weight, input, *max_norm, norm_type);
   WICK_CHECK(!psw || kind == 0, NotImplementedError,
              "embedding_bag: per_sample_weights was not None. per_sample_weights is only supported for mode='sum' "
              "(got mode='",

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "dispatch/composite/composite.h"
+#include "dispatch/composite/pool_passes.h"
 #include "wick/checked.h"
 #include "wick/dispatcher.h"
 #include "wick/library.h"
@@ -365,27 +366,9 @@ Tensor adaptive_avg_pool2d_kernel(T input, IntArrayRef output_size) {
   return batched ? out : out.squeeze(0);
 }
 
-// F.adaptive_avg_pool2d's output_size as PyTorch's Python reads it: an int
-// is both sizes; in a list, None keeps the input's size in that dim.
+// F.adaptive_avg_pool2d's output_size as PyTorch's Python reads it (pool::adaptive_sizes).
 Tensor f_adaptive_avg_pool2d_kernel(T input, const Value& output_size) {
-  if (output_size.is_int()) {
-    const std::int64_t n[] = {output_size.to_int(), output_size.to_int()};
-    return adaptive_avg_pool2d_kernel(input, IntArrayRef(n, 2));
-  }
-  if (output_size.is_int_list()) return adaptive_avg_pool2d_kernel(input, output_size.to_int_list());
-  WICK_CHECK(output_size.is_list() || output_size.is_tuple(), TypeError,
-             "adaptive_avg_pool2d(): argument 'output_size' must be tuple of ints, not ", output_size.type_name());
-  const std::vector<Value>& items = output_size.items();
-  const auto n = static_cast<std::int64_t>(items.size());
-  WICK_CHECK(input.dim() > n, ValueError, "Input dimension should be at least ", n + 1);
-  Ints sizes;
-  for (std::int64_t i = 0; i < n; ++i) {
-    const Value& v = items[static_cast<std::size_t>(i)];
-    WICK_CHECK(v.is_none() || v.is_int(), TypeError,
-               "adaptive_avg_pool2d(): argument 'output_size' must be tuple of ints, not ", v.type_name());
-    sizes.push_back(v.is_none() ? input.sizes()[input.dim() - n + i] : v.to_int());
-  }
-  return adaptive_avg_pool2d_kernel(input, sizes);
+  return adaptive_avg_pool2d_kernel(input, pool::adaptive_sizes("adaptive_avg_pool2d", input, output_size, 2));
 }
 
 Tensor adaptive_avg_pool1d_kernel(T input, IntArrayRef output_size) {

@@ -153,11 +153,13 @@ Tensor torch_batch_norm(T input, OptTensor weight, OptTensor bias, OptTensor run
 
 // --- embedding ---------------------------------------------------------------------------------------
 
+}  // namespace
+
 // F.embedding(max_norm=): each row of `weight` that `input` picks and whose
 // norm exceeds max_norm is scaled in place, outside the graph, by max_norm /
 // (norm + 1e-7), as PyTorch's embedding_renorm_ (the scale in float64, the
 // product in the weight's dtype).
-void renormalise_rows(T weight, T input, double max_norm, double norm_type) {
+void renormalise_rows(const Tensor& weight, const Tensor& input, double max_norm, double norm_type) {
   NoGradGuard no_grad;
   const std::int64_t rows = weight.sizes()[0];
   const Tensor picked =
@@ -169,6 +171,8 @@ void renormalise_rows(T weight, T input, double max_norm, double norm_type) {
   Tensor w = weight;
   w.mul_(reshape(where(shrink, scale, wrap_scalar(Scalar(1.0))).to(weight.dtype()), {rows, 1}));
 }
+
+namespace {
 
 Tensor embedding_impl(const char* op, T input, T weight, std::optional<std::int64_t> padding_idx,
                       std::optional<double> max_norm, double norm_type, bool scale_grad_by_freq, bool sparse) {

@@ -233,6 +233,26 @@ std::pair<Tensor, Tensor> empty_max(T x, IntArrayRef out_spatial) {
   return {zeros(IntArrayRef(shape), x.dtype(), x.device()), zeros(IntArrayRef(shape), ScalarType::kInt64, x.device())};
 }
 
+// F.adaptive_*'s output_size as PyTorch's Python reads it: an int is every
+// size; in a list, None keeps the input's size in that dim.
+Ints adaptive_sizes(const char* name, const Tensor& input, const Value& output_size, std::size_t n) {
+  if (output_size.is_int()) return Ints(n, output_size.to_int());
+  if (output_size.is_int_list()) return Ints(output_size.to_int_list());
+  WICK_CHECK(output_size.is_list() || output_size.is_tuple(), TypeError, name,
+             "(): argument 'output_size' must be tuple of ints, not ", output_size.type_name());
+  const std::vector<Value>& items = output_size.items();
+  const auto count = static_cast<I64>(items.size());
+  WICK_CHECK(input.dim() > count, ValueError, "Input dimension should be at least ", count + 1);
+  Ints sizes;
+  for (I64 i = 0; i < count; ++i) {
+    const Value& v = items[static_cast<std::size_t>(i)];
+    WICK_CHECK(v.is_none() || v.is_int(), TypeError, name, "(): argument 'output_size' must be tuple of ints, not ",
+               v.type_name());
+    sizes.push_back(v.is_none() ? input.sizes()[static_cast<std::size_t>(input.dim() - count + i)] : v.to_int());
+  }
+  return sizes;
+}
+
 }  // namespace wick::pool
 
 namespace wick {
@@ -439,26 +459,6 @@ Tensor avg_pool3d_kernel(T input, IntArrayRef kernel_size, std::optional<IntArra
 }
 
 // --- adaptive pooling ------------------------------------------------------------------------------
-
-// F.adaptive_*'s output_size as PyTorch's Python reads it: an int is every
-// size; in a list, None keeps the input's size in that dim.
-Ints adaptive_sizes(const char* name, T input, const Value& output_size, std::size_t n) {
-  if (output_size.is_int()) return Ints(n, output_size.to_int());
-  if (output_size.is_int_list()) return Ints(output_size.to_int_list());
-  WICK_CHECK(output_size.is_list() || output_size.is_tuple(), TypeError, name,
-             "(): argument 'output_size' must be tuple of ints, not ", output_size.type_name());
-  const std::vector<Value>& items = output_size.items();
-  const auto count = static_cast<I64>(items.size());
-  WICK_CHECK(input.dim() > count, ValueError, "Input dimension should be at least ", count + 1);
-  Ints sizes;
-  for (I64 i = 0; i < count; ++i) {
-    const Value& v = items[static_cast<std::size_t>(i)];
-    WICK_CHECK(v.is_none() || v.is_int(), TypeError, name, "(): argument 'output_size' must be tuple of ints, not ",
-               v.type_name());
-    sizes.push_back(v.is_none() ? input.sizes()[static_cast<std::size_t>(input.dim() - count + i)] : v.to_int());
-  }
-  return sizes;
-}
 
 // "Trying to create tensor with negative dimension -1: [2, 2, -1, -1]": the
 // result's allocation refuses a negative output size.

@@ -49,6 +49,11 @@ void check_dtype(const char* kernel, ScalarType t, std::uint32_t allowed);
 /// The maxima, or with return_indices the (maxima, indices) tuple.
 [[nodiscard]] Value maybe_pair(const std::pair<Tensor, Tensor>& r, bool return_indices);
 
+/// F.adaptive_*'s output_size for `n` spatial dims as PyTorch's Python reads
+/// it: an int is every size; in a list, None keeps the input's size there.
+/// TypeError naming `name` ("adaptive_max_pool2d") for anything else.
+[[nodiscard]] DimVector adaptive_sizes(const char* name, const Tensor& input, const Value& output_size, std::size_t n);
+
 /// Whether x or the output has no elements (PyTorch allows empty batches and outputs).
 [[nodiscard]] bool empty_pool(const Tensor& x, IntArrayRef out_spatial);
 /// (N, C, out...) of a batched x.
