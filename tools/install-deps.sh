@@ -14,6 +14,7 @@ packages=(
   libspdlog-dev                          # logging
   libopenblas-dev libopenblas-openmp-dev # CPU BLAS; its OpenMP build shares wick's thread pool
   libdnnl-dev                            # oneDNN: bfloat16 CPU matrix products
+  libkissfft-dev                         # kissfft: the CPU DFTs of torch.fft (its header-only C++ class)
   libgtest-dev libgmock-dev              # tests
   libbenchmark-dev                       # benchmarks
   libcli11-dev                           # the wick CLI

@@ -132,6 +132,7 @@ tensor_list run_backward(const tensor_list& roots, const tensor_list& grad_roots
     Tensor g = grad_roots.empty() ? Tensor() : grad_roots[i];
     if (!g.defined()) {
       WICK_CHECK(t.numel() == 1, RuntimeError, "grad can be implicitly created only for scalar outputs");
+      WICK_CHECK(!is_complex(t.dtype()), RuntimeError, "grad can be implicitly created only for real scalar outputs");
       g = wick::ones(t.sizes(), t.dtype(), t.device());
     } else {
       WICK_CHECK(g.sizes() == t.sizes(), RuntimeError, "Mismatch in shape: grad_output[", i, "] has a shape of ",

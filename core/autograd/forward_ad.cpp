@@ -31,6 +31,9 @@ void set_fw_grad(const Tensor& t, const Tensor& tangent) {
   if (!tangent.defined() || !is_differentiable_type(t.dtype())) {
     m.fw_grad = Tensor();
   } else {
+    WICK_CHECK(!is_complex(t.dtype()) && !is_complex(tangent.dtype()), NotImplementedError,
+               "forward-mode AD of complex tensors is not implemented (a tangent of dtype ", dtype_name(tangent.dtype()),
+               " for a tensor of dtype ", dtype_name(t.dtype()), "); backward mode differentiates them");
     Tensor g = tangent;
     if (g.sizes() != t.sizes()) g = g.expand(t.sizes());
     if (g.dtype() != t.dtype()) g = g.to(t.dtype());

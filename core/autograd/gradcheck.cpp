@@ -1,7 +1,11 @@
 // core/gradcheck.cpp - gradcheck and gradgradcheck.
 /// \file
 /// Jacobians are dense matrices of doubles, one per (output, input) pair,
-/// indexed [output element][input element] in row-major element order.
+/// indexed [output component][input component] in row-major element order.
+/// A real tensor's components are its elements; a complex tensor's are the
+/// elements of its real view (re, im of each element): its Jacobian is the
+/// real view's, which is what PyTorch's complex gradient (dL/dre + i dL/dim,
+/// Note [Complex gradients] in wick/autograd.h) must reproduce.
 #include "wick/gradcheck.h"
 
 #include <cmath>
@@ -34,7 +38,17 @@ Tensor device_element(const Tensor& t, std::int64_t flat) {
   return make_view(t, {}, {}, t.storage_offset() + element_offset(t, flat));
 }
 
-double get(const Tensor& t, std::int64_t flat) {
+// A complex tensor's real view (its storage as re, im pairs); others as they are.
+Tensor real_view(const Tensor& t) {
+  if (!t.defined() || !is_complex(t.dtype())) return t;
+  const NoGradGuard no_grad;
+  return wick::view_as_real(t);
+}
+
+// How many real numbers `t` holds.
+std::int64_t components(const Tensor& t) { return t.defined() ? real_view(t).numel() : 0; }
+
+double get_real(const Tensor& t, std::int64_t flat) {
   if (!t.device().is_cpu()) {
     const NoGradGuard no_grad;
     return device_element(t, flat).item<double>();
@@ -45,7 +59,7 @@ double get(const Tensor& t, std::int64_t flat) {
   });
 }
 
-void set(const Tensor& t, std::int64_t flat, double v) {
+void set_real(const Tensor& t, std::int64_t flat, double v) {
   if (!t.device().is_cpu()) {
     const NoGradGuard no_grad;
     device_element(t, flat).fill_(v);
@@ -56,6 +70,10 @@ void set(const Tensor& t, std::int64_t flat, double v) {
     *(static_cast<S*>(t.data_ptr()) + element_offset(t, flat)) = static_cast<S>(v);
   });
 }
+
+// Component `flat` of `t` (see the file's comment).
+double get(const Tensor& t, std::int64_t flat) { return get_real(real_view(t), flat); }
+void set(const Tensor& t, std::int64_t flat, double v) { set_real(real_view(t), flat, v); }
 
 std::vector<double> values_of(const Tensor& t, std::int64_t n) {
   std::vector<double> out(static_cast<std::size_t>(n), 0.0);
@@ -73,8 +91,8 @@ std::vector<std::vector<Matrix>> zero_jacobians(const tensor_list& inputs, const
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     if (!is_checked_input(inputs[i])) continue;
     for (std::size_t o = 0; o < outputs.size(); ++o)
-      jac[o][i].assign(static_cast<std::size_t>(outputs[o].defined() ? outputs[o].numel() : 0),
-                       std::vector<double>(static_cast<std::size_t>(inputs[i].numel()), 0.0));
+      jac[o][i].assign(static_cast<std::size_t>(components(outputs[o])),
+                       std::vector<double>(static_cast<std::size_t>(components(inputs[i])), 0.0));
   }
   return jac;
 }
@@ -86,14 +104,14 @@ std::vector<std::vector<Matrix>> numerical(const GradcheckFn& fn, const tensor_l
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     const Tensor& x = inputs[i];
     if (!is_checked_input(x)) continue;
-    for (std::int64_t e = 0; e < x.numel(); ++e) {
+    for (std::int64_t e = 0; e < components(x); ++e) {
       // Read the outputs right away: they may be views of the input.
       auto evaluate = [&](double v) {
         set(x, e, v);
         tensor_list outs = fn(inputs);
         std::vector<std::vector<double>> flat(outputs.size());
         for (std::size_t o = 0; o < outputs.size(); ++o)
-          if (is_checked_output(outputs[o])) flat[o] = values_of(outs.at(o), outputs[o].numel());
+          if (is_checked_output(outputs[o])) flat[o] = values_of(outs.at(o), components(outputs[o]));
         return flat;
       };
       const double orig = get(x, e);
@@ -102,7 +120,7 @@ std::vector<std::vector<Matrix>> numerical(const GradcheckFn& fn, const tensor_l
       set(x, e, orig);
       for (std::size_t o = 0; o < outputs.size(); ++o) {
         if (!is_checked_output(outputs[o])) continue;
-        for (std::int64_t k = 0; k < outputs[o].numel(); ++k) {
+        for (std::int64_t k = 0; k < components(outputs[o]); ++k) {
           jac[o][i][k][e] = (plus[o][k] - minus[o][k]) / (2 * eps);
         }
       }
@@ -125,13 +143,13 @@ std::vector<std::vector<Matrix>> analytical_backward(const tensor_list& inputs, 
   for (std::size_t o = 0; o < outputs.size(); ++o) {
     const Tensor& out = outputs[o];
     if (!is_checked_output(out) || !out.requires_grad() || diff_inputs.empty()) continue;
-    for (std::int64_t k = 0; k < out.numel(); ++k) {
+    for (std::int64_t k = 0; k < components(out); ++k) {
       Tensor g = wick::zeros(out.sizes(), out.dtype(), out.device());
       set(g, k, 1.0);
       tensor_list grads = grad({out}, diff_inputs, {g}, /*retain_graph=*/true, /*create_graph=*/false,
                                /*allow_unused=*/true);
       for (std::size_t j = 0; j < index.size(); ++j) {
-        jac[o][index[j]][k] = values_of(grads[j], inputs[index[j]].numel());
+        jac[o][index[j]][k] = values_of(grads[j], components(inputs[index[j]]));
       }
     }
   }
@@ -145,7 +163,7 @@ std::vector<std::vector<Matrix>> analytical_forward(const GradcheckFn& fn, const
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     const Tensor& x = inputs[i];
     if (!is_checked_input(x)) continue;
-    for (std::int64_t e = 0; e < x.numel(); ++e) {
+    for (std::int64_t e = 0; e < components(x); ++e) {
       forward_ad::dual_level level;
       Tensor tangent = wick::zeros(x.sizes(), x.dtype(), x.device());
       set(tangent, e, 1.0);
@@ -154,8 +172,8 @@ std::vector<std::vector<Matrix>> analytical_forward(const GradcheckFn& fn, const
       tensor_list outs = fn(dual_inputs);
       for (std::size_t o = 0; o < outputs.size(); ++o) {
         if (!is_checked_output(outputs[o])) continue;
-        std::vector<double> col = values_of(forward_ad::unpack_dual(outs[o]).tangent, outputs[o].numel());
-        for (std::int64_t k = 0; k < outputs[o].numel(); ++k) jac[o][i][k][e] = col[k];
+        std::vector<double> col = values_of(forward_ad::unpack_dual(outs[o]).tangent, components(outputs[o]));
+        for (std::int64_t k = 0; k < components(outputs[o]); ++k) jac[o][i][k][e] = col[k];
       }
     }
   }
@@ -207,7 +225,7 @@ bool check_undefined(const GradcheckFn& fn, const tensor_list& inputs, std::stri
     tensor_list grads = grad({blocked}, diff_inputs, {wick::ones(blocked.sizes(), blocked.dtype())}, true, false, true);
     for (std::size_t j = 0; j < grads.size(); ++j) {
       if (!grads[j].defined()) continue;
-      for (double v : values_of(grads[j], grads[j].numel())) {
+      for (double v : values_of(grads[j], components(grads[j]))) {
         if (v != 0.0) {
           std::ostringstream os;
           os << "gradcheck: backward is not correct for an undefined output gradient (output " << o
@@ -261,7 +279,11 @@ bool gradgradcheck(const GradcheckFn& fn, const tensor_list& inputs, const tenso
         gos.emplace_back();
         continue;
       }
-      gos.push_back(wick::randn(o.sizes(), o.dtype()).requires_grad_());
+      gos.push_back(is_complex(o.dtype())
+                        ? wick::complex(wick::randn(o.sizes(), to_real_dtype(o.dtype())),
+                                        wick::randn(o.sizes(), to_real_dtype(o.dtype())))
+                              .requires_grad_()
+                        : wick::randn(o.sizes(), o.dtype()).requires_grad_());
     }
   }
   const std::size_t n_in = inputs.size();

@@ -174,6 +174,13 @@ Node::Node(std::uint64_t sequence_nr) : sequence_nr_(sequence_nr) {}
 Node::~Node() = default;
 
 std::uint32_t Node::add_input_metadata(const Tensor& t) {
+  if (!complex_gradients()) {  // Note [Complex gradients]
+    bool complex_input = false;
+    for (const Edge& e : next_edges_) complex_input = complex_input || (e.valid() && is_complex(e.fn->input_meta(e.input_nr).dtype));
+    WICK_CHECK(!complex_input && !is_complex(t.dtype()), NotImplementedError, name(),
+               ": the derivative of this operation is not implemented for complex tensors (",
+               complex_input ? "a complex input requires grad" : "its output is complex", ")");
+  }
   input_meta_.push_back(InputMeta{DimVector(t.sizes()), t.dtype(), t.device()});
   return static_cast<std::uint32_t>(input_meta_.size() - 1);
 }
@@ -248,6 +255,11 @@ void rebase_history(const Tensor& self, const std::shared_ptr<Node>& fn, std::op
   if (m.is_view) {
     AutogradMeta* bm = meta_of(m.base);
     const bool base_tracked = bm != nullptr && (bm->requires_grad || bm->grad_fn);
+    // CopySlices rebuilds the view's geometry in the base's elements: a
+    // view of another dtype (view_as_real, real, imag) has none there.
+    WICK_CHECK(!(base_tracked || fn) || m.base.dtype() == self.dtype(), NotImplementedError,
+               "an in-place operation on a ", dtype_name(self.dtype()), " view of a ", dtype_name(m.base.dtype()),
+               " tensor (view_as_real, real, imag, view_as_complex) is not differentiable in wick; modify a copy");
     // The base joins the graph too: its slice now depends on fn's inputs.
     if (base_tracked || fn) {
       const Tensor& base = m.base;

@@ -5,6 +5,7 @@
 /// Broadcasting ops return full-size gradients: the engine sums them down to
 /// each input's shape (Note [Gradient shapes]).
 #include <algorithm>
+#include <complex>
 
 #include "dispatch/autograd/support.h"
 
@@ -24,12 +25,18 @@ namespace {
 template <bool kSub>
 struct AddSubBackward {
   static constexpr const char* kName = kSub ? "SubBackward0" : "AddBackward0";
+  static constexpr bool kComplex = true;
   Scalar alpha = 1;
   tensor_list backward(Node& n, tensor_list& g) {
     Tensor go;
     if (n.should_compute_output(1)) {
-      const double a = alpha.to<double>();
-      go = kSub ? g[0] * (-a) : (a == 1.0 ? g[0] : g[0] * a);
+      if (alpha.is_complex()) {  // grad * conj(+-alpha)
+        const std::complex<double> a = std::conj(alpha.to<std::complex<double>>());
+        go = wick::mul(g[0], wrap_scalar(Scalar(kSub ? -a : a)));
+      } else {
+        const double a = alpha.to<double>();
+        go = kSub ? g[0] * (-a) : (a == 1.0 ? g[0] : g[0] * a);
+      }
     }
     return {n.should_compute_output(0) ? g[0] : Tensor(), go};
   }
@@ -55,11 +62,12 @@ Tensor add_sub_autograd(DispatchKeySet ks, T self, T other, const Scalar& alpha)
 
 struct MulBackward {
   static constexpr const char* kName = "MulBackward0";
+  static constexpr bool kComplex = true;  // grad * conj(the other factor)
   SavedVariable self, other;
   tensor_list backward(FormulaNode<MulBackward>& n, tensor_list& g) {
     Tensor gs, go;
-    if (n.should_compute_output(0)) gs = wick::mul(g[0], n.unpack(other));
-    if (n.should_compute_output(1)) go = wick::mul(g[0], n.unpack(self));
+    if (n.should_compute_output(0)) gs = wick::mul(g[0], wick::conj(n.unpack(other)));
+    if (n.should_compute_output(1)) go = wick::mul(g[0], wick::conj(n.unpack(self)));
     return {gs, go};
   }
   void release() {
@@ -84,6 +92,7 @@ Tensor mul_autograd(DispatchKeySet ks, T self, T other) {
 
 struct DivBackward {
   static constexpr const char* kName = "DivBackward0";
+  static constexpr bool kComplex = true;  // grad / conj(b) and -grad * conj(a / b^2)
   SavedVariable self, other;
   bool rounding = false;  // trunc/floor division: piecewise constant
   tensor_list backward(FormulaNode<DivBackward>& n, tensor_list& g) {
@@ -93,9 +102,10 @@ struct DivBackward {
       if (n.should_compute_output(1)) go = wick::mul(g[0], scalar(0.0));
       return {gs, go};
     }
-    Tensor b = n.unpack(other);
+    Tensor b = wick::conj(n.unpack(other));
     if (n.should_compute_output(0)) gs = wick::div(g[0], b);
-    if (n.should_compute_output(1)) go = wick::neg(wick::div(wick::mul(g[0], n.unpack(self)), wick::mul(b, b)));
+    if (n.should_compute_output(1))
+      go = wick::neg(wick::div(wick::mul(g[0], wick::conj(n.unpack(self))), wick::mul(b, b)));
     return {gs, go};
   }
   void release() {
@@ -282,6 +292,7 @@ Tensor lerp_autograd(DispatchKeySet ks, T self, T end, T weight) {
 
 struct WhereBackward {
   static constexpr const char* kName = "WhereBackward0";
+  static constexpr bool kComplex = true;  // linear with real coefficients: the same formula
   SavedVariable condition;
   tensor_list backward(FormulaNode<WhereBackward>& n, tensor_list& g) {
     Tensor c = n.unpack(condition);
@@ -335,6 +346,7 @@ namespace {
 
 template <bool kMean>
 struct ReduceBackward {
+  static constexpr bool kComplex = true;  // linear with real coefficients: the same formula
   // PyTorch's names: 0 for the full reduction, 1 for the dim overload.
   [[nodiscard]] const char* name() const {
     if (all) return kMean ? "MeanBackward0" : "SumBackward0";
@@ -388,6 +400,7 @@ Tensor reduce_autograd(DispatchKeySet ks, T self, std::optional<IntArrayRef> dim
 
 template <bool kBatched>
 struct MatmulBackward {
+  static constexpr bool kComplex = true;  // product_grad_* conjugate the other operand
   static constexpr const char* kName = kBatched ? "BmmBackward0" : "MmBackward0";
   SavedVariable self, mat2;
   bool self_column_major = false, mat2_column_major = false;  // Note [Product gradients in their operand's layout]

@@ -25,5 +25,6 @@ void register_autograd_scan(std::vector<std::unique_ptr<Library>>& out);
 void register_autograd_conv(std::vector<std::unique_ptr<Library>>& out);
 void register_autograd_lapack(std::vector<std::unique_ptr<Library>>& out);
 void register_autograd_special(std::vector<std::unique_ptr<Library>>& out);
+void register_autograd_fft(std::vector<std::unique_ptr<Library>>& out);
 
 }  // namespace wick::autograd

@@ -36,6 +36,7 @@ Tensor pad_to(Tensor t, IntArrayRef sizes) {
 
 struct CatBackward {
   static constexpr const char* kName = "CatBackward0";
+  static constexpr bool kComplex = true;  // linear with real coefficients: the same formula
   I64 dim = 0;
   std::vector<I64> lengths;  // along dim; -1 for a skipped legacy empty tensor
   std::vector<ScalarType> dtypes;
@@ -102,6 +103,7 @@ Tensor scatter_back(T g, IntArrayRef sizes, I64 dim, T index) {
 
 struct IndexSelectBackward {
   static constexpr const char* kName = "IndexSelectBackward0";
+  static constexpr bool kComplex = true;  // linear with real coefficients: the same formula
   DimVector sizes;
   I64 dim = 0;
   Tensor index;  // int64
@@ -279,6 +281,7 @@ Tensor self_adjoint_ag(DispatchKeySet ks, T self, typename D::Param arg) {
 struct FlipD {
   static constexpr const char* kOp = "torch.flip";
   static constexpr const char* kName = "FlipBackward0";
+  static constexpr bool kComplex = true;  // linear with real coefficients: the same formula
   using Param = IntArrayRef;
   using Arg = DimVector;
   static Tensor apply(T t, IntArrayRef dims) { return wick::flip(t, dims); }

@@ -5,6 +5,8 @@
 /// through the operators they call. Backward formulas are written with
 /// differentiable operators, so double backward works; see
 /// dispatch/autograd/support.h for the pattern.
+#include <complex>
+
 #include "dispatch/autograd/support.h"
 
 namespace wick::autograd {
@@ -16,6 +18,7 @@ using T = const Tensor&;
 
 struct AddmmBackward {
   static constexpr const char* kName = "AddmmBackward0";
+  static constexpr bool kComplex = true;  // conj(beta), conj(alpha), and products with B^H and A^H
   SavedVariable mat1, mat2;
   Scalar beta = 1, alpha = 1;
   bool mat1_column_major = false, mat2_column_major = false;  // Note [Product gradients in their operand's layout]
@@ -33,6 +36,7 @@ struct AddmmBackward {
     mat2.reset();
   }
   static Tensor scaled(const Tensor& x, const Scalar& s) {
+    if (s.is_complex()) return wick::mul(x, wrap_scalar(Scalar(std::conj(s.to<std::complex<double>>()))));
     return s.to<double>() == 1.0 ? x : wick::mul(x, wrap_scalar(s));
   }
 };
@@ -69,11 +73,12 @@ Tensor addmm_autograd(DispatchKeySet ks, T self, T mat1, T mat2, const Scalar& b
 
 struct MvBackward {
   static constexpr const char* kName = "MvBackward0";
+  static constexpr bool kComplex = true;
   SavedVariable self, vec;
   tensor_list backward(FormulaNode<MvBackward>& n, tensor_list& g) {
     Tensor gs, gv;
-    if (n.should_compute_output(0)) gs = wick::outer(g[0], n.unpack(vec));
-    if (n.should_compute_output(1)) gv = wick::mv(n.unpack(self).t(), g[0]);
+    if (n.should_compute_output(0)) gs = wick::outer(g[0], wick::conj(n.unpack(vec)));
+    if (n.should_compute_output(1)) gv = wick::mv(wick::conj(n.unpack(self)).t(), g[0]);
     return {gs, gv};
   }
   void release() {
@@ -100,11 +105,12 @@ Tensor mv_autograd(DispatchKeySet ks, T self, T vec) {
 
 struct DotBackward {
   static constexpr const char* kName = "DotBackward0";
+  static constexpr bool kComplex = true;
   SavedVariable self, tensor;
   tensor_list backward(FormulaNode<DotBackward>& n, tensor_list& g) {
     Tensor gs, gt;
-    if (n.should_compute_output(0)) gs = wick::mul(g[0], n.unpack(tensor));
-    if (n.should_compute_output(1)) gt = wick::mul(g[0], n.unpack(self));
+    if (n.should_compute_output(0)) gs = wick::mul(g[0], wick::conj(n.unpack(tensor)));
+    if (n.should_compute_output(1)) gt = wick::mul(g[0], wick::conj(n.unpack(self)));
     return {gs, gt};
   }
   void release() {

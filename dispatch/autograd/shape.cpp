@@ -26,6 +26,9 @@ using T = const Tensor&;
 template <class D>
 struct ViewBackward {
   static constexpr const char* kName = D::kName;
+  // Views and copies are linear with real coefficients (view_as_real and
+  // view_as_complex too): the same formula (Note [Complex gradients]).
+  static constexpr bool kComplex = true;
   typename D::State state;
   tensor_list backward(Node& n, tensor_list& g) {
     if (!n.should_compute_output(0)) return {Tensor()};
@@ -120,11 +123,38 @@ struct PermuteD {
   static Tensor backward(T g, const State& s) { return g.permute(s.inverse); }
   static Tensor forward(T t, IntArrayRef dims) { return t.permute(dims); }
 };
+// The parts of a complex tensor as a real one (Note [Complex gradients]).
+struct ViewAsRealD {
+  static constexpr const char* kName = "ViewAsRealBackward0";
+  struct State {};
+  static State save(T) { return {}; }
+  static Tensor backward(T g, const State&) { return wick::view_as_complex(g.contiguous()); }
+  static Tensor forward(T t) { return wick::view_as_real(t); }
+};
+struct ViewAsComplexD {
+  static constexpr const char* kName = "ViewAsComplexBackward0";
+  struct State {};
+  static State save(T) { return {}; }
+  static Tensor backward(T g, const State&) { return wick::view_as_real(g); }
+  static Tensor forward(T t) { return wick::view_as_complex(t); }
+};
+// conj is its own adjoint: re - i im has the gradient g_re - i g_im.
+struct ConjD {
+  static constexpr const char* kName = "ConjBackward0";
+  struct State {};
+  static State save(T) { return {}; }
+  static Tensor backward(T g, const State&) { return wick::conj(g); }
+  static Tensor forward(T t) { return wick::conj(t); }
+};
+struct ConjPhysicalD : ConjD {
+  static constexpr const char* kName = "ConjPhysicalBackward0";
+};
 // The adjoint of a slicing view: places the gradient into zeros of the
 // input's shape. Its own derivative slices again, so double backward works.
 template <class D>
 struct EmbedBackward {
   static constexpr const char* kName = D::kEmbedName;
+  static constexpr bool kComplex = true;  // linear with real coefficients: the same formula
   typename D::State state;
   tensor_list backward(Node& n, tensor_list& g) {
     if (!n.should_compute_output(0)) return {Tensor()};
@@ -239,6 +269,22 @@ Tensor diagonal_ag(DispatchKeySet ks, T self, std::int64_t offset, std::int64_t 
   static const auto op = op_handle<Tensor(T, std::int64_t, std::int64_t, std::int64_t)>("torch.diagonal");
   return view_autograd<DiagonalD>(op, ks, self, offset, dim1, dim2);
 }
+Tensor view_as_real_ag(DispatchKeySet ks, T self) {
+  static const auto op = op_handle<Tensor(T)>("torch.view_as_real");
+  return view_autograd<ViewAsRealD>(op, ks, self);
+}
+Tensor view_as_complex_ag(DispatchKeySet ks, T self) {
+  static const auto op = op_handle<Tensor(T)>("torch.view_as_complex");
+  return view_autograd<ViewAsComplexD>(op, ks, self);
+}
+Tensor conj_ag(DispatchKeySet ks, T self) {
+  static const auto op = op_handle<Tensor(T)>("torch.conj");
+  return view_autograd<ConjD>(op, ks, self);
+}
+Tensor conj_physical_ag(DispatchKeySet ks, T self) {
+  static const auto op = op_handle<Tensor(T)>("torch.conj_physical");
+  return view_autograd<ConjPhysicalD>(op, ks, self);
+}
 Tensor select_ag(DispatchKeySet ks, T self, std::int64_t dim, std::int64_t index) {
   static const auto op = op_handle<Tensor(T, std::int64_t, std::int64_t)>("torch.select");
   return view_autograd<SelectD>(op, ks, self, dim, index);
@@ -294,6 +340,7 @@ Tensor to_device_ag(DispatchKeySet ks, T self, Device device, std::optional<Scal
 
 struct CopyBackward {
   static constexpr const char* kName = "CopyBackwards";
+  static constexpr bool kComplex = true;  // a complex gradient for a real source keeps its real part
   // The source's gradient goes back to its device and dtype.
   Device src_device;
   ScalarType src_dtype = ScalarType::kFloat32;
@@ -327,6 +374,7 @@ Tensor copy_ag(DispatchKeySet ks, T self, T src, bool non_blocking) {
 
 struct FillBackward {
   static constexpr const char* kName = "FillBackward0";
+  static constexpr bool kComplex = true;  // linear with real coefficients: the same formula
   tensor_list backward(Node& n, tensor_list& g) {
     return {n.should_compute_output(0) ? wick::mul(g[0], scalar(0.0)) : Tensor()};
   }
@@ -542,6 +590,10 @@ class AutogradFallback final : public BoxedFunctor {
 void register_autograd_shape(std::vector<std::unique_ptr<Library>>& out) {
   auto torch = std::make_unique<Library>("torch", DispatchKey::kAutograd);
   torch->impl("reshape", &reshape_ag)
+      .impl("view_as_real", &view_as_real_ag)
+      .impl("view_as_complex", &view_as_complex_ag)
+      .impl("conj", &conj_ag)
+      .impl("conj_physical", &conj_physical_ag)
       .impl("transpose", &transpose_ag)
       .impl("t", &t_ag)
       .impl("permute", &permute_ag)

@@ -28,6 +28,17 @@
 
 namespace wick::autograd {
 
+/// True when formula F is written for complex tensors (Note [Complex
+/// gradients] in wick/autograd.h): F::kComplex.
+template <class F>
+constexpr bool handles_complex() {
+  if constexpr (requires { F::kComplex; }) {
+    return F::kComplex;
+  } else {
+    return false;
+  }
+}
+
 template <class F>
 class FormulaNode final : public Node {
  public:
@@ -46,6 +57,7 @@ class FormulaNode final : public Node {
     }
   }
   void release_variables() override { f.release(); }
+  [[nodiscard]] bool complex_gradients() const noexcept override { return handles_complex<F>(); }
   /// Unpacks a saved tensor of this node.
   Tensor unpack(const SavedVariable& v) { return v.unpack(shared_from_this()); }
 };
@@ -140,11 +152,15 @@ inline Tensor matrix_product(const Tensor& a, const Tensor& b) {
   return a.dim() == 3 ? wick::bmm(a, b) : wick::mm(a, b);
 }
 /// dA of C = A B, given dC and B; `a_column_major` from A at the forward.
-inline Tensor product_grad_left(const Tensor& grad, const Tensor& b, bool a_column_major) {
+/// Complex operands: dA = dC B^H (Note [Complex gradients] in wick/autograd.h).
+inline Tensor product_grad_left(const Tensor& grad, const Tensor& b_in, bool a_column_major) {
+  const Tensor b = wick::conj(b_in);
   return a_column_major ? matrix_t(matrix_product(b, matrix_t(grad))) : matrix_product(grad, matrix_t(b));
 }
 /// dB of C = A B, given dC and A; `b_column_major` from B at the forward.
-inline Tensor product_grad_right(const Tensor& grad, const Tensor& a, bool b_column_major) {
+/// Complex operands: dB = A^H dC.
+inline Tensor product_grad_right(const Tensor& grad, const Tensor& a_in, bool b_column_major) {
+  const Tensor a = wick::conj(a_in);
   return b_column_major ? matrix_t(matrix_product(matrix_t(grad), a)) : matrix_product(matrix_t(a), grad);
 }
 
@@ -159,12 +175,28 @@ inline Tensor product_grad_right(const Tensor& grad, const Tensor& a, bool b_col
 // `dself(self, other, like)` / `dother(...)`, the partial derivatives
 // (binary_autograd<D>); one that PyTorch does not differentiate throws
 // there, naming itself, so only a gradient that is asked for fails.
+// A unary D with kHolomorphic is analytic, its apply the complex derivative
+// too: its backward on complex tensors is grad * conj(f'(z)), computed as
+// conj(apply(conj(grad))) (Note [Complex gradients] in wick/autograd.h).
+template <class D>
+constexpr bool is_holomorphic() {
+  if constexpr (requires { D::kHolomorphic; }) {
+    return D::kHolomorphic;
+  } else {
+    return false;
+  }
+}
+
 template <class D>
 struct UnaryBackward {
   static constexpr const char* kName = D::kName;
+  static constexpr bool kComplex = is_holomorphic<D>() || handles_complex<D>();
   SavedVariable self, out;
   tensor_list backward(FormulaNode<UnaryBackward>& n, tensor_list& g) {
     if (!n.should_compute_output(0)) return {Tensor()};
+    if constexpr (is_holomorphic<D>()) {
+      if (is_complex(g[0].dtype())) return {wick::conj(D::apply(wick::conj(g[0]), n.unpack(self), n.unpack(out)))};
+    }
     return {D::apply(g[0], n.unpack(self), n.unpack(out))};
   }
   void release() {

@@ -18,25 +18,30 @@ struct NegD {
   static constexpr const char* kOp = "torch.neg";
   static constexpr const char* kName = "NegBackward0";
   static constexpr bool kSelf = false, kOut = false;
+  static constexpr bool kHolomorphic = true;
   static Tensor apply(T g, T, T) { return wick::neg(g); }
 };
 struct ExpD {
   static constexpr const char* kOp = "torch.exp";
   static constexpr const char* kName = "ExpBackward0";
   static constexpr bool kSelf = false, kOut = true;
+  static constexpr bool kHolomorphic = true;
   static Tensor apply(T g, T, T out) { return wick::mul(g, out); }
 };
 struct LogD {
   static constexpr const char* kOp = "torch.log";
   static constexpr const char* kName = "LogBackward0";
   static constexpr bool kSelf = true, kOut = false;
+  static constexpr bool kHolomorphic = true;
   static Tensor apply(T g, T self, T) { return wick::div(g, self); }
 };
 struct AbsD {
   static constexpr const char* kOp = "torch.abs";
   static constexpr const char* kName = "AbsBackward0";
   static constexpr bool kSelf = true, kOut = false;
+  static constexpr bool kComplex = true;  // |z|' is sgn(z) = z / |z|: the gradient of |z| over (re, im)
   static Tensor apply(T g, T self, T) {
+    if (is_complex(self.dtype())) return wick::mul(g, wick::sgn(self));
     Tensor zero = scalar(0.0);
     Tensor sign = wick::sub(as_float(wick::gt(self, zero), g), as_float(wick::lt(self, zero), g));
     return wick::mul(g, sign);
@@ -46,30 +51,35 @@ struct SqrtD {
   static constexpr const char* kOp = "torch.sqrt";
   static constexpr const char* kName = "SqrtBackward0";
   static constexpr bool kSelf = false, kOut = true;
+  static constexpr bool kHolomorphic = true;
   static Tensor apply(T g, T, T out) { return wick::div(g, wick::mul(out, scalar(2.0))); }
 };
 struct SinD {
   static constexpr const char* kOp = "torch.sin";
   static constexpr const char* kName = "SinBackward0";
   static constexpr bool kSelf = true, kOut = false;
+  static constexpr bool kHolomorphic = true;
   static Tensor apply(T g, T self, T) { return wick::mul(g, wick::cos(self)); }
 };
 struct CosD {
   static constexpr const char* kOp = "torch.cos";
   static constexpr const char* kName = "CosBackward0";
   static constexpr bool kSelf = true, kOut = false;
+  static constexpr bool kHolomorphic = true;
   static Tensor apply(T g, T self, T) { return wick::neg(wick::mul(g, wick::sin(self))); }
 };
 struct TanhD {
   static constexpr const char* kOp = "torch.tanh";
   static constexpr const char* kName = "TanhBackward0";
   static constexpr bool kSelf = false, kOut = true;
+  static constexpr bool kHolomorphic = true;
   static Tensor apply(T g, T, T out) { return wick::mul(g, wick::rsub(wick::mul(out, out), scalar(1.0))); }
 };
 struct SigmoidD {
   static constexpr const char* kOp = "torch.sigmoid";
   static constexpr const char* kName = "SigmoidBackward0";
   static constexpr bool kSelf = false, kOut = true;
+  static constexpr bool kHolomorphic = true;
   static Tensor apply(T g, T, T out) { return wick::mul(g, wick::mul(out, wick::rsub(out, scalar(1.0)))); }
 };
 // relu's gradient passes where the result is positive (or NaN): one
@@ -91,36 +101,42 @@ struct Exp2D {
   static constexpr const char* kOp = "torch.exp2";
   static constexpr const char* kName = "Exp2Backward0";
   static constexpr bool kSelf = false, kOut = true;
+  static constexpr bool kHolomorphic = true;
   static Tensor apply(T g, T, T out) { return wick::mul(g, wick::mul(out, scalar(std::numbers::ln2))); }
 };
 struct Expm1D {
   static constexpr const char* kOp = "torch.expm1";
   static constexpr const char* kName = "Expm1Backward0";
   static constexpr bool kSelf = false, kOut = true;
+  static constexpr bool kHolomorphic = true;
   static Tensor apply(T g, T, T out) { return wick::mul(g, wick::add(out, scalar(1.0))); }
 };
 struct Log2D {
   static constexpr const char* kOp = "torch.log2";
   static constexpr const char* kName = "Log2Backward0";
   static constexpr bool kSelf = true, kOut = false;
+  static constexpr bool kHolomorphic = true;
   static Tensor apply(T g, T self, T) { return wick::div(g, wick::mul(self, scalar(std::numbers::ln2))); }
 };
 struct Log10D {
   static constexpr const char* kOp = "torch.log10";
   static constexpr const char* kName = "Log10Backward0";
   static constexpr bool kSelf = true, kOut = false;
+  static constexpr bool kHolomorphic = true;
   static Tensor apply(T g, T self, T) { return wick::div(g, wick::mul(self, scalar(std::numbers::ln10))); }
 };
 struct Log1pD {
   static constexpr const char* kOp = "torch.log1p";
   static constexpr const char* kName = "Log1PBackward0";
   static constexpr bool kSelf = true, kOut = false;
+  static constexpr bool kHolomorphic = true;
   static Tensor apply(T g, T self, T) { return wick::div(g, wick::add(self, scalar(1.0))); }
 };
 struct RsqrtD {  // d(x^-1/2) = -1/2 x^-3/2 = -1/2 out^3
   static constexpr const char* kOp = "torch.rsqrt";
   static constexpr const char* kName = "RsqrtBackward0";
   static constexpr bool kSelf = false, kOut = true;
+  static constexpr bool kHolomorphic = true;
   static Tensor apply(T g, T, T out) {
     return wick::mul(g, wick::mul(wick::mul(out, wick::mul(out, out)), scalar(-0.5)));
   }
@@ -129,18 +145,21 @@ struct ReciprocalD {  // d(1/x) = -1/x^2 = -out^2
   static constexpr const char* kOp = "torch.reciprocal";
   static constexpr const char* kName = "ReciprocalBackward0";
   static constexpr bool kSelf = false, kOut = true;
+  static constexpr bool kHolomorphic = true;
   static Tensor apply(T g, T, T out) { return wick::neg(wick::mul(g, wick::mul(out, out))); }
 };
 struct TanD {  // 1 + tan^2
   static constexpr const char* kOp = "torch.tan";
   static constexpr const char* kName = "TanBackward0";
   static constexpr bool kSelf = false, kOut = true;
+  static constexpr bool kHolomorphic = true;
   static Tensor apply(T g, T, T out) { return wick::mul(g, wick::add(wick::mul(out, out), scalar(1.0))); }
 };
 struct AsinD {  // 1 / sqrt(1 - x^2)
   static constexpr const char* kOp = "torch.asin";
   static constexpr const char* kName = "AsinBackward0";
   static constexpr bool kSelf = true, kOut = false;
+  static constexpr bool kHolomorphic = true;
   static Tensor apply(T g, T self, T) {
     return wick::div(g, wick::sqrt(wick::rsub(wick::mul(self, self), scalar(1.0))));
   }
@@ -149,6 +168,7 @@ struct AcosD {
   static constexpr const char* kOp = "torch.acos";
   static constexpr const char* kName = "AcosBackward0";
   static constexpr bool kSelf = true, kOut = false;
+  static constexpr bool kHolomorphic = true;
   static Tensor apply(T g, T self, T) {
     return wick::neg(wick::div(g, wick::sqrt(wick::rsub(wick::mul(self, self), scalar(1.0)))));
   }
@@ -157,18 +177,21 @@ struct AtanD {  // 1 / (1 + x^2)
   static constexpr const char* kOp = "torch.atan";
   static constexpr const char* kName = "AtanBackward0";
   static constexpr bool kSelf = true, kOut = false;
+  static constexpr bool kHolomorphic = true;
   static Tensor apply(T g, T self, T) { return wick::div(g, wick::add(wick::mul(self, self), scalar(1.0))); }
 };
 struct SinhD {
   static constexpr const char* kOp = "torch.sinh";
   static constexpr const char* kName = "SinhBackward0";
   static constexpr bool kSelf = true, kOut = false;
+  static constexpr bool kHolomorphic = true;
   static Tensor apply(T g, T self, T) { return wick::mul(g, wick::cosh(self)); }
 };
 struct CoshD {
   static constexpr const char* kOp = "torch.cosh";
   static constexpr const char* kName = "CoshBackward0";
   static constexpr bool kSelf = true, kOut = false;
+  static constexpr bool kHolomorphic = true;
   static Tensor apply(T g, T self, T) { return wick::mul(g, wick::sinh(self)); }
 };
 struct ErfD {  // 2/sqrt(pi) exp(-x^2)
@@ -191,6 +214,7 @@ struct AcoshD {  // 1 / sqrt(x^2 - 1)
   static constexpr const char* kOp = "torch.acosh";
   static constexpr const char* kName = "AcoshBackward0";
   static constexpr bool kSelf = true, kOut = false;
+  static constexpr bool kHolomorphic = true;
   static Tensor apply(T g, T self, T) {
     return wick::div(g, wick::sqrt(wick::sub(wick::mul(self, self), scalar(1.0))));
   }
@@ -199,6 +223,7 @@ struct AsinhD {  // 1 / sqrt(x^2 + 1)
   static constexpr const char* kOp = "torch.asinh";
   static constexpr const char* kName = "AsinhBackward0";
   static constexpr bool kSelf = true, kOut = false;
+  static constexpr bool kHolomorphic = true;
   static Tensor apply(T g, T self, T) {
     return wick::div(g, wick::sqrt(wick::add(wick::mul(self, self), scalar(1.0))));
   }
@@ -207,12 +232,14 @@ struct AtanhD {  // 1 / (1 - x^2)
   static constexpr const char* kOp = "torch.atanh";
   static constexpr const char* kName = "AtanhBackward0";
   static constexpr bool kSelf = true, kOut = false;
+  static constexpr bool kHolomorphic = true;
   static Tensor apply(T g, T self, T) { return wick::div(g, wick::rsub(wick::mul(self, self), scalar(1.0))); }
 };
 struct SquareD {  // PyTorch records square as pow(self, 2)
   static constexpr const char* kOp = "torch.square";
   static constexpr const char* kName = "PowBackward0";
   static constexpr bool kSelf = true, kOut = false;
+  static constexpr bool kHolomorphic = true;
   static Tensor apply(T g, T self, T) { return wick::mul(g, wick::mul(self, scalar(2.0))); }
 };
 

@@ -59,12 +59,14 @@ Tensor view_as_complex_kernel(T self) {
   return make_view(self, sizes, strides, self.storage_offset() / 2, to_complex_dtype(t));
 }
 
-Tensor real_kernel(T self) { return is_complex(self.dtype()) ? select(view_as_real_kernel(self), -1, 0) : self; }
+// Through the dispatcher (not view_as_real_kernel): the parts of a tensor
+// that requires grad are differentiable views.
+Tensor real_kernel(T self) { return is_complex(self.dtype()) ? select(view_as_real(self), -1, 0) : self; }
 
 Tensor imag_kernel(T self) {
   WICK_CHECK(is_complex(self.dtype()), RuntimeError,
              "torch.imag: imag is not implemented for tensors with non-complex dtypes.");
-  return select(view_as_real_kernel(self), -1, 1);
+  return select(view_as_real(self), -1, 1);
 }
 
 // A copy with the imaginary parts negated (0 - imag: -0 for +0, as PyTorch's conj).
@@ -97,12 +99,11 @@ Tensor from_parts(T re, T im, const char* op) {
              " but got scalar type ", type_title(im.dtype()), " for second argument");
   WICK_CHECK(t != ScalarType::kFloat16, RuntimeError, op,
              ": float16 parts would make complex32 (ComplexHalf), which wick does not have");
-  const Device device = common_device(op, re, im);
-  Tensor out = make_empty(broadcast_shapes(re.sizes(), im.sizes(), op), to_complex_dtype(t), device);
-  const Tensor parts = view_as_real_kernel(out);
-  select(parts, -1, 0).copy_(re);
-  select(parts, -1, 1).copy_(im);
-  return out;
+  (void)common_device(op, re, im);
+  // The pairs (re, im) side by side, seen as complex: differentiable
+  // through stack and view_as_complex.
+  const DimVector shape = broadcast_shapes(re.sizes(), im.sizes(), op);
+  return view_as_complex(stack({re.expand(shape), im.expand(shape)}, -1));
 }
 
 Tensor complex_kernel(T real, T imag) { return from_parts(real, imag, "torch.complex"); }

@@ -55,6 +55,7 @@ DimVector inverse_permutation(IntArrayRef perm);
 // Each adds its registration blocks to `out`.
 void register_composite_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_complex_kernels(std::vector<std::unique_ptr<Library>>& out);
+void register_fft_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_sorting_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_index_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_numeric_kernels(std::vector<std::unique_ptr<Library>>& out);

@@ -66,6 +66,7 @@ void register_builtins() {
     register_torch_catalog(libs);
     register_composite_kernels(libs);
     register_complex_kernels(libs);
+    register_fft_kernels(libs);
     register_sorting_kernels(libs);
     register_index_kernels(libs);
     register_numeric_kernels(libs);
@@ -106,6 +107,7 @@ void register_builtins() {
     autograd::register_autograd_conv(libs);
     autograd::register_autograd_lapack(libs);
     autograd::register_autograd_special(libs);
+    autograd::register_autograd_fft(libs);
     auto& reg = Registry::get();
     reg.missing_kernel_hint.store(&missing_kernel_hint, std::memory_order_release);
     set_host_copy(&host_copy_through_dispatch);

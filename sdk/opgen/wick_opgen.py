@@ -113,8 +113,9 @@ wick/schema.h) at the start of a line; indented `key: value` lines follow.
               a new tensor), device_copy (copies between devices: no meta
               check), data_dependent (the result's shape depends on the
               values: no meta check), no_derivative (none in PyTorch
-              either: backward through it fails naming it, and opcheck
-              checks that it does), device=cuda (the checks need such a
+              either, or none in wick yet where the README says so:
+              backward through it fails naming it, and opcheck checks
+              that it does), device=cuda (the checks need such a
               device),
               inplace_check=structured (X_ refuses a self of another size
               than X's result as PyTorch's structured kernels do, "Bad

@@ -38,7 +38,7 @@ struct SignatureDivergence {
 const SignatureDivergence kSignatureDivergences[] = {
     {{"torch.zeros(*", "torch.ones(*", "torch.empty(*", "torch.full(*", "torch.rand(*", "torch.randn(*",
       "torch.randint(*", "torch.randperm(*", "torch.arange(*", "torch.linspace(*", "torch.eye(*", "torch.tensor(*",
-      "torch.*_like(*", "torch.tril_indices(*", "torch.triu_indices(*"},
+      "torch.*_like(*", "torch.tril_indices(*", "torch.triu_indices(*", "torch.fft.fftfreq(*", "torch.fft.rfftfreq(*"},
      "creation functions take dtype= and device= but not PyTorch's layout=, pin_memory=, names=, generator=, "
      "memory_format= or out= (wick has strided tensors only, no pinned memory, named tensors or generator objects); "
      "`wick eval` takes requires_grad= as PyTorch does"},

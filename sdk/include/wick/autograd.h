@@ -106,6 +106,11 @@ class WICK_API Node : public std::enable_shared_from_this<Node> {
   [[nodiscard]] virtual std::string name() const = 0;
   /// Frees saved tensors (after a backward without retain_graph).
   virtual void release_variables() {}
+  /// True when this node's formula is right for complex tensors (Note
+  /// [Complex gradients]). Custom Functions answer true: their backward is
+  /// their author's, as in PyTorch. A node that answers false refuses to
+  /// record an operation with a complex input or output.
+  [[nodiscard]] virtual bool complex_gradients() const noexcept { return true; }
 
   [[nodiscard]] const std::vector<Edge>& next_edges() const noexcept { return next_edges_; }
   [[nodiscard]] std::vector<Edge>& mutable_next_edges() noexcept { return next_edges_; }
@@ -146,10 +151,18 @@ class WICK_API Node : public std::enable_shared_from_this<Node> {
 /// Makes `t` output `output_nr` of `fn` (registers its metadata on `fn`,
 /// sets grad_fn and the Autograd key). Integer and bool tensors are left alone.
 WICK_API void set_history(const Tensor& t, const std::shared_ptr<Node>& fn);
+// Note [Complex gradients]
+// A complex tensor's gradient is PyTorch's: the gradient of its real view,
+// dL/dre + i dL/dim (so (|z|^2).sum() has gradient 2z). A holomorphic
+// f's formula is then grad * conj(f'(z)); a product's is grad * conj(other).
+// Only formulas written for this are used on complex tensors: each built-in
+// formula says whether it is (Node::complex_gradients), and one that is not
+// refuses to record an operation with a complex input or output, naming
+// itself, instead of returning a wrong gradient. Forward mode (tangents) is
+// real only: a complex tangent is refused.
 /// True when a tensor of this dtype can require gradients: the floating
-/// dtypes, float16 and bfloat16 included. (Complex autograd, with its
-/// conjugate Wirtinger formulas, is not there yet.)
-[[nodiscard]] constexpr bool is_differentiable_type(ScalarType t) noexcept { return is_floating(t); }
+/// dtypes (float16 and bfloat16 included) and the complex ones.
+[[nodiscard]] constexpr bool is_differentiable_type(ScalarType t) noexcept { return is_floating(t) || is_complex(t); }
 
 /// A tensor kept for backward; see Note [Saved tensors].
 class WICK_API SavedVariable final {

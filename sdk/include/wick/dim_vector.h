@@ -85,6 +85,7 @@ class DimVector final {
   std::int64_t& operator[](std::size_t i) noexcept { return data()[i]; }
   std::int64_t operator[](std::size_t i) const noexcept { return data()[i]; }
   std::int64_t& back() noexcept { return data()[size_ - 1]; }
+  [[nodiscard]] std::int64_t back() const noexcept { return data()[size_ - 1]; }
   [[nodiscard]] IntArrayRef ref() const noexcept { return {data(), size_}; }
   operator IntArrayRef() const noexcept { return ref(); }  // NOLINT(implicit)
   std::int64_t* begin() noexcept { return data(); }
