@@ -55,14 +55,31 @@ bool smooth(I64 n) {
   return n == 1;
 }
 
-// exp(sign * 2 pi i * num / den), the phase reduced exactly first.
+// exp(sign * 2 pi i * num / den), exact at the multiples of pi / 2: the
+// phase is reduced in integers to the nearest quarter turn q and a rest of
+// at most an eighth of a turn, whose cosine and sine are rotated by q
+// quarter turns exactly (PyTorch's pocketfft is exact there too, so a
+// frequency that is zero comes out as 0, not as 1e-17).
 Cx<double> unit(I64 num, I64 den, double sign) {
-  const I64 r = num % den;
-  const double a = sign * 2.0 * std::numbers::pi * static_cast<double>(r) / static_cast<double>(den);
-  return {std::cos(a), std::sin(a)};
+  using U = unsigned __int128;
+  const U four_r = static_cast<U>(num % den) * 4;
+  const auto q = static_cast<I64>((four_r + static_cast<U>(den) / 2) / static_cast<U>(den));  // 0 .. 4
+  const double rest = static_cast<double>(static_cast<__int128>(four_r) - static_cast<__int128>(q) * den) /
+                      static_cast<double>(den);  // in quarter turns, |rest| <= 1/2
+  const double a = sign * (std::numbers::pi / 2) * rest;
+  const double c = rest == 0 ? 1.0 : std::cos(a);
+  const double s = rest == 0 ? 0.0 : std::sin(a);
+  switch ((q % 4) * (sign > 0 ? 1 : 3) % 4) {  // multiply by (sign i)^q
+    case 0: return {c, s};
+    case 1: return {-s, c};
+    case 2: return {-c, -s};
+    default: return {s, -c};
+  }
 }
 
 /// The unnormalised DFT of one length and direction (forward: exp(-...)).
+/// Bluestein's convolution runs in double whatever R is: its chirps turn
+/// through n^2 / 2 periods, and in float its rounding would grow with n.
 template <typename R>
 class Dft {
  public:
@@ -82,27 +99,23 @@ class Dft {
     for (I64 j = 0; j < n; ++j) {
       const auto sq = static_cast<I64>((static_cast<unsigned __int128>(j) * static_cast<unsigned __int128>(j)) %
                                        static_cast<unsigned __int128>(2 * n));
-      chirp_[j] = Cx<R>(unit(sq, 2 * n, sign));
+      chirp_[j] = unit(sq, 2 * n, sign);
     }
     // The convolution's kernel conj(w_m) at m and M - m, as a spectrum, over M.
-    std::vector<Cx<R>> b(static_cast<std::size_t>(m_), Cx<R>(0));
+    std::vector<Cx<double>> b(static_cast<std::size_t>(m_), Cx<double>(0));
     for (I64 j = 0; j < n; ++j) {
       b[j] = std::conj(chirp_[j]);
       if (j > 0) b[m_ - j] = b[j];
     }
     kernel_.resize(static_cast<std::size_t>(m_));
     fwd_->transform(b.data(), kernel_.data());
-    const R scale = R(1) / static_cast<R>(m_);
-    for (Cx<R>& k : kernel_) k *= scale;
+    for (Cx<double>& k : kernel_) k /= static_cast<double>(m_);
   }
 
   [[nodiscard]] I64 size() const noexcept { return n_; }
-  /// Scratch elements run() needs.
-  [[nodiscard]] I64 work_size() const noexcept { return 2 * m_; }
 
-  /// out = DFT(in); `in` and `out` are distinct arrays of size(); `work`
-  /// holds work_size() elements.
-  void run(const Cx<R>* in, Cx<R>* out, Cx<R>* work) const {
+  /// out = DFT(in); `in` and `out` are distinct arrays of size().
+  void run(const Cx<R>* in, Cx<R>* out) const {
     if (n_ == 1) {
       out[0] = in[0];
       return;
@@ -111,22 +124,24 @@ class Dft {
       direct_->transform(in, out);
       return;
     }
-    Cx<R>* a = work;
-    Cx<R>* spectrum = work + m_;
-    for (I64 j = 0; j < n_; ++j) a[j] = in[j] * chirp_[j];
-    for (I64 j = n_; j < m_; ++j) a[j] = Cx<R>(0);
+    thread_local std::vector<Cx<double>> work;
+    work.resize(static_cast<std::size_t>(2 * m_));
+    Cx<double>* a = work.data();
+    Cx<double>* spectrum = a + m_;
+    for (I64 j = 0; j < n_; ++j) a[j] = Cx<double>(in[j]) * chirp_[j];
+    for (I64 j = n_; j < m_; ++j) a[j] = Cx<double>(0);
     fwd_->transform(a, spectrum);
     for (I64 k = 0; k < m_; ++k) spectrum[k] *= kernel_[k];
     inv_->transform(spectrum, a);
-    for (I64 k = 0; k < n_; ++k) out[k] = a[k] * chirp_[k];
+    for (I64 k = 0; k < n_; ++k) out[k] = Cx<R>(a[k] * chirp_[k]);
   }
 
  private:
   I64 n_;
   std::optional<kissfft<R>> direct_;
   I64 m_ = 0;
-  std::optional<kissfft<R>> fwd_, inv_;
-  std::vector<Cx<R>> chirp_, kernel_;
+  std::optional<kissfft<double>> fwd_, inv_;
+  std::vector<Cx<double>> chirp_, kernel_;
 };
 
 /// A one-dimensional real transform of length n: the complex DFT it runs
@@ -199,13 +214,13 @@ void c2c_dim(Cx<R>* data, IntArrayRef sizes, I64 dim, bool inverse) {
   if (lines.count == 0 || lines.n <= 1) return;
   const auto dft = dft_plan<R>(lines.n, inverse);
   const I64 n = lines.n;
-  for_lines<R>(lines.count, n, 2 * n + dft->work_size(), [&](I64 first, I64 last, Cx<R>* buf) {
+  for_lines<R>(lines.count, n, 2 * n, [&](I64 first, I64 last, Cx<R>* buf) {
     Cx<R>* in = buf;
     Cx<R>* out = buf + n;
     for (I64 l = first; l < last; ++l) {
       Cx<R>* line = data + lines.start(l);
       for (I64 k = 0; k < n; ++k) in[k] = line[k * lines.inner];
-      dft->run(in, out, buf + 2 * n);
+      dft->run(in, out);
       for (I64 k = 0; k < n; ++k) line[k * lines.inner] = out[k];
     }
   });
@@ -224,16 +239,15 @@ void r2c_dim(const R* src, Cx<R>* dst, IntArrayRef sizes, I64 dim, bool onesided
   const RealPlan<R> plan = real_plan<R>(n, false);
   const bool even = n % 2 == 0;
   const I64 m = even ? n / 2 : n;  // the complex DFT's length
-  for_lines<R>(lines.count, n, 2 * m + half + plan.dft->work_size(), [&](I64 first, I64 last, Cx<R>* buf) {
+  for_lines<R>(lines.count, n, 2 * m + half, [&](I64 first, I64 last, Cx<R>* buf) {
     Cx<R>* in = buf;
     Cx<R>* z = buf + m;
     Cx<R>* x = buf + 2 * m;
-    Cx<R>* work = buf + 2 * m + half;
     for (I64 l = first; l < last; ++l) {
       const R* line = src + lines.start(l);
       if (even) {
         for (I64 j = 0; j < m; ++j) in[j] = Cx<R>(line[2 * j * lines.inner], line[(2 * j + 1) * lines.inner]);
-        plan.dft->run(in, z, work);
+        plan.dft->run(in, z);
         for (I64 k = 0; k < half; ++k) {
           const Cx<R> a = z[k % m];
           const Cx<R> b = std::conj(z[(m - k % m) % m]);
@@ -241,10 +255,14 @@ void r2c_dim(const R* src, Cx<R>* dst, IntArrayRef sizes, I64 dim, bool onesided
           const Cx<R> o = (a - b) * Cx<R>(0, R(-0.5));
           x[k] = e + plan.twiddles[k] * o;
         }
+        // The zero and Nyquist frequencies of a real signal are real: E_0 +- O_0.
+        x[0] = Cx<R>(z[0].real() + z[0].imag(), R(0));
+        x[m] = Cx<R>(z[0].real() - z[0].imag(), R(0));
       } else {
         for (I64 j = 0; j < n; ++j) in[j] = Cx<R>(line[j * lines.inner], R(0));
-        plan.dft->run(in, z, work);
+        plan.dft->run(in, z);
         for (I64 k = 0; k < half; ++k) x[k] = z[k];
+        x[0] = Cx<R>(x[0].real(), R(0));  // the zero frequency of a real signal is real
       }
       const I64 out_start = (l / lines.inner) * out_n * lines.inner + l % lines.inner;
       Cx<R>* out = dst + out_start;
@@ -265,11 +283,10 @@ void c2r_dim(const Cx<R>* src, R* dst, IntArrayRef sizes, I64 dim, I64 n) {
   const RealPlan<R> plan = real_plan<R>(n, true);
   const bool even = n % 2 == 0;
   const I64 m = even ? n / 2 : n;
-  for_lines<R>(lines.count, n, 2 * m + half + plan.dft->work_size(), [&](I64 first, I64 last, Cx<R>* buf) {
+  for_lines<R>(lines.count, n, 2 * m + half, [&](I64 first, I64 last, Cx<R>* buf) {
     Cx<R>* in = buf;
     Cx<R>* z = buf + m;
     Cx<R>* x = buf + 2 * m;
-    Cx<R>* work = buf + 2 * m + half;
     for (I64 l = first; l < last; ++l) {
       const Cx<R>* line = src + lines.start(l);
       for (I64 k = 0; k < half; ++k) x[k] = line[k * lines.inner];
@@ -282,7 +299,7 @@ void c2r_dim(const Cx<R>* src, R* dst, IntArrayRef sizes, I64 dim, I64 n) {
           const Cx<R> b = std::conj(x[m - k]);
           in[k] = (a + b) + Cx<R>(0, 1) * std::conj(plan.twiddles[k]) * (a - b);
         }
-        plan.dft->run(in, z, work);
+        plan.dft->run(in, z);
         for (I64 j = 0; j < m; ++j) {
           out[2 * j * lines.inner] = z[j].real();
           out[(2 * j + 1) * lines.inner] = z[j].imag();
@@ -290,7 +307,7 @@ void c2r_dim(const Cx<R>* src, R* dst, IntArrayRef sizes, I64 dim, I64 n) {
       } else {
         for (I64 k = 0; k < half; ++k) in[k] = x[k];
         for (I64 k = half; k < n; ++k) in[k] = std::conj(x[n - k]);
-        plan.dft->run(in, z, work);
+        plan.dft->run(in, z);
         for (I64 j = 0; j < n; ++j) out[j * lines.inner] = z[j].real();
       }
     }

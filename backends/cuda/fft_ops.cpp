@@ -108,7 +108,8 @@ void c2c_dim(const Tensor& t, I64 dim, bool inverse, const char* op) {
 void scale(const Tensor& t, I64 normalization, double signal) {
   if (normalization == 0 || t.numel() == 0) return;
   const double s = normalization == 1 ? 1.0 / std::sqrt(signal) : 1.0 / signal;
-  (is_complex(t.dtype()) ? view_as_real(t) : t).mul_(Scalar(s));
+  Tensor parts = is_complex(t.dtype()) ? view_as_real(t) : t;
+  parts.mul_(wrap_scalar(Scalar(s)));
 }
 
 double signal_size(IntArrayRef sizes, const DimVector& dims) {

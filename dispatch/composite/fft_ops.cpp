@@ -244,7 +244,9 @@ Tensor hfftn_impl(const char* fname, T input, OptInts s, OptInts dim, OptStr nor
 
 Tensor ihfftn_impl(const char* fname, T input, OptInts s, OptInts dim, OptStr norm) {
   // PyTorch 1.13's message for this one is its internal assertion's.
-  WICK_CHECK(!is_complex(input.dtype()), RuntimeError, "Expected self.is_floating_point() to be true, but got false.");
+  WICK_CHECK(!is_complex(input.dtype()), RuntimeError,
+             "Expected self.is_floating_point() to be true, but got false.  (Could this error message be improved?  "
+             "If so, please report an enhancement request to PyTorch.)");
   const Tensor x = promoted(input, false);
   const Plan p = nonempty_plan(fname, x, s, dim);
   const I64 scale = scaling(norm, false);

@@ -19,7 +19,9 @@
 ///      dtype and bumps its version, and returns `out`, the same TensorImpl.
 /// The result is a temporary, as in PyTorch's composite out= functions; the
 /// operators on the hot path are structured and write into `out` directly.
+#include <algorithm>
 #include <iterator>
+#include <optional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -45,6 +47,13 @@ class OutCopyKernel final : public BoxedFunctor {
     n_args_ = mine.arguments.size();
     WICK_INTERNAL_ASSERT(op_.schema().arguments.size() + 1 == n_args_ && mine.arguments.back().name == "out",
                          "out variant ", out_name, ": not ", name_, "'s arguments followed by out");
+    // A creation function (no tensor argument) makes its result in out's
+    // dtype unless dtype= says otherwise, as PyTorch's factories do.
+    const auto& arguments = op_.schema().arguments;
+    const bool creation = std::none_of(arguments.begin(), arguments.end(),
+                                       [](const SchemaArgument& a) { return a.type.kind == TypeKind::kTensor; });
+    for (std::size_t i = 0; creation && i < arguments.size(); ++i)
+      if (arguments[i].name == "dtype" && arguments[i].type.kind == TypeKind::kScalarType) dtype_index_ = i;
   }
 
   void operator()(const OperatorHandle&, DispatchKeySet, Stack& stack) override {
@@ -55,6 +64,15 @@ class OutCopyKernel final : public BoxedFunctor {
     Stack args(std::make_move_iterator(first), std::make_move_iterator(stack.end()));
     stack.erase(first, stack.end());
 
+    if (dtype_index_) {
+      Value& dtype = args[*dtype_index_];
+      if (dtype.is_none()) {
+        dtype = Value(out.dtype());
+      } else {
+        WICK_CHECK(dtype.to_dtype() == out.dtype(), RuntimeError, "dtype ", type_title(dtype.to_dtype()),
+                   " does not match dtype of out parameter (", type_title(out.dtype()), ")");
+      }
+    }
     std::vector<Tensor> inputs;
     for (const Value& v : args) {
       if (v.is_tensor()) inputs.push_back(v.to_tensor());
@@ -85,6 +103,7 @@ class OutCopyKernel final : public BoxedFunctor {
   std::string label_;    // in errors: "torch.clamp"
   bool differentiable_;  // PyTorch refuses out= with grad only for a differentiable operator
   std::size_t n_args_ = 0;
+  std::optional<std::size_t> dtype_index_;  // a creation function's dtype= (Note above, in the constructor)
 };
 
 }  // namespace
