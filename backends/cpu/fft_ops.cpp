@@ -77,6 +77,37 @@ Cx<double> unit(I64 num, I64 den, double sign) {
   }
 }
 
+/// Uninitialised scratch of complex numbers (each use writes before it
+/// reads): a zero-filled vector would write a long transform's buffers once
+/// more for nothing.
+template <typename R>
+class Scratch final {
+ public:
+  explicit Scratch(I64 count)
+      : data_(static_cast<Cx<R>*>(::operator new(sizeof(Cx<R>) * static_cast<std::size_t>(std::max<I64>(count, 1))))) {}
+  ~Scratch() { ::operator delete(data_); }
+  Scratch(const Scratch&) = delete;
+  Scratch& operator=(const Scratch&) = delete;
+  [[nodiscard]] Cx<R>* get() const noexcept { return data_; }
+
+ private:
+  Cx<R>* data_;
+};
+
+// Note [Long DFTs in four steps]
+// kissfft recurses depth first over the whole array: a DFT of 2^19 points
+// runs each butterfly pass over 4 MB, out of cache (12 ms, where PyTorch's
+// pocketfft takes 8 for the whole rfft of 2^20). A long smooth length
+// N = N1 N2 (N1 near sqrt(N)) runs as two passes of short DFTs instead,
+// each in cache and the lines of a pass spread over the threads:
+//   1. for each n2 < N2, the DFT over n1 of x[N2 n1 + n2] (a column of the
+//      N1 x N2 matrix x), times exp(-+2 pi i n2 k1 / N): row n2 of T;
+//   2. for each k1 < N1, the DFT over n2 of T[n2][k1]: X[k1 + N1 k2].
+// Columns are read and written kBlock at a time, a cache line or two of
+// each row, so that both passes stream through memory.
+inline constexpr I64 kSplitAbove = I64{1} << 13;
+inline constexpr I64 kBlock = 16;
+
 /// The unnormalised DFT of one length and direction (forward: exp(-...)).
 /// Bluestein's convolution runs in double whatever R is: its chirps turn
 /// through n^2 / 2 periods, and in float its rounding would grow with n.
@@ -85,16 +116,29 @@ class Dft {
  public:
   Dft(I64 n, bool inverse) : n_(n) {
     if (n == 1) return;  // the identity
+    const double sign = inverse ? 1.0 : -1.0;
     if (smooth(n)) {
-      direct_.emplace(static_cast<std::size_t>(n), inverse);
+      if (n <= kSplitAbove) {
+        direct_.emplace(static_cast<std::size_t>(n), inverse);
+        return;
+      }
+      // Note [Long DFTs in four steps]: N1 the largest divisor up to sqrt(n).
+      n1_ = 1;
+      for (I64 d = 2; d * d <= n; ++d)
+        if (n % d == 0) n1_ = d;
+      n2_ = n / n1_;
+      first_ = std::make_shared<const Dft<R>>(n1_, inverse);
+      second_ = std::make_shared<const Dft<R>>(n2_, inverse);
+      twiddles_.resize(static_cast<std::size_t>(n));
+      for (I64 j2 = 0; j2 < n2_; ++j2)
+        for (I64 k1 = 0; k1 < n1_; ++k1) twiddles_[j2 * n1_ + k1] = Cx<R>(unit(j2 * k1, n, sign));
       return;
     }
     m_ = 2 * n - 1;
     while (!smooth(m_)) ++m_;
-    fwd_.emplace(static_cast<std::size_t>(m_), false);
-    inv_.emplace(static_cast<std::size_t>(m_), true);
+    fwd_ = std::make_shared<const Dft<double>>(m_, false);
+    inv_ = std::make_shared<const Dft<double>>(m_, true);
     // w_j = exp(-+ i pi j^2 / n) = exp(-+ 2 pi i (j^2 mod 2n) / 2n).
-    const double sign = inverse ? 1.0 : -1.0;
     chirp_.resize(static_cast<std::size_t>(n));
     for (I64 j = 0; j < n; ++j) {
       const auto sq = static_cast<I64>((static_cast<unsigned __int128>(j) * static_cast<unsigned __int128>(j)) %
@@ -108,7 +152,7 @@ class Dft {
       if (j > 0) b[m_ - j] = b[j];
     }
     kernel_.resize(static_cast<std::size_t>(m_));
-    fwd_->transform(b.data(), kernel_.data());
+    fwd_->run(b.data(), kernel_.data());
     for (Cx<double>& k : kernel_) k /= static_cast<double>(m_);
   }
 
@@ -118,69 +162,109 @@ class Dft {
   void run(const Cx<R>* in, Cx<R>* out) const {
     if (n_ == 1) {
       out[0] = in[0];
-      return;
-    }
-    if (direct_) {
+    } else if (direct_) {
       direct_->transform(in, out);
-      return;
+    } else if (first_) {
+      run_split(in, out);
+    } else {
+      run_bluestein(in, out);
     }
-    thread_local std::vector<Cx<double>> work;
-    work.resize(static_cast<std::size_t>(2 * m_));
+  }
+
+ private:
+  void run_split(const Cx<R>* in, Cx<R>* out) const {
+    const Scratch<R> t(n_);
+    // Pass 1: columns of the N1 x N2 input, blocks of kBlock columns.
+    const I64 blocks2 = (n2_ + kBlock - 1) / kBlock;
+    parallel_for(blocks2, 1, [&](I64 first, I64 last) {
+      const Scratch<R> buf(2 * kBlock * n1_);
+      Cx<R>* col = buf.get();
+      Cx<R>* res = buf.get() + kBlock * n1_;
+      for (I64 blk = first; blk < last; ++blk) {
+        const I64 j2 = blk * kBlock;
+        const I64 width = std::min(kBlock, n2_ - j2);
+        for (I64 j1 = 0; j1 < n1_; ++j1)
+          for (I64 b = 0; b < width; ++b) col[b * n1_ + j1] = in[n2_ * j1 + j2 + b];
+        for (I64 b = 0; b < width; ++b) {
+          first_->run(col + b * n1_, res + b * n1_);
+          Cx<R>* row = t.get() + (j2 + b) * n1_;
+          const Cx<R>* tw = twiddles_.data() + (j2 + b) * n1_;
+          for (I64 k1 = 0; k1 < n1_; ++k1) row[k1] = res[b * n1_ + k1] * tw[k1];
+        }
+      }
+    });
+    // Pass 2: columns of the N2 x N1 matrix T, blocks of kBlock columns.
+    const I64 blocks1 = (n1_ + kBlock - 1) / kBlock;
+    parallel_for(blocks1, 1, [&](I64 first, I64 last) {
+      const Scratch<R> buf(2 * kBlock * n2_);
+      Cx<R>* col = buf.get();
+      Cx<R>* res = buf.get() + kBlock * n2_;
+      for (I64 blk = first; blk < last; ++blk) {
+        const I64 k1 = blk * kBlock;
+        const I64 width = std::min(kBlock, n1_ - k1);
+        for (I64 j2 = 0; j2 < n2_; ++j2)
+          for (I64 b = 0; b < width; ++b) col[b * n2_ + j2] = t.get()[j2 * n1_ + k1 + b];
+        for (I64 b = 0; b < width; ++b) second_->run(col + b * n2_, res + b * n2_);
+        for (I64 k2 = 0; k2 < n2_; ++k2)
+          for (I64 b = 0; b < width; ++b) out[k1 + b + n1_ * k2] = res[b * n2_ + k2];
+      }
+    });
+  }
+
+  void run_bluestein(const Cx<R>* in, Cx<R>* out) const {
+    std::vector<Cx<double>> work(static_cast<std::size_t>(2 * m_));
     Cx<double>* a = work.data();
     Cx<double>* spectrum = a + m_;
     for (I64 j = 0; j < n_; ++j) a[j] = Cx<double>(in[j]) * chirp_[j];
     for (I64 j = n_; j < m_; ++j) a[j] = Cx<double>(0);
-    fwd_->transform(a, spectrum);
+    fwd_->run(a, spectrum);
     for (I64 k = 0; k < m_; ++k) spectrum[k] *= kernel_[k];
-    inv_->transform(spectrum, a);
+    inv_->run(spectrum, a);
     for (I64 k = 0; k < n_; ++k) out[k] = Cx<R>(a[k] * chirp_[k]);
   }
 
- private:
   I64 n_;
   std::optional<kissfft<R>> direct_;
+  // four steps
+  I64 n1_ = 0, n2_ = 0;
+  std::shared_ptr<const Dft<R>> first_, second_;
+  std::vector<Cx<R>> twiddles_;
+  // Bluestein
   I64 m_ = 0;
-  std::optional<kissfft<double>> fwd_, inv_;
+  std::shared_ptr<const Dft<double>> fwd_, inv_;
   std::vector<Cx<double>> chirp_, kernel_;
 };
+
+// A plan P(n, inverse) from a cache of at most 64 per type (a new one past
+// that starts the cache over); plans are immutable and shared by threads.
+template <typename P>
+std::shared_ptr<const P> cached_plan(I64 n, bool inverse) {
+  static std::mutex mutex;
+  static std::map<std::pair<I64, bool>, std::shared_ptr<const P>> cache;
+  const std::lock_guard lock(mutex);
+  if (auto it = cache.find({n, inverse}); it != cache.end()) return it->second;
+  if (cache.size() >= 64) cache.clear();
+  return cache[{n, inverse}] = std::make_shared<const P>(n, inverse);
+}
+
+template <typename R>
+std::shared_ptr<const Dft<R>> dft_plan(I64 n, bool inverse) {
+  return cached_plan<Dft<R>>(n, inverse);
+}
 
 /// A one-dimensional real transform of length n: the complex DFT it runs
 /// (of n / 2 for even n, else of n) and, for even n, the twiddles
 /// exp(-2 pi i k / n), k <= n / 2.
 template <typename R>
 struct RealPlan {
+  RealPlan(I64 n, bool inverse) : dft(dft_plan<R>(n % 2 == 0 ? n / 2 : n, inverse)) {
+    if (n % 2 != 0) return;
+    twiddles.resize(static_cast<std::size_t>(n / 2 + 1));
+    for (I64 k = 0; k <= n / 2; ++k) twiddles[k] = Cx<R>(unit(k, n, -1.0));
+  }
   std::shared_ptr<const Dft<R>> dft;
   std::vector<Cx<R>> twiddles;
 };
-
-template <typename R>
-std::shared_ptr<const Dft<R>> dft_plan(I64 n, bool inverse) {
-  static std::mutex mutex;
-  static std::map<std::pair<I64, bool>, std::shared_ptr<const Dft<R>>> cache;
-  const std::lock_guard lock(mutex);
-  auto& slot = cache[{n, inverse}];
-  if (!slot) {
-    if (cache.size() > 64) {  // bounded: a new length past 64 starts over
-      cache.clear();
-      return cache[{n, inverse}] = std::make_shared<const Dft<R>>(n, inverse);
-    }
-    slot = std::make_shared<const Dft<R>>(n, inverse);
-  }
-  return slot;
-}
-
-template <typename R>
-RealPlan<R> real_plan(I64 n, bool inverse) {
-  RealPlan<R> p;
-  if (n % 2 != 0) {
-    p.dft = dft_plan<R>(n, inverse);
-    return p;
-  }
-  p.dft = dft_plan<R>(n / 2, inverse);
-  p.twiddles.resize(static_cast<std::size_t>(n / 2 + 1));
-  for (I64 k = 0; k <= n / 2; ++k) p.twiddles[k] = Cx<R>(unit(k, n, -1.0));
-  return p;
-}
 
 // Lines along one dim of a contiguous tensor of `sizes`: line l starts at
 // (l / inner) * n * inner + l % inner and steps by inner.
@@ -202,8 +286,8 @@ Lines lines_of(IntArrayRef sizes, I64 dim) {
 template <typename R, typename Body>
 void for_lines(I64 count, I64 n, I64 width, Body body) {
   parallel_for(count, std::max<I64>(1, kGrainSize / std::max<I64>(n, 1)), [&](I64 first, I64 last) {
-    std::vector<Cx<R>> buffer(static_cast<std::size_t>(width));
-    body(first, last, buffer.data());
+    const Scratch<R> buffer(width);
+    body(first, last, buffer.get());
   });
 }
 
@@ -219,6 +303,11 @@ void c2c_dim(Cx<R>* data, IntArrayRef sizes, I64 dim, bool inverse) {
     Cx<R>* out = buf + n;
     for (I64 l = first; l < last; ++l) {
       Cx<R>* line = data + lines.start(l);
+      if (lines.inner == 1) {  // a contiguous line: no gather
+        dft->run(line, out);
+        std::copy(out, out + n, line);
+        continue;
+      }
       for (I64 k = 0; k < n; ++k) in[k] = line[k * lines.inner];
       dft->run(in, out);
       for (I64 k = 0; k < n; ++k) line[k * lines.inner] = out[k];
@@ -236,21 +325,30 @@ void r2c_dim(const R* src, Cx<R>* dst, IntArrayRef sizes, I64 dim, bool onesided
   const I64 n = lines.n;
   const I64 half = n / 2 + 1;
   const I64 out_n = onesided ? half : n;
-  const RealPlan<R> plan = real_plan<R>(n, false);
+  const auto plan_ptr = cached_plan<RealPlan<R>>(n, false);
+  const RealPlan<R>& plan = *plan_ptr;
   const bool even = n % 2 == 0;
   const I64 m = even ? n / 2 : n;  // the complex DFT's length
   for_lines<R>(lines.count, n, 2 * m + half, [&](I64 first, I64 last, Cx<R>* buf) {
     Cx<R>* in = buf;
     Cx<R>* z = buf + m;
-    Cx<R>* x = buf + 2 * m;
+    Cx<R>* spectrum = buf + 2 * m;
     for (I64 l = first; l < last; ++l) {
       const R* line = src + lines.start(l);
+      const I64 out_start = (l / lines.inner) * out_n * lines.inner + l % lines.inner;
+      Cx<R>* out = dst + out_start;
+      // A contiguous line's result goes straight to the output.
+      Cx<R>* x = lines.inner == 1 ? out : spectrum;
       if (even) {
-        for (I64 j = 0; j < m; ++j) in[j] = Cx<R>(line[2 * j * lines.inner], line[(2 * j + 1) * lines.inner]);
-        plan.dft->run(in, z);
-        for (I64 k = 0; k < half; ++k) {
-          const Cx<R> a = z[k % m];
-          const Cx<R> b = std::conj(z[(m - k % m) % m]);
+        if (lines.inner == 1) {  // the pairs of a contiguous line, read in place
+          plan.dft->run(reinterpret_cast<const Cx<R>*>(line), z);
+        } else {
+          for (I64 j = 0; j < m; ++j) in[j] = Cx<R>(line[2 * j * lines.inner], line[(2 * j + 1) * lines.inner]);
+          plan.dft->run(in, z);
+        }
+        for (I64 k = 1; k < m; ++k) {
+          const Cx<R> a = z[k];
+          const Cx<R> b = std::conj(z[m - k]);
           const Cx<R> e = (a + b) * R(0.5);
           const Cx<R> o = (a - b) * Cx<R>(0, R(-0.5));
           x[k] = e + plan.twiddles[k] * o;
@@ -264,10 +362,9 @@ void r2c_dim(const R* src, Cx<R>* dst, IntArrayRef sizes, I64 dim, bool onesided
         for (I64 k = 0; k < half; ++k) x[k] = z[k];
         x[0] = Cx<R>(x[0].real(), R(0));  // the zero frequency of a real signal is real
       }
-      const I64 out_start = (l / lines.inner) * out_n * lines.inner + l % lines.inner;
-      Cx<R>* out = dst + out_start;
-      for (I64 k = 0; k < half; ++k) out[k * lines.inner] = x[k];
-      for (I64 k = half; k < out_n; ++k) out[k * lines.inner] = std::conj(x[n - k]);
+      if (x != out)
+        for (I64 k = 0; k < half; ++k) out[k * lines.inner] = x[k];
+      for (I64 k = half; k < out_n; ++k) out[k * lines.inner] = std::conj(out[(n - k) * lines.inner]);
     }
   });
 }
@@ -280,7 +377,8 @@ void c2r_dim(const Cx<R>* src, R* dst, IntArrayRef sizes, I64 dim, I64 n) {
   const Lines lines = lines_of(sizes, dim);
   if (lines.count == 0) return;
   const I64 half = n / 2 + 1;
-  const RealPlan<R> plan = real_plan<R>(n, true);
+  const auto plan_ptr = cached_plan<RealPlan<R>>(n, true);
+  const RealPlan<R>& plan = *plan_ptr;
   const bool even = n % 2 == 0;
   const I64 m = even ? n / 2 : n;
   for_lines<R>(lines.count, n, 2 * m + half, [&](I64 first, I64 last, Cx<R>* buf) {

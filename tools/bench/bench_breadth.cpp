@@ -1,8 +1,9 @@
-// tools/bench/bench_breadth.cpp - the operator-breadth benchmarks: sort, topk, index_select, solve, svd, interpolate, conv_transpose2d.
+// tools/bench/bench_breadth.cpp - the operator-breadth benchmarks: sort, topk, index_select, solve, svd, rfft, interpolate, conv_transpose2d.
 /// \file
 /// The shapes the breadth issue names (README, "Benchmarks"): sort and topk
 /// of 10^6 floats, index_select of 10^6 rows of a [10^6, 16] table, solve and
-/// svd of 512 x 512, bilinear interpolation of an 8 x 64 x 128 x 128 batch to
+/// svd of 512 x 512, rfft of 2^20 floats (and of a prime length near it,
+/// 2^20 + 7, which both sides compute with Bluestein's algorithm), bilinear interpolation of an 8 x 64 x 128 x 128 batch to
 /// 256 x 256, and a DCGAN generator layer (ConvTranspose2d(256, 128, 4, 2,
 /// 1) on 16 x 256 x 8 x 8). bench_breadth_libtorch.cpp has the libtorch twin
 /// of each; the README's figures run each side in its own process
@@ -51,6 +52,20 @@ void wick_svd_512(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(wick::linalg::svd(a, false));
 }
 BENCHMARK(wick_svd_512)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+void wick_rfft_2p20(benchmark::State& state) {
+  wick::init();
+  const wick::Tensor x = wick::randn({std::int64_t{1} << 20});
+  for (auto _ : state) benchmark::DoNotOptimize(wick::fft::rfft(x));
+}
+BENCHMARK(wick_rfft_2p20)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+void wick_rfft_prime(benchmark::State& state) {
+  wick::init();
+  const wick::Tensor x = wick::randn({(std::int64_t{1} << 20) + 7});
+  for (auto _ : state) benchmark::DoNotOptimize(wick::fft::rfft(x));
+}
+BENCHMARK(wick_rfft_prime)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 void wick_interpolate_bilinear(benchmark::State& state) {
   wick::init();

@@ -45,6 +45,18 @@ void torch_svd_512(benchmark::State& state) {
 }
 BENCHMARK(torch_svd_512)->UseRealTime()->Unit(benchmark::kMillisecond);
 
+void torch_rfft_2p20(benchmark::State& state) {
+  const at::Tensor x = torch::randn({int64_t{1} << 20});
+  for (auto _ : state) benchmark::DoNotOptimize(at::fft_rfft(x));
+}
+BENCHMARK(torch_rfft_2p20)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+void torch_rfft_prime(benchmark::State& state) {
+  const at::Tensor x = torch::randn({(int64_t{1} << 20) + 7});
+  for (auto _ : state) benchmark::DoNotOptimize(at::fft_rfft(x));
+}
+BENCHMARK(torch_rfft_prime)->UseRealTime()->Unit(benchmark::kMillisecond);
+
 void torch_interpolate_bilinear(benchmark::State& state) {
   const at::Tensor x = torch::randn({8, 64, 128, 128});
   namespace F = torch::nn::functional;
