@@ -26,7 +26,9 @@
 /// length, direction and precision.
 #include <kissfft.hh>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <complex>
 #include <map>
 #include <memory>
@@ -60,15 +62,22 @@ bool smooth(I64 n) {
 // at most an eighth of a turn, whose cosine and sine are rotated by q
 // quarter turns exactly (PyTorch's pocketfft is exact there too, so a
 // frequency that is zero comes out as 0, not as 1e-17).
+// `den` is a signal's length or twice it, below 2^62 (a tensor of more
+// elements cannot be allocated), so 4 (num mod den) fits in 64 unsigned bits.
 Cx<double> unit(I64 num, I64 den, double sign) {
-  using U = unsigned __int128;
-  const U four_r = static_cast<U>(num % den) * 4;
-  const auto q = static_cast<I64>((four_r + static_cast<U>(den) / 2) / static_cast<U>(den));  // 0 .. 4
-  const double rest = static_cast<double>(static_cast<__int128>(four_r) - static_cast<__int128>(q) * den) /
-                      static_cast<double>(den);  // in quarter turns, |rest| <= 1/2
+  const auto d = static_cast<std::uint64_t>(den);
+  const std::uint64_t four_r = static_cast<std::uint64_t>(num % den) * 4;
+  const std::uint64_t q = (four_r + d / 2) / d;  // 0 .. 4
+  const double rest = (static_cast<double>(four_r) - static_cast<double>(q * d)) / static_cast<double>(den);
   const double a = sign * (std::numbers::pi / 2) * rest;
-  const double c = rest == 0 ? 1.0 : std::cos(a);
-  const double s = rest == 0 ? 0.0 : std::sin(a);
+  const double c = std::cos(a);
+  const double s = std::sin(a);
+  // The rest is exactly 0 at a multiple of a quarter turn: four_r == q d.
+  if (four_r == q * d) {
+    const double ones[4][2] = {{1, 0}, {0, 1}, {-1, 0}, {0, -1}};
+    const std::uint64_t turn = (q % 4) * (sign > 0 ? 1 : 3) % 4;
+    return {ones[turn][0], ones[turn][1]};
+  }
   switch ((q % 4) * (sign > 0 ? 1 : 3) % 4) {  // multiply by (sign i)^q
     case 0: return {c, s};
     case 1: return {-s, c};
@@ -138,12 +147,14 @@ class Dft {
     while (!smooth(m_)) ++m_;
     fwd_ = std::make_shared<const Dft<double>>(m_, false);
     inv_ = std::make_shared<const Dft<double>>(m_, true);
-    // w_j = exp(-+ i pi j^2 / n) = exp(-+ 2 pi i (j^2 mod 2n) / 2n).
+    // w_j = exp(-+ i pi j^2 / n) = exp(-+ 2 pi i (j^2 mod 2n) / 2n), with
+    // j^2 mod 2n kept as j grows: (j + 1)^2 = j^2 + 2j + 1, each term below 2n.
     chirp_.resize(static_cast<std::size_t>(n));
+    const I64 period = 2 * n;
+    I64 sq = 0;
     for (I64 j = 0; j < n; ++j) {
-      const auto sq = static_cast<I64>((static_cast<unsigned __int128>(j) * static_cast<unsigned __int128>(j)) %
-                                       static_cast<unsigned __int128>(2 * n));
-      chirp_[j] = unit(sq, 2 * n, sign);
+      chirp_[j] = unit(sq, period, sign);
+      sq = (sq + 2 * j + 1) % period;
     }
     // The convolution's kernel conj(w_m) at m and M - m, as a spectrum, over M.
     std::vector<Cx<double>> b(static_cast<std::size_t>(m_), Cx<double>(0));
@@ -273,12 +284,14 @@ struct Lines {
   [[nodiscard]] I64 start(I64 l) const { return (l / inner) * n * inner + l % inner; }
 };
 Lines lines_of(IntArrayRef sizes, I64 dim) {
+  const I64 n = sizes[static_cast<std::size_t>(dim)];
+  // An empty tensor has no lines (and its other sizes bound nothing).
+  if (std::find(sizes.begin(), sizes.end(), I64{0}) != sizes.end()) return {0, n, 1};
   I64 inner = 1;
   for (std::size_t d = static_cast<std::size_t>(dim) + 1; d < sizes.size(); ++d) inner *= sizes[d];
   I64 total = 1;
   for (const I64 s : sizes) total *= s;
-  const I64 n = sizes[static_cast<std::size_t>(dim)];
-  return {n == 0 ? 0 : total / n, n, inner};
+  return {total / n, n, inner};
 }
 
 // Runs `body(first, last, buffers)` over the lines in parallel, with buffers
@@ -461,6 +474,10 @@ void _fft_r2c(const OutputMeta& /*m*/, const Tensor& out, const Tensor& self, In
   const DimVector dims = wrapped(dim, self.dim());
   if (dims.empty()) {
     Tensor(out).copy_(self);
+    return;
+  }
+  if (self.size(dims.back()) == 0) {  // an empty signal: its spectrum is 0
+    Tensor(out).zero_();
     return;
   }
   const Tensor src = self.contiguous();

@@ -43,7 +43,7 @@ struct Lines {
   I64 outer = 1, n = 1, inner = 1;
 };
 Lines lines_of(IntArrayRef sizes, I64 dim) {
-  Lines l;
+  Lines l;  // of a tensor that holds data (the kernels return early when it is empty)
   l.n = sizes[static_cast<std::size_t>(dim)];
   for (I64 d = 0; d < dim; ++d) l.outer *= sizes[static_cast<std::size_t>(d)];
   for (auto d = static_cast<std::size_t>(dim) + 1; d < sizes.size(); ++d) l.inner *= sizes[d];
@@ -156,9 +156,13 @@ void _fft_r2c(const OutputMeta& /*m*/, const Tensor& out, const Tensor& self, In
   DimVector half_sizes(src.sizes());
   half_sizes[static_cast<std::size_t>(last)] = half;
   // The one-sided spectrum: into out directly, or into a temporary.
+  if (n == 0) {  // an empty signal: its spectrum is 0
+    Tensor(out).zero_();
+    return;
+  }
   const Tensor spectrum = onesided ? out : empty(half_sizes, out.dtype(), out.device());
   const Lines l = lines_of(src.sizes(), last);
-  if (n > 0) {
+  {
     if (src.dtype() == ScalarType::kFloat32) {
       auto* in = static_cast<cufftReal*>(src.data_ptr());
       auto* o = static_cast<cufftComplex*>(spectrum.data_ptr());

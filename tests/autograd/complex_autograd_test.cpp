@@ -30,7 +30,7 @@ void check_both(int line, const autograd::GradcheckFn1& fn, const tensor_list& i
     ADD_FAILURE() << "line " << line << ": " << e.what();
   }
 }
-#define expect_gradcheck(...) check_both(__LINE__, __VA_ARGS__)
+#define EXPECT_GRADCHECK(...) check_both(__LINE__, __VA_ARGS__)
 
 TEST_F(ComplexAutograd, TheGradientOfTheSquaredModulusIsTwiceTheNumber) {
   const Tensor z = complex(vec({1, -3}), vec({2, 0.5})).requires_grad_();
@@ -46,40 +46,40 @@ TEST_F(ComplexAutograd, TheGradientOfTheSquaredModulusIsTwiceTheNumber) {
 TEST_F(ComplexAutograd, ArithmeticHolomorphicFunctionsAndProductsPassGradcheck) {
   const Tensor a = crandn({2, 3});
   const Tensor b = crandn({2, 3});
-  expect_gradcheck([](const tensor_list& x) { return mul(x[0], x[1]); }, {a, b});
-  expect_gradcheck([](const tensor_list& x) { return div(x[0], add(x[1], 3.0)); }, {a, b});
-  expect_gradcheck([](const tensor_list& x) { return sub(x[0], x[1], Scalar(std::complex<double>(1, 2))); }, {a, b});
-  expect_gradcheck([](const tensor_list& x) { return exp(x[0]); }, {a});
-  expect_gradcheck([](const tensor_list& x) { return sin(x[0]); }, {a});
-  expect_gradcheck([](const tensor_list& x) { return tanh(x[0]); }, {a});
-  expect_gradcheck([](const tensor_list& x) { return reciprocal(x[0]); }, {a});
-  expect_gradcheck([](const tensor_list& x) { return mm(x[0], x[1].t()); }, {a, b});
+  EXPECT_GRADCHECK([](const tensor_list& x) { return mul(x[0], x[1]); }, {a, b});
+  EXPECT_GRADCHECK([](const tensor_list& x) { return div(x[0], add(x[1], 3.0)); }, {a, b});
+  EXPECT_GRADCHECK([](const tensor_list& x) { return sub(x[0], x[1], Scalar(std::complex<double>(1, 2))); }, {a, b});
+  EXPECT_GRADCHECK([](const tensor_list& x) { return exp(x[0]); }, {a});
+  EXPECT_GRADCHECK([](const tensor_list& x) { return sin(x[0]); }, {a});
+  EXPECT_GRADCHECK([](const tensor_list& x) { return tanh(x[0]); }, {a});
+  EXPECT_GRADCHECK([](const tensor_list& x) { return reciprocal(x[0]); }, {a});
+  EXPECT_GRADCHECK([](const tensor_list& x) { return mm(x[0], x[1].t()); }, {a, b});
   const Tensor v = crandn({3});
-  expect_gradcheck([](const tensor_list& x) { return mv(x[0], x[1]); }, {a, v});
-  expect_gradcheck([](const tensor_list& x) { return matmul(x[0], x[1]); }, {a, v});
+  EXPECT_GRADCHECK([](const tensor_list& x) { return mv(x[0], x[1]); }, {a, v});
+  EXPECT_GRADCHECK([](const tensor_list& x) { return matmul(x[0], x[1]); }, {a, v});
   // A real factor meets a complex one: its gradient is the real part.
   const Tensor r = drandn({2, 3});
-  expect_gradcheck([](const tensor_list& x) { return mul(x[0], x[1]); }, {a, r});
+  EXPECT_GRADCHECK([](const tensor_list& x) { return mul(x[0], x[1]); }, {a, r});
 }
 
 TEST_F(ComplexAutograd, PartsViewsAndReductionsPassGradcheck) {
   const Tensor a = crandn({2, 3});
-  expect_gradcheck([](const tensor_list& x) { return conj(x[0]); }, {a});
-  expect_gradcheck([](const tensor_list& x) { return view_as_real(x[0]); }, {a});
-  expect_gradcheck([](const tensor_list& x) { return real(x[0]); }, {a});
-  expect_gradcheck([](const tensor_list& x) { return imag(x[0]); }, {a});
-  expect_gradcheck([](const tensor_list& x) { return abs(x[0]); }, {a});
-  expect_gradcheck([](const tensor_list& x) { return angle(x[0]); }, {a});
-  expect_gradcheck([](const tensor_list& x) { return sgn(x[0]); }, {a});
-  expect_gradcheck([](const tensor_list& x) { return sum(x[0]); }, {a});
-  expect_gradcheck([](const tensor_list& x) { return mean(x[0], IntArrayRef({1})); }, {a});
-  expect_gradcheck([](const tensor_list& x) { return x[0].t().reshape({3, 2}).narrow(0, 1, 2); }, {a});
-  expect_gradcheck([](const tensor_list& x) { return cat({x[0], x[0]}, 1); }, {a});
+  EXPECT_GRADCHECK([](const tensor_list& x) { return conj(x[0]); }, {a});
+  EXPECT_GRADCHECK([](const tensor_list& x) { return view_as_real(x[0]); }, {a});
+  EXPECT_GRADCHECK([](const tensor_list& x) { return real(x[0]); }, {a});
+  EXPECT_GRADCHECK([](const tensor_list& x) { return imag(x[0]); }, {a});
+  EXPECT_GRADCHECK([](const tensor_list& x) { return abs(x[0]); }, {a});
+  EXPECT_GRADCHECK([](const tensor_list& x) { return angle(x[0]); }, {a});
+  EXPECT_GRADCHECK([](const tensor_list& x) { return sgn(x[0]); }, {a});
+  EXPECT_GRADCHECK([](const tensor_list& x) { return sum(x[0]); }, {a});
+  EXPECT_GRADCHECK([](const tensor_list& x) { return mean(x[0], IntArrayRef({1})); }, {a});
+  EXPECT_GRADCHECK([](const tensor_list& x) { return x[0].t().reshape({3, 2}).narrow(0, 1, 2); }, {a});
+  EXPECT_GRADCHECK([](const tensor_list& x) { return cat({x[0], x[0]}, 1); }, {a});
   const Tensor re = drandn({2, 3});
   const Tensor im = drandn({3});
-  expect_gradcheck([](const tensor_list& x) { return complex(x[0], x[1]); }, {re, im});
-  expect_gradcheck([](const tensor_list& x) { return view_as_complex(x[0]); }, {drandn({3, 2})});
-  expect_gradcheck([](const tensor_list& x) { return polar(add(abs(x[0]), 0.5), x[1]); }, {re, drandn({2, 3})});
+  EXPECT_GRADCHECK([](const tensor_list& x) { return complex(x[0], x[1]); }, {re, im});
+  EXPECT_GRADCHECK([](const tensor_list& x) { return view_as_complex(x[0]); }, {drandn({3, 2})});
+  EXPECT_GRADCHECK([](const tensor_list& x) { return polar(add(abs(x[0]), 0.5), x[1]); }, {re, drandn({2, 3})});
 }
 
 TEST_F(ComplexAutograd, FormulasNotWrittenForComplexTensorsRefuseThemNamingThemselves) {
@@ -112,31 +112,31 @@ TEST_F(ComplexAutograd, TheDftKernelsPassGradcheck) {
   const Tensor even = drandn({2, 6});
   for (const std::int64_t norm : {0, 1, 2}) {
     for (const bool forward : {true, false}) {
-      expect_gradcheck([&](const tensor_list& t) { return aten::_fft_c2c(t[0], {1}, norm, forward); }, {z});
-      expect_gradcheck([&](const tensor_list& t) { return aten::_fft_c2c(t[0], {0, 1}, norm, forward); }, {z});
+      EXPECT_GRADCHECK([&](const tensor_list& t) { return aten::_fft_c2c(t[0], {1}, norm, forward); }, {z});
+      EXPECT_GRADCHECK([&](const tensor_list& t) { return aten::_fft_c2c(t[0], {0, 1}, norm, forward); }, {z});
     }
     for (const bool onesided : {true, false}) {
-      expect_gradcheck([&](const tensor_list& t) { return aten::_fft_r2c(t[0], {1}, norm, onesided); }, {x});
-      expect_gradcheck([&](const tensor_list& t) { return aten::_fft_r2c(t[0], {0, 1}, norm, onesided); }, {even});
+      EXPECT_GRADCHECK([&](const tensor_list& t) { return aten::_fft_r2c(t[0], {1}, norm, onesided); }, {x});
+      EXPECT_GRADCHECK([&](const tensor_list& t) { return aten::_fft_r2c(t[0], {0, 1}, norm, onesided); }, {even});
     }
     // c2r reads n // 2 + 1 frequencies along the last dim: 3 for 4 and 5.
     const Tensor h = crandn({2, 3});
-    expect_gradcheck([&](const tensor_list& t) { return aten::_fft_c2r(t[0], {1}, norm, 4); }, {h});
-    expect_gradcheck([&](const tensor_list& t) { return aten::_fft_c2r(t[0], {0, 1}, norm, 5); }, {h});
+    EXPECT_GRADCHECK([&](const tensor_list& t) { return aten::_fft_c2r(t[0], {1}, norm, 4); }, {h});
+    EXPECT_GRADCHECK([&](const tensor_list& t) { return aten::_fft_c2r(t[0], {0, 1}, norm, 5); }, {h});
   }
 }
 
 TEST_F(ComplexAutograd, TorchFftFunctionsPassGradcheckOnComplexInputs) {
   const Tensor z = crandn({3, 4});
-  expect_gradcheck([](const tensor_list& t) { return fft::fft(t[0]); }, {z});
-  expect_gradcheck([](const tensor_list& t) { return fft::ifft(t[0], 6, 0, "ortho"); }, {z});
-  expect_gradcheck([](const tensor_list& t) { return fft::fftn(t[0], IntArrayRef({2, 5})); }, {z});
-  expect_gradcheck([](const tensor_list& t) { return fft::irfft(t[0], 5); }, {z});
-  expect_gradcheck([](const tensor_list& t) { return fft::hfft(t[0]); }, {z});
-  expect_gradcheck([](const tensor_list& t) { return fft::irfftn(t[0], IntArrayRef({3, 6})); }, {z});
-  expect_gradcheck([](const tensor_list& t) { return fft::hfftn(t[0], std::nullopt, IntArrayRef({0, 1}), "forward"); },
+  EXPECT_GRADCHECK([](const tensor_list& t) { return fft::fft(t[0]); }, {z});
+  EXPECT_GRADCHECK([](const tensor_list& t) { return fft::ifft(t[0], 6, 0, "ortho"); }, {z});
+  EXPECT_GRADCHECK([](const tensor_list& t) { return fft::fftn(t[0], IntArrayRef({2, 5})); }, {z});
+  EXPECT_GRADCHECK([](const tensor_list& t) { return fft::irfft(t[0], 5); }, {z});
+  EXPECT_GRADCHECK([](const tensor_list& t) { return fft::hfft(t[0]); }, {z});
+  EXPECT_GRADCHECK([](const tensor_list& t) { return fft::irfftn(t[0], IntArrayRef({3, 6})); }, {z});
+  EXPECT_GRADCHECK([](const tensor_list& t) { return fft::hfftn(t[0], std::nullopt, IntArrayRef({0, 1}), "forward"); },
                    {z});
-  expect_gradcheck([](const tensor_list& t) { return fft::fftshift(t[0]); }, {z});
+  EXPECT_GRADCHECK([](const tensor_list& t) { return fft::fftshift(t[0]); }, {z});
 }
 
 }  // namespace
