@@ -254,6 +254,9 @@ Tensor masked_fill_ag(DispatchKeySet ks, T self, T mask, T value) {
 template <class D>
 struct SelfAdjointBackward {
   static constexpr const char* kName = D::kName;
+  // Each of them (flip, tril, triu) moves or zeroes elements: linear with
+  // real coefficients, the same formula for complex tensors.
+  static constexpr bool kComplex = true;
   typename D::Arg arg{};
   tensor_list backward(Node& n, tensor_list& g) {
     if (!n.should_compute_output(0)) return {Tensor()};
@@ -281,7 +284,6 @@ Tensor self_adjoint_ag(DispatchKeySet ks, T self, typename D::Param arg) {
 struct FlipD {
   static constexpr const char* kOp = "torch.flip";
   static constexpr const char* kName = "FlipBackward0";
-  static constexpr bool kComplex = true;  // linear with real coefficients: the same formula
   using Param = IntArrayRef;
   using Arg = DimVector;
   static Tensor apply(T t, IntArrayRef dims) { return wick::flip(t, dims); }

@@ -75,6 +75,8 @@ TEST_F(ComplexAutograd, PartsViewsAndReductionsPassGradcheck) {
   EXPECT_GRADCHECK([](const tensor_list& x) { return mean(x[0], IntArrayRef({1})); }, {a});
   EXPECT_GRADCHECK([](const tensor_list& x) { return x[0].t().reshape({3, 2}).narrow(0, 1, 2); }, {a});
   EXPECT_GRADCHECK([](const tensor_list& x) { return cat({x[0], x[0]}, 1); }, {a});
+  EXPECT_GRADCHECK([](const tensor_list& x) { return flip(x[0], IntArrayRef({1})); }, {a});
+  EXPECT_GRADCHECK([](const tensor_list& x) { return tril(x[0]); }, {a});
   const Tensor re = drandn({2, 3});
   const Tensor im = drandn({3});
   EXPECT_GRADCHECK([](const tensor_list& x) { return complex(x[0], x[1]); }, {re, im});

@@ -11,6 +11,8 @@
 ///   float v = y.item<float>();
 #pragma once
 
+#include <iosfwd>
+
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -228,15 +230,52 @@ class WICK_API Tensor final {
   IntrusivePtr<TensorImpl> impl_;
 };
 
-WICK_API Tensor operator+(const Tensor& a, const Tensor& b);
-WICK_API Tensor operator-(const Tensor& a, const Tensor& b);
-WICK_API Tensor operator*(const Tensor& a, const Tensor& b);
-WICK_API Tensor operator/(const Tensor& a, const Tensor& b);
+// --- C++ operators: the torch.Tensor dunders (dispatch/ops/tensor_operators.cpp) ---
+// As in Python: `a + b` calls torch.Tensor.__add__, `2 - x` __rsub__, `x += 1`
+// __iadd__, `2 < x` x.__gt__(2); a number is a wrapped Python number (it
+// promotes as one: `int_tensor * 2.5` is float32). Comparisons return bool
+// tensors, `&`, `|`, `^`, `~`, `<<`, `>>` are the bitwise operators (logical
+// on bool tensors), and `os << x` prints PyTorch's repr.
+#define WICK_BINARY_OPERATOR(op)                                           \
+  WICK_API Tensor operator op(const Tensor& a, const Tensor& b);           \
+  WICK_API Tensor operator op(const Tensor& a, const Scalar& b);           \
+  WICK_API Tensor operator op(const Scalar& a, const Tensor& b);
+WICK_BINARY_OPERATOR(+)
+WICK_BINARY_OPERATOR(-)
+WICK_BINARY_OPERATOR(*)
+WICK_BINARY_OPERATOR(/)
+WICK_BINARY_OPERATOR(%)
+WICK_BINARY_OPERATOR(&)
+WICK_BINARY_OPERATOR(|)
+WICK_BINARY_OPERATOR(^)
+WICK_BINARY_OPERATOR(<<)
+WICK_BINARY_OPERATOR(>>)
+WICK_BINARY_OPERATOR(==)
+WICK_BINARY_OPERATOR(!=)
+WICK_BINARY_OPERATOR(<)
+WICK_BINARY_OPERATOR(<=)
+WICK_BINARY_OPERATOR(>)
+WICK_BINARY_OPERATOR(>=)
+#undef WICK_BINARY_OPERATOR
+#define WICK_COMPOUND_OPERATOR(op)                                         \
+  WICK_API Tensor& operator op(Tensor& a, const Tensor& b);                \
+  WICK_API Tensor& operator op(Tensor& a, const Scalar& b);
+WICK_COMPOUND_OPERATOR(+=)
+WICK_COMPOUND_OPERATOR(-=)
+WICK_COMPOUND_OPERATOR(*=)
+WICK_COMPOUND_OPERATOR(/=)
+WICK_COMPOUND_OPERATOR(%=)
+WICK_COMPOUND_OPERATOR(&=)
+WICK_COMPOUND_OPERATOR(|=)
+WICK_COMPOUND_OPERATOR(^=)
+WICK_COMPOUND_OPERATOR(<<=)
+WICK_COMPOUND_OPERATOR(>>=)
+#undef WICK_COMPOUND_OPERATOR
 WICK_API Tensor operator-(const Tensor& a);
-WICK_API Tensor operator+(const Tensor& a, const Scalar& b);
-WICK_API Tensor operator-(const Tensor& a, const Scalar& b);
-WICK_API Tensor operator*(const Tensor& a, const Scalar& b);
-WICK_API Tensor operator/(const Tensor& a, const Scalar& b);
+WICK_API Tensor operator+(const Tensor& a);
+WICK_API Tensor operator~(const Tensor& a);
+/// PyTorch's repr of `t` ("tensor([1., 2.])").
+WICK_API std::ostream& operator<<(std::ostream& os, const Tensor& t);
 
 // --- making tensors without dispatch (for kernels and backends) ------------
 
