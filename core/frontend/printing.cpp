@@ -38,6 +38,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -381,6 +382,8 @@ std::string dtype_repr(ScalarType t) { return detail::str_cat("torch.", dtype_na
 
 
 }  // namespace
+
+std::ostream& operator<<(std::ostream& os, const Tensor& t) { return os << t.repr(); }
 
 std::string Tensor::repr() const {
   WICK_CHECK(defined(), RuntimeError, "repr() called on an undefined tensor");

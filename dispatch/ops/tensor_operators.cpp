@@ -6,8 +6,6 @@
 /// a comparison with the number first is the mirrored one on the tensor
 /// (`2 < x` is `x.__gt__(2)`, Python's reflection of `<`). Compound
 /// assignments call the in-place dunders (`__iadd__`) and keep the handle.
-#include <ostream>
-
 #include "wick/dispatcher.h"
 #include "wick/tensor.h"
 
@@ -131,7 +129,5 @@ Tensor operator~(const Tensor& a) {
   static const auto op = typed<Tensor(T)>("torch.Tensor.__invert__");
   return op.call(a);
 }
-
-std::ostream& operator<<(std::ostream& os, const Tensor& t) { return os << t.repr(); }
 
 }  // namespace wick

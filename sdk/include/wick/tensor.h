@@ -274,7 +274,7 @@ WICK_COMPOUND_OPERATOR(>>=)
 WICK_API Tensor operator-(const Tensor& a);
 WICK_API Tensor operator+(const Tensor& a);
 WICK_API Tensor operator~(const Tensor& a);
-/// PyTorch's repr of `t` ("tensor([1., 2.])").
+/// PyTorch's repr of `t` ("tensor([1., 2.])"; core/frontend/printing.cpp).
 WICK_API std::ostream& operator<<(std::ostream& os, const Tensor& t);
 
 // --- making tensors without dispatch (for kernels and backends) ------------
