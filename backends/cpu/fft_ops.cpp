@@ -167,8 +167,6 @@ class Dft {
     for (Cx<double>& k : kernel_) k /= static_cast<double>(m_);
   }
 
-  [[nodiscard]] I64 size() const noexcept { return n_; }
-
   /// out = DFT(in); `in` and `out` are distinct arrays of size().
   void run(const Cx<R>* in, Cx<R>* out) const {
     if (n_ == 1) {
@@ -442,6 +440,16 @@ double signal_size(IntArrayRef sizes, IntArrayRef dims) {
   return n;
 }
 
+// Runs fn(float{}) for float32 and complex64 data, fn(double{}) for the others.
+template <typename Fn>
+void with_precision(ScalarType t, Fn fn) {
+  if (t == ScalarType::kFloat32 || t == ScalarType::kComplex64) {
+    fn(float{});
+  } else {
+    fn(double{});
+  }
+}
+
 DimVector wrapped(IntArrayRef dims, I64 rank) {
   DimVector out;
   for (const I64 d : dims) out.push_back(wrap_dim(d, rank));
@@ -461,11 +469,7 @@ void _fft_c2c(const OutputMeta& /*m*/, const Tensor& out, const Tensor& self, In
     for (const I64 d : dims) c2c_dim<R>(data, out.sizes(), d, !forward);
     apply_scaling<R>(data, out.numel(), normalization, signal_size(out.sizes(), dims));
   };
-  if (self.dtype() == ScalarType::kComplex64) {
-    run(float{});
-  } else {
-    run(double{});
-  }
+  with_precision(self.dtype(), run);
 }
 
 void _fft_r2c(const OutputMeta& /*m*/, const Tensor& out, const Tensor& self, IntArrayRef dim,
@@ -488,11 +492,7 @@ void _fft_r2c(const OutputMeta& /*m*/, const Tensor& out, const Tensor& self, In
     for (std::size_t i = 0; i + 1 < dims.size(); ++i) c2c_dim<R>(data, out.sizes(), dims[i], false);
     apply_scaling<R>(data, out.numel(), normalization, signal_size(self.sizes(), dims));
   };
-  if (self.dtype() == ScalarType::kFloat32) {
-    run(float{});
-  } else {
-    run(double{});
-  }
+  with_precision(self.dtype(), run);
 }
 
 void _fft_c2r(const OutputMeta& /*m*/, const Tensor& out, const Tensor& self, IntArrayRef dim,
@@ -500,7 +500,8 @@ void _fft_c2r(const OutputMeta& /*m*/, const Tensor& out, const Tensor& self, In
   if (out.numel() == 0) return;
   const DimVector dims = wrapped(dim, self.dim());
   // The other dims first (complex to complex, inverse), on a copy.
-  const Tensor tmp = self.contiguous().clone();
+  const Tensor contiguous = self.contiguous();
+  const Tensor tmp = contiguous.is_same(self) ? contiguous.clone() : contiguous;
   const auto run = [&](auto tag) {
     using R = decltype(tag);
     auto* data = static_cast<Cx<R>*>(tmp.data_ptr());
@@ -509,11 +510,7 @@ void _fft_c2r(const OutputMeta& /*m*/, const Tensor& out, const Tensor& self, In
     c2r_dim<R>(data, result, tmp.sizes(), dims.back(), last_dim_size);
     apply_scaling<R>(result, out.numel(), normalization, signal_size(out.sizes(), dims));
   };
-  if (self.dtype() == ScalarType::kComplex64) {
-    run(float{});
-  } else {
-    run(double{});
-  }
+  with_precision(self.dtype(), run);
 }
 
 }  // namespace wick::cpu

@@ -192,7 +192,8 @@ void _fft_c2r(const OutputMeta& /*m*/, const Tensor& out, const Tensor& self, In
   const DeviceGuard guard(out.device());
   if (out.numel() == 0) return;
   const DimVector dims = wrapped(dim, self.dim());
-  const Tensor tmp = self.contiguous().clone();  // cuFFT's C2R overwrites its input
+  const Tensor contiguous = self.contiguous();  // a copy of self: cuFFT's C2R overwrites its input
+  const Tensor tmp = contiguous.is_same(self) ? contiguous.clone() : contiguous;
   for (std::size_t i = 0; i + 1 < dims.size(); ++i) c2c_dim(tmp, dims[i], true, op);
   const I64 last = dims.back();
   const I64 half = tmp.size(last);
