@@ -1,6 +1,10 @@
-// core/backend_flags.cpp - the TF32 and cuDNN benchmark switches (Note [TF32] in wick/backends.h).
+// core/backend_flags.cpp - the TF32 and cuDNN benchmark switches (Note [TF32] in wick/backends.h), and the CPU thread count.
 /// \file
+#include <sched.h>
+
 #include <atomic>
+#include <cstdlib>
+#include <string>
 
 #include "wick/backends.h"
 #include "wick/error.h"
@@ -14,6 +18,25 @@ std::atomic<bool> g_cudnn_benchmark{false};
 // "highest", "high" or "medium": an index into kPrecisions.
 std::atomic<int> g_precision{0};
 constexpr const char* kPrecisions[] = {"highest", "high", "medium"};
+// 0 until set or first read.
+std::atomic<int> g_num_threads{0};
+
+// What OpenMP would start with: OMP_NUM_THREADS's first entry, else the CPUs
+// of this process's affinity mask.
+int default_num_threads() noexcept {
+  if (const char* env = std::getenv("OMP_NUM_THREADS"); env != nullptr) {
+    char* end = nullptr;
+    const long n = std::strtol(env, &end, 10);
+    if (end != env && n > 0 && n < (1L << 16)) return static_cast<int>(n);
+  }
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof(set), &set) == 0) {
+    const int n = CPU_COUNT(&set);
+    if (n > 0) return n;
+  }
+  return 1;
+}
 
 }  // namespace
 
@@ -44,5 +67,20 @@ void set_float32_matmul_precision(std::string_view precision) {
 }
 
 std::string get_float32_matmul_precision() { return kPrecisions[g_precision.load(std::memory_order_relaxed)]; }
+
+void set_num_threads(int threads) {
+  WICK_CHECK(threads > 0, ValueError, "set_num_threads: expected a positive number of threads, got ", threads);
+  g_num_threads.store(threads, std::memory_order_relaxed);
+}
+
+int get_num_threads() noexcept {
+  int n = g_num_threads.load(std::memory_order_relaxed);
+  if (n == 0) {
+    int expected = 0;
+    n = default_num_threads();
+    if (!g_num_threads.compare_exchange_strong(expected, n, std::memory_order_relaxed)) n = expected;
+  }
+  return n;
+}
 
 }  // namespace wick

@@ -6,7 +6,9 @@
 #include <array>
 #include <atomic>
 
+#include <functional>
 #include <limits>
+#include <memory>
 #include <optional>
 
 #include "core/allocate.h"
@@ -190,5 +192,34 @@ Tensor wrap_scalar(const Scalar& s) {
   t.impl()->set_wrapped_number(true);
   return t;
 }
+
+namespace detail {
+
+Tensor wrap_blob(void* data, IntArrayRef sizes, IntArrayRef strides, std::function<void(void*)> deleter,
+                 ScalarType dtype, Device device) {
+  WICK_CHECK(sizes.size() == strides.size(), RuntimeError, "from_blob: sizes ", format_shape(sizes), " and strides ",
+             format_shape(strides), " differ in length");
+  for (std::size_t d = 0; d < sizes.size(); ++d) {
+    WICK_CHECK(sizes[d] >= 0, RuntimeError, "from_blob: negative size ", sizes[d], " in dim ", d);
+    WICK_CHECK(strides[d] >= 0, RuntimeError, "from_blob: negative stride ", strides[d], " in dim ", d);
+  }
+  const std::size_t nbytes = storage_nbytes(sizes, strides, 0, itemsize(dtype));
+  WICK_CHECK(data != nullptr || nbytes == 0, RuntimeError, "from_blob: data is null for a tensor of ",
+             checked_numel(sizes), " elements");
+  // The deleter travels as the storage's context; the storage calls it once.
+  void (*release)(void*, void*) = nullptr;
+  void* ctx = nullptr;
+  if (deleter) {
+    ctx = new std::function<void(void*)>(std::move(deleter));
+    release = [](void* c, void* p) {
+      std::unique_ptr<std::function<void(void*)>> fn(static_cast<std::function<void(void*)>*>(c));
+      (*fn)(p);
+    };
+  }
+  Storage storage = Storage::make(data, nbytes, device, release, ctx);
+  return Tensor(IntrusivePtr<TensorImpl>::make(std::move(storage), dtype, sizes, strides, 0));
+}
+
+}  // namespace detail
 
 }  // namespace wick

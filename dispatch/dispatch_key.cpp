@@ -50,4 +50,20 @@ IncludeDispatchKeyGuard::IncludeDispatchKeyGuard(DispatchKeySet keys) noexcept
 }
 IncludeDispatchKeyGuard::~IncludeDispatchKeyGuard() { tls_local_dispatch_key_set().included = saved_; }
 
+namespace {
+constinit thread_local bool tls_inference_mode = false;
+}  // namespace
+
+InferenceMode::InferenceMode(bool enabled) noexcept
+    : saved_excluded_(tls_local_dispatch_key_set().excluded), was_enabled_(tls_inference_mode) {
+  tls_local_dispatch_key_set().excluded = enabled ? saved_excluded_.add(DispatchKey::kAutograd)
+                                                  : saved_excluded_.remove(DispatchKey::kAutograd);
+  tls_inference_mode = enabled;
+}
+InferenceMode::~InferenceMode() {
+  tls_local_dispatch_key_set().excluded = saved_excluded_;
+  tls_inference_mode = was_enabled_;
+}
+bool InferenceMode::is_enabled() noexcept { return tls_inference_mode; }
+
 }  // namespace wick

@@ -15,6 +15,7 @@ packages=(
   libopenblas-dev libopenblas-openmp-dev # CPU BLAS; its OpenMP build shares wick's thread pool
   libdnnl-dev                            # oneDNN: bfloat16 CPU matrix products
   libkissfft-dev                         # kissfft: the CPU DFTs of torch.fft (its header-only C++ class)
+  libdlpack-dev                          # DLPack: wick::to_dlpack / from_dlpack (its one header)
   libgtest-dev libgmock-dev              # tests
   libbenchmark-dev                       # benchmarks
   libcli11-dev                           # the wick CLI

@@ -56,6 +56,7 @@ void gemm(const T* a, const BlasOperand& oa, const T* b, const BlasOperand& ob, 
   const auto in = static_cast<int>(n);
   const auto ip = static_cast<int>(p);
   const auto ik = static_cast<int>(k);
+  (void)team_size();  // OpenBLAS threads as wick::set_num_threads says (backends/cpu/loops.h)
   if constexpr (std::is_same_v<T, float>) {
     cblas_sgemm(CblasRowMajor, oa.trans, ob.trans, in, ip, ik, alpha, a, oa.ld, b, ob.ld, beta, c, ldc);
   } else if constexpr (std::is_same_v<T, double>) {

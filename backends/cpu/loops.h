@@ -20,6 +20,7 @@
 #include <optional>
 #include <string>
 
+#include <wick/backends.h>
 #include <wick/checked.h>
 #include <wick/dim_vector.h>
 #include <wick/tensor.h>
@@ -35,13 +36,22 @@ namespace wick::cpu {
 // already inside a parallel region (a caller's OpenMP loop) stay serial.
 inline constexpr std::int64_t kGrainSize = 32768;
 
+/// The threads a parallel loop may use: wick::get_num_threads() (set by
+/// wick::set_num_threads). The calling thread's OpenMP setting follows it,
+/// so OpenBLAS (OpenMP build), which reads that setting, uses the same count.
+inline int team_size() noexcept {
+  const int n = wick::get_num_threads();
+  if (omp_get_max_threads() != n) omp_set_num_threads(n);
+  return n;
+}
+
 /// Calls fn(begin, end) over [0, n), split across threads when n is at
 /// least `grain`. An exception thrown by fn on any thread is rethrown on the
 /// caller once every thread has finished (the first one wins).
 template <typename Fn>
 void parallel_for(std::int64_t n, std::int64_t grain, Fn&& fn) {
   if (n <= 0) return;
-  const int max_threads = n < grain || omp_in_parallel() ? 1 : omp_get_max_threads();
+  const int max_threads = n < grain || omp_in_parallel() ? 1 : team_size();
   const std::int64_t threads = std::min<std::int64_t>(max_threads, (n + grain - 1) / grain);
   if (threads <= 1) {
     fn(std::int64_t{0}, n);

@@ -196,6 +196,26 @@ struct NarrowD {
     return t.narrow(dim, start, length);
   }
 };
+struct SliceD {
+  static constexpr const char* kName = "SliceBackward0";
+  struct State {
+    DimVector sizes;
+    std::int64_t dim;
+    std::optional<std::int64_t> start, end;
+    std::int64_t step;
+  };
+  static State save(T self, std::int64_t dim, std::optional<std::int64_t> start, std::optional<std::int64_t> end,
+                    std::int64_t step) {
+    return {DimVector(self.sizes()), wrap_dim(dim, self.dim()), start, end, step};
+  }
+  static constexpr const char* kEmbedName = "SliceBackwardBackward0";
+  static Tensor forward_state(T t, const State& s) { return aten::slice(t, s.dim, s.start, s.end, s.step); }
+  static Tensor backward(T g, const State& s) { return embed<SliceD>(g, s); }
+  static Tensor forward(T t, std::int64_t dim, std::optional<std::int64_t> start, std::optional<std::int64_t> end,
+                        std::int64_t step) {
+    return aten::slice(t, dim, start, end, step);
+  }
+};
 struct SelectD {
   static constexpr const char* kName = "SelectBackward0";
   struct State {
@@ -284,6 +304,12 @@ Tensor conj_ag(DispatchKeySet ks, T self) {
 Tensor conj_physical_ag(DispatchKeySet ks, T self) {
   static const auto op = op_handle<Tensor(T)>("torch.conj_physical");
   return view_autograd<ConjPhysicalD>(op, ks, self);
+}
+Tensor slice_ag(DispatchKeySet ks, T self, std::int64_t dim, std::optional<std::int64_t> start,
+                std::optional<std::int64_t> end, std::int64_t step) {
+  static const auto op = op_handle<Tensor(T, std::int64_t, std::optional<std::int64_t>, std::optional<std::int64_t>,
+                                          std::int64_t)>("aten.slice");
+  return view_autograd<SliceD>(op, ks, self, dim, start, end, step);
 }
 Tensor select_ag(DispatchKeySet ks, T self, std::int64_t dim, std::int64_t index) {
   static const auto op = op_handle<Tensor(T, std::int64_t, std::int64_t)>("torch.select");
@@ -603,6 +629,9 @@ void register_autograd_shape(std::vector<std::unique_ptr<Library>>& out) {
       .impl("select", &select_ag)
       .impl("diagonal", &diagonal_ag)
       .impl("clone", &clone_ag);
+  auto aten = std::make_unique<Library>("aten", DispatchKey::kAutograd);
+  aten->impl("slice", &slice_ag);
+  out.push_back(std::move(aten));
   torch->fallback(std::make_shared<AutogradFallback>());
   // An operator tagged no_derivative (scatter with reduce: none in PyTorch
   // either) gets the fallback's node, which fails in backward naming it, even

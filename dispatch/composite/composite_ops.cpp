@@ -210,6 +210,32 @@ Tensor narrow_kernel(const Tensor& self, std::int64_t dim, std::int64_t start, s
   return make_view(self, sizes, self.strides(), offset);
 }
 
+// aten.slice: Python's slice of one dim, start and end clamped into [0, size]
+// (negative from the end), as a view whose stride is step times the dim's.
+Tensor slice_kernel(const Tensor& self, std::int64_t dim, std::optional<std::int64_t> start,
+                    std::optional<std::int64_t> end, std::int64_t step) {
+  WICK_CHECK(self.dim() > 0, IndexError, "slice() cannot be applied to a 0-dim tensor.");
+  WICK_CHECK(step > 0, ValueError, "step must be greater than zero");
+  const std::int64_t d = wrap_dim(dim, self.dim());
+  const std::int64_t size = self.sizes()[d];
+  auto clamp = [size](std::optional<std::int64_t> v, std::int64_t absent) {
+    if (!v) return absent;
+    // -size <= *v < 0 here: the sum cannot overflow.
+    const std::int64_t x = *v < 0 ? (*v < -size ? 0 : checked_add(*v, size, "aten.slice")) : *v;
+    return std::min(x, size);
+  };
+  const std::int64_t from = clamp(start, 0);
+  const std::int64_t to = std::max(clamp(end, size), from);
+  const std::int64_t count = to == from ? 0 : (to - from - 1) / step + 1;  // no overflow: 0 <= to - from <= size
+  DimVector sizes(self.sizes());
+  DimVector strides(self.strides());
+  sizes[d] = count;
+  strides[d] = checked_mul(strides[d], step, "aten.slice");
+  const std::int64_t offset =
+      checked_add(self.storage_offset(), checked_mul(from, self.strides()[d], "aten.slice"), "aten.slice");
+  return make_view(self, sizes, strides, offset);
+}
+
 Tensor select_kernel(const Tensor& self, std::int64_t dim, std::int64_t index) {
   WICK_CHECK(self.dim() > 0, IndexError, "select() cannot be applied to a 0-dim tensor.");
   const std::int64_t d = wrap_dim(dim, self.dim());
@@ -529,6 +555,10 @@ void register_composite_kernels(std::vector<std::unique_ptr<Library>>& out) {
       .impl("zeros", &zeros_kernel)
       .impl("ones", &ones_kernel)
       .impl("full", &full_kernel);
+
+  auto aten = std::make_unique<Library>("aten", kComposite);
+  aten->impl("slice", &slice_kernel);
+  out.push_back(std::move(aten));
 
   auto tensor = std::make_unique<Library>("torch.Tensor", kComposite);
   tensor->impl("view", &view_kernel)

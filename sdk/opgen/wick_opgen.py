@@ -55,11 +55,14 @@ wick/schema.h) at the start of a line; indented `key: value` lines follow.
               (where the name is a C++ keyword: Tensor.float is to_float)
   cpp_skip    arguments the C++ API leaves out (their defaults are passed)
   cpp_scalar  Tensor arguments that also take a number in C++ (an
-              overload wraps it as a Python number would be)
+              overload wraps it as a Python number would be); every
+              `numbers` argument gets that overload too
   numbers     Tensor arguments that take a Python number in a boxed call
               (wick::call, `wick eval`): where PyTorch has a Scalar
               overload for them. Elsewhere a number is a TypeError, as in
               PyTorch (Note [Numbers for tensor arguments], wick/library.h)
+  cpp_literal `Any` arguments the C++ API takes as a wick::TensorLiteral
+              (numbers in braced lists: wick::tensor({{1., 2.}}))
   cpp_any     `arg: type | type`: the C++ types an `Any` argument takes, one
               overload each (int, int[], float, str, bool, Tensor); list int
               before int[] so that a literal 0 is not ambiguous. An `Any`
@@ -241,7 +244,7 @@ def split_top(text):
 
 
 KEYS = {"variants", "dunders", "also", "names", "ignored", "meta", "dispatch", "kernel", "sample", "tags", "cpp", "cpp_skip", "cpp_scalar",
-        "cpp_any", "cpp_return", "doc", "numbers"}
+        "cpp_literal", "cpp_any", "cpp_return", "doc", "numbers"}
 VARIANTS = {"method", "out", "inplace", "inplace_view"}
 
 
@@ -691,7 +694,12 @@ def overload_sets(op, schema, skip=None):
     """The C++ parameter lists for a schema: the plain one, plus one per
     cpp_scalar argument and per cpp_any alternative."""
     skip_names = set(op.list("cpp_skip"))
-    scalar = set(op.list("cpp_scalar"))
+    literal = set(op.list("cpp_literal"))
+    # A Scalar overload wherever a tensor argument also takes a Python number
+    # (`numbers:`), as PyTorch's Tensor/Scalar schema pairs: x.mul_(0.5), pow(x, 2).
+    scalar = set(op.list("cpp_scalar")) | {
+        a.name for a in schema.args
+        if a.name in set(op.list("numbers")) and a.kind == "Tensor" and not a.is_list and not a.optional}
     anys = {}
     for spec in op.fields.get("cpp_any", "").split(";"):
         if spec.strip():
@@ -706,6 +714,8 @@ def overload_sets(op, schema, skip=None):
             t, call = "wick::OptionalIntArrayRef", f"{a.name}.get()"
         elif t in ("std::optional<wick::ScalarType>", "std::optional<wick::Device>", "std::optional<bool>"):
             call = f"wick::detail::settled({a.name})"  # Note [Settled optionals] in wick/dispatcher.h
+        if a.name in literal:  # braced lists of numbers: wick::tensor({{1., 2.}}) (wick/value.h)
+            t, call = "const wick::TensorLiteral&", f"{a.name}.value()"
         base.append(Param(a, t, cpp_default(a) if a.default is not None else None, call))
     sets = [base]
     any_types = {
@@ -817,6 +827,44 @@ def function_api(e):
                 f"  static const auto op = wick::find_op({c_string(e.qualified)}).typed<{sig}>();\n"
                 f"  return op.call({call_args(s, params, op)}){unbox};\n}}")
         out.append((ns, decl, body))
+    out += options_api(e, name, ret)
+    return out
+
+
+def options_api(e, name, ret):
+    """A creation function's overloads for wick/tensor_options.h: a
+    TensorOptions in the place of `dtype` and `device`, after any prefix of
+    the optional positional arguments (`arange(0, 10, opts)`); and, as
+    libtorch's implicit TensorOptions allows, a bare dtype or device there
+    (`arange(6, wick::kFloat64)`, `zeros({2}, wick::kCUDA)`). Inline in the
+    header, without a body in the generated source: requires_grad is set
+    through the autograd API, which the operator definitions may not call."""
+    op, s = e.op, e.schema
+    names = [a.name for a in s.args]
+    if ret != "wick::Tensor" or names[-2:] != ["dtype", "device"] or not s.args[-1].kwarg_only:
+        return []
+    out = []
+    base = overload_sets(op, s)[0]
+    lead = [p for p in base if p.arg.name not in ("dtype", "device") and not p.arg.kwarg_only]
+    required = [p for p in lead if p.default is None]
+    optional = lead[len(required):]
+    ns = cpp_namespace(e.ns)
+    for j in range(len(optional) + 1):
+        params = required + optional[:j]
+        given = [p.arg.name for p in params]
+        rest = [p.default for p in optional[j:]]  # the positional arguments left out, at their defaults
+
+        def overload(last_param, dtype_expr, device_expr, finish):
+            ps = ", ".join([f"{p.cpp_type} {p.arg.name}" for p in params] + [last_param])
+            call = f"{name}({', '.join(given + rest + [dtype_expr, device_expr])})"
+            if finish:
+                call = f"wick::detail::finish_options({call}, options)"
+            return (ns, f"inline {ret} {name}({ps}) {{\n  return {call};\n}}", None)
+
+        out.append(overload("const wick::TensorOptions& options", "options.dtype_opt()", "options.device_opt()", True))
+        if j < len(optional):  # at the end of the positional arguments, the plain overload takes a dtype
+            out.append(overload("wick::ScalarType dtype", "dtype", "std::nullopt", False))
+        out.append(overload("wick::Device device", "std::nullopt", "device", False))
     return out
 
 
@@ -875,7 +923,8 @@ def write_api(out_dir, include_dir, include_prefix, name, defs, aliases, methods
                 decl = decl.replace("WICK_API ", export + " " if export else "", 1)
             by_ns.setdefault(ns, []).extend(docs + [decl])
             docs = []  # once, above the first overload
-            definitions.append(f"namespace {ns} {{\n{body}\n}}  // namespace {ns}\n")
+            if body is not None:
+                definitions.append(f"namespace {ns} {{\n{body}\n}}  // namespace {ns}\n")
     method_decls = []
     if methods:
         for e in defs + aliases:

@@ -1,4 +1,4 @@
-// wick/backends.h - switches of the backends' float32 math, as torch.backends offers them.
+// wick/backends.h - switches of the backends' float32 math, as torch.backends offers them, and the CPU thread count.
 /// \file
 /// Note [TF32]
 /// On Ampere and later GPUs, float32 products and convolutions can run on
@@ -49,5 +49,14 @@ namespace wick {
 WICK_API void set_float32_matmul_precision(std::string_view precision);
 /// The last precision set ("highest" by default).
 [[nodiscard]] WICK_API std::string get_float32_matmul_precision();
+
+/// torch.set_num_threads: the number of threads the CPU backend's parallel
+/// loops and its BLAS use from now on, process-wide (at least 1; ValueError
+/// "set_num_threads: expected a positive number of threads, got 0"
+/// otherwise). Loops shorter than the grain size stay on the calling thread.
+WICK_API void set_num_threads(int threads);
+/// torch.get_num_threads: the last set_num_threads, else OMP_NUM_THREADS
+/// (its first entry) when set, else the CPUs this process may run on.
+[[nodiscard]] WICK_API int get_num_threads() noexcept;
 
 }  // namespace wick

@@ -182,6 +182,26 @@ class WICK_API NoGradGuard final {
   ExcludeDispatchKeyGuard guard_;
 };
 
+/// torch::InferenceMode: for a scope, no operation records the graph or
+/// tracks forward-mode tangents (the `Autograd` key is excluded, as under
+/// NoGradGuard), so inference pays nothing for autograd.
+/// `InferenceMode guard(false)` turns recording back on inside one. Nestable.
+/// wick has no separate "inference tensors": what is made inside is an
+/// ordinary tensor that does not require grad, usable anywhere afterwards.
+class WICK_API InferenceMode final {
+ public:
+  explicit InferenceMode(bool enabled = true) noexcept;
+  ~InferenceMode();
+  InferenceMode(const InferenceMode&) = delete;
+  InferenceMode& operator=(const InferenceMode&) = delete;
+  /// Whether the calling thread is inside an enabled InferenceMode scope.
+  [[nodiscard]] static bool is_enabled() noexcept;
+
+ private:
+  DispatchKeySet saved_excluded_;
+  bool was_enabled_;
+};
+
 /// Turns the override protocol off for a scope (excludes `Override`).
 class WICK_API DisableOverrideGuard final {
  public:

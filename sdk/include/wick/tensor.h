@@ -13,6 +13,7 @@
 
 #include <iosfwd>
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -20,6 +21,7 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "wick/array_ref.h"
@@ -32,11 +34,16 @@
 #include "wick/intrusive_ptr.h"
 #include "wick/scalar.h"
 #include "wick/storage.h"
+#include "wick/tensor_options.h"
 
 namespace wick {
 
 class Value;
 struct Stream;
+
+namespace indexing {
+class TensorIndex;
+}  // namespace indexing
 
 namespace autograd {
 class Node;
@@ -123,6 +130,33 @@ class WICK_API TensorImpl final : public RefCounted {
   bool wrapped_number_ = false;
 };
 
+/// Element access to a CPU tensor of known dtype and rank without dispatch:
+/// `auto a = x.accessor<float, 2>(); a[i][j] += 1;`. It holds raw pointers
+/// into the tensor's sizes, strides and data: keep the tensor alive (and
+/// unresized) while using it. Indices are not checked.
+template <typename T, std::size_t N>
+class TensorAccessor final {
+ public:
+  TensorAccessor(T* data, const std::int64_t* sizes, const std::int64_t* strides) noexcept
+      : data_(data), sizes_(sizes), strides_(strides) {}
+  /// The sub-accessor (N > 1) or the element (N == 1) at index i of the first dim.
+  decltype(auto) operator[](std::int64_t i) const noexcept {
+    if constexpr (N == 1) {
+      return data_[i * strides_[0]];
+    } else {
+      return TensorAccessor<T, N - 1>(data_ + i * strides_[0], sizes_ + 1, strides_ + 1);
+    }
+  }
+  [[nodiscard]] std::int64_t size(std::size_t d) const noexcept { return sizes_[d]; }
+  [[nodiscard]] std::int64_t stride(std::size_t d) const noexcept { return strides_[d]; }
+  [[nodiscard]] T* data() const noexcept { return data_; }
+
+ private:
+  T* data_;
+  const std::int64_t* sizes_;
+  const std::int64_t* strides_;
+};
+
 class WICK_API Tensor final {
  public:
   Tensor() noexcept = default;
@@ -175,12 +209,45 @@ class WICK_API Tensor final {
   [[nodiscard]] Scalar item() const;
   template <typename T>
   [[nodiscard]] T item() const { return item().to<T>(); }
+  /// Element access without dispatch (see TensorAccessor). TypeError when T
+  /// is not the dtype's C++ type, RuntimeError when the tensor is not on the
+  /// CPU or does not have N dims.
+  template <typename T, std::size_t N>
+  [[nodiscard]] TensorAccessor<T, N> accessor() const& {
+    static_assert(N > 0, "accessor is for tensors of at least one dim: use item() for 0-dim tensors");
+    T* p = data_ptr<T>();
+    WICK_CHECK(device().is_cpu(), RuntimeError, "accessor() needs a CPU tensor, got one on ", device().str());
+    WICK_CHECK(dim() == static_cast<std::int64_t>(N), RuntimeError, "TensorAccessor expected ", N,
+               " dims but tensor has ", dim());
+    return TensorAccessor<T, N>(p, sizes().data(), strides().data());
+  }
+  /// An accessor of a temporary would dangle.
+  template <typename T, std::size_t N>
+  TensorAccessor<T, N> accessor() && = delete;
+  /// The dtype, device and requires_grad of this tensor: `zeros({2}, x.options())`.
+  [[nodiscard]] TensorOptions options() const {
+    return TensorOptions().dtype(dtype()).device(device()).requires_grad(requires_grad());
+  }
 
   // --- operators: one method per torch.Tensor catalog entry ----------------
   // Generated from the operator definitions (dispatch/ops/*.ops): views
   // (view, reshape, transpose, ...) share storage; in-place methods
   // (add_, copy_, exp_, ...) return *this. See wick/ops.h.
 #include "wick/gen/torch_methods.inc"
+
+  // --- indexing: Python's x[...] (wick/indexing.h, Note [Tensor indices]) ------
+  /// x[i]: a view of entry i of the first dim (negative from the end).
+  [[nodiscard]] Tensor operator[](std::int64_t i) const;
+  /// x[index]: advanced indexing by an int64 or bool tensor (a copy).
+  [[nodiscard]] Tensor operator[](const Tensor& index) const;
+  /// x[a, b, ...]: `x.index({Slice(1, None, 2), None, Ellipsis, mask})`.
+  [[nodiscard]] Tensor index(std::initializer_list<indexing::TensorIndex> indices) const;
+  [[nodiscard]] Tensor index(ArrayRef<indexing::TensorIndex> indices) const;
+  /// x[a, b, ...] = values (broadcast to what the index selects), in place.
+  Tensor& index_put_(std::initializer_list<indexing::TensorIndex> indices, const Tensor& values);
+  Tensor& index_put_(std::initializer_list<indexing::TensorIndex> indices, const Scalar& value);
+  Tensor& index_put_(ArrayRef<indexing::TensorIndex> indices, const Tensor& values);
+  Tensor& index_put_(ArrayRef<indexing::TensorIndex> indices, const Scalar& value);
 
   // --- autograd (see wick/autograd.h) -----------------------------------------
   /// True for a leaf that asked for gradients and for every result computed
@@ -296,4 +363,44 @@ WICK_API std::ostream& operator<<(std::ostream& os, const Tensor& t);
 /// IndexError "Dimension out of range (expected to be in range of [-2, 1], but got 5)".
 [[nodiscard]] WICK_API std::int64_t wrap_dim(std::int64_t d, std::int64_t rank);
 
+namespace detail {
+/// What the TensorOptions overloads of the creation functions do after
+/// making the tensor: requires_grad.
+inline Tensor finish_options(Tensor t, const TensorOptions& options) {
+  if (options.requires_grad()) t.requires_grad_(true);
+  return t;
+}
+/// from_blob without requires_grad (core/tensor.cpp).
+[[nodiscard]] WICK_API Tensor wrap_blob(void* data, IntArrayRef sizes, IntArrayRef strides,
+                                        std::function<void(void*)> deleter, ScalarType dtype, Device device);
+}  // namespace detail
+
+
+/// A tensor over memory the caller owns (no copy), as libtorch's from_blob:
+/// `data` holds elements of `options.dtype()` (float32 when unset) on
+/// `options.device()` (the CPU when unset) with `strides` (contiguous when
+/// left out). `deleter(data)` runs when the last tensor or view over the
+/// memory goes; without one the caller keeps the memory alive for that long.
+/// RuntimeError for a null `data` with elements, a negative size or stride,
+/// or an extent that overflows. `options.requires_grad()` makes the result a
+/// leaf that requires grad.
+[[nodiscard]] inline Tensor from_blob(void* data, IntArrayRef sizes, IntArrayRef strides,
+                                      std::function<void(void*)> deleter, const TensorOptions& options = {}) {
+  return detail::finish_options(
+      detail::wrap_blob(data, sizes, strides, std::move(deleter), options.dtype(), options.device()), options);
+}
+[[nodiscard]] inline Tensor from_blob(void* data, IntArrayRef sizes, const TensorOptions& options = {}) {
+  return from_blob(data, sizes, contiguous_strides(sizes), {}, options);
+}
+[[nodiscard]] inline Tensor from_blob(void* data, IntArrayRef sizes, IntArrayRef strides,
+                                      const TensorOptions& options = {}) {
+  return from_blob(data, sizes, strides, {}, options);
+}
+[[nodiscard]] inline Tensor from_blob(void* data, IntArrayRef sizes, std::function<void(void*)> deleter,
+                                      const TensorOptions& options = {}) {
+  return from_blob(data, sizes, contiguous_strides(sizes), std::move(deleter), options);
+}
+
 }  // namespace wick
+
+#include "wick/indexing.h"  // IWYU pragma: export (TensorIndex for Tensor::index)

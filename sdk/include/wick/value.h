@@ -13,6 +13,7 @@
 #pragma once
 
 #include <complex>
+#include <initializer_list>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -186,6 +187,38 @@ inline Value::Kind Value::kind() const noexcept {
 
 /// The boxed calling convention's operand stack.
 using Stack = std::vector<Value>;
+
+/// The data of `wick::tensor`: a number, a braced list of them nested to
+/// any depth, or any Value (a Python-style list), as torch.tensor takes:
+///
+///   wick::tensor({{1., 2.}, {3., 4.}});     // float32, 2x2
+///   wick::tensor({1, 2, 3});                // int64
+///   wick::tensor({true, false});            // bool
+///   wick::tensor(2.5);                      // 0-dim
+///   wick::tensor(Value(std::vector<double>{1, 2}));
+///
+/// The dtype is inferred as torch.tensor infers it (int64 for ints, the
+/// default float dtype for floats, complex64 for complex numbers) unless
+/// given; ragged lists are refused with PyTorch's ValueError.
+class TensorLiteral final {
+ public:
+  TensorLiteral() : value_(Value::list({})) {}
+  TensorLiteral(std::initializer_list<TensorLiteral> items);  // NOLINT(google-explicit-constructor)
+  template <class T>
+    requires(!std::is_same_v<std::remove_cvref_t<T>, TensorLiteral> && std::is_constructible_v<Value, T>)
+  TensorLiteral(T&& v) : value_(std::forward<T>(v)) {}  // NOLINT(google-explicit-constructor)
+  [[nodiscard]] const Value& value() const noexcept { return value_; }
+
+ private:
+  Value value_;
+};
+
+inline TensorLiteral::TensorLiteral(std::initializer_list<TensorLiteral> items) {
+  std::vector<Value> values;
+  values.reserve(items.size());
+  for (const TensorLiteral& item : items) values.push_back(item.value_);
+  value_ = Value::list(std::move(values));
+}
 
 /// Python's repr of a float: shortest round-trip digits, "1e-05", "3.0", "nan", "inf".
 [[nodiscard]] WICK_API std::string python_float_repr(double v);

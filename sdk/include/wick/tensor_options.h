@@ -1,0 +1,110 @@
+// wick/tensor_options.h - TensorOptions (dtype, device, requires_grad) and the kFloat32-style shorthands.
+/// \file
+/// What a creation function makes, in one value, as libtorch spells it:
+///
+///   auto opts = wick::TensorOptions().dtype(wick::kFloat64).requires_grad(true);
+///   wick::Tensor w = wick::randn({3, 4}, opts);
+///   wick::Tensor z = wick::zeros({2}, wick::dtype(wick::kInt64).device(wick::kCPU));
+///   wick::Tensor y = wick::zeros_like(w, w.options());      // float64, requires_grad
+///
+/// Every creation function with `dtype` and `device` arguments (zeros, ones,
+/// empty, full, arange, linspace, eye, rand, randn, randint, randperm,
+/// tensor, the *_like functions, ...) has an overload that takes a
+/// TensorOptions in their place, after any prefix of its optional
+/// positional arguments (`arange(10, opts)`, `arange(0, 10, 2, opts)`). A
+/// field left unset takes the function's default. `requires_grad(true)`
+/// makes the result a leaf that requires grad (RuntimeError for a
+/// non-floating dtype, as `requires_grad_`). TensorOptions has no implicit
+/// constructor: a bare dtype or device goes to the plain overload
+/// (`zeros({2}, wick::kFloat64)`).
+#pragma once
+
+#include <optional>
+
+#include "wick/device.h"
+#include "wick/dtype.h"
+
+namespace wick {
+
+/// The dtype, device and requires_grad of a tensor to make. Each setter
+/// returns a modified copy, so they chain.
+class TensorOptions final {
+ public:
+  constexpr TensorOptions() noexcept = default;
+  constexpr explicit TensorOptions(ScalarType dtype) noexcept : dtype_(dtype) {}
+  constexpr explicit TensorOptions(Device device) noexcept : device_(device) {}
+  constexpr explicit TensorOptions(DeviceType device) noexcept : device_(Device(device)) {}
+
+  [[nodiscard]] constexpr TensorOptions dtype(std::optional<ScalarType> dtype) const noexcept {
+    TensorOptions o = *this;
+    o.dtype_ = dtype;
+    return o;
+  }
+  [[nodiscard]] constexpr TensorOptions device(std::optional<Device> device) const noexcept {
+    TensorOptions o = *this;
+    o.device_ = device;
+    return o;
+  }
+  [[nodiscard]] constexpr TensorOptions device(DeviceType type, std::int16_t index = -1) const noexcept {
+    return device(Device(type, index));
+  }
+  [[nodiscard]] constexpr TensorOptions requires_grad(bool requires_grad) const noexcept {
+    TensorOptions o = *this;
+    o.requires_grad_ = requires_grad;
+    return o;
+  }
+
+  /// The dtype: the one set, else the default float dtype (float32).
+  [[nodiscard]] constexpr ScalarType dtype() const noexcept { return dtype_.value_or(kDefaultFloat); }
+  /// The device: the one set, else the CPU.
+  [[nodiscard]] constexpr Device device() const noexcept { return device_.value_or(Device()); }
+  [[nodiscard]] constexpr bool requires_grad() const noexcept { return requires_grad_; }
+  [[nodiscard]] constexpr bool has_dtype() const noexcept { return dtype_.has_value(); }
+  [[nodiscard]] constexpr bool has_device() const noexcept { return device_.has_value(); }
+  /// What the creation functions pass on: unset fields stay unset.
+  [[nodiscard]] constexpr std::optional<ScalarType> dtype_opt() const noexcept { return dtype_; }
+  [[nodiscard]] constexpr std::optional<Device> device_opt() const noexcept { return device_; }
+
+  constexpr bool operator==(const TensorOptions&) const noexcept = default;
+
+ private:
+  std::optional<ScalarType> dtype_;
+  std::optional<Device> device_;
+  bool requires_grad_ = false;
+};
+
+/// `TensorOptions().dtype(d)` and friends, the starting points libtorch has.
+[[nodiscard]] constexpr TensorOptions dtype(ScalarType dtype) noexcept { return TensorOptions(dtype); }
+[[nodiscard]] constexpr TensorOptions device(Device device) noexcept { return TensorOptions(device); }
+[[nodiscard]] constexpr TensorOptions requires_grad(bool requires_grad = true) noexcept {
+  return TensorOptions().requires_grad(requires_grad);
+}
+
+// --- shorthands: libtorch's names for the dtypes and device types ------------
+inline constexpr ScalarType kBool = ScalarType::kBool;
+inline constexpr ScalarType kUInt8 = ScalarType::kUInt8;
+inline constexpr ScalarType kByte = ScalarType::kUInt8;
+inline constexpr ScalarType kInt8 = ScalarType::kInt8;
+inline constexpr ScalarType kChar = ScalarType::kInt8;
+inline constexpr ScalarType kInt16 = ScalarType::kInt16;
+inline constexpr ScalarType kShort = ScalarType::kInt16;
+inline constexpr ScalarType kInt32 = ScalarType::kInt32;
+inline constexpr ScalarType kInt = ScalarType::kInt32;
+inline constexpr ScalarType kInt64 = ScalarType::kInt64;
+inline constexpr ScalarType kLong = ScalarType::kInt64;
+inline constexpr ScalarType kFloat16 = ScalarType::kFloat16;
+inline constexpr ScalarType kHalf = ScalarType::kFloat16;
+inline constexpr ScalarType kBFloat16 = ScalarType::kBFloat16;
+inline constexpr ScalarType kFloat32 = ScalarType::kFloat32;
+inline constexpr ScalarType kFloat = ScalarType::kFloat32;
+inline constexpr ScalarType kFloat64 = ScalarType::kFloat64;
+inline constexpr ScalarType kDouble = ScalarType::kFloat64;
+inline constexpr ScalarType kComplex64 = ScalarType::kComplex64;
+inline constexpr ScalarType kComplexFloat = ScalarType::kComplex64;
+inline constexpr ScalarType kComplex128 = ScalarType::kComplex128;
+inline constexpr ScalarType kComplexDouble = ScalarType::kComplex128;
+inline constexpr DeviceType kCPU = DeviceType::kCPU;
+inline constexpr DeviceType kCUDA = DeviceType::kCUDA;
+inline constexpr DeviceType kMeta = DeviceType::kMeta;
+
+}  // namespace wick
