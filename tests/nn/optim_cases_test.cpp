@@ -62,6 +62,10 @@ Value option_value(const json& v) {
 std::unique_ptr<Optimizer> make_optimizer(const std::string& name, std::vector<Tensor> params, const json& options) {
   ParamGroupSpec group{std::move(params), {}};
   for (const auto& [key, value] : options.items()) group.options.emplace_back(key, option_value(value));
+  // The cases give constructor arguments; LBFGS's constructor derives max_eval from its own max_iter.
+  if (name == "LBFGS" && options.contains("max_iter") && !options.contains("max_eval")) {
+    group.options.emplace_back("max_eval", options["max_iter"].get<std::int64_t>() * 5 / 4);
+  }
   std::vector<ParamGroupSpec> groups{group};
   if (name == "SGD") return std::make_unique<SGD>(groups, SGDOptions{.lr = 0.1});
   if (name == "Adam") return std::make_unique<Adam>(groups);

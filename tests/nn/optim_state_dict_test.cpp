@@ -88,7 +88,7 @@ TEST_F(OptimStateDict, KeysFollowPyTorchsNumbering) {
 // Runs `steps` steps on fresh parameters, saves, loads into a second
 // optimizer over copies, and checks both continue identically.
 template <class Opt, class Options>
-void expect_round_trip(const Options& options, int steps) {
+void expect_round_trip(const Options& options, int steps, double tol = 1e-12) {
   Tensor a = vec({0.5, -1}).requires_grad_();
   Tensor b = vec({2, 0.25, 1}).requires_grad_();
   Opt first({a, b}, options);
@@ -108,8 +108,8 @@ void expect_round_trip(const Options& options, int steps) {
     first.step();
     second.step();
   }
-  expect_near(a2, values(a), 1e-12);
-  expect_near(b2, values(b), 1e-12);
+  expect_near(a2, values(a), tol);
+  expect_near(b2, values(b), tol);
 }
 
 TEST_F(OptimStateDict, RoundTripContinuesIdentically) {
@@ -120,7 +120,10 @@ TEST_F(OptimStateDict, RoundTripContinuesIdentically) {
   expect_round_trip<Adagrad>(AdagradOptions{.lr_decay = 0.1}, 2);
   expect_round_trip<Adadelta>(AdadeltaOptions{}, 2);
   expect_round_trip<Adamax>(AdamaxOptions{}, 2);
-  expect_round_trip<NAdam>(NAdamOptions{}, 2);
+  // NAdam's float32 mu_product is loaded as float64 (PyTorch casts all
+  // floating state but the step to the parameter's dtype), so the loaded
+  // copy continues with a more exact product.
+  expect_round_trip<NAdam>(NAdamOptions{}, 2, 1e-9);
   expect_round_trip<RAdam>(RAdamOptions{}, 7);
 }
 

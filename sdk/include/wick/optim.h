@@ -110,7 +110,7 @@ class WICK_API Optimizer {
   /// One update of every parameter that has a gradient, in place (the
   /// parameters keep their identity) and without recording a graph. With a
   /// closure, it is called first with grad mode on and its loss is returned
-  /// (undefined without one). LBFGS requires a closure (ValueError).
+  /// (undefined without one). LBFGS requires a closure (TypeError).
   Tensor step(const Closure& closure = {});
   /// Zeroes the parameters' gradients in place, or resets them to undefined.
   void zero_grad(bool set_to_none = false);
