@@ -62,9 +62,9 @@ struct LineSearchResult {
 template <class Objective>
 LineSearchResult strong_wolfe(Objective&& obj, double t, const Tensor& d, double f, const Tensor& g, double gtd,
                               double tolerance_change) {
-  constexpr double c1 = 1e-4;
-  constexpr double c2 = 0.9;
-  constexpr int max_ls = 25;
+  constexpr double kC1 = 1e-4;
+  constexpr double kC2 = 0.9;
+  constexpr int kMaxLs = 25;
   const double d_norm = number(d.abs().max());
   Evaluation e = obj(t);
   double f_new = e.loss;
@@ -77,13 +77,13 @@ LineSearchResult strong_wolfe(Objective&& obj, double t, const Tensor& d, double
   int ls_iter = 0;
   std::vector<double> bracket, bracket_f, bracket_gtd;
   std::vector<Tensor> bracket_g;
-  while (ls_iter < max_ls) {
-    if (f_new > (f + c1 * t * gtd) || (ls_iter > 1 && f_new >= f_prev)) {
+  while (ls_iter < kMaxLs) {
+    if (f_new > (f + kC1 * t * gtd) || (ls_iter > 1 && f_new >= f_prev)) {
       bracket = {t_prev, t}, bracket_f = {f_prev, f_new}, bracket_g = {g_prev, g_new.clone()};
       bracket_gtd = {gtd_prev, gtd_new};
       break;
     }
-    if (std::abs(gtd_new) <= -c2 * gtd) {
+    if (std::abs(gtd_new) <= -kC2 * gtd) {
       bracket = {t}, bracket_f = {f_new}, bracket_g = {g_new};
       done = true;
       break;
@@ -105,13 +105,13 @@ LineSearchResult strong_wolfe(Objective&& obj, double t, const Tensor& d, double
     gtd_new = number(g_new.dot(d));
     ls_iter += 1;
   }
-  if (ls_iter == max_ls) bracket = {0, t}, bracket_f = {f, f_new}, bracket_g = {g, g_new};
+  if (ls_iter == kMaxLs) bracket = {0, t}, bracket_f = {f, f_new}, bracket_g = {g, g_new};
 
   // Zoom: shrink the bracket until a point satisfies the conditions.
   bool insuf_progress = false;
   std::size_t low = bracket_f[0] <= bracket_f.back() ? 0 : 1;
   std::size_t high = 1 - low;
-  while (!done && ls_iter < max_ls) {
+  while (!done && ls_iter < kMaxLs) {
     if (std::abs(bracket[1] - bracket[0]) * d_norm < tolerance_change) break;
     t = cubic_interpolate(bracket[0], bracket_f[0], bracket_gtd[0], bracket[1], bracket_f[1], bracket_gtd[1]);
     const double b_max = std::max(bracket[0], bracket[1]);
@@ -132,12 +132,12 @@ LineSearchResult strong_wolfe(Objective&& obj, double t, const Tensor& d, double
     ls_func_evals += 1;
     gtd_new = number(g_new.dot(d));
     ls_iter += 1;
-    if (f_new > (f + c1 * t * gtd) || f_new >= bracket_f[low]) {
+    if (f_new > (f + kC1 * t * gtd) || f_new >= bracket_f[low]) {
       bracket[high] = t, bracket_f[high] = f_new, bracket_g[high] = g_new.clone(), bracket_gtd[high] = gtd_new;
       low = bracket_f[0] <= bracket_f[1] ? 0 : 1;
       high = 1 - low;
     } else {
-      if (std::abs(gtd_new) <= -c2 * gtd) {
+      if (std::abs(gtd_new) <= -kC2 * gtd) {
         done = true;
       } else if (gtd_new * (bracket[high] - bracket[low]) >= 0) {
         bracket[high] = bracket[low], bracket_f[high] = bracket_f[low];

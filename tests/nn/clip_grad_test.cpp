@@ -22,45 +22,45 @@ class ClipGrad : public AutogradTest {
  protected:
   void SetUp() override {
     AutogradTest::SetUp();
-    a = vec({1, 2}).requires_grad_();
-    b = vec({3}).requires_grad_();
-    a.mutable_grad() = vec({3, -4});
-    b.mutable_grad() = vec({12});
+    a_ = vec({1, 2}).requires_grad_();
+    b_ = vec({3}).requires_grad_();
+    a_.mutable_grad() = vec({3, -4});
+    b_.mutable_grad() = vec({12});
   }
-  Tensor a, b;
+  Tensor a_, b_;
 };
 
 TEST_F(ClipGrad, NormScalesAllGradientsTogether) {
-  const Tensor g = a.grad();
-  const Tensor total = clip_grad_norm_({a, b}, 6.5);
+  const Tensor g = a_.grad();
+  const Tensor total = clip_grad_norm_({a_, b_}, 6.5);
   EXPECT_EQ(total.dim(), 0);
   EXPECT_DOUBLE_EQ(total.item<double>(), 13.0);
-  expect_near(a.grad(), {1.4999998846153937, -1.9999998461538582}, 1e-15);
-  expect_near(b.grad(), {5.999999538461575}, 1e-15);
-  EXPECT_TRUE(a.grad().is_same(g));  // in place
+  expect_near(a_.grad(), {1.4999998846153937, -1.9999998461538582}, 1e-15);
+  expect_near(b_.grad(), {5.999999538461575}, 1e-15);
+  EXPECT_TRUE(a_.grad().is_same(g));  // in place
 }
 
 TEST_F(ClipGrad, InfinityAndOtherNorms) {
-  EXPECT_DOUBLE_EQ(clip_grad_norm_({a, b}, 6.0, std::numeric_limits<double>::infinity()).item<double>(), 12.0);
-  expect_near(a.grad(), {1.4999998750000105, -1.9999998333333475}, 1e-15);
-  expect_near(b.grad(), {5.999999500000042}, 1e-15);
-  a.mutable_grad() = vec({3, -4});
-  b.mutable_grad() = vec({12});
-  EXPECT_DOUBLE_EQ(clip_grad_norm_({a, b}, 100.0, 1.0).item<double>(), 19.0);  // below max_norm: unchanged
-  expect_near(a.grad(), {3, -4});
+  EXPECT_DOUBLE_EQ(clip_grad_norm_({a_, b_}, 6.0, std::numeric_limits<double>::infinity()).item<double>(), 12.0);
+  expect_near(a_.grad(), {1.4999998750000105, -1.9999998333333475}, 1e-15);
+  expect_near(b_.grad(), {5.999999500000042}, 1e-15);
+  a_.mutable_grad() = vec({3, -4});
+  b_.mutable_grad() = vec({12});
+  EXPECT_DOUBLE_EQ(clip_grad_norm_({a_, b_}, 100.0, 1.0).item<double>(), 19.0);  // below max_norm: unchanged
+  expect_near(a_.grad(), {3, -4});
 }
 
 TEST_F(ClipGrad, NonFiniteNorm) {
-  a.mutable_grad() = vec({std::nan(""), -4});
-  WICK_EXPECT_THROW_MSG(clip_grad_norm_({a, b}, 1.0, 2.0, /*error_if_nonfinite=*/true), RuntimeError,
+  a_.mutable_grad() = vec({std::nan(""), -4});
+  WICK_EXPECT_THROW_MSG(clip_grad_norm_({a_, b_}, 1.0, 2.0, /*error_if_nonfinite=*/true), RuntimeError,
                         "The total norm of order 2.0 for gradients from `parameters` is non-finite, so it cannot be "
                         "clipped. To disable this error and scale the gradients by the non-finite norm anyway, set "
                         "`error_if_nonfinite=False`");
-  expect_near(b.grad(), {12});  // untouched
-  a.mutable_grad() = vec({std::numeric_limits<double>::infinity(), -4});
-  WICK_EXPECT_THROW_MSG(clip_grad_norm_({a, b}, 1.0, std::numeric_limits<double>::infinity(), true), RuntimeError,
+  expect_near(b_.grad(), {12});  // untouched
+  a_.mutable_grad() = vec({std::numeric_limits<double>::infinity(), -4});
+  WICK_EXPECT_THROW_MSG(clip_grad_norm_({a_, b_}, 1.0, std::numeric_limits<double>::infinity(), true), RuntimeError,
                         "The total norm of order inf for gradients");
-  EXPECT_TRUE(std::isinf(clip_grad_norm_({a, b}, 1.0).item<double>()));  // without the flag: no error
+  EXPECT_TRUE(std::isinf(clip_grad_norm_({a_, b_}, 1.0).item<double>()));  // without the flag: no error
 }
 
 TEST_F(ClipGrad, NoGradientsAndValueClipping) {
@@ -68,11 +68,11 @@ TEST_F(ClipGrad, NoGradientsAndValueClipping) {
   const Tensor zero = clip_grad_norm_({c}, 1.0);
   EXPECT_EQ(zero.scalar_type(), ScalarType::kFloat32);
   EXPECT_EQ(zero.item<double>(), 0.0);
-  const Tensor g = a.grad();
-  clip_grad_value_({a, b, c}, 3.5);
-  expect_near(a.grad(), {3, -3.5});
-  expect_near(b.grad(), {3.5});
-  EXPECT_TRUE(a.grad().is_same(g));
+  const Tensor g = a_.grad();
+  clip_grad_value_({a_, b_, c}, 3.5);
+  expect_near(a_.grad(), {3, -3.5});
+  expect_near(b_.grad(), {3.5});
+  EXPECT_TRUE(a_.grad().is_same(g));
   EXPECT_FALSE(c.grad().defined());
 }
 

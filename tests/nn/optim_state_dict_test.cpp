@@ -27,8 +27,8 @@ const Tensor& entry(const OptimizerStateDict& sd, const std::string& key) {
     if (e.first == key) return e.second;
   }
   ADD_FAILURE() << "no key " << key;
-  static const Tensor kNone;
-  return kNone;
+  static const Tensor none;
+  return none;
 }
 
 // Sets each parameter's gradient to a fixed function of the step.
