@@ -8,7 +8,8 @@
 # term, so the gradients change from step to step) and records the
 # parameters after every step and the first parameter's final state. Each
 # scheduler case steps an optimizer with two groups and records the lrs
-# (and momenta) after every step. tests/nn/optim_cases_test.cpp replays them.
+# (and momenta) after every step; each group case runs an optimizer with
+# two groups of their own options and changes some options mid-run. tests/nn/optim_cases_test.cpp replays them.
 import json
 import math
 import os
@@ -113,6 +114,35 @@ def run_optimizer(name, options):
     return {"optimizer": name, "options": options, "params": trajectory, "losses": losses, "state": state}
 
 
+GROUP_CASES = [
+    # (optimizer, defaults, second group's own options, step at which the
+    # options change, {group index: {option: new value}})
+    ("SGD", {"lr": 0.05, "momentum": 0.9}, {"lr": 0.01, "nesterov": True}, 4, {0: {"lr": 0.2}, 1: {"momentum": 0.5}}),
+    ("Adam", {"lr": 0.05}, {"betas": [0.5, 0.9], "amsgrad": True}, 5, {0: {"lr": 0.01}, 1: {"weight_decay": 0.1}}),
+    ("RMSprop", {"lr": 0.01, "momentum": 0.5}, {"centered": True}, 3, {1: {"lr": 0.05, "alpha": 0.5}}),
+]
+
+
+def run_groups(name, defaults, second, change_at, changes):
+    w1, w2 = make_params()
+    kwargs = dict(defaults)
+    opt = getattr(torch.optim, name)([{"params": [w1]}, dict({"params": [w2]}, **second)], **kwargs)
+    for g in opt.param_groups:
+        if "betas" in g:
+            g["betas"] = tuple(g["betas"])
+    trajectory = []
+    for step in range(10):
+        if step == change_at:
+            for gi, opts in changes.items():
+                opt.param_groups[gi].update(opts)
+        opt.zero_grad()
+        loss_fn(w1, w2).backward()
+        opt.step()
+        trajectory.append(flat([w1, w2]))
+    return {"optimizer": name, "defaults": defaults, "second": second, "change_at": change_at,
+            "changes": {str(k): v for k, v in changes.items()}, "params": trajectory}
+
+
 def scheduler_cases():
     cases = []
 
@@ -168,13 +198,15 @@ def scheduler_cases():
 def main():
     data = {
         "optimizers": [run_optimizer(name, options) for name, options in OPTIMIZER_CASES],
+        "groups": [run_groups(*case) for case in GROUP_CASES],
         "schedulers": scheduler_cases(),
     }
     os.makedirs(os.path.dirname(OUT), exist_ok=True)
     with open(OUT, "w") as f:
         json.dump(data, f, indent=1)
         f.write("\n")
-    print("wrote", os.path.relpath(OUT), len(data["optimizers"]), "optimizer cases,", len(data["schedulers"]),
+    print("wrote", os.path.relpath(OUT), len(data["optimizers"]), "optimizer cases,", len(data["groups"]), "group cases,",
+          len(data["schedulers"]),
           "scheduler cases")
 
 

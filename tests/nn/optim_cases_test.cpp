@@ -138,6 +138,37 @@ TEST_F(OptimCases, MatchPyTorchTrajectories) {
   }
 }
 
+// Two groups with their own options, some changed mid-run through set_option.
+TEST_F(OptimCases, GroupsAndMidRunChangesMatchPyTorch) {
+  const json& all = cases()["groups"];
+  ASSERT_GE(all.size(), 3u);
+  for (const json& c : all) {
+    const std::string name = c["optimizer"];
+    SCOPED_TRACE(name + " " + c["second"].dump());
+    Tensor w1 = vec({0.5, -1.2, 2.0}).requires_grad_();
+    Tensor w2 = vec({1.0, -0.3, 0.7, 1.5}).view({2, 2}).detach().requires_grad_();
+    json second = c["defaults"];
+    second.update(c["second"]);
+    std::unique_ptr<Optimizer> opt = make_optimizer(name, {w1}, c["defaults"]);
+    ASSERT_TRUE(opt);
+    ParamGroupSpec group{{w2}, {}};
+    for (const auto& [key, value] : second.items()) group.options.emplace_back(key, option_value(value));
+    opt->add_param_group(group);
+    for (std::size_t step = 0; step < c["params"].size(); ++step) {
+      if (step == c["change_at"].get<std::size_t>()) {
+        for (const auto& [g, changes] : c["changes"].items()) {
+          for (const auto& [key, value] : changes.items()) opt->set_option(std::stoul(g), key, option_value(value));
+        }
+      }
+      opt->zero_grad();
+      loss_fn(w1, w2).backward();
+      opt->step();
+      expect_close(flat(w1, w2), c["params"][step], name + " after step " + std::to_string(step + 1));
+      if (::testing::Test::HasFailure()) return;
+    }
+  }
+}
+
 // --- schedulers -------------------------------------------------------------------------------
 
 std::unique_ptr<LRScheduler> make_scheduler(const std::string& name, Optimizer& opt) {
