@@ -389,7 +389,7 @@ Ref Machine::run() {
         break;
       }
       case 'b': {  // BUILD: only the _metadata of an OrderedDict, which is dropped
-        Ref state = pop();
+        (void)pop();
         const Kind k = top()->kind;
         if (k != Kind::kDict && k != Kind::kTensor) fail(std::string("BUILD on ") + kind_name(k));
         break;

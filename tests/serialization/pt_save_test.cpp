@@ -21,14 +21,17 @@ class PtSave : public ::testing::Test {
   TempDir dir_;
 };
 
-/// Runs `python3 -c <script> <file>`; true when it printed OK. The script
-/// gets the loaded object as `x`.
-bool torch_checks(const std::string& file, const std::string& checks) {
-  const std::string script = "import sys, torch\nx = torch.load(sys.argv[1])\n" + checks + "\nprint('OK')\n";
-  const std::string script_path = file + ".check.py";
+/// Runs a python3 script that loads `files` with torch.load (as `xs`, the
+/// first also as `x`) and then runs `checks`; true when it printed OK.
+bool torch_checks(const std::vector<std::string>& files, const std::string& checks) {
+  const std::string script =
+      "import sys, torch\nxs = [torch.load(p) for p in sys.argv[1:]]\nx = xs[0]\n" + checks + "\nprint('OK')\n";
+  const std::string script_path = files[0] + ".check.py";
   write_bytes(script_path, script);
-  const std::string out_path = file + ".out";
-  const std::string cmd = "/usr/bin/python3 " + script_path + " " + file + " >" + out_path + " 2>&1";
+  const std::string out_path = files[0] + ".out";
+  std::string cmd = "/usr/bin/python3 " + script_path;
+  for (const std::string& f : files) cmd += " " + f;
+  cmd += " >" + out_path + " 2>&1";
   const int rc = std::system(cmd.c_str());
   const std::string out = read_bytes(out_path);
   EXPECT_EQ(rc, 0) << out;
@@ -89,7 +92,7 @@ TEST_F(PtSave, TorchLoadReadsAStateDict) {
   if (!have_torch()) GTEST_SKIP() << "/usr/bin/python3 with torch is not installed";
   const std::string path = dir_.file("for_torch.pt");
   wick::save_pt(sample_state(), path);
-  EXPECT_TRUE(torch_checks(path, R"(
+  EXPECT_TRUE(torch_checks({path}, R"(
 import collections
 assert isinstance(x, collections.OrderedDict), type(x)
 assert list(x) == ['base', 'view', 'row', 'int64', 'bool', 'half', 'bf16', 'f64', 'u8', 'i8', 'i16', 'i32',
@@ -119,14 +122,14 @@ TEST_F(PtSave, TorchLoadReadsATensorAndAModelLoadsTheStateDict) {
   Tensor t = wick::arange(0, 6, 1, ScalarType::kFloat32).reshape({2, 3});
   t.requires_grad_(true);
   wick::save(t, one);
-  EXPECT_TRUE(torch_checks(one, "assert torch.equal(x, torch.arange(6.).reshape(2, 3)) and x.requires_grad"));
   const std::string model = dir_.file("linear.pt");
   wick::save(NamedTensors{{"weight", wick::full({3, 2}, 0.5, ScalarType::kFloat32)},
                           {"bias", wick::arange(0, 3, 1, ScalarType::kFloat32)}},
              model);
-  EXPECT_TRUE(torch_checks(model, R"(
+  EXPECT_TRUE(torch_checks({one, model}, R"(
+assert torch.equal(x, torch.arange(6.).reshape(2, 3)) and x.requires_grad
 m = torch.nn.Linear(2, 3)
-m.load_state_dict(x)
+m.load_state_dict(xs[1])
 assert torch.equal(m(torch.ones(1, 2)), torch.tensor([[1., 2., 3.]]))
 )"));
 }

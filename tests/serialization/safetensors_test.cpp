@@ -79,20 +79,19 @@ TEST_F(Safetensors, RoundTripOfViewsAndMetadata) {
 }
 
 TEST_F(Safetensors, PythonReadsWhatWickWrites) {
-  if (!have_torch()) GTEST_SKIP() << "/usr/bin/python3 with torch is not installed";
+  if (!std::filesystem::exists("/usr/bin/python3")) GTEST_SKIP() << "/usr/bin/python3 is not installed";
   const std::string path = dir_.file("py.safetensors");
   wick::save_safetensors(path, {{"w", wick::arange(0, 6, 1, ScalarType::kFloat32).reshape({2, 3})}}, {{"k", "v"}});
   // The spec read by hand (the safetensors package is not installed here).
   const std::string script = dir_.file("read.py");
-  write_bytes(script, R"(import json, struct, sys, torch
+  write_bytes(script, R"(import array, json, struct, sys
 raw = open(sys.argv[1], 'rb').read()
 n, = struct.unpack('<Q', raw[:8])
 h = json.loads(raw[8:8 + n])
 assert h['__metadata__'] == {'k': 'v'}, h
 e = h['w']
 assert e['dtype'] == 'F32' and e['shape'] == [2, 3] and e['data_offsets'] == [0, 24], e
-t = torch.frombuffer(bytearray(raw[8 + n:]), dtype=torch.float32).reshape(2, 3)
-assert torch.equal(t, torch.arange(6.).reshape(2, 3))
+assert array.array('f', raw[8 + n:]).tolist() == [0, 1, 2, 3, 4, 5]
 print('OK')
 )");
   EXPECT_EQ(std::system(("/usr/bin/python3 " + script + " " + path + " >/dev/null 2>&1").c_str()), 0);

@@ -126,11 +126,11 @@ inline void write_bytes(const std::string& path, const std::string& bytes) {
     }                                                                                      \
   } while (0)
 
-/// Runs `/usr/bin/python3 -c <script> <args>` and returns whether it printed
-/// "OK"; skips the calling test when python3 or torch is missing.
+/// Whether /usr/bin/python3 can import torch (asked once per process).
 inline bool have_torch() {
-  if (!std::filesystem::exists("/usr/bin/python3")) return false;
-  return std::system("/usr/bin/python3 -c 'import torch' >/dev/null 2>&1") == 0;
+  static const bool have = std::filesystem::exists("/usr/bin/python3") &&
+                           std::system("/usr/bin/python3 -c 'import torch' >/dev/null 2>&1") == 0;
+  return have;
 }
 
 }  // namespace wick_test::serialization
