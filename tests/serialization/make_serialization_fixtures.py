@@ -146,6 +146,7 @@ def main():
     torch.save({"epoch": 3}, os.path.join(OUT, "not_tensors.pt"))
     torch.save([torch.zeros(2)], os.path.join(OUT, "list.pt"))
     torch.save(collections.Counter(a=1), os.path.join(OUT, "counter.pt"))
+    torch.save(torch.zeros(2), os.path.join(OUT, "legacy.pt"), _use_new_zipfile_serialization=False)
 
     corrupt_files()
 

@@ -27,6 +27,7 @@ TEST_F(PtCorrupt, EachBrokenFixtureIsATypedError) {
   };
   const Case cases[] = {
       {"corrupt_not_zip.pt", "", "not a readable zip archive"},
+      {"legacy.pt", "", "PyTorch's legacy format (before 1.6, or _use_new_zipfile_serialization=False)"},
       {"corrupt_no_pkl.pt", "data.pkl", "the archive has no data.pkl record"},
       {"corrupt_no_storage.pt", "data/0", "the storage's record is missing"},
       {"corrupt_short_storage.pt", "data/0", "the record has 12 bytes, too few for 6 elements of float32"},
