@@ -426,7 +426,7 @@ Ref Machine::run() {
       case '1': pop_mark(); break;                 // POP_MARK
       case '2': push(top()); break;                // DUP
       default: {
-        static const char* const kHex = "0123456789abcdef";
+        static constexpr char kHex[] = "0123456789abcdef";
         fail(std::string("unsupported pickle opcode 0x") + kHex[op >> 4] + kHex[op & 15]);
       }
     }

@@ -107,7 +107,7 @@ void write_pt(const std::string& path, const std::string& pickle, const Plan& pl
     const std::size_t nbytes = plan.records[k].second->nbytes() / item * item;
     zip.add(std::string(kArchive) + "data/" + plan.records[k].first, plan.records[k].second->data(), nbytes);
   }
-  static const char kVersion[] = "3\n";
+  static constexpr char kVersion[] = "3\n";
   zip.add(std::string(kArchive) + "version", kVersion, 2);
   zip.close();
 }

@@ -22,10 +22,14 @@ class PtSave : public ::testing::Test {
 };
 
 /// Runs a python3 script that loads `files` with torch.load (as `xs`, the
-/// first also as `x`) and then runs `checks`; true when it printed OK.
+/// first also as `x`; and again with weights_only=True, PyTorch's loader
+/// that allows no global but tensors' and OrderedDict's) and then runs
+/// `checks`; true when it printed OK.
 bool torch_checks(const std::vector<std::string>& files, const std::string& checks) {
   const std::string script =
-      "import sys, torch\nxs = [torch.load(p) for p in sys.argv[1:]]\nx = xs[0]\n" + checks + "\nprint('OK')\n";
+      "import sys, torch\nxs = [torch.load(p) for p in sys.argv[1:]]\nx = xs[0]\n"
+      "ws = [torch.load(p, weights_only=True) for p in sys.argv[1:]]\n" +  // only tensors and OrderedDicts
+      checks + "\nprint('OK')\n";
   const std::string script_path = files[0] + ".check.py";
   write_bytes(script_path, script);
   const std::string out_path = files[0] + ".out";
