@@ -20,6 +20,7 @@ packages=(
   libbenchmark-dev                       # benchmarks
   libcli11-dev                           # the wick CLI
   nlohmann-json3-dev                     # JSON output and reference files
+  libzip-dev                             # the zip container of PyTorch .pt files (wick::save / wick::load)
   clang-tidy                             # naming check (tools/lint.sh)
   valgrind                               # the Valgrind.* leak checks (ctest label valgrind)
   clang libclang-rt-14-dev libomp-14-dev # the fuzz preset: libFuzzer + sanitizer runtimes, OpenMP for clang
