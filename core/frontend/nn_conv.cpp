@@ -191,11 +191,6 @@ WICK_NN_CONV_TRANSPOSE_DEFINE(ConvTranspose3d, 3)
 
 namespace {
 
-template <std::size_t D>
-ExpandingArray<D> stride_or_kernel(const std::optional<ExpandingArray<D>>& stride, const ExpandingArray<D>& kernel) {
-  return stride ? *stride : kernel;
-}
-
 // An adaptive pool's output size with None entries replaced by the input's size there.
 template <std::size_t D>
 std::vector<std::int64_t> adaptive_size(const ExpandingArrayWithOptionalElem<D>& size, const Tensor& input) {
@@ -211,7 +206,7 @@ std::vector<std::int64_t> adaptive_size(const ExpandingArrayWithOptionalElem<D>&
 template <std::size_t D>
 std::string max_pool_repr(const MaxPoolOptions<D>& o) {
   return "kernel_size=" + py_given(o.kernel_size()) + ", stride=" +
-         py_given(stride_or_kernel(o.stride(), o.kernel_size())) + ", padding=" + py_given(o.padding()) +
+         py_given(o.stride()) + ", padding=" + py_given(o.padding()) +
          ", dilation=" + py_given(o.dilation()) + ", ceil_mode=" + py(o.ceil_mode());
 }
 
@@ -220,11 +215,11 @@ std::string max_pool_repr(const MaxPoolOptions<D>& o) {
 #define WICK_NN_MAX_POOL_DEFINE(Name, D, fn)                                                                   \
   Name##Impl::Name##Impl(const Name##Options& options_) : options(options_) {}                                  \
   Tensor Name##Impl::forward(const Tensor& input) {                                                             \
-    return F::fn(input, options.kernel_size(), ExpandingArray<D>(stride_or_kernel(options.stride(), options.kernel_size())).ref(), \
+    return F::fn(input, options.kernel_size(), options.stride().ref(), \
                  options.padding(), options.dilation(), options.ceil_mode());                                   \
   }                                                                                                              \
   std::tuple<Tensor, Tensor> Name##Impl::forward_with_indices(const Tensor& input) {                            \
-    const ExpandingArray<D> stride = stride_or_kernel(options.stride(), options.kernel_size());                 \
+    const ExpandingArray<D>& stride = options.stride();                 \
     return F::fn##_with_indices(input, options.kernel_size(), stride.ref(), options.padding(), options.dilation(), \
                                 options.ceil_mode(), true);                                                      \
   }                                                                                                              \
@@ -237,26 +232,26 @@ WICK_NN_MAX_POOL_DEFINE(MaxPool3d, 3, max_pool3d)
 
 AvgPool1dImpl::AvgPool1dImpl(const AvgPool1dOptions& options_) : options(options_) {}
 Tensor AvgPool1dImpl::forward(const Tensor& input) {
-  const ExpandingArray<1> stride = stride_or_kernel(options.stride(), options.kernel_size());
+  const ExpandingArray<1>& stride = options.stride();
   return F::avg_pool1d(input, options.kernel_size(), stride.ref(), options.padding(), options.ceil_mode(),
                        options.count_include_pad());
 }
 std::string AvgPool1dImpl::extra_repr() const {
   return "kernel_size=" + py_tuple(options.kernel_size()) + ", stride=" +
-         py_tuple(stride_or_kernel(options.stride(), options.kernel_size())) + ", padding=" +
+         py_tuple(options.stride()) + ", padding=" +
          py_tuple(options.padding());
 }
 
 #define WICK_NN_AVG_POOL_DEFINE(Name, D, fn)                                                                   \
   Name##Impl::Name##Impl(const Name##Options& options_) : options(options_) {}                                  \
   Tensor Name##Impl::forward(const Tensor& input) {                                                             \
-    const ExpandingArray<D> stride = stride_or_kernel(options.stride(), options.kernel_size());                 \
+    const ExpandingArray<D>& stride = options.stride();                 \
     return F::fn(input, options.kernel_size(), stride.ref(), options.padding(), options.ceil_mode(),            \
                  options.count_include_pad(), options.divisor_override());                                       \
   }                                                                                                              \
   std::string Name##Impl::extra_repr() const {                                                                  \
     return "kernel_size=" + py_given(options.kernel_size()) + ", stride=" +                                     \
-           py_given(stride_or_kernel(options.stride(), options.kernel_size())) + ", padding=" +                 \
+           py_given(options.stride()) + ", padding=" +                 \
            py_given(options.padding());                                                                          \
   }
 

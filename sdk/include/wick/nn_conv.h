@@ -89,10 +89,11 @@ WICK_NN_CONV(ConvTranspose3d, ConvTranspose3dOptions);
 
 template <std::size_t D>
 struct MaxPoolOptions {
-  MaxPoolOptions(ExpandingArray<D> kernel_size) : kernel_size_(kernel_size) {}  // NOLINT(implicit)
+  MaxPoolOptions(ExpandingArray<D> kernel_size)  // NOLINT(implicit)
+      : kernel_size_(kernel_size), stride_(kernel_size) {}
   WICK_ARG(ExpandingArray<D>, kernel_size);
-  /// None: kernel_size.
-  WICK_ARG(std::optional<ExpandingArray<D>>, stride);
+  /// Defaults to kernel_size.
+  WICK_ARG(ExpandingArray<D>, stride);
   WICK_ARG(ExpandingArray<D>, padding) = 0;
   WICK_ARG(ExpandingArray<D>, dilation) = 1;
   WICK_ARG(bool, ceil_mode) = false;
@@ -103,10 +104,11 @@ using MaxPool3dOptions = MaxPoolOptions<3>;
 
 template <std::size_t D>
 struct AvgPoolOptions {
-  AvgPoolOptions(ExpandingArray<D> kernel_size) : kernel_size_(kernel_size) {}  // NOLINT(implicit)
+  AvgPoolOptions(ExpandingArray<D> kernel_size)  // NOLINT(implicit)
+      : kernel_size_(kernel_size), stride_(kernel_size) {}
   WICK_ARG(ExpandingArray<D>, kernel_size);
-  /// None: kernel_size.
-  WICK_ARG(std::optional<ExpandingArray<D>>, stride);
+  /// Defaults to kernel_size.
+  WICK_ARG(ExpandingArray<D>, stride);
   WICK_ARG(ExpandingArray<D>, padding) = 0;
   WICK_ARG(bool, ceil_mode) = false;
   WICK_ARG(bool, count_include_pad) = true;

@@ -16,6 +16,7 @@
 #include <initializer_list>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -100,7 +101,9 @@ class ExpandingArrayWithOptionalElem {
 template <std::size_t D>
 class ConvPadding {
  public:
-  ConvPadding(std::int64_t v) : values_(v) {}                                 // NOLINT(implicit)
+  template <class I>
+    requires std::is_integral_v<I>
+  ConvPadding(I v) : values_(static_cast<std::int64_t>(v)) {}  // NOLINT(implicit)
   ConvPadding(std::initializer_list<std::int64_t> list) : values_(list) {}    // NOLINT(implicit)
   ConvPadding(const ExpandingArray<D>& values) : values_(values) {}           // NOLINT(implicit)
   ConvPadding(const char* mode) : values_(0), mode_(mode) {}                  // NOLINT(implicit)
