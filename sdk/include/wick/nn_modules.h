@@ -24,3 +24,5 @@
 #include "wick/nn_loss.h"
 #include "wick/nn_norm.h"
 #include "wick/nn_options.h"
+#include "wick/nn_rnn.h"
+#include "wick/nn_transformer.h"
