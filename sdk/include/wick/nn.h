@@ -451,6 +451,13 @@ class ModuleHolder {
   operator std::shared_ptr<M>() const noexcept {  // NOLINT(implicit)
     return impl_;
   }
+  /// Indexes the module (Sequential, ModuleList, ParameterList, ...): `(*ptr)[arg]`.
+  template <class Arg>
+  decltype(auto) operator[](Arg&& arg) const
+    requires requires(Impl& m) { m[std::forward<Arg>(arg)]; }
+  {
+    return (*get())[std::forward<Arg>(arg)];
+  }
   /// Calls the module (forward hooks included): `(*ptr)(args...)`.
   template <class... Args>
   decltype(auto) operator()(Args&&... args) const {
