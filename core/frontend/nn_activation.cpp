@@ -27,7 +27,7 @@ std::string py_number(double v) {
 }  // namespace
 
 #define WICK_NN_ACTIVATION_DEFINE(Name, call, repr)                                       \
-  Name##Impl::Name##Impl(const Name##Options& options_) : options(options_) {}            \
+  Name##Impl::Name##Impl(const Name##Options& opts) : options(opts) {}            \
   Tensor Name##Impl::forward(const Tensor& input) { return call; }                        \
   std::string Name##Impl::extra_repr() const { return repr; }
 
@@ -77,7 +77,7 @@ Tensor Softmax2dImpl::forward(const Tensor& input) {
   return F::softmax(input, -3);
 }
 
-ThresholdImpl::ThresholdImpl(const ThresholdOptions& options_) : options(options_) {}
+ThresholdImpl::ThresholdImpl(const ThresholdOptions& opts) : options(opts) {}
 
 Tensor ThresholdImpl::forward(const Tensor& input) {
   return F::threshold(input, options.threshold(), options.value(), options.inplace());
@@ -88,7 +88,7 @@ std::string ThresholdImpl::extra_repr() const {
          inplace_suffix(options.inplace());
 }
 
-PReLUImpl::PReLUImpl(const PReLUOptions& options_) : options(options_) {
+PReLUImpl::PReLUImpl(const PReLUOptions& opts) : options(opts) {
   WICK_CHECK(options.num_parameters() > 0, ValueError, "PReLU: num_parameters must be positive, got ",
              options.num_parameters());
   weight = register_parameter("weight", empty({options.num_parameters()}));

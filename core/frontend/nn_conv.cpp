@@ -151,7 +151,7 @@ std::string transpose_repr(const ConvTransposeOptions<D>& o, bool has_bias) {
 }  // namespace
 
 #define WICK_NN_CONV_DEFINE(Name, D)                                                                            \
-  Name##Impl::Name##Impl(const Name##Options& options_) : options(options_) {                                   \
+  Name##Impl::Name##Impl(const Name##Options& opts) : options(opts) {                                   \
     check_conv_options<D>(options);                                                                              \
     weight = register_parameter("weight", conv_weight<D>(options.out_channels(), options.in_channels(),          \
                                                           options.groups(), options.kernel_size()));            \
@@ -168,7 +168,7 @@ WICK_NN_CONV_DEFINE(Conv3d, 3)
 #undef WICK_NN_CONV_DEFINE
 
 #define WICK_NN_CONV_TRANSPOSE_DEFINE(Name, D)                                                                  \
-  Name##Impl::Name##Impl(const Name##Options& options_) : options(options_) {                                   \
+  Name##Impl::Name##Impl(const Name##Options& opts) : options(opts) {                                   \
     check_transpose_options<D>(options, #Name);                                                                  \
     weight = register_parameter("weight", conv_weight<D>(options.in_channels(), options.out_channels(),          \
                                                           options.groups(), options.kernel_size()));            \
@@ -213,7 +213,7 @@ std::string max_pool_repr(const MaxPoolOptions<D>& o) {
 }  // namespace
 
 #define WICK_NN_MAX_POOL_DEFINE(Name, D, fn)                                                                   \
-  Name##Impl::Name##Impl(const Name##Options& options_) : options(options_) {}                                  \
+  Name##Impl::Name##Impl(const Name##Options& opts) : options(opts) {}                                  \
   Tensor Name##Impl::forward(const Tensor& input) {                                                             \
     return F::fn(input, options.kernel_size(), options.stride().ref(), \
                  options.padding(), options.dilation(), options.ceil_mode());                                   \
@@ -230,7 +230,7 @@ WICK_NN_MAX_POOL_DEFINE(MaxPool2d, 2, max_pool2d)
 WICK_NN_MAX_POOL_DEFINE(MaxPool3d, 3, max_pool3d)
 #undef WICK_NN_MAX_POOL_DEFINE
 
-AvgPool1dImpl::AvgPool1dImpl(const AvgPool1dOptions& options_) : options(options_) {}
+AvgPool1dImpl::AvgPool1dImpl(const AvgPool1dOptions& opts) : options(opts) {}
 Tensor AvgPool1dImpl::forward(const Tensor& input) {
   const ExpandingArray<1>& stride = options.stride();
   return F::avg_pool1d(input, options.kernel_size(), stride.ref(), options.padding(), options.ceil_mode(),
@@ -243,7 +243,7 @@ std::string AvgPool1dImpl::extra_repr() const {
 }
 
 #define WICK_NN_AVG_POOL_DEFINE(Name, D, fn)                                                                   \
-  Name##Impl::Name##Impl(const Name##Options& options_) : options(options_) {}                                  \
+  Name##Impl::Name##Impl(const Name##Options& opts) : options(opts) {}                                  \
   Tensor Name##Impl::forward(const Tensor& input) {                                                             \
     const ExpandingArray<D>& stride = options.stride();                 \
     return F::fn(input, options.kernel_size(), stride.ref(), options.padding(), options.ceil_mode(),            \
@@ -260,7 +260,7 @@ WICK_NN_AVG_POOL_DEFINE(AvgPool3d, 3, avg_pool3d)
 #undef WICK_NN_AVG_POOL_DEFINE
 
 #define WICK_NN_ADAPTIVE_DEFINE(Name, D, call)                                                                 \
-  Name##Impl::Name##Impl(const Name##Options& options_) : options(options_) {}                                  \
+  Name##Impl::Name##Impl(const Name##Options& opts) : options(opts) {}                                  \
   Tensor Name##Impl::forward(const Tensor& input) {                                                             \
     const std::vector<std::int64_t> size = adaptive_size<D>(options.output_size(), input);                      \
     return call;                                                                                                 \

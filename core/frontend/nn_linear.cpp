@@ -31,7 +31,7 @@ std::optional<Tensor> opt(const Tensor& t) { return t.defined() ? std::optional<
 
 Tensor IdentityImpl::forward(const Tensor& input) { return input; }
 
-LinearImpl::LinearImpl(const LinearOptions& options_) : options(options_) {
+LinearImpl::LinearImpl(const LinearOptions& opts) : options(opts) {
   WICK_CHECK(options.in_features() >= 0 && options.out_features() >= 0, ValueError,
              "Linear: in_features and out_features must be non-negative, got ", options.in_features(), " and ",
              options.out_features());
@@ -52,7 +52,7 @@ std::string LinearImpl::extra_repr() const {
          ", bias=" + py(bias.defined());
 }
 
-BilinearImpl::BilinearImpl(const BilinearOptions& options_) : options(options_) {
+BilinearImpl::BilinearImpl(const BilinearOptions& opts) : options(opts) {
   weight = register_parameter(
       "weight", empty({options.out_features(), options.in1_features(), options.in2_features()}));
   bias = register_parameter("bias", options.bias() ? empty({options.out_features()}) : Tensor());
@@ -76,7 +76,7 @@ std::string BilinearImpl::extra_repr() const {
 
 // --- Flatten, Unflatten ---------------------------------------------------------------
 
-FlattenImpl::FlattenImpl(const FlattenOptions& options_) : options(options_) {}
+FlattenImpl::FlattenImpl(const FlattenOptions& opts) : options(opts) {}
 
 Tensor FlattenImpl::forward(const Tensor& input) { return flatten(input, options.start_dim(), options.end_dim()); }
 
@@ -84,7 +84,7 @@ std::string FlattenImpl::extra_repr() const {
   return "start_dim=" + py(options.start_dim()) + ", end_dim=" + py(options.end_dim());
 }
 
-UnflattenImpl::UnflattenImpl(const UnflattenOptions& options_) : options(options_) {}
+UnflattenImpl::UnflattenImpl(const UnflattenOptions& opts) : options(opts) {}
 
 Tensor UnflattenImpl::forward(const Tensor& input) { return unflatten(input, options.dim(), options.sizes()); }
 
@@ -95,7 +95,7 @@ std::string UnflattenImpl::extra_repr() const {
 // --- dropouts ---------------------------------------------------------------------------
 
 #define WICK_NN_DROPOUT_DEFINE(Name, fn)                                                                     \
-  Name##Impl::Name##Impl(const DropoutOptions& options_) : options(options_) {                               \
+  Name##Impl::Name##Impl(const DropoutOptions& opts) : options(opts) {                               \
     WICK_CHECK(options.p() >= 0 && options.p() <= 1, ValueError,                                              \
                "dropout probability has to be between 0 and 1, but got ", py(options.p()));                   \
   }                                                                                                          \
@@ -143,7 +143,7 @@ void zero_padding_row(const Tensor& weight, std::optional<std::int64_t> padding_
 
 }  // namespace
 
-EmbeddingImpl::EmbeddingImpl(const EmbeddingOptions& options_) : options(options_) {
+EmbeddingImpl::EmbeddingImpl(const EmbeddingOptions& opts) : options(opts) {
   options.padding_idx(normalise_padding_idx(options.padding_idx(), options.num_embeddings()));
   const bool given = options._weight().defined();
   weight = register_parameter("weight",
@@ -186,7 +186,7 @@ std::shared_ptr<EmbeddingImpl> embedding_from_pretrained(const Tensor& embedding
   return m;
 }
 
-EmbeddingBagImpl::EmbeddingBagImpl(const EmbeddingBagOptions& options_) : options(options_) {
+EmbeddingBagImpl::EmbeddingBagImpl(const EmbeddingBagOptions& opts) : options(opts) {
   options.padding_idx(normalise_padding_idx(options.padding_idx(), options.num_embeddings()));
   WICK_CHECK(options.mode() == "sum" || options.mode() == "mean" || options.mode() == "max", ValueError,
              "mode has to be one of sum, mean or max");

@@ -18,9 +18,9 @@ std::optional<Tensor> opt(const Tensor& t) { return t.defined() ? std::optional<
 // Constructors: the ones without tensors in their options only keep them;
 // weighted losses register "weight" (and "pos_weight") as buffers when given.
 #define WICK_NN_LOSS_PLAIN(Name) \
-  Name##Impl::Name##Impl(const Name##Options& options_) : options(options_) {}
+  Name##Impl::Name##Impl(const Name##Options& opts) : options(opts) {}
 #define WICK_NN_LOSS_WEIGHTED(Name)                                                   \
-  Name##Impl::Name##Impl(const Name##Options& options_) : options(options_) {         \
+  Name##Impl::Name##Impl(const Name##Options& opts) : options(opts) {         \
     if (options.weight().defined()) weight = register_buffer("weight", options.weight()); \
   }
 
@@ -45,12 +45,12 @@ WICK_NN_LOSS_WEIGHTED(MultiLabelSoftMarginLoss)
 #undef WICK_NN_LOSS_WEIGHTED
 #undef WICK_NN_LOSS_PLAIN
 
-BCEWithLogitsLossImpl::BCEWithLogitsLossImpl(const BCEWithLogitsLossOptions& options_) : options(options_) {
+BCEWithLogitsLossImpl::BCEWithLogitsLossImpl(const BCEWithLogitsLossOptions& opts) : options(opts) {
   if (options.weight().defined()) weight = register_buffer("weight", options.weight());
   if (options.pos_weight().defined()) pos_weight = register_buffer("pos_weight", options.pos_weight());
 }
 
-MultiMarginLossImpl::MultiMarginLossImpl(const MultiMarginLossOptions& options_) : options(options_) {
+MultiMarginLossImpl::MultiMarginLossImpl(const MultiMarginLossOptions& opts) : options(opts) {
   WICK_CHECK(options.p() == 1 || options.p() == 2, ValueError, "only p == 1 and p == 2 supported");
   if (options.weight().defined()) weight = register_buffer("weight", options.weight());
 }

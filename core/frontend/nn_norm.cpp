@@ -86,7 +86,7 @@ Tensor batch_norm_forward(Module& m, NormBase& n, const BatchNormOptions& o, con
 }  // namespace
 
 #define WICK_NN_BATCH_NORM_DEFINE(Name, a, b)                                                       \
-  Name##Impl::Name##Impl(const BatchNormOptions& options_) : options(options_) {                    \
+  Name##Impl::Name##Impl(const BatchNormOptions& opts) : options(opts) {                    \
     register_norm(*this, options.num_features(), options.affine(), options.track_running_stats()); \
     reset_parameters();                                                                             \
   }                                                                                                 \
@@ -124,7 +124,7 @@ Tensor instance_norm_forward(Module& m, NormBase& n, const InstanceNormOptions& 
 }  // namespace
 
 #define WICK_NN_INSTANCE_NORM_DEFINE(Name, no_batch)                                                 \
-  Name##Impl::Name##Impl(const InstanceNormOptions& options_) : options(options_) {                 \
+  Name##Impl::Name##Impl(const InstanceNormOptions& opts) : options(opts) {                 \
     register_norm(*this, options.num_features(), options.affine(), options.track_running_stats()); \
     reset_parameters();                                                                             \
   }                                                                                                 \
@@ -141,7 +141,7 @@ WICK_NN_INSTANCE_NORM_DEFINE(InstanceNorm3d, 4)
 
 // --- LayerNorm, GroupNorm, LocalResponseNorm ----------------------------------------------------
 
-LayerNormImpl::LayerNormImpl(const LayerNormOptions& options_) : options(options_) {
+LayerNormImpl::LayerNormImpl(const LayerNormOptions& opts) : options(opts) {
   const bool affine = options.elementwise_affine();
   weight = register_parameter("weight", affine ? wick::empty(IntArrayRef(options.normalized_shape())) : Tensor());
   bias = register_parameter("bias", affine ? wick::empty(IntArrayRef(options.normalized_shape())) : Tensor());
@@ -163,7 +163,7 @@ std::string LayerNormImpl::extra_repr() const {
          ", elementwise_affine=" + py(options.elementwise_affine());
 }
 
-GroupNormImpl::GroupNormImpl(const GroupNormOptions& options_) : options(options_) {
+GroupNormImpl::GroupNormImpl(const GroupNormOptions& opts) : options(opts) {
   WICK_CHECK(options.num_groups() > 0 && options.num_channels() % options.num_groups() == 0, ValueError,
              "num_channels must be divisible by num_groups");
   weight = register_parameter("weight", options.affine() ? empty({options.num_channels()}) : Tensor());
@@ -186,7 +186,7 @@ std::string GroupNormImpl::extra_repr() const {
          ", affine=" + py(options.affine());
 }
 
-LocalResponseNormImpl::LocalResponseNormImpl(const LocalResponseNormOptions& options_) : options(options_) {}
+LocalResponseNormImpl::LocalResponseNormImpl(const LocalResponseNormOptions& opts) : options(opts) {}
 
 Tensor LocalResponseNormImpl::forward(const Tensor& input) {
   return F::local_response_norm(input, options.size(), options.alpha(), options.beta(), options.k());

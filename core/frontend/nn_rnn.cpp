@@ -223,8 +223,8 @@ RunResult run(const RNNConfig& c, const std::vector<RNNLayerWeights>& weights, T
 
 // --- RNN, LSTM, GRU -----------------------------------------------------------------------------
 
-RNNImpl::RNNImpl(const RNNOptions& options_)
-    : options(options_), config_(make_config(rnn_mode(options_.nonlinearity()), options_, 0)) {
+RNNImpl::RNNImpl(const RNNOptions& opts)
+    : options(opts), config_(make_config(rnn_mode(opts.nonlinearity()), opts, 0)) {
   all_weights = register_weights(*this, config_);
   reset_parameters();
 }
@@ -235,8 +235,8 @@ std::tuple<Tensor, Tensor> RNNImpl::forward(const Tensor& input, const Tensor& h
 }
 std::string RNNImpl::extra_repr() const { return rnn_repr(config_); }
 
-LSTMImpl::LSTMImpl(const LSTMOptions& options_)
-    : options(options_), config_(make_config(Mode::kLstm, options_, options_.proj_size())) {
+LSTMImpl::LSTMImpl(const LSTMOptions& opts)
+    : options(opts), config_(make_config(Mode::kLstm, opts, opts.proj_size())) {
   all_weights = register_weights(*this, config_);
   reset_parameters();
 }
@@ -248,7 +248,7 @@ std::tuple<Tensor, std::tuple<Tensor, Tensor>> LSTMImpl::forward(const Tensor& i
 }
 std::string LSTMImpl::extra_repr() const { return rnn_repr(config_); }
 
-GRUImpl::GRUImpl(const GRUOptions& options_) : options(options_), config_(make_config(Mode::kGru, options_, 0)) {
+GRUImpl::GRUImpl(const GRUOptions& opts) : options(opts), config_(make_config(Mode::kGru, opts, 0)) {
   all_weights = register_weights(*this, config_);
   reset_parameters();
 }
@@ -295,7 +295,7 @@ std::string cell_repr(const CellOptions& o) {
 
 }  // namespace
 
-RNNCellImpl::RNNCellImpl(const RNNCellOptions& options_) : options(options_) {
+RNNCellImpl::RNNCellImpl(const RNNCellOptions& opts) : options(opts) {
   (void)rnn_mode(options.nonlinearity());
   register_cell(*this, {&weight_ih, &weight_hh, &bias_ih, &bias_hh}, 1, options.input_size(), options.hidden_size(),
                 options.bias());
@@ -304,8 +304,8 @@ RNNCellImpl::RNNCellImpl(const RNNCellOptions& options_) : options(options_) {
 void RNNCellImpl::reset_parameters() {
   uniform_all({weight_ih, weight_hh, bias_ih, bias_hh}, options.hidden_size());
 }
-Tensor RNNCellImpl::forward(const Tensor& input_, const Tensor& hx_) {
-  Tensor input = input_, hx = hx_;
+Tensor RNNCellImpl::forward(const Tensor& in, const Tensor& h0) {
+  Tensor input = in, hx = h0;
   const bool batched = batch_cell_input("RNNCell", input, {&hx});
   if (!hx.defined()) hx = zeros({input.size(0), options.hidden_size()}, input.dtype(), input.device());
   Tensor unused;
@@ -320,7 +320,7 @@ std::string RNNCellImpl::extra_repr() const {
   return s;
 }
 
-LSTMCellImpl::LSTMCellImpl(const LSTMCellOptions& options_) : options(options_) {
+LSTMCellImpl::LSTMCellImpl(const LSTMCellOptions& opts) : options(opts) {
   register_cell(*this, {&weight_ih, &weight_hh, &bias_ih, &bias_hh}, 4, options.input_size(), options.hidden_size(),
                 options.bias());
   reset_parameters();
@@ -328,8 +328,8 @@ LSTMCellImpl::LSTMCellImpl(const LSTMCellOptions& options_) : options(options_) 
 void LSTMCellImpl::reset_parameters() {
   uniform_all({weight_ih, weight_hh, bias_ih, bias_hh}, options.hidden_size());
 }
-std::tuple<Tensor, Tensor> LSTMCellImpl::forward(const Tensor& input_, const std::tuple<Tensor, Tensor>& hx) {
-  Tensor input = input_, h = std::get<0>(hx), cell = std::get<1>(hx);
+std::tuple<Tensor, Tensor> LSTMCellImpl::forward(const Tensor& in, const std::tuple<Tensor, Tensor>& hx) {
+  Tensor input = in, h = std::get<0>(hx), cell = std::get<1>(hx);
   const bool batched = batch_cell_input("LSTMCell", input, {&h, &cell});
   if (!h.defined()) h = zeros({input.size(0), options.hidden_size()}, input.dtype(), input.device());
   if (!cell.defined()) cell = zeros({input.size(0), options.hidden_size()}, input.dtype(), input.device());
@@ -339,7 +339,7 @@ std::tuple<Tensor, Tensor> LSTMCellImpl::forward(const Tensor& input_, const std
 }
 std::string LSTMCellImpl::extra_repr() const { return cell_repr(options); }
 
-GRUCellImpl::GRUCellImpl(const GRUCellOptions& options_) : options(options_) {
+GRUCellImpl::GRUCellImpl(const GRUCellOptions& opts) : options(opts) {
   register_cell(*this, {&weight_ih, &weight_hh, &bias_ih, &bias_hh}, 3, options.input_size(), options.hidden_size(),
                 options.bias());
   reset_parameters();
@@ -347,8 +347,8 @@ GRUCellImpl::GRUCellImpl(const GRUCellOptions& options_) : options(options_) {
 void GRUCellImpl::reset_parameters() {
   uniform_all({weight_ih, weight_hh, bias_ih, bias_hh}, options.hidden_size());
 }
-Tensor GRUCellImpl::forward(const Tensor& input_, const Tensor& hx_) {
-  Tensor input = input_, hx = hx_;
+Tensor GRUCellImpl::forward(const Tensor& in, const Tensor& h0) {
+  Tensor input = in, hx = h0;
   const bool batched = batch_cell_input("GRUCell", input, {&hx});
   if (!hx.defined()) hx = zeros({input.size(0), options.hidden_size()}, input.dtype(), input.device());
   Tensor unused;

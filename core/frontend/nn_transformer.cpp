@@ -17,7 +17,7 @@ std::optional<Tensor> opt(const Tensor& t) { return t.defined() ? std::optional<
 
 // --- MultiheadAttention -----------------------------------------------------------------------
 
-MultiheadAttentionImpl::MultiheadAttentionImpl(const MultiheadAttentionOptions& options_) : options(options_) {
+MultiheadAttentionImpl::MultiheadAttentionImpl(const MultiheadAttentionOptions& opts) : options(opts) {
   const std::int64_t e = options.embed_dim();
   const std::int64_t kdim = options.kdim().value_or(e);
   const std::int64_t vdim = options.vdim().value_or(e);
@@ -105,8 +105,8 @@ LayerNorm make_norm(const TransformerEncoderLayerOptions& o) {
 
 }  // namespace
 
-TransformerEncoderLayerImpl::TransformerEncoderLayerImpl(const TransformerEncoderLayerOptions& options_)
-    : options(options_) {
+TransformerEncoderLayerImpl::TransformerEncoderLayerImpl(const TransformerEncoderLayerOptions& opts)
+    : options(opts) {
   check_activation(options.activation());
   self_attn = register_module("self_attn", make_attention(options));
   linear1 = register_module("linear1", Linear(options.d_model(), options.dim_feedforward()));
@@ -137,8 +137,8 @@ Tensor TransformerEncoderLayerImpl::forward(const Tensor& src, const std::option
   return x;
 }
 
-TransformerDecoderLayerImpl::TransformerDecoderLayerImpl(const TransformerDecoderLayerOptions& options_)
-    : options(options_) {
+TransformerDecoderLayerImpl::TransformerDecoderLayerImpl(const TransformerDecoderLayerOptions& opts)
+    : options(opts) {
   check_activation(options.activation());
   self_attn = register_module("self_attn", make_attention(options));
   multihead_attn = register_module("multihead_attn", make_attention(options));

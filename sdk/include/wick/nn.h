@@ -408,6 +408,21 @@ class Callable : public Module {
 /// from `nullptr` is empty (assign it later); using an empty holder is a
 /// RuntimeError "Accessing empty ModuleHolder". Copies share the module.
 /// WICK_MODULE(Net) makes the holder `Net` of a user's `NetImpl`.
+namespace detail {
+/// `Impl::Options`, or void when Impl has none.
+template <class Impl, class = void>
+struct OptionsOf {
+  using Type = void;
+};
+template <class Impl>
+struct OptionsOf<Impl, std::void_t<typename Impl::Options>> {
+  using Type = typename Impl::Options;
+};
+/// Impl has options constructible from `Args`.
+template <class Impl, class... Args>
+inline constexpr bool kFromOptions = std::is_constructible_v<typename OptionsOf<Impl>::Type, Args...>;
+}  // namespace detail
+
 template <class Impl>
 class ModuleHolder {
  public:
@@ -425,13 +440,13 @@ class ModuleHolder {
     requires(!std::is_same_v<std::decay_t<Head>, std::nullptr_t> &&
              !std::is_base_of_v<ModuleHolder, std::decay_t<Head>> &&
              !std::is_convertible_v<Head, std::shared_ptr<Impl>> &&
-             (std::is_constructible_v<Impl, Head, Tail...> ||
-              requires { typename Impl::Options; } && std::is_constructible_v<typename Impl::Options, Head, Tail...>))
+             (std::is_constructible_v<Impl, Head, Tail...> || detail::kFromOptions<Impl, Head, Tail...>))
   explicit ModuleHolder(Head&& head, Tail&&... tail) {
     if constexpr (std::is_constructible_v<Impl, Head, Tail...>) {
       impl_ = std::make_shared<Impl>(std::forward<Head>(head), std::forward<Tail>(tail)...);
     } else {
-      impl_ = std::make_shared<Impl>(typename Impl::Options(std::forward<Head>(head), std::forward<Tail>(tail)...));
+      using Options = typename detail::OptionsOf<Impl>::Type;
+      impl_ = std::make_shared<Impl>(Options(std::forward<Head>(head), std::forward<Tail>(tail)...));
     }
   }
 
