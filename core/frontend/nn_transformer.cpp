@@ -2,6 +2,8 @@
 /// \file
 #include "wick/nn_transformer.h"
 
+#include <limits>
+
 #include "wick/nn_functional.h"
 #include "wick/ops.h"
 
@@ -178,6 +180,97 @@ Tensor TransformerDecoderLayerImpl::forward(const Tensor& tgt, const Tensor& mem
     x = norm3(x + ff(x));
   }
   return x;
+}
+
+// --- TransformerEncoder, TransformerDecoder, Transformer --------------------------------------------
+
+namespace {
+
+// A new layer with `prototype`'s options and a copy of its state: PyTorch's deepcopy.
+template <class Layer>
+Layer copy_layer(const Layer& prototype) {
+  WICK_CHECK(!prototype.is_empty(), ValueError, "Transformer: the layer to copy is empty");
+  Layer layer(prototype->options);
+  layer->load_state_dict(prototype->state_dict());
+  layer->train(prototype->is_training());
+  return layer;
+}
+
+}  // namespace
+
+TransformerEncoderImpl::TransformerEncoderImpl(const TransformerEncoderOptions& opts) : options(opts) {
+  WICK_CHECK(options.num_layers() > 0, ValueError, "TransformerEncoder: num_layers must be positive, got ",
+             options.num_layers());
+  layers = register_module("layers", ModuleList());
+  for (std::int64_t i = 0; i < options.num_layers(); ++i) layers->push_back(copy_layer(options.encoder_layer()));
+  if (!options.norm().is_empty()) norm = register_module("norm", options.norm());
+}
+
+Tensor TransformerEncoderImpl::forward(const Tensor& src, const std::optional<Tensor>& mask,
+                                       const std::optional<Tensor>& src_key_padding_mask) {
+  Tensor x = src;
+  for (const auto& m : *layers) {
+    x = static_cast<TransformerEncoderLayerImpl&>(*m)(x, mask, src_key_padding_mask);
+  }
+  return norm.is_empty() ? x : norm(x);
+}
+
+TransformerDecoderImpl::TransformerDecoderImpl(const TransformerDecoderOptions& opts) : options(opts) {
+  WICK_CHECK(options.num_layers() > 0, ValueError, "TransformerDecoder: num_layers must be positive, got ",
+             options.num_layers());
+  layers = register_module("layers", ModuleList());
+  for (std::int64_t i = 0; i < options.num_layers(); ++i) layers->push_back(copy_layer(options.decoder_layer()));
+  if (!options.norm().is_empty()) norm = register_module("norm", options.norm());
+}
+
+Tensor TransformerDecoderImpl::forward(const Tensor& tgt, const Tensor& memory, const std::optional<Tensor>& tgt_mask,
+                                       const std::optional<Tensor>& memory_mask,
+                                       const std::optional<Tensor>& tgt_key_padding_mask,
+                                       const std::optional<Tensor>& memory_key_padding_mask) {
+  Tensor x = tgt;
+  for (const auto& m : *layers) {
+    x = static_cast<TransformerDecoderLayerImpl&>(*m)(x, memory, tgt_mask, memory_mask, tgt_key_padding_mask,
+                                                      memory_key_padding_mask);
+  }
+  return norm.is_empty() ? x : norm(x);
+}
+
+TransformerImpl::TransformerImpl(const TransformerOptions& opts) : options(opts) {
+  const auto layer = TransformerEncoderLayerOptions(options.d_model(), options.nhead())
+                         .dim_feedforward(options.dim_feedforward())
+                         .dropout(options.dropout())
+                         .activation(options.activation())
+                         .layer_norm_eps(options.layer_norm_eps())
+                         .batch_first(options.batch_first())
+                         .norm_first(options.norm_first());
+  auto norm_of = [&] { return LayerNorm(LayerNormOptions({options.d_model()}).eps(options.layer_norm_eps())); };
+  encoder = register_module(
+      "encoder", TransformerEncoder(TransformerEncoderOptions(layer, options.num_encoder_layers()).norm(norm_of())));
+  decoder = register_module(
+      "decoder", TransformerDecoder(TransformerDecoderOptions(layer, options.num_decoder_layers()).norm(norm_of())));
+  for (const Tensor& p : parameters()) {
+    if (p.dim() > 1) init::xavier_uniform_(p);
+  }
+}
+
+Tensor TransformerImpl::forward(const Tensor& src, const Tensor& tgt, const std::optional<Tensor>& src_mask,
+                                const std::optional<Tensor>& tgt_mask, const std::optional<Tensor>& memory_mask,
+                                const std::optional<Tensor>& src_key_padding_mask,
+                                const std::optional<Tensor>& tgt_key_padding_mask,
+                                const std::optional<Tensor>& memory_key_padding_mask) {
+  if (src.dim() == 3) {
+    const std::int64_t batch_dim = options.batch_first() ? 0 : 1;
+    WICK_CHECK(src.size(batch_dim) == tgt.size(batch_dim), RuntimeError,
+               "the batch number of src and tgt must be equal");
+  }
+  WICK_CHECK(src.size(-1) == options.d_model() && tgt.size(-1) == options.d_model(), RuntimeError,
+             "the feature number of src and tgt must be equal to d_model");
+  const Tensor memory = encoder(src, src_mask, src_key_padding_mask);
+  return decoder(tgt, memory, tgt_mask, memory_mask, tgt_key_padding_mask, memory_key_padding_mask);
+}
+
+Tensor TransformerImpl::generate_square_subsequent_mask(std::int64_t sz) {
+  return triu(full({sz, sz}, -std::numeric_limits<double>::infinity()), 1);
 }
 
 }  // namespace wick::nn

@@ -222,6 +222,13 @@ case("encoder_layer", lambda: nn.TransformerEncoderLayer(4, 2, 8, dropout=0.0), 
 case("encoder_layer_gelu_nf_bf", lambda: nn.TransformerEncoderLayer(4, 2, 6, dropout=0.0, activation="gelu",
                                                                     norm_first=True, batch_first=True),
      lambda: [rn(2, 3, 4)])
+case("transformer_encoder", lambda: nn.TransformerEncoder(nn.TransformerEncoderLayer(4, 2, 8, dropout=0.0), 2,
+                                                           norm=nn.LayerNorm(4)), lambda: [rn(3, 2, 4)])
+case("transformer_decoder", lambda: nn.TransformerDecoder(nn.TransformerDecoderLayer(4, 2, 8, dropout=0.0), 2),
+     lambda: [rn(3, 2, 4), rn(5, 2, 4)])
+case("transformer_masked", lambda: nn.Transformer(4, 2, 1, 1, 8, dropout=0.0, batch_first=True),
+     lambda: [rn(2, 5, 4), rn(2, 3, 4)],
+     call=lambda m, s, t: m(s, t, tgt_mask=nn.Transformer.generate_square_subsequent_mask(3).double()))
 case("decoder_layer", lambda: nn.TransformerDecoderLayer(4, 2, 8, dropout=0.0), lambda: [rn(3, 2, 4), rn(5, 2, 4)])
 
 

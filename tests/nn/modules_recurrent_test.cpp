@@ -78,6 +78,22 @@ void add_recurrent_cases(std::map<std::string, std::function<ModuleCase()>>& c) 
                                                 .norm_first(true)
                                                 .batch_first(true)));
   };
+  c["transformer_encoder"] = [] {
+    return unary(n::TransformerEncoder(
+        n::TransformerEncoderOptions(n::TransformerEncoderLayerOptions(4, 2).dim_feedforward(8).dropout(0.0), 2)
+            .norm(n::LayerNorm(n::LayerNormOptions({4})))));
+  };
+  c["transformer_decoder"] = [] {
+    n::TransformerDecoderLayer layer(n::TransformerDecoderLayerOptions(4, 2).dim_feedforward(8).dropout(0.0));
+    return binary(n::TransformerDecoder(layer, 2));
+  };
+  c["transformer_masked"] = [] {
+    n::Transformer t(n::TransformerOptions(4, 2, 1, 1).dim_feedforward(8).dropout(0.0).batch_first(true));
+    return ModuleCase{t.ptr(), [t](const std::vector<Tensor>& in) {
+                        const Tensor mask = n::TransformerImpl::generate_square_subsequent_mask(3).to(ScalarType::kFloat64);
+                        return std::vector<Tensor>{t(in.at(0), in.at(1), std::nullopt, mask)};
+                      }};
+  };
   c["decoder_layer"] = [] {
     return binary(n::TransformerDecoderLayer(n::TransformerDecoderLayerOptions(4, 2).dim_feedforward(8).dropout(0.0)));
   };
