@@ -118,6 +118,19 @@ case("adaptiveavgpool1d", lambda: nn.AdaptiveAvgPool1d(3), lambda: [rn(2, 2, 7)]
 case("adaptiveavgpool2d", lambda: nn.AdaptiveAvgPool2d((2, None)), lambda: [rn(1, 2, 5, 4)])
 case("adaptivemaxpool2d", lambda: nn.AdaptiveMaxPool2d(2), lambda: [rn(1, 2, 5, 5)])
 
+# --- padding, shuffles, fold, distances --------------------------------------------------------
+case("zeropad2d", lambda: nn.ZeroPad2d((1, 2, 0, 1)), lambda: [rn(1, 1, 2, 3)])
+case("constantpad1d", lambda: nn.ConstantPad1d(2, 3.5), lambda: [rn(1, 2, 3)])
+case("reflectionpad2d", lambda: nn.ReflectionPad2d((1, 0, 2, 1)), lambda: [rn(1, 1, 3, 3)])
+case("replicationpad3d", lambda: nn.ReplicationPad3d(1), lambda: [rn(1, 1, 2, 2, 2)])
+case("pixelshuffle", lambda: nn.PixelShuffle(2), lambda: [rn(1, 8, 2, 3)])
+case("pixelunshuffle", lambda: nn.PixelUnshuffle(2), lambda: [rn(1, 1, 4, 6)])
+case("channelshuffle", lambda: nn.ChannelShuffle(2), lambda: [rn(1, 4, 2, 2)])
+case("unfold", lambda: nn.Unfold(2, padding=1), lambda: [rn(1, 2, 3, 3)])
+case("fold", lambda: nn.Fold((4, 5), 2), lambda: [rn(1, 8, 12)])
+case("cosinesimilarity", lambda: nn.CosineSimilarity(dim=0), lambda: [rn(3, 4), rn(3, 4)])
+case("pairwisedistance", lambda: nn.PairwiseDistance(p=1.0, keepdim=True), lambda: [rn(3, 4), rn(3, 4)])
+
 # --- normalisation ---------------------------------------------------------------------------
 case("batchnorm1d_train", lambda: nn.BatchNorm1d(3), lambda: [rn(4, 3)], mode="train")
 case("batchnorm1d_eval", lambda: nn.BatchNorm1d(3), lambda: [rn(4, 3, 2)])

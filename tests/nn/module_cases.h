@@ -106,6 +106,18 @@ inline const std::map<std::string, std::function<ModuleCase()>>& module_cases() 
     c["adaptiveavgpool1d"] = [] { return unary(n::AdaptiveAvgPool1d(3)); };
     c["adaptiveavgpool2d"] = [] { return unary(n::AdaptiveAvgPool2d(n::AdaptiveAvgPool2dOptions({2, std::nullopt}))); };
     c["adaptivemaxpool2d"] = [] { return unary(n::AdaptiveMaxPool2d(2)); };
+    // padding, shuffles, fold, distances
+    c["zeropad2d"] = [] { return unary(n::ZeroPad2d(n::ZeroPad2dOptions({1, 2, 0, 1}))); };
+    c["constantpad1d"] = [] { return unary(n::ConstantPad1d(n::ConstantPad1dOptions(2, 3.5))); };
+    c["reflectionpad2d"] = [] { return unary(n::ReflectionPad2d(n::ReflectionPad2dOptions({1, 0, 2, 1}))); };
+    c["replicationpad3d"] = [] { return unary(n::ReplicationPad3d(1)); };
+    c["pixelshuffle"] = [] { return unary(n::PixelShuffle(2)); };
+    c["pixelunshuffle"] = [] { return unary(n::PixelUnshuffle(2)); };
+    c["channelshuffle"] = [] { return unary(n::ChannelShuffle(2)); };
+    c["unfold"] = [] { return unary(n::Unfold(n::UnfoldOptions(2).padding(1))); };
+    c["fold"] = [] { return unary(n::Fold(n::FoldOptions({4, 5}, 2))); };
+    c["cosinesimilarity"] = [] { return binary(n::CosineSimilarity(n::CosineSimilarityOptions().dim(0))); };
+    c["pairwisedistance"] = [] { return binary(n::PairwiseDistance(n::PairwiseDistanceOptions().p(1.0).keepdim(true))); };
     // normalisation
     c["batchnorm1d_train"] = [] { return unary(n::BatchNorm1d(3)); };
     c["batchnorm1d_eval"] = [] { return unary(n::BatchNorm1d(3)); };

@@ -22,6 +22,7 @@
 #include "wick/nn_conv.h"
 #include "wick/nn_linear.h"
 #include "wick/nn_loss.h"
+#include "wick/nn_misc.h"
 #include "wick/nn_norm.h"
 #include "wick/nn_options.h"
 #include "wick/nn_rnn.h"
