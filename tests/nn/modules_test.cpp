@@ -94,6 +94,25 @@ TEST_F(NnModules, HolderCallRunsHooks) {
   expect_near(fc(x), values(fc->forward(x)));
 }
 
+TEST_F(NnModules, HooksSeeTupleOutputsOfRecurrentModules) {
+  n::LSTM lstm(3, 4);
+  int seen = 0;
+  lstm->register_forward_pre_hook([&seen](n::Module&, const std::vector<Value>& inputs) {
+    seen += static_cast<int>(inputs.size());
+    return std::optional<std::vector<Value>>();
+  });
+  lstm->register_forward_hook([](n::Module&, const std::vector<Value>&, const Value& out) {
+    EXPECT_EQ(out.items().size(), 2U);  // (output, (h_n, c_n))
+    return std::optional<Value>();
+  });
+  const Tensor x = randn({5, 2, 3});
+  auto [out, state] = lstm(x, std::make_tuple(zeros({1, 2, 4}), zeros({1, 2, 4})));
+  auto [plain, plain_state] = lstm->forward(x);
+  EXPECT_EQ(seen, 2);
+  expect_near(out, values(plain));
+  expect_near(std::get<1>(state), values(std::get<1>(plain_state)));
+}
+
 TEST_F(NnModules, OptionsChainAndReadBack) {
   auto opts = n::Conv2dOptions(3, 8, 3).stride(2).padding({1, 0}).bias(false);
   EXPECT_EQ(opts.stride().vec(), (std::vector<std::int64_t>{2, 2}));
