@@ -130,6 +130,14 @@ case("unfold", lambda: nn.Unfold(2, padding=1), lambda: [rn(1, 2, 3, 3)])
 case("fold", lambda: nn.Fold((4, 5), 2), lambda: [rn(1, 8, 12)])
 case("cosinesimilarity", lambda: nn.CosineSimilarity(dim=0), lambda: [rn(3, 4), rn(3, 4)])
 case("pairwisedistance", lambda: nn.PairwiseDistance(p=1.0, keepdim=True), lambda: [rn(3, 4), rn(3, 4)])
+case("upsample_nearest", lambda: nn.Upsample(scale_factor=2), lambda: [rn(1, 1, 2, 3)])
+case("upsample_bilinear_size", lambda: nn.Upsample(size=(3, 4), mode="bilinear", align_corners=True),
+     lambda: [rn(1, 2, 2, 2)])
+case("upsample_scale_tuple", lambda: nn.Upsample(scale_factor=(2, 1.5), mode="bilinear"), lambda: [rn(1, 1, 2, 4)])
+case("upsamplingnearest2d", lambda: nn.UpsamplingNearest2d(scale_factor=2), lambda: [rn(1, 1, 2, 2)])
+case("upsamplingbilinear2d", lambda: nn.UpsamplingBilinear2d(size=4), lambda: [rn(1, 1, 2, 3)])
+case("lppool1d", lambda: nn.LPPool1d(2, 3), lambda: [rn(1, 2, 7)])
+case("lppool2d", lambda: nn.LPPool2d(1.5, (2, 2), stride=1), lambda: [rn(1, 1, 3, 3).abs()])
 
 # --- normalisation ---------------------------------------------------------------------------
 case("batchnorm1d_train", lambda: nn.BatchNorm1d(3), lambda: [rn(4, 3)], mode="train")

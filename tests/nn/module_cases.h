@@ -118,6 +118,22 @@ inline const std::map<std::string, std::function<ModuleCase()>>& module_cases() 
     c["fold"] = [] { return unary(n::Fold(n::FoldOptions({4, 5}, 2))); };
     c["cosinesimilarity"] = [] { return binary(n::CosineSimilarity(n::CosineSimilarityOptions().dim(0))); };
     c["pairwisedistance"] = [] { return binary(n::PairwiseDistance(n::PairwiseDistanceOptions().p(1.0).keepdim(true))); };
+    c["upsample_nearest"] = [] { return unary(n::Upsample(n::UpsampleOptions().scale_factor(std::vector<double>{2}))); };
+    c["upsample_bilinear_size"] = [] {
+      return unary(n::Upsample(
+          n::UpsampleOptions().size(std::vector<std::int64_t>{3, 4}).mode("bilinear").align_corners(true)));
+    };
+    c["upsample_scale_tuple"] = [] {
+      return unary(n::Upsample(n::UpsampleOptions().scale_factor(std::vector<double>{2, 1.5}).mode("bilinear")));
+    };
+    c["upsamplingnearest2d"] = [] {
+      return unary(n::UpsamplingNearest2d(n::UpsamplingOptions().scale_factor(std::vector<double>{2})));
+    };
+    c["upsamplingbilinear2d"] = [] {
+      return unary(n::UpsamplingBilinear2d(n::UpsamplingOptions().size(std::vector<std::int64_t>{4})));
+    };
+    c["lppool1d"] = [] { return unary(n::LPPool1d(2, 3)); };
+    c["lppool2d"] = [] { return unary(n::LPPool2d(n::LPPool2dOptions(1.5, {2, 2}).stride(1))); };
     // normalisation
     c["batchnorm1d_train"] = [] { return unary(n::BatchNorm1d(3)); };
     c["batchnorm1d_eval"] = [] { return unary(n::BatchNorm1d(3)); };

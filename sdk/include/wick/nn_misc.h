@@ -9,6 +9,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <vector>
 #include <string>
 
 #include "wick/export.h"
@@ -132,5 +134,78 @@ class WICK_API PairwiseDistanceImpl : public Callable<PairwiseDistanceImpl> {
   PairwiseDistanceOptions options;
 };
 WICK_MODULE(PairwiseDistance);
+
+struct UpsampleOptions {
+  /// The output's spatial size: one value for every dim, or one per dim.
+  WICK_ARG(std::optional<std::vector<std::int64_t>>, size);
+  /// The scale of every spatial dim (one value), or one per dim.
+  WICK_ARG(std::optional<std::vector<double>>, scale_factor);
+  /// "nearest", "linear", "bilinear", "bicubic" or "trilinear".
+  WICK_ARG(std::string, mode) = "nearest";
+  WICK_ARG(std::optional<bool>, align_corners);
+};
+/// UpsamplingNearest2d's and UpsamplingBilinear2d's options (their mode is fixed).
+struct UpsamplingOptions {
+  WICK_ARG(std::optional<std::vector<std::int64_t>>, size);
+  WICK_ARG(std::optional<std::vector<double>>, scale_factor);
+};
+
+/// F::interpolate; prints size or scale_factor as PyTorch does (one value unbracketed).
+class WICK_API UpsampleImpl : public Callable<UpsampleImpl> {
+ public:
+  using Options = UpsampleOptions;
+  explicit UpsampleImpl(const UpsampleOptions& options = {});
+  Tensor forward(const Tensor& input);
+  [[nodiscard]] std::string extra_repr() const override;
+  UpsampleOptions options;
+};
+WICK_MODULE(Upsample);
+
+/// Upsample with mode "nearest".
+class WICK_API UpsamplingNearest2dImpl : public UpsampleImpl {
+ public:
+  explicit UpsamplingNearest2dImpl(const UpsamplingOptions& options = {});
+};
+WICK_MODULE(UpsamplingNearest2d);
+
+/// Upsample with mode "bilinear" and align_corners.
+class WICK_API UpsamplingBilinear2dImpl : public UpsampleImpl {
+ public:
+  explicit UpsamplingBilinear2dImpl(const UpsamplingOptions& options = {});
+};
+WICK_MODULE(UpsamplingBilinear2d);
+
+template <std::size_t D>
+struct LPPoolOptions {
+  LPPoolOptions(double norm_type, ExpandingArray<D> kernel_size) : norm_type_(norm_type), kernel_size_(kernel_size) {}
+  WICK_ARG(double, norm_type);
+  WICK_ARG(ExpandingArray<D>, kernel_size);
+  /// None: kernel_size (printed None, as PyTorch prints it).
+  WICK_ARG(std::optional<ExpandingArray<D>>, stride);
+  WICK_ARG(bool, ceil_mode) = false;
+};
+using LPPool1dOptions = LPPoolOptions<1>;
+using LPPool2dOptions = LPPoolOptions<2>;
+
+/// (sum of x^p over each window)^(1/p).
+class WICK_API LPPool1dImpl : public Callable<LPPool1dImpl> {
+ public:
+  using Options = LPPool1dOptions;
+  explicit LPPool1dImpl(const LPPool1dOptions& options);
+  Tensor forward(const Tensor& input);
+  [[nodiscard]] std::string extra_repr() const override;
+  LPPool1dOptions options;
+};
+WICK_MODULE(LPPool1d);
+
+class WICK_API LPPool2dImpl : public Callable<LPPool2dImpl> {
+ public:
+  using Options = LPPool2dOptions;
+  explicit LPPool2dImpl(const LPPool2dOptions& options);
+  Tensor forward(const Tensor& input);
+  [[nodiscard]] std::string extra_repr() const override;
+  LPPool2dOptions options;
+};
+WICK_MODULE(LPPool2d);
 
 }  // namespace wick::nn
