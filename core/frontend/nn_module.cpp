@@ -385,7 +385,9 @@ IncompatibleKeys Module::load_state_dict(const std::vector<std::pair<std::string
 
 std::string Module::name() const {
   // The dynamic class name without namespaces, as custom Functions name theirs.
-  return autograd::detail::function_name(typeid(*this));
+  std::string n = autograd::detail::function_name(typeid(*this));
+  if (n.size() > 4 && n.ends_with("Impl")) n.resize(n.size() - 4);
+  return n;
 }
 
 void Module::repr_into(std::string& out) const {

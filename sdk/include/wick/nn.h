@@ -59,6 +59,8 @@
 namespace wick::nn {
 
 class Module;
+template <class Impl>
+class ModuleHolder;
 
 /// Runs before forward; a returned vector replaces the inputs.
 using ForwardPreHook = std::function<std::optional<std::vector<Value>>(Module&, const std::vector<Value>& inputs)>;
@@ -132,6 +134,14 @@ class WICK_API Module : public std::enable_shared_from_this<Module> {
     register_module_impl(std::move(name), module);
     return module;
   }
+  /// Registers the module a holder (`nn::Linear`, a WICK_MODULE) points to
+  /// and returns the holder: `fc1 = register_module("fc1", nn::Linear(4, 3));`.
+  template <class H>
+    requires requires { typename std::remove_cvref_t<H>::ContainedType; }
+  std::remove_cvref_t<H> register_module(std::string name, H&& holder) {
+    register_module_impl(std::move(name), holder.ptr());
+    return std::forward<H>(holder);
+  }
 
   // --- listing (registration order; shared tensors and modules once) --------
   [[nodiscard]] std::vector<Tensor> parameters(bool recurse = true) const;
@@ -187,7 +197,8 @@ class WICK_API Module : public std::enable_shared_from_this<Module> {
   IncompatibleKeys load_state_dict(const std::vector<std::pair<std::string, Tensor>>& state, bool strict = true);
 
   // --- printing ----------------------------------------------------------------
-  /// The class name without namespaces (demangled dynamic type), e.g. "Linear".
+  /// The class name without namespaces (demangled dynamic type), e.g.
+  /// "Linear"; a trailing "Impl" (LinearImpl, a WICK_MODULE's class) is dropped.
   [[nodiscard]] virtual std::string name() const;
   /// Extra text printed inside the parentheses: "in_features=4, ...".
   [[nodiscard]] virtual std::string extra_repr() const { return ""; }
@@ -387,7 +398,105 @@ class Callable : public Module {
   }
 };
 
+/// Note [Module holders]
+/// As in libtorch, a built-in module is a class `XImpl` and a holder `X`: a
+/// shared pointer to an XImpl that constructs one from the options or the
+/// options' constructor arguments (`nn::Linear(4, 3)`, `nn::Linear(
+/// nn::LinearOptions(4, 3).bias(false))`), gives `->` access, calls the
+/// module with hooks through `operator()`, and converts to
+/// `std::shared_ptr<XImpl>` and `std::shared_ptr<Module>`. A holder made
+/// from `nullptr` is empty (assign it later); using an empty holder is a
+/// RuntimeError "Accessing empty ModuleHolder". Copies share the module.
+/// WICK_MODULE(Net) makes the holder `Net` of a user's `NetImpl`.
+namespace detail {
+/// `Impl::Options`, or void when Impl has none.
+template <class Impl, class = void>
+struct OptionsOf {
+  using Type = void;
+};
+template <class Impl>
+struct OptionsOf<Impl, std::void_t<typename Impl::Options>> {
+  using Type = typename Impl::Options;
+};
+/// Impl has options constructible from `Args`.
+template <class Impl, class... Args>
+inline constexpr bool kFromOptions = std::is_constructible_v<typename OptionsOf<Impl>::Type, Args...>;
+}  // namespace detail
+
+template <class Impl>
+class ModuleHolder {
+ public:
+  using ContainedType = Impl;
+
+  /// A default-constructed module (only when Impl has a default constructor).
+  ModuleHolder()
+    requires std::is_default_constructible_v<Impl>
+      : impl_(std::make_shared<Impl>()) {}
+  /// Empty: assign a module later.
+  ModuleHolder(std::nullptr_t) noexcept {}  // NOLINT(implicit)
+  ModuleHolder(std::shared_ptr<Impl> impl) noexcept : impl_(std::move(impl)) {}  // NOLINT(implicit)
+  /// Impl(args...) when Impl has that constructor, else Impl(Impl::Options(args...)).
+  template <class Head, class... Tail>
+    requires(!std::is_same_v<std::decay_t<Head>, std::nullptr_t> &&
+             !std::is_base_of_v<ModuleHolder, std::decay_t<Head>> &&
+             !std::is_convertible_v<Head, std::shared_ptr<Impl>> &&
+             (std::is_constructible_v<Impl, Head, Tail...> || detail::kFromOptions<Impl, Head, Tail...>))
+  explicit ModuleHolder(Head&& head, Tail&&... tail) {
+    if constexpr (std::is_constructible_v<Impl, Head, Tail...>) {
+      impl_ = std::make_shared<Impl>(std::forward<Head>(head), std::forward<Tail>(tail)...);
+    } else {
+      using Options = typename detail::OptionsOf<Impl>::Type;
+      impl_ = std::make_shared<Impl>(Options(std::forward<Head>(head), std::forward<Tail>(tail)...));
+    }
+  }
+
+  Impl* operator->() const { return get(); }
+  Impl& operator*() const { return *get(); }
+  /// The module; RuntimeError when empty.
+  [[nodiscard]] Impl* get() const {
+    WICK_CHECK(impl_ != nullptr, RuntimeError, "Accessing empty ModuleHolder");
+    return impl_.get();
+  }
+  [[nodiscard]] const std::shared_ptr<Impl>& ptr() const noexcept { return impl_; }
+  [[nodiscard]] bool is_empty() const noexcept { return impl_ == nullptr; }
+  explicit operator bool() const noexcept { return impl_ != nullptr; }
+  /// `std::shared_ptr<XImpl>` or any base of it (`std::shared_ptr<Module>`).
+  template <class M>
+    requires std::is_base_of_v<M, Impl>
+  operator std::shared_ptr<M>() const noexcept {  // NOLINT(implicit)
+    return impl_;
+  }
+  /// Indexes the module (Sequential, ModuleList, ParameterList, ...): `(*ptr)[arg]`.
+  template <class Arg>
+  decltype(auto) operator[](Arg&& arg) const
+    requires requires(Impl& m) { m[std::forward<Arg>(arg)]; }
+  {
+    return (*get())[std::forward<Arg>(arg)];
+  }
+  /// Calls the module (forward hooks included): `(*ptr)(args...)`.
+  template <class... Args>
+  decltype(auto) operator()(Args&&... args) const {
+    return (*get())(std::forward<Args>(args)...);
+  }
+
+ private:
+  std::shared_ptr<Impl> impl_;
+};
+
+template <class Impl>
+std::ostream& operator<<(std::ostream& os, const ModuleHolder<Impl>& holder) {
+  return os << static_cast<const Module&>(*holder);
+}
+
 }  // namespace wick::nn
+
+/// Declares `Name`, the holder of `NameImpl` (Note [Module holders]), as
+/// libtorch's TORCH_MODULE does.
+#define WICK_MODULE(Name)                                    \
+  class Name : public ::wick::nn::ModuleHolder<Name##Impl> { \
+   public:                                                   \
+    using ::wick::nn::ModuleHolder<Name##Impl>::ModuleHolder; \
+  }
 
 namespace wick::nn::init {
 

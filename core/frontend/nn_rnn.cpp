@@ -1,0 +1,360 @@
+// core/frontend/nn_rnn.cpp - RNN, LSTM, GRU and their cells, built from linear maps and gates.
+/// \file
+/// Note [Recurrent modules through the typed API]
+/// Each layer and direction first maps the whole input sequence at once
+/// (x W_ih^T + b_ih for every step), then walks the steps adding h W_hh^T +
+/// b_hh and applying the gates; the reverse direction walks backwards and
+/// stores each step's h at its own time index. Every operation goes through
+/// the dispatcher, so autograd records the graph and no backward is
+/// written here. The cells run the same step once.
+#include "wick/nn_rnn.h"
+
+#include <cmath>
+
+#include "core/frontend/nn_repr.h"
+#include "wick/nn_functional.h"
+#include "wick/ops.h"
+
+namespace wick::nn {
+
+namespace F = wick::nn::functional;
+using detail::py;
+using Mode = RNNConfig::Mode;
+
+namespace {
+
+std::optional<Tensor> opt(const Tensor& t) { return t.defined() ? std::optional<Tensor>(t) : std::nullopt; }
+
+std::int64_t gate_count(Mode m) { return m == Mode::kLstm ? 4 : m == Mode::kGru ? 3 : 1; }
+
+const char* mode_name(Mode m) { return m == Mode::kLstm ? "LSTM" : m == Mode::kGru ? "GRU" : "RNN"; }
+
+Mode rnn_mode(const std::string& nonlinearity) {
+  if (nonlinearity == "tanh") return Mode::kRnnTanh;
+  WICK_CHECK(nonlinearity == "relu", ValueError, "Unknown nonlinearity '", nonlinearity, "'");
+  return Mode::kRnnRelu;
+}
+
+// Options to config, with PyTorch's RNNBase checks.
+template <class O>
+RNNConfig make_config(Mode mode, const O& o, std::int64_t proj_size) {
+  WICK_CHECK(o.dropout() >= 0 && o.dropout() <= 1, ValueError,
+             "dropout should be a number in range [0, 1] representing the probability of an element being zeroed");
+  WICK_CHECK(o.hidden_size() > 0, ValueError, "hidden_size must be greater than zero");
+  WICK_CHECK(o.num_layers() > 0, ValueError, "num_layers must be greater than zero");
+  WICK_CHECK(proj_size >= 0, ValueError, "proj_size should be a positive integer or zero to disable projections");
+  WICK_CHECK(proj_size < o.hidden_size(), ValueError, "proj_size has to be smaller than hidden_size");
+  RNNConfig c;
+  c.mode = mode;
+  c.input_size = o.input_size();
+  c.hidden_size = o.hidden_size();
+  c.num_layers = o.num_layers();
+  c.proj_size = proj_size;
+  c.bias = o.bias();
+  c.batch_first = o.batch_first();
+  c.bidirectional = o.bidirectional();
+  c.dropout = o.dropout();
+  return c;
+}
+
+std::vector<RNNLayerWeights> register_weights(Module& m, const RNNConfig& c) {
+  const std::int64_t gates = gate_count(c.mode) * c.hidden_size;
+  const std::int64_t real_hidden = c.proj_size > 0 ? c.proj_size : c.hidden_size;
+  const std::int64_t dirs = c.bidirectional ? 2 : 1;
+  std::vector<RNNLayerWeights> out;
+  for (std::int64_t layer = 0; layer < c.num_layers; ++layer) {
+    for (std::int64_t dir = 0; dir < dirs; ++dir) {
+      const std::int64_t in = layer == 0 ? c.input_size : real_hidden * dirs;
+      const std::string suffix = "_l" + std::to_string(layer) + (dir == 1 ? "_reverse" : "");
+      RNNLayerWeights w;
+      w.w_ih = m.register_parameter("weight_ih" + suffix, empty({gates, in}));
+      w.w_hh = m.register_parameter("weight_hh" + suffix, empty({gates, real_hidden}));
+      if (c.bias) {
+        w.b_ih = m.register_parameter("bias_ih" + suffix, empty({gates}));
+        w.b_hh = m.register_parameter("bias_hh" + suffix, empty({gates}));
+      }
+      if (c.proj_size > 0) w.w_hr = m.register_parameter("weight_hr" + suffix, empty({c.proj_size, c.hidden_size}));
+      out.push_back(std::move(w));
+    }
+  }
+  return out;
+}
+
+void uniform_all(const std::vector<Tensor>& tensors, std::int64_t hidden_size) {
+  const double stdv = 1.0 / std::sqrt(static_cast<double>(hidden_size));
+  for (const Tensor& t : tensors) {
+    if (t.defined()) init::uniform_(t, -stdv, stdv);
+  }
+}
+
+void reset_weights(const std::vector<RNNLayerWeights>& weights, std::int64_t hidden_size) {
+  for (const RNNLayerWeights& w : weights) uniform_all({w.w_ih, w.w_hh, w.b_ih, w.b_hh, w.w_hr}, hidden_size);
+}
+
+std::string rnn_repr(const RNNConfig& c) {
+  std::string s = py(c.input_size) + ", " + py(c.hidden_size);
+  if (c.proj_size != 0) s += ", proj_size=" + py(c.proj_size);
+  if (c.num_layers != 1) s += ", num_layers=" + py(c.num_layers);
+  if (!c.bias) s += ", bias=False";
+  if (c.batch_first) s += ", batch_first=True";
+  if (c.dropout != 0) s += ", dropout=" + py(c.dropout);
+  if (c.bidirectional) s += ", bidirectional=True";
+  return s;
+}
+
+// One step of a cell: gi = x W_ih^T + b_ih (already computed); `cell` is
+// LSTM's c, updated in place. Returns the new h.
+Tensor step(Mode mode, const Tensor& gi, const Tensor& h, Tensor& cell, const Tensor& w_hh, const Tensor& b_hh,
+            const Tensor& w_hr) {
+  const Tensor gh = F::linear(h, w_hh, opt(b_hh));
+  switch (mode) {
+    case Mode::kRnnTanh:
+      return tanh(gi + gh);
+    case Mode::kRnnRelu:
+      return F::relu(gi + gh);
+    case Mode::kLstm: {
+      const std::vector<Tensor> g = chunk(gi + gh, 4, -1);
+      cell = sigmoid(g[1]) * cell + sigmoid(g[0]) * tanh(g[2]);
+      const Tensor out = sigmoid(g[3]) * tanh(cell);
+      return w_hr.defined() ? F::linear(out, w_hr) : out;
+    }
+    case Mode::kGru: {
+      const std::vector<Tensor> a = chunk(gi, 3, -1);
+      const std::vector<Tensor> b = chunk(gh, 3, -1);
+      const Tensor r = sigmoid(a[0] + b[0]);
+      const Tensor z = sigmoid(a[1] + b[1]);
+      const Tensor n = tanh(a[2] + r * b[2]);
+      return n + z * (h - n);
+    }
+  }
+  return h;
+}
+
+std::string shape_tuple(const std::vector<std::int64_t>& s) { return detail::py_tuple(s); }
+
+std::string shape_list(const Tensor& t) {
+  std::string out = "[";
+  for (std::int64_t i = 0; i < t.dim(); ++i) out += (i > 0 ? ", " : "") + std::to_string(t.size(i));
+  return out + "]";
+}
+
+struct RunResult {
+  Tensor output, h_n, c_n;
+};
+
+// PyTorch's RNNBase.forward: shapes checked, batch dims arranged, every layer run.
+RunResult run(const RNNConfig& c, const std::vector<RNNLayerWeights>& weights, Tensor input, Tensor h0, Tensor c0,
+              bool training) {
+  const bool lstm = c.mode == Mode::kLstm;
+  WICK_CHECK(input.dim() == 2 || input.dim() == 3, ValueError, mode_name(c.mode),
+             ": Expected input to be 2-D or 3-D but received ", input.dim(), "-D tensor");
+  const bool batched = input.dim() == 3;
+  const std::int64_t batch_dim = c.batch_first ? 0 : 1;
+  for (Tensor* s : {&h0, &c0}) {
+    if (!s->defined()) continue;
+    if (batched) {
+      WICK_CHECK(s->dim() == 3, RuntimeError, "For batched 3-D input, hx should also be 3-D but got ", s->dim(),
+                 "-D tensor");
+    } else {
+      WICK_CHECK(s->dim() == 2, RuntimeError, "For unbatched 2-D input, hx should also be 2-D but got ", s->dim(),
+                 "-D tensor");
+      *s = unsqueeze(*s, 1);
+    }
+  }
+  if (!batched) input = unsqueeze(input, batch_dim);
+  if (c.batch_first) input = input.transpose(0, 1);
+  WICK_CHECK(input.size(-1) == c.input_size, RuntimeError, "input.size(-1) must be equal to input_size. Expected ",
+             c.input_size, ", got ", input.size(-1));
+  const std::int64_t steps = input.size(0);
+  const std::int64_t dirs = c.bidirectional ? 2 : 1;
+  const std::int64_t real_hidden = c.proj_size > 0 ? c.proj_size : c.hidden_size;
+  const std::vector<std::int64_t> h_shape = {c.num_layers * dirs, input.size(1), real_hidden};
+  const std::vector<std::int64_t> c_shape = {c.num_layers * dirs, input.size(1), c.hidden_size};
+  if (h0.defined()) {
+    WICK_CHECK(h0.sizes().vec() == h_shape, RuntimeError, "Expected hidden", lstm ? "[0]" : "", " size ",
+               shape_tuple(h_shape), ", got ", shape_list(h0));
+  } else {
+    h0 = zeros(h_shape, input.dtype(), input.device());
+  }
+  if (lstm) {
+    if (c0.defined()) {
+      WICK_CHECK(c0.sizes().vec() == c_shape, RuntimeError, "Expected hidden[1] size ", shape_tuple(c_shape),
+                 ", got ", shape_list(c0));
+    } else {
+      c0 = zeros(c_shape, input.dtype(), input.device());
+    }
+  }
+  Tensor layer_input = input;
+  std::vector<Tensor> h_n, c_n;
+  for (std::int64_t layer = 0; layer < c.num_layers; ++layer) {
+    std::vector<Tensor> dir_outputs;
+    for (std::int64_t dir = 0; dir < dirs; ++dir) {
+      const std::int64_t index = layer * dirs + dir;
+      const RNNLayerWeights& w = weights[static_cast<std::size_t>(index)];
+      const Tensor gi_all = F::linear(layer_input, w.w_ih, opt(w.b_ih));
+      Tensor h = h0.select(0, index);
+      Tensor cell = lstm ? c0.select(0, index) : Tensor();
+      std::vector<Tensor> outs(static_cast<std::size_t>(steps));
+      for (std::int64_t s = 0; s < steps; ++s) {
+        const std::int64_t t = dir == 0 ? s : steps - 1 - s;
+        h = step(c.mode, gi_all.select(0, t), h, cell, w.w_hh, w.b_hh, w.w_hr);
+        outs[static_cast<std::size_t>(t)] = h;
+      }
+      dir_outputs.push_back(stack(outs, 0));
+      h_n.push_back(h);
+      if (lstm) c_n.push_back(cell);
+    }
+    layer_input = dirs == 2 ? cat(dir_outputs, 2) : dir_outputs[0];
+    if (c.dropout > 0 && training && layer + 1 < c.num_layers) layer_input = F::dropout(layer_input, c.dropout, true);
+  }
+  RunResult r;
+  r.output = c.batch_first ? layer_input.transpose(0, 1) : layer_input;
+  r.h_n = stack(h_n, 0);
+  if (lstm) r.c_n = stack(c_n, 0);
+  if (!batched) {
+    r.output = squeeze(r.output, batch_dim);
+    r.h_n = squeeze(r.h_n, 1);
+    if (lstm) r.c_n = squeeze(r.c_n, 1);
+  }
+  return r;
+}
+
+}  // namespace
+
+// --- RNN, LSTM, GRU -----------------------------------------------------------------------------
+
+RNNImpl::RNNImpl(const RNNOptions& opts)
+    : options(opts), config_(make_config(rnn_mode(opts.nonlinearity()), opts, 0)) {
+  all_weights = register_weights(*this, config_);
+  reset_parameters();
+}
+void RNNImpl::reset_parameters() { reset_weights(all_weights, config_.hidden_size); }
+std::tuple<Tensor, Tensor> RNNImpl::forward(const Tensor& input, const Tensor& hx) {
+  RunResult r = run(config_, all_weights, input, hx, Tensor(), is_training());
+  return {r.output, r.h_n};
+}
+std::string RNNImpl::extra_repr() const { return rnn_repr(config_); }
+
+LSTMImpl::LSTMImpl(const LSTMOptions& opts)
+    : options(opts), config_(make_config(Mode::kLstm, opts, opts.proj_size())) {
+  all_weights = register_weights(*this, config_);
+  reset_parameters();
+}
+void LSTMImpl::reset_parameters() { reset_weights(all_weights, config_.hidden_size); }
+std::tuple<Tensor, std::tuple<Tensor, Tensor>> LSTMImpl::forward(const Tensor& input,
+                                                                 const std::tuple<Tensor, Tensor>& hx) {
+  RunResult r = run(config_, all_weights, input, std::get<0>(hx), std::get<1>(hx), is_training());
+  return {r.output, {r.h_n, r.c_n}};
+}
+std::string LSTMImpl::extra_repr() const { return rnn_repr(config_); }
+
+GRUImpl::GRUImpl(const GRUOptions& opts) : options(opts), config_(make_config(Mode::kGru, opts, 0)) {
+  all_weights = register_weights(*this, config_);
+  reset_parameters();
+}
+void GRUImpl::reset_parameters() { reset_weights(all_weights, config_.hidden_size); }
+std::tuple<Tensor, Tensor> GRUImpl::forward(const Tensor& input, const Tensor& hx) {
+  RunResult r = run(config_, all_weights, input, hx, Tensor(), is_training());
+  return {r.output, r.h_n};
+}
+std::string GRUImpl::extra_repr() const { return rnn_repr(config_); }
+
+// --- cells ---------------------------------------------------------------------------------------
+
+namespace {
+
+struct CellWeights {
+  Tensor* w_ih;
+  Tensor* w_hh;
+  Tensor* b_ih;
+  Tensor* b_hh;
+};
+
+void register_cell(Module& m, CellWeights w, std::int64_t gates, std::int64_t in, std::int64_t hidden, bool bias) {
+  *w.w_ih = m.register_parameter("weight_ih", empty({gates * hidden, in}));
+  *w.w_hh = m.register_parameter("weight_hh", empty({gates * hidden, hidden}));
+  *w.b_ih = m.register_parameter("bias_ih", bias ? empty({gates * hidden}) : Tensor());
+  *w.b_hh = m.register_parameter("bias_hh", bias ? empty({gates * hidden}) : Tensor());
+}
+
+// The cell's input and states made batched; ValueError for a bad rank.
+bool batch_cell_input(const char* name, Tensor& input, std::vector<Tensor*> states) {
+  WICK_CHECK(input.dim() == 1 || input.dim() == 2, ValueError, name, ": Expected input to be 1-D or 2-D but received ",
+             input.dim(), "-D tensor");
+  if (input.dim() == 2) return true;
+  input = unsqueeze(input, 0);
+  for (Tensor* s : states) {
+    if (s->defined()) *s = unsqueeze(*s, 0);
+  }
+  return false;
+}
+
+std::string cell_repr(const CellOptions& o) {
+  return py(o.input_size()) + ", " + py(o.hidden_size()) + (o.bias() ? "" : ", bias=False");
+}
+
+}  // namespace
+
+RNNCellImpl::RNNCellImpl(const RNNCellOptions& opts) : options(opts) {
+  (void)rnn_mode(options.nonlinearity());
+  register_cell(*this, {&weight_ih, &weight_hh, &bias_ih, &bias_hh}, 1, options.input_size(), options.hidden_size(),
+                options.bias());
+  reset_parameters();
+}
+void RNNCellImpl::reset_parameters() {
+  uniform_all({weight_ih, weight_hh, bias_ih, bias_hh}, options.hidden_size());
+}
+Tensor RNNCellImpl::forward(const Tensor& in, const Tensor& h0) {
+  Tensor input = in, hx = h0;
+  const bool batched = batch_cell_input("RNNCell", input, {&hx});
+  if (!hx.defined()) hx = zeros({input.size(0), options.hidden_size()}, input.dtype(), input.device());
+  Tensor unused;
+  Tensor h = step(rnn_mode(options.nonlinearity()), F::linear(input, weight_ih, opt(bias_ih)), hx, unused, weight_hh,
+                  bias_hh, Tensor());
+  return batched ? h : squeeze(h, 0);
+}
+std::string RNNCellImpl::extra_repr() const {
+  std::string s = py(options.input_size()) + ", " + py(options.hidden_size());
+  if (!options.bias()) s += ", bias=False";
+  if (options.nonlinearity() != "tanh") s += ", nonlinearity=" + options.nonlinearity();
+  return s;
+}
+
+LSTMCellImpl::LSTMCellImpl(const LSTMCellOptions& opts) : options(opts) {
+  register_cell(*this, {&weight_ih, &weight_hh, &bias_ih, &bias_hh}, 4, options.input_size(), options.hidden_size(),
+                options.bias());
+  reset_parameters();
+}
+void LSTMCellImpl::reset_parameters() {
+  uniform_all({weight_ih, weight_hh, bias_ih, bias_hh}, options.hidden_size());
+}
+std::tuple<Tensor, Tensor> LSTMCellImpl::forward(const Tensor& in, const std::tuple<Tensor, Tensor>& hx) {
+  Tensor input = in, h = std::get<0>(hx), cell = std::get<1>(hx);
+  const bool batched = batch_cell_input("LSTMCell", input, {&h, &cell});
+  if (!h.defined()) h = zeros({input.size(0), options.hidden_size()}, input.dtype(), input.device());
+  if (!cell.defined()) cell = zeros({input.size(0), options.hidden_size()}, input.dtype(), input.device());
+  h = step(Mode::kLstm, F::linear(input, weight_ih, opt(bias_ih)), h, cell, weight_hh, bias_hh, Tensor());
+  if (!batched) return {squeeze(h, 0), squeeze(cell, 0)};
+  return {h, cell};
+}
+std::string LSTMCellImpl::extra_repr() const { return cell_repr(options); }
+
+GRUCellImpl::GRUCellImpl(const GRUCellOptions& opts) : options(opts) {
+  register_cell(*this, {&weight_ih, &weight_hh, &bias_ih, &bias_hh}, 3, options.input_size(), options.hidden_size(),
+                options.bias());
+  reset_parameters();
+}
+void GRUCellImpl::reset_parameters() {
+  uniform_all({weight_ih, weight_hh, bias_ih, bias_hh}, options.hidden_size());
+}
+Tensor GRUCellImpl::forward(const Tensor& in, const Tensor& h0) {
+  Tensor input = in, hx = h0;
+  const bool batched = batch_cell_input("GRUCell", input, {&hx});
+  if (!hx.defined()) hx = zeros({input.size(0), options.hidden_size()}, input.dtype(), input.device());
+  Tensor unused;
+  Tensor h = step(Mode::kGru, F::linear(input, weight_ih, opt(bias_ih)), hx, unused, weight_hh, bias_hh, Tensor());
+  return batched ? h : squeeze(h, 0);
+}
+std::string GRUCellImpl::extra_repr() const { return cell_repr(options); }
+
+}  // namespace wick::nn
