@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "wick/nn.h"
+#include "wick/optim.h"
 #include "wick/tensor_util.h"
 
 namespace wick {
@@ -95,6 +96,19 @@ nn::IncompatibleKeys load(nn::Module& module, const std::string& path, Serializa
   }
   try {
     return module.load_state_dict(state, strict);
+  } catch (const Error& e) {
+    throw SerializationError(path, "", e.message());
+  }
+}
+
+void save(const optim::Optimizer& optimizer, const std::string& path, SerializationFormat format) {
+  save(optimizer.state_dict(), path, format);
+}
+
+void load(optim::Optimizer& optimizer, const std::string& path, SerializationFormat format) {
+  const NamedTensors state = load(path, format);
+  try {
+    optimizer.load_state_dict(state);
   } catch (const Error& e) {
     throw SerializationError(path, "", e.message());
   }

@@ -24,10 +24,12 @@
 /// tensors that shared a storage when saved share one when loaded (.pt).
 ///
 /// Note [Saving an optimizer]
-/// Everything that saves or loads a flat state goes through `NamedTensors`;
-/// an object with `state_dict()` / `load_state_dict(NamedTensors)` needs one
-/// line per direction: `save(opt.state_dict(), path, format)` and
-/// `opt.load_state_dict(load(path, format))`.
+/// Everything that saves or loads a flat state goes through `NamedTensors`:
+/// `save(optimizer, path)` writes `optimizer.state_dict()` (its per-parameter
+/// state and every group's options, wick/optim.h) and `load(optimizer,
+/// path)` checks and restores it, as `torch::save(opt, ...)` /
+/// `torch::load(opt, ...)` do; any other object with `state_dict()` /
+/// `load_state_dict(NamedTensors)` needs one line per direction.
 #pragma once
 
 #include <cstdint>
@@ -38,14 +40,14 @@
 
 #include "wick/error.h"
 #include "wick/export.h"
+#include "wick/nn.h"
 #include "wick/tensor.h"
 
 namespace wick {
 
-namespace nn {
-class Module;
-struct IncompatibleKeys;
-}  // namespace nn
+namespace optim {
+class Optimizer;
+}  // namespace optim
 
 /// A state_dict: names and tensors, in order.
 using NamedTensors = std::vector<std::pair<std::string, Tensor>>;
@@ -145,5 +147,26 @@ WICK_API void save(const nn::Module& module, const std::string& path,
 /// offending key, and the module is left untouched.
 WICK_API nn::IncompatibleKeys load(nn::Module& module, const std::string& path,
                                    SerializationFormat format = SerializationFormat::kAuto, bool strict = true);
+/// A holder (`nn::Linear`, a WICK_MODULE) saves and loads its module, as
+/// `torch::save(model, path)` takes libtorch's holders.
+template <class Impl>
+void save(const nn::ModuleHolder<Impl>& holder, const std::string& path,
+          SerializationFormat format = SerializationFormat::kAuto) {
+  save(static_cast<const nn::Module&>(*holder), path, format);
+}
+template <class Impl>
+nn::IncompatibleKeys load(const nn::ModuleHolder<Impl>& holder, const std::string& path,
+                          SerializationFormat format = SerializationFormat::kAuto, bool strict = true) {
+  return load(static_cast<nn::Module&>(*holder), path, format, strict);
+}
+/// Saves `optimizer.state_dict()` (Note [Saving an optimizer]).
+WICK_API void save(const optim::Optimizer& optimizer, const std::string& path,
+                   SerializationFormat format = SerializationFormat::kAuto);
+/// Restores an optimizer saved by save(optimizer): its state and group
+/// options. A file that does not fit it (another optimizer, other parameter
+/// counts or shapes) is a SerializationError naming the file, and the
+/// optimizer is left untouched.
+WICK_API void load(optim::Optimizer& optimizer, const std::string& path,
+                   SerializationFormat format = SerializationFormat::kAuto);
 
 }  // namespace wick

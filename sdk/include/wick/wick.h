@@ -25,6 +25,7 @@
 #include "wick/catalog.h"             // IWYU pragma: export
 #include "wick/cuda.h"                // IWYU pragma: export
 #include "wick/device.h"              // IWYU pragma: export
+#include "wick/dlpack.h"              // IWYU pragma: export
 #include "wick/dtype.h"               // IWYU pragma: export
 #include "wick/error.h"               // IWYU pragma: export
 #include "wick/forward_ad.h"          // IWYU pragma: export
@@ -34,11 +35,15 @@
 #include "wick/loader.h"              // IWYU pragma: export
 #include "wick/nn.h"                  // IWYU pragma: export
 #include "wick/nn_functional.h"       // IWYU pragma: export
+#include "wick/nn_modules.h"          // IWYU pragma: export
+#include "wick/nn_utils.h"            // IWYU pragma: export
 #include "wick/ops.h"                 // IWYU pragma: export
 #include "wick/optim.h"               // IWYU pragma: export
+#include "wick/optim_schedulers.h"    // IWYU pragma: export
 #include "wick/override.h"            // IWYU pragma: export
 #include "wick/random.h"              // IWYU pragma: export
 #include "wick/scalar.h"              // IWYU pragma: export
+#include "wick/serialize.h"           // IWYU pragma: export
 #include "wick/tensor.h"              // IWYU pragma: export
 #include "wick/tensor_options.h"      // IWYU pragma: export
 #include "wick/value.h"               // IWYU pragma: export
