@@ -76,15 +76,68 @@ void reduce_rows(const Plan& p, const Tensor& out_in, double scale, const char* 
   });
 }
 
+// Note [Column sums]
+// A sum over the leading dims of a contiguous input (every bias gradient:
+// [N, C] -> [C]) reads each output element's inputs `cols` apart. Made into
+// rows (plan_rows), the whole input would first be copied through a
+// transposition; it was 40% of an LSTM's training step. Instead each thread
+// takes blocks of columns and adds the rows into double accumulators, in
+// one pass over memory. Row sums accumulate in double too, so both round to
+// the same float but for the rarest ties.
+constexpr std::int64_t kColumnBlock = 256;
+
+bool sum_columns(const ReductionMeta& m, const Tensor& self, const Tensor& out, double scale) {
+  const ReducedDims& r = m.reduced;
+  const auto k = static_cast<std::int64_t>(r.dims.size());
+  const ScalarType t = self.dtype();
+  if (k == 0 || k >= self.dim() || !self.is_contiguous() || t != m.compute) return false;
+  if (t != ScalarType::kFloat32 && t != ScalarType::kFloat64) return false;
+  for (std::int64_t i = 0; i < k; ++i) {
+    if (r.dims[static_cast<std::size_t>(i)] != i) return false;
+  }
+  const std::int64_t rows = r.inner;
+  if (rows < 2 || self.numel() == 0) return false;
+  const std::int64_t cols = self.numel() / rows;
+  if (cols < 16) return false;
+  visit_dtype<dtypes::kFloating>(t, "sum_cpu", [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+      const T* in = static_cast<const T*>(self.data_ptr());
+      write_as(out, t, [&](const Tensor& target) {
+        T* dst = static_cast<T*>(target.data_ptr());
+        const std::int64_t blocks = (cols + kColumnBlock - 1) / kColumnBlock;
+        // Each block reads rows * kColumnBlock elements.
+        const std::int64_t grain = std::max<std::int64_t>(1, kSumGrain / std::max<std::int64_t>(rows * kColumnBlock, 1));
+        parallel_for(blocks, grain, [&](std::int64_t b0, std::int64_t b1) {
+          double acc[kColumnBlock];
+          for (std::int64_t b = b0; b < b1; ++b) {
+            const std::int64_t c0 = b * kColumnBlock;
+            const std::int64_t n = std::min(kColumnBlock, cols - c0);
+            std::fill(acc, acc + n, 0.0);
+            for (std::int64_t i = 0; i < rows; ++i) {
+              const T* row = in + i * cols + c0;
+              for (std::int64_t j = 0; j < n; ++j) acc[j] += static_cast<double>(row[j]);
+            }
+            for (std::int64_t j = 0; j < n; ++j) dst[c0 + j] = static_cast<T>(scale == 1.0 ? acc[j] : acc[j] * scale);
+          }
+        });
+      });
+    }
+  });
+  return true;
+}
+
 }  // namespace
 
 void sum(const ReductionMeta& m, const Tensor& out, const Tensor& self, std::optional<IntArrayRef> /*dim*/,
          bool /*keepdim*/, std::optional<ScalarType> /*dtype*/) {
+  if (sum_columns(m, self, out, 1.0)) return;
   reduce_rows(plan_rows(self, m.compute, m.reduced), out, 1.0, "sum_cpu");
 }
 
 void mean(const ReductionMeta& m, const Tensor& out, const Tensor& self, std::optional<IntArrayRef> /*dim*/,
           bool /*keepdim*/, std::optional<ScalarType> /*dtype*/) {
+  if (m.reduced.inner > 0 && sum_columns(m, self, out, 1.0 / static_cast<double>(m.reduced.inner))) return;
   const Plan p = plan_rows(self, m.compute, m.reduced);
   const double scale = p.inner == 0 ? std::nan("") : 1.0 / static_cast<double>(p.inner);
   reduce_rows(p, out, scale, "mean_cpu");

@@ -342,6 +342,16 @@ Tensor matmul_kernel(const Tensor& a, const Tensor& b) {
   if (da == 2 && db == 2) return mm(a, b);
   if (da == 1 && db == 2) return squeeze(mm(unsqueeze(a, 0), b), 0);
   if (da == 2 && db == 1) return squeeze(mm(a, unsqueeze(b, 1)), 1);
+  // A batch of matrices times one matrix (or vector): the batch dims fold
+  // into the rows of one mm, as PyTorch does, instead of a bmm with the
+  // matrix copied once per batch entry (and those copies summed again in
+  // backward). What linear does on 3-D inputs.
+  if (da >= 3 && db <= 2 && a.size(-1) > 0) {
+    const Tensor b2 = db == 1 ? unsqueeze(b, 1) : b;
+    DimVector out(IntArrayRef(a.sizes().data(), a.sizes().size() - 1));
+    if (db == 2) out.push_back(b.size(1));
+    return reshape(mm(reshape(a, {-1, a.size(-1)}), b2), out);
+  }
   // Batched: broadcast the batch dims, fold them into one, and use bmm.
   Tensor a3 = da == 1 ? unsqueeze(a, 0) : a;
   Tensor b3 = db == 1 ? unsqueeze(b, 1) : b;
