@@ -12,6 +12,7 @@
 #include <cmath>
 
 #include "core/frontend/nn_repr.h"
+#include "wick/autograd_function.h"
 #include "wick/nn_functional.h"
 #include "wick/ops.h"
 
@@ -102,6 +103,19 @@ std::string rnn_repr(const RNNConfig& c) {
   return s;
 }
 
+// Note [Time steps of a sequence]
+// The input projections of every time step are one GEMM over the sequence;
+// each step then reads its slice. Sliced with select, each slice's backward
+// would place its gradient into zeros of the whole sequence, and the engine
+// would add those T sequence-sized tensors up: quadratic in the length. Cut
+// by TimeSteps, the T step gradients are stacked into one tensor instead.
+struct TimeSteps : autograd::Function<TimeSteps> {
+  static std::vector<Tensor> forward(autograd::AutogradContext* /*ctx*/, const Tensor& seq) { return seq.unbind(0); }
+  static autograd::tensor_list backward(autograd::AutogradContext* /*ctx*/, autograd::tensor_list grads) {
+    return {stack(grads, 0)};
+  }
+};
+
 // One step of a cell: gi = x W_ih^T + b_ih (already computed); `cell` is
 // LSTM's c, updated in place. Returns the new h.
 Tensor step(Mode mode, const Tensor& gi, const Tensor& h, Tensor& cell, const Tensor& w_hh, const Tensor& b_hh,
@@ -191,13 +205,13 @@ RunResult run(const RNNConfig& c, const std::vector<RNNLayerWeights>& weights, T
     for (std::int64_t dir = 0; dir < dirs; ++dir) {
       const std::int64_t index = layer * dirs + dir;
       const RNNLayerWeights& w = weights[static_cast<std::size_t>(index)];
-      const Tensor gi_all = F::linear(layer_input, w.w_ih, opt(w.b_ih));
+      const std::vector<Tensor> gi_steps = TimeSteps::apply(F::linear(layer_input, w.w_ih, opt(w.b_ih)));
       Tensor h = h0.select(0, index);
       Tensor cell = lstm ? c0.select(0, index) : Tensor();
       std::vector<Tensor> outs(static_cast<std::size_t>(steps));
       for (std::int64_t s = 0; s < steps; ++s) {
         const std::int64_t t = dir == 0 ? s : steps - 1 - s;
-        h = step(c.mode, gi_all.select(0, t), h, cell, w.w_hh, w.b_hh, w.w_hr);
+        h = step(c.mode, gi_steps[static_cast<std::size_t>(t)], h, cell, w.w_hh, w.b_hh, w.w_hr);
         outs[static_cast<std::size_t>(t)] = h;
       }
       dir_outputs.push_back(stack(outs, 0));
