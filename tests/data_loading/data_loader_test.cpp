@@ -1,0 +1,1 @@
+// tests/data_loading/data_loader_test.cpp - placeholder.

@@ -1,0 +1,1 @@
+// tests/data_loading/data_readers_test.cpp - placeholder.

@@ -1,0 +1,1 @@
+// tests/data_loading/data_transforms_test.cpp - placeholder.
