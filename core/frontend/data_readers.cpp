@@ -39,11 +39,10 @@ struct OpenFile {
 
 OpenFile open_file(const std::string& path) {
   std::error_code ec;
-  const bool regular = std::filesystem::is_regular_file(path, ec);
-  if (ec || !regular) {
-    fail(path, ec ? "cannot open the file: " + ec.message()
-                  : (std::filesystem::exists(path, ec) ? "not a regular file" : "no such file"));
-  }
+  const std::filesystem::file_status status = std::filesystem::status(path, ec);
+  if (status.type() == std::filesystem::file_type::not_found) fail(path, "no such file");
+  if (ec) fail(path, "cannot open the file: " + ec.message());
+  if (status.type() != std::filesystem::file_type::regular) fail(path, "not a regular file");
   const std::uintmax_t size = std::filesystem::file_size(path, ec);
   if (ec) fail(path, "cannot read the file's size: " + ec.message());
   OpenFile f{File(std::fopen(path.c_str(), "rb")), static_cast<std::int64_t>(size)};

@@ -72,7 +72,7 @@ TEST_F(DataReadersTest, IdxErrorsNameTheFile) {
   const std::string bad_magic = write("bad", be32(0x801) + be32(1) + be32(1) + be32(1) + "x");
   EXPECT_EQ(error_of([&] { (void)data::read_mnist_images(bad_magic); }),
             bad_magic + ": not an IDX file of images: magic number 0x00000801, expected 0x00000803");
-  const std::string gz = write("gz", "\x1f\x8b\x08\x00" + be32(0) + be32(0) + be32(0));
+  const std::string gz = write("gz", be32(0x1f8b0800) + be32(0) + be32(0) + be32(0));
   EXPECT_NE(error_of([&] { (void)data::read_mnist_images(gz); }).find("gzip-compressed"), std::string::npos);
   std::string full = idx_images(2, 3, 3);
   const std::string truncated = write("trunc", full.substr(0, full.size() - 1));
