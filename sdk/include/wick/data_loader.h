@@ -97,11 +97,13 @@ class WICK_API DataLoader final {
   /// An input iterator over the batches of the current epoch.
   class WICK_API Iterator {
    public:
+    // NOLINTBEGIN(readability-identifier-naming): the names std::iterator_traits reads
     using iterator_category = std::input_iterator_tag;
     using value_type = Example;
     using difference_type = std::ptrdiff_t;
     using pointer = Example*;
     using reference = Example&;
+    // NOLINTEND(readability-identifier-naming)
 
     Iterator() = default;
     [[nodiscard]] Example& operator*() const noexcept { return *current_; }
