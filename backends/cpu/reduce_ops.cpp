@@ -105,7 +105,7 @@ bool sum_columns(const ReductionMeta& m, const Tensor& self, const Tensor& out, 
       const T* in = static_cast<const T*>(self.data_ptr());
       write_as(out, t, [&](const Tensor& target) {
         T* dst = static_cast<T*>(target.data_ptr());
-        const std::int64_t blocks = (cols + kColumnBlock - 1) / kColumnBlock;
+        const std::int64_t blocks = ceil_div(cols, kColumnBlock, "sum_cpu");
         // Each block reads rows * kColumnBlock elements.
         const std::int64_t grain = std::max<std::int64_t>(1, kSumGrain / std::max<std::int64_t>(rows * kColumnBlock, 1));
         parallel_for(blocks, grain, [&](std::int64_t b0, std::int64_t b1) {

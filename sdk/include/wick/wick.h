@@ -24,6 +24,7 @@
 #include "wick/callable.h"            // IWYU pragma: export
 #include "wick/catalog.h"             // IWYU pragma: export
 #include "wick/cuda.h"                // IWYU pragma: export
+#include "wick/data.h"                // IWYU pragma: export
 #include "wick/device.h"              // IWYU pragma: export
 #include "wick/dlpack.h"              // IWYU pragma: export
 #include "wick/dtype.h"               // IWYU pragma: export
