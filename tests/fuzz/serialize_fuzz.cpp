@@ -1,8 +1,8 @@
 // tests/fuzz/serialize_fuzz.cpp - libFuzzer target: wick::load_pt and wick::load_safetensors over arbitrary files.
 /// \file
 /// The input's first byte picks the reader (even: .pt, odd: safetensors);
-/// the rest is the file, written to a temporary path (the readers take
-/// paths). Any wick::SerializationError is a fine answer; any other
+/// the rest is the file, written to a file in the system's temporary
+/// directory (the readers take paths). Any wick::SerializationError is a fine answer; any other
 /// exception, a sanitizer report, a leak, a hang or an allocation beyond the
 /// input's size is a bug (Note [The pickle subset],
 /// core/frontend/serialize_pickle.cpp). The seeds in corpus/serialize are
@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <string>
 
 #include "wick/loader.h"
@@ -20,8 +21,10 @@
 
 namespace {
 
+// In the system's temporary directory (TMPDIR), one file per process.
 const std::string& scratch_path() {
-  static const std::string path = "/tmp/wick_serialize_fuzz_" + std::to_string(::getpid());
+  static const std::string path =
+      (std::filesystem::temp_directory_path() / ("wick_serialize_fuzz_" + std::to_string(::getpid()))).string();
   return path;
 }
 

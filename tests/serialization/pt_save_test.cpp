@@ -33,7 +33,7 @@ bool torch_checks(const std::vector<std::string>& files, const std::string& chec
   const std::string script_path = files[0] + ".check.py";
   write_bytes(script_path, script);
   const std::string out_path = files[0] + ".out";
-  std::string cmd = "/usr/bin/python3 " + script_path;
+  std::string cmd = python_with_torch() + " " + script_path;
   for (const std::string& f : files) cmd += " " + f;
   cmd += " >" + out_path + " 2>&1";
   const int rc = std::system(cmd.c_str());
@@ -93,7 +93,7 @@ TEST_F(PtSave, SingleTensorRoundTrip) {
 }
 
 TEST_F(PtSave, TorchLoadReadsAStateDict) {
-  if (!have_torch()) GTEST_SKIP() << "/usr/bin/python3 with torch is not installed";
+  if (!have_torch()) GTEST_SKIP() << "no python3 with torch on PATH";
   const std::string path = dir_.file("for_torch.pt");
   wick::save_pt(sample_state(), path);
   EXPECT_TRUE(torch_checks({path}, R"(
@@ -121,7 +121,7 @@ assert torch.equal(x['complex'], torch.full((2,), 1.5, dtype=torch.complex64))
 }
 
 TEST_F(PtSave, TorchLoadReadsATensorAndAModelLoadsTheStateDict) {
-  if (!have_torch()) GTEST_SKIP() << "/usr/bin/python3 with torch is not installed";
+  if (!have_torch()) GTEST_SKIP() << "no python3 with torch on PATH";
   const std::string one = dir_.file("tensor.pt");
   Tensor t = wick::arange(0, 6, 1, ScalarType::kFloat32).reshape({2, 3});
   t.requires_grad_(true);

@@ -10,6 +10,7 @@
 #include <complex>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -126,11 +127,38 @@ inline void write_bytes(const std::string& path, const std::string& bytes) {
     }                                                                                      \
   } while (0)
 
-/// Whether /usr/bin/python3 can import torch (asked once per process).
-inline bool have_torch() {
-  static const bool have = std::filesystem::exists("/usr/bin/python3") &&
-                           std::system("/usr/bin/python3 -c 'import torch' >/dev/null 2>&1") == 0;
-  return have;
+/// The first `python3` on PATH that runs `code` (quoted for a shell), or ""
+/// when none does: the interpreter is the host's, found where it runs, not
+/// named by a path baked into the tests.
+inline std::string find_python(const std::string& code) {
+  const char* path = std::getenv("PATH");
+  std::string dirs = path == nullptr ? "" : path;
+  std::size_t start = 0;
+  while (start <= dirs.size()) {
+    const std::size_t end = std::min(dirs.find(':', start), dirs.size());
+    const std::string dir = dirs.substr(start, end - start);
+    start = end + 1;
+    if (dir.empty()) continue;
+    const std::filesystem::path exe = std::filesystem::path(dir) / "python3";
+    std::error_code ec;
+    if (!std::filesystem::exists(exe, ec)) continue;
+    const std::string quoted = "'" + exe.string() + "'";
+    if (std::system((quoted + " -c '" + code + "' >/dev/null 2>&1").c_str()) == 0) return quoted;
+  }
+  return "";
+}
+
+/// A python3 on PATH that can import torch, or "" (asked once per process).
+inline const std::string& python_with_torch() {
+  static const std::string python = find_python("import torch");
+  return python;
+}
+inline bool have_torch() { return !python_with_torch().empty(); }
+
+/// Any python3 on PATH, or "".
+inline const std::string& any_python() {
+  static const std::string python = find_python("pass");
+  return python;
 }
 
 }  // namespace wick_test::serialization
