@@ -212,34 +212,28 @@ void check_options(const SGDOptions& o) {
              "Nesterov momentum requires a momentum and zero dampening");
 }
 
-SGD::SGD(std::vector<Tensor> params, SGDOptions options) : OptimizerWith(std::move(params), options, false) {}
-SGD::SGD(std::initializer_list<ParamGroupSpec> groups, SGDOptions options)
-    : OptimizerWith(std::vector<ParamGroupSpec>(groups), options, false) {}
-SGD::SGD(std::vector<ParamGroupSpec> groups, SGDOptions options) : OptimizerWith(std::move(groups), options, false) {}
+SGD::SGD(std::vector<Tensor> params, SGDOptions options) : OptimizerWith(std::move(params), options) {}
+SGD::SGD(std::initializer_list<ParamGroupSpec> groups, SGDOptions options) : OptimizerWith(groups, options) {}
+SGD::SGD(std::vector<ParamGroupSpec> groups, SGDOptions options) : OptimizerWith(std::move(groups), options) {}
 
 void SGD::update() {
-  for (Group& group : groups_) {
-    const SGDOptions& o = group.options;
-    for (Tensor& p : group.params) {
-      const Tensor g = p.grad();
-      if (!g.defined()) continue;
-      Tensor d = o.maximize ? -g : g;
-      if (o.weight_decay != 0) d = d.add(p, o.weight_decay);
-      if (o.momentum != 0) {
-        ParamState& st = state_of(p);
-        if (!st.contains("momentum_buffer")) {
-          st.set("momentum_buffer", d.clone());
-        } else {
-          Tensor buf = st.at("momentum_buffer");
-          buf.mul_(wrap_scalar(o.momentum));
-          buf.add_(d, 1 - o.dampening);
-        }
-        const Tensor buf = st.at("momentum_buffer");
-        d = o.nesterov ? d.add(buf, o.momentum) : buf;
+  for_each_grad([&](const SGDOptions& o, Tensor& p, const Tensor& g) {
+    Tensor d = o.maximize ? -g : g;
+    if (o.weight_decay != 0) d = d.add(p, o.weight_decay);
+    if (o.momentum != 0) {
+      ParamState& st = state_of(p);
+      if (!st.contains("momentum_buffer")) {
+        st.set("momentum_buffer", d.clone());
+      } else {
+        Tensor buf = st.at("momentum_buffer");
+        buf.mul_(wrap_scalar(o.momentum));
+        buf.add_(d, 1 - o.dampening);
       }
-      p.add_(d, -o.lr);
+      const Tensor buf = st.at("momentum_buffer");
+      d = o.nesterov ? d.add(buf, o.momentum) : buf;
     }
-  }
+    p.add_(d, -o.lr);
+  });
 }
 
 }  // namespace wick::optim

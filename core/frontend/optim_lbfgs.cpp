@@ -170,7 +170,7 @@ LBFGS::LBFGS(std::vector<Tensor> params, LBFGSOptions options)
 LBFGS::LBFGS(std::initializer_list<ParamGroupSpec> groups, LBFGSOptions options)
     : LBFGS(std::vector<ParamGroupSpec>(groups), options) {}
 LBFGS::LBFGS(std::vector<ParamGroupSpec> groups, LBFGSOptions options)
-    : OptimizerWith(std::move(groups), options, false) {
+    : OptimizerWith(std::move(groups), options) {
   WICK_CHECK(groups_.size() == 1, ValueError, "LBFGS doesn't support per-parameter options (parameter groups)");
   WICK_CHECK(!groups_[0].params.empty(), ValueError, "optimizer got an empty parameter list");
   if (!defaults_.max_eval) {

@@ -215,11 +215,29 @@ WICK_API void from_value(const Value& v, std::string_view name, std::optional<st
 /// and the by-name access the base needs. `Options` has
 /// `for_each_field(f)`, calling f(name, field) for each option, and an
 /// overload of `check_options(const Options&)` that throws PyTorch's
-/// ValueErrors.
-template <class Options>
+/// ValueErrors. `kCountsSteps`: whether each parameter's state keeps a step
+/// count. The optimizers inherit its constructors.
+template <class Options, bool kCountsSteps = true>
 class OptimizerWith : public Optimizer {
  public:
   using Group = ParamGroup<Options>;
+
+  /// One group of `params`, or parameter groups whose missing options come
+  /// from `defaults`. ValueError: check_options's, then "optimizer got an
+  /// empty parameter list", "can't optimize a non-leaf Tensor" (and for an
+  /// undefined one); a parameter listed twice is kept once.
+  explicit OptimizerWith(std::vector<Tensor> params, const Options& defaults = {})
+      : Optimizer(kCountsSteps), defaults_(defaults) {
+    check_options(defaults_);
+    init_groups(std::move(params));
+  }
+  OptimizerWith(std::initializer_list<ParamGroupSpec> groups, const Options& defaults = {})
+      : OptimizerWith(std::vector<ParamGroupSpec>(groups), defaults) {}
+  OptimizerWith(std::vector<ParamGroupSpec> groups, const Options& defaults = {})
+      : Optimizer(kCountsSteps), defaults_(defaults) {
+    check_options(defaults_);
+    init_groups(std::move(groups));
+  }
 
   /// The groups; changing an option takes effect on the next step.
   [[nodiscard]] std::vector<Group>& param_groups() noexcept { return groups_; }
@@ -228,11 +246,16 @@ class OptimizerWith : public Optimizer {
   [[nodiscard]] const Options& defaults() const noexcept { return defaults_; }
 
  protected:
-  template <class ParamsOrGroups>
-  OptimizerWith(ParamsOrGroups params, const Options& defaults, bool counts_steps)
-      : Optimizer(counts_steps), defaults_(defaults) {
-    check_options(defaults_);
-    init_groups(std::move(params));
+  /// Calls f(group options, p, p's gradient) for every parameter that has
+  /// a gradient, group by group: the loop of each update().
+  template <class F>
+  void for_each_grad(F&& f) {
+    for (Group& group : groups_) {
+      for (Tensor& p : group.params) {
+        const Tensor g = p.grad();
+        if (g.defined()) f(group.options, p, g);
+      }
+    }
   }
 
   [[nodiscard]] std::size_t group_count() const override { return groups_.size(); }
@@ -321,7 +344,7 @@ WICK_API void check_options(const SGDOptions& options);
 ///   p -= lr * d
 ///
 /// State: "momentum_buffer" (when momentum != 0).
-class WICK_API SGD final : public OptimizerWith<SGDOptions> {
+class WICK_API SGD final : public OptimizerWith<SGDOptions, /*kCountsSteps=*/false> {
  public:
   /// ValueError: check_options's, then "optimizer got an empty parameter
   /// list", "can't optimize a non-leaf Tensor" (and for an undefined one). A

@@ -59,9 +59,7 @@ WICK_API void check_options(const AdamOptions& options);
 class WICK_API Adam final : public OptimizerWith<AdamOptions> {
  public:
   /// ValueError: check_options's, then as SGD's constructor.
-  explicit Adam(std::vector<Tensor> params, AdamOptions options = {});
-  Adam(std::initializer_list<ParamGroupSpec> groups, AdamOptions options = {});
-  Adam(std::vector<ParamGroupSpec> groups, AdamOptions options = {});
+  using OptimizerWith::OptimizerWith;
 
  private:
   void update() override;
@@ -95,9 +93,7 @@ WICK_API void check_options(const AdamWOptions& options);
 class WICK_API AdamW final : public OptimizerWith<AdamWOptions> {
  public:
   /// ValueError: check_options's, then as SGD's constructor.
-  explicit AdamW(std::vector<Tensor> params, AdamWOptions options = {});
-  AdamW(std::initializer_list<ParamGroupSpec> groups, AdamWOptions options = {});
-  AdamW(std::vector<ParamGroupSpec> groups, AdamWOptions options = {});
+  using OptimizerWith::OptimizerWith;
 
  private:
   void update() override;
@@ -135,9 +131,7 @@ WICK_API void check_options(const RMSpropOptions& options);
 class WICK_API RMSprop final : public OptimizerWith<RMSpropOptions> {
  public:
   /// ValueError: check_options's, then as SGD's constructor.
-  explicit RMSprop(std::vector<Tensor> params, RMSpropOptions options = {});
-  RMSprop(std::initializer_list<ParamGroupSpec> groups, RMSpropOptions options = {});
-  RMSprop(std::vector<ParamGroupSpec> groups, RMSpropOptions options = {});
+  using OptimizerWith::OptimizerWith;
 
  private:
   void update() override;
@@ -177,6 +171,7 @@ class WICK_API Adagrad final : public OptimizerWith<AdagradOptions> {
   Adagrad(std::vector<ParamGroupSpec> groups, AdagradOptions options = {});
 
  private:
+  void create_state();
   void update() override;
 };
 
@@ -207,9 +202,7 @@ WICK_API void check_options(const AdadeltaOptions& options);
 class WICK_API Adadelta final : public OptimizerWith<AdadeltaOptions> {
  public:
   /// ValueError: check_options's, then as SGD's constructor.
-  explicit Adadelta(std::vector<Tensor> params, AdadeltaOptions options = {});
-  Adadelta(std::initializer_list<ParamGroupSpec> groups, AdadeltaOptions options = {});
-  Adadelta(std::vector<ParamGroupSpec> groups, AdadeltaOptions options = {});
+  using OptimizerWith::OptimizerWith;
 
  private:
   void update() override;
@@ -240,9 +233,7 @@ WICK_API void check_options(const AdamaxOptions& options);
 class WICK_API Adamax final : public OptimizerWith<AdamaxOptions> {
  public:
   /// ValueError: check_options's, then as SGD's constructor.
-  explicit Adamax(std::vector<Tensor> params, AdamaxOptions options = {});
-  Adamax(std::initializer_list<ParamGroupSpec> groups, AdamaxOptions options = {});
-  Adamax(std::vector<ParamGroupSpec> groups, AdamaxOptions options = {});
+  using OptimizerWith::OptimizerWith;
 
  private:
   void update() override;
@@ -274,9 +265,7 @@ WICK_API void check_options(const NAdamOptions& options);
 class WICK_API NAdam final : public OptimizerWith<NAdamOptions> {
  public:
   /// ValueError: check_options's, then as SGD's constructor.
-  explicit NAdam(std::vector<Tensor> params, NAdamOptions options = {});
-  NAdam(std::initializer_list<ParamGroupSpec> groups, NAdamOptions options = {});
-  NAdam(std::vector<ParamGroupSpec> groups, NAdamOptions options = {});
+  using OptimizerWith::OptimizerWith;
 
  private:
   void update() override;
@@ -306,9 +295,7 @@ WICK_API void check_options(const RAdamOptions& options);
 class WICK_API RAdam final : public OptimizerWith<RAdamOptions> {
  public:
   /// ValueError: check_options's, then as SGD's constructor.
-  explicit RAdam(std::vector<Tensor> params, RAdamOptions options = {});
-  RAdam(std::initializer_list<ParamGroupSpec> groups, RAdamOptions options = {});
-  RAdam(std::vector<ParamGroupSpec> groups, RAdamOptions options = {});
+  using OptimizerWith::OptimizerWith;
 
  private:
   void update() override;
@@ -348,7 +335,7 @@ WICK_API void check_options(const LBFGSOptions& options);
 /// State (on the first parameter): "func_evals", "n_iter", "d", "t",
 /// "old_dirs.<k>", "old_stps.<k>", "ro.<k>", "H_diag", "prev_flat_grad",
 /// "prev_loss" (numbers as 0-dim float64 tensors).
-class WICK_API LBFGS final : public OptimizerWith<LBFGSOptions> {
+class WICK_API LBFGS final : public OptimizerWith<LBFGSOptions, /*kCountsSteps=*/false> {
  public:
   /// ValueError: "optimizer got an empty parameter list", "LBFGS doesn't
   /// support per-parameter options (parameter groups)", as SGD's for the
