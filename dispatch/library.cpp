@@ -347,6 +347,8 @@ void Registrar::register_device_runtime(DeviceType type, DeviceRuntime& runtime)
   runtimes_.push_back(type);
 }
 
+void Registrar::on_clear(std::function<void()> undo) { undo_.push_back(std::move(undo)); }
+
 Registrations Registrar::registrations() const {
   Registrations out;
   for (const auto& lib : libraries_) out.merge(lib->registrations());
@@ -358,6 +360,11 @@ void Registrar::clear() noexcept {
   // Kernels go first: nothing can reach a device once its runtime is gone.
   for (auto it = runtimes_.rbegin(); it != runtimes_.rend(); ++it) detail::set_device_runtime(*it, nullptr);
   runtimes_.clear();
+  while (!undo_.empty()) {
+    const std::function<void()> undo = std::move(undo_.back());
+    undo_.pop_back();
+    undo();
+  }
 }
 
 // --- definition tables (wick/definitions.h) --------------------------------------------

@@ -17,6 +17,7 @@
 #include <mutex>
 #include <vector>
 
+#include "core/distributed/collectives.h"
 #include "core/host_read.h"
 #include "dispatch/autograd/formulas.h"
 #include "dispatch/composite/composite.h"
@@ -92,6 +93,7 @@ void register_builtins() {
     register_lstsq_kernels(libs);
     register_inplace_kernels(libs);
     register_out_copy_kernels(libs);
+    distributed::register_distributed_kernels(libs);
     register_override_protocol(libs);
     register_autocast_kernels(libs);
     autograd::register_autograd_elementwise(libs);

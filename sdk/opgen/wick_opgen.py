@@ -602,7 +602,8 @@ def write_catalog(path, name, defs, aliases, namespace, meta_header):
 # --- the typed C++ API -----------------------------------------------------------------
 
 CPP_NAMESPACES = {"torch": "wick", "torch.functional": "wick", "torch.nn.functional": "wick::nn::functional", "torch.linalg": "wick::linalg",
-                  "torch.special": "wick::special", "torch.fft": "wick::fft"}
+                  "torch.special": "wick::special", "torch.fft": "wick::fft",
+                  "torch.distributed": "wick::distributed::ops"}
 
 
 def cpp_namespace(ns):
@@ -656,6 +657,8 @@ def cpp_default(arg):
     """The schema default as a C++ default argument."""
     d = arg.default.strip()
     if d == "None":
+        if arg.kind == "Tensor" and arg.is_list and not arg.element_optional:
+            return "{}"  # Tensor[]? takes an empty list for None (wick/boxing.h)
         return "std::nullopt" if arg.kind not in ("Any",) else "wick::Value()"
     if d in ("True", "False"):
         return d.lower()
@@ -810,8 +813,8 @@ def function_api(e):
             args = call_args(s, params + [Param(s.args[-1], "", None, "out")], op)
             decl = f"WICK_API wick::Tensor& {name}({decl_params});"
             body = (f"wick::Tensor& {name}({def_params}) {{\n"
-                    f"  static const auto op = wick::find_op({c_string(e.qualified)}).typed<{sig}>();\n"
-                    f"  op.call({args});\n  return out;\n}}")
+                    f"  static const auto wick_op = wick::find_op({c_string(e.qualified)}).typed<{sig}>();\n"
+                    f"  wick_op.call({args});\n  return out;\n}}")
             out.append((cpp_namespace(e.ns), decl, body))
         return out
     name = e.cpp_name or op.fields.get("cpp", s.name)
@@ -824,8 +827,8 @@ def function_api(e):
         decl = "WICK_API " + declaration(ret, name, params, True) + ";"
         ns = cpp_namespace(e.ns)
         body = (declaration(ret, name, params, False) + " {\n"
-                f"  static const auto op = wick::find_op({c_string(e.qualified)}).typed<{sig}>();\n"
-                f"  return op.call({call_args(s, params, op)}){unbox};\n}}")
+                f"  static const auto wick_op = wick::find_op({c_string(e.qualified)}).typed<{sig}>();\n"
+                f"  return wick_op.call({call_args(s, params, op)}){unbox};\n}}")
         out.append((ns, decl, body))
     out += options_api(e, name, ret)
     return out
@@ -896,12 +899,12 @@ def method_api(e, qualifier="wick::Tensor::", self_type="wick::Tensor"):
             ";" if inplace else " const;")
         qual_ret = self_type + "&" if inplace else full_ret
         body = (declaration(qual_ret, name, params, False, qualifier) + ("" if inplace else " const") + " {\n"
-                f"  static const auto op = wick::find_op({c_string(e.qualified)}).typed<{sig}>();\n")
+                f"  static const auto wick_op = wick::find_op({c_string(e.qualified)}).typed<{sig}>();\n")
         this = "*this" if self_type == "wick::Tensor" else "t_"
         if inplace:
-            body += f"  op.call({call_args(s, params, op, this, at)});\n  return *this;\n}}"
+            body += f"  wick_op.call({call_args(s, params, op, this, at)});\n  return *this;\n}}"
         else:
-            body += f"  return op.call({call_args(s, params, op, this, at)}){unbox};\n}}"
+            body += f"  return wick_op.call({call_args(s, params, op, this, at)}){unbox};\n}}"
         out.append((decl, body))
     return out
 

@@ -26,6 +26,7 @@
 
 #include <cstdint>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -59,6 +60,10 @@ class WICK_API Registrar final {
   /// registrar is cleared (wick/device_runtime.h); PluginError when the type
   /// already has one. `runtime` must outlive the registration.
   void register_device_runtime(DeviceType type, DeviceRuntime& runtime);
+  /// Runs `undo` when this registrar is cleared (after its libraries, newest
+  /// first): how registries outside the dispatcher take back what a plugin
+  /// gave them (wick::distributed::register_engine). `undo` must not throw.
+  void on_clear(std::function<void()> undo);
   [[nodiscard]] const std::string& owner() const noexcept { return owner_; }
   /// Everything registered through this registrar's blocks.
   [[nodiscard]] Registrations registrations() const;
@@ -69,6 +74,7 @@ class WICK_API Registrar final {
   std::string owner_;
   std::vector<std::unique_ptr<Library>> libraries_;
   std::vector<DeviceType> runtimes_;
+  std::vector<std::function<void()>> undo_;
 };
 
 extern "C" {
