@@ -74,7 +74,7 @@ struct DataLoader::Epoch {
 
   // The examples of batch b, collated.
   [[nodiscard]] Example build(std::int64_t b) const {
-    const std::int64_t n = dataset.size();
+    const std::int64_t n = order.empty() ? dataset.size() : static_cast<std::int64_t>(order.size());
     const std::int64_t start = checked_mul(b, options.batch_size, "DataLoader: batch start");
     const std::int64_t count = std::min(options.batch_size, n - start);
     std::vector<Example> examples;
@@ -166,8 +166,9 @@ DataLoader::DataLoader(std::shared_ptr<const Dataset> dataset, DataLoaderOptions
   WICK_CHECK(options_.prefetch_factor > 0, ValueError,
              "prefetch_factor should be a positive integer value, but got prefetch_factor=", options_.prefetch_factor);
   WICK_CHECK(static_cast<bool>(options_.collate), ValueError, "DataLoader: collate is empty");
-  const std::int64_t n = dataset_->size();
-  WICK_CHECK(n >= 0, ValueError, "DataLoader: the dataset's size is negative (", n, ")");
+  WICK_CHECK(!(options_.shuffle && options_.sampler != nullptr), ValueError, "sampler option is mutually exclusive with shuffle");
+  WICK_CHECK(dataset_->size() >= 0, ValueError, "DataLoader: the dataset's size is negative (", dataset_->size(), ")");
+  const std::int64_t n = options_.sampler != nullptr ? options_.sampler->length(dataset_->size()) : dataset_->size();
   num_batches_ = options_.drop_last ? n / options_.batch_size : ceil_div(n, options_.batch_size, "DataLoader");
 }
 
@@ -177,6 +178,16 @@ DataLoader::Iterator DataLoader::begin() {
   epoch_.reset();
   std::vector<std::int64_t> order;
   if (options_.shuffle) order = shuffled_order(dataset_->size());
+  if (options_.sampler != nullptr) {
+    order = options_.sampler->indices(dataset_->size());
+    WICK_CHECK(static_cast<std::int64_t>(order.size()) == options_.sampler->length(dataset_->size()), RuntimeError,
+               "DataLoader: the sampler returned ", order.size(), " indices, but its length is ",
+               options_.sampler->length(dataset_->size()));
+    for (const std::int64_t i : order) {
+      WICK_CHECK(i >= 0 && i < dataset_->size(), IndexError, "DataLoader: the sampler's index ", i,
+                 " is out of range for a dataset of ", dataset_->size(), " examples");
+    }
+  }
   epoch_ = std::make_unique<Epoch>(*this, std::move(order));
   return Iterator(epoch_.get());
 }

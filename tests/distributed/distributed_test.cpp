@@ -51,6 +51,16 @@ TEST_F(Distributed, ArgumentErrorsAreTypedAndLeaveTheGroupWorking) {
   expect_all_pass(wick_test::run_ranks(worker(), {"errors"}, ranks(2)));
 }
 
+TEST_F(Distributed, DataParallelGradientsEqualOneProcessOnTwoRanks) {
+  expect_all_pass(wick_test::run_ranks(worker(), {"ddp"}, ranks(2)));
+}
+
+TEST_F(Distributed, DataParallelGradientsEqualOneProcessOnFourRanks) {
+  expect_all_pass(wick_test::run_ranks(worker(), {"ddp"}, ranks(4)));
+}
+
+TEST_F(Distributed, DataParallelOnOneRank) { expect_all_pass(wick_test::run_ranks(worker(), {"ddp"}, ranks(1))); }
+
 /// The ranks other than `culprit` failed in time, naming it.
 void expect_fault_names(const std::vector<wick_test::RankResult>& results, int culprit, const std::string& what) {
   for (std::size_t r = 0; r < results.size(); ++r) {

@@ -16,7 +16,12 @@
 #include <thread>
 #include <wick/distributed.h>
 #include <wick/loader.h>
+#include <wick/nn_functional.h>
+#include <wick/nn_linear.h>
+#include <wick/nn_parallel.h>
 #include <wick/ops.h>
+#include <wick/optim.h>
+#include <wick/random.h>
 
 
 namespace dist = wick::distributed;
@@ -354,6 +359,104 @@ void scenario_mismatch() {
 }
 
 
+
+// --- DistributedDataParallel: gradients equal to one process's over the whole batch ---
+
+struct Mlp : wick::nn::Callable<Mlp> {
+  Mlp() {
+    fc1 = register_module("fc1", wick::nn::Linear(4, 8));
+    fc2 = register_module("fc2", wick::nn::Linear(8, 3));
+  }
+  Tensor forward(const Tensor& x) { return fc2->forward(wick::tanh(fc1->forward(x))); }
+  wick::nn::Linear fc1{nullptr}, fc2{nullptr};
+};
+
+std::shared_ptr<Mlp> make_mlp() {
+  wick::manual_seed(0);
+  auto m = std::make_shared<Mlp>();
+  m->to(ScalarType::kFloat64);
+  return m;
+}
+
+/// The global batch `which` (the same on every rank).
+std::pair<Tensor, Tensor> global_batch(int which, std::int64_t n) {
+  wick::manual_seed(static_cast<std::uint64_t>(100 + which));
+  Tensor x = wick::randn({n, 4}, ScalarType::kFloat64);
+  Tensor y = wick::randint(0, 3, {n});
+  return {x, y};
+}
+
+Tensor shard(const Tensor& t) {
+  const std::int64_t per = t.size(0) / g_world;
+  return t.narrow(0, g_rank * per, per);
+}
+
+std::vector<Tensor> grads_of(const std::shared_ptr<Mlp>& m) {
+  std::vector<Tensor> out;
+  for (const Tensor& p : m->parameters()) out.push_back(p.grad().defined() ? p.grad().clone() : Tensor());
+  return out;
+}
+
+void expect_grads(const std::vector<Tensor>& got, const std::vector<Tensor>& want, const std::string& what) {
+  if (got.size() != want.size()) return fail(what + ": parameter count");
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    if (!got[i].defined() || !want[i].defined()) {
+      fail(what + ": a gradient is missing");
+      continue;
+    }
+    const double diff = got[i].sub(want[i]).abs().max().item<double>();
+    if (!(diff <= 1e-6)) fail(what + ": gradient " + std::to_string(i) + " differs by " + std::to_string(diff));
+  }
+}
+
+void scenario_ddp() {
+  const std::int64_t n = 24;  // divides among 1, 2, 3 and 4 ranks
+  // One process, the whole batch: the reference.
+  auto ref = make_mlp();
+  const auto [x0, y0] = global_batch(0, n);
+  wick::nn::functional::cross_entropy((*ref)(x0), y0).backward();
+  const std::vector<Tensor> want = grads_of(ref);
+  const auto [x1, y1] = global_batch(1, n);
+  wick::nn::functional::cross_entropy((*ref)(x1), y1).backward();
+  const std::vector<Tensor> want_two = grads_of(ref);
+  wick::optim::SGD ref_opt(ref->parameters(), {.lr = 0.1});
+  ref_opt.step();
+
+  for (const double cap : {25.0, 0.0001}) {
+    const std::string tag = cap < 1 ? " (a bucket per parameter)" : "";
+    auto model = make_mlp();
+    {  // other ranks start elsewhere: the wrapper broadcasts rank 0's parameters
+      const wick::NoGradGuard no_grad;
+      for (Tensor p : model->parameters()) p.add_(Scalar(static_cast<double>(g_rank)));
+    }
+    wick::nn::DistributedDataParallel ddp(model, {.bucket_cap_mb = cap});
+    if (cap < 1 && ddp.reducer().bucket_sizes().size() != 4) fail("bucket_cap_mb: expected 4 buckets");
+    wick::nn::functional::cross_entropy(ddp(shard(x0)), shard(y0)).backward();
+    expect_grads(grads_of(model), want, "DDP gradients" + tag);
+    // Gradient accumulation: the first micro-batch under no_sync, the second synchronised.
+    for (Tensor p : model->parameters()) p.mutable_grad() = Tensor();
+    {
+      auto guard = ddp.no_sync();
+      wick::nn::functional::cross_entropy(ddp(shard(x0)), shard(y0)).backward();
+    }
+    wick::nn::functional::cross_entropy(ddp(shard(x1)), shard(y1)).backward();
+    expect_grads(grads_of(model), want_two, "DDP with no_sync" + tag);
+    wick::optim::SGD opt(model->parameters(), {.lr = 0.1});
+    opt.step();
+    const auto ps = model->parameters();
+    const auto rs = ref->parameters();
+    for (std::size_t i = 0; i < ps.size(); ++i) {
+      if (!(ps[i].sub(rs[i]).abs().max().item<double>() <= 1e-6)) fail("DDP step" + tag + ": parameters differ from one process's");
+    }
+  }
+  // A parameter left out of the loss: the next forward says so.
+  auto model = make_mlp();
+  wick::nn::DistributedDataParallel ddp(model);
+  ddp(shard(x0));
+  wick::tanh(model->fc1->forward(shard(x0))).sum().backward();  // fc2 gets no gradient
+  expect_error([&] { ddp(shard(x0)); }, "Expected to have finished reduction in the prior iteration", "unused parameters");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -387,6 +490,8 @@ int main(int argc, char** argv) {
       scenario_hang();
     } else if (scenario == "mismatch") {
       scenario_mismatch();
+    } else if (scenario == "ddp") {
+      scenario_ddp();
     } else {
       std::fprintf(stderr, "unknown scenario %s\n", scenario.c_str());
       return 2;

@@ -17,6 +17,7 @@
 #include "check_commands.h"
 #include "eval.h"
 #include "plugin_commands.h"
+#include "run_command.h"
 #include "wick/catalog.h"
 #include "wick/dispatch_key.h"
 #include "wick/dispatcher.h"
@@ -233,6 +234,12 @@ int run(std::vector<std::string> args, bool in_shell) {
   test_backend_cmd->add_flag("--json", as_json, "JSON output");
 
   auto* demo_cmd = app.add_subcommand("demo", "Load the default plugins and evaluate a few expressions");
+  if (!in_shell) {
+    // Handled before parsing (its options end at the program): Note [wick run].
+    app.add_subcommand("run",
+                       "Start the ranks of a distributed program, as torchrun: wick run --nproc-per-node N "
+                       "[--nnodes M --node-rank K --master-addr A --master-port P] program args...");
+  }
   CLI::App* shell_cmd = nullptr;
   if (!in_shell)
     shell_cmd = app.add_subcommand(
@@ -240,6 +247,7 @@ int run(std::vector<std::string> args, bool in_shell) {
         "Read wick commands from standard input, one per line, and run them in this one process, so that "
         "plugins loaded, unloaded or reloaded stay so for the next line");
 
+  if (!in_shell && !args.empty() && args[0] == "run") return wick::cli::run_distributed({args.begin() + 1, args.end()});
   try {
     args = eval_args_as_positional(std::move(args));
     std::reverse(args.begin(), args.end());  // CLI11 takes them in reverse order

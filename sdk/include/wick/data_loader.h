@@ -52,6 +52,44 @@ using Collate = std::function<Example(std::vector<Example>)>;
 
 /// A DataLoader's settings, in PyTorch's order; designated initializers read well:
 /// `{.batch_size = 64, .shuffle = true, .num_workers = 2}`.
+/// The examples an epoch visits, in order (torch.utils.data.Sampler): the
+/// DataLoader asks for them at the start of each epoch.
+class WICK_API Sampler {
+ public:
+  virtual ~Sampler() = default;
+  /// The dataset indices of the next epoch, for a dataset of `dataset_size` examples.
+  [[nodiscard]] virtual std::vector<std::int64_t> indices(std::int64_t dataset_size) = 0;
+  /// How many indices `indices(dataset_size)` returns.
+  [[nodiscard]] virtual std::int64_t length(std::int64_t dataset_size) const = 0;
+};
+
+/// This process's share of a dataset in data-parallel training
+/// (torch.utils.data.distributed.DistributedSampler): the same order on
+/// every rank (randperm from a generator seeded with seed + epoch, as
+/// PyTorch's, when shuffling), padded by repeating its start to a multiple
+/// of num_replicas (or cut, with drop_last), and rank r takes every
+/// num_replicas-th index from r. Call `set_epoch` before each epoch for a
+/// new order. ValueError for a rank outside [0, num_replicas).
+class WICK_API DistributedSampler final : public Sampler {
+ public:
+  /// num_replicas / rank: -1 takes the default process group's size and rank.
+  explicit DistributedSampler(std::int64_t num_replicas = -1, std::int64_t rank = -1, bool shuffle = true,
+                              std::uint64_t seed = 0, bool drop_last = false);
+  [[nodiscard]] std::vector<std::int64_t> indices(std::int64_t dataset_size) override;
+  [[nodiscard]] std::int64_t length(std::int64_t dataset_size) const override;
+  void set_epoch(std::int64_t epoch) noexcept { epoch_ = epoch; }
+  [[nodiscard]] std::int64_t num_replicas() const noexcept { return num_replicas_; }
+  [[nodiscard]] std::int64_t rank() const noexcept { return rank_; }
+
+ private:
+  std::int64_t num_replicas_;
+  std::int64_t rank_;
+  bool shuffle_;
+  std::uint64_t seed_;
+  bool drop_last_;
+  std::int64_t epoch_ = 0;
+};
+
 struct DataLoaderOptions {
   /// Examples per batch (ValueError when not positive).
   std::int64_t batch_size = 1;
@@ -66,6 +104,9 @@ struct DataLoaderOptions {
   bool drop_last = false;
   /// Batches each worker may build ahead (ValueError when not positive).
   std::int64_t prefetch_factor = 2;
+  /// Chooses each epoch's examples instead of `shuffle` (ValueError when
+  /// both are set, as PyTorch's "sampler option is mutually exclusive with shuffle").
+  std::shared_ptr<Sampler> sampler = nullptr;
 };
 
 /// Batches of a dataset (Note [The loader's order], Note [Worker errors and shutdown]).

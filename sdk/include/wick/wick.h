@@ -26,6 +26,7 @@
 #include "wick/cuda.h"                // IWYU pragma: export
 #include "wick/data.h"                // IWYU pragma: export
 #include "wick/device.h"              // IWYU pragma: export
+#include "wick/distributed.h"         // IWYU pragma: export
 #include "wick/dlpack.h"              // IWYU pragma: export
 #include "wick/dtype.h"               // IWYU pragma: export
 #include "wick/error.h"               // IWYU pragma: export
@@ -37,6 +38,7 @@
 #include "wick/nn.h"                  // IWYU pragma: export
 #include "wick/nn_functional.h"       // IWYU pragma: export
 #include "wick/nn_modules.h"          // IWYU pragma: export
+#include "wick/nn_parallel.h"         // IWYU pragma: export
 #include "wick/nn_utils.h"            // IWYU pragma: export
 #include "wick/ops.h"                 // IWYU pragma: export
 #include "wick/optim.h"               // IWYU pragma: export
