@@ -398,6 +398,7 @@ std::shared_ptr<Work> spawn(const std::shared_ptr<ProcessGroup>& g, const std::s
     std::vector<Tensor> result;
     std::exception_ptr error;
     try {
+      const NoGradGuard no_grad;
       result = body();
     } catch (const std::exception& ex) {
       error = std::make_exception_ptr(DistributedError(work->op_name() + ": " + ex.what()));
@@ -442,13 +443,17 @@ std::function<std::vector<Tensor>()> recv_body(const std::shared_ptr<ProcessGrou
 
 void send_kernel(const Tensor& tensor, std::int64_t dst, const Value& group, std::int64_t tag) {
   auto g = resolve_group(group, "send");
-  send_body(g, tensor, dst, tag, "send")();
+  const auto body = send_body(g, tensor, dst, tag, "send");
+  const NoGradGuard no_grad;
+  body();
 }
 
 Value recv_kernel(const Tensor& tensor, std::optional<std::int64_t> src, const Value& group, std::int64_t tag) {
   auto g = resolve_group(group, "recv");
   auto sender = std::make_shared<int>(-1);
-  recv_body(g, tensor, src, tag, "recv", sender)();
+  const auto body = recv_body(g, tensor, src, tag, "recv", sender);
+  const NoGradGuard no_grad;
+  body();
   return Value(static_cast<std::int64_t>(*sender));
 }
 

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "core/distributed/process_group_internal.h"
+#include "wick/dispatch_key.h"
 
 namespace wick::distributed {
 
@@ -191,6 +192,8 @@ void ProcessGroup::Impl::run_worker() {
     std::vector<Tensor> result;
     std::exception_ptr error;
     try {
+      // Collectives write tensors' data, outside any autograd graph, as in PyTorch.
+      const NoGradGuard no_grad;
       result = task.body();
     } catch (const std::exception& e) {
       // Name the collective and who did not arrive (Note [Naming the rank that failed]).

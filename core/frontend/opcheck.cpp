@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/demangle.h"
+#include "wick/distributed.h"
 #include "core/device_runtime.h"
 #include "core/frontend/out_variant.h"
 #include "wick/autograd.h"
@@ -59,6 +60,9 @@ SampleDomain domain_of(const std::string& op, const Tags& tags) {
 // The reason the checks that run an operator cannot run here (its `device=`
 // tag names a device type none of which is available), or nothing.
 std::optional<std::string> missing_device(const Tags& tags) {
+  if (has_tag(tags, "process_group") && !distributed::is_initialized())
+    return "a collective (tagged process_group): needs an initialised process group, and none is (tests/distributed "
+           "runs the collectives across processes)";
   const auto d = tag_value(tags, "device");
   if (!d) return std::nullopt;
   const DeviceType type = Device::parse(*d).type();
@@ -529,6 +533,9 @@ std::vector<CheckResult> opcheck(std::string_view op_name) {
     if (has_tag(tags, "device_copy")) {
       out.push_back(result(op, "meta", CheckStatus::kSkipped,
                            "copies data to another device (tagged device_copy): a meta tensor has no data to copy"));
+    } else if (has_tag(tags, "process_group")) {
+      out.push_back(result(op, "meta", CheckStatus::kSkipped,
+                           "a collective (tagged process_group) moves data between processes: a meta tensor has none"));
     } else if (has_tag(tags, "data_dependent")) {
       out.push_back(result(op, "meta", CheckStatus::kSkipped,
                            "the result's shape depends on the data (tagged data_dependent), which a meta tensor "

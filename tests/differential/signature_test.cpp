@@ -36,6 +36,9 @@ struct SignatureDivergence {
 };
 
 const SignatureDivergence kSignatureDivergences[] = {
+    {{"torch.distributed.*(*"},
+     "torch.distributed's collectives are Python functions in PyTorch 1.13, outside its override lists and their "
+     "signature dump; wick's follow their Python signatures (op takes a ReduceOp name, group a ProcessGroup or None)"},
     {{"torch.zeros(*", "torch.ones(*", "torch.empty(*", "torch.full(*", "torch.rand(*", "torch.randn(*",
       "torch.randint(*", "torch.randperm(*", "torch.arange(*", "torch.linspace(*", "torch.eye(*", "torch.tensor(*",
       "torch.*_like(*", "torch.tril_indices(*", "torch.triu_indices(*", "torch.fft.fftfreq(*", "torch.fft.rfftfreq(*"},

@@ -330,6 +330,9 @@ TEST_F(Override, NamesMatchPyTorchReference) {
   std::size_t checked = 0;
   for (const auto& [ns, names] : get_overridable_functions()) {
     if (ns != "torch" && ns.rfind("torch.", 0) != 0) continue;  // plugin namespaces
+    // torch.distributed's collectives are catalog operators in wick, overridable
+    // by design (sdk/docs/distributed.md); PyTorch 1.13 lists none of them.
+    if (ns == "torch.distributed") continue;
     for (const std::string& name : names) {
       EXPECT_TRUE(overridable.count(name)) << name << " is not overridable in PyTorch 1.13";
       ++checked;

@@ -34,6 +34,13 @@ const std::map<std::string, std::string>& not_walked() {
             "an internal operator (the device kernels behind conv, pooling, topk and the DFTs, the three results of unique), "
             "reached by every call of the public operators this walk covers; its schema is walked by "
             "catalog_arguments_test";
+    for (const CatalogEntry& e : catalog_entries()) {
+      const auto tags = operator_info(e.overloads.front()).tags;
+      if (std::find(tags.begin(), tags.end(), "process_group") != tags.end())
+        out[e.qualified_name] =
+            "a collective (tagged process_group): it needs a process group of several processes; "
+            "tests/distributed runs every collective across 2 and 4 of them, with bad arguments too";
+    }
     // Issue 22, failure 3: left out only where no GPU was present, it was
     // walked and failed where one was. The walk is the same on every host.
     out["torch.Tensor.cuda"] =

@@ -47,6 +47,8 @@
 ///                has no data to copy, so the meta check is skipped
 ///   device=cuda  needs a device of that type: every check but the schema's
 ///                is skipped when none is available
+///   process_group  a collective (torch.distributed.*): every check but the
+///                schema's is skipped when no process group is initialised
 ///
 /// Note [Sample lookup]
 /// An overload without `sample:` lines of its own borrows them (and one
