@@ -21,6 +21,7 @@ packages=(
   libcli11-dev                           # the wick CLI
   nlohmann-json3-dev                     # JSON output and reference files
   libzip-dev                             # the zip container of PyTorch .pt files (wick::save / wick::load)
+  libgloo-dev                            # Gloo: the gloo plugin, wick::distributed's CPU engine
   clang-tidy                             # naming check (tools/lint.sh)
   valgrind                               # the Valgrind.* leak checks (ctest label valgrind)
   clang libclang-rt-14-dev libomp-14-dev # the fuzz preset: libFuzzer + sanitizer runtimes, OpenMP for clang
