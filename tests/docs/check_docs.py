@@ -1,0 +1,272 @@
+#!/usr/bin/env python3
+# tests/docs/check_docs.py - runs the documentation's examples, so that the docs cannot drift.
+"""Extracts the examples of wick's markdown pages and checks them.
+
+  check_docs.py shell --source DIR --bin DIR    run every `$ wick ...` line of every fenced block and
+                                                compare its output with the lines shown under it
+  check_docs.py cpp --source DIR --prefix DIR   compile every ```cpp block against the installed SDK
+                                                at DIR and run the programs
+  check_docs.py list --source DIR               print what would be checked
+  check_docs.py --self-test                     check the extraction and normalisation on a sample
+
+Shell examples: in a fenced block, a line `$ wick ARGS` (optionally preceded by VAR=value
+assignments) is a command and the lines after it, up to the next `$ ` line or the end of the block,
+are its output (stdout and stderr together; the exit status is not compared). The commands run under
+bash in a scratch directory where `build/release` links to the build being tested, with its `bin` on
+PATH and WICK_LOG_LEVEL=error unless the command sets it. Before comparing, both sides are normalised:
+`file.cpp:123` becomes `file.cpp:N`, `0x7f...` addresses become `0x?`, durations (`12.5 ms`) become
+`<time>`, trailing blanks go.
+
+C++ snippets: a ```cpp block with `int main` is a program: compiled with the flags of
+`pkg-config --cflags --libs wick`, -std=c++20 and an rpath to the prefix, then run (exit status 0
+expected). A block with `WICK_PLUGIN(` is a plugin: compiled as a shared library. Any other block is
+a fragment of a function body: it is put in `int main() { wick::init(); ... }` after
+`#include <wick/wick.h>` and `using namespace wick;`, then compiled and run.
+
+Skipping: an HTML comment `<!-- docs-test: skip (why) -->` on the line before a fence (blank lines
+between are allowed) leaves that block out; `<!-- docs-test: compile-only -->` compiles a C++ block
+without running it (for code that needs a GPU, files or data). Both must say why, and should be rare.
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import difflib
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+# The pages checked, relative to the source root. A new page is checked once it is listed here.
+PAGES = ["README.md", "sdk/docs/*.md", "tools/wick/README.md", "tools/bench/README.md",
+         "tests/README.md", "backends/cuda/README.md"]
+
+MARKER = re.compile(r"<!--\s*docs-test:\s*(skip|compile-only)\b(.*?)-->")
+COMMAND = re.compile(r"^\$ ((?:[A-Z_][A-Z0-9_]*=\S*\s+)*)wick(\s.*)?$")
+
+
+@dataclasses.dataclass
+class Block:
+    path: str
+    line: int  # 1-based line of the opening fence
+    lang: str
+    lines: list[str]
+    marker: str | None  # "skip", "compile-only" or None
+    reason: str
+
+
+@dataclasses.dataclass
+class ShellExample:
+    where: str
+    command: str
+    expected: list[str]
+
+
+def blocks_of(text: str, path: str) -> list[Block]:
+    out: list[Block] = []
+    lines = text.split("\n")
+    i = 0
+    while i < len(lines):
+        fence = re.match(r"^(```+)\s*([\w+-]*)", lines[i])
+        if not fence:
+            i += 1
+            continue
+        marker, reason = None, ""
+        j = i - 1
+        while j >= 0 and not lines[j].strip():
+            j -= 1
+        if j >= 0:
+            m = MARKER.search(lines[j])
+            if m:
+                marker, reason = m.group(1), m.group(2).strip()
+        start, body = i, []
+        i += 1
+        while i < len(lines) and not lines[i].startswith(fence.group(1)):
+            body.append(lines[i])
+            i += 1
+        out.append(Block(path, start + 1, fence.group(2), body, marker, reason))
+        i += 1
+    return out
+
+
+def shell_examples(block: Block) -> list[ShellExample]:
+    if block.marker == "skip" or block.lang not in ("", "console", "text", "sh", "shell"):
+        return []
+    out: list[ShellExample] = []
+    current: ShellExample | None = None
+    for n, line in enumerate(block.lines):
+        if line.startswith("$ "):
+            current = None
+            if COMMAND.match(line):
+                current = ShellExample(f"{block.path}:{block.line + 1 + n}", line[2:], [])
+                out.append(current)
+        elif current is not None:
+            current.expected.append(line)
+    return out
+
+
+_FILE_LINE = re.compile(r"([\w./-]+\.(?:cpp|h|ops|cu|cuh|inc|py)):\d+")
+_ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
+_TIME = re.compile(r"\b\d+(?:\.\d+)?\s?(?:ns|us|µs|ms|s)\b")
+
+
+def normalise(lines: list[str]) -> list[str]:
+    out = []
+    for line in lines:
+        line = _FILE_LINE.sub(r"\1:N", line)
+        line = _ADDRESS.sub("0x?", line)
+        line = _TIME.sub("<time>", line)
+        out.append(line.rstrip())
+    while out and not out[-1]:
+        out.pop()
+    return out
+
+
+def pages(source: pathlib.Path) -> list[pathlib.Path]:
+    found: list[pathlib.Path] = []
+    for pattern in PAGES:
+        found += sorted(source.glob(pattern))
+    return found
+
+
+def all_blocks(source: pathlib.Path) -> list[Block]:
+    out = []
+    for page in pages(source):
+        out += blocks_of(page.read_text(), str(page.relative_to(source)))
+    return out
+
+
+def check_marker_reasons(blocks: list[Block]) -> list[str]:
+    return [f"{b.path}:{b.line}: a docs-test marker must say why" for b in blocks if b.marker and not b.reason]
+
+
+def run_shell(source: pathlib.Path, bindir: pathlib.Path) -> int:
+    blocks = all_blocks(source)
+    problems = check_marker_reasons(blocks)
+    examples = [e for b in blocks for e in shell_examples(b)]
+    build = bindir.resolve().parent
+    with tempfile.TemporaryDirectory() as scratch:
+        (pathlib.Path(scratch) / "build").mkdir()
+        (pathlib.Path(scratch) / "build" / "release").symlink_to(build)
+        env = dict(os.environ)
+        env["PATH"] = f"{bindir.resolve()}:{env.get('PATH', '')}"
+        env.pop("WICK_PLUGIN_PATH", None)
+        env.pop("WICK_PLUGIN_ALLOWLIST", None)
+        env.setdefault("OMP_WAIT_POLICY", "passive")
+        for e in examples:
+            run_env = dict(env)
+            if "WICK_LOG_LEVEL=" not in e.command:
+                run_env["WICK_LOG_LEVEL"] = "error"
+            result = subprocess.run(["bash", "-c", e.command], cwd=scratch, env=run_env, stdout=subprocess.PIPE,
+                                    stderr=subprocess.STDOUT, text=True, timeout=120, check=False)
+            expected, actual = normalise(e.expected), normalise(result.stdout.split("\n"))
+            if expected != actual:
+                diff = "\n".join(difflib.unified_diff(expected, actual, "shown", "printed", lineterm=""))
+                problems.append(f"{e.where}: $ {e.command}\n{diff}")
+    for p in problems:
+        print(f"FAILED: {p}\n")
+    print(f"docs shell examples: {len(examples)} run, {len(problems)} failed")
+    return 1 if problems else 0
+
+
+def cpp_source(block: Block) -> tuple[str, str]:
+    """Returns (kind, source) for a C++ block: kind is program, plugin or fragment."""
+    text = "\n".join(block.lines) + "\n"
+    if re.search(r"\bint\s+main\s*\(", text):
+        return "program", text
+    if "WICK_PLUGIN(" in text:
+        return "plugin", text
+    body = "\n".join("  " + line for line in block.lines)
+    return "fragment", ("#include <wick/wick.h>\n\nint main() {\n  wick::init();\n  using namespace wick;\n"
+                        f"{body}\n  return 0;\n}}\n")
+
+
+def run_cpp(source: pathlib.Path, prefix: pathlib.Path, cxx: str) -> int:
+    blocks = [b for b in all_blocks(source) if b.lang in ("cpp", "c++")]
+    problems = check_marker_reasons(blocks)
+    env = dict(os.environ)
+    env["PKG_CONFIG_PATH"] = str(prefix / "lib" / "pkgconfig")
+    flags = subprocess.run(["pkg-config", "--cflags", "--libs", "wick"], env=env, stdout=subprocess.PIPE,
+                           text=True, check=True).stdout.split()
+    checked = 0
+    with tempfile.TemporaryDirectory() as scratch:
+        for n, b in enumerate(blocks):
+            if b.marker == "skip":
+                continue
+            kind, text = cpp_source(b)
+            src = pathlib.Path(scratch) / f"snippet{n}.cpp"
+            src.write_text(text)
+            out = pathlib.Path(scratch) / (f"libsnippet{n}.so" if kind == "plugin" else f"snippet{n}")
+            cmd = [cxx, "-std=c++20", "-O0", str(src), "-o", str(out), *flags, f"-Wl,-rpath,{prefix / 'lib'}"]
+            if kind == "plugin":
+                cmd[3:3] = ["-shared", "-fPIC", "-fvisibility=hidden", "-fno-gnu-unique"]
+            built = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, check=False)
+            checked += 1
+            if built.returncode != 0:
+                problems.append(f"{b.path}:{b.line}: the {kind} does not compile:\n{text}\n{built.stdout[-4000:]}")
+                continue
+            if kind == "plugin" or b.marker == "compile-only":
+                continue
+            run_env = dict(env, WICK_LOG_LEVEL="error", OMP_WAIT_POLICY="passive")
+            run_env.pop("WICK_PLUGIN_PATH", None)
+            ran = subprocess.run([str(out)], cwd=scratch, env=run_env, stdout=subprocess.PIPE,
+                                 stderr=subprocess.STDOUT, text=True, timeout=120, check=False)
+            if ran.returncode != 0:
+                problems.append(f"{b.path}:{b.line}: the {kind} exits with {ran.returncode}:\n{ran.stdout[-4000:]}")
+    for p in problems:
+        print(f"FAILED: {p}\n")
+    print(f"docs C++ snippets: {checked} compiled, {len(problems)} failed")
+    return 1 if problems else 0
+
+
+def list_examples(source: pathlib.Path) -> int:
+    for b in all_blocks(source):
+        for e in shell_examples(b):
+            print(f"shell {e.where}: $ {e.command}")
+        if b.lang in ("cpp", "c++"):
+            print(f"cpp   {b.path}:{b.line}: {cpp_source(b)[0]}{' (' + b.marker + ')' if b.marker else ''}")
+    return 0
+
+
+def self_test() -> int:
+    sample = ("text\n\n```\n$ wick eval '1 + 1'\n2\n$ ls\nx\n$ WICK_LOG_LEVEL=debug wick keys\nA\n```\n\n"
+              "<!-- docs-test: skip (needs a GPU) -->\n```cpp\nint main() {}\n```\n```cpp\nauto x = ones({2});\n```\n")
+    blocks = blocks_of(sample, "s.md")
+    examples = shell_examples(blocks[0])
+    assert [e.command for e in examples] == ["wick eval '1 + 1'", "WICK_LOG_LEVEL=debug wick keys"], examples
+    assert [e.expected for e in examples] == [["2"], ["A"]], examples
+    assert examples[0].where == "s.md:4", examples[0].where
+    assert blocks[1].marker == "skip" and blocks[1].reason == "(needs a GPU)", blocks[1]
+    assert blocks[2].marker is None and cpp_source(blocks[2])[0] == "fragment"
+    assert normalise(["host (elementwise.cpp:442)  ", "at 0x7f408852a960", "took 12.5 ms", ""]) == \
+        ["host (elementwise.cpp:N)", "at 0x?", "took <time>"]
+    print("check_docs self-test passed")
+    return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("mode", nargs="?", choices=["shell", "cpp", "list"])
+    parser.add_argument("--source", type=pathlib.Path, default=pathlib.Path(__file__).resolve().parents[2])
+    parser.add_argument("--bin", type=pathlib.Path, help="the build's bin directory (shell)")
+    parser.add_argument("--prefix", type=pathlib.Path, help="an installed wick (cpp)")
+    parser.add_argument("--cxx", default=os.environ.get("CXX") or shutil.which("c++") or "c++")
+    parser.add_argument("--self-test", action="store_true")
+    args = parser.parse_args()
+    if args.self_test:
+        return self_test()
+    if args.mode == "shell":
+        return run_shell(args.source, args.bin)
+    if args.mode == "cpp":
+        return run_cpp(args.source, args.prefix, args.cxx)
+    if args.mode == "list":
+        return list_examples(args.source)
+    parser.error("a mode or --self-test is needed")
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
