@@ -36,7 +36,7 @@ def doxyfile(out: pathlib.Path) -> str:
               "WICK_DOCS_STRIP": str(HEADERS)}
     text = re.sub(r"@(\w+)@", lambda m: values[m.group(1)], text)
     # The check needs the warnings only.
-    return text + "\nGENERATE_HTML = NO\nGENERATE_XML = NO\nWARN_LOGFILE =\n"
+    return text + "\nGENERATE_HTML = NO\nGENERATE_XML = NO\nWARN_IF_UNDOCUMENTED = YES\nWARN_LOGFILE =\n"
 
 
 def undocumented(doxygen: str) -> dict[str, list[str]]:
