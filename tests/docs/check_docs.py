@@ -25,7 +25,11 @@ a fragment of a function body: it is put in `int main() { wick::init(); ... }` a
 
 Skipping: an HTML comment `<!-- docs-test: skip (why) -->` on the line before a fence (blank lines
 between are allowed) leaves that block out; `<!-- docs-test: compile-only -->` compiles a C++ block
-without running it (for code that needs a GPU, files or data). Both must say why, and should be rare.
+without running it (for code that needs a GPU, files or data).
+
+CMake projects: a ```cmake block with `add_executable(NAME FILE...)`, where each FILE is a ```cpp block
+of the same page whose first line is `// FILE`, is configured with CMAKE_PREFIX_PATH set to the
+install (find_package(Wick) as an application does it), built, and NAME is run (exit status 0). Both must say why, and should be rare.
 """
 from __future__ import annotations
 
@@ -216,10 +220,58 @@ def run_cpp(source: pathlib.Path, prefix: pathlib.Path, cxx: str) -> int:
                                  stderr=subprocess.STDOUT, text=True, timeout=120, check=False)
             if ran.returncode != 0:
                 problems.append(f"{b.path}:{b.line}: the {kind} exits with {ran.returncode}:\n{ran.stdout[-4000:]}")
+        projects = cmake_projects(source)
+        for n, (where, cmakelists, files, target) in enumerate(projects):
+            problems += build_cmake_project(pathlib.Path(scratch) / f"project{n}", where, cmakelists, files, target,
+                                            prefix, env)
     for p in problems:
         print(f"FAILED: {p}\n")
-    print(f"docs C++ snippets: {checked} compiled, {len(problems)} failed")
+    print(f"docs C++ snippets: {checked} compiled, {len(projects)} CMake projects built, {len(problems)} failed")
     return 1 if problems else 0
+
+
+def cmake_projects(source: pathlib.Path) -> list[tuple[str, str, dict[str, str], str]]:
+    """A ```cmake block with add_executable(NAME FILE...) whose files are ```cpp blocks of the same page
+    that open with `// FILE`: (where, CMakeLists.txt, {file: text}, NAME) for each."""
+    out = []
+    for page in pages(source):
+        rel = str(page.relative_to(source))
+        blocks = blocks_of(page.read_text(), rel)
+        named = {}
+        for b in blocks:
+            first = b.lines[0].strip() if b.lines else ""
+            if b.lang in ("cpp", "c++") and re.fullmatch(r"//\s*[\w.-]+\.cpp", first):
+                named[first[2:].strip()] = "\n".join(b.lines) + "\n"
+        for b in blocks:
+            if b.lang != "cmake" or b.marker == "skip":
+                continue
+            text = "\n".join(b.lines) + "\n"
+            m = re.search(r"add_executable\((\w+)\s+([^)]*)\)", text)
+            if m and all(f in named for f in m.group(2).split()):
+                out.append((f"{rel}:{b.line}", text, {f: named[f] for f in m.group(2).split()}, m.group(1)))
+    return out
+
+
+def build_cmake_project(work: pathlib.Path, where: str, cmakelists: str, files: dict[str, str], target: str,
+                        prefix: pathlib.Path, env: dict[str, str]) -> list[str]:
+    """Configures, builds and runs a CMake project made of a page's blocks against the install."""
+    work.mkdir(parents=True)
+    (work / "CMakeLists.txt").write_text(cmakelists)
+    for name, text in files.items():
+        (work / name).write_text(text)
+    cmake = os.environ.get("WICK_DOCS_CMAKE") or shutil.which("cmake") or "cmake"
+    for step in ([cmake, "-S", str(work), "-B", str(work / "build"), f"-DCMAKE_PREFIX_PATH={prefix}",
+                  "-DCMAKE_BUILD_TYPE=Release"], [cmake, "--build", str(work / "build")]):
+        done = subprocess.run(step, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, check=False)
+        if done.returncode != 0:
+            return [f"{where}: the CMake project does not build ({' '.join(step[:2])}):\n{done.stdout[-4000:]}"]
+    run_env = dict(env, WICK_LOG_LEVEL="error", OMP_WAIT_POLICY="passive")
+    run_env.pop("WICK_PLUGIN_PATH", None)
+    ran = subprocess.run([str(work / "build" / target)], cwd=work, env=run_env, stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, text=True, timeout=120, check=False)
+    if ran.returncode != 0:
+        return [f"{where}: the CMake project's {target} exits with {ran.returncode}:\n{ran.stdout[-4000:]}"]
+    return []
 
 
 def list_examples(source: pathlib.Path) -> int:
@@ -228,6 +280,8 @@ def list_examples(source: pathlib.Path) -> int:
             print(f"shell {e.where}: $ {e.command}")
         if b.lang in ("cpp", "c++"):
             print(f"cpp   {b.path}:{b.line}: {cpp_source(b)[0]}{' (' + b.marker + ')' if b.marker else ''}")
+    for where, _, files, target in cmake_projects(source):
+        print(f"cmake {where}: {target} from {', '.join(files)}")
     return 0
 
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tests/docs/cpp_snippets.sh - the docs' C++ snippets against a fresh install of this build:
 # install to a temporary prefix (as tests/integration/out_of_tree.sh does), then let
-# tests/docs/check_docs.py compile each snippet with pkg-config's flags and run it.
+# tests/docs/check_docs.py compile each snippet with pkg-config's flags and run it, and build the
+# pages' CMake projects (the front page's application) with find_package(Wick).
 # Usage: cpp_snippets.sh CMAKE_COMMAND BUILD_DIR SOURCE_DIR
 set -euo pipefail
 cmake=$1 build=$2 src=$3
@@ -20,4 +21,4 @@ if ! "$cmake" --install "$build" --prefix "$work/prefix" > "$work/install.log" 2
   cat "$work/install.log"
   exit 1
 fi
-exec python3 "$src/tests/docs/check_docs.py" cpp --source "$src" --prefix "$work/prefix"
+WICK_DOCS_CMAKE=$cmake exec python3 "$src/tests/docs/check_docs.py" cpp --source "$src" --prefix "$work/prefix"
