@@ -297,6 +297,12 @@ def self_test() -> int:
     assert blocks[2].marker is None and cpp_source(blocks[2])[0] == "fragment"
     assert normalise(["host (elementwise.cpp:442)  ", "at 0x7f408852a960", "took 12.5 ms", ""]) == \
         ["host (elementwise.cpp:N)", "at 0x?", "took <time>"]
+    with tempfile.TemporaryDirectory() as d:
+        (pathlib.Path(d) / "README.md").write_text("```cpp\n// main.cpp\nint main() {}\n```\n\n```cmake\n"
+                                                   "add_executable(app main.cpp)\n```\n")
+        projects = cmake_projects(pathlib.Path(d))
+        assert [(p[0], p[2], p[3]) for p in projects] == [("README.md:6", {"main.cpp": "// main.cpp\nint main() {}\n"},
+                                                          "app")], projects
     print("check_docs self-test passed")
     return 0
 
