@@ -15,7 +15,8 @@ are its output (stdout and stderr together; the exit status is not compared). Th
 bash in a scratch directory where `build/release` links to the build being tested, with its `bin` on
 PATH and WICK_LOG_LEVEL=error unless the command sets it. Before comparing, both sides are normalised:
 `file.cpp:123` becomes `file.cpp:N`, `0x7f...` addresses become `0x?`, durations (`12.5 ms`) become
-`<time>`, trailing blanks go.
+`<time>`, trailing blanks go. The same run checks that every relative link of the pages names a file
+that exists and, after `#`, one of its headings.
 
 C++ snippets: a ```cpp block with `int main` is a program: compiled with the flags of
 `pkg-config --cflags --libs wick`, -std=c++20 and an rpath to the prefix, then run (exit status 0
@@ -149,7 +150,7 @@ def check_marker_reasons(blocks: list[Block]) -> list[str]:
 
 def run_shell(source: pathlib.Path, bindir: pathlib.Path) -> int:
     blocks = all_blocks(source)
-    problems = check_marker_reasons(blocks)
+    problems = check_marker_reasons(blocks) + check_links(source)
     examples = [e for b in blocks for e in shell_examples(b)]
     build = bindir.resolve().parent
     with tempfile.TemporaryDirectory() as scratch:
@@ -274,6 +275,48 @@ def build_cmake_project(work: pathlib.Path, where: str, cmakelists: str, files: 
     return []
 
 
+_LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
+
+
+def slug(heading: str) -> str:
+    """The anchor GitHub gives a heading: lower case, punctuation dropped, blanks as hyphens."""
+    text = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return text.replace(" ", "-")
+
+
+def anchors(page: pathlib.Path) -> set[str]:
+    out, fence = set(), False
+    for line in page.read_text().split("\n"):
+        if line.startswith("```"):
+            fence = not fence
+        elif not fence and re.match(r"^#{1,6} ", line):
+            out.add(slug(line.lstrip("#")))
+    return out
+
+
+def check_links(source: pathlib.Path) -> list[str]:
+    """Every relative link of the pages names a file that exists, and a heading of it after '#'."""
+    problems = []
+    for page in pages(source):
+        fence = False
+        for n, line in enumerate(page.read_text().split("\n"), 1):
+            if line.startswith("```"):
+                fence = not fence
+            if fence:
+                continue
+            for target in _LINK.findall(line):
+                if re.match(r"^[a-z]+:", target):
+                    continue
+                path, _, anchor = target.partition("#")
+                dest = (page.parent / path).resolve() if path else page
+                where = f"{page.relative_to(source)}:{n}"
+                if not dest.exists():
+                    problems.append(f"{where}: link to {target}: no such file")
+                elif anchor and dest.suffix == ".md" and anchor not in anchors(dest):
+                    problems.append(f"{where}: link to {target}: no such heading in {dest.name}")
+    return problems
+
+
 def list_examples(source: pathlib.Path) -> int:
     for b in all_blocks(source):
         for e in shell_examples(b):
@@ -295,6 +338,8 @@ def self_test() -> int:
     assert examples[0].where == "s.md:4", examples[0].where
     assert blocks[1].marker == "skip" and blocks[1].reason == "(needs a GPU)", blocks[1]
     assert blocks[2].marker is None and cpp_source(blocks[2])[0] == "fragment"
+    assert slug("Checking operators: `wick opcheck` and `wick test-backend`") == \
+        "checking-operators-wick-opcheck-and-wick-test-backend"
     assert normalise(["host (elementwise.cpp:442)  ", "at 0x7f408852a960", "took 12.5 ms", ""]) == \
         ["host (elementwise.cpp:N)", "at 0x?", "took <time>"]
     with tempfile.TemporaryDirectory() as d:
