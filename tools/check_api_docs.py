@@ -11,7 +11,8 @@ The counts must equal tools/api_docs_baseline.txt ("COUNT HEADER" lines):
 A header absent from the baseline has a count of 0: new headers are documented in full.
 
 Usage: check_api_docs.py [--doxygen PATH] [--update] [--verbose]
-Exit status: 0 when the counts match, 1 when not, 77 when doxygen is missing (skipped).
+Exit status: 0 when the counts match, 1 when not, 77 (skipped) when doxygen is missing or is not the
+version the baseline was counted with (its first lines say which).
 """
 from __future__ import annotations
 
@@ -59,6 +60,19 @@ def undocumented(doxygen: str) -> dict[str, list[str]]:
     return found
 
 
+def doxygen_version(doxygen: str) -> str:
+    return subprocess.run([doxygen, "--version"], stdout=subprocess.PIPE, text=True, check=False).stdout.split()[0]
+
+
+def baseline_version() -> str | None:
+    if BASELINE.exists():
+        for line in BASELINE.read_text().splitlines():
+            m = re.match(r"^# doxygen (\S+)", line)
+            if m:
+                return m.group(1)
+    return None
+
+
 def read_baseline() -> dict[str, int]:
     counts: dict[str, int] = {}
     if BASELINE.exists():
@@ -69,9 +83,10 @@ def read_baseline() -> dict[str, int]:
     return counts
 
 
-def write_baseline(found: dict[str, list[str]]) -> None:
+def write_baseline(found: dict[str, list[str]], version: str) -> None:
     lines = ["# tools/api_docs_baseline.txt - undocumented declarations per SDK header (tools/check_api_docs.py).",
-             "# Only ever lowered: document declarations, then run tools/check_api_docs.py --update."]
+             "# Only ever lowered: document declarations, then run tools/check_api_docs.py --update.",
+             f"# doxygen {version} (Debian 12's; other versions count differently, so the check skips there)"]
     lines += [f"{len(found[h])} {h}" for h in sorted(found)]
     BASELINE.write_text("\n".join(lines) + "\n")
 
@@ -85,10 +100,14 @@ def main() -> int:
     if not args.doxygen:
         print("SKIPPED: doxygen is not installed (tools/install-deps.sh installs it)")
         return 77
+    version = doxygen_version(args.doxygen)
+    if not args.update and baseline_version() not in (None, version):
+        print(f"SKIPPED: the baseline counts doxygen {baseline_version()}'s warnings; this is doxygen {version}")
+        return 77
     found = undocumented(args.doxygen)
     total = sum(len(v) for v in found.values())
     if args.update:
-        write_baseline(found)
+        write_baseline(found, version)
         print(f"check_api_docs: baseline written: {total} undocumented declarations in {len(found)} headers")
         return 0
     baseline = read_baseline()
