@@ -2,7 +2,7 @@
 # wick quick start, part 1: install dependencies, build (release), run the demo.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# Plugins that other users could modify are refused (README, "Trust"): build
+# Plugins that other users could modify are refused (sdk/docs/trust.md): build
 # them with files only their owner can write.
 umask 022
 bash tools/install-deps.sh

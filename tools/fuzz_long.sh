@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tools/fuzz_long.sh - long fork-mode runs of every fuzzer with random seeds (README, "Fuzzing").
+# tools/fuzz_long.sh - long fork-mode runs of every fuzzer with random seeds (tests/README.md, "Fuzzing").
 #   tools/fuzz_long.sh [-b BUILD_DIR] [-j JOBS] [SECONDS_PER_FUZZER] [TARGET...]
 # Runs each libFuzzer target of tests/fuzz (TARGET_fuzz.cpp; all of them by
 # default) through tests/fuzz/run_fuzzer.sh for SECONDS_PER_FUZZER (default

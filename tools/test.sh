@@ -7,11 +7,11 @@
 # Set WICK_TEST_PRESETS to run a subset, e.g. WICK_TEST_PRESETS=release.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# Plugins that other users could modify are refused (README, "Trust"): build
+# Plugins that other users could modify are refused (sdk/docs/trust.md): build
 # them with files only their owner can write.
 umask 022
 # ctest runs two test processes at once: libgomp's threads would otherwise
-# spin for the core the other process needs (README, "Threads").
+# spin for the core the other process needs (sdk/docs/dispatch.md, "Threads and memory").
 export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 bash tools/install-deps.sh
 for preset in ${WICK_TEST_PRESETS:-release asan tsan fuzz}; do

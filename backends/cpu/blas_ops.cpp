@@ -75,7 +75,7 @@ void gemm(const T* a, const BlasOperand& oa, const T* b, const BlasOperand& ob, 
 // each operand to float32 (F16C for half: backends/cpu/copy_ops.cpp),
 // multiply with sgemm and round the float32 result once. PyTorch 1.13's CPU
 // also accumulates them in float32, so the results agree to the last bit
-// but for the order of the sums. Measured in tools/bench (README).
+// but for the order of the sums. Measured in tools/bench (tools/bench/README.md).
 void batched_matmul(const char* op, const Tensor& a, const Tensor& m, const Tensor& out, const Scalar& alpha,
                     const Scalar& beta);
 void reduced_matmul(const char* op, const Tensor& a, const Tensor& m, const Tensor& out, const Scalar& alpha,

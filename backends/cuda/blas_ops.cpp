@@ -174,7 +174,7 @@ void gemm_16bit(const char* op, const BlasCall& call, const Operand& oa, const O
   void* pc = out.data_ptr();
   // The 32-bit entry point where the sizes fit, as PyTorch and the raw
   // benchmark call it: on the H100, wick_mm_bf16 at n = 8192 through the
-  // 64-bit one did not finish (README, "The CUDA backend").
+  // 64-bit one did not finish (backends/cuda/README.md).
   const bool fits = std::max({p, n, k, om.ld, oa.ld}) <= I64{std::numeric_limits<int>::max()};
   if (batches == 1 && fits) {
     check_cublas(cublasGemmEx(call.handle(), om.op, oa.op, static_cast<int>(p), static_cast<int>(n),

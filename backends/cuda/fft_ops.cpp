@@ -10,7 +10,7 @@
 /// (not one-sided) R2C fills its upper half from the lower one's
 /// conjugates. Plans are made for each call (cuFFT caches nothing for us;
 /// a plan cache is the next step). Compiled on hosts without a GPU; not
-/// yet run on one (README).
+/// yet run on one (backends/cuda/README.md).
 #include <cufft.h>
 
 #include <cmath>

@@ -194,7 +194,7 @@ Tensor c2c_nd(T input, OptInts s, OptInts dim, OptStr norm, bool forward) {
   const Tensor x = promoted(input, true);
   const Plan p = plan_of(x, s, dim);
   // PyTorch's pocketfft refuses a 0-dim tensor; it returns uninitialised
-  // memory for an empty dim list, where wick returns the input (README).
+  // memory for an empty dim list, where wick returns the input (sdk/docs/dispatch.md).
   WICK_CHECK(x.dim() > 0, RuntimeError, "ndim must be >= 1");
   if (p.dims.empty()) return x.clone();
   return aten::_fft_c2c(resize_input(x, p.dims, p.sizes), p.dims, scaling(norm, forward), forward);

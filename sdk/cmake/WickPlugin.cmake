@@ -87,7 +87,7 @@ function(wick_add_plugin name)
     CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON
     PREFIX "lib" OUTPUT_NAME "wick_${name}"
     BUILD_RPATH "$ORIGIN/../.." INSTALL_RPATH "$ORIGIN/../..")
-  # The loader refuses plugins other users could write (README, "Trust"):
+  # The loader refuses plugins other users could write (sdk/docs/trust.md):
   # whatever the umask, the file and its directory are writable by the owner only.
   add_custom_command(TARGET ${name} POST_BUILD
     COMMAND chmod go-w $<TARGET_FILE:${name}> $<TARGET_FILE_DIR:${name}> VERBATIM)

@@ -45,7 +45,7 @@ TEST(SpecialMath, KnownValues) {
 }
 
 TEST(SpecialMath, TrigammaIsZetaOfTwoToDoublePrecision) {
-  // PyTorch 1.13's trigamma is accurate to about 1e-9 (README, divergences); wick's to the last bits.
+  // PyTorch 1.13's trigamma is accurate to about 1e-9 (sdk/docs/dispatch.md, the special functions); wick's to the last bits.
   for (double x = 0.55; x < 40; x *= 1.37) expect_relative(sm::trigamma(x), sm::zeta(2, x), 4e-15);
 }
 

@@ -12,7 +12,7 @@
 ///     not compared);
 ///   - an error: `Type: first line of the message`, exactly, or with wick's
 ///     documented prefix naming the operator (`RuntimeError: torch.mm: ...`
-///     where PyTorch says `RuntimeError: ...`; README, "Error messages").
+///     where PyTorch says `RuntimeError: ...`; tools/wick/README.md, "Errors").
 /// One allowance: a value computed by OpenBLAS (products and convolutions,
 /// `blas_computed`) may differ from the golden one by float rounding. The
 /// library picks its kernels, and with them the order of each sum, by the
@@ -75,7 +75,7 @@ struct Divergence {
 };
 
 // Every documented divergence from PyTorch 1.13 the generated cases meet
-// (README, "Divergences from PyTorch"). Keep this list short: fix the cause
+// (tests/README.md, "The differential test", and the divergences noted in sdk/docs/). Keep this list short: fix the cause
 // where it can be fixed.
 const Divergence kDivergences[] = {
     {{"*.__rsub__(*alpha=*"},

@@ -1,6 +1,6 @@
 // tests/fuzz/fuzz_regression_test.cpp - every bug the fuzzers found, replayed through the public API.
 /// \file
-/// One test per finding of the libFuzzer targets in tests/fuzz (README,
+/// One test per finding of the libFuzzer targets in tests/fuzz (tests/README.md,
 /// "Fuzzing"). Each input is also kept in its fuzzer's seed corpus, as the
 /// file named in the test's comment, so the bounded CI runs replay it too.
 /// This file is part of the ordinary test suite (tests/*/*_test.cpp).

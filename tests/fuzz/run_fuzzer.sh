@@ -7,7 +7,7 @@
 # libFuzzer exits non-zero on a crash, a leak, a timeout or an OOM.
 # The seed is fixed (WICK_FUZZ_SEED, default 1) so that CI's bounded run is a
 # reproducible gate: the same inputs in the same order on every machine, a
-# faster one only going further. Long exploratory runs (README, "Fuzzing")
+# faster one only going further. Long exploratory runs (tests/README.md, "Fuzzing")
 # use random seeds.
 set -euo pipefail
 fuzzer=$1 seeds=$2 work=$3 seconds=$4

@@ -1,6 +1,6 @@
 // tools/bench/bench_breadth.cpp - the operator-breadth benchmarks: sort, topk, index_select, solve, svd, rfft, interpolate, conv_transpose2d.
 /// \file
-/// The shapes the breadth issue names (README, "Benchmarks"): sort and topk
+/// The shapes the breadth issue names (tools/bench/README.md): sort and topk
 /// of 10^6 floats, index_select of 10^6 rows of a [10^6, 16] table, solve and
 /// svd of 512 x 512, rfft of 2^20 floats (and of a prime length near it,
 /// 2^20 + 7, which both sides compute with Bluestein's algorithm), bilinear interpolation of an 8 x 64 x 128 x 128 batch to

@@ -2,7 +2,7 @@
 /// \file
 /// Each step is what the example's loop does: zero the gradients, forward,
 /// loss, backward, optimizer step. bench_training_libtorch.cpp runs the same
-/// steps through libtorch's C++ frontend (torch_train_*); README,
+/// steps through libtorch's C++ frontend (torch_train_*); tools/bench/README.md,
 /// "Benchmarks", compares them each in its own process.
 #include <benchmark/benchmark.h>
 
