@@ -50,8 +50,6 @@ namespace wick::data {
 /// Turns the examples of one batch into the batch (default: `Stack`).
 using Collate = std::function<Example(std::vector<Example>)>;
 
-/// A DataLoader's settings, in PyTorch's order; designated initializers read well:
-/// `{.batch_size = 64, .shuffle = true, .num_workers = 2}`.
 /// The examples an epoch visits, in order (torch.utils.data.Sampler): the
 /// DataLoader asks for them at the start of each epoch.
 class WICK_API Sampler {
@@ -77,8 +75,11 @@ class WICK_API DistributedSampler final : public Sampler {
                               std::uint64_t seed = 0, bool drop_last = false);
   [[nodiscard]] std::vector<std::int64_t> indices(std::int64_t dataset_size) override;
   [[nodiscard]] std::int64_t length(std::int64_t dataset_size) const override;
+  /// The epoch whose order the next `indices` gives (PyTorch's set_epoch).
   void set_epoch(std::int64_t epoch) noexcept { epoch_ = epoch; }
+  /// The number of shares.
   [[nodiscard]] std::int64_t num_replicas() const noexcept { return num_replicas_; }
+  /// This process's share.
   [[nodiscard]] std::int64_t rank() const noexcept { return rank_; }
 
  private:
@@ -90,6 +91,8 @@ class WICK_API DistributedSampler final : public Sampler {
   std::int64_t epoch_ = 0;
 };
 
+/// A DataLoader's settings, in PyTorch's order; designated initializers read well:
+/// `{.batch_size = 64, .shuffle = true, .num_workers = 2}`.
 struct DataLoaderOptions {
   /// Examples per batch (ValueError when not positive).
   std::int64_t batch_size = 1;

@@ -76,8 +76,10 @@ enum class ReduceOp : std::uint8_t { kSum = 0, kProduct = 1, kMin = 2, kMax = 3,
 /// and the group's thread.
 class WICK_API Work : public Object {
  public:
+  /// A pending collective `op_name`, number `sequence` in its group.
   Work(std::string op_name, std::int64_t sequence);
   ~Work() override;
+  /// "Work".
   [[nodiscard]] std::string type_name() const override { return "Work"; }
   [[nodiscard]] std::string repr() const override;
 
@@ -97,7 +99,7 @@ class WICK_API Work : public Object {
   /// Its sequence number in its group (1 for the group's first collective).
   [[nodiscard]] std::int64_t sequence() const noexcept { return sequence_; }
 
-  // For the group's thread: marks it finished.
+  /// For the group's thread: marks it finished with `result`, or failed with `error`.
   void finish(std::vector<Tensor> result, std::exception_ptr error);
 
   struct State;
@@ -116,16 +118,19 @@ class Engine;
 class WICK_API ProcessGroup final : public Object {
  public:
   struct Impl;
+  /// Made by init_process_group and new_group (its insides are libwick's).
   explicit ProcessGroup(std::unique_ptr<Impl> impl);
   ~ProcessGroup() override;
   ProcessGroup(const ProcessGroup&) = delete;
   ProcessGroup& operator=(const ProcessGroup&) = delete;
+  /// "ProcessGroup".
   [[nodiscard]] std::string type_name() const override { return "ProcessGroup"; }
   /// "<ProcessGroup 'default_pg' gloo, rank 0 of 4>".
   [[nodiscard]] std::string repr() const override;
 
-  /// This process's rank in the group, and the group's size.
+  /// This process's rank in the group.
   [[nodiscard]] int rank() const noexcept;
+  /// The group's size.
   [[nodiscard]] int size() const noexcept;
   /// The group's unique name ("default_pg", "group_1", ...).
   [[nodiscard]] const std::string& name() const noexcept;
@@ -149,6 +154,7 @@ class WICK_API ProcessGroup final : public Object {
   /// never match (Note [Call tags], wick/distributed_backend.h).
   std::shared_ptr<Work> enqueue(const std::string& op_name, const std::string& call,
                                 std::function<std::vector<Tensor>()> body);
+  /// The group's insides (libwick's own).
   [[nodiscard]] Impl& impl() noexcept { return *impl_; }
 
  private:
@@ -163,8 +169,9 @@ struct InitOptions {
   std::string init_method = "env://";
   /// A store to rendezvous through instead of `init_method`.
   std::shared_ptr<Store> store = nullptr;
-  /// -1: from the environment (RANK, WORLD_SIZE).
+  /// This process's rank; -1: from the environment (RANK).
   int rank = -1;
+  /// The number of processes; -1: from the environment (WORLD_SIZE).
   int world_size = -1;
   /// The bound on every collective and on the rendezvous.
   std::chrono::milliseconds timeout = kDefaultTimeout;
@@ -205,6 +212,7 @@ WICK_API void destroy_process_group(const std::shared_ptr<ProcessGroup>& group =
 
 /// Options shared by the collectives.
 struct CollectiveOptions {
+  /// How values combine (the reductions only).
   ReduceOp op = ReduceOp::kSum;
   /// nullptr: the default group.
   std::shared_ptr<ProcessGroup> group = nullptr;
@@ -249,8 +257,9 @@ WICK_API WorkHandle barrier(const CollectiveOptions& options = {});
 WICK_API void send(const Tensor& tensor, int dst, const std::shared_ptr<ProcessGroup>& group = nullptr, int tag = 0);
 /// Receives into `tensor` from rank `src` (-1: any rank); returns the sender's rank.
 WICK_API int recv(Tensor& tensor, int src = -1, const std::shared_ptr<ProcessGroup>& group = nullptr, int tag = 0);
-/// Async send/recv: a Work handle each.
+/// send, returning a Work handle at once.
 WICK_API WorkHandle isend(const Tensor& tensor, int dst, const std::shared_ptr<ProcessGroup>& group = nullptr, int tag = 0);
+/// recv, returning a Work handle at once (its wait() ends when `tensor` holds the message).
 WICK_API WorkHandle irecv(Tensor& tensor, int src = -1, const std::shared_ptr<ProcessGroup>& group = nullptr, int tag = 0);
 
 }  // namespace wick::distributed

@@ -55,8 +55,9 @@ namespace wick::distributed {
 struct EngineOptions {
   /// A store private to this group (a PrefixStore): the engine's rendezvous.
   std::shared_ptr<Store> store;
-  /// This process's rank in the group, and the group's size.
+  /// This process's rank in the group.
   int rank = 0;
+  /// The group's size.
   int size = 1;
   /// The group's ranks as ranks of the default group, in group order.
   std::vector<int> global_ranks;
@@ -76,15 +77,18 @@ struct EngineOptions {
 /// Counts are in elements; roots, sources and destinations are group ranks.
 class WICK_API Engine {
  public:
+  /// Keeps the group's rank and size from `options`.
   explicit Engine(const EngineOptions& options) : rank_(options.rank), size_(options.size) {}
   virtual ~Engine();
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
-  /// This process's rank in the group, and the group's size.
+  /// This process's rank in the group.
   [[nodiscard]] int rank() const noexcept { return rank_; }
+  /// The group's size.
   [[nodiscard]] int size() const noexcept { return size_; }
   /// The running collective's tag (Note [Call tags]); set by the group.
   [[nodiscard]] std::uint32_t call_tag() const noexcept { return call_tag_; }
+  /// Set by the group before each collective (Note [Call tags]).
   void set_call_tag(std::uint32_t tag) noexcept { call_tag_ = tag; }
   /// Whether it moves tensors of `dtype` (default: every dtype).
   [[nodiscard]] virtual bool supports(ScalarType dtype) const;
@@ -124,6 +128,7 @@ class WICK_API Engine {
   std::uint32_t call_tag_ = 0;
 };
 
+/// Makes the engine of one process group (it may connect to the peers: every rank calls it together).
 using EngineFactory = std::function<std::unique_ptr<Engine>(const EngineOptions&)>;
 
 /// Makes `init_process_group(name)` and `new_group(..., name)` use engines

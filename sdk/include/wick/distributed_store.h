@@ -64,17 +64,21 @@ class WICK_API Store {
   /// The number of keys.
   [[nodiscard]] virtual std::int64_t num_keys() = 0;
 
-  /// set/get with text values.
+  /// set with a text value.
   void set(const std::string& key, std::string_view value);
+  /// get of a text value.
   [[nodiscard]] std::string get_string(const std::string& key);
   /// wait with the store's timeout.
   void wait(const std::vector<std::string>& keys) { wait(keys, timeout()); }
 
+  /// The bound on every blocking call.
   [[nodiscard]] std::chrono::milliseconds timeout() const noexcept { return timeout_; }
+  /// Changes the bound on every blocking call.
   void set_timeout(std::chrono::milliseconds timeout) noexcept { timeout_ = timeout; }
 
  protected:
   Store() = default;
+  /// A store whose blocking calls end after `timeout`.
   explicit Store(std::chrono::milliseconds timeout) : timeout_(timeout) {}
 
  private:
@@ -99,6 +103,7 @@ struct TCPStoreOptions {
 /// the host cannot be resolved or the master cannot be reached in time.
 class WICK_API TCPStore final : public Store {
  public:
+  /// Serves (is_master) and/or connects to the store at host:port.
   TCPStore(std::string host, int port, TCPStoreOptions options = {});
   ~TCPStore() override;
   TCPStore(const TCPStore&) = delete;
@@ -114,8 +119,9 @@ class WICK_API TCPStore final : public Store {
   bool delete_key(const std::string& key) override;
   [[nodiscard]] std::int64_t num_keys() override;
 
-  /// The host clients connect to, and the port the master listens on.
+  /// The host clients connect to.
   [[nodiscard]] const std::string& host() const noexcept;
+  /// The port the master listens on (the one it picked, for port 0).
   [[nodiscard]] int port() const noexcept;
   /// The address of this host on the connection to the server (how the
   /// other hosts of the job can reach this one).
@@ -136,6 +142,7 @@ class WICK_API TCPStore final : public Store {
 /// A store in this process's memory: for tests and single-process groups.
 class WICK_API HashStore final : public Store {
  public:
+  /// An empty store whose blocking calls end after `timeout`.
   explicit HashStore(std::chrono::milliseconds timeout = kDefaultTimeout);
   ~HashStore() override;
   void set(const std::string& key, const std::vector<std::uint8_t>& value) override;
@@ -158,6 +165,7 @@ class WICK_API HashStore final : public Store {
 /// through one, so that groups never see each other's keys.
 class WICK_API PrefixStore final : public Store {
  public:
+  /// `store`'s keys under `prefix`; ValueError when `store` is null.
   PrefixStore(std::string prefix, std::shared_ptr<Store> store);
   void set(const std::string& key, const std::vector<std::uint8_t>& value) override;
   using Store::set;

@@ -42,6 +42,7 @@
 
 namespace wick::nn {
 
+/// How DistributedDataParallel averages (PyTorch's constructor arguments).
 struct DistributedDataParallelOptions {
   /// The group to average over (nullptr: the default group).
   std::shared_ptr<distributed::ProcessGroup> process_group = nullptr;
@@ -67,6 +68,7 @@ class WICK_API GradientReducer final {
   void prepare_forward();
   /// While false, backward accumulates gradients locally (no_sync).
   void set_sync(bool sync) noexcept;
+  /// Whether backward averages the gradients now.
   [[nodiscard]] bool sync() const noexcept;
   /// The number of buckets, and each one's parameter count (for tests).
   [[nodiscard]] std::vector<std::size_t> bucket_sizes() const;
@@ -82,6 +84,7 @@ class WICK_API GradientReducer final {
 template <class M>
 class DistributedDataParallel final {
  public:
+  /// Wraps `module`: broadcasts rank 0's parameters and buffers, and hooks its parameters.
   explicit DistributedDataParallel(std::shared_ptr<M> module, DistributedDataParallelOptions options = {})
       : module_(std::move(module)), reducer_(std::make_unique<GradientReducer>(*module_, std::move(options))) {}
   /// A built-in module's holder: `DistributedDataParallel ddp(nn::Sequential(...))`.
@@ -97,13 +100,16 @@ class DistributedDataParallel final {
 
   /// The wrapped module (`ddp.module()->state_dict()`, as PyTorch's `.module`).
   [[nodiscard]] const std::shared_ptr<M>& module() const noexcept { return module_; }
+  /// The wrapped module's parameters (for the optimizer).
   [[nodiscard]] std::vector<Tensor> parameters() const { return module_->parameters(); }
+  /// The engine underneath (Note [Gradient buckets]).
   [[nodiscard]] GradientReducer& reducer() noexcept { return *reducer_; }
 
   /// Scope in which backward only accumulates gradients locally (gradient
   /// accumulation); the first backward after it averages the sum.
   class NoSync final {
    public:
+    /// Stops averaging until destroyed.
     explicit NoSync(GradientReducer& r) : reducer_(&r) { reducer_->set_sync(false); }
     ~NoSync() { reducer_->set_sync(true); }
     NoSync(const NoSync&) = delete;
@@ -112,6 +118,7 @@ class DistributedDataParallel final {
    private:
     GradientReducer* reducer_;
   };
+  /// `auto guard = ddp.no_sync();`: backward in this scope only accumulates locally.
   [[nodiscard]] NoSync no_sync() { return NoSync(*reducer_); }
 
  private:
@@ -119,6 +126,7 @@ class DistributedDataParallel final {
   std::unique_ptr<GradientReducer> reducer_;
 };
 
+/// `DistributedDataParallel ddp(nn::Sequential(...))` wraps the holder's module.
 template <class Impl>
 DistributedDataParallel(const ModuleHolder<Impl>&, DistributedDataParallelOptions = {}) -> DistributedDataParallel<Impl>;
 

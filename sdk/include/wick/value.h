@@ -40,6 +40,7 @@ class TypeInfo;
 class WICK_API Object {
  public:
   virtual ~Object() = default;
+  /// The object's type, as Python's `type(x).__name__` ("ScalarTensor", "ProcessGroup").
   [[nodiscard]] virtual std::string type_name() const = 0;
   /// The registered override type (wick/override.h), when this object is a
   /// `TensorLike`; nullptr otherwise (default).
