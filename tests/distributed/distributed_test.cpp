@@ -6,6 +6,9 @@
 #include <gtest/gtest.h>
 
 #include "tests/distributed/ranks.h"
+#include "wick/cuda.h"
+#include "wick/distributed_backend.h"
+#include "wick/loader.h"
 #include "tests/support/test_paths.h"
 
 namespace {
@@ -61,6 +64,16 @@ TEST_F(Distributed, DataParallelGradientsEqualOneProcessOnFourRanks) {
 
 TEST_F(Distributed, DataParallelOnOneRank) { expect_all_pass(wick_test::run_ranks(worker(), {"ddp"}, ranks(1))); }
 
+// On a machine with a GPU and NCCL: one rank per GPU (NCCL refuses two ranks on one device).
+TEST_F(Distributed, CudaTensorsThroughNccl) {
+  wick::init();
+  const auto engines = wick::distributed::registered_engines();
+  if (!wick::cuda::is_available() ||
+      std::none_of(engines.begin(), engines.end(), [](const std::string& e) { return e.starts_with("nccl:"); }))
+    GTEST_SKIP() << "needs a CUDA device and the nccl plugin";
+  expect_all_pass(wick_test::run_ranks(worker(), {"cuda"}, ranks(std::max(1, wick::cuda::device_count()))));
+}
+
 /// The ranks other than `culprit` failed in time, naming it.
 void expect_fault_names(const std::vector<wick_test::RankResult>& results, int culprit, const std::string& what) {
   for (std::size_t r = 0; r < results.size(); ++r) {
@@ -94,7 +107,7 @@ TEST_F(DistributedFaults, MismatchedSizesFailOnEveryRank) {
 }
 
 TEST_F(DistributedFaults, AWrongWorldSizeIsNamed) {
-  auto o = ranks(2, 5000);
+  auto o = ranks(2, 8000);
   o.rank_env[1]["WORLD_SIZE"] = "3";
   const auto results = wick_test::run_ranks(worker(), {"init_only"}, o);
   for (const auto& r : results) {
@@ -106,7 +119,7 @@ TEST_F(DistributedFaults, AWrongWorldSizeIsNamed) {
 
 TEST_F(DistributedFaults, AMissingRankIsNamedAtInit) {
   // Two ranks of a world of three start: the third never comes.
-  auto o = ranks(2, 3000);
+  auto o = ranks(2, 8000);
   o.env["WORLD_SIZE"] = "3";
   const auto results = wick_test::run_ranks(worker(), {"init_only"}, o);
   for (const auto& r : results) {
@@ -116,7 +129,7 @@ TEST_F(DistributedFaults, AMissingRankIsNamedAtInit) {
 }
 
 TEST_F(DistributedFaults, TwoProcessesClaimingOneRank) {
-  auto o = ranks(2, 3000);
+  auto o = ranks(2, 8000);
   o.rank_env[1]["RANK"] = "0";
   const auto results = wick_test::run_ranks(worker(), {"init_only"}, o);
   int claimed = 0;

@@ -14,6 +14,7 @@
 #include <set>
 #include <sstream>
 #include <thread>
+#include <wick/cuda.h>
 #include <wick/distributed.h>
 #include <wick/loader.h>
 #include <wick/nn_functional.h>
@@ -336,26 +337,37 @@ void expect_fault(F&& f, const std::chrono::milliseconds bound) {
   fail("the collective did not fail");
 }
 
+/// A group of every rank whose collectives time out after WICK_TEST_TIMEOUT_MS
+/// (the default group keeps a long timeout, so that slow starts, under the
+/// sanitizers say, never fail the rendezvous).
+std::shared_ptr<dist::ProcessGroup> fault_group() {
+  const char* ms = std::getenv("WICK_TEST_TIMEOUT_MS");
+  return dist::new_group({}, std::chrono::milliseconds(ms != nullptr ? std::atoi(ms) : 5000));
+}
+
 void scenario_die() {
+  auto g = fault_group();
   dist::barrier();
   if (g_rank == 1) std::_Exit(9);  // dies without a word
   Tensor x = wick::ones({16});
-  expect_fault([&] { dist::all_reduce(x); }, std::chrono::seconds(30));
+  expect_fault([&] { dist::all_reduce(x, {.group = g}); }, std::chrono::seconds(30));
 }
 
 void scenario_hang() {
+  auto g = fault_group();
   dist::barrier();
   if (g_rank == 1) {
     std::this_thread::sleep_for(std::chrono::seconds(120));  // the test kills it
     return;
   }
   Tensor x = wick::ones({16});
-  expect_fault([&] { dist::all_reduce(x); }, std::chrono::seconds(30));
+  expect_fault([&] { dist::all_reduce(x, {.group = g}); }, std::chrono::seconds(30));
 }
 
 void scenario_mismatch() {
+  auto g = fault_group();
   Tensor x = wick::ones({g_rank == 1 ? 5 : 4});
-  expect_fault([&] { dist::all_reduce(x); }, std::chrono::seconds(30));
+  expect_fault([&] { dist::all_reduce(x, {.group = g}); }, std::chrono::seconds(30));
 }
 
 
@@ -407,6 +419,27 @@ void expect_grads(const std::vector<Tensor>& got, const std::vector<Tensor>& wan
     const double diff = got[i].sub(want[i]).abs().max().item<double>();
     if (!(diff <= 1e-6)) fail(what + ": gradient " + std::to_string(i) + " differs by " + std::to_string(diff));
   }
+}
+
+// CUDA tensors through the nccl engine (one rank per GPU), checked against the CPU.
+void scenario_cuda() {
+  const wick::Device gpu = wick::Device::parse("cuda:" + std::to_string(g_rank % std::max(1, wick::cuda::device_count())));
+  wick::cuda::set_device(gpu.index());
+  for (const ScalarType t : {ScalarType::kFloat32, ScalarType::kFloat64, ScalarType::kFloat16, ScalarType::kBFloat16,
+                             ScalarType::kInt64, ScalarType::kInt32, ScalarType::kUInt8}) {
+    for (const auto op : {dist::ReduceOp::kSum, dist::ReduceOp::kMax, dist::ReduceOp::kMin}) {
+      Tensor x = input_of(g_rank, t).to(gpu);
+      dist::all_reduce(x, {.op = op});
+      expect_same(x.cpu(), reduce_local(op, t), label("cuda all_reduce", t));
+    }
+    Tensor b = input_of(g_rank, t).to(gpu);
+    dist::broadcast(b, 0);
+    expect_same(b.cpu(), input_of(0, t), label("cuda broadcast", t));
+    Tensor flat = wick::zeros({g_world, 6}, t).to(gpu);
+    dist::all_gather_into_tensor(flat, input_of(g_rank, t).to(gpu));
+    for (int q = 0; q < g_world; ++q) expect_same(flat.cpu()[q], input_of(q, t), label("cuda all_gather_into_tensor", t));
+  }
+  dist::barrier();
 }
 
 void scenario_ddp() {
@@ -468,14 +501,16 @@ int main(int argc, char** argv) {
   try {
     wick::init();
     dist::InitOptions options;
-    if (const char* ms = std::getenv("WICK_TEST_TIMEOUT_MS")) options.timeout = std::chrono::milliseconds(std::atoi(ms));
+    options.timeout = std::chrono::seconds(120);
     if (scenario == "init_only") {
+      // The rendezvous itself is under test: its timeout is the test's.
+      if (const char* ms = std::getenv("WICK_TEST_TIMEOUT_MS")) options.timeout = std::chrono::milliseconds(std::atoi(ms));
       dist::init_process_group("gloo", options);
       dist::barrier();
       dist::destroy_process_group();
       return 0;
     }
-    dist::init_process_group("gloo", options);
+    dist::init_process_group(scenario == "cuda" ? "cpu:gloo,cuda:nccl" : "gloo", options);
     g_rank = dist::get_rank();
     g_world = dist::get_world_size();
     if (scenario == "collectives") {
@@ -492,6 +527,8 @@ int main(int argc, char** argv) {
       scenario_mismatch();
     } else if (scenario == "ddp") {
       scenario_ddp();
+    } else if (scenario == "cuda") {
+      scenario_cuda();
     } else {
       std::fprintf(stderr, "unknown scenario %s\n", scenario.c_str());
       return 2;

@@ -45,7 +45,9 @@ inline constexpr std::chrono::milliseconds kDefaultTimeout = std::chrono::minute
 
 /// A key-value store shared by the processes of a job. Values are bytes.
 /// Thread-safe; every blocking call is bounded by `timeout()`
-/// (Note [Store timeouts]).
+/// (Note [Store timeouts]). A TCPStore client runs one call at a time: a
+/// thread blocked in `get` holds it until the key comes, so threads of one
+/// process that wait for each other need clients of their own.
 class WICK_API Store {
  public:
   virtual ~Store() = default;
