@@ -95,21 +95,21 @@ T combine(dist::ReduceOp op, T a, T b) {
   }
 }
 
-template <class T, dist::ReduceOp Op>
+template <class T, dist::ReduceOp kOp>
 void reduce_elements(void* c, const void* a, const void* b, std::size_t n) {
   auto* out = static_cast<T*>(c);
   const auto* x = static_cast<const T*>(a);
   const auto* y = static_cast<const T*>(b);
-  for (std::size_t i = 0; i < n; ++i) out[i] = combine<T>(Op, x[i], y[i]);
+  for (std::size_t i = 0; i < n; ++i) out[i] = combine<T>(kOp, x[i], y[i]);
 }
 
 // 16-bit floats compute in float and round once per element.
-template <class H, dist::ReduceOp Op>
+template <class H, dist::ReduceOp kOp>
 void reduce_halves(void* c, const void* a, const void* b, std::size_t n) {
   auto* out = static_cast<H*>(c);
   const auto* x = static_cast<const H*>(a);
   const auto* y = static_cast<const H*>(b);
-  for (std::size_t i = 0; i < n; ++i) out[i] = H(combine<float>(Op, static_cast<float>(x[i]), static_cast<float>(y[i])));
+  for (std::size_t i = 0; i < n; ++i) out[i] = H(combine<float>(kOp, static_cast<float>(x[i]), static_cast<float>(y[i])));
 }
 
 void reduce_bools(void* c, const void* a, const void* b, std::size_t n, dist::ReduceOp op) {
@@ -136,28 +136,28 @@ void reduce_bools(void* c, const void* a, const void* b, std::size_t n, dist::Re
   }
 }
 
-template <dist::ReduceOp Op>
+template <dist::ReduceOp kOp>
 void reduce_bool_op(void* c, const void* a, const void* b, std::size_t n) {
-  reduce_bools(c, a, b, n, Op);
+  reduce_bools(c, a, b, n, kOp);
 }
 
 using ReduceFn = void (*)(void*, const void*, const void*, std::size_t);
 
-template <dist::ReduceOp Op>
+template <dist::ReduceOp kOp>
 ReduceFn reduce_fn_for(ScalarType t) {
   switch (t) {
-    case ScalarType::kFloat32: return &reduce_elements<float, Op>;
-    case ScalarType::kFloat64: return &reduce_elements<double, Op>;
-    case ScalarType::kInt64: return &reduce_elements<std::int64_t, Op>;
-    case ScalarType::kInt32: return &reduce_elements<std::int32_t, Op>;
-    case ScalarType::kInt16: return &reduce_elements<std::int16_t, Op>;
-    case ScalarType::kInt8: return &reduce_elements<std::int8_t, Op>;
-    case ScalarType::kUInt8: return &reduce_elements<std::uint8_t, Op>;
-    case ScalarType::kBool: return &reduce_bool_op<Op>;
-    case ScalarType::kFloat16: return &reduce_halves<wick::Half, Op>;
-    case ScalarType::kBFloat16: return &reduce_halves<wick::BFloat16, Op>;
-    case ScalarType::kComplex64: return &reduce_elements<std::complex<float>, Op>;
-    case ScalarType::kComplex128: return &reduce_elements<std::complex<double>, Op>;
+    case ScalarType::kFloat32: return &reduce_elements<float, kOp>;
+    case ScalarType::kFloat64: return &reduce_elements<double, kOp>;
+    case ScalarType::kInt64: return &reduce_elements<std::int64_t, kOp>;
+    case ScalarType::kInt32: return &reduce_elements<std::int32_t, kOp>;
+    case ScalarType::kInt16: return &reduce_elements<std::int16_t, kOp>;
+    case ScalarType::kInt8: return &reduce_elements<std::int8_t, kOp>;
+    case ScalarType::kUInt8: return &reduce_elements<std::uint8_t, kOp>;
+    case ScalarType::kBool: return &reduce_bool_op<kOp>;
+    case ScalarType::kFloat16: return &reduce_halves<wick::Half, kOp>;
+    case ScalarType::kBFloat16: return &reduce_halves<wick::BFloat16, kOp>;
+    case ScalarType::kComplex64: return &reduce_elements<std::complex<float>, kOp>;
+    case ScalarType::kComplex128: return &reduce_elements<std::complex<double>, kOp>;
     default: break;
   }
   throw wick::TypeError("gloo: no reduction for this dtype");

@@ -92,7 +92,7 @@ TEST_F(DistributedFaults, ARankThatDiesIsNamedByTheOthers) {
 }
 
 TEST_F(DistributedFaults, ARankThatHangsIsNamedAfterTheTimeout) {
-  auto o = ranks(3, 3000);
+  auto o = ranks(3, 5000);
   o.kill_when_others_end = {1};
   const auto results = wick_test::run_ranks(worker(), {"hang"}, o);
   expect_fault_names(results, 1, "did not reach this collective");

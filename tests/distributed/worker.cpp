@@ -446,10 +446,14 @@ void scenario_ddp() {
   const std::int64_t n = 24;  // divides among 1, 2, 3 and 4 ranks
   // One process, the whole batch: the reference.
   auto ref = make_mlp();
-  const auto [x0, y0] = global_batch(0, n);
+  const auto batch0 = global_batch(0, n);
+  const Tensor x0 = batch0.first;
+  const Tensor y0 = batch0.second;
   wick::nn::functional::cross_entropy((*ref)(x0), y0).backward();
   const std::vector<Tensor> want = grads_of(ref);
-  const auto [x1, y1] = global_batch(1, n);
+  const auto batch1 = global_batch(1, n);
+  const Tensor x1 = batch1.first;
+  const Tensor y1 = batch1.second;
   wick::nn::functional::cross_entropy((*ref)(x1), y1).backward();
   const std::vector<Tensor> want_two = grads_of(ref);
   wick::optim::SGD ref_opt(ref->parameters(), {.lr = 0.1});

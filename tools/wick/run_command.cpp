@@ -52,7 +52,7 @@ struct RunOptions {
   std::vector<std::string> command;
 };
 
-const char* kUsage =
+constexpr const char* kUsage =
     "usage: wick run [--nproc-per-node N] [--nnodes M] [--node-rank K] [--master-addr ADDR] [--master-port PORT] "
     "program [args...]\n"
     "Starts N ranks of program on this node with RANK, LOCAL_RANK, WORLD_SIZE, MASTER_ADDR and MASTER_PORT set "
