@@ -111,9 +111,8 @@ std::string desc(const Tensor& t) {
 
 Value finish(const std::shared_ptr<ProcessGroup>& g, const std::string& name, const std::string& call,
              std::function<std::vector<Tensor>()> body, bool async_op) {
-  auto work = g->enqueue(name, call, std::move(body));
-  if (async_op) return Value(std::static_pointer_cast<Object>(work));
-  work->wait();
+  if (async_op) return Value(std::static_pointer_cast<Object>(g->enqueue(name, call, std::move(body))));
+  g->run(name, call, std::move(body));
   return {};
 }
 

@@ -111,6 +111,36 @@ std::shared_ptr<Work> ProcessGroup::enqueue(const std::string& op_name, const st
   return work;
 }
 
+void ProcessGroup::run(const std::string& op_name, const std::string& call, std::function<std::vector<Tensor>()> body) {
+  Impl& g = *impl_;
+  Impl::Task task;
+  {
+    std::unique_lock<std::mutex> lock(g.mutex);
+    WICK_CHECK(!g.destroyed, RuntimeError, op_name, ": process group '", g.name, "' has been destroyed");
+    task = {std::make_shared<Work>(op_name, ++g.issued), op_name + "(" + call + ")", std::move(body)};
+    if (!g.queue.empty() || g.busy) {
+      // Async collectives are pending: this one runs after them, on the group's thread.
+      std::shared_ptr<Work> work = task.work;
+      g.queue.push_back(std::move(task));
+      lock.unlock();
+      g.wake.notify_all();
+      work->wait();
+      return;
+    }
+    // Nothing pending: run here, sparing two thread switches (Note [Collectives run in order]).
+    g.busy = true;
+    g.running_since = Clock::now();
+    g.running_call = task.call;
+  }
+  g.execute(task);
+  {
+    const std::lock_guard<std::mutex> lock(g.mutex);
+    g.busy = false;
+  }
+  g.wake.notify_all();
+  task.work->wait();
+}
+
 // --- the group's threads -----------------------------------------------------------
 
 namespace {
@@ -172,47 +202,56 @@ void ProcessGroup::Impl::run_worker() {
     Task task;
     {
       std::unique_lock<std::mutex> lock(mutex);
-      wake.wait(lock, [this] { return stopping || !queue.empty(); });
+      wake.wait(lock, [this] { return stopping || (!queue.empty() && !busy); });
       if (queue.empty()) return;  // stopping, and everything issued has run
       task = std::move(queue.front());
       queue.pop_front();
+      busy = true;
       running_since = Clock::now();
       running_call = task.call;
     }
-    const std::int64_t sequence = task.work->sequence();
-    // Note [Call tags]
-    const auto tag = static_cast<std::uint32_t>(((std::hash<std::string>{}(task.call) & 0xfffU) << 20U) |
-                                                (static_cast<std::uint64_t>(sequence) & 0xfffffU));
-    for (auto& [type, engine] : engines) engine->set_call_tag(tag);
-    if (failure) {
-      task.work->finish({}, failure);
-      continue;
+    execute(task);
+    {
+      const std::lock_guard<std::mutex> lock(mutex);
+      busy = false;
     }
-    running.store(sequence);
-    std::vector<Tensor> result;
-    std::exception_ptr error;
-    try {
-      // Collectives write tensors' data, outside any autograd graph, as in PyTorch.
-      const NoGradGuard no_grad;
-      result = task.body();
-    } catch (const std::exception& e) {
-      // Name the collective and who did not arrive (Note [Naming the rank that failed]).
-      const bool ours = dynamic_cast<const ValueError*>(&e) != nullptr || dynamic_cast<const TypeError*>(&e) != nullptr;
-      if (ours) {
-        error = std::current_exception();
-      } else {
-        std::string msg = task.work->op_name() + ": collective #" + std::to_string(sequence) + " of process group '" + name +
-                          "' failed on rank " + std::to_string(global_ranks[static_cast<std::size_t>(rank)]) + ": " +
-                          e.what();
-        const std::string who = blame(sequence, task.call);
-        if (!who.empty()) msg += "; " + who;
-        error = std::make_exception_ptr(DistributedError(msg));
-        failure = error;  // the engine's state is unknown now: the group is done
-      }
-    }
-    running.store(0);
-    task.work->finish(std::move(result), error);
+    wake.notify_all();
   }
+}
+
+void ProcessGroup::Impl::execute(Task& task) {
+  const std::int64_t sequence = task.work->sequence();
+  // Note [Call tags]
+  const auto tag = static_cast<std::uint32_t>(((std::hash<std::string>{}(task.call) & 0xfffU) << 20U) |
+                                              (static_cast<std::uint64_t>(sequence) & 0xfffffU));
+  for (auto& [type, engine] : engines) engine->set_call_tag(tag);
+  if (failure) {
+    task.work->finish({}, failure);
+    return;
+  }
+  running.store(sequence);
+  std::vector<Tensor> result;
+  std::exception_ptr error;
+  try {
+    // Collectives write tensors' data, outside any autograd graph, as in PyTorch.
+    const NoGradGuard no_grad;
+    result = task.body();
+  } catch (const std::exception& e) {
+    // Name the collective and who did not arrive (Note [Naming the rank that failed]).
+    const bool ours = dynamic_cast<const ValueError*>(&e) != nullptr || dynamic_cast<const TypeError*>(&e) != nullptr;
+    if (ours) {
+      error = std::current_exception();
+    } else {
+      std::string msg = task.work->op_name() + ": collective #" + std::to_string(sequence) + " of process group '" + name +
+                        "' failed on rank " + std::to_string(global_ranks[static_cast<std::size_t>(rank)]) + ": " + e.what();
+      const std::string who = blame(sequence, task.call);
+      if (!who.empty()) msg += "; " + who;
+      error = std::make_exception_ptr(DistributedError(msg));
+      failure = error;  // the engine's state is unknown now: the group is done
+    }
+  }
+  running.store(0);
+  task.work->finish(std::move(result), error);
 }
 
 void ProcessGroup::Impl::run_monitor() {

@@ -41,6 +41,8 @@ struct ProcessGroup::Impl {
   std::condition_variable wake;
   std::deque<Task> queue;
   bool stopping = false;
+  /// A collective is running (on the group's thread or a caller's).
+  bool busy = false;
   std::atomic<bool> destroyed{false};
   std::int64_t issued = 0;
   /// The first failure: later collectives fail with it at once.
@@ -62,6 +64,8 @@ struct ProcessGroup::Impl {
   void start();
   void stop() noexcept;
   void run_worker();
+  /// Runs one task: its call tag, its body, its Work's result or error.
+  void execute(Task& task);
   void run_monitor();
   void publish_progress(std::int64_t sequence, const std::string& call) noexcept;
   /// The sentence naming the ranks that did not arrive at collective `sequence`.

@@ -1,5 +1,5 @@
 # tools/bench/bench_distributed_torch.py - bench_distributed.cpp's twin: torch.distributed on Gloo (PyTorch 1.13).
-# Run: python3 -m torch.distributed.run --nproc_per_node N bench_distributed_torch.py [--max-bytes B]
+# Run: wick run --nproc-per-node N /usr/bin/python3 bench_distributed_torch.py [--max-bytes B] (torchrun's environment).
 # Prints the same lines as bench_distributed.cpp.
 import sys
 import time

@@ -14,8 +14,10 @@ port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0));
 for n in 2 4; do
   for r in $(seq "$reps"); do
     "$build/bin/wick" run --nproc-per-node "$n" --master-port "$(port)" "$build/bin/wick_bench_distributed" > "$out/wick_${n}_$r"
-    /usr/bin/python3 -m torch.distributed.run --nproc_per_node "$n" --master_port "$(port)" \
-      "$here/bench_distributed_torch.py" > "$out/torch_${n}_$r" 2>/dev/null
+    # Both sides start through wick run, which sets torchrun's environment (Debian's torchrun fails
+    # on Python 3.11 before starting any worker).
+    "$build/bin/wick" run --nproc-per-node "$n" --master-port "$(port)" /usr/bin/python3 \
+      "$here/bench_distributed_torch.py" > "$out/torch_${n}_$r"
   done
 done
 python3 - "$out" "$reps" <<'PY'

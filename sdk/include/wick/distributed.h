@@ -26,7 +26,9 @@
 /// Note [Collectives run in order]
 /// Each process group runs its collectives one at a time, in the order this
 /// process issued them, on a thread of its own; a synchronous call waits for
-/// its own turn, an async one (`async_op`) returns a Work handle at once.
+/// its own turn (and, when nothing is pending, runs on the caller's thread,
+/// which spares two thread switches), an async one (`async_op`) returns a
+/// Work handle at once.
 /// Every rank must issue the same collectives in the same order, as in
 /// PyTorch. An async collective reads and writes its tensors when it runs:
 /// leave them alone until `wait()` returns.
@@ -154,6 +156,9 @@ class WICK_API ProcessGroup final : public Object {
   /// never match (Note [Call tags], wick/distributed_backend.h).
   std::shared_ptr<Work> enqueue(const std::string& op_name, const std::string& call,
                                 std::function<std::vector<Tensor>()> body);
+  /// enqueue, then waits; when nothing is pending it runs `body` on the
+  /// calling thread. Rethrows the collective's error.
+  void run(const std::string& op_name, const std::string& call, std::function<std::vector<Tensor>()> body);
   /// The group's insides (libwick's own).
   [[nodiscard]] Impl& impl() noexcept { return *impl_; }
 
