@@ -1,4 +1,4 @@
-// backends/cpu/onednn.h - matrix products through oneDNN, where the build has it.
+// backends/cpu/onednn.h - matrix products and convolutions through oneDNN, where the build has it.
 /// \file
 /// Note [bfloat16 matrix products on oneDNN]
 /// Debian 12's OpenBLAS has no bfloat16 GEMM (Note [16-bit matrix
@@ -10,8 +10,41 @@
 /// float32 path of Note [16-bit matrix products] computes the same result.
 /// float16 stays on that path: oneDNN 2.6 has float16 matmul only for
 /// AVX-512 FP16 CPUs, and those accumulate in float16.
+///
+/// Note [Convolution on oneDNN]
+/// The three convolution operators (aten.convolution2d and its input and
+/// weight adjoints; every conv1d, conv2d, conv_transpose1d/2d and conv3d
+/// reaches them) run on oneDNN's convolution primitives for float32 and
+/// bfloat16 when the build has oneDNN, `wick::backends::mkldnn_enabled()` is
+/// on (torch.backends.mkldnn.enabled), and oneDNN has a kernel for the case
+/// better than its reference loops. Otherwise they take the im2col + GEMM
+/// path of conv_ops.cpp, which float64 and float16 always take (oneDNN 2.6
+/// has no float64 convolution, and float16 only on AVX-512 FP16 CPUs).
+/// bfloat16 accumulates in float32 inside oneDNN and is rounded once, as
+/// the im2col path's widening does.
+///
+/// Layouts: oneDNN's direct kernels want channels in blocks of 16
+/// (nChw16c) and weights blocked to match; wick's tensors are NCHW. Each
+/// call reorders its operands into the primitive's layouts and the result
+/// back. That costs a pass over each tensor, which a 3x3 (or larger)
+/// kernel with 16 or more channels a group repays: measured on ResNet-50
+/// and DCGAN shapes (tools/bench/README.md) the blocked kernels beat oneDNN's
+/// NCHW GEMM kernels and wick's im2col by 20-40%. A 1x1 kernel, or a group
+/// of fewer than 16 channels (the first layer's 3), has too little work per
+/// byte: those ask for NCHW and get oneDNN's GEMM-based kernels, with no
+/// reorder. Where the preferred layout has no fast kernel the other is tried.
+///
+/// Building a primitive (choosing and JIT-compiling its kernel) costs far
+/// more than a small convolution, so the primitives and their reorders are
+/// kept in a cache keyed on the geometry, dtype and direction, shared by all
+/// threads (a training loop's shapes repeat). Each call passes its own
+/// scratchpad (oneDNN's user scratchpad mode), so one primitive may run on
+/// several threads at once.
 #pragma once
 
+#include <optional>
+
+#include <wick/meta_nn.h>
 #include <wick/tensor.h>
 
 namespace wick::cpu {
@@ -21,5 +54,18 @@ namespace wick::cpu {
 /// out's old contents are ignored. False, with `out` untouched, when oneDNN
 /// cannot compute it (the caller falls back).
 [[nodiscard]] bool onednn_matmul(const Tensor& a, const Tensor& m, const Tensor& out, double alpha, double beta);
+
+/// out = conv(input, weight) + bias with the geometry `m` (the meta
+/// function's), through oneDNN (Note [Convolution on oneDNN]). False, with
+/// `out` untouched, when oneDNN is off, missing, or has no fast kernel for
+/// the dtype and geometry: the caller computes it another way.
+[[nodiscard]] bool onednn_convolution(const Conv2dMeta& m, const Tensor& out, const Tensor& input,
+                                      const Tensor& weight, const std::optional<Tensor>& bias);
+
+/// The adjoints: input (true) writes the input's gradient from the output's
+/// gradient `grad` and the weight `other`; false writes the weight's
+/// gradient from `grad` and the input `other`. False as above.
+[[nodiscard]] bool onednn_convolution_backward(const Conv2dMeta& m, const Tensor& out, const Tensor& grad,
+                                               const Tensor& other, bool input);
 
 }  // namespace wick::cpu
