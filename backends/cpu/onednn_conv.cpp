@@ -246,6 +246,12 @@ bool prefers_blocked(const Conv2dMeta& m) {
 }
 
 bool usable(const Conv2dMeta& m, ScalarType dtype) {
+#ifdef __SANITIZE_THREAD__
+  // ThreadSanitizer cannot see libgomp's barriers inside the uninstrumented
+  // libdnnl, and would report its teams' writes as races with the caller:
+  // the tsan preset's concurrency tests take im2col.
+  return false;
+#endif
   if (!backends::mkldnn_enabled()) return false;
   if (dtype != ScalarType::kFloat32 && dtype != ScalarType::kBFloat16) return false;
   return m.n > 0 && m.c > 0 && m.o > 0;
