@@ -16,6 +16,7 @@ std::atomic<bool> g_matmul_tf32{false};
 std::atomic<bool> g_cudnn_tf32{true};
 std::atomic<bool> g_cudnn_benchmark{false};
 std::atomic<bool> g_mkldnn{true};
+std::atomic<bool> g_mkldnn_winograd{true};
 // "highest", "high" or "medium": an index into kPrecisions.
 std::atomic<int> g_precision{0};
 constexpr const char* kPrecisions[] = {"highest", "high", "medium"};
@@ -55,6 +56,8 @@ bool cudnn_benchmark() noexcept { return g_cudnn_benchmark.load(std::memory_orde
 void set_cudnn_benchmark(bool benchmark) noexcept { g_cudnn_benchmark.store(benchmark, std::memory_order_relaxed); }
 bool mkldnn_enabled() noexcept { return g_mkldnn.load(std::memory_order_relaxed); }
 void set_mkldnn_enabled(bool enabled) noexcept { g_mkldnn.store(enabled, std::memory_order_relaxed); }
+bool mkldnn_winograd() noexcept { return g_mkldnn_winograd.load(std::memory_order_relaxed); }
+void set_mkldnn_winograd(bool allowed) noexcept { g_mkldnn_winograd.store(allowed, std::memory_order_relaxed); }
 
 }  // namespace backends
 

@@ -24,15 +24,32 @@
 /// the im2col path's widening does.
 ///
 /// Layouts: oneDNN's direct kernels want channels in blocks of 16
-/// (nChw16c) and weights blocked to match; wick's tensors are NCHW. Each
-/// call reorders its operands into the primitive's layouts and the result
-/// back. That costs a pass over each tensor, which a 3x3 (or larger)
-/// kernel with 16 or more channels a group repays: measured on ResNet-50
-/// and DCGAN shapes (tools/bench/README.md) the blocked kernels beat oneDNN's
-/// NCHW GEMM kernels and wick's im2col by 20-40%. A 1x1 kernel, or a group
-/// of fewer than 16 channels (the first layer's 3), has too little work per
-/// byte: those ask for NCHW and get oneDNN's GEMM-based kernels, with no
-/// reorder. Where the preferred layout has no fast kernel the other is tried.
+/// (nChw16c) and weights blocked to match; wick's tensors are NCHW. A
+/// blocked plan reorders its operands into the primitive's layouts and the
+/// result back, a pass over each tensor; an NCHW plan gets oneDNN's
+/// GEMM-based kernels and no reorder. Which wins was measured per direction
+/// (tools/bench/README.md, "Convolution"): a 1x1 kernel has too little work
+/// per byte to repay the reorders (NCHW 35% faster in all three
+/// directions); with 16 or more input channels a group the blocked kernels
+/// win everywhere (25-40%); with fewer (the RGB first layer, DCGAN's
+/// single-channel images) the forward still wins blocked, the input
+/// gradient loses 4x blocked and the weight gradient wins blocked from 3
+/// channels on but loses 50x with one. Where the preferred layout has no
+/// fast kernel the other is tried.
+///
+/// Note [Winograd convolution on oneDNN]
+/// float32 3x3 convolutions at stride 1 and dilation 1 with input and
+/// output channels in multiples of 16 a group (most of ResNet's and VGG's
+/// layers) run on oneDNN's Winograd F(4x4, 3x3) kernels (jit_wino_4x3),
+/// in all three directions: they do 4x fewer multiplications than the
+/// direct kernels and measured 1.7-2.3x faster on ResNet-50's 3x3 layers
+/// here (tools/bench/README.md). The price is rounding: the transforms add
+/// and subtract multiples of the inputs before the products, so the errors
+/// are about ten times a direct sum's (measured against im2col: 4e-7 of
+/// the output's largest magnitude, against 5e-8 for the direct kernels).
+/// `backends::set_mkldnn_winograd(false)` turns it off;
+/// PyTorch 1.13's CPU uses the direct kernels, bfloat16 has no Winograd in
+/// oneDNN 2.6.
 ///
 /// Building a primitive (choosing and JIT-compiling its kernel) costs far
 /// more than a small convolution, so the primitives and their reorders are

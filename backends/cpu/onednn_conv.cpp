@@ -47,13 +47,14 @@ struct PlanKey {
   ScalarType dtype = ScalarType::kFloat32;
   bool bias = false;
   bool blocked = false;
+  bool winograd = false;
   bool operator==(const PlanKey&) const = default;
 };
 
 struct PlanKeyHash {
   std::size_t operator()(const PlanKey& k) const noexcept {
     std::size_t h = static_cast<std::size_t>(k.direction) * 31 + static_cast<std::size_t>(k.dtype);
-    h = h * 4 + (k.bias ? 2 : 0) + (k.blocked ? 1 : 0);
+    h = h * 8 + (k.winograd ? 4 : 0) + (k.bias ? 2 : 0) + (k.blocked ? 1 : 0);
     for (const std::int64_t v : k.geometry) h = h * 1000003 ^ static_cast<std::size_t>(v);
     return h;
   }
@@ -117,7 +118,7 @@ std::shared_ptr<const ConvPlan> build_plan(const PlanKey& key) {
   dnnl::primitive_attr attr;
   attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
 
-  const auto algorithm = dnnl::algorithm::convolution_direct;
+  const auto algorithm = key.winograd ? dnnl::algorithm::convolution_winograd : dnnl::algorithm::convolution_direct;
   const dnnl::convolution_forward::desc forward_desc =
       key.direction == Direction::kForward && key.bias
           ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_training, algorithm, src_ask, weights_ask,
@@ -239,10 +240,25 @@ void execute(const ConvPlan& plan, const Tensor& in0, const Tensor& in1, const s
 }
 
 // Note [Convolution on oneDNN]'s layout rule.
-bool prefers_blocked(const Conv2dMeta& m) {
+bool prefers_blocked(const Conv2dMeta& m, Direction direction) {
   const std::int64_t per_group_in = m.c / m.groups;
-  const std::int64_t per_group_out = m.o / m.groups;
-  return m.kh * m.kw > 1 && per_group_in >= 16 && per_group_out >= 16;
+  if (m.kh * m.kw == 1) return false;
+  if (per_group_in >= 16) return true;
+  switch (direction) {
+    case Direction::kForward:
+      return true;
+    case Direction::kInput:
+      return false;
+    case Direction::kWeight:
+      return per_group_in >= 3;
+  }
+  return false;
+}
+
+// Note [Winograd convolution on oneDNN].
+bool winograd_fits(const Conv2dMeta& m, ScalarType dtype) {
+  return dtype == ScalarType::kFloat32 && m.kh == 3 && m.kw == 3 && m.sh == 1 && m.sw == 1 && m.dh == 1 &&
+         m.dw == 1 && (m.c / m.groups) % 16 == 0 && (m.o / m.groups) % 16 == 0;
 }
 
 bool usable(const Conv2dMeta& m, ScalarType dtype) {
@@ -257,7 +273,9 @@ bool usable(const Conv2dMeta& m, ScalarType dtype) {
   return m.n > 0 && m.c > 0 && m.o > 0;
 }
 
-// The plan for m in the preferred layout, else the other; null when neither has a fast kernel.
+// The plan for m: Winograd where it fits and oneDNN has it, else the
+// direct kernels in the preferred layout, else in the other; null when
+// none has a fast kernel.
 std::shared_ptr<const ConvPlan> plan_for(const Conv2dMeta& m, Direction direction, ScalarType dtype, bool bias) {
   PlanKey key;
   // team_size() also sets this thread's OpenMP count, which oneDNN reads.
@@ -266,7 +284,13 @@ std::shared_ptr<const ConvPlan> plan_for(const Conv2dMeta& m, Direction directio
   key.direction = direction;
   key.dtype = dtype;
   key.bias = bias;
-  key.blocked = prefers_blocked(m);
+  if (winograd_fits(m, dtype) && backends::mkldnn_winograd()) {
+    key.blocked = true;
+    key.winograd = true;
+    if (auto plan = find_plan(key)) return plan;
+    key.winograd = false;
+  }
+  key.blocked = prefers_blocked(m, direction);
   if (auto plan = find_plan(key)) return plan;
   key.blocked = !key.blocked;
   return find_plan(key);

@@ -32,16 +32,24 @@ namespace {
 
 using Shape = std::vector<std::int64_t>;
 
-// Restores the oneDNN switch when a test ends, however it ends.
+// Restores the oneDNN switches when a test ends, however it ends.
 class MkldnnSwitch {
  public:
-  explicit MkldnnSwitch(bool on) : was_(backends::mkldnn_enabled()) { backends::set_mkldnn_enabled(on); }
-  ~MkldnnSwitch() { backends::set_mkldnn_enabled(was_); }
+  explicit MkldnnSwitch(bool on, bool winograd = false)
+      : was_(backends::mkldnn_enabled()), winograd_was_(backends::mkldnn_winograd()) {
+    backends::set_mkldnn_enabled(on);
+    backends::set_mkldnn_winograd(winograd);
+  }
+  ~MkldnnSwitch() {
+    backends::set_mkldnn_enabled(was_);
+    backends::set_mkldnn_winograd(winograd_was_);
+  }
   MkldnnSwitch(const MkldnnSwitch&) = delete;
   MkldnnSwitch& operator=(const MkldnnSwitch&) = delete;
 
  private:
   bool was_;
+  bool winograd_was_;
 };
 
 // A convolution of (x, w, b): conv1d/conv2d or a transposed one.
@@ -55,8 +63,8 @@ struct Case {
 };
 
 // out and the gradients of sum(out * g) for x, w (and b), in float64.
-std::vector<Tensor> run(const Case& c, ScalarType dtype, bool onednn) {
-  const MkldnnSwitch use(onednn);
+std::vector<Tensor> run(const Case& c, ScalarType dtype, bool onednn, bool winograd = false) {
+  const MkldnnSwitch use(onednn, winograd);
   manual_seed(7);
   Tensor x = randn(c.x).to(dtype).requires_grad_();
   Tensor w = randn(c.w).to(dtype).requires_grad_();
@@ -85,9 +93,10 @@ void expect_close(const Tensor& got, const Tensor& want, double tol, const std::
       ADD_FAILURE() << what << " element " << i << ": " << pa[i] << " vs " << pe[i] << " (scale " << scale << ")";
 }
 
-void compare(const Case& c, ScalarType dtype, double tol) {
+// The direct kernels (winograd false) or Winograd's against im2col.
+void compare(const Case& c, ScalarType dtype, double tol, bool winograd = false) {
   SCOPED_TRACE(c.name + (dtype == ScalarType::kBFloat16 ? " bfloat16" : " float32"));
-  const std::vector<Tensor> fast = run(c, dtype, true);
+  const std::vector<Tensor> fast = run(c, dtype, true, winograd);
   const std::vector<Tensor> slow = run(c, dtype, false);
   const char* names[] = {"output", "input gradient", "weight gradient", "bias gradient"};
   ASSERT_EQ(fast.size(), slow.size());
@@ -126,17 +135,34 @@ class OneDnnConv : public ::testing::Test {
   void SetUp() override { init(); }
 };
 
-TEST_F(OneDnnConv, SwitchDefaultsOnAndToggles) {
+TEST_F(OneDnnConv, SwitchesDefaultOnAndToggle) {
   EXPECT_TRUE(backends::mkldnn_enabled());
+  EXPECT_TRUE(backends::mkldnn_winograd());
   {
     const MkldnnSwitch off(false);
     EXPECT_FALSE(backends::mkldnn_enabled());
+    EXPECT_FALSE(backends::mkldnn_winograd());
   }
   EXPECT_TRUE(backends::mkldnn_enabled());
+  EXPECT_TRUE(backends::mkldnn_winograd());
+}
+
+// Note [Winograd convolution on oneDNN]: 3x3 stride-1 layers with
+// channels in multiples of 16 take Winograd's kernels, within ten times
+// the direct kernels' tolerance.
+TEST_F(OneDnnConv, WinogradMatchesIm2colWithinItsRounding) {
+  const std::vector<Case> cases = {
+      {"ResNet 3x3 64 channels", {2, 64, 14, 14}, {64, 64, 3, 3}, true, conv2d_with({1, 1}, {1, 1}, {1, 1}, 1)},
+      {"3x3 groups 2, padding (0, 2)", {1, 64, 9, 13}, {32, 32, 3, 3}, false, conv2d_with({1, 1}, {0, 2}, {1, 1}, 2)},
+  };
+  for (const Case& c : cases) {
+    compare(c, ScalarType::kFloat32, 1e-5, true);
+    compare(c, ScalarType::kBFloat16, 2e-2, true);  // no Winograd for bfloat16: the direct kernels
+  }
 }
 
 TEST_F(OneDnnConv, Conv2dMatchesIm2colFloat32) {
-  for (const Case& c : cases_2d()) compare(c, ScalarType::kFloat32, 1e-5);
+  for (const Case& c : cases_2d()) compare(c, ScalarType::kFloat32, 1e-6);
 }
 
 // bfloat16: both round the float32 sums once; they may differ by the last bit.

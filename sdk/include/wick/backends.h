@@ -44,6 +44,13 @@ WICK_API void set_cudnn_benchmark(bool benchmark) noexcept;
 /// Results agree to rounding either way.
 [[nodiscard]] WICK_API bool mkldnn_enabled() noexcept;
 WICK_API void set_mkldnn_enabled(bool enabled) noexcept;
+/// Whether float32 3x3 stride-1 convolutions with channels in multiples of
+/// 16 a group may use oneDNN's Winograd F(4x4, 3x3) kernels (default true;
+/// wick's own switch, PyTorch has none): about twice as fast as the direct
+/// kernels, with rounding errors some ten times larger (Note [Winograd
+/// convolution on oneDNN] in backends/cpu/onednn.h). Off, they run direct.
+[[nodiscard]] WICK_API bool mkldnn_winograd() noexcept;
+WICK_API void set_mkldnn_winograd(bool allowed) noexcept;
 
 }  // namespace wick::backends
 
