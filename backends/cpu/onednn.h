@@ -32,10 +32,10 @@
 /// per byte to repay the reorders (NCHW 35% faster in all three
 /// directions); with 16 or more input channels a group the blocked kernels
 /// win everywhere (25-40%); with fewer (the RGB first layer, DCGAN's
-/// single-channel images) the forward still wins blocked, the input
-/// gradient loses 4x blocked and the weight gradient wins blocked from 3
-/// channels on but loses 50x with one. Where the preferred layout has no
-/// fast kernel the other is tried.
+/// single-channel images) the forward and the weight gradient win blocked
+/// from 3 channels on but lose with one (up to 50x for the weight
+/// gradient), and the input gradient loses 4x blocked. Where the preferred
+/// layout has no fast kernel the other is tried.
 ///
 /// Note [Winograd convolution on oneDNN]
 /// float32 3x3 convolutions at stride 1 and dilation 1 with input and
@@ -43,7 +43,12 @@
 /// layers) run on oneDNN's Winograd F(4x4, 3x3) kernels (jit_wino_4x3),
 /// in all three directions: they do 4x fewer multiplications than the
 /// direct kernels and measured 1.7-2.3x faster on ResNet-50's 3x3 layers
-/// here (tools/bench/README.md). The price is rounding: the transforms add
+/// here (tools/bench/README.md). Each call transforms the weights, 36
+/// floats per pair of input and output channels: ResNet's 512 x 512 layer
+/// on one 7x7 image (four tiles) took 1.5-3x libtorch's direct time for
+/// it. So Winograd needs 32 output tiles of 4x4 over the batch, or
+/// weights small enough (64 x 64 channels a group) to transform in L2.
+/// The price is rounding: the transforms add
 /// and subtract multiples of the inputs before the products, so the errors
 /// are about ten times a direct sum's (measured against im2col: 4e-7 of
 /// the output's largest magnitude, against 5e-8 for the direct kernels).

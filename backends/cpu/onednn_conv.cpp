@@ -239,26 +239,31 @@ void execute(const ConvPlan& plan, const Tensor& in0, const Tensor& in1, const s
   stream.wait();
 }
 
+// Winograd's thresholds (Note [Winograd convolution on oneDNN]): 4x4
+// output tiles over the batch, or input x output channels a group whose
+// transformed weights (144 bytes a pair) stay in L2.
+constexpr std::int64_t kWinogradTiles = 32;
+constexpr std::int64_t kWinogradCachedWeights = 64 * 64;
+
 // Note [Convolution on oneDNN]'s layout rule.
 bool prefers_blocked(const Conv2dMeta& m, Direction direction) {
   const std::int64_t per_group_in = m.c / m.groups;
   if (m.kh * m.kw == 1) return false;
   if (per_group_in >= 16) return true;
-  switch (direction) {
-    case Direction::kForward:
-      return true;
-    case Direction::kInput:
-      return false;
-    case Direction::kWeight:
-      return per_group_in >= 3;
-  }
-  return false;
+  return direction != Direction::kInput && per_group_in >= 3;
 }
 
-// Note [Winograd convolution on oneDNN].
+// Note [Winograd convolution on oneDNN]: the shapes, and enough 4x4 output
+// tiles to repay the transformed weights' memory (36 floats per input and
+// output channel pair) when those leave the caches.
 bool winograd_fits(const Conv2dMeta& m, ScalarType dtype) {
-  return dtype == ScalarType::kFloat32 && m.kh == 3 && m.kw == 3 && m.sh == 1 && m.sw == 1 && m.dh == 1 &&
-         m.dw == 1 && (m.c / m.groups) % 16 == 0 && (m.o / m.groups) % 16 == 0;
+  const std::int64_t per_group_in = m.c / m.groups;
+  const std::int64_t per_group_out = m.o / m.groups;
+  if (dtype != ScalarType::kFloat32 || m.kh != 3 || m.kw != 3 || m.sh != 1 || m.sw != 1 || m.dh != 1 || m.dw != 1 ||
+      per_group_in % 16 != 0 || per_group_out % 16 != 0)
+    return false;
+  const std::int64_t tiles = m.n * ((m.oh + 3) / 4) * ((m.ow + 3) / 4);
+  return tiles >= kWinogradTiles || per_group_in * per_group_out <= kWinogradCachedWeights;
 }
 
 bool usable(const Conv2dMeta& m, ScalarType dtype) {

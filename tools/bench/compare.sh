@@ -11,7 +11,8 @@
 #                        at::set_num_threads(omp_get_max_threads()))
 #   MIN_TIME=0.5         --benchmark_min_time per benchmark, seconds
 #   PIN=""               a command prefix for both sides, e.g. 'taskset -c 0,1'
-#   OUT=""               a folder to keep the JSON of every run in
+#   OUT=""               a folder to keep the JSON and the log of every run in
+#   SIDES="wick torch"   the sides to run (SIDES=wick: wick's times alone)
 #
 # For each repetition the two sides run one after the other (wick first in
 # odd repetitions, libtorch first in even ones, so that a drift of the
@@ -29,6 +30,7 @@ reps="${REPS:-3}"
 threads="${THREADS:-$(nproc)}"
 min_time="${MIN_TIME:-0.5}"
 pin="${PIN:-}"
+sides="${SIDES:-wick torch}"
 [[ -x "$bench" ]] || { echo "compare.sh: $bench not found; build with -DWICK_BUILD_BENCH=ON" >&2; exit 2; }
 
 pattern=".*"
@@ -50,17 +52,17 @@ run_side() {  # side repetition
   # shellcheck disable=SC2086
   env OMP_NUM_THREADS="$threads" OMP_WAIT_POLICY=passive $pin "$bench" \
     --benchmark_filter="^${side}_(${pattern})" --benchmark_min_time="$min_time" \
-    --benchmark_out="$out/${side}_${rep}.json" --benchmark_out_format=json >/dev/null
+    --benchmark_out="$out/${side}_${rep}.json" --benchmark_out_format=json >"$out/${side}_${rep}.log" 2>&1 || {
+    echo "compare.sh: the $side side failed; its output:" >&2
+    cat "$out/${side}_${rep}.log" >&2
+    exit 1
+  }
 }
 
 for ((rep = 1; rep <= reps; ++rep)); do
-  if ((rep % 2 == 1)); then
-    run_side wick "$rep"
-    run_side torch "$rep"
-  else
-    run_side torch "$rep"
-    run_side wick "$rep"
-  fi
+  order="$sides"
+  ((rep % 2 == 1)) || order="$(echo "$sides" | tr ' ' '\n' | tac | tr '\n' ' ')"
+  for side in $order; do run_side "$side" "$rep"; done
   echo "compare.sh: repetition $rep of $reps done" >&2
 done
 

@@ -4,8 +4,10 @@
 output, r = 1..REPS) and prints one Markdown table: each work (the name
 without its wick_/torch_ prefix and without /real_time), the median time of
 each side over the repetitions, the median of the per-repetition ratios
-(wick / libtorch; below 1 wick is faster) and their spread (min-max).
-A wick benchmark without a libtorch twin gets a row of its own."""
+(wick / libtorch; below 1 wick is faster), their spread (min-max), and the
+ratio of the two sides' best times: on a machine that other work shares,
+load only ever adds time, so the best of each side is the steadier
+estimate. A wick benchmark without a libtorch twin gets a row of its own."""
 
 import json
 import statistics
@@ -44,17 +46,17 @@ def main():
     works = []
     for run in wick:
         works += [k for k in run if k not in works]
-    print("| work | wick | libtorch | ratio | spread |")
-    print("|---|---:|---:|---:|---|")
+    print("| work | wick | libtorch | ratio | spread | best / best |")
+    print("|---|---:|---:|---:|---|---:|")
     for work in works:
         w = [run[work] for run in wick if work in run]
         t = [run[work] for run in torch if work in run]
         ratios = [run_w[work] / run_t[work] for run_w, run_t in zip(wick, torch) if work in run_w and work in run_t]
         if not t:
-            print(f"| {work} | {fmt(statistics.median(w))} | — | — | — |")
+            print(f"| {work} | {fmt(statistics.median(w))} | — | — | — | — |")
             continue
         print(f"| {work} | {fmt(statistics.median(w))} | {fmt(statistics.median(t))} | "
-              f"{statistics.median(ratios):.2f} | {min(ratios):.2f}–{max(ratios):.2f} |")
+              f"{statistics.median(ratios):.2f} | {min(ratios):.2f}–{max(ratios):.2f} | {min(w) / min(t):.2f} |")
 
 
 if __name__ == "__main__":
