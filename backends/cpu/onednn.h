@@ -29,9 +29,9 @@
 /// result back, a pass over each tensor; an NCHW plan gets oneDNN's
 /// GEMM-based kernels and no reorder. Which wins was measured per direction
 /// (tools/bench/README.md, "Convolution"): a 1x1 kernel has too little work
-/// per byte to repay the reorders (NCHW 35% faster in all three
+/// per byte to repay the reorders (NCHW 1.3-1.5x faster in all three
 /// directions); with 16 or more input channels a group the blocked kernels
-/// win everywhere (25-40%); with fewer (the RGB first layer, DCGAN's
+/// win everywhere (1.3-2x); with fewer (the RGB first layer, DCGAN's
 /// single-channel images) the forward and the weight gradient win blocked
 /// from 3 channels on but lose with one (up to 50x for the weight
 /// gradient), and the input gradient loses 4x blocked. Where the preferred
@@ -42,7 +42,7 @@
 /// output channels in multiples of 16 a group (most of ResNet's and VGG's
 /// layers) run on oneDNN's Winograd F(4x4, 3x3) kernels (jit_wino_4x3),
 /// in all three directions: they do 4x fewer multiplications than the
-/// direct kernels and measured 1.7-2.3x faster on ResNet-50's 3x3 layers
+/// direct kernels and measured 1.5-2.5x faster on ResNet-50's 3x3 layers
 /// here (tools/bench/README.md). Each call transforms the weights, 36
 /// floats per pair of input and output channels: ResNet's 512 x 512 layer
 /// on one 7x7 image (four tiles) took 1.5-3x libtorch's direct time for
