@@ -58,7 +58,7 @@ void run(benchmark::State& state, const bench::ConvShape& s, std::int64_t n, Dir
   state.counters["flops"] = benchmark::Counter(s.flops(n), benchmark::Counter::kIsIterationInvariantRate);
 }
 
-const bool g_registered = [] {
+const bool kRegistered = [] {
   if (const char* env = std::getenv("WICK_BENCH_MKLDNN"); env != nullptr && std::string_view(env) == "0")
     wick::backends::set_mkldnn_enabled(false);
   const std::pair<const char*, Direction> directions[] = {

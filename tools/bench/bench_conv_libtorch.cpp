@@ -38,7 +38,7 @@ void run(benchmark::State& state, const bench::ConvShape& s, std::int64_t n, Dir
   state.counters["flops"] = benchmark::Counter(s.flops(n), benchmark::Counter::kIsIterationInvariantRate);
 }
 
-const bool g_registered = [] {
+const bool kRegistered = [] {
   const std::pair<const char*, Direction> directions[] = {
       {"conv_fwd", Direction::kForward}, {"conv_bwd_input", Direction::kInput}, {"conv_bwd_weight", Direction::kWeight}};
   for (const auto& [label, direction] : directions)
