@@ -1,6 +1,6 @@
 // tools/bench/bench_conv.cpp - convolution layers of ResNet-50 and DCGAN: forward and both backwards, float32.
 /// \file
-/// `wick_conv_fwd/<layer>/<batch>` is torch.conv2d; `wick_conv_bwd_input`
+/// `wick_conv_fwd/<layer>/<batch>` is torch.conv2d (`wick_conv_fwd_bf16/...` in bfloat16); `wick_conv_bwd_input`
 /// and `wick_conv_bwd_weight` are the internal operators autograd calls for
 /// the two gradients (aten.convolution2d_input_backward / _weight_backward).
 /// The twins in bench_conv_libtorch.cpp call at::conv2d and
@@ -31,12 +31,13 @@ using Backward = Tensor(const Tensor&, const Tensor&, IntArrayRef, IntArrayRef, 
 
 enum class Direction { kForward, kInput, kWeight };
 
-void run(benchmark::State& state, const bench::ConvShape& s, std::int64_t n, Direction direction) {
+void run(benchmark::State& state, const bench::ConvShape& s, std::int64_t n, Direction direction, bool bf16) {
   wick::init();
   wick::manual_seed(0);
-  const Tensor x = wick::randn({n, s.c, s.h, s.h});
-  const Tensor w = wick::randn({s.o, s.c, s.k, s.k});
-  const Tensor g = wick::randn({n, s.o, s.out(), s.out()});
+  const wick::ScalarType dtype = bf16 ? wick::ScalarType::kBFloat16 : wick::ScalarType::kFloat32;
+  const Tensor x = wick::randn({n, s.c, s.h, s.h}).to(dtype);
+  const Tensor w = wick::randn({s.o, s.c, s.k, s.k}).to(dtype);
+  const Tensor g = wick::randn({n, s.o, s.out(), s.out()}).to(dtype);
   const std::int64_t stride[] = {s.stride, s.stride};
   const std::int64_t pad[] = {s.pad, s.pad};
   const std::int64_t one[] = {1, 1};
@@ -63,12 +64,14 @@ const bool kRegistered = [] {
     wick::backends::set_mkldnn_enabled(false);
   const std::pair<const char*, Direction> directions[] = {
       {"conv_fwd", Direction::kForward}, {"conv_bwd_input", Direction::kInput}, {"conv_bwd_weight", Direction::kWeight}};
-  for (const auto& [label, direction] : directions)
-    for (const bench::ConvShape& s : bench::conv_shapes())
-      for (const std::int64_t n : bench::kConvBatches)
-        benchmark::RegisterBenchmark(bench::conv_bench_name("wick", label, s, n).c_str(), run, s, n, direction)
-            ->UseRealTime()
-            ->Unit(benchmark::kMillisecond);
+  for (const bool bf16 : {false, true})
+    for (const auto& [label, direction] : directions)
+      for (const bench::ConvShape& s : bench::conv_shapes())
+        for (const std::int64_t n : bench::kConvBatches)
+          benchmark::RegisterBenchmark(bench::conv_bench_name("wick", label, s, n, bf16).c_str(), run, s, n,
+                                       direction, bf16)
+              ->UseRealTime()
+              ->Unit(benchmark::kMillisecond);
   return true;
 }();
 

@@ -9,11 +9,12 @@ namespace {
 
 enum class Direction { kForward, kInput, kWeight };
 
-void run(benchmark::State& state, const bench::ConvShape& s, std::int64_t n, Direction direction) {
+void run(benchmark::State& state, const bench::ConvShape& s, std::int64_t n, Direction direction, bool bf16) {
   torch::manual_seed(0);
-  const at::Tensor x = torch::randn({n, s.c, s.h, s.h});
-  const at::Tensor w = torch::randn({s.o, s.c, s.k, s.k});
-  const at::Tensor g = torch::randn({n, s.o, s.out(), s.out()});
+  const at::ScalarType dtype = bf16 ? at::kBFloat16 : at::kFloat;
+  const at::Tensor x = torch::randn({n, s.c, s.h, s.h}).to(dtype);
+  const at::Tensor w = torch::randn({s.o, s.c, s.k, s.k}).to(dtype);
+  const at::Tensor g = torch::randn({n, s.o, s.out(), s.out()}).to(dtype);
   const std::vector<std::int64_t> stride = {s.stride, s.stride};
   const std::vector<std::int64_t> pad = {s.pad, s.pad};
   const std::vector<std::int64_t> one = {1, 1};
@@ -41,12 +42,14 @@ void run(benchmark::State& state, const bench::ConvShape& s, std::int64_t n, Dir
 const bool kRegistered = [] {
   const std::pair<const char*, Direction> directions[] = {
       {"conv_fwd", Direction::kForward}, {"conv_bwd_input", Direction::kInput}, {"conv_bwd_weight", Direction::kWeight}};
-  for (const auto& [label, direction] : directions)
-    for (const bench::ConvShape& s : bench::conv_shapes())
-      for (const std::int64_t n : bench::kConvBatches)
-        benchmark::RegisterBenchmark(bench::conv_bench_name("torch", label, s, n).c_str(), run, s, n, direction)
-            ->UseRealTime()
-            ->Unit(benchmark::kMillisecond);
+  for (const bool bf16 : {false, true})
+    for (const auto& [label, direction] : directions)
+      for (const bench::ConvShape& s : bench::conv_shapes())
+        for (const std::int64_t n : bench::kConvBatches)
+          benchmark::RegisterBenchmark(bench::conv_bench_name("torch", label, s, n, bf16).c_str(), run, s, n,
+                                       direction, bf16)
+              ->UseRealTime()
+              ->Unit(benchmark::kMillisecond);
   return true;
 }();
 

@@ -44,9 +44,10 @@ inline const std::vector<ConvShape>& conv_shapes() {
 
 inline constexpr std::int64_t kConvBatches[] = {1, 8};
 
-// "<side>_<direction>/<shape>/<batch>"
-inline std::string conv_bench_name(const char* side, const char* direction, const ConvShape& s, std::int64_t n) {
-  return std::string(side) + "_" + direction + "/" + s.name + "/" + std::to_string(n);
+// "<side>_<direction>[_bf16]/<shape>/<batch>"
+inline std::string conv_bench_name(const char* side, const char* direction, const ConvShape& s, std::int64_t n,
+                                   bool bf16) {
+  return std::string(side) + "_" + direction + (bf16 ? "_bf16/" : "/") + s.name + "/" + std::to_string(n);
 }
 
 }  // namespace bench
