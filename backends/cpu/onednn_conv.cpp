@@ -107,10 +107,16 @@ std::shared_ptr<const ConvPlan> build_plan(const PlanKey& key) {
   const memory::desc weights_plain =
       groups == 1 ? memory::desc({o, c, kh, kw}, dt, Tag::oihw)
                   : memory::desc({groups, o / groups, c / groups, kh, kw}, dt, Tag::goihw);
-  const memory::desc src_ask = key.blocked ? memory::desc({n, c, h, w}, dt, Tag::any) : src_plain;
-  const memory::desc dst_ask = key.blocked ? memory::desc({n, o, oh, ow}, dt, Tag::any) : dst_plain;
-  const memory::desc weights_ask(weights_plain.dims(), dt, Tag::any);
-  const memory::desc bias_desc({o}, dt, Tag::x);
+  // bfloat16 weight gradients are computed in float32, the reorders
+  // converting on the way in and rounding once on the way out: oneDNN 2.6's
+  // bfloat16 backward-weights kernels ran 5-40x slower than its float32
+  // ones here (tools/bench/README.md, "Convolution").
+  const memory::data_type compute =
+      key.direction == Direction::kWeight ? memory::data_type::f32 : dt;
+  const memory::desc src_ask({n, c, h, w}, compute, key.blocked ? Tag::any : Tag::nchw);
+  const memory::desc dst_ask({n, o, oh, ow}, compute, key.blocked ? Tag::any : Tag::nchw);
+  const memory::desc weights_ask(weights_plain.dims(), compute, Tag::any);
+  const memory::desc bias_desc({o}, compute, Tag::x);
   const memory::dims strides{q[9], q[10]};
   const memory::dims dilates{q[13] - 1, q[14] - 1};  // oneDNN counts the gaps
   // PyTorch's symmetric padding: oneDNN's output size, (in + l + r - span) / stride + 1, is then the meta function's.

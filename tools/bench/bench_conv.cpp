@@ -63,7 +63,9 @@ const bool kRegistered = [] {
   if (const char* env = std::getenv("WICK_BENCH_MKLDNN"); env != nullptr && std::string_view(env) == "0")
     wick::backends::set_mkldnn_enabled(false);
   const std::pair<const char*, Direction> directions[] = {
-      {"conv_fwd", Direction::kForward}, {"conv_bwd_input", Direction::kInput}, {"conv_bwd_weight", Direction::kWeight}};
+      {"conv_fwd", Direction::kForward},
+      {"conv_bwd_input", Direction::kInput},
+      {"conv_bwd_weight", Direction::kWeight}};
   for (const bool bf16 : {false, true})
     for (const auto& [label, direction] : directions)
       for (const bench::ConvShape& s : bench::conv_shapes())

@@ -41,7 +41,9 @@ void run(benchmark::State& state, const bench::ConvShape& s, std::int64_t n, Dir
 
 const bool kRegistered = [] {
   const std::pair<const char*, Direction> directions[] = {
-      {"conv_fwd", Direction::kForward}, {"conv_bwd_input", Direction::kInput}, {"conv_bwd_weight", Direction::kWeight}};
+      {"conv_fwd", Direction::kForward},
+      {"conv_bwd_input", Direction::kInput},
+      {"conv_bwd_weight", Direction::kWeight}};
   for (const bool bf16 : {false, true})
     for (const auto& [label, direction] : directions)
       for (const bench::ConvShape& s : bench::conv_shapes())
