@@ -21,10 +21,13 @@
 /// path of conv_ops.cpp, which float64 and float16 always take (oneDNN 2.6
 /// has no float64 convolution, and float16 only on AVX-512 FP16 CPUs).
 /// bfloat16 accumulates in float32 inside oneDNN and is rounded once, as
-/// the im2col path's widening does. Its weight gradient runs oneDNN's
+/// the im2col path's widening does. A blocked weight gradient over fewer
+/// than 4096 output positions (batch x height x width) runs oneDNN's
 /// float32 kernel on operands the reorders convert: 2.6's bfloat16
-/// backward-weights kernel took 8-65 ms on layers the float32 one does in
-/// 0.2-17 ms here (libtorch, on the same kernel, takes as long).
+/// backward-weights kernel took 5-65 ms there (DCGAN's layers, ResNet's
+/// 14x14 and 7x7 ones; libtorch, on the same kernel, takes as long) where
+/// the float32 one takes 0.2-21 ms, and over more positions it is up to 2x
+/// faster than float32.
 ///
 /// Layouts: oneDNN's direct kernels want channels in blocks of 16
 /// (nChw16c) and weights blocked to match; wick's tensors are NCHW. A

@@ -95,6 +95,10 @@ bool fast(const Pd& pd) {
   return !is_reference(pd.impl_info_str());
 }
 
+// Note [Convolution on oneDNN]: below this many output positions a
+// bfloat16 weight gradient runs on the float32 kernel.
+constexpr std::int64_t kBf16WeightPositions = 4096;
+
 // The plan for `key`, or null when oneDNN has no fast kernel for it (or refuses it).
 std::shared_ptr<const ConvPlan> build_plan(const PlanKey& key) {
   const auto& q = key.geometry;
@@ -107,12 +111,14 @@ std::shared_ptr<const ConvPlan> build_plan(const PlanKey& key) {
   const memory::desc weights_plain =
       groups == 1 ? memory::desc({o, c, kh, kw}, dt, Tag::oihw)
                   : memory::desc({groups, o / groups, c / groups, kh, kw}, dt, Tag::goihw);
-  // bfloat16 weight gradients are computed in float32, the reorders
-  // converting on the way in and rounding once on the way out: oneDNN 2.6's
-  // bfloat16 backward-weights kernels ran 5-40x slower than its float32
-  // ones here (tools/bench/README.md, "Convolution").
-  const memory::data_type compute =
-      key.direction == Direction::kWeight ? memory::data_type::f32 : dt;
+  // Blocked bfloat16 weight gradients over few output positions (n * oh *
+  // ow below kBf16WeightPositions) are computed in float32, the reorders
+  // converting on the way in and rounding once on the way out: there
+  // oneDNN 2.6's bfloat16 backward-weights kernel ran 5-40x slower than its
+  // float32 one; over more positions it is up to 2x faster (Note
+  // [Convolution on oneDNN]).
+  const bool widen = key.direction == Direction::kWeight && key.blocked && n * oh * ow < kBf16WeightPositions;
+  const memory::data_type compute = widen ? memory::data_type::f32 : dt;
   const memory::desc src_ask({n, c, h, w}, compute, key.blocked ? Tag::any : Tag::nchw);
   const memory::desc dst_ask({n, o, oh, ow}, compute, key.blocked ? Tag::any : Tag::nchw);
   const memory::desc weights_ask(weights_plain.dims(), compute, Tag::any);
