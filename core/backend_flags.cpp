@@ -1,4 +1,4 @@
-// core/backend_flags.cpp - the TF32 and cuDNN benchmark switches (Note [TF32] in wick/backends.h), and the CPU thread count.
+// core/backend_flags.cpp - the TF32, cuDNN benchmark and oneDNN switches (Note [TF32] in wick/backends.h), threads.
 /// \file
 #include <sched.h>
 
@@ -15,6 +15,8 @@ namespace {
 std::atomic<bool> g_matmul_tf32{false};
 std::atomic<bool> g_cudnn_tf32{true};
 std::atomic<bool> g_cudnn_benchmark{false};
+std::atomic<bool> g_mkldnn{true};
+std::atomic<bool> g_mkldnn_winograd{true};
 // "highest", "high" or "medium": an index into kPrecisions.
 std::atomic<int> g_precision{0};
 constexpr const char* kPrecisions[] = {"highest", "high", "medium"};
@@ -52,6 +54,10 @@ bool cudnn_allow_tf32() noexcept { return g_cudnn_tf32.load(std::memory_order_re
 void set_cudnn_allow_tf32(bool allow) noexcept { g_cudnn_tf32.store(allow, std::memory_order_relaxed); }
 bool cudnn_benchmark() noexcept { return g_cudnn_benchmark.load(std::memory_order_relaxed); }
 void set_cudnn_benchmark(bool benchmark) noexcept { g_cudnn_benchmark.store(benchmark, std::memory_order_relaxed); }
+bool mkldnn_enabled() noexcept { return g_mkldnn.load(std::memory_order_relaxed); }
+void set_mkldnn_enabled(bool enabled) noexcept { g_mkldnn.store(enabled, std::memory_order_relaxed); }
+bool mkldnn_winograd() noexcept { return g_mkldnn_winograd.load(std::memory_order_relaxed); }
+void set_mkldnn_winograd(bool allowed) noexcept { g_mkldnn_winograd.store(allowed, std::memory_order_relaxed); }
 
 }  // namespace backends
 

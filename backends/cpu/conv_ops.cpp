@@ -11,6 +11,8 @@
 /// adjoints of the forward in each of its arguments, so each operator's
 /// derivatives are the other two (dispatch/autograd_conv.cpp). The checks
 /// and the geometry are the meta functions' (dispatch/ops/meta_conv.cpp).
+/// float32 and bfloat16 run on oneDNN first where it has a kernel (Note
+/// [Convolution on oneDNN] in onednn.h); what it refuses comes here.
 #include <cblas.h>
 
 #include <algorithm>
@@ -23,6 +25,7 @@
 
 #include <wick/gen/torch_kernels.h>
 #include "loops.h"
+#include "onednn.h"
 
 namespace wick::cpu {
 namespace {
@@ -172,6 +175,7 @@ void for_each_image_range(const ConvGeometry& g, Fn&& fn) {
 void convolution2d(const Conv2dMeta& m, const Tensor& out, const Tensor& input, const Tensor& weight,
                    const std::optional<Tensor>& bias, IntArrayRef /*stride*/, IntArrayRef /*padding*/,
                    IntArrayRef /*dilation*/, std::int64_t /*groups*/) {
+  if (onednn_convolution(m, out, input, weight, bias)) return;
   const ConvGeometry g(m);
   const Widened wide(out);
   Tensor x = Widened::in(input).contiguous();
@@ -268,6 +272,7 @@ void conv_backward(const Conv2dMeta& m, const Tensor& out, const Tensor& grad, c
 
 void conv2d_backward(const Conv2dMeta& m, const Tensor& out, const Tensor& grad, const Tensor& other, IntArrayRef size,
                      IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation, std::int64_t groups, bool input) {
+  if (onednn_convolution_backward(m, out, grad, other, input)) return;
   input ? conv_backward<true>(m, out, grad, other, size, stride, padding, dilation, groups)
         : conv_backward<false>(m, out, grad, other, size, stride, padding, dilation, groups);
 }

@@ -95,7 +95,15 @@ inline void set_operand(char*& data, DimVector& strides, const Tensor& t, IntArr
   for (auto& s : strides) s *= item;
 }
 
-template <int N, typename Inner>
+// Note [Merged dims]
+// Off the flat path, adjacent dims that every operand steps through as one
+// (stride of the outer = stride of the inner * its size; size-1 dims drop
+// out) are merged first, so that a per-channel operand broadcast over
+// [N, C, H, W] runs rows of H * W elements rather than of W, and the rows
+// are split over the threads when the loop is long enough and the first
+// operand (the written one, for the elementwise loops that ask, kParallel)
+// has no broadcast dim: its rows are then disjoint.
+template <int N, bool kParallel = false, typename Inner>
 void for_each_element(IntArrayRef shape, const std::array<Tensor, N>& ops, Inner&& inner) {
   const std::int64_t numel = checked_numel(shape);  // an empty shape's other sizes may be anything
   if (numel == 0) return;
@@ -118,23 +126,56 @@ void for_each_element(IntArrayRef shape, const std::array<Tensor, N>& ops, Inner
   }
   Operands<N> o;
   for (int k = 0; k < N; ++k) set_operand(o.data[k], o.strides[k], ops[k], shape);
-  const std::size_t nd = shape.size();
-  const std::int64_t n_inner = shape[nd - 1];
-  for (int k = 0; k < N; ++k) inner_strides[k] = o.strides[k][nd - 1];
-  DimVector index(nd - 1, 0);
+  DimVector sizes;  // merged dims, outermost first
+  std::array<DimVector, N> strides;
+  for (std::size_t d = 0; d < shape.size(); ++d) {
+    if (shape[d] == 1) continue;
+    bool merge = !sizes.empty();
+    for (int k = 0; merge && k < N; ++k) merge = strides[k].back() == o.strides[k][d] * shape[d];
+    if (merge) {
+      sizes.back() *= shape[d];
+      for (int k = 0; k < N; ++k) strides[k].back() = o.strides[k][d];
+    } else {
+      sizes.push_back(shape[d]);
+      for (int k = 0; k < N; ++k) strides[k].push_back(o.strides[k][d]);
+    }
+  }
+  if (sizes.empty()) {  // a single element
+    sizes.push_back(1);
+    for (int k = 0; k < N; ++k) strides[k].push_back(0);
+  }
+  const std::size_t nd = sizes.size();
+  const std::int64_t n_inner = sizes[nd - 1];
+  for (int k = 0; k < N; ++k) inner_strides[k] = strides[k][nd - 1];
   const std::int64_t outer = numel / n_inner;
-  std::array<char*, N> ptrs;
-  for (std::int64_t it = 0; it < outer; ++it) {
-    for (int k = 0; k < N; ++k) {
-      char* p = o.data[k];
-      for (std::size_t d = 0; d + 1 < nd; ++d) p += index[d] * o.strides[k][d];
-      ptrs[k] = p;
-    }
-    inner(ptrs, n_inner, inner_strides);
+  // Rows [r0, r1) of the merged shape.
+  auto rows = [&](std::int64_t r0, std::int64_t r1) {
+    DimVector index(nd - 1, 0);
+    std::int64_t rest = r0;
     for (std::size_t d = nd - 1; d-- > 0;) {
-      if (++index[d] < shape[d]) break;
-      index[d] = 0;
+      index[d] = rest % sizes[d];
+      rest /= sizes[d];
     }
+    std::array<char*, N> ptrs;
+    for (std::int64_t it = r0; it < r1; ++it) {
+      for (int k = 0; k < N; ++k) {
+        char* p = o.data[k];
+        for (std::size_t d = 0; d + 1 < nd; ++d) p += index[d] * strides[k][d];
+        ptrs[k] = p;
+      }
+      inner(ptrs, n_inner, inner_strides);
+      for (std::size_t d = nd - 1; d-- > 0;) {
+        if (++index[d] < sizes[d]) break;
+        index[d] = 0;
+      }
+    }
+  };
+  bool split = kParallel && numel >= kGrainSize && outer > 1;
+  for (std::size_t d = 0; split && d < nd; ++d) split = strides[0][d] != 0;
+  if (split) {
+    parallel_for(outer, std::max<std::int64_t>(1, kGrainSize / n_inner), rows);
+  } else {
+    rows(0, outer);
   }
 }
 
@@ -212,7 +253,8 @@ template <typename Out, typename In, typename F>
 /// function that cannot throw (Note [Vector code paths]).
 template <typename Out, typename In, bool kVectorMath = false, typename F>
 void unary_loop(const Tensor& out, const Tensor& a, F f) {
-  for_each_element<2>(out.sizes(), {out, a}, [&](std::array<char*, 2> p, std::int64_t n, std::array<std::int64_t, 2> s) {
+  for_each_element<2, true>(out.sizes(), {out, a}, [&](std::array<char*, 2> p, std::int64_t n,
+                                                       std::array<std::int64_t, 2> s) {
     if (s[0] == sizeof(Out) && s[1] == sizeof(In)) {
       auto* o = reinterpret_cast<Out*>(p[0]);
       const auto* x = reinterpret_cast<const In*>(p[1]);
@@ -234,7 +276,8 @@ void unary_loop(const Tensor& out, const Tensor& a, F f) {
 /// runs and for a broadcast scalar operand.
 template <typename Out, typename In, typename F>
 void binary_loop(const Tensor& out, const Tensor& a, const Tensor& b, F f) {
-  for_each_element<3>(out.sizes(), {out, a, b}, [&](std::array<char*, 3> p, std::int64_t n, std::array<std::int64_t, 3> s) {
+  for_each_element<3, true>(out.sizes(), {out, a, b}, [&](std::array<char*, 3> p, std::int64_t n,
+                                                          std::array<std::int64_t, 3> s) {
     auto* o = reinterpret_cast<Out*>(p[0]);
     const auto* x = reinterpret_cast<const In*>(p[1]);
     const auto* y = reinterpret_cast<const In*>(p[2]);

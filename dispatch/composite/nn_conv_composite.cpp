@@ -384,13 +384,46 @@ Tensor adaptive_avg_pool1d_kernel(T input, IntArrayRef output_size) {
 }
 
 // Note [Transposed convolution as a convolution]
-// conv_transpose is the gradient of conv with respect to its input: the
-// input with stride - 1 zeros between its elements, padded by
-// dilation (k - 1) - padding on each side (a negative amount crops) and
-// output_padding more at the end, convolved at stride 1 with the weight
-// flipped in each spatial dim and its two channel dims swapped within each
-// group. So it runs on conv's kernels and takes its gradients from them;
-// the zeros cost stride^2 times the work of a direct kernel.
+// conv_transpose is the gradient of conv with respect to its input. In one
+// and two dims, with output_padding below the stride, it is exactly the
+// operator aten.convolution2d_input_backward of x with the weight as it is
+// (the output's size, fed to a convolution, gives back x's): one direct
+// kernel (oneDNN's backward-data where the build has it), whose
+// derivatives are conv's other two operators (dispatch/autograd/conv.cpp),
+// plus the bias. Otherwise (conv3d, integers, complex numbers, an
+// output_padding of at least the stride, allowed below the dilation) it
+// is a plain convolution: the input with stride - 1 zeros between its
+// elements, padded by dilation (k - 1) - padding on each side (a negative
+// amount crops) and output_padding more at the end, convolved at stride 1
+// with the weight flipped in each spatial dim and its two channel dims
+// swapped within each group; the zeros cost stride^2 times the work.
+// conv_transpose of a batched 3-D or 4-D floating x as convolution2d_input_backward
+// (Note [Transposed convolution as a convolution]); reach[i] is d (k - 1) - p.
+Tensor transposed_as_adjoint(T x, T weight, OptTensor bias, const Ints& stride, const Ints& padding,
+                             const Ints& dilation, std::int64_t groups, const Ints& reach, const Ints& output_padding) {
+  static const auto input_backward =
+      typed<Tensor(T, T, IntArrayRef, IntArrayRef, IntArrayRef, IntArrayRef, std::int64_t)>(
+          "aten.convolution2d_input_backward");
+  const char* op = "conv_transpose";
+  const bool one_dim = stride.size() == 1;
+  // As 2-D: a 1-D problem is one of height 1.
+  const Tensor x4 = one_dim ? x.unsqueeze(2) : x;
+  const Tensor w4 = one_dim ? weight.unsqueeze(2) : weight;
+  Ints s4 = one_dim ? Ints{1, stride[0]} : stride;
+  Ints p4 = one_dim ? Ints{0, padding[0]} : padding;
+  Ints d4 = one_dim ? Ints{1, dilation[0]} : dilation;
+  // The output's extent per dim: (in - 1) s + reach + output_padding + 1 - p, reach = d (k - 1) - p.
+  std::int64_t size[4] = {x4.sizes()[0], checked_mul(w4.sizes()[1], groups, op), 1, 1};
+  for (std::size_t i = 0; i < stride.size(); ++i) {
+    const std::size_t d = one_dim ? 3 : 2 + i;
+    const std::int64_t grown = checked_mul(x4.sizes()[static_cast<std::int64_t>(d)] - 1, stride[i], op);
+    size[d] = checked_add(checked_add(checked_sub(grown, padding[i], op), reach[i], op), output_padding[i] + 1, op);
+  }
+  Tensor out = input_backward.call(x4, w4, IntArrayRef(size, 4), s4, p4, d4, groups);
+  if (bias) out = add(out, bias->reshape({1, size[1], 1, 1}));
+  return one_dim ? out.squeeze(2) : out;
+}
+
 Tensor conv_transpose_nd(const char* op, std::size_t spatial, T input, T weight, OptTensor bias, IntArrayRef stride_arg,
                          IntArrayRef padding_arg, IntArrayRef output_padding_arg, std::int64_t groups,
                          IntArrayRef dilation_arg) {
@@ -473,6 +506,12 @@ Tensor conv_transpose_nd(const char* op, std::size_t spatial, T input, T weight,
   }
   WICK_CHECK(positive, RuntimeError, op, ": Given input size per channel: (", in_text,
              "). Calculated output size per channel: (", out_text, "). Output size is too small");
+  bool adjoint = spatial < 3 && is_floating(x.dtype());
+  for (std::size_t i = 0; i < spatial; ++i) adjoint = adjoint && output_padding[i] < stride[i];
+  if (adjoint) {
+    Tensor out = transposed_as_adjoint(x, weight, bias, stride, padding, dilation, groups, before, output_padding);
+    return batched ? out : out.squeeze(0);
+  }
   // stride - 1 zeros after each element but the last, dim by dim.
   for (std::size_t i = 0; i < spatial; ++i) {
     const std::int64_t s = stride[i];

@@ -1,4 +1,4 @@
-// wick/backends.h - switches of the backends' float32 math, as torch.backends offers them, and the CPU thread count.
+// wick/backends.h - switches of the backends' float32 math and oneDNN, as torch.backends has them; the thread count.
 /// \file
 /// Note [TF32]
 /// On Ampere and later GPUs, float32 products and convolutions can run on
@@ -38,6 +38,19 @@ WICK_API void set_cudnn_allow_tf32(bool allow) noexcept;
 /// torch.backends.cudnn.benchmark (default false): Note [cuDNN benchmark mode].
 [[nodiscard]] WICK_API bool cudnn_benchmark() noexcept;
 WICK_API void set_cudnn_benchmark(bool benchmark) noexcept;
+/// torch.backends.mkldnn.enabled (default true): whether the CPU backend may
+/// run convolutions on oneDNN where the build has it (Note [Convolution on
+/// oneDNN] in backends/cpu/onednn.h); off, they take the im2col + GEMM path.
+/// Results agree to rounding either way.
+[[nodiscard]] WICK_API bool mkldnn_enabled() noexcept;
+WICK_API void set_mkldnn_enabled(bool enabled) noexcept;
+/// Whether float32 3x3 stride-1 convolutions with channels in multiples of
+/// 16 a group may use oneDNN's Winograd F(4x4, 3x3) kernels (default true;
+/// wick's own switch, PyTorch has none): about twice as fast as the direct
+/// kernels, with rounding errors some ten times larger (Note [Winograd
+/// convolution on oneDNN] in backends/cpu/onednn.h). Off, they run direct.
+[[nodiscard]] WICK_API bool mkldnn_winograd() noexcept;
+WICK_API void set_mkldnn_winograd(bool allowed) noexcept;
 
 }  // namespace wick::backends
 
