@@ -31,18 +31,22 @@ namespace wick::backends {
 
 /// torch.backends.cuda.matmul.allow_tf32 (default false).
 [[nodiscard]] WICK_API bool cuda_matmul_allow_tf32() noexcept;
+/// Sets the switch above.
 WICK_API void set_cuda_matmul_allow_tf32(bool allow) noexcept;
 /// torch.backends.cudnn.allow_tf32 (default true).
 [[nodiscard]] WICK_API bool cudnn_allow_tf32() noexcept;
+/// Sets the switch above.
 WICK_API void set_cudnn_allow_tf32(bool allow) noexcept;
 /// torch.backends.cudnn.benchmark (default false): Note [cuDNN benchmark mode].
 [[nodiscard]] WICK_API bool cudnn_benchmark() noexcept;
+/// Sets the switch above.
 WICK_API void set_cudnn_benchmark(bool benchmark) noexcept;
 /// torch.backends.mkldnn.enabled (default true): whether the CPU backend may
 /// run convolutions on oneDNN where the build has it (Note [Convolution on
 /// oneDNN] in backends/cpu/onednn.h); off, they take the im2col + GEMM path.
 /// Results agree to rounding either way.
 [[nodiscard]] WICK_API bool mkldnn_enabled() noexcept;
+/// Sets the switch above.
 WICK_API void set_mkldnn_enabled(bool enabled) noexcept;
 /// Whether float32 3x3 stride-1 convolutions with channels in multiples of
 /// 16 a group may use oneDNN's Winograd F(4x4, 3x3) kernels (default true;
@@ -50,6 +54,7 @@ WICK_API void set_mkldnn_enabled(bool enabled) noexcept;
 /// kernels, with rounding errors some ten times larger (Note [Winograd
 /// convolution on oneDNN] in backends/cpu/onednn.h). Off, they run direct.
 [[nodiscard]] WICK_API bool mkldnn_winograd() noexcept;
+/// Sets the switch above.
 WICK_API void set_mkldnn_winograd(bool allowed) noexcept;
 
 }  // namespace wick::backends
