@@ -59,6 +59,7 @@
 namespace wick::nn {
 
 class Module;
+/// The holder of a built-in module (Note [Module holders]); defined below.
 template <class Impl>
 class ModuleHolder;
 
@@ -80,8 +81,8 @@ struct ForwardHookLists {
 /// What `load_state_dict` did not match: model keys absent from the input,
 /// and input keys the model has no place for.
 struct IncompatibleKeys {
-  std::vector<std::string> missing_keys;
-  std::vector<std::string> unexpected_keys;
+  std::vector<std::string> missing_keys;  ///< model keys that `state` did not contain
+  std::vector<std::string> unexpected_keys;  ///< keys of `state` that match no parameter or buffer of the model
 };
 
 /// A detached alias of `data` that requires grad when its dtype is floating
@@ -93,7 +94,9 @@ class WICK_API Parameter final {
  public:
   /// RuntimeError when `data` is undefined.
   explicit Parameter(Tensor data, bool requires_grad = true);
+  /// The wrapped tensor: a leaf that requires grad for floating-point data.
   [[nodiscard]] const Tensor& tensor() const noexcept { return tensor_; }
+  /// Converts to the wrapped tensor, so a Parameter passes wherever a Tensor does.
   operator const Tensor&() const noexcept { return tensor_; }  // NOLINT(implicit)
 
  private:
@@ -144,17 +147,24 @@ class WICK_API Module : public std::enable_shared_from_this<Module> {
   }
 
   // --- listing (registration order; shared tensors and modules once) --------
+  /// Every parameter, of this module and (with `recurse`, the default) of its
+  /// descendants; absent ones skipped, a tensor shared by modules listed once.
   [[nodiscard]] std::vector<Tensor> parameters(bool recurse = true) const;
   /// ("weight", w), ("fc1.weight", ...): names dotted with submodule paths.
   [[nodiscard]] std::vector<std::pair<std::string, Tensor>> named_parameters(bool recurse = true) const;
+  /// Every buffer (persistent or not), as parameters() lists parameters.
   [[nodiscard]] std::vector<Tensor> buffers(bool recurse = true) const;
+  /// (name, buffer) pairs with dotted names ("bn.running_mean"), as named_parameters().
   [[nodiscard]] std::vector<std::pair<std::string, Tensor>> named_buffers(bool recurse = true) const;
   /// Direct submodules (absent ones skipped).
   [[nodiscard]] std::vector<std::shared_ptr<Module>> children() const;
+  /// (name, module) pairs of the direct submodules; absent ones skipped, a shared one listed once.
   [[nodiscard]] std::vector<std::pair<std::string, std::shared_ptr<Module>>> named_children() const;
   /// This module first (named ""), then every descendant in pre-order. The
   /// pointer to this module does not own it when it is not held by a shared_ptr.
   [[nodiscard]] std::vector<std::shared_ptr<Module>> modules();
+  /// (dotted path, module) pairs: this module as "", then its descendants in
+  /// pre-order ("fc1", "block.conv"); a module reached twice is listed once.
   [[nodiscard]] std::vector<std::pair<std::string, std::shared_ptr<Module>>> named_modules();
   /// Parameter `name` ("weight" or a dotted path "fc1.weight"); undefined
   /// when registered absent. ValueError "'Net' object has no parameter 'x'"
@@ -168,7 +178,9 @@ class WICK_API Module : public std::enable_shared_from_this<Module> {
   // --- mode, conversion, gradients ------------------------------------------
   /// Sets training mode here and in every descendant.
   Module& train(bool on = true);
+  /// Sets evaluation mode here and in every descendant: train(false).
   Module& eval() { return train(false); }
+  /// True in training mode (the default for a new module), false after eval().
   [[nodiscard]] bool is_training() const noexcept { return training_; }
   /// Converts every floating-point parameter, buffer and parameter gradient
   /// to `dtype` in place (identity kept; integer tensors are left alone, as
@@ -210,6 +222,8 @@ class WICK_API Module : public std::enable_shared_from_this<Module> {
   autograd::RemovableHandle register_forward_pre_hook(ForwardPreHook hook);
   /// Runs `hook` after every call through Callable::operator().
   autograd::RemovableHandle register_forward_hook(ForwardHook hook);
+  /// True when a forward pre-hook or forward hook is registered: operator()
+  /// then takes the boxed path of Note [Module calls and hooks].
   [[nodiscard]] bool has_forward_hooks() const noexcept {
     return hooks_ != nullptr && (!hooks_->pre.empty() || !hooks_->post.empty());
   }
@@ -365,6 +379,9 @@ class Callable : public Module {
  public:
   // The return type is deduced (forward's, without reference): Derived is
   // still incomplete when this class is instantiated.
+  /// Calls `Derived::forward(args...)` and returns its result (without
+  /// reference); with hooks registered, runs them around it. TypeError when a
+  /// hook returns inputs or an output of the wrong kind or count.
   template <class... Args>
   auto operator()(Args&&... args) {
     if (!has_forward_hooks()) [[likely]] {
@@ -423,9 +440,12 @@ template <class Impl, class... Args>
 inline constexpr bool kFromOptions = std::is_constructible_v<typename OptionsOf<Impl>::Type, Args...>;
 }  // namespace detail
 
+/// A shared handle to an `Impl` module (`nn::Linear` holds a LinearImpl);
+/// see Note [Module holders]. Copies share the module.
 template <class Impl>
 class ModuleHolder {
  public:
+  /// The module class held (`LinearImpl` for `nn::Linear`).
   using ContainedType = Impl;
 
   /// A default-constructed module (only when Impl has a default constructor).
@@ -434,6 +454,7 @@ class ModuleHolder {
       : impl_(std::make_shared<Impl>()) {}
   /// Empty: assign a module later.
   ModuleHolder(std::nullptr_t) noexcept {}  // NOLINT(implicit)
+  /// Holds `impl` (shared with the caller; null gives an empty holder).
   ModuleHolder(std::shared_ptr<Impl> impl) noexcept : impl_(std::move(impl)) {}  // NOLINT(implicit)
   /// Impl(args...) when Impl has that constructor, else Impl(Impl::Options(args...)).
   template <class Head, class... Tail>
@@ -450,15 +471,20 @@ class ModuleHolder {
     }
   }
 
+  /// Member access to the module; RuntimeError "Accessing empty ModuleHolder" when empty.
   Impl* operator->() const { return get(); }
+  /// The module; RuntimeError "Accessing empty ModuleHolder" when empty.
   Impl& operator*() const { return *get(); }
   /// The module; RuntimeError when empty.
   [[nodiscard]] Impl* get() const {
     WICK_CHECK(impl_ != nullptr, RuntimeError, "Accessing empty ModuleHolder");
     return impl_.get();
   }
+  /// The shared pointer held (null when empty); never throws.
   [[nodiscard]] const std::shared_ptr<Impl>& ptr() const noexcept { return impl_; }
+  /// True when the holder holds no module (made from nullptr).
   [[nodiscard]] bool is_empty() const noexcept { return impl_ == nullptr; }
+  /// True when the holder holds a module.
   explicit operator bool() const noexcept { return impl_ != nullptr; }
   /// `std::shared_ptr<XImpl>` or any base of it (`std::shared_ptr<Module>`).
   template <class M>
@@ -483,6 +509,8 @@ class ModuleHolder {
   std::shared_ptr<Impl> impl_;
 };
 
+/// Prints the held module as `operator<<(std::ostream&, const Module&)` does
+/// (its repr()); RuntimeError "Accessing empty ModuleHolder" when empty.
 template <class Impl>
 std::ostream& operator<<(std::ostream& os, const ModuleHolder<Impl>& holder) {
   return os << static_cast<const Module&>(*holder);
@@ -509,8 +537,12 @@ namespace wick::nn::init {
 WICK_API Tensor uniform_(Tensor tensor, double a = 0.0, double b = 1.0);
 /// Normal with the given mean and standard deviation. RuntimeError when std < 0.
 WICK_API Tensor normal_(Tensor tensor, double mean = 0.0, double std = 1.0);
+/// Fills `tensor` with `value` in place and returns it; any dtype.
+/// RuntimeError "nn.init.constant_: the tensor is undefined" when undefined.
 WICK_API Tensor constant_(Tensor tensor, const Scalar& value);
+/// Fills `tensor` with 0 in place and returns it (constant_ with 0); any dtype.
 WICK_API Tensor zeros_(Tensor tensor);
+/// Fills `tensor` with 1 in place and returns it (constant_ with 1); any dtype.
 WICK_API Tensor ones_(Tensor tensor);
 /// The recommended gain for a nonlinearity: 1 for linear, conv*, sigmoid;
 /// 5/3 for tanh; sqrt(2) for relu; sqrt(2 / (1 + slope^2)) for leaky_relu
