@@ -138,6 +138,7 @@ struct RNNLayerWeights {
 };
 
 /// nn::RNN's module: an Elman RNN, h' = tanh or relu(x W_ih^T + b_ih + h W_hh^T + b_hh).
+/// The final state it returns:
 /// h_n of RNN and GRU, (h_n, c_n) of LSTM.
 class WICK_API RNNImpl : public Callable<RNNImpl> {
  public:
@@ -256,7 +257,8 @@ class WICK_API RNNCellImpl : public Callable<RNNCellImpl> {
   /// Refills every weight and bias uniformly in (-1/sqrt(hidden_size), 1/sqrt(hidden_size)).
   void reset_parameters();
   /// h' = tanh or relu(input W_ih^T + b_ih + hx W_hh^T + b_hh), shaped like hx.
-  /// ValueError "RNNCell: Expected input to be 1-D or 2-D but received 3-D tensor".
+  /// ValueError "RNNCell: Expected input to be 1-D or 2-D but received 3-D tensor"; an input
+  /// whose last dim is not input_size fails in the linear map (RuntimeError "... cannot be multiplied").
   Tensor forward(const Tensor& input, const Tensor& hx = Tensor());
   /// "10, 20" plus ", bias=False" and ", nonlinearity=relu" when they differ from the defaults.
   [[nodiscard]] std::string extra_repr() const override;
