@@ -40,17 +40,21 @@ namespace wick::data {
 /// One example, or a batch of them stacked along a new first dim. `target`
 /// is undefined for a dataset without targets.
 struct Example {
-  Tensor data;
-  Tensor target;
+  Tensor data;    ///< the input (a batch: stacked along dim 0)
+  Tensor target;  ///< the label or target; undefined when the dataset has none
 };
 
 /// The interface the loader reads: `size()` examples, numbered from 0.
 class WICK_API Dataset {
  public:
   Dataset() = default;
+  /// Datasets are values: copying one shares its tensors.
   Dataset(const Dataset&) = default;
+  /// Moves a dataset.
   Dataset(Dataset&&) = default;
+  /// Copy assignment; tensors are shared, not duplicated.
   Dataset& operator=(const Dataset&) = default;
+  /// Move assignment.
   Dataset& operator=(Dataset&&) = default;
   virtual ~Dataset() = default;
   /// The number of examples.
@@ -66,6 +70,8 @@ class WICK_API Dataset {
 /// (torchvision's transforms). `Normalize` is one.
 class WICK_API Transform {
  public:
+  /// Wraps `f`: a callable Example(Example), or Tensor(Tensor) applied to `data` alone. Other callables do
+  /// not compile.
   template <class F>
     requires(!std::same_as<std::remove_cvref_t<F>, Transform> &&
              (std::is_invocable_r_v<Example, const F&, Example> || std::is_invocable_r_v<Tensor, const F&, Tensor>))
@@ -95,6 +101,7 @@ class DatasetBase : public Dataset {
   /// A dataset whose example i is `transform(get(i))`, holding a copy of
   /// this one (or this one itself, moved, for a temporary).
   [[nodiscard]] TransformDataset map(Transform transform) const&;
+  /// As above, moving this temporary dataset into the result instead of copying it.
   [[nodiscard]] TransformDataset map(Transform transform) &&;
 };
 
@@ -128,12 +135,16 @@ TransformDataset DatasetBase<Self>::map(Transform transform) && {
 /// tensors" when their first dims differ; IndexError for a 0-dim tensor.
 class WICK_API TensorDataset final : public DatasetBase<TensorDataset> {
  public:
+  /// Rows of `data` and, when defined, of `target` (default: none). ValueError for an undefined `data`
+  /// or first dims that differ; IndexError for a 0-dim tensor.
   explicit TensorDataset(Tensor data, Tensor target = {});
   [[nodiscard]] std::int64_t size() const override { return size_; }
   /// Views of row `index` (negative indices count from the end, as in
   /// PyTorch); IndexError "index 5 is out of bounds for dimension 0 with size 5".
   [[nodiscard]] Example get(std::int64_t index) const override;
+  /// The data tensor, all rows.
   [[nodiscard]] const Tensor& data() const noexcept { return data_; }
+  /// The target tensor, all rows (undefined when there is none).
   [[nodiscard]] const Tensor& target() const noexcept { return target_; }
 
  private:
@@ -148,6 +159,7 @@ class WICK_API TensorDataset final : public DatasetBase<TensorDataset> {
 /// examples have a target and others not; stack's RuntimeError when shapes
 /// differ ("stack expects each tensor to be equal size, ...").
 struct WICK_API Stack {
+  /// One batch from `examples`; the errors above.
   [[nodiscard]] Example operator()(std::vector<Example> examples) const;
 };
 
@@ -164,7 +176,9 @@ class WICK_API Normalize {
  public:
   /// ValueError when mean and std are empty or differ in length.
   Normalize(std::vector<double> mean, std::vector<double> std);
+  /// One mean and std for every channel.
   Normalize(double mean, double std) : Normalize(std::vector<double>{mean}, std::vector<double>{std}) {}
+  /// Normalizes `image`, returning a new tensor; the errors above.
   [[nodiscard]] Tensor operator()(const Tensor& image) const;
   /// Normalizes `example.data`, leaving the target.
   [[nodiscard]] Example operator()(Example example) const;

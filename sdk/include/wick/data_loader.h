@@ -135,27 +135,33 @@ class WICK_API DataLoader final {
   /// The batches of one epoch (len(loader)): ceil(size / batch_size), or
   /// floor with drop_last.
   [[nodiscard]] std::int64_t size() const noexcept { return num_batches_; }
+  /// The dataset the loader reads (its own copy, or the shared one it was given).
   [[nodiscard]] const Dataset& dataset() const noexcept { return *dataset_; }
+  /// The options given to the constructor.
   [[nodiscard]] const DataLoaderOptions& options() const noexcept { return options_; }
 
   /// An input iterator over the batches of the current epoch.
   class WICK_API Iterator {
    public:
     // NOLINTBEGIN(readability-identifier-naming): the names std::iterator_traits reads
-    using iterator_category = std::input_iterator_tag;
-    using value_type = Example;
-    using difference_type = std::ptrdiff_t;
-    using pointer = Example*;
-    using reference = Example&;
+    using iterator_category = std::input_iterator_tag;  ///< a single-pass input iterator
+    using value_type = Example;                         ///< a batch
+    using difference_type = std::ptrdiff_t;             ///< required by std::iterator_traits
+    using pointer = Example*;                           ///< what operator-> returns
+    using reference = Example&;                         ///< what operator* returns
     // NOLINTEND(readability-identifier-naming)
 
     Iterator() = default;
+    /// The current batch (the iterator must not be at the end: not checked).
     [[nodiscard]] Example& operator*() const noexcept { return *current_; }
+    /// The current batch's address (null at the end).
     [[nodiscard]] Example* operator->() const noexcept { return current_.get(); }
     /// Moves to the next batch; rethrows a worker's exception (Note [Worker
     /// errors and shutdown]).
     Iterator& operator++();
+    /// Moves to the next batch, as the prefix form (returns nothing: an input iterator).
     void operator++(int) { ++*this; }
+    /// Whether the epoch has no more batches (after the last one, or after a rethrown error).
     [[nodiscard]] friend bool operator==(const Iterator& it, std::default_sentinel_t) noexcept {
       return it.current_ == nullptr;
     }
@@ -170,6 +176,7 @@ class WICK_API DataLoader final {
   /// Starts an epoch (ending any earlier one: its iterators must not be used
   /// again) and returns its first batch; rethrows a failure building it.
   [[nodiscard]] Iterator begin();
+  /// The end of an epoch, compared with an Iterator.
   [[nodiscard]] std::default_sentinel_t end() const noexcept { return {}; }
 
  private:

@@ -38,12 +38,14 @@ namespace wick::data {
 /// and a RuntimeError when the two files count different numbers.
 class WICK_API MNIST final : public DatasetBase<MNIST> {
  public:
+  /// Reads the training files (`train`, the default) or the test files from `root`; the errors above.
   explicit MNIST(const std::string& root, bool train = true);
   [[nodiscard]] std::int64_t size() const override { return labels_.size(0); }
   /// IndexError "index 60000 is out of bounds for dimension 0 with size 60000".
   [[nodiscard]] Example get(std::int64_t index) const override;
   /// All the images, uint8 [N, rows, cols], and the labels, int64 [N].
   [[nodiscard]] const Tensor& images() const noexcept { return images_; }
+  /// All the labels, int64 [N] (torchvision's `targets`).
   [[nodiscard]] const Tensor& targets() const noexcept { return labels_; }
 
  private:

@@ -30,13 +30,18 @@ namespace wick::autocast {
 
 /// torch.cuda.amp.GradScaler's arguments and defaults.
 struct GradScalerOptions {
-  double init_scale = 65536.0;
+  double init_scale = 65536.0;  ///< the first scale (default 2^16); ValueError unless > 0
+  /// Scale multiplier after growth_interval finite steps (default 2); ValueError unless > 1.
   double growth_factor = 2.0;
+  /// Scale multiplier after a step with inf/NaN gradients (default 0.5); ValueError unless in (0, 1).
   double backoff_factor = 0.5;
+  /// Finite steps in a row before the scale grows (default 2000); ValueError unless >= 1.
   std::int64_t growth_interval = 2000;
   bool enabled = true;  ///< false: scale() and update() do nothing, step() just steps
 };
 
+/// Scales the loss and unscales the gradients for float16 training, skipping
+/// the steps whose gradients overflowed (torch.cuda.amp.GradScaler).
 class WICK_API GradScaler final {
  public:
   /// ValueError for a scale or factor that is not positive, a growth factor
@@ -71,6 +76,7 @@ class WICK_API GradScaler final {
   [[nodiscard]] double get_scale() const noexcept { return scale_; }
   /// Whether the last unscale_ found an infinite or NaN gradient.
   [[nodiscard]] bool found_inf() const noexcept { return found_inf_; }
+  /// The options given to the constructor.
   [[nodiscard]] const GradScalerOptions& options() const noexcept { return options_; }
 
  private:

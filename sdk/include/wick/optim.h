@@ -58,31 +58,33 @@ using OptionList = std::vector<std::pair<std::string, Value>>;
 /// One parameter group to construct an optimizer from (torch.optim's
 /// {'params': [...], 'lr': ...}).
 struct ParamGroupSpec {
-  std::vector<Tensor> params;
-  OptionList options = {};
+  std::vector<Tensor> params;  ///< the group's parameters (defined leaf tensors; ValueError otherwise)
+  OptionList options = {};     ///< options overriding the optimizer's defaults for this group (default: none)
 };
 
 /// A parameter group: its parameters, its options, and the numbers
 /// schedulers add to it ("initial_lr", "max_lr", "min_lr", ...).
 template <class Options>
 struct ParamGroup {
-  std::vector<Tensor> params;
-  Options options;
-  std::map<std::string, double> extra;
+  std::vector<Tensor> params;           ///< the group's parameters, each listed once
+  Options options;                      ///< the group's own copy of the options (group['lr'], ...)
+  std::map<std::string, double> extra;  ///< numbers under names the optimizer has no option for
 };
 
 /// One parameter's optimizer state (torch's optimizer.state[p]): its step
 /// count (for the optimizers that keep one) and its named tensors, in the
 /// order they were created.
 struct WICK_API ParamState {
-  std::int64_t step = 0;
-  std::vector<std::pair<std::string, Tensor>> tensors;
+  std::int64_t step = 0;  ///< steps taken for this parameter (state['step']; stays 0 for SGD and LBFGS)
+  std::vector<std::pair<std::string, Tensor>> tensors;  ///< named state tensors, in creation order
 
   /// Whether nothing has been stored yet (before the parameter's first step).
   [[nodiscard]] bool empty() const noexcept { return tensors.empty() && step == 0; }
+  /// Whether a state tensor called `name` exists (PyTorch's `name in state[p]`).
   [[nodiscard]] bool contains(std::string_view name) const noexcept;
   /// The tensor called `name`; IndexError when there is none (PyTorch: KeyError).
   [[nodiscard]] const Tensor& at(std::string_view name) const;
+  /// The tensor called `name`, mutable; IndexError when there is none.
   [[nodiscard]] Tensor& at(std::string_view name);
   /// Stores `value` under `name`, replacing an entry of that name.
   Tensor& set(std::string_view name, Tensor value);
@@ -123,6 +125,7 @@ class WICK_API Optimizer {
 
   /// Every parameter, group by group.
   [[nodiscard]] std::vector<Tensor> params() const;
+  /// The number of parameter groups (len(optimizer.param_groups)).
   [[nodiscard]] std::size_t param_group_count() const { return group_count(); }
   /// Whether the optimizer has an option called `name` (PyTorch's
   /// `name in optimizer.defaults`).
@@ -136,12 +139,15 @@ class WICK_API Optimizer {
   /// Whether group `group` has an option or extra number called `name`
   /// (PyTorch's `name in group`).
   [[nodiscard]] bool group_has(std::size_t group, std::string_view name) const;
+  /// Group `group`'s learning rate (group['lr']). IndexError for a group out of range.
   [[nodiscard]] double lr(std::size_t group) const { return option(group, "lr").to_double(); }
+  /// Sets group `group`'s learning rate, used from the next step. IndexError for a group out of range.
   void set_lr(std::size_t group, double lr) { set_option(group, "lr", lr); }
 
   /// The state of parameter `p` (empty before its first step). ValueError
   /// when `p` is not one of the optimizer's parameters.
   [[nodiscard]] ParamState& state(const Tensor& p);
+  /// The state of parameter `p`, read-only. ValueError when `p` is not one of the optimizer's parameters.
   [[nodiscard]] const ParamState& state(const Tensor& p) const;
 
   /// The options and state (see OptimizerStateDict). The state tensors are
@@ -156,11 +162,14 @@ class WICK_API Optimizer {
   void load_state_dict(const OptimizerStateDict& state_dict);
 
  protected:
+  /// An optimizer with no groups yet; `counts_steps`: whether each parameter's state keeps a step count.
   explicit Optimizer(bool counts_steps) : counts_steps_(counts_steps) {}
 
   /// Adds the groups a constructor was given ("optimizer got an empty
   /// parameter list" when there are none).
   void init_groups(std::vector<Tensor> params);
+  /// Adds each of `groups` as add_param_group() does (its ValueErrors), after
+  /// "optimizer got an empty parameter list" when there are none.
   void init_groups(std::vector<ParamGroupSpec> groups);
 
   /// The update, called by step() under NoGradGuard after the closure ran.
@@ -173,9 +182,13 @@ class WICK_API Optimizer {
   [[nodiscard]] virtual bool state_has_param_shape(std::string_view name) const;
 
   // The typed groups, reached from the base (OptimizerWith implements these).
+  /// The number of parameter groups.
   [[nodiscard]] virtual std::size_t group_count() const = 0;
+  /// The parameters of group `group` (which must be in range: not checked).
   [[nodiscard]] virtual const std::vector<Tensor>& group_params(std::size_t group) const = 0;
+  /// The extra numbers of group `group` (which must be in range: not checked).
   [[nodiscard]] virtual std::map<std::string, double>& group_extra(std::size_t group) = 0;
+  /// The names of the optimizer's options, in declaration order.
   [[nodiscard]] virtual std::vector<std::string> option_names() const = 0;
   /// Reads field `name` of group `group` into *out; false when there is no such field.
   virtual bool get_field(std::size_t group, std::string_view name, Value* out) const = 0;
@@ -220,6 +233,7 @@ WICK_API void from_value(const Value& v, std::string_view name, std::optional<st
 template <class Options, bool kCountsSteps = true>
 class OptimizerWith : public Optimizer {
  public:
+  /// A parameter group with this optimizer's options.
   using Group = ParamGroup<Options>;
 
   /// One group of `params`, or parameter groups whose missing options come
@@ -231,8 +245,12 @@ class OptimizerWith : public Optimizer {
     check_options(defaults_);
     init_groups(std::move(params));
   }
+  /// Parameter groups written inline; as the std::vector<ParamGroupSpec> overload.
   OptimizerWith(std::initializer_list<ParamGroupSpec> groups, const Options& defaults = {})
       : OptimizerWith(std::vector<ParamGroupSpec>(groups), defaults) {}
+  /// Parameter groups whose missing options come from `defaults`. ValueError:
+  /// check_options's, "optimizer got an empty parameter list" for no groups,
+  /// add_param_group's for each group; TypeError for an option of the wrong kind.
   OptimizerWith(std::vector<ParamGroupSpec> groups, const Options& defaults = {})
       : Optimizer(kCountsSteps), defaults_(defaults) {
     check_options(defaults_);
@@ -241,6 +259,7 @@ class OptimizerWith : public Optimizer {
 
   /// The groups; changing an option takes effect on the next step.
   [[nodiscard]] std::vector<Group>& param_groups() noexcept { return groups_; }
+  /// The groups, read-only.
   [[nodiscard]] const std::vector<Group>& param_groups() const noexcept { return groups_; }
   /// The options given to the constructor (torch's optimizer.defaults).
   [[nodiscard]] const Options& defaults() const noexcept { return defaults_; }
@@ -258,24 +277,33 @@ class OptimizerWith : public Optimizer {
     }
   }
 
+  /// The number of groups.
   [[nodiscard]] std::size_t group_count() const override { return groups_.size(); }
+  /// The parameters of group `group` (unchecked index).
   [[nodiscard]] const std::vector<Tensor>& group_params(std::size_t group) const override {
     return groups_[group].params;
   }
+  /// The extra numbers of group `group` (unchecked index).
   [[nodiscard]] std::map<std::string, double>& group_extra(std::size_t group) override { return groups_[group].extra; }
+  /// The option names, as `Options::for_each_field` lists them.
   [[nodiscard]] std::vector<std::string> option_names() const override {
     std::vector<std::string> names;
     Options probe = defaults_;
     probe.for_each_field([&](const char* name, auto&) { names.emplace_back(name); });
     return names;
   }
+  /// Reads option `name` of group `group` into *out; false when Options has no such field.
   bool get_field(std::size_t group, std::string_view name, Value* out) const override {
     Options copy = groups_[group].options;
     return read_field(copy, name, out);
   }
+  /// Writes option `name` of group `group`; false when Options has no such field, TypeError for a
+  /// value of the wrong kind.
   bool set_field(std::size_t group, std::string_view name, const Value& value) override {
     return write_field(groups_[group].options, name, value);
   }
+  /// Appends a group with the defaults, then `options` applied: an option name sets that field, any
+  /// other name is stored in `extra` (TypeError when its value is not a number or of the wrong kind).
   void push_group(std::vector<Tensor> params, const OptionList& options) override {
     Group group{std::move(params), defaults_, {}};
     for (const auto& [name, value] : options) {
@@ -284,8 +312,8 @@ class OptimizerWith : public Optimizer {
     groups_.push_back(std::move(group));
   }
 
-  std::vector<Group> groups_;
-  Options defaults_;
+  std::vector<Group> groups_;  ///< the parameter groups, in the order they were added
+  Options defaults_;           ///< the options given to the constructor
 
  private:
   static bool read_field(Options& options, std::string_view name, Value* out) {
@@ -313,13 +341,14 @@ class OptimizerWith : public Optimizer {
 /// Hyper-parameters of SGD (the names and defaults of torch.optim.SGD; `lr`
 /// has no default).
 struct SGDOptions {
-  double lr;
-  double momentum = 0;
-  double dampening = 0;
-  double weight_decay = 0;
-  bool nesterov = false;
-  bool maximize = false;
+  double lr;                ///< learning rate (required; 0 when left out of an initializer); ValueError if < 0
+  double momentum = 0;      ///< momentum factor (default 0: none); ValueError if < 0
+  double dampening = 0;     ///< dampening of the momentum (default 0)
+  double weight_decay = 0;  ///< L2 penalty added to the gradient (default 0); ValueError if < 0
+  bool nesterov = false;    ///< Nesterov momentum (default false); needs momentum > 0 and dampening 0
+  bool maximize = false;    ///< maximize the objective instead of minimizing it (default false)
 
+  /// Calls f(name, field) for each option, in declaration order (the by-name access of Optimizer).
   template <class F>
   void for_each_field(F&& f) {
     f("lr", lr);
@@ -350,7 +379,10 @@ class WICK_API SGD final : public OptimizerWith<SGDOptions, /*kCountsSteps=*/fal
   /// list", "can't optimize a non-leaf Tensor" (and for an undefined one). A
   /// parameter listed twice is kept once.
   SGD(std::vector<Tensor> params, SGDOptions options);
+  /// Parameter groups written inline; their missing options come from `options`. Errors as above.
   SGD(std::initializer_list<ParamGroupSpec> groups, SGDOptions options);
+  /// Parameter groups whose missing options come from `options`. Errors as above, TypeError for an
+  /// option of the wrong kind.
   SGD(std::vector<ParamGroupSpec> groups, SGDOptions options);
 
   /// The defaults (SGD's name for defaults()).

@@ -31,13 +31,15 @@ namespace wick::optim {
 
 /// Hyper-parameters of Adam (the names and defaults of torch.optim.Adam).
 struct AdamOptions {
-  double lr = 1e-3;
+  double lr = 1e-3;  ///< learning rate (default 1e-3); ValueError if < 0
+  /// Running-average coefficients of g and g^2 (default {0.9, 0.999}); ValueError unless in [0, 1).
   std::array<double, 2> betas = {0.9, 0.999};
-  double eps = 1e-8;
-  double weight_decay = 0;
-  bool amsgrad = false;
-  bool maximize = false;
+  double eps = 1e-8;        ///< added to the denominator (default 1e-8); ValueError if < 0
+  double weight_decay = 0;  ///< L2 penalty added to the gradient (default 0); ValueError if < 0
+  bool amsgrad = false;     ///< use the maximum of past squared averages, AMSGrad (default false)
+  bool maximize = false;    ///< maximize the objective instead of minimizing it (default false)
 
+  /// Calls f(name, field) for each option, in declaration order (the by-name access of Optimizer).
   template <class F>
   void for_each_field(F&& f) {
     f("lr", lr);
@@ -67,13 +69,15 @@ class WICK_API Adam final : public OptimizerWith<AdamOptions> {
 
 /// Hyper-parameters of AdamW (the names and defaults of torch.optim.AdamW).
 struct AdamWOptions {
-  double lr = 1e-3;
+  double lr = 1e-3;  ///< learning rate (default 1e-3); ValueError if < 0
+  /// Running-average coefficients of g and g^2 (default {0.9, 0.999}); ValueError unless in [0, 1).
   std::array<double, 2> betas = {0.9, 0.999};
-  double eps = 1e-8;
-  double weight_decay = 1e-2;
-  bool amsgrad = false;
-  bool maximize = false;
+  double eps = 1e-8;           ///< added to the denominator (default 1e-8); ValueError if < 0
+  double weight_decay = 1e-2;  ///< decoupled weight decay factor (default 1e-2); ValueError if < 0
+  bool amsgrad = false;        ///< use the maximum of past squared averages, AMSGrad (default false)
+  bool maximize = false;       ///< maximize the objective instead of minimizing it (default false)
 
+  /// Calls f(name, field) for each option, in declaration order (the by-name access of Optimizer).
   template <class F>
   void for_each_field(F&& f) {
     f("lr", lr);
@@ -101,14 +105,15 @@ class WICK_API AdamW final : public OptimizerWith<AdamWOptions> {
 
 /// Hyper-parameters of RMSprop (the names and defaults of torch.optim.RMSprop).
 struct RMSpropOptions {
-  double lr = 1e-2;
-  double alpha = 0.99;
-  double eps = 1e-8;
-  double weight_decay = 0;
-  double momentum = 0;
-  bool centered = false;
-  bool maximize = false;
+  double lr = 1e-2;         ///< learning rate (default 1e-2); ValueError if < 0
+  double alpha = 0.99;      ///< smoothing constant of the squared average (default 0.99); ValueError if < 0
+  double eps = 1e-8;        ///< added to the denominator (default 1e-8); ValueError if < 0
+  double weight_decay = 0;  ///< L2 penalty added to the gradient (default 0); ValueError if < 0
+  double momentum = 0;      ///< momentum factor (default 0: none); ValueError if < 0
+  bool centered = false;    ///< normalize by the estimated variance of the gradient (default false)
+  bool maximize = false;    ///< maximize the objective instead of minimizing it (default false)
 
+  /// Calls f(name, field) for each option, in declaration order (the by-name access of Optimizer).
   template <class F>
   void for_each_field(F&& f) {
     f("lr", lr);
@@ -139,13 +144,14 @@ class WICK_API RMSprop final : public OptimizerWith<RMSpropOptions> {
 
 /// Hyper-parameters of Adagrad (the names and defaults of torch.optim.Adagrad).
 struct AdagradOptions {
-  double lr = 1e-2;
-  double lr_decay = 0;
-  double weight_decay = 0;
-  double initial_accumulator_value = 0;
-  double eps = 1e-10;
-  bool maximize = false;
+  double lr = 1e-2;                      ///< learning rate (default 1e-2); ValueError if < 0
+  double lr_decay = 0;                   ///< learning-rate decay per step (default 0); ValueError if < 0
+  double weight_decay = 0;               ///< L2 penalty added to the gradient (default 0); ValueError if < 0
+  double initial_accumulator_value = 0;  ///< starting value of the "sum" state (default 0); ValueError if < 0
+  double eps = 1e-10;                    ///< added to the denominator (default 1e-10); ValueError if < 0
+  bool maximize = false;                 ///< maximize the objective instead of minimizing it (default false)
 
+  /// Calls f(name, field) for each option, in declaration order (the by-name access of Optimizer).
   template <class F>
   void for_each_field(F&& f) {
     f("lr", lr);
@@ -167,7 +173,10 @@ class WICK_API Adagrad final : public OptimizerWith<AdagradOptions> {
  public:
   /// ValueError: check_options's, then as SGD's constructor.
   explicit Adagrad(std::vector<Tensor> params, AdagradOptions options = {});
+  /// Parameter groups written inline; their missing options come from `options`. Errors as above.
   Adagrad(std::initializer_list<ParamGroupSpec> groups, AdagradOptions options = {});
+  /// Parameter groups whose missing options come from `options`. Errors as above, TypeError for an
+  /// option of the wrong kind.
   Adagrad(std::vector<ParamGroupSpec> groups, AdagradOptions options = {});
 
  private:
@@ -177,12 +186,13 @@ class WICK_API Adagrad final : public OptimizerWith<AdagradOptions> {
 
 /// Hyper-parameters of Adadelta (the names and defaults of torch.optim.Adadelta).
 struct AdadeltaOptions {
-  double lr = 1.0;
-  double rho = 0.9;
-  double eps = 1e-6;
-  double weight_decay = 0;
-  bool maximize = false;
+  double lr = 1.0;          ///< factor applied to the delta (default 1.0); ValueError if < 0
+  double rho = 0.9;         ///< coefficient of the running averages (default 0.9); ValueError unless in [0, 1]
+  double eps = 1e-6;        ///< added inside the square roots (default 1e-6); ValueError if < 0
+  double weight_decay = 0;  ///< L2 penalty added to the gradient (default 0); ValueError if < 0
+  bool maximize = false;    ///< maximize the objective instead of minimizing it (default false)
 
+  /// Calls f(name, field) for each option, in declaration order (the by-name access of Optimizer).
   template <class F>
   void for_each_field(F&& f) {
     f("lr", lr);
@@ -210,12 +220,14 @@ class WICK_API Adadelta final : public OptimizerWith<AdadeltaOptions> {
 
 /// Hyper-parameters of Adamax (the names and defaults of torch.optim.Adamax).
 struct AdamaxOptions {
-  double lr = 2e-3;
+  double lr = 2e-3;  ///< learning rate (default 2e-3); ValueError if < 0
+  /// Coefficients of the average and the infinity norm (default {0.9, 0.999}); ValueError unless in [0, 1).
   std::array<double, 2> betas = {0.9, 0.999};
-  double eps = 1e-8;
-  double weight_decay = 0;
-  bool maximize = false;
+  double eps = 1e-8;        ///< added to |g| (default 1e-8); ValueError if < 0
+  double weight_decay = 0;  ///< L2 penalty added to the gradient (default 0); ValueError if < 0
+  bool maximize = false;    ///< maximize the objective instead of minimizing it (default false)
 
+  /// Calls f(name, field) for each option, in declaration order (the by-name access of Optimizer).
   template <class F>
   void for_each_field(F&& f) {
     f("lr", lr);
@@ -241,12 +253,14 @@ class WICK_API Adamax final : public OptimizerWith<AdamaxOptions> {
 
 /// Hyper-parameters of NAdam (the names and defaults of torch.optim.NAdam).
 struct NAdamOptions {
-  double lr = 2e-3;
+  double lr = 2e-3;  ///< learning rate (default 2e-3); ValueError if < 0
+  /// Running-average coefficients of g and g^2 (default {0.9, 0.999}); ValueError unless in [0, 1).
   std::array<double, 2> betas = {0.9, 0.999};
-  double eps = 1e-8;
-  double weight_decay = 0;
-  double momentum_decay = 4e-3;
+  double eps = 1e-8;             ///< added to the denominator (default 1e-8); ValueError if < 0
+  double weight_decay = 0;       ///< L2 penalty added to the gradient (default 0); ValueError if < 0
+  double momentum_decay = 4e-3;  ///< decay of the momentum schedule mu_t (default 4e-3); ValueError if < 0
 
+  /// Calls f(name, field) for each option, in declaration order (the by-name access of Optimizer).
   template <class F>
   void for_each_field(F&& f) {
     f("lr", lr);
@@ -273,11 +287,13 @@ class WICK_API NAdam final : public OptimizerWith<NAdamOptions> {
 
 /// Hyper-parameters of RAdam (the names and defaults of torch.optim.RAdam).
 struct RAdamOptions {
-  double lr = 1e-3;
+  double lr = 1e-3;  ///< learning rate (default 1e-3); ValueError if < 0
+  /// Running-average coefficients of g and g^2 (default {0.9, 0.999}); ValueError unless in [0, 1).
   std::array<double, 2> betas = {0.9, 0.999};
-  double eps = 1e-8;
-  double weight_decay = 0;
+  double eps = 1e-8;        ///< added to the denominator (default 1e-8); ValueError if < 0
+  double weight_decay = 0;  ///< L2 penalty added to the gradient (default 0); ValueError if < 0
 
+  /// Calls f(name, field) for each option, in declaration order (the by-name access of Optimizer).
   template <class F>
   void for_each_field(F&& f) {
     f("lr", lr);
@@ -304,14 +320,16 @@ class WICK_API RAdam final : public OptimizerWith<RAdamOptions> {
 /// 1.13: tolerance_grad is 1e-7; max_eval unset means max_iter * 5 / 4, which
 /// the constructor stores).
 struct LBFGSOptions {
-  double lr = 1;
-  std::int64_t max_iter = 20;
+  double lr = 1;               ///< learning rate, the step length of the fixed step (default 1)
+  std::int64_t max_iter = 20;  ///< iterations per step() (default 20)
+  /// Closure evaluations per step() (default unset: max_iter * 5 / 4).
   std::optional<std::int64_t> max_eval = std::nullopt;
-  double tolerance_grad = 1e-7;
-  double tolerance_change = 1e-9;
-  std::int64_t history_size = 100;
+  double tolerance_grad = 1e-7;     ///< stop when the largest |gradient| is at most this (default 1e-7)
+  double tolerance_change = 1e-9;   ///< stop when the loss or the step changes by less (default 1e-9)
+  std::int64_t history_size = 100;  ///< number of past updates kept (default 100)
   std::optional<std::string> line_search_fn = std::nullopt;  ///< unset, or "strong_wolfe"
 
+  /// Calls f(name, field) for each option, in declaration order (the by-name access of Optimizer).
   template <class F>
   void for_each_field(F&& f) {
     f("lr", lr);
@@ -341,7 +359,10 @@ class WICK_API LBFGS final : public OptimizerWith<LBFGSOptions, /*kCountsSteps=*
   /// support per-parameter options (parameter groups)", as SGD's for the
   /// parameters.
   explicit LBFGS(std::vector<Tensor> params, LBFGSOptions options = {});
+  /// Parameter groups written inline; exactly one is accepted. Errors as above.
   LBFGS(std::initializer_list<ParamGroupSpec> groups, LBFGSOptions options = {});
+  /// Parameter groups; exactly one is accepted (ValueError "LBFGS doesn't support per-parameter
+  /// options (parameter groups)" for more), the others' errors as above.
   LBFGS(std::vector<ParamGroupSpec> groups, LBFGSOptions options = {});
 
  private:
