@@ -140,7 +140,8 @@ using LogSoftmaxOptions = SoftmaxOptions;
 using SoftminOptions = SoftmaxOptions;
 /// PReLU's options: num_parameters (default 1) and init (default 0.25).
 struct PReLUOptions {
-  /// Number of learned slopes: 1, or the number of input channels (dim 1); must be positive (ValueError from the constructor).
+  /// Number of learned slopes: 1, or the number of input channels (dim 1); must be positive (ValueError from the
+  /// constructor).
   WICK_ARG(std::int64_t, num_parameters) = 1;
   /// The initial value of every slope (default 0.25).
   WICK_ARG(double, init) = 0.25;
@@ -186,7 +187,8 @@ WICK_NN_ACTIVATION(LeakyReLU, LeakyReLUOptions);
 WICK_NN_ACTIVATION(ELU, ELUOptions);
 /// CELU: max(0, x) + min(0, alpha * (exp(x / alpha) - 1)) (F::celu).
 WICK_NN_ACTIVATION(CELU, CELUOptions);
-/// RReLU: leaky ReLU with a slope drawn from uniform(lower, upper) per element while training, (lower + upper) / 2 in eval (F::rrelu).
+/// RReLU: leaky ReLU with a slope drawn from uniform(lower, upper) per element while training, (lower + upper) / 2 in
+/// eval (F::rrelu).
 WICK_NN_ACTIVATION(RReLU, RReLUOptions);
 /// Hardtanh: x clamped to [min_val, max_val] (F::hardtanh).
 WICK_NN_ACTIVATION(Hardtanh, HardtanhOptions);
@@ -246,7 +248,8 @@ class WICK_API PReLUImpl : public Callable<PReLUImpl> {
   explicit PReLUImpl(const PReLUOptions& options = {});
   /// Fills weight with options.init().
   void reset_parameters();
-  /// F::prelu(input, weight); a num_parameters other than 1 that does not match the input's channels is a RuntimeError from F::prelu.
+  /// F::prelu(input, weight); a num_parameters other than 1 that does not match the input's channels is a RuntimeError
+  /// from F::prelu.
   Tensor forward(const Tensor& input);
   [[nodiscard]] std::string extra_repr() const override;
   /// The options the module was built with.

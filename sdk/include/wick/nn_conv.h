@@ -25,7 +25,8 @@
 namespace wick::nn {
 
 template <std::size_t D>
-/// ConvNd's options: channels, kernel_size, stride (1), padding (0), dilation (1), groups (1), bias (true), padding_mode ("zeros").
+/// ConvNd's options: channels, kernel_size, stride (1), padding (0), dilation (1), groups (1), bias (true),
+/// padding_mode ("zeros").
 struct ConvOptions {
   /// The input and output channels and the kernel size; the rest take their defaults.
   ConvOptions(std::int64_t in_channels, std::int64_t out_channels, ExpandingArray<D> kernel_size)
@@ -42,7 +43,8 @@ struct ConvOptions {
   WICK_ARG(ConvPadding<D>, padding) = 0;
   /// Spacing between kernel elements (default 1).
   WICK_ARG(ExpandingArray<D>, dilation) = 1;
-  /// Number of blocked connections from input to output channels (default 1); not positive is a ValueError "groups must be a positive integer".
+  /// Number of blocked connections from input to output channels (default 1); not positive is a ValueError "groups must
+  /// be a positive integer".
   WICK_ARG(std::int64_t, groups) = 1;
   /// Whether to learn an additive bias (default true); false leaves `bias` undefined.
   WICK_ARG(bool, bias) = true;
@@ -57,7 +59,8 @@ using Conv2dOptions = ConvOptions<2>;
 using Conv3dOptions = ConvOptions<3>;
 
 template <std::size_t D>
-/// ConvTransposeNd's options: channels, kernel_size, stride (1), padding (0), output_padding (0), groups (1), bias (true), dilation (1), padding_mode ("zeros").
+/// ConvTransposeNd's options: channels, kernel_size, stride (1), padding (0), output_padding (0), groups (1), bias
+/// (true), dilation (1), padding_mode ("zeros").
 struct ConvTransposeOptions {
   /// The input and output channels and the kernel size; the rest take their defaults.
   ConvTransposeOptions(std::int64_t in_channels, std::int64_t out_channels, ExpandingArray<D> kernel_size)
@@ -72,9 +75,11 @@ struct ConvTransposeOptions {
   WICK_ARG(ExpandingArray<D>, stride) = 1;
   /// dilation * (kernel_size - 1) - padding zeros are added on both sides of each spatial dim of the input (default 0).
   WICK_ARG(ExpandingArray<D>, padding) = 0;
-  /// Extra size added to one side of each spatial dim of the output (default 0); must be smaller than stride or dilation (a RuntimeError from the functional otherwise).
+  /// Extra size added to one side of each spatial dim of the output (default 0); must be smaller than stride or
+  /// dilation (a RuntimeError from the functional otherwise).
   WICK_ARG(ExpandingArray<D>, output_padding) = 0;
-  /// Number of blocked connections from input to output channels (default 1); not positive is a ValueError "groups must be a positive integer".
+  /// Number of blocked connections from input to output channels (default 1); not positive is a ValueError "groups must
+  /// be a positive integer".
   WICK_ARG(std::int64_t, groups) = 1;
   /// Whether to learn an additive bias (default true); false leaves `bias` undefined.
   WICK_ARG(bool, bias) = true;
@@ -105,17 +110,23 @@ using ConvTranspose3dOptions = ConvTransposeOptions<3>;
   };                                                          \
   WICK_MODULE(Name)
 
-/// Conv1d over (N, C, L) or (C, L) inputs; the constructor raises ValueError for bad options, forward a RuntimeError from F::conv1d for a mismatched input.
+/// Conv1d over (N, C, L) or (C, L) inputs; the constructor raises ValueError for bad options, forward a RuntimeError
+/// from F::conv1d for a mismatched input.
 WICK_NN_CONV(Conv1d, Conv1dOptions);
-/// Conv2d over (N, C, H, W) or (C, H, W) inputs; the constructor raises ValueError for bad options, forward a RuntimeError from F::conv2d for a mismatched input.
+/// Conv2d over (N, C, H, W) or (C, H, W) inputs; the constructor raises ValueError for bad options, forward a
+/// RuntimeError from F::conv2d for a mismatched input.
 WICK_NN_CONV(Conv2d, Conv2dOptions);
-/// Conv3d over (N, C, D, H, W) or (C, D, H, W) inputs; the constructor raises ValueError for bad options, forward a RuntimeError from F::conv3d for a mismatched input.
+/// Conv3d over (N, C, D, H, W) or (C, D, H, W) inputs; the constructor raises ValueError for bad options, forward a
+/// RuntimeError from F::conv3d for a mismatched input.
 WICK_NN_CONV(Conv3d, Conv3dOptions);
-/// ConvTranspose1d (F::conv_transpose1d); ValueError from the constructor for bad channels or groups, or a padding_mode other than "zeros".
+/// ConvTranspose1d (F::conv_transpose1d); ValueError from the constructor for bad channels or groups, or a padding_mode
+/// other than "zeros".
 WICK_NN_CONV(ConvTranspose1d, ConvTranspose1dOptions);
-/// ConvTranspose2d (F::conv_transpose2d); ValueError from the constructor for bad channels or groups, or a padding_mode other than "zeros".
+/// ConvTranspose2d (F::conv_transpose2d); ValueError from the constructor for bad channels or groups, or a padding_mode
+/// other than "zeros".
 WICK_NN_CONV(ConvTranspose2d, ConvTranspose2dOptions);
-/// ConvTranspose3d (F::conv_transpose3d); ValueError from the constructor for bad channels or groups, or a padding_mode other than "zeros".
+/// ConvTranspose3d (F::conv_transpose3d); ValueError from the constructor for bad channels or groups, or a padding_mode
+/// other than "zeros".
 WICK_NN_CONV(ConvTranspose3d, ConvTranspose3dOptions);
 #undef WICK_NN_CONV
 
@@ -146,7 +157,8 @@ using MaxPool2dOptions = MaxPoolOptions<2>;
 using MaxPool3dOptions = MaxPoolOptions<3>;
 
 template <std::size_t D>
-/// AvgPoolNd's options: kernel_size, stride (default kernel_size), padding (0), ceil_mode (false), count_include_pad (true), divisor_override.
+/// AvgPoolNd's options: kernel_size, stride (default kernel_size), padding (0), ceil_mode (false), count_include_pad
+/// (true), divisor_override.
 struct AvgPoolOptions {
   /// The window size; stride starts equal to it.
   AvgPoolOptions(ExpandingArray<D> kernel_size)  // NOLINT(implicit)
@@ -207,29 +219,41 @@ using AdaptiveMaxPool3dOptions = AdaptivePoolOptions<3>;
 
 /// The max pools' extra member: forward_with_indices(input) -> (output, indices of the maxima).
 #define WICK_NN_WITH_INDICES std::tuple<Tensor, Tensor> forward_with_indices(const Tensor& input);
-/// MaxPool1d: the max of each window over the last dim (F::max_pool1d); bad shapes or options are RuntimeErrors from it.
+/// MaxPool1d: the max of each window over the last dim (F::max_pool1d); bad shapes or options are RuntimeErrors from
+/// it.
 WICK_NN_POOL(MaxPool1d, MaxPool1dOptions, WICK_NN_WITH_INDICES);
-/// MaxPool2d: the max of each window over the last 2 dims (F::max_pool2d); bad shapes or options are RuntimeErrors from it.
+/// MaxPool2d: the max of each window over the last 2 dims (F::max_pool2d); bad shapes or options are RuntimeErrors from
+/// it.
 WICK_NN_POOL(MaxPool2d, MaxPool2dOptions, WICK_NN_WITH_INDICES);
-/// MaxPool3d: the max of each window over the last 3 dims (F::max_pool3d); bad shapes or options are RuntimeErrors from it.
+/// MaxPool3d: the max of each window over the last 3 dims (F::max_pool3d); bad shapes or options are RuntimeErrors from
+/// it.
 WICK_NN_POOL(MaxPool3d, MaxPool3dOptions, WICK_NN_WITH_INDICES);
-/// AvgPool1d: the mean of each window over the last dim (F::avg_pool1d); bad shapes or options are RuntimeErrors from it.
+/// AvgPool1d: the mean of each window over the last dim (F::avg_pool1d); bad shapes or options are RuntimeErrors from
+/// it.
 WICK_NN_POOL(AvgPool1d, AvgPool1dOptions, );
-/// AvgPool2d: the mean of each window over the last 2 dims (F::avg_pool2d); bad shapes or options are RuntimeErrors from it.
+/// AvgPool2d: the mean of each window over the last 2 dims (F::avg_pool2d); bad shapes or options are RuntimeErrors
+/// from it.
 WICK_NN_POOL(AvgPool2d, AvgPool2dOptions, );
-/// AvgPool3d: the mean of each window over the last 3 dims (F::avg_pool3d); bad shapes or options are RuntimeErrors from it.
+/// AvgPool3d: the mean of each window over the last 3 dims (F::avg_pool3d); bad shapes or options are RuntimeErrors
+/// from it.
 WICK_NN_POOL(AvgPool3d, AvgPool3dOptions, );
-/// AdaptiveAvgPool1d: means over windows chosen to give output_size (F::adaptive_avg_pool1d); ValueError for an input of no dims.
+/// AdaptiveAvgPool1d: means over windows chosen to give output_size (F::adaptive_avg_pool1d); ValueError for an input
+/// of no dims.
 WICK_NN_POOL(AdaptiveAvgPool1d, AdaptiveAvgPool1dOptions, );
-/// AdaptiveAvgPool2d: means over windows chosen to give output_size (F::adaptive_avg_pool2d); ValueError for an input of fewer than 2 dims.
+/// AdaptiveAvgPool2d: means over windows chosen to give output_size (F::adaptive_avg_pool2d); ValueError for an input
+/// of fewer than 2 dims.
 WICK_NN_POOL(AdaptiveAvgPool2d, AdaptiveAvgPool2dOptions, );
-/// AdaptiveAvgPool3d: means over windows chosen to give output_size (F::adaptive_avg_pool3d); ValueError for an input of fewer than 3 dims.
+/// AdaptiveAvgPool3d: means over windows chosen to give output_size (F::adaptive_avg_pool3d); ValueError for an input
+/// of fewer than 3 dims.
 WICK_NN_POOL(AdaptiveAvgPool3d, AdaptiveAvgPool3dOptions, );
-/// AdaptiveMaxPool1d: maxima over windows chosen to give output_size (F::adaptive_max_pool1d); ValueError for an input of no dims.
+/// AdaptiveMaxPool1d: maxima over windows chosen to give output_size (F::adaptive_max_pool1d); ValueError for an input
+/// of no dims.
 WICK_NN_POOL(AdaptiveMaxPool1d, AdaptiveMaxPool1dOptions, WICK_NN_WITH_INDICES);
-/// AdaptiveMaxPool2d: maxima over windows chosen to give output_size (F::adaptive_max_pool2d); ValueError for an input of fewer than 2 dims.
+/// AdaptiveMaxPool2d: maxima over windows chosen to give output_size (F::adaptive_max_pool2d); ValueError for an input
+/// of fewer than 2 dims.
 WICK_NN_POOL(AdaptiveMaxPool2d, AdaptiveMaxPool2dOptions, WICK_NN_WITH_INDICES);
-/// AdaptiveMaxPool3d: maxima over windows chosen to give output_size (F::adaptive_max_pool3d); ValueError for an input of fewer than 3 dims.
+/// AdaptiveMaxPool3d: maxima over windows chosen to give output_size (F::adaptive_max_pool3d); ValueError for an input
+/// of fewer than 3 dims.
 WICK_NN_POOL(AdaptiveMaxPool3d, AdaptiveMaxPool3dOptions, WICK_NN_WITH_INDICES);
 #undef WICK_NN_WITH_INDICES
 #undef WICK_NN_POOL

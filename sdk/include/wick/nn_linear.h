@@ -52,11 +52,13 @@ class WICK_API LinearImpl : public Callable<LinearImpl> {
  public:
   /// The options type, LinearOptions.
   using Options = LinearOptions;
-  /// Registers weight and bias and initialises them (reset_parameters); ValueError when in_features or out_features is negative.
+  /// Registers weight and bias and initialises them (reset_parameters); ValueError when in_features or out_features is
+  /// negative.
   explicit LinearImpl(const LinearOptions& options);
   /// weight: kaiming_uniform_(a=sqrt(5)); bias: uniform(-1/sqrt(in_features), 1/sqrt(in_features)).
   void reset_parameters();
-  /// F::linear(input, weight, bias): input (*, in_features) to (*, out_features); a last dim that is not in_features is an error from the matmul.
+  /// F::linear(input, weight, bias): input (*, in_features) to (*, out_features); a last dim that is not in_features is
+  /// an error from the matmul.
   Tensor forward(const Tensor& input);
   [[nodiscard]] std::string extra_repr() const override;
   /// The options the module was built with.
@@ -117,7 +119,8 @@ class WICK_API FlattenImpl : public Callable<FlattenImpl> {
   using Options = FlattenOptions;
   /// Keeps the options; nothing is checked until forward.
   explicit FlattenImpl(const FlattenOptions& options = {});
-  /// flatten(input, start_dim, end_dim); IndexError for a dim out of range, RuntimeError when start_dim comes after end_dim.
+  /// flatten(input, start_dim, end_dim); IndexError for a dim out of range, RuntimeError when start_dim comes after
+  /// end_dim.
   Tensor forward(const Tensor& input);
   [[nodiscard]] std::string extra_repr() const override;
   /// The options the module was built with.
@@ -198,7 +201,8 @@ struct EmbeddingOptions {
   WICK_ARG(std::int64_t, num_embeddings);
   /// Size of each row.
   WICK_ARG(std::int64_t, embedding_dim);
-  /// Row whose gradient is always zero and that starts zeroed (None: none; negative counts from the end); AssertionError outside [-num_embeddings, num_embeddings).
+  /// Row whose gradient is always zero and that starts zeroed (None: none; negative counts from the end);
+  /// AssertionError outside [-num_embeddings, num_embeddings).
   WICK_ARG(std::optional<std::int64_t>, padding_idx);
   /// Rows looked up are renormalised in place to at most this norm (None: never).
   WICK_ARG(std::optional<double>, max_norm);
@@ -219,11 +223,13 @@ class WICK_API EmbeddingImpl : public Callable<EmbeddingImpl> {
  public:
   /// The options type, EmbeddingOptions.
   using Options = EmbeddingOptions;
-  /// Registers weight (options._weight when given, else initialised by reset_parameters); AssertionError for a bad padding_idx or a _weight of the wrong shape.
+  /// Registers weight (options._weight when given, else initialised by reset_parameters); AssertionError for a bad
+  /// padding_idx or a _weight of the wrong shape.
   explicit EmbeddingImpl(const EmbeddingOptions& options);
   /// weight drawn from normal(0, 1), with the padding_idx row zeroed.
   void reset_parameters();
-  /// F::embedding(input, weight, ...): the rows of weight at the integer indices `input`; an index out of range is an IndexError from F::embedding.
+  /// F::embedding(input, weight, ...): the rows of weight at the integer indices `input`; an index out of range is an
+  /// IndexError from F::embedding.
   Tensor forward(const Tensor& input);
   [[nodiscard]] std::string extra_repr() const override;
   /// The options the module was built with (padding_idx made non-negative).
@@ -257,7 +263,8 @@ struct EmbeddingFromPretrainedOptions {
 class Embedding : public ModuleHolder<EmbeddingImpl> {
  public:
   using ModuleHolder<EmbeddingImpl>::ModuleHolder;
-  /// nn::Embedding::from_pretrained(embeddings, options): embedding_from_pretrained wrapped in a holder; AssertionError when `embeddings` is not 2-D.
+  /// nn::Embedding::from_pretrained(embeddings, options): embedding_from_pretrained wrapped in a holder; AssertionError
+  /// when `embeddings` is not 2-D.
   [[nodiscard]] static Embedding from_pretrained(const Tensor& embeddings,
                                                  const EmbeddingFromPretrainedOptions& options = {}) {
     return Embedding(embedding_from_pretrained(embeddings, options));
@@ -285,7 +292,8 @@ struct EmbeddingBagOptions {
   WICK_ARG(bool, sparse) = false;
   /// Whether `offsets` has one more entry, the end of the last bag (default false).
   WICK_ARG(bool, include_last_offset) = false;
-  /// Row left out of every bag (None: none; negative counts from the end); AssertionError outside [-num_embeddings, num_embeddings).
+  /// Row left out of every bag (None: none; negative counts from the end); AssertionError outside [-num_embeddings,
+  /// num_embeddings).
   WICK_ARG(std::optional<std::int64_t>, padding_idx);
   /// Initial weight (num_embeddings, embedding_dim), used as given; AssertionError for another shape.
   WICK_ARG(Tensor, _weight);
@@ -296,11 +304,13 @@ class WICK_API EmbeddingBagImpl : public Callable<EmbeddingBagImpl> {
  public:
   /// The options type, EmbeddingBagOptions.
   using Options = EmbeddingBagOptions;
-  /// Registers weight (options._weight when given, else initialised by reset_parameters); ValueError "mode has to be one of sum, mean or max", AssertionError for a bad padding_idx or _weight.
+  /// Registers weight (options._weight when given, else initialised by reset_parameters); ValueError "mode has to be
+  /// one of sum, mean or max", AssertionError for a bad padding_idx or _weight.
   explicit EmbeddingBagImpl(const EmbeddingBagOptions& options);
   /// weight drawn from normal(0, 1), with the padding_idx row zeroed.
   void reset_parameters();
-  /// F::embedding_bag: `input` 2-D (each row a bag) without offsets, or 1-D with `offsets` giving where each bag starts; per_sample_weights only with mode "sum". Bad shapes are errors from F::embedding_bag.
+  /// F::embedding_bag: `input` 2-D (each row a bag) without offsets, or 1-D with `offsets` giving where each bag
+  /// starts; per_sample_weights only with mode "sum". Bad shapes are errors from F::embedding_bag.
   Tensor forward(const Tensor& input, const std::optional<Tensor>& offsets = std::nullopt,
                  const std::optional<Tensor>& per_sample_weights = std::nullopt);
   [[nodiscard]] std::string extra_repr() const override;

@@ -47,7 +47,8 @@ struct CrossEntropyLossOptions {
   WICK_ARG(std::int64_t, ignore_index) = -100;
   /// "mean" (default), "sum" or "none"; another is the functional's ValueError at the call.
   WICK_ARG(std::string, reduction) = "mean";
-  /// Amount in [0, 1] of the target mass spread evenly over the classes (default 0); outside that range a RuntimeError from F::cross_entropy.
+  /// Amount in [0, 1] of the target mass spread evenly over the classes (default 0); outside that range a RuntimeError
+  /// from F::cross_entropy.
   WICK_ARG(double, label_smoothing) = 0.0;
 };
 /// NLLLoss's options: weight, ignore_index (default -100) and reduction.
@@ -95,7 +96,8 @@ struct SmoothL1LossOptions {
 };
 /// KLDivLoss's options: reduction and log_target (default false).
 struct KLDivLossOptions {
-  /// "mean" (default), "sum", "none" or "batchmean" (the sum divided by the batch size); another is the functional's ValueError at the call.
+  /// "mean" (default), "sum", "none" or "batchmean" (the sum divided by the batch size); another is the functional's
+  /// ValueError at the call.
   WICK_ARG(std::string, reduction) = "mean";
   /// Whether the target is given as log-probabilities (default false).
   WICK_ARG(bool, log_target) = false;
@@ -147,7 +149,8 @@ struct TripletMarginLossOptions {
 };
 /// PoissonNLLLoss's options: log_input (default true), full (default false), eps (default 1e-8), reduction.
 struct PoissonNLLLossOptions {
-  /// Whether the input is the log of the rate: exp(input) - target * input (default true); else input - target * log(input + eps).
+  /// Whether the input is the log of the rate: exp(input) - target * input (default true); else input - target *
+  /// log(input + eps).
   WICK_ARG(bool, log_input) = true;
   /// Add the Stirling approximation term target * log(target) - target + 0.5 * log(2 * pi * target) (default false).
   WICK_ARG(bool, full) = false;
@@ -169,7 +172,8 @@ struct GaussianNLLLossOptions {
 struct CTCLossOptions {
   /// The index of the blank label (default 0).
   WICK_ARG(std::int64_t, blank) = 0;
-  /// "mean" (default: each loss divided by its target length, then averaged), "sum" or "none"; another is the functional's ValueError at the call.
+  /// "mean" (default: each loss divided by its target length, then averaged), "sum" or "none"; another is the
+  /// functional's ValueError at the call.
   WICK_ARG(std::string, reduction) = "mean";
   /// Replace infinite losses (and their gradients) by zero (default false).
   WICK_ARG(bool, zero_infinity) = false;
@@ -197,11 +201,14 @@ WICK_NN_LOSS(L1Loss, WICK_NN_LOSS2);
 WICK_NN_LOSS(MSELoss, WICK_NN_LOSS2);
 /// SoftMarginLoss: log(1 + exp(-target * input)) with targets of 1 or -1 (F::soft_margin_loss).
 WICK_NN_LOSS(SoftMarginLoss, WICK_NN_LOSS2);
-/// MultiLabelMarginLoss: multi-class hinge loss over the target class indices, ended by the first -1 (F::multilabel_margin_loss).
+/// MultiLabelMarginLoss: multi-class hinge loss over the target class indices, ended by the first -1
+/// (F::multilabel_margin_loss).
 WICK_NN_LOSS(MultiLabelMarginLoss, WICK_NN_LOSS2);
-/// CrossEntropyLoss: F::cross_entropy(input, target, weight, ignore_index, reduction, label_smoothing), log_softmax over dim 1 then NLL; targets are class indices or probabilities.
+/// CrossEntropyLoss: F::cross_entropy(input, target, weight, ignore_index, reduction, label_smoothing), log_softmax
+/// over dim 1 then NLL; targets are class indices or probabilities.
 WICK_NN_LOSS(CrossEntropyLoss, WICK_NN_LOSS2);
-/// NLLLoss: F::nll_loss(input, target, weight, ignore_index, reduction) over log-probabilities; a target out of range is an error from F::nll_loss.
+/// NLLLoss: F::nll_loss(input, target, weight, ignore_index, reduction) over log-probabilities; a target out of range
+/// is an error from F::nll_loss.
 WICK_NN_LOSS(NLLLoss, WICK_NN_LOSS2);
 /// BCELoss: F::binary_cross_entropy over probabilities in [0, 1]; inputs outside it are an error from the functional.
 WICK_NN_LOSS(BCELoss, WICK_NN_LOSS2);
@@ -217,7 +224,8 @@ WICK_NN_LOSS(SmoothL1Loss, WICK_NN_LOSS2);
 WICK_NN_LOSS(KLDivLoss, WICK_NN_LOSS2);
 /// HingeEmbeddingLoss: x where the target is 1, max(0, margin - x) where it is -1 (F::hinge_embedding_loss).
 WICK_NN_LOSS(HingeEmbeddingLoss, WICK_NN_LOSS2);
-/// MultiMarginLoss: multi-class hinge loss (F::multi_margin_loss); its constructor raises ValueError "only p == 1 and p == 2 supported" for another p.
+/// MultiMarginLoss: multi-class hinge loss (F::multi_margin_loss); its constructor raises ValueError "only p == 1 and p
+/// == 2 supported" for another p.
 WICK_NN_LOSS(MultiMarginLoss, WICK_NN_LOSS2);
 /// PoissonNLLLoss: negative log likelihood of a Poisson target (F::poisson_nll_loss).
 WICK_NN_LOSS(PoissonNLLLoss, WICK_NN_LOSS2);
@@ -227,9 +235,11 @@ WICK_NN_LOSS(MarginRankingLoss, WICK_NN_LOSS3);
 WICK_NN_LOSS(CosineEmbeddingLoss, WICK_NN_LOSS3);
 /// TripletMarginLoss: max(d(anchor, positive) - d(anchor, negative) + margin, 0) (F::triplet_margin_loss).
 WICK_NN_LOSS(TripletMarginLoss, (const Tensor& anchor, const Tensor& positive, const Tensor& negative));
-/// GaussianNLLLoss: 0.5 * (log(var) + (input - target)^2 / var), var clamped at eps (F::gaussian_nll_loss); ValueError from it for a var of the wrong shape or a negative var.
+/// GaussianNLLLoss: 0.5 * (log(var) + (input - target)^2 / var), var clamped at eps (F::gaussian_nll_loss); ValueError
+/// from it for a var of the wrong shape or a negative var.
 WICK_NN_LOSS(GaussianNLLLoss, (const Tensor& input, const Tensor& target, const Tensor& var));
-/// CTCLoss: connectionist temporal classification of (T, N, C) log-probabilities (F::ctc_loss); lengths and targets that do not match are errors from it.
+/// CTCLoss: connectionist temporal classification of (T, N, C) log-probabilities (F::ctc_loss); lengths and targets
+/// that do not match are errors from it.
 WICK_NN_LOSS(CTCLoss, (const Tensor& log_probs, const Tensor& targets, const Tensor& input_lengths,
                        const Tensor& target_lengths));
 #undef WICK_NN_LOSS3

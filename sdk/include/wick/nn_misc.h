@@ -23,7 +23,8 @@ namespace wick::nn {
 template <std::size_t D>
 /// ReflectionPad, ReplicationPad and ZeroPad2d's options: the padding of a D-dim module.
 struct PadOptions {
-  /// One integer (every side) or 2 * D integers, last dim first: (left, right, top, bottom, front, back); ValueError for another count.
+  /// One integer (every side) or 2 * D integers, last dim first: (left, right, top, bottom, front, back); ValueError
+  /// for another count.
   PadOptions(ExpandingArray<2 * D> padding) : padding_(padding) {}  // NOLINT(implicit)
   /// The 2 * D paddings, last dim first; negative values crop.
   WICK_ARG(ExpandingArray<2 * D>, padding);
@@ -31,7 +32,8 @@ struct PadOptions {
 template <std::size_t D>
 /// ConstantPadNd's options: the padding of a D-dim module and the value written there.
 struct ConstantPadOptions {
-  /// One integer (every side) or 2 * D integers, last dim first; ValueError for another count. `value` fills the padding.
+  /// One integer (every side) or 2 * D integers, last dim first; ValueError for another count. `value` fills the
+  /// padding.
   ConstantPadOptions(ExpandingArray<2 * D> padding, double value) : padding_(padding), value_(value) {}
   /// The 2 * D paddings, last dim first; negative values crop.
   WICK_ARG(ExpandingArray<2 * D>, padding);
@@ -52,7 +54,8 @@ struct ConstantPadOptions {
   };                                                         \
   WICK_MODULE(Name)
 
-/// ZeroPad2d: pads the last 2 dims with zeros (F::pad, mode "constant"); RuntimeError from F::pad for a padding the input cannot take.
+/// ZeroPad2d: pads the last 2 dims with zeros (F::pad, mode "constant"); RuntimeError from F::pad for a padding the
+/// input cannot take.
 WICK_NN_PAD(ZeroPad2d, PadOptions<2>);
 /// ConstantPad1d: pads the last dim with `value` (F::pad, mode "constant").
 WICK_NN_PAD(ConstantPad1d, ConstantPadOptions<1>);
@@ -60,11 +63,14 @@ WICK_NN_PAD(ConstantPad1d, ConstantPadOptions<1>);
 WICK_NN_PAD(ConstantPad2d, ConstantPadOptions<2>);
 /// ConstantPad3d: pads the last 3 dims with `value` (F::pad, mode "constant").
 WICK_NN_PAD(ConstantPad3d, ConstantPadOptions<3>);
-/// ReflectionPad1d: pads the last dim with its mirror image (F::pad, mode "reflect"); RuntimeError when a padding is not smaller than the dim.
+/// ReflectionPad1d: pads the last dim with its mirror image (F::pad, mode "reflect"); RuntimeError when a padding is
+/// not smaller than the dim.
 WICK_NN_PAD(ReflectionPad1d, PadOptions<1>);
-/// ReflectionPad2d: pads the last 2 dims with their mirror image (F::pad, mode "reflect"); RuntimeError when a padding is not smaller than its dim.
+/// ReflectionPad2d: pads the last 2 dims with their mirror image (F::pad, mode "reflect"); RuntimeError when a padding
+/// is not smaller than its dim.
 WICK_NN_PAD(ReflectionPad2d, PadOptions<2>);
-/// ReflectionPad3d: pads the last 3 dims with their mirror image (F::pad, mode "reflect"); RuntimeError when a padding is not smaller than its dim.
+/// ReflectionPad3d: pads the last 3 dims with their mirror image (F::pad, mode "reflect"); RuntimeError when a padding
+/// is not smaller than its dim.
 WICK_NN_PAD(ReflectionPad3d, PadOptions<3>);
 /// ReplicationPad1d: pads the last dim by repeating its edge values (F::pad, mode "replicate").
 WICK_NN_PAD(ReplicationPad1d, PadOptions<1>);
@@ -154,15 +160,20 @@ struct FoldOptions {
   };                                                        \
   WICK_MODULE(Name)
 
-/// PixelShuffle: F::pixel_shuffle(input, upscale_factor); RuntimeError for an input of fewer than 3 dims or channels not divisible by r^2.
+/// PixelShuffle: F::pixel_shuffle(input, upscale_factor); RuntimeError for an input of fewer than 3 dims or channels
+/// not divisible by r^2.
 WICK_NN_MISC(PixelShuffle, (const Tensor& input));
-/// PixelUnshuffle: F::pixel_unshuffle(input, downscale_factor); RuntimeError for an input of fewer than 3 dims or H, W not divisible by r.
+/// PixelUnshuffle: F::pixel_unshuffle(input, downscale_factor); RuntimeError for an input of fewer than 3 dims or H, W
+/// not divisible by r.
 WICK_NN_MISC(PixelUnshuffle, (const Tensor& input));
-/// ChannelShuffle: F::channel_shuffle(input, groups); RuntimeError for an input of fewer than 3 dims or channels not divisible by groups.
+/// ChannelShuffle: F::channel_shuffle(input, groups); RuntimeError for an input of fewer than 3 dims or channels not
+/// divisible by groups.
 WICK_NN_MISC(ChannelShuffle, (const Tensor& input));
-/// Unfold: F::unfold, the sliding (kH, kW) blocks of a (N, C, H, W) input as columns (N, C * kH * kW, L); RuntimeError for bad shapes or options.
+/// Unfold: F::unfold, the sliding (kH, kW) blocks of a (N, C, H, W) input as columns (N, C * kH * kW, L); RuntimeError
+/// for bad shapes or options.
 WICK_NN_MISC(Unfold, (const Tensor& input));
-/// Fold: F::fold, sums columns (N, C * kH * kW, L) back into (N, C, H, W); RuntimeError when L does not match output_size.
+/// Fold: F::fold, sums columns (N, C * kH * kW, L) back into (N, C, H, W); RuntimeError when L does not match
+/// output_size.
 WICK_NN_MISC(Fold, (const Tensor& input));
 #undef WICK_NN_MISC
 
@@ -173,7 +184,8 @@ class WICK_API CosineSimilarityImpl : public Callable<CosineSimilarityImpl> {
   using Options = CosineSimilarityOptions;
   /// Keeps the options; nothing is checked until forward.
   explicit CosineSimilarityImpl(const CosineSimilarityOptions& options = {});
-  /// The cosine of the angle between x1 and x2 along `dim` (broadcast); RuntimeError from F::cosine_similarity for shapes that do not broadcast.
+  /// The cosine of the angle between x1 and x2 along `dim` (broadcast); RuntimeError from F::cosine_similarity for
+  /// shapes that do not broadcast.
   Tensor forward(const Tensor& x1, const Tensor& x2);
   /// The options the module was built with.
   CosineSimilarityOptions options;
@@ -188,7 +200,8 @@ class WICK_API PairwiseDistanceImpl : public Callable<PairwiseDistanceImpl> {
   using Options = PairwiseDistanceOptions;
   /// Keeps the options; nothing is checked until forward.
   explicit PairwiseDistanceImpl(const PairwiseDistanceOptions& options = {});
-  /// The p-norm of x1 - x2 + eps along the last dim (broadcast); RuntimeError from F::pairwise_distance for shapes that do not broadcast.
+  /// The p-norm of x1 - x2 + eps along the last dim (broadcast); RuntimeError from F::pairwise_distance for shapes that
+  /// do not broadcast.
   Tensor forward(const Tensor& x1, const Tensor& x2);
   /// The options the module was built with.
   PairwiseDistanceOptions options;
@@ -204,7 +217,8 @@ struct UpsampleOptions {
   WICK_ARG(std::optional<std::vector<double>>, scale_factor);
   /// "nearest", "linear", "bilinear", "bicubic" or "trilinear".
   WICK_ARG(std::string, mode) = "nearest";
-  /// For the linear modes: whether the corner pixels of input and output line up (None: false; a ValueError from F::interpolate when set with mode "nearest").
+  /// For the linear modes: whether the corner pixels of input and output line up (None: false; a ValueError from
+  /// F::interpolate when set with mode "nearest").
   WICK_ARG(std::optional<bool>, align_corners);
 };
 /// UpsamplingNearest2d's and UpsamplingBilinear2d's options (their mode is fixed).
@@ -222,7 +236,8 @@ class WICK_API UpsampleImpl : public Callable<UpsampleImpl> {
   using Options = UpsampleOptions;
   /// Keeps the options; ValueError "Upsample: give exactly one of size and scale_factor" unless exactly one is set.
   explicit UpsampleImpl(const UpsampleOptions& options = {});
-  /// F::interpolate(input, size, scale_factor, mode, align_corners) over the dims after (N, C); errors are F::interpolate's (NotImplementedError for a mode that does not fit the input's rank).
+  /// F::interpolate(input, size, scale_factor, mode, align_corners) over the dims after (N, C); errors are
+  /// F::interpolate's (NotImplementedError for a mode that does not fit the input's rank).
   Tensor forward(const Tensor& input);
   [[nodiscard]] std::string extra_repr() const override;
   /// The options the module was built with.
@@ -243,7 +258,8 @@ WICK_MODULE(UpsamplingNearest2d);
 /// Upsample with mode "bilinear" and align_corners.
 class WICK_API UpsamplingBilinear2dImpl : public UpsampleImpl {
  public:
-  /// Upsample with mode "bilinear", align_corners true and the given size or scale_factor; ValueError unless exactly one is set.
+  /// Upsample with mode "bilinear", align_corners true and the given size or scale_factor; ValueError unless exactly
+  /// one is set.
   explicit UpsamplingBilinear2dImpl(const UpsamplingOptions& options = {});
 };
 /// The holder of UpsamplingBilinear2dImpl.
@@ -291,7 +307,8 @@ class WICK_API LPPool2dImpl : public Callable<LPPool2dImpl> {
   using Options = LPPool2dOptions;
   /// Keeps the options; nothing is checked until forward.
   explicit LPPool2dImpl(const LPPool2dOptions& options);
-  /// F::lp_pool2d over the last 2 dims of a (N, C, H, W) or (C, H, W) input; RuntimeError from the pooling for bad shapes.
+  /// F::lp_pool2d over the last 2 dims of a (N, C, H, W) or (C, H, W) input; RuntimeError from the pooling for bad
+  /// shapes.
   Tensor forward(const Tensor& input);
   [[nodiscard]] std::string extra_repr() const override;
   /// The options the module was built with.

@@ -94,7 +94,8 @@ class ExpandingArrayWithOptionalElem {
  public:
   /// `v` in every one of the D places (printed as one integer).
   ExpandingArrayWithOptionalElem(std::int64_t v) : scalar_(true) { values_.fill(v); }  // NOLINT(implicit)
-  /// Exactly D values, each an integer or std::nullopt (None); ValueError "expected D values but got N" for another count.
+  /// Exactly D values, each an integer or std::nullopt (None); ValueError "expected D values but got N" for another
+  /// count.
   ExpandingArrayWithOptionalElem(std::initializer_list<std::optional<std::int64_t>> list) {  // NOLINT(implicit)
     WICK_CHECK(list.size() == D, ValueError, "expected ", D, " values but got ", list.size());
     std::size_t i = 0;
