@@ -205,7 +205,7 @@ WICK_MODULE(GroupNorm);
 struct LocalResponseNormOptions {
   /// `size`, the number of neighbouring channels; the rest take their defaults.
   LocalResponseNormOptions(std::int64_t size) : size_(size) {}  // NOLINT(implicit)
-  /// Number of neighbouring channels summed over.
+  /// Number of neighbouring channels summed over; not positive is a ValueError at forward.
   WICK_ARG(std::int64_t, size);
   /// Multiplicative factor (default 1e-4).
   WICK_ARG(double, alpha) = 1e-4;
@@ -222,8 +222,8 @@ class WICK_API LocalResponseNormImpl : public Callable<LocalResponseNormImpl> {
   using Options = LocalResponseNormOptions;
   /// Keeps the options; nothing is checked until forward.
   explicit LocalResponseNormImpl(const LocalResponseNormOptions& options);
-  /// F::local_response_norm(input, size, alpha, beta, k) across channels of an input of 3 or more dims; fewer is an
-  /// error from it.
+  /// F::local_response_norm(input, size, alpha, beta, k) across channels of an input of 3 or more dims; fewer is a
+  /// ValueError from it.
   Tensor forward(const Tensor& input);
   [[nodiscard]] std::string extra_repr() const override;
   /// The options the module was built with.
