@@ -52,24 +52,34 @@ namespace wick::nn {
 template <std::size_t D>
 class ExpandingArray {
  public:
+  /// `v` in every one of the D places (printed as one integer).
   ExpandingArray(std::int64_t v) : scalar_(true) { values_.fill(v); }  // NOLINT(implicit)
+  /// Exactly D values; ValueError "expected D values but got N" for another count.
   ExpandingArray(std::initializer_list<std::int64_t> list) {            // NOLINT(implicit)
     WICK_CHECK(list.size() == D, ValueError, "expected ", D, " values but got ", list.size());
     std::size_t i = 0;
     for (std::int64_t v : list) values_[i++] = v;
   }
+  /// The D values of an array, as given.
   ExpandingArray(const std::array<std::int64_t, D>& values) : values_(values) {}  // NOLINT(implicit)
+  /// Exactly D values; ValueError "expected D values but got N" for another count.
   ExpandingArray(const std::vector<std::int64_t>& values) {                        // NOLINT(implicit)
     WICK_CHECK(values.size() == D, ValueError, "expected ", D, " values but got ", values.size());
     for (std::size_t i = 0; i < D; ++i) values_[i] = values[i];
   }
+  /// The D values as an IntArrayRef viewing this object (valid while it lives).
   operator IntArrayRef() const noexcept { return IntArrayRef(values_.data(), D); }  // NOLINT(implicit)
+  /// The D values as an IntArrayRef viewing this object (valid while it lives).
   [[nodiscard]] IntArrayRef ref() const noexcept { return IntArrayRef(values_.data(), D); }
+  /// Value `i`; std::out_of_range when i >= D.
   [[nodiscard]] std::int64_t operator[](std::size_t i) const { return values_.at(i); }
+  /// D, the number of values.
   [[nodiscard]] static constexpr std::size_t size() noexcept { return D; }
   /// Given as one integer.
   [[nodiscard]] bool is_scalar() const noexcept { return scalar_; }
+  /// The D values, copied into a vector.
   [[nodiscard]] std::vector<std::int64_t> vec() const { return {values_.begin(), values_.end()}; }
+  /// Equal when the values are (whether given as one integer or as a list does not matter).
   friend bool operator==(const ExpandingArray& a, const ExpandingArray& b) { return a.values_ == b.values_; }
 
  private:
@@ -82,14 +92,20 @@ class ExpandingArray {
 template <std::size_t D>
 class ExpandingArrayWithOptionalElem {
  public:
+  /// `v` in every one of the D places (printed as one integer).
   ExpandingArrayWithOptionalElem(std::int64_t v) : scalar_(true) { values_.fill(v); }  // NOLINT(implicit)
+  /// Exactly D values, each an integer or std::nullopt (None); ValueError "expected D values but got N" for another
+  /// count.
   ExpandingArrayWithOptionalElem(std::initializer_list<std::optional<std::int64_t>> list) {  // NOLINT(implicit)
     WICK_CHECK(list.size() == D, ValueError, "expected ", D, " values but got ", list.size());
     std::size_t i = 0;
     for (const auto& v : list) values_[i++] = v;
   }
+  /// Value `i`, std::nullopt for None; std::out_of_range when i >= D.
   [[nodiscard]] const std::optional<std::int64_t>& operator[](std::size_t i) const { return values_.at(i); }
+  /// D, the number of values.
   [[nodiscard]] static constexpr std::size_t size() noexcept { return D; }
+  /// Given as one integer.
   [[nodiscard]] bool is_scalar() const noexcept { return scalar_; }
 
  private:
@@ -101,15 +117,21 @@ class ExpandingArrayWithOptionalElem {
 template <std::size_t D>
 class ConvPadding {
  public:
+  /// The same integer for every one of the D dims.
   template <class I>
     requires std::is_integral_v<I>
   ConvPadding(I v) : values_(static_cast<std::int64_t>(v)) {}  // NOLINT(implicit)
+  /// Exactly D integers; ValueError "expected D values but got N" for another count.
   ConvPadding(std::initializer_list<std::int64_t> list) : values_(list) {}    // NOLINT(implicit)
+  /// D integers as an ExpandingArray.
   ConvPadding(const ExpandingArray<D>& values) : values_(values) {}           // NOLINT(implicit)
+  /// "same" or "valid" (any other text is a ValueError from the module's constructor).
   ConvPadding(const char* mode) : values_(0), mode_(mode) {}                  // NOLINT(implicit)
+  /// "same" or "valid" (any other text is a ValueError from the module's constructor).
   ConvPadding(std::string mode) : values_(0), mode_(std::move(mode)) {}       // NOLINT(implicit)
   /// "" when given as integers, else "same" or "valid" (checked by the module).
   [[nodiscard]] const std::string& mode() const noexcept { return mode_; }
+  /// The D integers; all 0 when given as a mode.
   [[nodiscard]] const ExpandingArray<D>& values() const noexcept { return values_; }
 
  private:
