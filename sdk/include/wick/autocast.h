@@ -54,6 +54,7 @@ enum class CastPolicy : std::uint8_t {
 /// another device or dtype.
 class WICK_API AutocastGuard final {
  public:
+  /// Enters (or leaves) autocast for `device` with `dtype` until destruction, which restores the previous state; ValueError as the class says.
   explicit AutocastGuard(DeviceType device, std::optional<ScalarType> dtype = std::nullopt, bool enabled = true);
   ~AutocastGuard();
   AutocastGuard(const AutocastGuard&) = delete;

@@ -38,6 +38,7 @@
 
 namespace wick::autograd {
 
+/// A list of tensors, as libtorch's torch::autograd::variable_list: what Node::apply takes and returns.
 using tensor_list = std::vector<Tensor>;  // NOLINT(readability-identifier-naming): libtorch's name
 
 class Node;
@@ -45,17 +46,19 @@ class Node;
 /// Where a gradient goes: input `input_nr` of node `fn`. Invalid (null fn)
 /// for inputs that need no gradient.
 struct Edge {
-  std::shared_ptr<Node> fn;
-  std::uint32_t input_nr = 0;
+  std::shared_ptr<Node> fn; ///< The node that receives the gradient; null for an input that needs none.
+  std::uint32_t input_nr = 0; ///< Which input of `fn` the gradient is.
+  /// True when the edge leads somewhere (fn is not null).
   [[nodiscard]] bool valid() const noexcept { return fn != nullptr; }
 };
 
 /// Shape, dtype and device of a tensor a node receives a gradient for (used
 /// to validate gradients and to materialise undefined ones as zeros).
 struct InputMeta {
-  DimVector sizes;
-  ScalarType dtype = ScalarType::kFloat32;
-  Device device;
+  DimVector sizes; ///< The tensor's sizes.
+  ScalarType dtype = ScalarType::kFloat32; ///< The tensor's dtype.
+  Device device; ///< The tensor's device.
+  /// A zero tensor of this shape, dtype and device (what an undefined gradient becomes).
   [[nodiscard]] Tensor zeros() const;
 };
 
@@ -66,8 +69,8 @@ using TensorHook = std::function<Tensor(const Tensor&)>;
 /// The hooks of one tensor (or one node input). Shared so a RemovableHandle
 /// can outlive the tensor.
 struct HookList {
-  std::vector<std::pair<std::uint64_t, TensorHook>> hooks;
-  std::uint64_t next_id = 1;
+  std::vector<std::pair<std::uint64_t, TensorHook>> hooks; ///< (id, hook) pairs in registration order.
+  std::uint64_t next_id = 1; ///< The id the next registered hook gets (ids start at 1 and are never reused).
   /// Runs every hook in order; each sees the previous one's result.
   [[nodiscard]] Tensor run(Tensor grad) const;
 };
@@ -81,6 +84,7 @@ class WICK_API RemovableHandle final {
   explicit RemovableHandle(std::function<void()> remover) : remover_(std::move(remover)) {}
   /// A handle for hook `id` of `list`.
   RemovableHandle(std::weak_ptr<HookList> list, std::uint64_t id);
+  /// Runs the remover (removes the hook) the first time; later calls and a default-constructed handle do nothing.
   void remove();
 
  private:
@@ -112,14 +116,19 @@ class WICK_API Node : public std::enable_shared_from_this<Node> {
   /// record an operation with a complex input or output.
   [[nodiscard]] virtual bool complex_gradients() const noexcept { return true; }
 
+  /// Where each output (gradient) of apply() goes, one edge per input of the forward operation.
   [[nodiscard]] const std::vector<Edge>& next_edges() const noexcept { return next_edges_; }
+  /// next_edges() for a node under construction.
   [[nodiscard]] std::vector<Edge>& mutable_next_edges() noexcept { return next_edges_; }
+  /// Number of gradients apply() returns: one per next edge.
   [[nodiscard]] std::size_t num_outputs() const noexcept { return next_edges_.size(); }
   /// True when output `i` goes somewhere (the input it belongs to needs a gradient).
   [[nodiscard]] bool should_compute_output(std::size_t i) const noexcept {
     return i < next_edges_.size() && next_edges_[i].valid();
   }
+  /// Number of gradients apply() takes: one per output of the forward operation (add_input_metadata calls).
   [[nodiscard]] std::size_t num_inputs() const noexcept { return input_meta_.size(); }
+  /// Metadata of input `i`; std::out_of_range when `i` is not below num_inputs().
   [[nodiscard]] const InputMeta& input_meta(std::size_t i) const { return input_meta_.at(i); }
   /// Registers `t` as the next input (an output of the forward op) and returns its index.
   std::uint32_t add_input_metadata(const Tensor& t);
@@ -129,14 +138,16 @@ class WICK_API Node : public std::enable_shared_from_this<Node> {
   /// Hooks for input `i` (hooks registered on the non-leaf tensor that is
   /// this node's output `i`); created on first use.
   HookList& pre_hooks(std::uint32_t i);
+  /// The shared hook list of input `i`, created on first use (what a RemovableHandle refers to).
   [[nodiscard]] const std::shared_ptr<HookList>& pre_hooks_ptr(std::uint32_t i);
+  /// True when some input has a hook list (even an empty one).
   [[nodiscard]] bool has_pre_hooks() const noexcept { return !pre_hooks_.empty(); }
   /// Runs the hooks of every input over `grads`.
   void run_pre_hooks(tensor_list& grads) const;
 
  protected:
-  std::vector<Edge> next_edges_;
-  std::vector<InputMeta> input_meta_;
+  std::vector<Edge> next_edges_; ///< Where each gradient apply() returns goes (next_edges()).
+  std::vector<InputMeta> input_meta_; ///< Metadata of each input (input_meta()).
 
  private:
   std::uint64_t sequence_nr_;
@@ -173,7 +184,9 @@ class WICK_API SavedVariable final {
   /// The saved tensor. `node` is the node that saved it (for error messages,
   /// and to restore grad_fn on a saved output).
   [[nodiscard]] Tensor unpack(const std::shared_ptr<Node>& node) const;
+  /// Drops the saved tensor (release_variables); unpacking afterwards throws RuntimeError ("Trying to backward through the graph a second time ...").
   void reset() noexcept;
+  /// True when the tensor saved was defined (still true after reset()).
   [[nodiscard]] bool defined() const noexcept { return was_defined_; }
 
  private:
@@ -201,6 +214,7 @@ WICK_API void backward(const tensor_list& tensors, const tensor_list& grad_tenso
 
 /// Grad mode: whether operations record the graph (the `Autograd` key is not excluded).
 struct GradMode {
+  /// True unless grad mode is off in this thread (no_grad, AutoGradMode(false)).
   [[nodiscard]] static bool is_enabled() noexcept {
     return !tls_local_dispatch_key_set().excluded.has(DispatchKey::kAutograd);
   }
@@ -209,6 +223,7 @@ struct GradMode {
 /// Sets grad mode for a scope to `enabled`.
 class WICK_API AutoGradMode final {
  public:
+  /// Turns grad mode on or off (`enabled`) in this thread until the guard is destroyed, which restores the previous mode.
   explicit AutoGradMode(bool enabled) noexcept;
   ~AutoGradMode();
   AutoGradMode(const AutoGradMode&) = delete;

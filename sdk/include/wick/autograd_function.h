@@ -76,6 +76,7 @@ class WICK_API AutogradContext final {
   /// The saved tensors; RuntimeError if one was modified in place since (naming
   /// the function and both versions) or the graph was freed.
   [[nodiscard]] tensor_list get_saved_variables() const;
+  /// Same as get_saved_variables() (PyTorch's ctx.saved_tensors).
   [[nodiscard]] tensor_list saved_tensors() const { return get_saved_variables(); }
   /// Declares inputs that forward modified in place.
   void mark_dirty(const tensor_list& inputs);
@@ -103,7 +104,7 @@ class WICK_API AutogradContext final {
 /// The graph node of a custom function (shared, non-template part).
 class WICK_API CppNodeBase : public Node {
  public:
-  AutogradContext ctx;
+  AutogradContext ctx; ///< The context forward and backward share (saved tensors, saved_data, flags).
 
   [[nodiscard]] std::string name() const override { return name_; }
   void release_variables() override;
@@ -117,12 +118,14 @@ class WICK_API CppNodeBase : public Node {
   [[nodiscard]] std::optional<tensor_list> input_tangents() const;
   /// Attaches jvp's result to the outputs.
   void set_output_tangents(const tensor_list& outputs, const tensor_list& tangents);
+  /// Throws RuntimeError: the function has no jvp but forward mode reached it.
   [[noreturn]] void missing_jvp() const;
   /// Drops the references to inputs kept for the call (an input returned
   /// as an output would otherwise own its own grad_fn through this node).
   void end() noexcept;
 
  protected:
+  /// A user backward: X::backward.
   using BackwardFn = tensor_list (*)(AutogradContext*, tensor_list);
   /// Runs a user backward with the note's checks.
   tensor_list run_backward(tensor_list&& grads, BackwardFn fn, bool once_differentiable);
@@ -228,6 +231,7 @@ class CppNode final : public CppNodeBase {
 /// Base of a custom function; see the file comment.
 template <typename X>
 struct Function {
+  /// Runs X::forward(ctx, args...) without recording, then records one node whose backward is X::backward (and jvp, X::jvp). Returns forward's result; its errors, and RuntimeError for misuse (see the file comment).
   template <typename... Args>
   static auto apply(Args&&... args) {
     auto node = std::make_shared<CppNode<X>>();

@@ -23,9 +23,12 @@
 
 namespace wick {
 
+/// A C++ function as a Value (an Object of type "function"), for an `Any` argument where PyTorch takes a Python callable (triplet_margin_with_distance_loss's distance_function).
 class WICK_API Callable final : public Object {
  public:
+  /// The function: positional arguments in, one Value out.
   using Fn = std::function<Value(const std::vector<Value>&)>;
+  /// Wraps `fn` (an empty `fn` is accepted; calling it is a TypeError).
   explicit Callable(Fn fn) : fn_(std::move(fn)) {}
   [[nodiscard]] std::string type_name() const override { return "function"; }
   /// Calls the function; TypeError when it is empty.

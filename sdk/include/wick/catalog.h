@@ -27,7 +27,7 @@ struct CatalogEntry {
   std::string name;            ///< "__add__"
   /// "function", "method" or "dunder".
   std::string kind;
-  bool ignored = false;
+  bool ignored = false; ///< true for an entry the override protocol never sees (see get_ignored_functions)
   std::string alias_of;                ///< "torch.add", or empty
   std::vector<std::string> overloads;  ///< full names: "torch.add", "torch.add.out"
 };
@@ -67,6 +67,7 @@ struct OperatorInfo {
 [[nodiscard]] WICK_API std::vector<CatalogEntry> catalog_entries();
 /// Overridable entries' qualified names (not internal ones), optionally of one namespace only.
 [[nodiscard]] WICK_API std::vector<std::string> overridable_functions(std::string_view ns = {});
+/// Ignored entries' qualified names (not internal ones), optionally of one namespace only.
 [[nodiscard]] WICK_API std::vector<std::string> ignored_functions(std::string_view ns = {});
 /// Python-style signature of an entry, with `out=None` when it has an out
 /// overload; ValueError for an unknown operator.
@@ -92,20 +93,20 @@ struct OperatorInfo {
 /// operator and argument) and returns -1, without running anything.
 struct TestingOverride {
   std::string signature;  ///< what `wick ops signature` prints
-  std::function<Value(std::vector<Value> args, const Kwargs& kwargs)> fn;
+  std::function<Value(std::vector<Value> args, const Kwargs& kwargs)> fn; ///< the stand-in: checks `args` and `kwargs` against the signature, returns -1
 };
 /// One stand-in per overridable operator (torch.overrides.get_testing_overrides).
 [[nodiscard]] WICK_API std::map<std::string, TestingOverride> get_testing_overrides();
 
 /// One row of an operator's dispatch table.
 struct DispatchTableRow {
-  DispatchKey key;
+  DispatchKey key; ///< the dispatch key
   /// "kernel", "composite" (from CompositeImplicit), "fallback",
   /// "fallthrough", or "alias" (inherited from the alias target).
   std::string source;
-  /// Registering plugin (or "host") and `file:line`.
+  /// Registering plugin (or "host").
   std::string provider;
-  std::string location;
+  std::string location;  ///< where it was registered: `file:line`
 };
 /// The runnable keys of an operator (one overload), highest priority first.
 [[nodiscard]] WICK_API std::vector<DispatchTableRow> dispatch_table(std::string_view op_name);

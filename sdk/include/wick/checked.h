@@ -83,6 +83,7 @@ namespace detail {
   if (__builtin_add_overflow(a, b, &r)) return std::nullopt;
   return r;
 }
+/// a * b, or std::nullopt when it does not fit in int64.
 [[nodiscard]] inline std::optional<std::int64_t> try_mul(std::int64_t a, std::int64_t b) noexcept {
   std::int64_t r = 0;
   if (__builtin_mul_overflow(a, b, &r)) return std::nullopt;
@@ -99,6 +100,7 @@ namespace detail {
 /// o: o * in / out). RuntimeError "<what>: integer multiplication overflow"
 /// when the quotient does not fit, "<what>: ..." for arguments out of range.
 [[nodiscard]] WICK_API std::int64_t mul_div_floor(std::int64_t a, std::int64_t b, std::int64_t c, const char* what);
+/// ceil(a * b / c), as mul_div_floor (same conditions and errors).
 [[nodiscard]] WICK_API std::int64_t mul_div_ceil(std::int64_t a, std::int64_t b, std::int64_t c, const char* what);
 
 /// The product of `sizes`, a tensor's element count: 0 when any size is 0,

@@ -53,6 +53,7 @@ WICK_API void set_stream(Stream stream);
 /// Makes a stream current for a scope (and its device), restoring both.
 class WICK_API StreamGuard final {
  public:
+  /// Makes `stream` and its device current until destruction; errors as set_device and set_stream (ValueError for a stream that is not a CUDA stream).
   explicit StreamGuard(Stream stream);
   ~StreamGuard();
   StreamGuard(const StreamGuard&) = delete;
@@ -83,9 +84,12 @@ WICK_API void reset_peak_memory_stats(int device = -1);
 ///   float ms = start.elapsed_time(stop);
 class WICK_API Event final {
  public:
+  /// An event not yet recorded; `enable_timing` (default false) allows elapsed_time.
   explicit Event(bool enable_timing = false) noexcept : timing_(enable_timing) {}
   ~Event();
+  /// Takes `other`'s event; `other` is left empty.
   Event(Event&& other) noexcept;
+  /// Takes `other`'s event, destroying the current one; `other` is left empty.
   Event& operator=(Event&& other) noexcept;
   Event(const Event&) = delete;
   Event& operator=(const Event&) = delete;
@@ -139,6 +143,7 @@ class WICK_API Graph final {
   void replay();
   /// Frees the captured graph and its pool; the graph may capture again.
   void reset() noexcept;
+  /// True after capture_end and until reset: replay() may run.
   [[nodiscard]] bool captured() const noexcept { return handle_ != nullptr && !capturing_; }
 
  private:

@@ -30,6 +30,7 @@ struct StructuredGlue;
 
 /// One schema to define in a namespace.
 struct CatalogDef {
+  /// Bits of `flags`, or-ed together.
   enum Flags : std::uint32_t {
     kIgnored = 1,      ///< not overridable (creation functions)
     kInplaceTwin = 2,  ///< torch.Tensor.X_ derived from X: writes X's result into self
@@ -43,9 +44,9 @@ struct CatalogDef {
   };
   const char* ns;      ///< "torch", "torch.Tensor", "myops"
   const char* schema;  ///< "add.out(Tensor self, ..., Tensor(a!) out) -> Tensor(a!)"
-  std::uint32_t flags;
+  std::uint32_t flags; ///< Flags bits (0 for a plain definition)
   const char* file;  ///< where it is defined: "dispatch/ops/elementwise.ops"
-  int line;
+  int line; ///< the line of `file` it is defined at
   /// The operator's meta function glue (wick/structured.h), or null for
   /// operators without one (composites, views).
   const StructuredGlue* (*glue)() = nullptr;
@@ -64,14 +65,14 @@ struct CatalogAlias {
   const char* ns;      ///< "torch.Tensor"
   const char* name;    ///< "__add__", or "max.dim" for an overload
   const char* target;  ///< "torch.add"
-  const char* file;
-  int line;
+  const char* file; ///< where it is defined: "dispatch/ops/elementwise.ops"
+  int line; ///< the line of `file` it is defined at
 };
 
 /// Definitions first (in any namespace), then aliases of them.
 struct CatalogTable {
-  ArrayRef<CatalogDef> defs;
-  ArrayRef<CatalogAlias> aliases;
+  ArrayRef<CatalogDef> defs; ///< the definitions, registered first
+  ArrayRef<CatalogAlias> aliases; ///< the aliases, registered after every definition
 };
 
 /// Registers every definition and then every alias of `table`, each through

@@ -18,20 +18,29 @@ namespace wick {
 /// operator runs on it through its meta function (shape inference without
 /// data, as PyTorch's meta tensors).
 enum class DeviceType : std::int8_t { kCPU = 0, kCUDA = 1, kMeta = 15 };
+/// Device types are below this (the width of the backend part of a DispatchKeySet).
 inline constexpr int kMaxDeviceTypes = 16;
 
+/// A device: a type and an optional index (torch.device); -1 means "no index" (the current device of that type).
 class WICK_API Device final {
  public:
+  /// Device `type` (default the CPU) with `index` (default -1, none). Not checked: Device::parse validates text.
   constexpr Device(DeviceType type = DeviceType::kCPU, std::int16_t index = -1) noexcept
       : type_(type), index_(index) {}
   /// Parses "cpu", "cuda", "cuda:1", or a registered type name; throws ValueError.
   static Device parse(std::string_view text);
 
+  /// The device type.
   [[nodiscard]] constexpr DeviceType type() const noexcept { return type_; }
+  /// The index, or -1 when none was given.
   [[nodiscard]] constexpr std::int16_t index() const noexcept { return index_; }
+  /// True for the CPU.
   [[nodiscard]] constexpr bool is_cpu() const noexcept { return type_ == DeviceType::kCPU; }
+  /// True for the meta device (no storage).
   [[nodiscard]] constexpr bool is_meta() const noexcept { return type_ == DeviceType::kMeta; }
+  /// PyTorch's spelling: "cpu", "cuda", "cuda:1", or a plugin type's name.
   [[nodiscard]] std::string str() const;
+  /// Equal when type and index are (so "cuda" differs from "cuda:0").
   constexpr bool operator==(const Device&) const noexcept = default;
 
  private:

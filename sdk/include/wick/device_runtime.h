@@ -35,7 +35,7 @@ struct DeviceMemoryStats {
   std::size_t allocated_bytes = 0;       ///< in live storages
   std::size_t reserved_bytes = 0;        ///< held from the driver: allocated + cached
   std::size_t peak_allocated_bytes = 0;  ///< since start or the last reset
-  std::size_t peak_reserved_bytes = 0;
+  std::size_t peak_reserved_bytes = 0; ///< highest reserved_bytes since start or the last reset
   std::uint64_t allocations = 0;         ///< allocate calls
   std::uint64_t cache_hits = 0;          ///< of those, served from the cache
   std::uint64_t device_allocations = 0;  ///< calls to the driver's allocator
@@ -46,11 +46,13 @@ struct DeviceMemoryStats {
 /// is the backend's native stream (a `cudaStream_t` for CUDA); nullptr is
 /// the device's default stream.
 struct Stream final {
-  Device device;
-  void* handle = nullptr;
+  Device device; ///< the device the stream belongs to
+  void* handle = nullptr; ///< the backend's native stream; nullptr for the default stream
+  /// Equal when device and handle are.
   constexpr bool operator==(const Stream&) const noexcept = default;
 };
 
+/// What a device backend (CUDA, a plugin's device) provides beyond kernels: devices, streams, events, its caching allocator and memory statistics. Installed with Registrar::register_device_runtime.
 class WICK_API DeviceRuntime {
  public:
   virtual ~DeviceRuntime();
@@ -98,6 +100,7 @@ class WICK_API DeviceRuntime {
   /// An event of device `index` (-1: the current one); `timing` lets two
   /// recorded events measure the time between them.
   [[nodiscard]] virtual void* create_event(int index, bool timing);
+  /// Destroys an event from create_event (optional; the default does nothing).
   virtual void destroy_event(void* event) noexcept;
   /// Marks the work queued on `stream` so far.
   virtual void record_event(void* event, Stream stream);

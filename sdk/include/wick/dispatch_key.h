@@ -26,6 +26,7 @@
 
 namespace wick {
 
+/// The dispatch keys; a key's value is its bit, and so its priority (Note [Dispatch key priority]). Values are stable across the plugin ABI.
 enum class DispatchKey : std::uint8_t {
   kCPU = 0,
   kCUDA = 1,
@@ -48,7 +49,9 @@ enum class DispatchKey : std::uint8_t {
   /// that has no kernel of its own (like c10's CompositeImplicitAutograd).
   kCompositeImplicit = 63,
 };
+/// Bits in a DispatchKeySet.
 inline constexpr int kNumDispatchKeys = 64;
+/// Keys 0 .. kNumBackendKeys - 1 are backend keys (one per device type).
 inline constexpr int kNumBackendKeys = 16;
 
 /// "CPU", "CUDA", "Override", "Autograd", "CompositeImplicit", or the name of
@@ -56,41 +59,54 @@ inline constexpr int kNumBackendKeys = 16;
 [[nodiscard]] WICK_API std::string dispatch_key_name(DispatchKey k);
 /// Inverse of dispatch_key_name; throws ValueError.
 [[nodiscard]] WICK_API DispatchKey parse_dispatch_key(std::string_view name);
+/// True for a backend key (CPU, CUDA, a plugin backend, Meta).
 [[nodiscard]] constexpr bool is_backend_key(DispatchKey k) noexcept {
   return static_cast<int>(k) < kNumBackendKeys;
 }
+/// The backend key of device type `t` (same number).
 [[nodiscard]] constexpr DispatchKey backend_key(DeviceType t) noexcept {
   return static_cast<DispatchKey>(static_cast<int>(t));
 }
+/// The device type of backend key `k` (same number; meaningless for a non-backend key).
 [[nodiscard]] constexpr DeviceType device_type_of(DispatchKey k) noexcept {
   return static_cast<DeviceType>(static_cast<int>(k));
 }
 
+/// A set of dispatch keys as a 64-bit mask (bit i is key i); a value type, each operation returns a new set.
 class DispatchKeySet final {
  public:
   constexpr DispatchKeySet() noexcept = default;
+  /// The set holding only `k`.
   constexpr explicit DispatchKeySet(DispatchKey k) noexcept
       : bits_(std::uint64_t{1} << static_cast<int>(k)) {}
+  /// The set whose mask is `bits`.
   static constexpr DispatchKeySet from_bits(std::uint64_t bits) noexcept {
     DispatchKeySet s;
     s.bits_ = bits;
     return s;
   }
+  /// Every backend key (bits 0 .. 15).
   static constexpr DispatchKeySet all_backends() noexcept {
     return from_bits((std::uint64_t{1} << kNumBackendKeys) - 1);
   }
 
+  /// The 64-bit mask.
   [[nodiscard]] constexpr std::uint64_t bits() const noexcept { return bits_; }
+  /// True when no key is in the set.
   [[nodiscard]] constexpr bool empty() const noexcept { return bits_ == 0; }
+  /// True when `k` is in the set.
   [[nodiscard]] constexpr bool has(DispatchKey k) const noexcept {
     return (bits_ >> static_cast<int>(k)) & 1U;
   }
+  /// True when some backend key is in the set.
   [[nodiscard]] constexpr bool has_backend() const noexcept {
     return (bits_ & all_backends().bits_) != 0;
   }
+  /// This set plus `k`.
   [[nodiscard]] constexpr DispatchKeySet add(DispatchKey k) const noexcept {
     return from_bits(bits_ | DispatchKeySet(k).bits_);
   }
+  /// This set without `k`.
   [[nodiscard]] constexpr DispatchKeySet remove(DispatchKey k) const noexcept {
     return from_bits(bits_ & ~DispatchKeySet(k).bits_);
   }
@@ -102,9 +118,13 @@ class DispatchKeySet final {
   [[nodiscard]] constexpr DispatchKeySet below(DispatchKey k) const noexcept {
     return from_bits(bits_ & ((std::uint64_t{1} << static_cast<int>(k)) - 1));
   }
+  /// Union.
   constexpr DispatchKeySet operator|(DispatchKeySet o) const noexcept { return from_bits(bits_ | o.bits_); }
+  /// Intersection.
   constexpr DispatchKeySet operator&(DispatchKeySet o) const noexcept { return from_bits(bits_ & o.bits_); }
+  /// Difference: the keys of this set that are not in `o`.
   constexpr DispatchKeySet operator-(DispatchKeySet o) const noexcept { return from_bits(bits_ & ~o.bits_); }
+  /// Equal when the masks are.
   constexpr bool operator==(const DispatchKeySet&) const noexcept = default;
 
  private:
@@ -127,8 +147,8 @@ class DispatchKeySet final {
 
 /// Thread-local included/excluded keys, applied to every dispatch.
 struct LocalDispatchKeySet {
-  DispatchKeySet included;
-  DispatchKeySet excluded;
+  DispatchKeySet included; ///< Keys added to every dispatch of this thread.
+  DispatchKeySet excluded; ///< Keys removed from every dispatch of this thread.
 };
 /// Note [TLS dispatch keys]
 /// The include/exclude sets live in one exported thread_local with constant
@@ -148,7 +168,9 @@ extern WICK_API constinit thread_local LocalDispatchKeySet tls_dispatch_keys
 /// Excludes keys for a scope (the general exclude guard). Nestable.
 class WICK_API ExcludeDispatchKeyGuard final {
  public:
+  /// Adds `keys` to the thread's excluded set until destruction, which restores the previous set.
   explicit ExcludeDispatchKeyGuard(DispatchKeySet keys) noexcept;
+  /// Excludes the single key `key` (see the DispatchKeySet overload).
   explicit ExcludeDispatchKeyGuard(DispatchKey key) noexcept
       : ExcludeDispatchKeyGuard(DispatchKeySet(key)) {}
   ~ExcludeDispatchKeyGuard();
@@ -162,7 +184,9 @@ class WICK_API ExcludeDispatchKeyGuard final {
 /// Forces keys into every dispatch for a scope. Nestable.
 class WICK_API IncludeDispatchKeyGuard final {
  public:
+  /// Adds `keys` to the thread's included set until destruction, which restores the previous set.
   explicit IncludeDispatchKeyGuard(DispatchKeySet keys) noexcept;
+  /// Includes the single key `key` (see the DispatchKeySet overload).
   explicit IncludeDispatchKeyGuard(DispatchKey key) noexcept
       : IncludeDispatchKeyGuard(DispatchKeySet(key)) {}
   ~IncludeDispatchKeyGuard();
@@ -190,6 +214,7 @@ class WICK_API NoGradGuard final {
 /// ordinary tensor that does not require grad, usable anywhere afterwards.
 class WICK_API InferenceMode final {
  public:
+  /// Enters inference mode (`enabled`, the default) or leaves it (false) until destruction, which restores the previous state.
   explicit InferenceMode(bool enabled = true) noexcept;
   ~InferenceMode();
   InferenceMode(const InferenceMode&) = delete;

@@ -52,27 +52,30 @@ class WICK_API BoxedFunctor {
 /// One kernel: an optional unboxed entry (exact C++ signature) and a boxed
 /// entry (always present).
 struct KernelFunction {
+  /// The boxed entry: runs the kernel with its arguments on `stack` and leaves the results there.
   using BoxedFn = void (*)(const KernelFunction& self, const OperatorHandle& op, DispatchKeySet ks,
                            Stack& stack);
   void* functor = nullptr;  ///< user function pointer, or BoxedFunctor*
   void* unboxed = nullptr;  ///< Ret (*)(void* functor, DispatchKeySet, Args...)
-  BoxedFn boxed = nullptr;
+  BoxedFn boxed = nullptr; ///< the boxed entry; null only for a fallthrough kernel
   const std::type_info* signature = nullptr;  ///< typeid(Ret(Args...)) of the unboxed entry
-  bool fallthrough = false;
+  bool fallthrough = false; ///< a fallthrough: the key is skipped and the call goes on to the keys below it
 
+  /// True when this is a kernel (a boxed entry or a fallthrough), false for an empty slot.
   [[nodiscard]] bool valid() const noexcept { return boxed != nullptr || fallthrough; }
 };
 
+/// An operator's immutable dispatch table (Note [Dispatch table]): one kernel slot per dispatch key.
 struct DispatchTable {
   /// Bit k set when key k has a runnable kernel (own, composite or fallback).
   std::uint64_t mask = 0;
-  KernelFunction kernels[kNumDispatchKeys];
+  KernelFunction kernels[kNumDispatchKeys]; ///< Kernel of each key (an empty slot where `mask` has no bit).
 };
 
 /// The part of an operator a call reads: the published table (see Note
 /// [Dispatch table]). OperatorEntry, private to libwick, derives from it.
 struct OperatorTableSlot {
-  std::atomic<const DispatchTable*> table{nullptr};
+  std::atomic<const DispatchTable*> table{nullptr}; ///< The current table; never null once the operator is defined.
 };
 
 namespace detail {
@@ -123,6 +126,7 @@ template <typename Sig> class TypedOperatorHandle;
 /// the life of the process (operators are never destroyed, only undefined).
 class WICK_API OperatorHandle {
  public:
+  /// A handle to operator entry `e` (find_op makes them).
   explicit OperatorHandle(OperatorEntry* e) noexcept;
 
   /// "torch.add" or "torch.add.out".
@@ -134,6 +138,7 @@ class WICK_API OperatorHandle {
   /// Shared ownership of the schema, for callers that may race with the
   /// operator being undefined (plugin unload).
   [[nodiscard]] std::shared_ptr<const FunctionSchema> schema_ptr() const;
+  /// The operator's registry entry (opaque outside libwick).
   [[nodiscard]] OperatorEntry* entry() const noexcept { return entry_; }
 
   /// The typed handle; TypeError when `Sig` differs from the C++ signature
@@ -149,18 +154,21 @@ class WICK_API OperatorHandle {
   void redispatch_boxed(DispatchKeySet ks, Stack& stack) const;
 
   // --- hot path ------------------------------------------------------------
+  /// The current dispatch table (one acquire load; Note [Dispatch table]).
   [[nodiscard]] const DispatchTable& table() const noexcept {
     return *slot_->table.load(std::memory_order_acquire);
   }
   /// Throws NotImplementedError naming the operator, the keys and the plugin
   /// directories searched.
   [[noreturn]] void report_missing_kernel(DispatchKeySet ks) const;
+  /// Equal when both refer to the same operator.
   bool operator==(const OperatorHandle& o) const noexcept { return entry_ == o.entry_; }
 
  protected:
+  /// TypeError when `sig` is not the C++ signature of the operator's unboxed kernels; the first typed handle pins it.
   void check_signature(const std::type_info& sig) const;
-  OperatorEntry* entry_;
-  const OperatorTableSlot* slot_;
+  OperatorEntry* entry_; ///< The operator's registry entry.
+  const OperatorTableSlot* slot_; ///< Where its current dispatch table is published.
 };
 
 /// The keys a kernel at the highest key of `eff` receives: `eff` limited to
@@ -174,9 +182,11 @@ template <typename Ret, typename... Args>
 Ret call_boxed_kernel(const KernelFunction& k, const OperatorHandle& op, DispatchKeySet ks, Args... args);
 }  // namespace detail
 
+/// A handle for an operator called with the C++ signature `Ret(Args...)`: calls go straight to the unboxed kernels (OperatorHandle::typed makes one).
 template <typename Ret, typename... Args>
 class TypedOperatorHandle<Ret(Args...)> final : public OperatorHandle {
  public:
+  /// Wraps `h` without checking the signature (use OperatorHandle::typed, which does).
   explicit TypedOperatorHandle(OperatorHandle h) noexcept : OperatorHandle(h) {}
 
   /// Dispatches on the arguments' keys and the thread's include/exclude sets.

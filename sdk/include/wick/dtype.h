@@ -40,8 +40,10 @@ enum class ScalarType : std::int8_t {
   kComplex128 = 11,
   kUndefined = 31,
 };
+/// How many dtypes there are: the values 0 .. kNumScalarTypes - 1 are valid (kUndefined is not one of them).
 inline constexpr int kNumScalarTypes = 12;
 
+/// Bytes per element (1 for bool, 16 for complex128); 0 for kUndefined or any value that is not a dtype.
 [[nodiscard]] constexpr std::size_t itemsize(ScalarType t) noexcept {
   constexpr std::size_t kSizes[kNumScalarTypes] = {1, 4, 8, 4, 8, 2, 2, 1, 1, 2, 8, 16};
   const int i = static_cast<int>(t);
@@ -52,6 +54,7 @@ inline constexpr int kNumScalarTypes = 12;
   return t == ScalarType::kFloat32 || t == ScalarType::kFloat64 || t == ScalarType::kFloat16 ||
          t == ScalarType::kBFloat16;
 }
+/// complex64 and complex128 (PyTorch's is_complex).
 [[nodiscard]] constexpr bool is_complex(ScalarType t) noexcept {
   return t == ScalarType::kComplex64 || t == ScalarType::kComplex128;
 }
@@ -59,6 +62,7 @@ inline constexpr int kNumScalarTypes = 12;
 [[nodiscard]] constexpr bool is_reduced_floating(ScalarType t) noexcept {
   return t == ScalarType::kFloat16 || t == ScalarType::kBFloat16;
 }
+/// The integer dtypes (uint8, int8, int16, int32, int64), and bool too when `include_bool`.
 [[nodiscard]] constexpr bool is_integral(ScalarType t, bool include_bool) noexcept {
   return t == ScalarType::kInt32 || t == ScalarType::kInt64 || t == ScalarType::kUInt8 || t == ScalarType::kInt8 ||
          t == ScalarType::kInt16 || (include_bool && t == ScalarType::kBool);
@@ -103,18 +107,31 @@ inline constexpr ScalarType kDefaultComplex = ScalarType::kComplex64;
 
 /// Maps a C++ type to its ScalarType: `cpp_to_dtype<float>` == kFloat32.
 template <typename T> struct CppToDtype;
-template <> struct CppToDtype<bool> { static constexpr ScalarType value = ScalarType::kBool; };
-template <> struct CppToDtype<std::uint8_t> { static constexpr ScalarType value = ScalarType::kUInt8; };
-template <> struct CppToDtype<std::int8_t> { static constexpr ScalarType value = ScalarType::kInt8; };
-template <> struct CppToDtype<std::int16_t> { static constexpr ScalarType value = ScalarType::kInt16; };
-template <> struct CppToDtype<std::int32_t> { static constexpr ScalarType value = ScalarType::kInt32; };
-template <> struct CppToDtype<std::int64_t> { static constexpr ScalarType value = ScalarType::kInt64; };
-template <> struct CppToDtype<Half> { static constexpr ScalarType value = ScalarType::kFloat16; };
-template <> struct CppToDtype<BFloat16> { static constexpr ScalarType value = ScalarType::kBFloat16; };
-template <> struct CppToDtype<float> { static constexpr ScalarType value = ScalarType::kFloat32; };
-template <> struct CppToDtype<double> { static constexpr ScalarType value = ScalarType::kFloat64; };
-template <> struct CppToDtype<std::complex<float>> { static constexpr ScalarType value = ScalarType::kComplex64; };
-template <> struct CppToDtype<std::complex<double>> { static constexpr ScalarType value = ScalarType::kComplex128; };
+/// bool is ScalarType::kBool.
+template <> struct CppToDtype<bool> { static constexpr ScalarType value = ScalarType::kBool; /**< its dtype */ };
+/// std::uint8_t is ScalarType::kUInt8.
+template <> struct CppToDtype<std::uint8_t> { static constexpr ScalarType value = ScalarType::kUInt8; /**< its dtype */ };
+/// std::int8_t is ScalarType::kInt8.
+template <> struct CppToDtype<std::int8_t> { static constexpr ScalarType value = ScalarType::kInt8; /**< its dtype */ };
+/// std::int16_t is ScalarType::kInt16.
+template <> struct CppToDtype<std::int16_t> { static constexpr ScalarType value = ScalarType::kInt16; /**< its dtype */ };
+/// std::int32_t is ScalarType::kInt32.
+template <> struct CppToDtype<std::int32_t> { static constexpr ScalarType value = ScalarType::kInt32; /**< its dtype */ };
+/// std::int64_t is ScalarType::kInt64.
+template <> struct CppToDtype<std::int64_t> { static constexpr ScalarType value = ScalarType::kInt64; /**< its dtype */ };
+/// Half is ScalarType::kFloat16.
+template <> struct CppToDtype<Half> { static constexpr ScalarType value = ScalarType::kFloat16; /**< its dtype */ };
+/// BFloat16 is ScalarType::kBFloat16.
+template <> struct CppToDtype<BFloat16> { static constexpr ScalarType value = ScalarType::kBFloat16; /**< its dtype */ };
+/// float is ScalarType::kFloat32.
+template <> struct CppToDtype<float> { static constexpr ScalarType value = ScalarType::kFloat32; /**< its dtype */ };
+/// double is ScalarType::kFloat64.
+template <> struct CppToDtype<double> { static constexpr ScalarType value = ScalarType::kFloat64; /**< its dtype */ };
+/// std::complex<float> is ScalarType::kComplex64.
+template <> struct CppToDtype<std::complex<float>> { static constexpr ScalarType value = ScalarType::kComplex64; /**< its dtype */ };
+/// std::complex<double> is ScalarType::kComplex128.
+template <> struct CppToDtype<std::complex<double>> { static constexpr ScalarType value = ScalarType::kComplex128; /**< its dtype */ };
+/// The ScalarType of C++ type T (`cpp_to_dtype<float>` is kFloat32); a compile error for a type that is not a dtype's.
 template <typename T> inline constexpr ScalarType cpp_to_dtype = CppToDtype<T>::value;
 
 /// C++ types of dtypes, for kernel bodies (is_floating_v and
@@ -167,16 +184,22 @@ template <typename D, typename S>
 
 /// Bit sets of dtypes for `visit_dtype`.
 namespace dtypes {
+/// The bit of dtype `t` in a dtype set (for kUndefined, a bit no set contains).
 [[nodiscard]] constexpr std::uint32_t bit(ScalarType t) noexcept { return 1U << static_cast<int>(t); }
+/// uint8, int8, int16, int32 and int64 (not bool).
 inline constexpr std::uint32_t kIntegral = bit(ScalarType::kUInt8) | bit(ScalarType::kInt8) |
                                            bit(ScalarType::kInt16) | bit(ScalarType::kInt32) |
                                            bit(ScalarType::kInt64);
+/// float16, bfloat16, float32 and float64.
 inline constexpr std::uint32_t kFloating = bit(ScalarType::kFloat16) | bit(ScalarType::kBFloat16) |
                                            bit(ScalarType::kFloat32) | bit(ScalarType::kFloat64);
+/// complex64 and complex128.
 inline constexpr std::uint32_t kComplex = bit(ScalarType::kComplex64) | bit(ScalarType::kComplex128);
 /// Every real dtype, bool included.
 inline constexpr std::uint32_t kAll = bit(ScalarType::kBool) | kIntegral | kFloating;
+/// Every dtype: kAll plus the complex ones.
 inline constexpr std::uint32_t kAllAndComplex = kAll | kComplex;
+/// The floating and complex dtypes.
 inline constexpr std::uint32_t kFloatingAndComplex = kFloating | kComplex;
 }  // namespace dtypes
 
@@ -192,6 +215,9 @@ decltype(auto) visit_dtype(ScalarType t, const char* kernel, Fn&& fn);
 
 }  // namespace wick
 
+/// \def WICK_VISIT_CASE(TAG, TYPE)
+/// One `case` of visit_dtype's switch: calls `fn(TYPE{})` when TAG is in kSet, else falls through to the error
+/// (undefined again after the switch).
 template <std::uint32_t kSet, typename Fn>
 decltype(auto) wick::visit_dtype(ScalarType t, const char* kernel, Fn&& fn) {
 #define WICK_VISIT_CASE(TAG, TYPE)                                         \

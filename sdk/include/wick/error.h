@@ -31,7 +31,9 @@ namespace wick {
 ///     in torch.softmax(input=Tensor(shape=[2, 3], dtype=float32), dim=5)
 class WICK_API Error : public std::runtime_error {
  public:
+  /// An error with message `msg` and no notes.
   explicit Error(const std::string& msg) : std::runtime_error(msg), message_(msg), text_(msg) {}
+  /// The Python exception name ("TypeError", "ValueError", ...); "Error" for the base.
   [[nodiscard]] virtual const char* type_name() const noexcept { return "Error"; }
   /// The message, then each note on a line of its own.
   [[nodiscard]] const char* what() const noexcept override { return text_.c_str(); }
@@ -49,6 +51,7 @@ class WICK_API Error : public std::runtime_error {
     text_ += note;
     ++notes_;
   }
+  /// How many notes were added.
   [[nodiscard]] int notes() const noexcept { return notes_; }
 
  private:
@@ -57,6 +60,7 @@ class WICK_API Error : public std::runtime_error {
   int notes_ = 0;
 };
 
+/// Declares error class `Name` derived from `Base`, whose type_name() is "Name".
 #define WICK_DECLARE_ERROR(Name, Base)                                            \
   class WICK_API Name : public Base {                                            \
    public:                                                                       \

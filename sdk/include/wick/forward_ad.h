@@ -27,6 +27,7 @@ class WICK_API dual_level final {  // NOLINT(readability-identifier-naming): PyT
   ~dual_level();
   dual_level(const dual_level&) = delete;
   dual_level& operator=(const dual_level&) = delete;
+  /// The level's id, unique in the process (levels do not nest: a second live one throws RuntimeError).
   [[nodiscard]] std::uint64_t id() const noexcept { return id_; }
 
  private:
@@ -37,6 +38,7 @@ class WICK_API dual_level final {  // NOLINT(readability-identifier-naming): PyT
 /// dtype). RuntimeError outside a dual level or on a shape mismatch.
 [[nodiscard]] WICK_API Tensor make_dual(const Tensor& primal, const Tensor& tangent);
 
+/// What unpack_dual returns: the primal and its tangent at the current level.
 struct UnpackedDual {
   Tensor primal;   ///< a view of the tensor without its tangent
   Tensor tangent;  ///< undefined when the tensor has none at this level

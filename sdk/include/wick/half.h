@@ -28,8 +28,10 @@
 // The conversions are constexpr where std::bit_cast exists (C++20); CUDA
 // device code, compiled as C++17, gets them as plain inline functions.
 #if defined(__cpp_lib_bit_cast)
+/// `constexpr` where std::bit_cast exists (C++20), else `inline`: what the Half/BFloat16 conversions are declared with.
 #define WICK_BIT_CAST_CONSTEXPR constexpr
 #else
+/// `constexpr` where std::bit_cast exists (C++20), else `inline`: what the Half/BFloat16 conversions are declared with.
 #define WICK_BIT_CAST_CONSTEXPR inline
 #endif
 
@@ -93,9 +95,10 @@ template <typename To, typename From>
 
 /// torch.float16: 1 sign, 5 exponent and 10 mantissa bits.
 struct Half final {
-  std::uint16_t bits = 0;
+  std::uint16_t bits = 0; ///< The IEEE binary16 bit pattern.
 
   constexpr Half() noexcept = default;
+  /// Rounds `v` to the nearest half, ties to even (Note [Rounding to 16 bits]); overflow gives infinity.
   WICK_BIT_CAST_CONSTEXPR Half(float v) noexcept : bits(detail::float_to_half_bits(v)) {}  // NOLINT(implicit): rounds
   /// The raw bits (Half::from_bits(0x3c00) == 1).
   [[nodiscard]] static constexpr Half from_bits(std::uint16_t b) noexcept {
@@ -103,20 +106,24 @@ struct Half final {
     h.bits = b;
     return h;
   }
+  /// The exact float value of the half.
   WICK_BIT_CAST_CONSTEXPR operator float() const noexcept { return detail::half_bits_to_float(bits); }  // NOLINT(implicit)
 };
 
 /// torch.bfloat16: float32's upper 16 bits (8 exponent, 7 mantissa bits).
 struct BFloat16 final {
-  std::uint16_t bits = 0;
+  std::uint16_t bits = 0; ///< float32's upper 16 bits.
 
   constexpr BFloat16() noexcept = default;
+  /// Rounds `v` to the nearest bfloat16, ties to even; NaN becomes a quiet NaN.
   WICK_BIT_CAST_CONSTEXPR BFloat16(float v) noexcept : bits(detail::float_to_bfloat16_bits(v)) {}  // NOLINT(implicit): rounds
+  /// The raw bits (BFloat16::from_bits(0x3f80) == 1).
   [[nodiscard]] static constexpr BFloat16 from_bits(std::uint16_t b) noexcept {
     BFloat16 h;
     h.bits = b;
     return h;
   }
+  /// The exact float value (the bits shifted into float32's upper half).
   WICK_BIT_CAST_CONSTEXPR operator float() const noexcept { return detail::bfloat16_bits_to_float(bits); }  // NOLINT(implicit)
 };
 
@@ -131,38 +138,54 @@ inline constexpr bool is_floating_v = std::is_floating_point_v<T> || is_reduced_
 
 }  // namespace wick
 
+/// Limits of torch.float16 (what torch.finfo(torch.float16) reports).
 template <>
 class std::numeric_limits<wick::Half> {
  public:
-  static constexpr bool is_specialized = true;
-  static constexpr bool is_signed = true;
-  static constexpr bool is_integer = false;
-  static constexpr bool has_infinity = true;
-  static constexpr bool has_quiet_NaN = true;
-  static constexpr int digits = 11;
+  static constexpr bool is_specialized = true; ///< true
+  static constexpr bool is_signed = true; ///< true
+  static constexpr bool is_integer = false; ///< false
+  static constexpr bool has_infinity = true; ///< true
+  static constexpr bool has_quiet_NaN = true; ///< true
+  static constexpr int digits = 11; ///< 11 significand bits, the implicit one included
+  /// Smallest positive normal value, 2**-14 (about 6.1e-05).
   static constexpr wick::Half min() noexcept { return wick::Half::from_bits(0x0400); }
+  /// Most negative finite value, -65504.
   static constexpr wick::Half lowest() noexcept { return wick::Half::from_bits(0xfbff); }
+  /// Largest finite value, 65504.
   static constexpr wick::Half max() noexcept { return wick::Half::from_bits(0x7bff); }
+  /// Distance from 1 to the next half, 2**-10.
   static constexpr wick::Half epsilon() noexcept { return wick::Half::from_bits(0x1400); }
+  /// Positive infinity.
   static constexpr wick::Half infinity() noexcept { return wick::Half::from_bits(0x7c00); }
+  /// A quiet NaN (0x7e00).
   static constexpr wick::Half quiet_NaN() noexcept { return wick::Half::from_bits(0x7e00); }
+  /// Smallest positive subnormal, 2**-24.
   static constexpr wick::Half denorm_min() noexcept { return wick::Half::from_bits(0x0001); }
 };
 
+/// Limits of torch.bfloat16 (what torch.finfo(torch.bfloat16) reports).
 template <>
 class std::numeric_limits<wick::BFloat16> {
  public:
-  static constexpr bool is_specialized = true;
-  static constexpr bool is_signed = true;
-  static constexpr bool is_integer = false;
-  static constexpr bool has_infinity = true;
-  static constexpr bool has_quiet_NaN = true;
-  static constexpr int digits = 8;
+  static constexpr bool is_specialized = true; ///< true
+  static constexpr bool is_signed = true; ///< true
+  static constexpr bool is_integer = false; ///< false
+  static constexpr bool has_infinity = true; ///< true
+  static constexpr bool has_quiet_NaN = true; ///< true
+  static constexpr int digits = 8; ///< 8 significand bits, the implicit one included
+  /// Smallest positive normal value, 2**-126 (float32's).
   static constexpr wick::BFloat16 min() noexcept { return wick::BFloat16::from_bits(0x0080); }
+  /// Most negative finite value, about -3.39e38.
   static constexpr wick::BFloat16 lowest() noexcept { return wick::BFloat16::from_bits(0xff7f); }
+  /// Largest finite value, about 3.39e38.
   static constexpr wick::BFloat16 max() noexcept { return wick::BFloat16::from_bits(0x7f7f); }
+  /// Distance from 1 to the next bfloat16, 2**-7.
   static constexpr wick::BFloat16 epsilon() noexcept { return wick::BFloat16::from_bits(0x3c00); }
+  /// Positive infinity.
   static constexpr wick::BFloat16 infinity() noexcept { return wick::BFloat16::from_bits(0x7f80); }
+  /// A quiet NaN (0x7fc0).
   static constexpr wick::BFloat16 quiet_NaN() noexcept { return wick::BFloat16::from_bits(0x7fc0); }
+  /// Smallest positive subnormal, 2**-133.
   static constexpr wick::BFloat16 denorm_min() noexcept { return wick::BFloat16::from_bits(0x0001); }
 };

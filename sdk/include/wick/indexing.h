@@ -47,6 +47,7 @@ inline constexpr std::nullopt_t None = std::nullopt;  // NOLINT(readability-iden
 
 /// `...` in an index.
 struct EllipsisIndexType final {};
+/// Ellipsis (`...`) in an index: as many full slices as the dims left over (libtorch's torch::indexing::Ellipsis).
 inline constexpr EllipsisIndexType Ellipsis{};  // NOLINT(readability-identifier-naming): libtorch's name
 
 /// Python's `start:stop:step`; a bound left out (None) means "from the
@@ -54,11 +55,15 @@ inline constexpr EllipsisIndexType Ellipsis{};  // NOLINT(readability-identifier
 /// be greater than zero" when the index is used), as for tensors in PyTorch.
 class Slice final {
  public:
+  /// `start:stop:step`; each left out (None) by default: `Slice()` is `:`. The step is checked when the index is used.
   constexpr Slice(std::optional<std::int64_t> start = std::nullopt,  // NOLINT(google-explicit-constructor)
                   std::optional<std::int64_t> stop = std::nullopt, std::optional<std::int64_t> step = std::nullopt)
       : start_(start), stop_(stop), step_(step) {}
+  /// The start, or None for "from the start".
   [[nodiscard]] constexpr std::optional<std::int64_t> start() const noexcept { return start_; }
+  /// The stop (exclusive), or None for "to the end".
   [[nodiscard]] constexpr std::optional<std::int64_t> stop() const noexcept { return stop_; }
+  /// The step (1 when left out).
   [[nodiscard]] constexpr std::int64_t step() const noexcept { return step_.value_or(1); }
 
  private:
@@ -68,22 +73,35 @@ class Slice final {
 /// One entry of an index (Note [Tensor indices]).
 class WICK_API TensorIndex final {
  public:
+  /// Which kind of entry this is.
   enum class Kind : std::uint8_t { kNone, kEllipsis, kInteger, kBoolean, kSlice, kTensor };
 
+  /// None: a new dim of size 1.
   TensorIndex(std::nullopt_t) noexcept : kind_(Kind::kNone) {}                 // NOLINT(google-explicit-constructor)
+  /// Ellipsis.
   TensorIndex(EllipsisIndexType) noexcept : kind_(Kind::kEllipsis) {}          // NOLINT(google-explicit-constructor)
   /// "..." as an entry, as libtorch takes it.
   TensorIndex(const char* text);                                                // NOLINT(google-explicit-constructor)
+  /// An integer: selects one entry of the dim (negative from the end).
   TensorIndex(int i) noexcept : kind_(Kind::kInteger), integer_(i) {}          // NOLINT(google-explicit-constructor)
+  /// An integer: selects one entry of the dim (negative from the end).
   TensorIndex(std::int64_t i) noexcept : kind_(Kind::kInteger), integer_(i) {}  // NOLINT(google-explicit-constructor)
+  /// true or false: a new dim of size 1, kept (true) or emptied (false).
   TensorIndex(bool b) noexcept : kind_(Kind::kBoolean), integer_(b ? 1 : 0) {}   // NOLINT(google-explicit-constructor)
+  /// A slice of the dim.
   TensorIndex(Slice s) noexcept : kind_(Kind::kSlice), slice_(s) {}            // NOLINT(google-explicit-constructor)
+  /// An index tensor: int64 positions or a bool/uint8 mask (advanced indexing, a copy).
   TensorIndex(Tensor t) : kind_(Kind::kTensor), tensor_(std::move(t)) {}       // NOLINT(google-explicit-constructor)
 
+  /// Which kind of entry this is.
   [[nodiscard]] Kind kind() const noexcept { return kind_; }
+  /// The integer (kInteger; 1 or 0 for kBoolean).
   [[nodiscard]] std::int64_t integer() const noexcept { return integer_; }
+  /// The bool (kBoolean).
   [[nodiscard]] bool boolean() const noexcept { return integer_ != 0; }
+  /// The slice (kSlice; a full slice otherwise).
   [[nodiscard]] const Slice& slice() const noexcept { return slice_; }
+  /// The tensor (kTensor; undefined otherwise).
   [[nodiscard]] const Tensor& tensor() const noexcept { return tensor_; }
 
  private:
@@ -97,9 +115,10 @@ class WICK_API TensorIndex final {
 /// entries that aten.index / index_put_ then take for that view's dims
 /// (undefined for the dims they leave whole). Errors as Note [Tensor indices].
 struct WICK_API Indexed {
-  Tensor view;
-  std::vector<std::optional<Tensor>> tensors;
+  Tensor view; ///< The view after the basic entries (integers, slices, None, Ellipsis, bools).
+  std::vector<std::optional<Tensor>> tensors; ///< One entry per dim of `view`: the index tensor for it, or std::nullopt.
 };
+/// Applies the basic entries of `indices` to `self` and collects the tensor entries (see Indexed); IndexError for too many indices, two ellipses or an out-of-range integer, ValueError for a step below 1.
 [[nodiscard]] WICK_API Indexed apply_basic(const Tensor& self, ArrayRef<TensorIndex> indices);
 
 }  // namespace wick::indexing

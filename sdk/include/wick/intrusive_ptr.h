@@ -18,6 +18,7 @@ class RefCounted {
   RefCounted(const RefCounted&) = delete;
   RefCounted& operator=(const RefCounted&) = delete;
   virtual ~RefCounted() = default;
+  /// How many IntrusivePtrs hold this object now (a relaxed read: exact only when no other thread copies or drops one).
   [[nodiscard]] std::int64_t use_count() const noexcept { return refs_.load(std::memory_order_relaxed); }
 
  private:
@@ -25,31 +26,44 @@ class RefCounted {
   mutable std::atomic<std::int64_t> refs_{0};
 };
 
+/// An owning pointer to a RefCounted T (as c10::intrusive_ptr): the count lives in the object, so a copy is one atomic increment. Null by default.
 template <typename T>
 class IntrusivePtr final {
  public:
   constexpr IntrusivePtr() noexcept = default;
+  /// Takes a reference to `p` (which may be null or already held by other IntrusivePtrs).
   explicit IntrusivePtr(T* p) noexcept : p_(p) { retain(); }
+  /// Shares `o`'s object (one more reference).
   IntrusivePtr(const IntrusivePtr& o) noexcept : p_(o.p_) { retain(); }
+  /// Takes `o`'s reference; `o` becomes null.
   IntrusivePtr(IntrusivePtr&& o) noexcept : p_(std::exchange(o.p_, nullptr)) {}
+  /// Shares `o`'s object, dropping the current one.
   IntrusivePtr& operator=(const IntrusivePtr& o) noexcept {
     IntrusivePtr(o).swap(*this);
     return *this;
   }
+  /// Takes `o`'s reference, dropping the current one; `o` becomes null.
   IntrusivePtr& operator=(IntrusivePtr&& o) noexcept {
     IntrusivePtr(std::move(o)).swap(*this);
     return *this;
   }
   ~IntrusivePtr() { release(); }
 
+  /// A new T built from `args`, held by the result (what std::make_shared is to shared_ptr).
   template <typename... Args>
   static IntrusivePtr make(Args&&... args) { return IntrusivePtr(new T(std::forward<Args>(args)...)); }
 
+  /// Exchanges the objects of two pointers (no count changes).
   void swap(IntrusivePtr& o) noexcept { std::swap(p_, o.p_); }
+  /// The object, or nullptr.
   [[nodiscard]] T* get() const noexcept { return p_; }
+  /// Member access (the pointer must not be null).
   T* operator->() const noexcept { return p_; }
+  /// The object (the pointer must not be null).
   T& operator*() const noexcept { return *p_; }
+  /// True when not null.
   explicit operator bool() const noexcept { return p_ != nullptr; }
+  /// True when both hold the same object (or both are null).
   bool operator==(const IntrusivePtr& o) const noexcept { return p_ == o.p_; }
 
  private:

@@ -53,8 +53,9 @@ struct StructuredGlue;
 /// conflict errors. Like SourceLocation, which clang 14 cannot use with
 /// libstdc++ 12; the builtins work in GCC and clang alike.
 struct SourceLocation {
-  const char* file = "";
-  int line = 0;
+  const char* file = ""; ///< the caller's source file ("" when unknown)
+  int line = 0; ///< the caller's line (0 when unknown)
+  /// The location of the call this default argument belongs to.
   static constexpr SourceLocation current(const char* file = __builtin_FILE(),
                                           int line = __builtin_LINE()) noexcept {
     return {file, line};
@@ -94,6 +95,7 @@ struct WICK_API Registrations {
   void merge(const Registrations& other);
 };
 
+/// A registration block (as torch::Library): defines operators, registers kernels, fallbacks, aliases and types for one namespace and optional dispatch key, and removes them all when destroyed or reset. Conflicts throw, naming both sides' owner:file:line.
 class WICK_API Library final {
  public:
   /// A block for namespace `ns` ("torch", "torch.Tensor", "myops"); with a
@@ -101,6 +103,7 @@ class WICK_API Library final {
   Library(std::string ns, std::optional<DispatchKey> key = std::nullopt, std::string owner = "host",
           SourceLocation loc = SourceLocation::current());
   ~Library();
+  /// Takes over `other`'s registrations (the moved-from block holds none).
   Library(Library&&) noexcept;
   Library& operator=(Library&&) = delete;
   Library(const Library&) = delete;
@@ -152,7 +155,9 @@ class WICK_API Library final {
 
   /// What this block registered (and still holds).
   [[nodiscard]] Registrations registrations() const;
+  /// The namespace this block registers in.
   [[nodiscard]] const std::string& ns() const noexcept { return ns_; }
+  /// The owner named at construction (a plugin, or "host").
   [[nodiscard]] const std::string& owner() const noexcept { return owner_; }
   /// Removes everything this block registered (also done by the destructor).
   void reset() noexcept;

@@ -31,28 +31,30 @@ namespace wick {
 
 class Registrar;
 
+/// What a plugin's descriptor says about it, and what loading it registered.
 struct PluginInfo {
-  std::string name;
-  std::string version;
-  std::string path;
-  std::string sdk_version;
-  std::string abi_fingerprint;
+  std::string name; ///< the plugin's name (its descriptor's)
+  std::string version; ///< the plugin's own version string
+  std::string path; ///< the file it was loaded from
+  std::string sdk_version; ///< the wick SDK version it was built against
+  std::string abi_fingerprint; ///< the ABI fingerprint of the SDK headers it was built with (checked against the host's)
   /// "backend" (from a backend directory) or "plugin".
   std::string kind;
   /// What it registered (empty for `inspect_plugin`, which does not run `init`).
   Registrations registrations;
 };
 
+/// A plugin file that `init` could not load.
 struct PluginLoadError {
-  std::string path;
-  std::string message;
+  std::string path; ///< the file
+  std::string message; ///< why it was refused, as load_plugin's PluginError says
 };
 
 /// What `unload_plugin` did with the plugin's code (Note [Unloading
 /// unmaps], plugins/loader/loader.cpp).
 struct UnloadResult {
-  std::string name;
-  std::string path;
+  std::string name; ///< the plugin's name
+  std::string path; ///< the file it was loaded from
   /// True when the plugin's file, and every library it opened through
   /// `load_plugin_library` without `keep_mapped`, is gone from the process.
   bool unmapped = true;
@@ -88,6 +90,7 @@ WICK_API UnloadResult unload_plugin(const std::string& name);
 /// file changed, the new build is refused (PluginError) and the plugin
 /// stays unloaded.
 WICK_API PluginInfo reload_plugin(const std::string& name);
+/// Every plugin loaded now, in load order.
 [[nodiscard]] WICK_API std::vector<PluginInfo> loaded_plugins();
 /// Errors from `init` (one per file that failed).
 [[nodiscard]] WICK_API std::vector<PluginLoadError> plugin_errors();

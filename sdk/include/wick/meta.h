@@ -51,10 +51,10 @@ namespace wick {
 
 /// The geometry of one result: what `empty_from` allocates.
 struct TensorMeta {
-  DimVector sizes;
-  DimVector strides;
-  ScalarType dtype = ScalarType::kUndefined;
-  Device device;
+  DimVector sizes; ///< size of each dim
+  DimVector strides; ///< stride of each dim, in elements
+  ScalarType dtype = ScalarType::kUndefined; ///< element type (kUndefined until set)
+  Device device; ///< where the result lives
 
   /// A contiguous result.
   [[nodiscard]] WICK_API static TensorMeta contiguous(IntArrayRef sizes, ScalarType dtype, Device device);
@@ -66,19 +66,19 @@ struct TensorMeta {
 /// its kernels. A meta result type has `TensorMeta out` (one output) or
 /// `std::array<TensorMeta, N> outs` (N outputs, returned as a tuple).
 struct OutputMeta {
-  TensorMeta out;
+  TensorMeta out; ///< the result's geometry
 };
 
 /// Elementwise operators: the output is the broadcast of the inputs; they
 /// are converted to `compute` before the loop.
 struct ElementwiseMeta {
-  TensorMeta out;
-  ScalarType compute = ScalarType::kUndefined;
+  TensorMeta out; ///< the result: broadcast shape, result dtype, common device
+  ScalarType compute = ScalarType::kUndefined; ///< the dtype the inputs are converted to for the loop
 };
 
 /// In-place operators defined as such (copy_, fill_): the output is self.
 struct InplaceMeta {
-  TensorMeta out;
+  TensorMeta out; ///< self's geometry
 };
 
 /// A new tensor with `m`'s geometry on `m.device` (allocated with the
@@ -114,6 +114,7 @@ enum class UnaryKind {
               ///< CPU kernel refuses them ("frac_cpu" not implemented for 'Long')
   kBitwise,   ///< integers and bools, kept; floating dtypes refused ("bitwise_not_cpu")
 };
+/// The meta of a unary elementwise operator: self's shape and device, the compute and result dtypes by `kind`; RuntimeError naming `op` for a dtype `kind` refuses.
 [[nodiscard]] WICK_API ElementwiseMeta unary_op(const char* op, const Tensor& self, UnaryKind kind);
 
 /// Several inputs broadcast together (where, lerp): device, shape; `compute`

@@ -24,17 +24,17 @@ namespace wick {
 /// (converted to `out.dtype` by the impl); empty when the data is a tensor,
 /// which the impl copies.
 struct FromDataMeta {
-  TensorMeta out;
-  std::vector<Scalar> values;
+  TensorMeta out; ///< the result's geometry
+  std::vector<Scalar> values; ///< the data's numbers, row-major (empty when the data is a tensor)
 };
 
 /// torch.arange: element i is `start + i * step`. Both are integers when
 /// start, end and step all are (the range is then sized and filled in exact
 /// integer arithmetic), else both are floating.
 struct ArangeMeta {
-  TensorMeta out;
-  Scalar start;
-  Scalar step;
+  TensorMeta out; ///< the result's geometry: ceil((end - start) / step) elements
+  Scalar start; ///< the first element
+  Scalar step; ///< the difference between neighbours (never 0: the meta function refuses it)
 };
 
 }  // namespace wick

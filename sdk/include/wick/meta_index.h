@@ -23,8 +23,8 @@ namespace wick {
 /// scatter_add): `dim` is the argument wrapped into [0, rank), with a
 /// 0-dim tensor counted as 1-D (0 for a cat of legacy empty tensors only).
 struct DimMeta {
-  TensorMeta out;
-  std::int64_t dim = 0;
+  TensorMeta out; ///< the result's geometry
+  std::int64_t dim = 0; ///< the dim, wrapped into [0, rank)
 };
 
 /// searchsorted: the dtype both the boundaries and the values are compared
@@ -32,9 +32,9 @@ struct DimMeta {
 /// into one flag: true finds the last position a value can go, false the
 /// first. The result is int64, or int32 with out_int32=True.
 struct SearchsortedMeta {
-  TensorMeta out;
-  ScalarType compute = ScalarType::kUndefined;
-  bool right = false;
+  TensorMeta out; ///< the result: int64, or int32 with out_int32=True, on the values' device
+  ScalarType compute = ScalarType::kUndefined; ///< the dtype boundaries and values are compared in (their promoted type)
+  bool right = false; ///< true: the last position a value can go (side='right'); false: the first
 
   /// out= must have the result's index dtype: PyTorch refuses the other.
   void check_out(const Tensor& o) const {
@@ -50,10 +50,10 @@ struct SearchsortedMeta {
 /// first element, with its strides negated along `dims` (`read_strides`, in
 /// elements). Every backend's kernel is that strided read.
 struct FlipMeta {
-  TensorMeta out;
-  DimVector dims;
-  std::int64_t read_offset = 0;
-  DimVector read_strides;
+  TensorMeta out; ///< the result's geometry: self's shape, contiguous
+  DimVector dims; ///< the dims to reverse, wrapped and distinct
+  std::int64_t read_offset = 0; ///< where the strided read of self starts, in elements past self's first element
+  DimVector read_strides; ///< self's strides, negated along `dims`
 };
 
 }  // namespace wick

@@ -24,21 +24,21 @@ namespace wick {
 /// pivots (batch + [min(m, n)], LAPACK's 1-based rows), `outs[2]` the int32
 /// info of each matrix (0, or k > 0 where U[k-1, k-1] is zero).
 struct LuFactorMeta {
-  std::array<TensorMeta, 3> outs;
+  std::array<TensorMeta, 3> outs; ///< the factors, the pivots and the info, as above
 };
 
 /// Two results: linalg.cholesky_ex (the column-major factor, the int32 info
 /// of each matrix) and linalg.eigh (the real eigenvalues, contiguous, and the
 /// column-major eigenvectors).
 struct LinalgPairMeta {
-  std::array<TensorMeta, 2> outs;
+  std::array<TensorMeta, 2> outs; ///< the two results, as above
 };
 
 /// linalg.svd: U (column-major), the real singular values S (descending,
 /// contiguous) and Vh (column-major); with full_matrices U is m x m and Vh
 /// n x n, else m x k and k x n (k = min(m, n)).
 struct LinalgSvdMeta {
-  std::array<TensorMeta, 3> outs;
+  std::array<TensorMeta, 3> outs; ///< U, S and Vh, as above
 };
 
 /// What a failed factorization means to the operator that reports it.

@@ -40,9 +40,10 @@ enum class Reduction;  // wick/nn_functional.h
 /// torch.softmax / log_softmax: the input viewed as [outer, n, inner], n
 /// along the (wrapped) `dim`; all three are 0 for an empty input.
 struct SoftmaxMeta {
-  TensorMeta out;
-  std::int64_t dim = 0;
-  std::int64_t outer = 0, n = 0, inner = 0;
+  TensorMeta out;        ///< the result's geometry (the input's shape, the requested or input dtype)
+  std::int64_t dim = 0;  ///< the softmax dim, wrapped to [0, rank)
+  std::int64_t outer = 0, /**< product of the sizes before dim */ n = 0, /**< size of dim */
+      inner = 0;  ///< product of the sizes after dim
 };
 
 /// The float activations of torch.nn.functional (leaky_relu, elu, gelu,
@@ -50,24 +51,26 @@ struct SoftmaxMeta {
 /// `write_back` (inplace=True) asks the derived kernel to copy the result
 /// into the input and return the input (Note [Structured kernels]).
 struct ActivationMeta {
-  TensorMeta out;
-  bool write_back = false;
+  TensorMeta out;           ///< the result's geometry: the input's shape and dtype
+  bool write_back = false;  ///< inplace=True: copy the result into the input and return it
 };
 
 /// torch.nn.functional.nll_loss: the input viewed as [n, c, s] (s the
 /// flattened extra dims) and the target as [n, s]; n * s is 0 for an
 /// empty target.
 struct NllLossMeta {
-  TensorMeta out;
-  nn::functional::Reduction reduction{};
-  std::int64_t n = 1, c = 1, s = 1;
+  TensorMeta out;                         ///< the loss: 0-dim for mean and sum, the target's shape for none
+  nn::functional::Reduction reduction{};  ///< the `reduction` argument (none, mean, sum)
+  std::int64_t n = 1, /**< batch size (1 for an unbatched input) */ c = 1, /**< number of classes */
+      s = 1;  ///< product of the extra (spatial) dims, 1 when there are none
 };
 
 /// torch.nn.functional.layer_norm: m rows of n elements (n the product of
 /// normalized_shape); both 0 for an empty input.
 struct LayerNormMeta {
-  TensorMeta out;
-  std::int64_t m = 0, n = 0;
+  TensorMeta out;  ///< the result's geometry: the input's shape and dtype
+  std::int64_t m = 0, /**< number of rows normalized (product of the leading dims) */
+      n = 0;          ///< elements per row (product of normalized_shape)
 };
 
 /// A 2-D convolution (aten.convolution2d and its two backwards): input
@@ -76,11 +79,14 @@ struct LayerNormMeta {
 /// is the operator's result: the output, or the input's or the weight's
 /// gradient.
 struct Conv2dMeta {
-  TensorMeta out;
-  std::int64_t n = 0, c = 0, h = 0, w = 0;
-  std::int64_t o = 0, kh = 0, kw = 0;
-  std::int64_t oh = 0, ow = 0;
-  std::int64_t sh = 1, sw = 1, ph = 0, pw = 0, dh = 1, dw = 1, groups = 1;
+  TensorMeta out;  ///< the operator's result: output, grad_input or grad_weight
+  std::int64_t n = 0, /**< batch size */ c = 0, /**< input channels */ h = 0, /**< input height */
+      w = 0;  ///< input width
+  std::int64_t o = 0, /**< output channels */ kh = 0, /**< kernel height */ kw = 0;  ///< kernel width
+  std::int64_t oh = 0, /**< output height */ ow = 0;  ///< output width
+  std::int64_t sh = 1, /**< vertical stride */ sw = 1, /**< horizontal stride */ ph = 0, /**< vertical padding */
+      pw = 0, /**< horizontal padding */ dh = 1, /**< vertical dilation */ dw = 1, /**< horizontal dilation */
+      groups = 1;  ///< number of channel groups (c and o are multiples of it)
 };
 
 /// How a pooling picks its windows (Note [Pooling windows]).
@@ -94,8 +100,9 @@ enum class PoolKind : std::uint8_t {
 struct PoolDim {
   std::int64_t in = 0;   ///< input size
   std::int64_t out = 0;  ///< output size
-  std::int64_t kernel = 1, stride = 1, padding = 0, dilation = 1;
-  PoolKind kind = PoolKind::kAverage;
+  std::int64_t kernel = 1, /**< window size k (kAdaptive: unused) */ stride = 1, /**< step s between windows */
+      padding = 0, /**< implicit padding p on both sides */ dilation = 1; ///< gap d between taps (kMax only)
+  PoolKind kind = PoolKind::kAverage;  ///< how windows are picked
   bool count_include_pad = true;  ///< kAverage: padding counts in the divisor
 };
 
@@ -109,18 +116,18 @@ struct PoolWindow {
 /// Average and adaptive average pooling over [N, C, H, W] and their
 /// backwards (`out` is then the input's gradient).
 struct Pool2dMeta {
-  TensorMeta out;
+  TensorMeta out;           ///< the pooled output, or the input's gradient in a backward
   std::int64_t planes = 0;  ///< N * C
-  PoolDim rows, cols;       ///< H and W
-  std::optional<std::int64_t> divisor_override;
+  PoolDim rows, /**< the H dim */ cols;  ///< the W dim
+  std::optional<std::int64_t> divisor_override;  ///< avg_pool2d's divisor_override: divides every window's sum when set
 };
 
 /// aten.max_pool2d_with_indices: the maxima and the flat h * W + w index of
 /// each in its plane (int64).
 struct MaxPool2dMeta {
-  std::array<TensorMeta, 2> outs;
+  std::array<TensorMeta, 2> outs;  ///< the maxima (input dtype) and their indices (int64), same shape
   std::int64_t planes = 0;  ///< N * C
-  PoolDim rows, cols;       ///< H and W
+  PoolDim rows, /**< the H dim */ cols;  ///< the W dim
 };
 
 namespace meta {

@@ -69,31 +69,31 @@ struct ReducedDims {
 
 /// A reduction with one result (sum, mean, amax, argmax, var, all, ...).
 struct ReductionMeta {
-  TensorMeta out;
+  TensorMeta out; ///< the result's geometry (reduced dims removed, or kept as size 1 with keepdim)
   /// The dtype the input is converted to before reducing.
   ScalarType compute = ScalarType::kUndefined;
-  ReducedDims reduced;
+  ReducedDims reduced; ///< which dims are reduced (see ReducedDims)
 };
 
 /// torch.norm.ScalarOpt_dim: the reduction and its p (2 where p is None).
 struct NormMeta : ReductionMeta {
-  double p = 2;
+  double p = 2; ///< the norm's order (2 where p is None)
 };
 
 /// A reduction over one dim with values and their int64 indices (max.dim,
 /// min.dim): `outs[0]` has the values' dtype, `outs[1]` is int64, both of
 /// the same shape.
 struct ReductionWithIndicesMeta {
-  std::array<TensorMeta, 2> outs;
-  ScalarType compute = ScalarType::kUndefined;
-  ReducedDims reduced;
+  std::array<TensorMeta, 2> outs; ///< the values and their int64 indices
+  ScalarType compute = ScalarType::kUndefined; ///< the dtype the input is converted to before reducing
+  ReducedDims reduced; ///< the reduced dim (see ReducedDims)
 };
 
 /// A scan along one dim (cumsum, cumprod): the result has the input's
 /// shape (contiguous); the input is converted to `compute` first.
 struct ScanMeta {
-  TensorMeta out;
-  ScalarType compute = ScalarType::kUndefined;
+  TensorMeta out; ///< the result's geometry: the input's shape, contiguous
+  ScalarType compute = ScalarType::kUndefined; ///< the dtype the input is converted to first
   /// The scanned dim, wrapped (0 for a 0-dim input).
   std::int64_t dim = 0;
 };

@@ -85,18 +85,22 @@ namespace wick {
 
 /// One argument of a sample (Note [Sample syntax]).
 struct SampleTensor {
+  /// What the tensor is for: kInput T[...], kRandom R[...], kPositive P[...], kUniform U[...], kMask M[...], kComplex C[...].
   enum class Kind : std::uint8_t { kInput, kRandom, kPositive, kUniform, kMask, kComplex };
-  Kind kind = Kind::kInput;
-  std::vector<std::int64_t> shape;
+  Kind kind = Kind::kInput; ///< which spelling it came from (default an input, T[...])
+  std::vector<std::int64_t> shape; ///< its shape (empty: 0-dim)
 };
+/// A list of input tensors, `[T[2], T[3]]` (a Tensor[] argument).
 struct SampleTensorList {
   std::vector<std::vector<std::int64_t>> shapes;  ///< every one an input
 };
+/// One sample argument: a tensor to make, a list of input tensors, or a plain value (number, string, list, dtype, ...).
 using SampleArg = std::variant<SampleTensor, SampleTensorList, Value>;
 
+/// A parsed sample (parse_sample): an argument list as Python writes it.
 struct Sample {
-  std::vector<SampleArg> args;
-  std::vector<std::pair<std::string, SampleArg>> kwargs;
+  std::vector<SampleArg> args; ///< the positional arguments
+  std::vector<std::pair<std::string, SampleArg>> kwargs; ///< the keyword arguments, in the order written
   std::string text;  ///< as written
 };
 
@@ -106,9 +110,9 @@ struct Sample {
 /// A sample made concrete: the call's arguments and keywords, and its input
 /// tensors in order (the ones the autograd check differentiates).
 struct SampleCall {
-  std::vector<Value> args;
-  Kwargs kwargs;
-  std::vector<Tensor> inputs;
+  std::vector<Value> args; ///< the positional arguments
+  Kwargs kwargs; ///< the keyword arguments
+  std::vector<Tensor> inputs; ///< the input tensors, in argument order
 };
 
 /// Where a sample's inputs are drawn from, as the operator's `domain=` tag says.
@@ -153,13 +157,14 @@ enum class SampleDomain : std::uint8_t {
 /// torch.Tensor.pow_, torch.Tensor.pow, torch.pow.
 [[nodiscard]] WICK_API std::vector<std::string> sample_lookup_chain(std::string_view full_name);
 
+/// The outcome of one check.
 enum class CheckStatus : std::uint8_t { kPassed, kFailed, kSkipped };
 
 /// One check of one operator overload.
 struct CheckResult {
   std::string op;     ///< "torch.add.out"
   std::string check;  ///< "schema", "aliasing", "meta", "autograd", or "backend"
-  CheckStatus status = CheckStatus::kPassed;
+  CheckStatus status = CheckStatus::kPassed; ///< passed, failed, or skipped (not applicable, or no kernel to check)
   std::string message;  ///< why it failed or was skipped
 };
 

@@ -91,10 +91,12 @@ struct TypeSpec {
 /// unregistered stays valid but is marked so); compare by address.
 class WICK_API TypeInfo final {
  public:
+  /// The type's name ("ScalarTensor").
   [[nodiscard]] const std::string& name() const noexcept { return name_; }
   /// The parent type; null for a direct subclass of Tensor and for a
   /// tensor-like at the top.
   [[nodiscard]] const TypeInfo* parent() const noexcept { return parent_; }
+  /// True for a tensor subclass, false for a tensor-like.
   [[nodiscard]] bool is_tensor_subclass() const noexcept { return subclass_; }
   /// The id a TensorImpl of this subclass carries (TensorImpl::type_id()).
   [[nodiscard]] TensorTypeId id() const noexcept { return id_; }
@@ -108,9 +110,13 @@ class WICK_API TypeInfo final {
   /// The `to_tensor` of the nearest of this type and its ancestors with one;
   /// nullptr when none has one, or when that type's plugin is unloaded.
   [[nodiscard]] const ToTensor* inherited_to_tensor() const noexcept;
+  /// The type's own constructor (empty when it registered none).
   [[nodiscard]] const TypeConstructor& constructor() const noexcept { return constructor_; }
+  /// The type's own `to_tensor` (empty when it registered none).
   [[nodiscard]] const ToTensor& to_tensor() const noexcept { return to_tensor_; }
+  /// The owner of the Library that registered the type (a plugin's name), for messages.
   [[nodiscard]] const std::string& owner() const noexcept { return owner_; }
+  /// False once the registering Library (or plugin) is gone.
   [[nodiscard]] bool registered() const noexcept { return registered_.load(std::memory_order_acquire); }
   /// Instances alive now: TensorLike objects of this type, or TensorImpls of
   /// this subclass (not counting descendants). A plugin cannot be unloaded
@@ -165,10 +171,12 @@ class WICK_API TensorLike : public Object {
   /// The same with the type at hand (no lookup); RuntimeError for a subclass.
   explicit TensorLike(const TypeInfo& type);
   ~TensorLike() override;
+  /// Another instance of the same type (counted as a live instance).
   TensorLike(const TensorLike& other);
   TensorLike& operator=(const TensorLike&) = delete;
   [[nodiscard]] std::string type_name() const override;
   [[nodiscard]] const TypeInfo* override_type() const noexcept override { return type_; }
+  /// The object's registered type.
   [[nodiscard]] const TypeInfo& type() const noexcept { return *type_; }
 
  private:
@@ -179,10 +187,10 @@ class WICK_API TensorLike : public Object {
 /// order handlers are tried), and the arguments as the caller gave them.
 /// The fields are views: valid while the handler runs (copy what you keep).
 struct WICK_API TorchFunctionCall {
-  OperatorHandle op;
-  ArrayRef<const TypeInfo*> types;
-  ArrayRef<Value> args;
-  KwargsRef kwargs;
+  OperatorHandle op; ///< the operator called
+  ArrayRef<const TypeInfo*> types; ///< the overriding types, in the order handlers are tried
+  ArrayRef<Value> args; ///< the positional arguments as given
+  KwargsRef kwargs; ///< the keyword arguments as given
 
   /// "torch.add", "torch.Tensor.__add__" (without the overload).
   [[nodiscard]] const std::string& op_name() const noexcept { return op.qualified_name(); }
@@ -201,11 +209,14 @@ WICK_API Value default_torch_function(const TorchFunctionCall& call);
 /// A parameter of a function written in C++ with Python's calling rules:
 /// `"input"` (required) or `{"metadata", Value()}` (default None).
 struct WICK_API Param {
+  /// A required parameter named `n`.
   Param(const char* n) : name(n) {}                     // NOLINT(implicit)
+  /// A required parameter named `n`.
   Param(std::string n) : name(std::move(n)) {}          // NOLINT(implicit)
+  /// A parameter named `n` with default `d`.
   Param(std::string n, Value d) : name(std::move(n)), default_value(std::move(d)) {}
-  std::string name;
-  std::optional<Value> default_value;
+  std::string name; ///< the parameter's name
+  std::optional<Value> default_value; ///< its default; std::nullopt for a required parameter
 };
 
 /// Binds `args` and `kwargs` to `params` as Python binds a call of
@@ -231,6 +242,7 @@ class WICK_API HandledFunctions final {
   /// The handler: runs the implementation of `call`'s operator, or returns
   /// NotImplemented when there is none.
   [[nodiscard]] Value handle(const TorchFunctionCall& call) const;
+  /// True when an implementation is registered for operator `op` ("torch.add").
   [[nodiscard]] bool handles(std::string_view op) const;
 
  private:
@@ -257,6 +269,7 @@ WICK_API Value call_with_tensors(const TorchFunctionCall& call);
 /// so the ops it calls are not seen by it again.
 class WICK_API TorchFunctionMode final {
  public:
+  /// Pushes a mode with `handler` for this thread until destruction, which pops it.
   explicit TorchFunctionMode(TorchFunctionHandler handler);
   ~TorchFunctionMode();
   TorchFunctionMode(const TorchFunctionMode&) = delete;

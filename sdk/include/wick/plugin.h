@@ -43,6 +43,7 @@ namespace wick {
 /// Collects a plugin's registrations; destroying it (or `clear`) removes them.
 class WICK_API Registrar final {
  public:
+  /// A registrar for the plugin `owner` (its name, which every registration's source carries).
   explicit Registrar(std::string owner);
   ~Registrar();
   Registrar(const Registrar&) = delete;
@@ -64,6 +65,7 @@ class WICK_API Registrar final {
   /// first): how registries outside the dispatcher take back what a plugin
   /// gave them (wick::distributed::register_engine). `undo` must not throw.
   void on_clear(std::function<void()> undo);
+  /// The owner name given at construction.
   [[nodiscard]] const std::string& owner() const noexcept { return owner_; }
   /// Everything registered through this registrar's blocks.
   [[nodiscard]] Registrations registrations() const;
@@ -81,11 +83,11 @@ extern "C" {
 /// What `wick_plugin_descriptor` returns. Field order is part of the ABI:
 /// `abi_version` stays first forever.
 struct PluginDescriptor {
-  std::uint32_t abi_version;
-  const char* name;
-  const char* version;
-  const char* sdk_version;
-  const char* abi_fingerprint;
+  std::uint32_t abi_version; ///< WICK_PLUGIN_ABI_VERSION of the SDK the plugin was built with; the loader refuses any other
+  const char* name; ///< the plugin's name (unique among loaded plugins)
+  const char* version; ///< the plugin's own version string
+  const char* sdk_version; ///< WICK_SDK_VERSION it was built with
+  const char* abi_fingerprint; ///< WICK_ABI_FINGERPRINT it was built with (compiler, standard library, C++ version); the loader refuses a mismatch
   /// Registers the plugin's content; returns nullptr on success or an error
   /// message (owned by the plugin, valid until the next call).
   const char* (*init)(Registrar* registrar);
@@ -94,7 +96,9 @@ struct PluginDescriptor {
 
 }  // namespace wick
 
+/// The name of the function a plugin exports (`extern "C"`) to return its PluginDescriptor.
 #define WICK_PLUGIN_ENTRY_POINT wick_plugin_descriptor
+/// WICK_PLUGIN_ENTRY_POINT as a string, for dlsym.
 #define WICK_PLUGIN_ENTRY_POINT_NAME "wick_plugin_descriptor"
 
 /// Defines the plugin entry point; the braces that follow are the body of

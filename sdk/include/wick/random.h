@@ -40,10 +40,12 @@
 
 namespace wick {
 
+/// A random number generator with PyTorch 1.13's CPU streams (an mt19937; see the file note), thread-safe. torch.Generator.
 class WICK_API Generator final {
  public:
   /// Seeded from the operating system's entropy (std::random_device).
   Generator();
+  /// Seeded with `seed`, as after manual_seed(seed).
   explicit Generator(std::uint64_t seed);
   /// Reseeds, and forgets the cached normal sample (torch.manual_seed).
   void manual_seed(std::uint64_t seed);
@@ -51,9 +53,11 @@ class WICK_API Generator final {
   [[nodiscard]] std::uint64_t initial_seed() const;
   /// Fills `n` uniform values in [from, to), in the precision of `out`.
   void uniform(float* out, std::int64_t n, double from = 0.0, double to = 1.0);
+  /// Fills `n` uniform values in [from, to) as doubles.
   void uniform(double* out, std::int64_t n, double from = 0.0, double to = 1.0);
   /// Fills `n` normal values with mean `mean` and standard deviation `std`.
   void normal(float* out, std::int64_t n, double mean = 0.0, double std = 1.0);
+  /// Fills `n` normal values as doubles.
   void normal(double* out, std::int64_t n, double mean = 0.0, double std = 1.0);
   /// Fills `n` uniform integers in [low, high) (high > low).
   void integers(std::int64_t* out, std::int64_t n, std::int64_t low, std::int64_t high);
@@ -63,8 +67,11 @@ class WICK_API Generator final {
   /// PyTorch 1.13's exponential_, cauchy_, geometric_ and log_normal_ values,
   /// in double (the Note above).
   void exponential(double* out, std::int64_t n, double lambda);
+  /// Fills `n` Cauchy(median, sigma) values, as PyTorch's cauchy_.
   void cauchy(double* out, std::int64_t n, double median, double sigma);
+  /// Fills `n` geometric(p) values (the number of trials to the first success), as geometric_.
   void geometric(double* out, std::int64_t n, double p);
+  /// Fills `n` log-normal values (exp of normal(mean, std)), as log_normal_.
   void log_normal(double* out, std::int64_t n, double mean, double std);
   /// A random permutation of 0..n-1 into `out`: PyTorch 1.13's CPU
   /// randperm, a Fisher-Yates shuffle whose i-th swap partner is i + (a
@@ -85,6 +92,7 @@ class WICK_API Generator final {
   std::optional<double> next_normal_;
 };
 
+/// The process-wide generator the random operators use when no generator is given.
 [[nodiscard]] WICK_API Generator& default_generator();
 /// Seeds the default generator (torch.manual_seed).
 WICK_API void manual_seed(std::uint64_t seed);

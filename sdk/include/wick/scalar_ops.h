@@ -20,8 +20,10 @@
 #include "wick/half.h"
 
 #if defined(__CUDACC__)
+/// `__host__ __device__ __forceinline__` under nvcc, else `inline`: how the scalar functions are declared so CUDA kernels share them.
 #define WICK_HOST_DEVICE __host__ __device__ __forceinline__
 #else
+/// `__host__ __device__ __forceinline__` under nvcc, else `inline`: how the scalar functions are declared so CUDA kernels share them.
 #define WICK_HOST_DEVICE inline
 #endif
 
@@ -109,14 +111,17 @@ template <typename T>
 WICK_HOST_DEVICE T bitwise_and(T a, T b) {
   return static_cast<T>(a & b);
 }
+/// a | b (logical or for bools).
 template <typename T>
 WICK_HOST_DEVICE T bitwise_or(T a, T b) {
   return static_cast<T>(a | b);
 }
+/// a ^ b (logical xor for bools).
 template <typename T>
 WICK_HOST_DEVICE T bitwise_xor(T a, T b) {
   return static_cast<T>(a ^ b);
 }
+/// ~v (logical not for bools).
 template <typename T>
 WICK_HOST_DEVICE T bitwise_not(T v) {
   if constexpr (std::is_same_v<T, bool>) {
@@ -142,6 +147,7 @@ WICK_HOST_DEVICE T left_shift(T a, T b) {
   using U = std::make_unsigned_t<T>;
   return static_cast<T>(static_cast<U>(static_cast<U>(a) << b));
 }
+/// a >> b, arithmetic for signed types; a count below 0 or of the type's width or more gives the sign (0 or -1) (Note [Shift counts]).
 template <typename T>
 WICK_HOST_DEVICE T right_shift(T a, T b) {
   constexpr T kBits = static_cast<T>(sizeof(T) * 8);
@@ -243,6 +249,7 @@ WICK_HOST_DEVICE T maximum(T x, T y) {
   }
   return x < y ? y : x;
 }
+/// The smaller of x and y; NaN when either is NaN (as torch.minimum).
 template <typename T>
 WICK_HOST_DEVICE T minimum(T x, T y) {
   if constexpr (is_floating_v<T>) {

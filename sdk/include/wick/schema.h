@@ -36,13 +36,15 @@
 
 namespace wick {
 
+/// The base type of a schema argument or return (Tensor, int, float, ...), before list and optional markers.
 enum class TypeKind : std::uint8_t {
   kTensor, kInt, kFloat, kBool, kStr, kScalar, kScalarType, kDevice, kGenerator, kAny,
 };
 
+/// The type of a schema argument or return: a base TypeKind with list and optional markers.
 struct SchemaType {
-  TypeKind kind = TypeKind::kTensor;
-  bool is_list = false;
+  TypeKind kind = TypeKind::kTensor; ///< the base type (default Tensor)
+  bool is_list = false; ///< `T[]` (or `T[N]`)
   /// N of int[N] (-1: any length).
   std::int32_t list_size = -1;
   /// `T?` or `T[]?`.
@@ -52,26 +54,30 @@ struct SchemaType {
 
   /// The schema spelling: "Tensor?", "int[2]", "ScalarType?".
   [[nodiscard]] WICK_API std::string str() const;
+  /// Equal when every field is.
   bool operator==(const SchemaType&) const noexcept = default;
 };
 
+/// An alias annotation: `Tensor(a)`, `Tensor(a!)`, `Tensor(a -> *)`.
 struct AliasInfo {
-  std::string set;        // "a"
-  bool is_write = false;  // "!"
-  bool to_wildcard = false;  // "a -> *"
+  std::string set;        ///< the alias set's name: "a" in `Tensor(a!)`
+  bool is_write = false;  ///< `!`: the operator writes to the tensor
+  bool to_wildcard = false;  ///< `a -> *`: the tensor ends up in the wildcard set (stored in a list)
+  /// Equal when every field is.
   bool operator==(const AliasInfo&) const noexcept = default;
 };
 
+/// One argument or return of a schema.
 struct SchemaArgument {
-  std::string name;  // may be empty for returns
-  SchemaType type;
-  std::optional<AliasInfo> alias;
+  std::string name;  ///< the argument's name; may be empty for returns
+  SchemaType type; ///< its type
+  std::optional<AliasInfo> alias; ///< its alias annotation, if any
   /// Default as written ("1", "None", "'mean'", "[0, 1]").
   std::optional<std::string> default_text;
   /// The default as a Value (int 1, None, "mean", [0, 1]); for int[N] a
   /// single int is expanded to N copies.
   std::optional<Value> default_value;
-  bool kwarg_only = false;
+  bool kwarg_only = false; ///< after the `*`: keyword-only
   /// A Tensor argument that a Python-style (boxed) call may give as a
   /// number, which is then wrapped (Note [Numbers for tensor arguments] in
   /// wick/library.h). Not part of the schema's text.
@@ -80,11 +86,12 @@ struct SchemaArgument {
   bool variadic = false;
 };
 
+/// A parsed operator schema (parse_schema): name, overload, arguments and returns.
 struct FunctionSchema {
-  std::string name;      // "add"
-  std::string overload;  // "out", or "" for the default overload
-  std::vector<SchemaArgument> arguments;
-  std::vector<SchemaArgument> returns;
+  std::string name;      ///< the operator's name without overload: "add"
+  std::string overload;  ///< the overload name: "out", or "" for the default overload
+  std::vector<SchemaArgument> arguments; ///< the arguments in order
+  std::vector<SchemaArgument> returns; ///< the returns in order (empty for `()`)
 
   /// "add.out" or "add".
   [[nodiscard]] WICK_API std::string full_name() const;

@@ -64,9 +64,13 @@ enum class SerializationFormat : std::int8_t {
 /// "<path>: '<key>': <what>" (without the key part when there is none).
 class WICK_API SerializationError : public RuntimeError {
  public:
+  /// An error about `path` and `key` ("" for none) whose message is built from `what` as the class says.
   SerializationError(std::string path, std::string key, const std::string& what);
+  /// "SerializationError".
   [[nodiscard]] const char* type_name() const noexcept override { return "SerializationError"; }
+  /// The file concerned.
   [[nodiscard]] const std::string& path() const noexcept { return path_; }
+  /// The tensor or record concerned, or "" when none.
   [[nodiscard]] const std::string& key() const noexcept { return key_; }
 
  private:
@@ -86,8 +90,8 @@ class WICK_API SerializationError : public RuntimeError {
 /// What a safetensors file holds: its tensors in the header's order and its
 /// `__metadata__` map.
 struct SafetensorsContents {
-  NamedTensors tensors;
-  std::map<std::string, std::string> metadata;
+  NamedTensors tensors; ///< the tensors, in the header's order
+  std::map<std::string, std::string> metadata; ///< the `__metadata__` entries (string to string)
 };
 
 /// Writes `tensors` (any device and layout: saved contiguous, from the CPU)
@@ -154,6 +158,7 @@ void save(const nn::ModuleHolder<Impl>& holder, const std::string& path,
           SerializationFormat format = SerializationFormat::kAuto) {
   save(static_cast<const nn::Module&>(*holder), path, format);
 }
+/// Loads a holder's module from `path` (see load of an nn::Module for the format, `strict` and the errors).
 template <class Impl>
 nn::IncompatibleKeys load(const nn::ModuleHolder<Impl>& holder, const std::string& path,
                           SerializationFormat format = SerializationFormat::kAuto, bool strict = true) {

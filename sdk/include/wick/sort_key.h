@@ -30,6 +30,7 @@ namespace wick::sort_key {
 template <typename T>
 using KeyOf = std::conditional_t<sizeof(T) <= 4, std::uint32_t, std::uint64_t>;
 
+/// An unsigned key of `f` whose order is the float order: -0.0 and +0.0 share a key, and NaN gets the largest (NaN sorts last, as in torch.sort).
 WICK_HOST_DEVICE std::uint32_t of(float f) {
   if (f != f) return 0xFFFFFFFFu;  // NaN
   std::uint32_t b = 0;
@@ -37,6 +38,7 @@ WICK_HOST_DEVICE std::uint32_t of(float f) {
   return (b & 0x80000000u) != 0 ? ~b : (b | 0x80000000u);
 }
 
+/// The key of `d`, as the float overload (64 bits).
 WICK_HOST_DEVICE std::uint64_t of(double d) {
   if (d != d) return ~std::uint64_t{0};  // NaN
   std::uint64_t b = 0;

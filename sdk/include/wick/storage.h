@@ -18,6 +18,7 @@
 
 namespace wick {
 
+/// The memory source of one device type (c10::Allocator): backends install one with set_allocator.
 class WICK_API Allocator {
  public:
   virtual ~Allocator() = default;
@@ -52,6 +53,7 @@ WICK_API void set_allocator(DeviceType type, Allocator* allocator);
 /// The device type's allocator; throws RuntimeError naming the device when none.
 [[nodiscard]] WICK_API Allocator& get_allocator(DeviceType type);
 
+/// A block of device memory shared by tensors and their views, with the version counter in-place ops bump.
 class WICK_API StorageImpl final : public RefCounted {
  public:
   /// Allocates `nbytes` on `device` with that device type's allocator; a
@@ -61,10 +63,15 @@ class WICK_API StorageImpl final : public RefCounted {
   StorageImpl(void* data, std::size_t nbytes, Device device, void (*deleter)(void*, void*), void* ctx);
   ~StorageImpl() override;
 
+  /// Address of the memory (may be nullptr for 0 bytes, and is on the meta device).
   [[nodiscard]] void* data() const noexcept { return data_; }
+  /// Size in bytes.
   [[nodiscard]] std::size_t nbytes() const noexcept { return nbytes_; }
+  /// The device the memory is on.
   [[nodiscard]] Device device() const noexcept { return device_; }
+  /// The version counter: how many in-place writes went to this storage (autograd checks it for saved tensors).
   [[nodiscard]] std::uint32_t version() const noexcept { return version_.load(std::memory_order_relaxed); }
+  /// Counts one more in-place write.
   void bump_version() noexcept { version_.fetch_add(1, std::memory_order_relaxed); }
 
  private:
@@ -77,6 +84,7 @@ class WICK_API StorageImpl final : public RefCounted {
   std::atomic<std::uint32_t> version_{0};
 };
 
+/// A counted reference to a StorageImpl.
 using Storage = IntrusivePtr<StorageImpl>;
 
 }  // namespace wick

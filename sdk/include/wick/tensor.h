@@ -60,6 +60,7 @@ inline constexpr TensorTypeId kMaxTensorTypeIds = 4096;
 /// unloading a plugin checks before its types go away.
 [[nodiscard]] WICK_API std::int64_t live_subclass_tensors(TensorTypeId id) noexcept;
 
+/// The shared state behind a Tensor (its storage, dtype, sizes, strides, offset, dispatch keys and autograd state), as c10::TensorImpl. Tensors and views refer to one through an IntrusivePtr.
 class WICK_API TensorImpl final : public RefCounted {
  public:
   /// A tensor over `storage` with the given geometry. The key set is derived
@@ -68,15 +69,25 @@ class WICK_API TensorImpl final : public RefCounted {
              std::int64_t storage_offset);
   ~TensorImpl() override;
 
+  /// Size of each dim.
   [[nodiscard]] IntArrayRef sizes() const noexcept { return sizes_; }
+  /// Stride of each dim, in elements.
   [[nodiscard]] IntArrayRef strides() const noexcept { return strides_; }
+  /// Number of dims (0 for a scalar tensor).
   [[nodiscard]] std::int64_t dim() const noexcept { return static_cast<std::int64_t>(sizes_.size()); }
+  /// Number of elements (product of sizes; 1 for 0-dim).
   [[nodiscard]] std::int64_t numel() const noexcept { return numel_; }
+  /// Element type.
   [[nodiscard]] ScalarType dtype() const noexcept { return dtype_; }
+  /// Device of the storage.
   [[nodiscard]] Device device() const noexcept { return storage_->device(); }
+  /// Offset of the first element into the storage, in elements.
   [[nodiscard]] std::int64_t storage_offset() const noexcept { return offset_; }
+  /// The storage (shared by views).
   [[nodiscard]] const Storage& storage() const noexcept { return storage_; }
+  /// True when the strides are the contiguous (row-major) strides of the sizes.
   [[nodiscard]] bool is_contiguous() const noexcept { return contiguous_; }
+  /// Dispatch keys of this tensor (backend, Autograd, Override, ...).
   [[nodiscard]] DispatchKeySet key_set() const noexcept { return key_set_; }
   /// nullptr for a tensor over an empty storage (it has no element to
   /// address, whatever its storage offset).
@@ -86,13 +97,16 @@ class WICK_API TensorImpl final : public RefCounted {
   }
   /// A 0-dim tensor made from a Python number: promotes like a scalar.
   [[nodiscard]] bool is_wrapped_number() const noexcept { return wrapped_number_; }
+  /// Marks (or unmarks) this 0-dim tensor as a wrapped Python number.
   void set_wrapped_number(bool v) noexcept { wrapped_number_ = v; }
+  /// The subclass id (0 for a plain Tensor); see TensorTypeId.
   [[nodiscard]] TensorTypeId type_id() const noexcept { return type_id_; }
   /// Sets the subclass; a subclass tensor carries the `Override` key.
   /// ValueError for an id that is not below kMaxTensorTypeIds.
   void set_type_id(TensorTypeId id);
   /// Changes the geometry in place (used by resize and out= kernels).
   void set_geometry(IntArrayRef sizes, IntArrayRef strides, std::int64_t storage_offset);
+  /// Replaces the storage only, keeping dtype and geometry (no checks: the caller keeps the geometry in bounds).
   void set_storage(Storage storage) { storage_ = std::move(storage); }
   /// Replaces storage, dtype and geometry with `src`'s (Tensor::set_data).
   void set_data_from(const TensorImpl& src);
@@ -137,6 +151,7 @@ class WICK_API TensorImpl final : public RefCounted {
 template <typename T, std::size_t N>
 class TensorAccessor final {
  public:
+  /// An accessor over `data` with the tensor's `sizes` and `strides` arrays (N entries each); Tensor::accessor makes one.
   TensorAccessor(T* data, const std::int64_t* sizes, const std::int64_t* strides) noexcept
       : data_(data), sizes_(sizes), strides_(strides) {}
   /// The sub-accessor (N > 1) or the element (N == 1) at index i of the first dim.
@@ -147,8 +162,11 @@ class TensorAccessor final {
       return TensorAccessor<T, N - 1>(data_ + i * strides_[0], sizes_ + 1, strides_ + 1);
     }
   }
+  /// Size of dim d (not checked).
   [[nodiscard]] std::int64_t size(std::size_t d) const noexcept { return sizes_[d]; }
+  /// Stride of dim d, in elements (not checked).
   [[nodiscard]] std::int64_t stride(std::size_t d) const noexcept { return strides_[d]; }
+  /// Address of the first element.
   [[nodiscard]] T* data() const noexcept { return data_; }
 
  private:
@@ -157,35 +175,56 @@ class TensorAccessor final {
   const std::int64_t* strides_;
 };
 
+/// A handle to a TensorImpl (torch.Tensor): copying a Tensor shares the data; default-constructed it is undefined, and metadata accessors throw RuntimeError ("operation on an undefined tensor").
 class WICK_API Tensor final {
  public:
+  /// An undefined tensor (`defined()` is false).
   Tensor() noexcept = default;
+  /// A tensor over `impl` (null makes an undefined tensor).
   explicit Tensor(IntrusivePtr<TensorImpl> impl) noexcept : impl_(std::move(impl)) {}
 
   // --- metadata -----------------------------------------------------------
+  /// True unless default-constructed (or made from a null impl).
   [[nodiscard]] bool defined() const noexcept { return static_cast<bool>(impl_); }
+  /// The TensorImpl, or nullptr for an undefined tensor.
   [[nodiscard]] TensorImpl* impl() const noexcept { return impl_.get(); }
+  /// The owning pointer to the TensorImpl (null for an undefined tensor).
   [[nodiscard]] const IntrusivePtr<TensorImpl>& impl_ptr() const noexcept { return impl_; }
+  /// Size of each dim (torch.Tensor.size()); RuntimeError on an undefined tensor.
   [[nodiscard]] IntArrayRef sizes() const { return checked().sizes(); }
+  /// Stride of each dim in elements (torch.Tensor.stride()); RuntimeError on an undefined tensor.
   [[nodiscard]] IntArrayRef strides() const { return checked().strides(); }
   /// Size of dim `d` (negative counts from the end); IndexError when out of range.
   [[nodiscard]] std::int64_t size(std::int64_t d) const;
+  /// Stride of dim `d` (negative counts from the end); IndexError when out of range.
   [[nodiscard]] std::int64_t stride(std::int64_t d) const;
+  /// Number of dims; RuntimeError on an undefined tensor.
   [[nodiscard]] std::int64_t dim() const { return checked().dim(); }
+  /// Number of elements; RuntimeError on an undefined tensor.
   [[nodiscard]] std::int64_t numel() const { return checked().numel(); }
+  /// Element type; RuntimeError on an undefined tensor.
   [[nodiscard]] ScalarType dtype() const { return checked().dtype(); }
+  /// Same as dtype().
   [[nodiscard]] ScalarType scalar_type() const { return checked().dtype(); }
+  /// Device of the data; RuntimeError on an undefined tensor.
   [[nodiscard]] Device device() const { return checked().device(); }
+  /// Offset of the first element into the storage, in elements; RuntimeError on an undefined tensor.
   [[nodiscard]] std::int64_t storage_offset() const { return checked().storage_offset(); }
+  /// True for row-major contiguous strides; RuntimeError on an undefined tensor.
   [[nodiscard]] bool is_contiguous() const { return checked().is_contiguous(); }
+  /// Dispatch keys of the tensor; empty for an undefined tensor (no throw).
   [[nodiscard]] DispatchKeySet key_set() const noexcept {
     return impl_ ? impl_->key_set() : DispatchKeySet();
   }
+  /// The storage (shared with views); RuntimeError on an undefined tensor.
   [[nodiscard]] const Storage& storage() const { return checked().storage(); }
   /// The storage's version counter (bumped by every in-place op on any view).
   [[nodiscard]] std::uint32_t version() const { return checked().storage()->version(); }
+  /// Bumps the storage's version counter (what in-place kernels do); RuntimeError on an undefined tensor.
   void bump_version() const { checked().storage()->bump_version(); }
+  /// True when both refer to the same TensorImpl (Python's `a is b`); two undefined tensors are the same.
   [[nodiscard]] bool is_same(const Tensor& o) const noexcept { return impl_ == o.impl_; }
+  /// How many Tensors share the TensorImpl; 0 for an undefined tensor.
   [[nodiscard]] std::int64_t use_count() const noexcept { return impl_ ? impl_->use_count() : 0; }
 
   /// Tells the device's caching allocator that work queued on `stream` uses
@@ -207,6 +246,7 @@ class WICK_API Tensor final {
   /// The single element of a one-element CPU tensor as a Python number;
   /// ValueError ("a Tensor with N elements cannot be converted to Scalar").
   [[nodiscard]] Scalar item() const;
+  /// The single element converted to T (Scalar::to); errors as item().
   template <typename T>
   [[nodiscard]] T item() const { return item().to<T>(); }
   /// Element access without dispatch (see TensorAccessor). TypeError when T
@@ -242,11 +282,15 @@ class WICK_API Tensor final {
   [[nodiscard]] Tensor operator[](const Tensor& index) const;
   /// x[a, b, ...]: `x.index({Slice(1, None, 2), None, Ellipsis, mask})`.
   [[nodiscard]] Tensor index(std::initializer_list<indexing::TensorIndex> indices) const;
+  /// x[a, b, ...] from a list of indices (see the initializer_list overload).
   [[nodiscard]] Tensor index(ArrayRef<indexing::TensorIndex> indices) const;
   /// x[a, b, ...] = values (broadcast to what the index selects), in place.
   Tensor& index_put_(std::initializer_list<indexing::TensorIndex> indices, const Tensor& values);
+  /// x[a, b, ...] = value (a number, filled into what the index selects), in place.
   Tensor& index_put_(std::initializer_list<indexing::TensorIndex> indices, const Scalar& value);
+  /// x[a, b, ...] = values from a list of indices (see the initializer_list overload).
   Tensor& index_put_(ArrayRef<indexing::TensorIndex> indices, const Tensor& values);
+  /// x[a, b, ...] = value from a list of indices (see the initializer_list overload).
   Tensor& index_put_(ArrayRef<indexing::TensorIndex> indices, const Scalar& value);
 
   // --- autograd (see wick/autograd.h) -----------------------------------------
@@ -303,6 +347,7 @@ class WICK_API Tensor final {
 // promotes as one: `int_tensor * 2.5` is float32). Comparisons return bool
 // tensors, `&`, `|`, `^`, `~`, `<<`, `>>` are the bitwise operators (logical
 // on bool tensors), and `os << x` prints PyTorch's repr.
+/// Declares `a op b` for tensor/tensor, tensor/number and number/tensor (the torch.Tensor binary dunders).
 #define WICK_BINARY_OPERATOR(op)                                           \
   WICK_API Tensor operator op(const Tensor& a, const Tensor& b);           \
   WICK_API Tensor operator op(const Tensor& a, const Scalar& b);           \
@@ -324,6 +369,7 @@ WICK_BINARY_OPERATOR(<=)
 WICK_BINARY_OPERATOR(>)
 WICK_BINARY_OPERATOR(>=)
 #undef WICK_BINARY_OPERATOR
+/// Declares `a op= b` for a tensor or a number on the right (the in-place dunders, such as __iadd__).
 #define WICK_COMPOUND_OPERATOR(op)                                         \
   WICK_API Tensor& operator op(Tensor& a, const Tensor& b);                \
   WICK_API Tensor& operator op(Tensor& a, const Scalar& b);
@@ -338,8 +384,11 @@ WICK_COMPOUND_OPERATOR(^=)
 WICK_COMPOUND_OPERATOR(<<=)
 WICK_COMPOUND_OPERATOR(>>=)
 #undef WICK_COMPOUND_OPERATOR
+/// -x (torch.Tensor.__neg__, torch.neg); refused for a bool tensor, as in PyTorch.
 WICK_API Tensor operator-(const Tensor& a);
+/// +x (torch.Tensor.__pos__, torch.positive): x itself, no copy; refused for a bool tensor.
 WICK_API Tensor operator+(const Tensor& a);
+/// ~x (torch.Tensor.__invert__, torch.bitwise_not): logical not for bool tensors; refused for floating dtypes.
 WICK_API Tensor operator~(const Tensor& a);
 /// PyTorch's repr of `t` ("tensor([1., 2.])"; core/frontend/printing.cpp).
 WICK_API std::ostream& operator<<(std::ostream& os, const Tensor& t);
@@ -389,13 +438,16 @@ inline Tensor finish_options(Tensor t, const TensorOptions& options) {
   return detail::finish_options(
       detail::wrap_blob(data, sizes, strides, std::move(deleter), options.dtype(), options.device()), options);
 }
+/// from_blob with contiguous strides and no deleter (see the full overload for errors).
 [[nodiscard]] inline Tensor from_blob(void* data, IntArrayRef sizes, const TensorOptions& options = {}) {
   return from_blob(data, sizes, contiguous_strides(sizes), {}, options);
 }
+/// from_blob with explicit strides and no deleter (see the full overload for errors).
 [[nodiscard]] inline Tensor from_blob(void* data, IntArrayRef sizes, IntArrayRef strides,
                                       const TensorOptions& options = {}) {
   return from_blob(data, sizes, strides, {}, options);
 }
+/// from_blob with contiguous strides and a deleter (see the full overload for errors).
 [[nodiscard]] inline Tensor from_blob(void* data, IntArrayRef sizes, std::function<void(void*)> deleter,
                                       const TensorOptions& options = {}) {
   return from_blob(data, sizes, contiguous_strides(sizes), std::move(deleter), options);

@@ -31,23 +31,30 @@ namespace wick {
 class TensorOptions final {
  public:
   constexpr TensorOptions() noexcept = default;
+  /// Options with only the dtype set.
   constexpr explicit TensorOptions(ScalarType dtype) noexcept : dtype_(dtype) {}
+  /// Options with only the device set.
   constexpr explicit TensorOptions(Device device) noexcept : device_(device) {}
+  /// Options with only the device set: device type `device`, no index.
   constexpr explicit TensorOptions(DeviceType device) noexcept : device_(Device(device)) {}
 
+  /// A copy with the dtype set (std::nullopt unsets it).
   [[nodiscard]] constexpr TensorOptions dtype(std::optional<ScalarType> dtype) const noexcept {
     TensorOptions o = *this;
     o.dtype_ = dtype;
     return o;
   }
+  /// A copy with the device set (std::nullopt unsets it).
   [[nodiscard]] constexpr TensorOptions device(std::optional<Device> device) const noexcept {
     TensorOptions o = *this;
     o.device_ = device;
     return o;
   }
+  /// A copy with the device set to `type` and `index` (-1, the default: no index).
   [[nodiscard]] constexpr TensorOptions device(DeviceType type, std::int16_t index = -1) const noexcept {
     return device(Device(type, index));
   }
+  /// A copy with requires_grad set; the creation function throws RuntimeError when it is true and the dtype is not floating or complex.
   [[nodiscard]] constexpr TensorOptions requires_grad(bool requires_grad) const noexcept {
     TensorOptions o = *this;
     o.requires_grad_ = requires_grad;
@@ -58,13 +65,18 @@ class TensorOptions final {
   [[nodiscard]] constexpr ScalarType dtype() const noexcept { return dtype_.value_or(kDefaultFloat); }
   /// The device: the one set, else the CPU.
   [[nodiscard]] constexpr Device device() const noexcept { return device_.value_or(Device()); }
+  /// Whether the result should require grad (default false).
   [[nodiscard]] constexpr bool requires_grad() const noexcept { return requires_grad_; }
+  /// True when a dtype was set.
   [[nodiscard]] constexpr bool has_dtype() const noexcept { return dtype_.has_value(); }
+  /// True when a device was set.
   [[nodiscard]] constexpr bool has_device() const noexcept { return device_.has_value(); }
   /// What the creation functions pass on: unset fields stay unset.
   [[nodiscard]] constexpr std::optional<ScalarType> dtype_opt() const noexcept { return dtype_; }
+  /// The device set, or std::nullopt.
   [[nodiscard]] constexpr std::optional<Device> device_opt() const noexcept { return device_; }
 
+  /// Equal when dtype, device (set or unset) and requires_grad are.
   constexpr bool operator==(const TensorOptions&) const noexcept = default;
 
  private:
@@ -75,36 +87,38 @@ class TensorOptions final {
 
 /// `TensorOptions().dtype(d)` and friends, the starting points libtorch has.
 [[nodiscard]] constexpr TensorOptions dtype(ScalarType dtype) noexcept { return TensorOptions(dtype); }
+/// `TensorOptions().device(d)`.
 [[nodiscard]] constexpr TensorOptions device(Device device) noexcept { return TensorOptions(device); }
+/// `TensorOptions().requires_grad(r)` (default true).
 [[nodiscard]] constexpr TensorOptions requires_grad(bool requires_grad = true) noexcept {
   return TensorOptions().requires_grad(requires_grad);
 }
 
 // --- shorthands: libtorch's names for the dtypes and device types ------------
-inline constexpr ScalarType kBool = ScalarType::kBool;
-inline constexpr ScalarType kUInt8 = ScalarType::kUInt8;
-inline constexpr ScalarType kByte = ScalarType::kUInt8;
-inline constexpr ScalarType kInt8 = ScalarType::kInt8;
-inline constexpr ScalarType kChar = ScalarType::kInt8;
-inline constexpr ScalarType kInt16 = ScalarType::kInt16;
-inline constexpr ScalarType kShort = ScalarType::kInt16;
-inline constexpr ScalarType kInt32 = ScalarType::kInt32;
-inline constexpr ScalarType kInt = ScalarType::kInt32;
-inline constexpr ScalarType kInt64 = ScalarType::kInt64;
-inline constexpr ScalarType kLong = ScalarType::kInt64;
-inline constexpr ScalarType kFloat16 = ScalarType::kFloat16;
-inline constexpr ScalarType kHalf = ScalarType::kFloat16;
-inline constexpr ScalarType kBFloat16 = ScalarType::kBFloat16;
-inline constexpr ScalarType kFloat32 = ScalarType::kFloat32;
-inline constexpr ScalarType kFloat = ScalarType::kFloat32;
-inline constexpr ScalarType kFloat64 = ScalarType::kFloat64;
-inline constexpr ScalarType kDouble = ScalarType::kFloat64;
-inline constexpr ScalarType kComplex64 = ScalarType::kComplex64;
-inline constexpr ScalarType kComplexFloat = ScalarType::kComplex64;
-inline constexpr ScalarType kComplex128 = ScalarType::kComplex128;
-inline constexpr ScalarType kComplexDouble = ScalarType::kComplex128;
-inline constexpr DeviceType kCPU = DeviceType::kCPU;
-inline constexpr DeviceType kCUDA = DeviceType::kCUDA;
-inline constexpr DeviceType kMeta = DeviceType::kMeta;
+inline constexpr ScalarType kBool = ScalarType::kBool; ///< torch.bool
+inline constexpr ScalarType kUInt8 = ScalarType::kUInt8; ///< torch.uint8
+inline constexpr ScalarType kByte = ScalarType::kUInt8; ///< torch.uint8 (libtorch's kByte)
+inline constexpr ScalarType kInt8 = ScalarType::kInt8; ///< torch.int8
+inline constexpr ScalarType kChar = ScalarType::kInt8; ///< torch.int8 (libtorch's kChar)
+inline constexpr ScalarType kInt16 = ScalarType::kInt16; ///< torch.int16
+inline constexpr ScalarType kShort = ScalarType::kInt16; ///< torch.int16 (libtorch's kShort)
+inline constexpr ScalarType kInt32 = ScalarType::kInt32; ///< torch.int32
+inline constexpr ScalarType kInt = ScalarType::kInt32; ///< torch.int32 (libtorch's kInt)
+inline constexpr ScalarType kInt64 = ScalarType::kInt64; ///< torch.int64
+inline constexpr ScalarType kLong = ScalarType::kInt64; ///< torch.int64 (libtorch's kLong)
+inline constexpr ScalarType kFloat16 = ScalarType::kFloat16; ///< torch.float16
+inline constexpr ScalarType kHalf = ScalarType::kFloat16; ///< torch.float16 (libtorch's kHalf)
+inline constexpr ScalarType kBFloat16 = ScalarType::kBFloat16; ///< torch.bfloat16
+inline constexpr ScalarType kFloat32 = ScalarType::kFloat32; ///< torch.float32
+inline constexpr ScalarType kFloat = ScalarType::kFloat32; ///< torch.float32 (libtorch's kFloat)
+inline constexpr ScalarType kFloat64 = ScalarType::kFloat64; ///< torch.float64
+inline constexpr ScalarType kDouble = ScalarType::kFloat64; ///< torch.float64 (libtorch's kDouble)
+inline constexpr ScalarType kComplex64 = ScalarType::kComplex64; ///< torch.complex64
+inline constexpr ScalarType kComplexFloat = ScalarType::kComplex64; ///< torch.complex64 (libtorch's kComplexFloat)
+inline constexpr ScalarType kComplex128 = ScalarType::kComplex128; ///< torch.complex128
+inline constexpr ScalarType kComplexDouble = ScalarType::kComplex128; ///< torch.complex128 (libtorch's kComplexDouble)
+inline constexpr DeviceType kCPU = DeviceType::kCPU; ///< the CPU device type
+inline constexpr DeviceType kCUDA = DeviceType::kCUDA; ///< the CUDA device type
+inline constexpr DeviceType kMeta = DeviceType::kMeta; ///< the meta (shape-only) device type
 
 }  // namespace wick

@@ -29,6 +29,7 @@ namespace wick {
 /// category (bool < integer < floating). An integer tier meeting a floating
 /// wrapped number gives the default float dtype.
 [[nodiscard]] WICK_API ScalarType result_type(ArrayRef<const Tensor*> tensors);
+/// result_type of a list of tensors (see the ArrayRef overload).
 [[nodiscard]] WICK_API ScalarType result_type(const std::vector<Tensor>& tensors);
 /// `result_type(a, b, ...)` without copying the handles.
 template <typename... Ts>
@@ -41,6 +42,7 @@ template <typename... Ts>
 /// PyTorch's "Expected all tensors to be on the same device, but found at
 /// least two devices, cpu and cuda:0!" naming `op`.
 WICK_API Device common_device(ArrayRef<const Tensor*> tensors, const char* op);
+/// common_device of the listed tensors (see the ArrayRef overload); RuntimeError naming `op` for two devices.
 template <typename... Ts>
 Device common_device(const char* op, const Tensor& first, const Ts&... rest) {
   const Tensor* ptrs[] = {&first, &rest...};
