@@ -291,16 +291,32 @@ void register_cell(Module& m, CellWeights w, std::int64_t gates, std::int64_t in
   *w.b_hh = m.register_parameter("bias_hh", bias ? empty({gates * hidden}) : Tensor());
 }
 
-// The cell's input and states made batched; ValueError for a bad rank.
-bool batch_cell_input(const char* name, Tensor& input, std::vector<Tensor*> states) {
+// The cell's input and states made batched (true when they were), then
+// checked against the cell's sizes with PyTorch 1.13's errors: ValueError
+// for a bad rank; RuntimeError for a width or a batch size that differs.
+bool batch_cell_input(const char* name, Tensor& input, std::vector<Tensor*> states, std::int64_t input_size,
+                      std::int64_t hidden_size) {
   WICK_CHECK(input.dim() == 1 || input.dim() == 2, ValueError, name, ": Expected input to be 1-D or 2-D but received ",
              input.dim(), "-D tensor");
-  if (input.dim() == 2) return true;
-  input = unsqueeze(input, 0);
-  for (Tensor* s : states) {
-    if (s->defined()) *s = unsqueeze(*s, 0);
+  const bool batched = input.dim() == 2;
+  if (!batched) {
+    input = unsqueeze(input, 0);
+    for (Tensor* s : states) {
+      if (s->defined()) *s = unsqueeze(*s, 0);
+    }
   }
-  return false;
+  WICK_CHECK(input.size(1) == input_size, RuntimeError, "input has inconsistent input_size: got ", input.size(1),
+             " expected ", input_size);
+  for (const Tensor* s : states) {
+    if (!s->defined()) continue;
+    WICK_CHECK(s->dim() >= 1 && s->size(0) == input.size(0), RuntimeError, "Input batch size ", input.size(0),
+               " doesn't match hidden0 batch size ", s->dim() >= 1 ? s->size(0) : 0);
+    WICK_CHECK(s->dim() == 2, ValueError, name, ": Expected hidden to be ", batched ? "2-D" : "1-D", " but received ",
+               s->dim() - (batched ? 0 : 1), "-D tensor");
+    WICK_CHECK(s->size(1) == hidden_size, RuntimeError, "hidden0 has inconsistent hidden_size: got ", s->size(1),
+               ", expected ", hidden_size);
+  }
+  return batched;
 }
 
 std::string cell_repr(const CellOptions& o) {
@@ -310,7 +326,7 @@ std::string cell_repr(const CellOptions& o) {
 }  // namespace
 
 RNNCellImpl::RNNCellImpl(const RNNCellOptions& opts) : options(opts) {
-  (void)rnn_mode(options.nonlinearity());
+  // As in PyTorch, an unknown nonlinearity is an error of forward(), not here.
   register_cell(*this, {&weight_ih, &weight_hh, &bias_ih, &bias_hh}, 1, options.input_size(), options.hidden_size(),
                 options.bias());
   reset_parameters();
@@ -320,7 +336,9 @@ void RNNCellImpl::reset_parameters() {
 }
 Tensor RNNCellImpl::forward(const Tensor& in, const Tensor& h0) {
   Tensor input = in, hx = h0;
-  const bool batched = batch_cell_input("RNNCell", input, {&hx});
+  const bool batched = batch_cell_input("RNNCell", input, {&hx}, options.input_size(), options.hidden_size());
+  const std::string& nonlinearity = options.nonlinearity();
+  WICK_CHECK(nonlinearity == "tanh" || nonlinearity == "relu", RuntimeError, "Unknown nonlinearity: ", nonlinearity);
   if (!hx.defined()) hx = zeros({input.size(0), options.hidden_size()}, input.dtype(), input.device());
   Tensor unused;
   Tensor h = step(rnn_mode(options.nonlinearity()), F::linear(input, weight_ih, opt(bias_ih)), hx, unused, weight_hh,
@@ -344,7 +362,7 @@ void LSTMCellImpl::reset_parameters() {
 }
 std::tuple<Tensor, Tensor> LSTMCellImpl::forward(const Tensor& in, const std::tuple<Tensor, Tensor>& hx) {
   Tensor input = in, h = std::get<0>(hx), cell = std::get<1>(hx);
-  const bool batched = batch_cell_input("LSTMCell", input, {&h, &cell});
+  const bool batched = batch_cell_input("LSTMCell", input, {&h, &cell}, options.input_size(), options.hidden_size());
   if (!h.defined()) h = zeros({input.size(0), options.hidden_size()}, input.dtype(), input.device());
   if (!cell.defined()) cell = zeros({input.size(0), options.hidden_size()}, input.dtype(), input.device());
   h = step(Mode::kLstm, F::linear(input, weight_ih, opt(bias_ih)), h, cell, weight_hh, bias_hh, Tensor());
@@ -363,7 +381,7 @@ void GRUCellImpl::reset_parameters() {
 }
 Tensor GRUCellImpl::forward(const Tensor& in, const Tensor& h0) {
   Tensor input = in, hx = h0;
-  const bool batched = batch_cell_input("GRUCell", input, {&hx});
+  const bool batched = batch_cell_input("GRUCell", input, {&hx}, options.input_size(), options.hidden_size());
   if (!hx.defined()) hx = zeros({input.size(0), options.hidden_size()}, input.dtype(), input.device());
   Tensor unused;
   Tensor h = step(Mode::kGru, F::linear(input, weight_ih, opt(bias_ih)), hx, unused, weight_hh, bias_hh, Tensor());

@@ -345,6 +345,20 @@ TEST_F(NnModules, BadOptionsAndInputsRaisePyTorchErrors) {
                         "Expected hidden size (1, 2, 4), got [1, 3, 4]");
   WICK_EXPECT_THROW_MSG(n::GRUCell(3, 4)(randn({1, 2, 3})), ValueError,
                         "GRUCell: Expected input to be 1-D or 2-D but received 3-D tensor");
+  // The cells check widths and batch sizes as PyTorch 1.13 does (messages from it).
+  WICK_EXPECT_THROW_MSG(n::RNNCell(3, 4)(randn({2, 5})), RuntimeError, "input has inconsistent input_size: got 5 expected 3");
+  WICK_EXPECT_THROW_MSG(n::GRUCell(3, 4)(randn({2, 3}), randn({2, 5})), RuntimeError,
+                        "hidden0 has inconsistent hidden_size: got 5, expected 4");
+  WICK_EXPECT_THROW_MSG(n::RNNCell(3, 4)(randn({2, 3}), randn({3, 4})), RuntimeError,
+                        "Input batch size 2 doesn't match hidden0 batch size 3");
+  WICK_EXPECT_THROW_MSG(n::LSTMCell(3, 4)(randn({2, 3}), std::make_tuple(randn({2, 4}), randn({3, 4}))), RuntimeError,
+                        "Input batch size 2 doesn't match hidden0 batch size 3");
+  WICK_EXPECT_THROW_MSG(n::LSTMCell(3, 4)(randn({3}), std::make_tuple(randn({4}), randn({5}))), RuntimeError,
+                        "hidden0 has inconsistent hidden_size: got 5, expected 4");
+  EXPECT_EQ(n::RNNCell(3, 4)(randn({3}), randn({4})).sizes().vec(), (std::vector<std::int64_t>{4}));
+  // An unknown nonlinearity builds, and fails at forward, as in PyTorch.
+  n::RNNCell odd(n::RNNCellOptions(3, 4).nonlinearity("foo"));
+  WICK_EXPECT_THROW_MSG(odd(randn({2, 3})), RuntimeError, "Unknown nonlinearity: foo");
   WICK_EXPECT_THROW_MSG(n::Softmax2d()(randn({2, 3})), AssertionError,
                         "Softmax2d: expected input to be 3D or 4D, got 2D instead");
   WICK_EXPECT_THROW_MSG(n::Linear(4, 3)(randn({2, 5})), RuntimeError, "");

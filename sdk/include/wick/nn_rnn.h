@@ -226,7 +226,7 @@ struct RNNCellOptions {
   WICK_ARG(std::int64_t, hidden_size);
   /// Whether the cell has the biases bias_ih and bias_hh (default true).
   WICK_ARG(bool, bias) = true;
-  /// "tanh" (default) or "relu"; ValueError "Unknown nonlinearity 'x'" otherwise, when the cell is built.
+  /// "tanh" (default) or "relu"; anything else builds, and forward() raises RuntimeError "Unknown nonlinearity: x".
   WICK_ARG(std::string, nonlinearity) = "tanh";
 };
 
@@ -252,13 +252,13 @@ class WICK_API RNNCellImpl : public Callable<RNNCellImpl> {
   /// The options type the holder nn::RNNCell builds from.
   using Options = RNNCellOptions;
   /// Registers weight_ih, weight_hh (and bias_ih, bias_hh with bias) and initialises them.
-  /// ValueError "Unknown nonlinearity 'x'" for a bad nonlinearity.
   explicit RNNCellImpl(const RNNCellOptions& options);
   /// Refills every weight and bias uniformly in (-1/sqrt(hidden_size), 1/sqrt(hidden_size)).
   void reset_parameters();
   /// h' = tanh or relu(input W_ih^T + b_ih + hx W_hh^T + b_hh), shaped like hx.
-  /// ValueError "RNNCell: Expected input to be 1-D or 2-D but received 3-D tensor"; an input
-  /// whose last dim is not input_size fails in the linear map (RuntimeError "... cannot be multiplied").
+  /// ValueError "RNNCell: Expected input to be 1-D or 2-D but received 3-D tensor"; RuntimeError, as in
+  /// PyTorch, for "input has inconsistent input_size: got 5 expected 3", "Input batch size 2 doesn't match
+  /// hidden0 batch size 3", "hidden0 has inconsistent hidden_size: got 5, expected 4" and "Unknown nonlinearity: x".
   Tensor forward(const Tensor& input, const Tensor& hx = Tensor());
   /// "10, 20" plus ", bias=False" and ", nonlinearity=relu" when they differ from the defaults.
   [[nodiscard]] std::string extra_repr() const override;
@@ -284,8 +284,8 @@ class WICK_API LSTMCellImpl : public Callable<LSTMCellImpl> {
   explicit LSTMCellImpl(const LSTMCellOptions& options);
   /// Refills every weight and bias uniformly in (-1/sqrt(hidden_size), 1/sqrt(hidden_size)).
   void reset_parameters();
-  /// ValueError "LSTMCell: Expected input to be 1-D or 2-D but received 3-D tensor".
-  /// (h', c').
+  /// ValueError "LSTMCell: Expected input to be 1-D or 2-D but received 3-D tensor"; the width and
+  /// batch-size RuntimeErrors of RNNCellImpl::forward, for h and c alike. (h', c').
   std::tuple<Tensor, Tensor> forward(const Tensor& input, const std::tuple<Tensor, Tensor>& hx = {});
   /// "10, 20" plus ", bias=False" without bias.
   [[nodiscard]] std::string extra_repr() const override;
@@ -311,7 +311,8 @@ class WICK_API GRUCellImpl : public Callable<GRUCellImpl> {
   explicit GRUCellImpl(const GRUCellOptions& options);
   /// Refills every weight and bias uniformly in (-1/sqrt(hidden_size), 1/sqrt(hidden_size)).
   void reset_parameters();
-  /// h', shaped like hx. ValueError "GRUCell: Expected input to be 1-D or 2-D but received 3-D tensor".
+  /// h', shaped like hx. ValueError "GRUCell: Expected input to be 1-D or 2-D but received 3-D tensor";
+  /// the width and batch-size RuntimeErrors of RNNCellImpl::forward.
   Tensor forward(const Tensor& input, const Tensor& hx = Tensor());
   /// "10, 20" plus ", bias=False" without bias.
   [[nodiscard]] std::string extra_repr() const override;
