@@ -11,6 +11,7 @@
 /// job that destroys its group and initialises again on the same store
 /// never reads the keys of the earlier group.
 #include <algorithm>
+#include <charconv>
 #include <cstdlib>
 #include <set>
 #include <sstream>
@@ -67,6 +68,20 @@ int env_int(const char* name, const std::string& method) {
   }
   throw ValueError(std::string("Error initializing torch.distributed: environment variable ") + name +
                    " must be an integer, got '" + v + "'");
+}
+
+/// The world size another rank published under `key` in the store: its
+/// decimal text. Anything else (a store shared with another program, a
+/// corrupted value) is a DistributedError naming the key, not a parse
+/// exception of the standard library.
+int published_world_size(Store& store, const std::string& key) {
+  const std::string text = store.get_string(key);
+  int out = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+  WICK_CHECK(ec == std::errc() && end == text.data() + text.size() && out > 0, DistributedError,
+             "init_process_group: the store holds '", text.size() > 64 ? text.substr(0, 64) + "..." : text, "' under '", key,
+             "', not a world size: is another job using the same store (MASTER_ADDR, MASTER_PORT)?");
+  return out;
 }
 
 /// Parses "gloo" or "cpu:gloo,cuda:nccl" into device type -> engine name.
@@ -178,11 +193,10 @@ void init_process_group(const std::string& backend, const InitOptions& options) 
                  "' must be tcp://host:port");
       host = rest.substr(0, colon);
       if (host.size() > 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
-      try {
-        port = std::stoi(rest.substr(colon + 1));
-      } catch (const std::exception&) {
-        throw ValueError("init_process_group: init_method '" + method + "' has no port number");
-      }
+      const std::string digits = rest.substr(colon + 1);
+      const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), port);
+      WICK_CHECK(ec == std::errc() && end == digits.data() + digits.size() && !digits.empty(), ValueError,
+                 "init_process_group: init_method '", method, "' has no port number");
       WICK_CHECK(rank >= 0 && size > 0, ValueError, "init_process_group: tcp:// needs rank and world_size");
     } else {
       throw ValueError("init_process_group: init_method '" + method +
@@ -204,7 +218,7 @@ void init_process_group(const std::string& backend, const InitOptions& options) 
   store->set(gen + "world_size/" + std::to_string(rank), std::to_string(size));
   const std::string first = gen + "world_size/0";
   store->wait({first}, options.timeout);
-  const int size0 = std::stoi(store->get_string(first));
+  const int size0 = published_world_size(*store, first);
   WICK_CHECK(size0 == size, DistributedError, "init_process_group: rank ", rank, " was started with world_size ", size,
              ", but rank 0 with world_size ", size0);
   std::vector<std::string> all;
@@ -223,7 +237,7 @@ void init_process_group(const std::string& backend, const InitOptions& options) 
                            " never joined");
   }
   for (int r = 1; r < size; ++r) {
-    const int other = std::stoi(store->get_string(all[static_cast<std::size_t>(r)]));
+    const int other = published_world_size(*store, all[static_cast<std::size_t>(r)]);
     WICK_CHECK(other == size, DistributedError, "init_process_group: rank ", r, " was started with world_size ", other,
                ", but rank 0 with world_size ", size);
   }

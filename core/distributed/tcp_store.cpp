@@ -7,7 +7,11 @@
 /// in order on the same connection. Blocking requests (get of a missing key,
 /// wait) carry their timeout and the server answers "timed out" itself when
 /// it passes, so a client never has to abandon a request and the stream
-/// stays in step. One thread serves every connection with poll(2).
+/// stays in step. One thread serves every connection with poll(2). The
+/// server trusts nothing it reads: a malformed request drops its client, a
+/// timeout is clamped to [0, a year], and a client that takes no reply
+/// bytes for 10 s is dropped instead of stalling the others
+/// (tests/fuzz/store_fuzz.cpp feeds it arbitrary bytes).
 ///
 /// Each client may register (group, rank) pairs; when its connection ends
 /// without a goodbye (the process died or was killed), the server records
@@ -23,11 +27,13 @@
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
 #include <cerrno>
 #include <cstring>
 #include <functional>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -98,16 +104,31 @@ struct Reader {
   }
 };
 
-bool send_all(int fd, const std::uint8_t* data, std::size_t n) {
+/// Sends all of `data`; false when the peer is gone or, with a `bound`, when
+/// it takes no bytes for that long (a client that stopped reading must not
+/// stall the server: Note [The store's wire format]).
+bool send_all(int fd, const std::uint8_t* data, std::size_t n,
+              std::optional<std::chrono::milliseconds> bound = std::nullopt) {
   while (n > 0) {
-    const ssize_t k = ::send(fd, data, n, MSG_NOSIGNAL);
+    const ssize_t k = ::send(fd, data, n, MSG_NOSIGNAL | (bound ? MSG_DONTWAIT : 0));
     if (k < 0 && errno == EINTR) continue;
+    if (k < 0 && bound && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      pollfd p{fd, POLLOUT, 0};
+      if (::poll(&p, 1, static_cast<int>(bound->count())) <= 0) return false;
+      continue;
+    }
     if (k <= 0) return false;
     data += k;
     n -= static_cast<std::size_t>(k);
   }
   return true;
 }
+
+/// The longest wait a request may ask for (a year); longer ones, and
+/// negative ones, are clamped, so that a deadline never overflows the clock.
+constexpr std::int64_t kLongestWaitMs = 365LL * 24 * 3600 * 1000;
+/// How long the server waits for a client to take a reply before dropping it.
+constexpr std::chrono::milliseconds kReplyBound{10000};
 
 std::string address_text(const std::string& host, int port) { return host + ":" + std::to_string(port); }
 
@@ -179,9 +200,9 @@ class Server {
   /// Waits up to `most` for the other clients to leave: a master that ends
   /// first (its program finished, or failed) lets the others finish their
   /// last calls, such as naming the rank that failed.
-  void linger(std::chrono::milliseconds most) const {
-    const auto deadline = Clock::now() + most;
-    while (connected_.load() > 0 && Clock::now() < deadline) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  void linger(std::chrono::milliseconds most) {
+    std::unique_lock<std::mutex> lock(connected_mutex_);
+    connected_changed_.wait_for(lock, most, [this] { return connected_ == 0; });
   }
 
  private:
@@ -218,6 +239,8 @@ class Server {
         }
       }
       expire_waiters();
+      for (const int fd : doomed_) drop_client(fd);
+      doomed_.clear();
     }
   }
 
@@ -226,7 +249,7 @@ class Server {
     if (fd < 0) return;
     set_nodelay(fd);
     clients_[fd] = Client{};
-    connected_.store(static_cast<int>(clients_.size()));
+    set_connected();
   }
 
   void drop_client(int fd) {
@@ -237,8 +260,16 @@ class Server {
     }
     ::close(fd);
     clients_.erase(it);
-    connected_.store(static_cast<int>(clients_.size()));
+    set_connected();
     std::erase_if(waiters_, [fd](const Waiter& w) { return w.fd == fd; });
+  }
+
+  void set_connected() {
+    {
+      const std::lock_guard<std::mutex> lock(connected_mutex_);
+      connected_ = clients_.size();
+    }
+    connected_changed_.notify_all();
   }
 
   void read_client(int fd) {
@@ -258,12 +289,13 @@ class Server {
       bool bye = false;
       if (!handle(fd, r, reply, bye)) break;  // incomplete: wait for more bytes
       c.in.erase(c.in.begin(), c.in.begin() + static_cast<std::ptrdiff_t>(r.at));
+      if (std::find(doomed_.begin(), doomed_.end(), fd) != doomed_.end()) return;
       if (bye) {
         c.said_bye = true;
         drop_client(fd);
         return;
       }
-      if (!reply.empty() && !send_all(fd, reply.data(), reply.size())) {
+      if (!reply.empty() && !send_all(fd, reply.data(), reply.size(), kReplyBound)) {
         drop_client(fd);
         return;
       }
@@ -294,7 +326,7 @@ class Server {
           const std::uint32_t n = r.u32();
           for (std::uint32_t i = 0; i < n && r.ok; ++i) keys.push_back(r.str());
         }
-        const std::int64_t timeout_ms = r.i64();
+        const std::int64_t timeout_ms = std::clamp<std::int64_t>(r.i64(), 0, kLongestWaitMs);
         if (!r.ok) return false;
         Waiter w{fd, cmd == kGet, std::move(keys), Clock::now() + std::chrono::milliseconds(timeout_ms)};
         if (ready(w)) {
@@ -375,39 +407,42 @@ class Server {
   }
 
   void wake_waiters() {
-    std::vector<Waiter> still;
-    for (auto& w : waiters_) {
-      if (ready(w)) {
-        const Bytes reply = answer(w);
-        send_all(w.fd, reply.data(), reply.size());
-      } else {
-        still.push_back(std::move(w));
-      }
-    }
-    waiters_ = std::move(still);
+    answer_waiters([this](const Waiter& w) { return ready(w) ? std::optional<Bytes>(answer(w)) : std::nullopt; });
   }
 
   void expire_waiters() {
     const auto now = Clock::now();
+    answer_waiters([now](const Waiter& w) { return now >= w.deadline ? std::optional<Bytes>(Bytes{kTimedOut}) : std::nullopt; });
+  }
+
+  /// Sends each waiter the reply `reply_for` gives it (none: it keeps
+  /// waiting); the clients that do not take theirs are dropped by run(),
+  /// not here, where read_client() may be serving one of them.
+  template <class F>
+  void answer_waiters(F reply_for) {
     std::vector<Waiter> still;
+    std::vector<int> gone;
     for (auto& w : waiters_) {
-      if (now >= w.deadline) {
-        const Bytes reply{kTimedOut};
-        send_all(w.fd, reply.data(), reply.size());
+      if (const std::optional<Bytes> reply = reply_for(w)) {
+        if (!send_all(w.fd, reply->data(), reply->size(), kReplyBound)) gone.push_back(w.fd);
       } else {
         still.push_back(std::move(w));
       }
     }
     waiters_ = std::move(still);
+    doomed_.insert(doomed_.end(), gone.begin(), gone.end());
   }
 
   int listen_fd_ = -1;
   int port_ = 0;
   int wake_[2] = {-1, -1};
   std::atomic<bool> stop_{false};
-  std::atomic<int> connected_{0};
+  std::mutex connected_mutex_;
+  std::condition_variable connected_changed_;
+  std::size_t connected_ = 0;  // guarded by connected_mutex_: clients_.size() for linger()
   std::map<int, Client> clients_;
   std::vector<Waiter> waiters_;
+  std::vector<int> doomed_;  // clients to drop at the end of this poll round
   std::map<std::string, Bytes> values_;
   std::map<std::string, std::set<std::int64_t>> dead_;
   std::thread thread_;
