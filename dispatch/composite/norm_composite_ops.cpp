@@ -105,8 +105,7 @@ Tensor batch_norm_impl(const char* op, T input, OptTensor running_mean, OptTenso
     WICK_CHECK(count > 1, ValueError, op, ": Expected more than 1 value per channel when training, got input size ",
                "torch.Size(", format_shape(input.sizes()), ")");
     mu = mean(input, IntArrayRef(axes), true);
-    Tensor centered = sub(input, mu);
-    var = mean(mul(centered, centered), IntArrayRef(axes), true);
+    var = var_correction(input, IntArrayRef(axes), 0, true);  // biased; one reduction kernel
     if (running_mean || running_var) {
       NoGradGuard no_grad;
       const double keep = 1.0 - momentum;
@@ -124,21 +123,24 @@ Tensor batch_norm_impl(const char* op, T input, OptTensor running_mean, OptTenso
   } else {
     WICK_CHECK(running_mean.has_value(), RuntimeError, op, ": running_mean must be defined in evaluation mode");
     WICK_CHECK(running_var.has_value(), RuntimeError, op, ": running_var must be defined in evaluation mode");
-    // PyTorch's arithmetic: the running statistics and the affine
-    // parameters fold into one scale and shift per channel, alpha = weight /
-    // sqrt(var + eps) and beta = bias - mean * alpha, in the input's dtype,
-    // and y = x * alpha + beta takes one pass less than normalising first.
-    // PyTorch's CPU kernel rounds x * alpha + beta once (a fused
-    // multiply-add); wick rounds the product and the sum, so an element that
-    // cancels can differ in its last bits (a documented divergence).
-    Tensor alpha = reciprocal(sqrt(add(*running_var, wrap_scalar(Scalar(eps)))));
-    if (weight) alpha = mul(alpha, *weight);
-    const Tensor shifted = mul(*running_mean, alpha);
-    const Tensor beta = bias ? sub(*bias, shifted) : rsub(shifted, wrap_scalar(Scalar(0)));
-    return add(mul(input, per_channel(alpha, input)), per_channel(beta, input));
+    mu = *running_mean;
+    var = *running_var;
   }
-  Tensor y = mul(sub(input, mu), rsqrt(add(var, wrap_scalar(Scalar(eps)))));
-  return affine(y, input, weight, bias);
+  // PyTorch's arithmetic, in training and in evaluation: the statistics and
+  // the affine parameters fold into one scale and shift per channel, alpha
+  // = weight / sqrt(var + eps) and beta = bias - mean * alpha, in the
+  // input's dtype, and y = x * alpha + beta takes two passes over the input
+  // where normalising first takes four. PyTorch's CPU kernel rounds x *
+  // alpha + beta once (a fused multiply-add); wick rounds the product and
+  // the sum, so an element that cancels can differ in its last bits (a
+  // documented divergence). The gradients flow through alpha and beta to
+  // the statistics, and so to the input, as through the unfolded formula.
+  const Tensor mean_c = reshape(mu, IntArrayRef(c));
+  Tensor alpha = reciprocal(sqrt(add(reshape(var, IntArrayRef(c)), wrap_scalar(Scalar(eps)))));
+  if (weight) alpha = mul(alpha, reshape(*weight, IntArrayRef(c)));
+  const Tensor shifted = mul(mean_c, alpha);
+  const Tensor beta = bias ? sub(reshape(*bias, IntArrayRef(c)), shifted) : neg(shifted);
+  return add(mul(input, per_channel(alpha, input)), per_channel(beta, input));
 }
 
 Tensor f_batch_norm(T input, OptTensor running_mean, OptTensor running_var, OptTensor weight, OptTensor bias,

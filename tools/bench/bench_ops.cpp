@@ -146,6 +146,73 @@ void wick_batch_norm_eval(benchmark::State& state) {
 }
 BENCHMARK(wick_batch_norm_eval)->Arg(64)->UseRealTime();
 
+// The normalisations and softmaxes over (rows, 1024) float32, rows 512 and
+// 8192 (tools/bench/README.md, "Training steps and normalisation"): the
+// rows are layer_norm's and the softmaxes', the samples of batch_norm (C =
+// 1024 channels, training and eval) and group_norm (32 groups of 32).
+struct RowsInput {
+  wick::Tensor x, w, b, mean, var;
+  explicit RowsInput(const benchmark::State& state) {
+    const std::int64_t rows = state.range(0);
+    const std::int64_t cols = state.range(1);
+    x = random_floats(rows * cols).reshape({rows, cols});
+    w = random_floats(cols);
+    b = random_floats(cols);
+    mean = random_floats(cols);
+    var = wick::add(wick::abs(random_floats(cols)), 0.5);
+  }
+};
+void rows_counters(benchmark::State& state) {
+  state.SetBytesProcessed(state.iterations() * state.range(0) * state.range(1) * 4 * 2);
+}
+void wick_layer_norm_rows(benchmark::State& state) {
+  RowsInput in(state);
+  for (auto _ : state) benchmark::DoNotOptimize(wick::nn::functional::layer_norm(in.x, state.range(1), in.w, in.b));
+  rows_counters(state);
+}
+void wick_group_norm_rows(benchmark::State& state) {
+  RowsInput in(state);
+  for (auto _ : state) benchmark::DoNotOptimize(wick::nn::functional::group_norm(in.x, 32, in.w, in.b));
+  rows_counters(state);
+}
+void wick_batch_norm_train_rows(benchmark::State& state) {
+  RowsInput in(state);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(wick::batch_norm(in.x, in.w, in.b, in.mean, in.var, /*training=*/true, 0.1, 1e-5, true));
+  }
+  rows_counters(state);
+}
+void wick_batch_norm_eval_rows(benchmark::State& state) {
+  RowsInput in(state);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(wick::batch_norm(in.x, in.w, in.b, in.mean, in.var, /*training=*/false, 0.1, 1e-5, true));
+  }
+  rows_counters(state);
+}
+void wick_softmax_rows(benchmark::State& state) {
+  RowsInput in(state);
+  for (auto _ : state) benchmark::DoNotOptimize(wick::softmax(in.x, 1));
+  rows_counters(state);
+}
+void wick_log_softmax_rows(benchmark::State& state) {
+  RowsInput in(state);
+  for (auto _ : state) benchmark::DoNotOptimize(wick::log_softmax(in.x, 1));
+  rows_counters(state);
+}
+void wick_cross_entropy_rows(benchmark::State& state) {
+  RowsInput in(state);
+  wick::Tensor target = wick::randint(state.range(1), {state.range(0)});
+  for (auto _ : state) benchmark::DoNotOptimize(wick::nn::functional::cross_entropy(in.x, target));
+  rows_counters(state);
+}
+BENCHMARK(wick_layer_norm_rows)->Args({512, 1024})->Args({8192, 1024})->UseRealTime();
+BENCHMARK(wick_group_norm_rows)->Args({512, 1024})->Args({8192, 1024})->UseRealTime();
+BENCHMARK(wick_batch_norm_train_rows)->Args({512, 1024})->Args({8192, 1024})->UseRealTime();
+BENCHMARK(wick_batch_norm_eval_rows)->Args({512, 1024})->Args({8192, 1024})->UseRealTime();
+BENCHMARK(wick_softmax_rows)->Args({512, 1024})->Args({8192, 1024})->UseRealTime();
+BENCHMARK(wick_log_softmax_rows)->Args({512, 1024})->Args({8192, 1024})->UseRealTime();
+BENCHMARK(wick_cross_entropy_rows)->Args({512, 1024})->Args({8192, 1024})->UseRealTime();
+
 // conv2d/C/HW: ResNet-like 3x3 convolutions, batch 8, C -> C channels, padding 1.
 void conv_counters(benchmark::State& state) {
   const double c = static_cast<double>(state.range(0));

@@ -100,6 +100,70 @@ void torch_batch_norm_eval(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * 8 * c * 56 * 56 * 4 * 2);
 }
 BENCHMARK(torch_batch_norm_eval)->Arg(64)->UseRealTime();
+
+// The twins of bench_ops.cpp's (rows, 1024) benchmarks.
+struct RowsInput {
+  at::Tensor x, w, b, mean, var;
+  explicit RowsInput(const benchmark::State& state) {
+    const std::int64_t rows = state.range(0);
+    const std::int64_t cols = state.range(1);
+    x = torch::randn({rows, cols});
+    w = torch::randn({cols});
+    b = torch::randn({cols});
+    mean = torch::randn({cols});
+    var = torch::randn({cols}).abs() + 0.5;
+  }
+};
+void rows_counters(benchmark::State& state) {
+  state.SetBytesProcessed(state.iterations() * state.range(0) * state.range(1) * 4 * 2);
+}
+void torch_layer_norm_rows(benchmark::State& state) {
+  RowsInput in(state);
+  for (auto _ : state) benchmark::DoNotOptimize(at::layer_norm(in.x, {state.range(1)}, in.w, in.b));
+  rows_counters(state);
+}
+void torch_group_norm_rows(benchmark::State& state) {
+  RowsInput in(state);
+  for (auto _ : state) benchmark::DoNotOptimize(at::group_norm(in.x, 32, in.w, in.b));
+  rows_counters(state);
+}
+void torch_batch_norm_train_rows(benchmark::State& state) {
+  RowsInput in(state);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(at::batch_norm(in.x, in.w, in.b, in.mean, in.var, /*training=*/true, 0.1, 1e-5, true));
+  }
+  rows_counters(state);
+}
+void torch_batch_norm_eval_rows(benchmark::State& state) {
+  RowsInput in(state);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(at::batch_norm(in.x, in.w, in.b, in.mean, in.var, /*training=*/false, 0.1, 1e-5, true));
+  }
+  rows_counters(state);
+}
+void torch_softmax_rows(benchmark::State& state) {
+  RowsInput in(state);
+  for (auto _ : state) benchmark::DoNotOptimize(at::softmax(in.x, 1));
+  rows_counters(state);
+}
+void torch_log_softmax_rows(benchmark::State& state) {
+  RowsInput in(state);
+  for (auto _ : state) benchmark::DoNotOptimize(at::log_softmax(in.x, 1));
+  rows_counters(state);
+}
+void torch_cross_entropy_rows(benchmark::State& state) {
+  RowsInput in(state);
+  at::Tensor target = torch::randint(state.range(1), {state.range(0)});
+  for (auto _ : state) benchmark::DoNotOptimize(torch::nn::functional::cross_entropy(in.x, target));
+  rows_counters(state);
+}
+BENCHMARK(torch_layer_norm_rows)->Args({512, 1024})->Args({8192, 1024})->UseRealTime();
+BENCHMARK(torch_group_norm_rows)->Args({512, 1024})->Args({8192, 1024})->UseRealTime();
+BENCHMARK(torch_batch_norm_train_rows)->Args({512, 1024})->Args({8192, 1024})->UseRealTime();
+BENCHMARK(torch_batch_norm_eval_rows)->Args({512, 1024})->Args({8192, 1024})->UseRealTime();
+BENCHMARK(torch_softmax_rows)->Args({512, 1024})->Args({8192, 1024})->UseRealTime();
+BENCHMARK(torch_log_softmax_rows)->Args({512, 1024})->Args({8192, 1024})->UseRealTime();
+BENCHMARK(torch_cross_entropy_rows)->Args({512, 1024})->Args({8192, 1024})->UseRealTime();
 void torch_conv2d(benchmark::State& state) {
   const std::int64_t c = state.range(0);
   const std::int64_t hw = state.range(1);
