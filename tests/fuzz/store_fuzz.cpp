@@ -38,6 +38,7 @@
 #include "wick/distributed.h"
 #include "wick/distributed_store.h"
 #include "wick/loader.h"
+#include "wick/ops.h"
 #include "wick/tensor.h"
 
 namespace {

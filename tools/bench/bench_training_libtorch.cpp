@@ -3,6 +3,8 @@
 #include <benchmark/benchmark.h>
 #include <torch/torch.h>
 
+#include "peak_memory.h"
+
 namespace {
 
 namespace nn = torch::nn;
@@ -102,5 +104,62 @@ void torch_train_lstm(benchmark::State& state) {
   }
 }
 BENCHMARK(torch_train_lstm)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// The twin of bench_training.cpp's ResNet-18 step.
+struct BasicBlockImpl : nn::Module {
+  BasicBlockImpl(std::int64_t in, std::int64_t out, std::int64_t stride)
+      : conv1(nn::Conv2dOptions(in, out, 3).stride(stride).padding(1).bias(false)),
+        bn1(out),
+        conv2(nn::Conv2dOptions(out, out, 3).padding(1).bias(false)),
+        bn2(out) {
+    register_module("conv1", conv1);
+    register_module("bn1", bn1);
+    register_module("conv2", conv2);
+    register_module("bn2", bn2);
+    if (stride != 1 || in != out) {
+      downsample->push_back(nn::Conv2d(nn::Conv2dOptions(in, out, 1).stride(stride).bias(false)));
+      downsample->push_back(nn::BatchNorm2d(out));
+      register_module("downsample", downsample);
+    }
+  }
+  at::Tensor forward(const at::Tensor& x) {
+    const at::Tensor y = bn2(conv2(torch::relu(bn1(conv1(x)))));
+    return torch::relu(y + (downsample->is_empty() ? x : downsample->forward(x)));
+  }
+  nn::Conv2d conv1;
+  nn::BatchNorm2d bn1;
+  nn::Conv2d conv2;
+  nn::BatchNorm2d bn2;
+  nn::Sequential downsample;
+};
+TORCH_MODULE(BasicBlock);
+
+void torch_train_resnet18(benchmark::State& state) {
+  torch::manual_seed(0);
+  nn::Sequential net(nn::Conv2d(nn::Conv2dOptions(3, 64, 7).stride(2).padding(3).bias(false)), nn::BatchNorm2d(64),
+                     nn::ReLU(), nn::MaxPool2d(nn::MaxPool2dOptions(3).stride(2).padding(1)));
+  std::int64_t in = 64;
+  for (const std::int64_t out : {64, 128, 256, 512}) {
+    net->push_back(BasicBlock(in, out, out == 64 ? 1 : 2));
+    net->push_back(BasicBlock(out, out, 1));
+    in = out;
+  }
+  net->push_back(nn::AdaptiveAvgPool2d(nn::AdaptiveAvgPool2dOptions({1, 1})));
+  net->push_back(nn::Flatten());
+  net->push_back(nn::Linear(512, 1000));
+  torch::optim::SGD optimizer(net->parameters(), torch::optim::SGDOptions(0.01).momentum(0.9));
+  const at::Tensor x = torch::randn({8, 3, 224, 224});
+  const at::Tensor y = torch::randint(0, 1000, {8});
+  const auto step = [&] {
+    optimizer.zero_grad();
+    F::cross_entropy(net->forward(x), y).backward();
+    optimizer.step();
+  };
+  // The peak of the first step; then the timed steps.
+  const long peak = wick_bench::peak_growth(step);
+  for (auto _ : state) step();
+  state.counters["peak_MiB"] = static_cast<double>(peak) / (1 << 20);
+}
+BENCHMARK(torch_train_resnet18)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
