@@ -105,7 +105,10 @@ Tensor batch_norm_impl(const char* op, T input, OptTensor running_mean, OptTenso
     WICK_CHECK(count > 1, ValueError, op, ": Expected more than 1 value per channel when training, got input size ",
                "torch.Size(", format_shape(input.sizes()), ")");
     mu = mean(input, IntArrayRef(axes), true);
-    var = var_correction(input, IntArrayRef(axes), 0, true);  // biased; one reduction kernel
+    // The biased variance as the mean of squared deviations: mean's kernel
+    // splits the columns over the threads, where var's takes rows one by one.
+    const Tensor centered = sub(input, mu);
+    var = mean(mul(centered, centered), IntArrayRef(axes), true);
     if (running_mean || running_var) {
       NoGradGuard no_grad;
       const double keep = 1.0 - momentum;
