@@ -448,6 +448,33 @@ class Server {
   std::thread thread_;
 };
 
+/// connect(2) bounded by `deadline`: a host that drops the packets would
+/// otherwise hold a blocking connect for the kernel's two minutes, whatever
+/// the store's timeout. 0 on success, else the errno.
+int connect_by(int fd, const sockaddr* addr, socklen_t len, Clock::time_point deadline) {
+  const int flags = ::fcntl(fd, F_GETFL, 0);
+  if (flags < 0 || ::fcntl(fd, F_SETFL, flags | O_NONBLOCK) != 0) return errno;
+  int err = ::connect(fd, addr, len) == 0 ? 0 : errno;
+  if (err == EINPROGRESS || err == EINTR) {
+    for (;;) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+      pollfd p{fd, POLLOUT, 0};
+      const int ready = ::poll(&p, 1, static_cast<int>(std::clamp<std::int64_t>(left, 0, 60000)));
+      if (ready < 0 && errno == EINTR) continue;
+      if (ready == 0 && left > 0) continue;
+      if (ready <= 0) {
+        err = ETIMEDOUT;
+        break;
+      }
+      socklen_t size = sizeof(err);
+      if (::getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &size) != 0) err = errno;
+      break;
+    }
+  }
+  if (err == 0 && ::fcntl(fd, F_SETFL, flags) != 0) err = errno;
+  return err;
+}
+
 int connect_to(const std::string& host, int port, std::chrono::milliseconds timeout) {
   const auto deadline = Clock::now() + timeout;
   std::string last_error = "no address";
@@ -464,12 +491,13 @@ int connect_to(const std::string& host, int port, std::chrono::milliseconds time
       for (addrinfo* a = found; a != nullptr; a = a->ai_next) {
         const int fd = ::socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
         if (fd < 0) continue;
-        if (::connect(fd, a->ai_addr, a->ai_addrlen) == 0) {
+        const int err = connect_by(fd, a->ai_addr, a->ai_addrlen, deadline);
+        if (err == 0) {
           ::freeaddrinfo(found);
           set_nodelay(fd);
           return fd;
         }
-        last_error = std::strerror(errno);
+        last_error = std::strerror(err);
         ::close(fd);
       }
       ::freeaddrinfo(found);

@@ -3,11 +3,11 @@
 /// The store's messages are the bytes that cross the network in a
 /// distributed job (Note [The store's wire format], core/distributed/tcp_store.cpp).
 /// The input's first byte picks what reads them:
-///   - 0, the server: a real TCPStore master on a free port; one to three
-///     raw connections send it requests decoded from the input (well-formed
-///     ones with extreme fields, or raw bytes), read some replies, close.
-///     Afterwards the server must close every connection its client ended
-///     and still answer its own client (set then get);
+///   - 0, the server: a real TCPStore master on a free port (one serves 256
+///     inputs); one to three raw connections send it requests decoded from
+///     the input (well-formed ones with extreme fields, or raw bytes), read
+///     some replies, end. Afterwards the server must close every connection
+///     its client ended and still answer its own client (set then get);
 ///   - 1, the client: a TCPStore client connected to a fake server that
 ///     answers with bytes from the input, then calls the store's operations
 ///     on it; only wick::Error may come out, and nothing may wait;
@@ -24,6 +24,8 @@
 #include <unistd.h>
 
 #include <array>
+#include <cerrno>
+#include <cstring>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -135,15 +137,53 @@ Bytes request(Input& in) {
   return out;
 }
 
+/// Connects to the server on `port` from the next of 65536 loopback
+/// addresses (127.2.0.0/16). The fuzzer ends thousands of connections a
+/// second, and each waits in TIME_WAIT for a minute: from one address the
+/// ports to reach one server run out within seconds (connect() failing),
+/// from many they never do.
 int connect_local(int port) {
+  static std::uint32_t next_source = 0;
   const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   fuzz_check(fd >= 0, "socket()");
+  const int one = 1;
+  ::setsockopt(fd, IPPROTO_IP, IP_BIND_ADDRESS_NO_PORT, &one, sizeof(one));
+  sockaddr_in source{};
+  source.sin_family = AF_INET;
+  source.sin_addr.s_addr = htonl((127U << 24) | (2U << 16) | (next_source++ & 0xffffU));
+  fuzz_check(::bind(fd, reinterpret_cast<sockaddr*>(&source), sizeof(source)) == 0, "binding a loopback source address");
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
   addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   addr.sin_port = htons(static_cast<std::uint16_t>(port));
-  fuzz_check(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0, "connecting to the store's server");
+  // libFuzzer's timer signal may interrupt connect(); the connection then
+  // goes on by itself, and POLLOUT says when it is made.
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0) {
+    fuzz_check(errno == EINTR, std::string("connecting to the store's server: ") + std::strerror(errno));
+    pollfd p{fd, POLLOUT, 0};
+    int err = 0;
+    socklen_t size = sizeof(err);
+    fuzz_check(::poll(&p, 1, 5000) == 1 && ::getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &size) == 0 && err == 0,
+               "connecting to the store's server after an interrupted connect()");
+  }
   return fd;
+}
+
+/// The server that mode 0 talks to. One serves many inputs (a new one for
+/// each would leave its own client's connection in TIME_WAIT every time);
+/// it is replaced every kInputsPerServer inputs, so that the values hostile
+/// inputs stored do not pile up, and when it stopped answering.
+constexpr int kInputsPerServer = 256;
+dist::TCPStore& server_for_this_input() {
+  static std::unique_ptr<dist::TCPStore> master;
+  static int served = 0;
+  if (master == nullptr || ++served >= kInputsPerServer) {
+    master.reset();
+    master = std::make_unique<dist::TCPStore>(
+        "127.0.0.1", 0, dist::TCPStoreOptions{.is_master = true, .world_size = 0, .timeout = std::chrono::seconds(5)});
+    served = 0;
+  }
+  return *master;
 }
 
 /// Reads what has arrived on `fd` without waiting; false at end of stream.
@@ -158,7 +198,7 @@ bool drain(int fd) {
 
 /// Mode 0: hostile clients of a real server.
 void fuzz_server(Input& in) {
-  dist::TCPStore master("127.0.0.1", 0, {.is_master = true, .world_size = 0, .timeout = std::chrono::seconds(5)});
+  dist::TCPStore& master = server_for_this_input();
   std::vector<int> fds;
   const int conns = 1 + in.byte() % 3;
   for (int i = 0; i < conns; ++i) fds.push_back(connect_local(master.port()));
