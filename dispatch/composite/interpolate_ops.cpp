@@ -165,7 +165,9 @@ std::string sequence_text(const Value& v, const std::vector<double>& numbers) {
     const bool is_int = v.is_int_list() || (!v.is_double_list() && v.items()[i].is_int());
     std::string text;
     if (is_int) {
-      text = std::to_string(static_cast<std::int64_t>(x));
+      // From the argument itself: an int near 2^63 does not survive a trip
+      // through double (and converting it back would be undefined behaviour).
+      text = std::to_string(v.is_int_list() ? v.to_int_list()[i] : v.items()[i].to_int());
     } else {
       char buf[64];
       const auto r = std::to_chars(buf, buf + sizeof buf, x);

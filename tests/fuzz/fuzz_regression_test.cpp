@@ -270,5 +270,20 @@ TEST(FuzzRegression, ChunkOfAnEmptyTensorIntoHugeCount) {
   EXPECT_THROW((void)DimVector(std::numeric_limits<std::size_t>::max()), RuntimeError);
 }
 
+// corpus/boxed_call/regress_interpolate_size_text: F.interpolate's error for
+// a size of the wrong length printed each int through a double, and
+// converting 2**63 - 1 back from 2**63 is undefined behaviour (UBSan, CI's
+// fixed-seed run). The ints are printed from the argument now, exactly as
+// PyTorch 1.13 prints them.
+TEST(FuzzRegression, InterpolateSizeNearInt64MaxInItsError) {
+  init();
+  const Value size(std::vector<std::int64_t>{3, 5, kMax});
+  WICK_EXPECT_THROW_MSG(call("torch.nn.functional.interpolate", {ones({1}), size, Value()}), ValueError,
+                        "but got input with spatial dimensions of [] and output size of [3, 5, 9223372036854775807]. "
+                        "Please provide input tensor in (N, C, d1, d2, ...,dK) format");
+  WICK_EXPECT_THROW_MSG(call("torch.nn.functional.interpolate", {ones({1, 1, 2, 2}), size}), ValueError,
+                        "spatial dimensions of [2, 2] and output size of [3, 5, 9223372036854775807]");
+}
+
 }  // namespace
 }  // namespace wick
