@@ -20,27 +20,19 @@
 #include <wick/distributed_store.h>
 
 #include "tests/autograd/test_util.h"
+#include "tests/distributed/store_wire.h"
 
 namespace {
 
 namespace dist = wick::distributed;
-using Bytes = std::vector<std::uint8_t>;
 using std::chrono::milliseconds;
 
-// The wire format of Note [The store's wire format]: a command byte, strings
-// as a 32-bit length and the bytes, integers as 64-bit little-endian values.
-constexpr std::uint8_t kWait = 4;
-void put_u32(Bytes& out, std::uint32_t v) {
-  for (int i = 0; i < 4; ++i) out.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
-}
-void put_i64(Bytes& out, std::int64_t v) {
-  for (int i = 0; i < 8; ++i) out.push_back(static_cast<std::uint8_t>(static_cast<std::uint64_t>(v) >> (8 * i)));
-}
+using namespace wick_test::store_wire;
+
 Bytes wait_request(const std::string& key, std::int64_t timeout_ms) {
   Bytes out{kWait};
   put_u32(out, 1);
-  put_u32(out, static_cast<std::uint32_t>(key.size()));
-  out.insert(out.end(), key.begin(), key.end());
+  put_str(out, key);
   put_i64(out, timeout_ms);
   return out;
 }

@@ -35,6 +35,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/distributed/store_wire.h"
 #include "tests/fuzz/fuzz_util.h"
 #include "tests/support/test_paths.h"
 #include "wick/distributed.h"
@@ -47,7 +48,7 @@ namespace {
 
 using wick::fuzz::fuzz_check;
 using wick::fuzz::fuzz_unexpected;
-using Bytes = std::vector<std::uint8_t>;
+using namespace wick_test::store_wire;
 namespace dist = wick::distributed;
 
 /// Reads the input front to back; past the end every read gives zeros.
@@ -85,53 +86,41 @@ struct Input {
   }
 };
 
-// The wire format, as a client writes it (Note [The store's wire format]).
-void put_u32(Bytes& out, std::uint32_t v) {
-  for (int i = 0; i < 4; ++i) out.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
-}
-void put_i64(Bytes& out, std::int64_t v) {
-  for (int i = 0; i < 8; ++i) out.push_back(static_cast<std::uint8_t>(static_cast<std::uint64_t>(v) >> (8 * i)));
-}
-void put_str(Bytes& out, const std::string& s) {
-  put_u32(out, static_cast<std::uint32_t>(s.size()));
-  out.insert(out.end(), s.begin(), s.end());
-}
-
 /// A well-formed request (command 1-10) with fields from the input, or a
 /// command byte the server does not know.
 Bytes request(Input& in) {
   const std::uint8_t cmd = in.byte() % 12;
   Bytes out{cmd};
   switch (cmd) {
-    case 1:  // set
+    case kSet:
       put_str(out, in.key());
       put_str(out, in.key());
       break;
-    case 2:  // get
+    case kGet:
       put_str(out, in.key());
       put_i64(out, in.i64());
       break;
-    case 3:  // add
+    case kAdd:
       put_str(out, in.key());
       put_i64(out, in.i64());
       break;
-    case 4:    // wait
-    case 5: {  // check
+    case kWait:
+    case kCheck: {
       const std::uint32_t n = in.byte() % 4;
       put_u32(out, n);
       for (std::uint32_t i = 0; i < n; ++i) put_str(out, in.key());
-      if (cmd == 4) put_i64(out, in.i64());
+      if (cmd == kWait) put_i64(out, in.i64());
       break;
     }
-    case 6:  // delete
-    case 9:  // dead ranks
+    case kDelete:
+    case kDead:
       put_str(out, in.key());
       break;
-    case 8:  // register
+    case kRegister:
       put_str(out, in.key());
       put_i64(out, in.i64());
       break;
-    default:  // 7 num_keys, 10 bye, 0 and 11 unknown
+    default:  // num_keys, bye, and 0 and 11, which no client sends
       break;
   }
   return out;
