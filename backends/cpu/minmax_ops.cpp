@@ -9,6 +9,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <type_traits>
 
@@ -46,30 +47,65 @@ std::int64_t extreme_index(const T* x, std::int64_t n) {
 // index is needed). Sixteen independent lanes of selects, which the
 // compiler vectorises; a NaN lane stays NaN (no comparison replaces it).
 template <bool kMax, typename T>
-T extreme_value(const T* x, std::int64_t n) {
+[[gnu::always_inline]] inline T extreme_value(const T* x, std::int64_t n) {
   constexpr std::int64_t kLanes = 16;
   auto pick = [](T m, T v) { return (is_nan(v) || (kMax ? v > m : v < m)) ? v : m; };
   T m = x[0];
   std::int64_t j = 1;
   if (n >= 2 * kLanes) {
     T acc[kLanes];
-    int nan[kLanes] = {};
     for (std::int64_t l = 0; l < kLanes; ++l) acc[l] = x[l];
     for (j = kLanes; j + kLanes <= n; j += kLanes) {
+#pragma omp simd
       for (std::int64_t l = 0; l < kLanes; ++l) {
         const T v = x[j + l];
-        nan[l] |= static_cast<int>(is_nan(v));
-        acc[l] = (kMax ? v > acc[l] : v < acc[l]) ? v : acc[l];
+        // v != v: NaN (never true for integers), which then stays.
+        acc[l] = ((kMax ? v > acc[l] : v < acc[l]) || v != v) ? v : acc[l];  // NOLINT(misc-redundant-expression)
       }
     }
     m = acc[0];
-    for (std::int64_t l = 0; l < kLanes; ++l) {
-      if (nan[l] != 0) return std::numeric_limits<T>::quiet_NaN();  // only floats set it
-      m = pick(m, acc[l]);
-    }
+    for (std::int64_t l = 0; l < kLanes; ++l) m = pick(m, acc[l]);
   }
   for (; j < n; ++j) m = pick(m, x[j]);
   return m;
+}
+
+// The same scan compiled for the baseline and for AVX2 (Note [Vector code paths]).
+template <bool kMax, typename T>
+T extreme_value_run(const T* x, std::int64_t n) {
+  return extreme_value<kMax>(x, n);
+}
+template <bool kMax, typename T>
+[[gnu::target("avx2,fma")]] T extreme_value_avx2(const T* x, std::int64_t n) {
+  return extreme_value<kMax>(x, n);
+}
+
+// Values only (max(), amax, amin): the rows split over the threads, and
+// one long row (a full reduction) cut into one chunk per thread, whose
+// extremes are combined as extreme_value combines its lanes (NaN wins).
+template <bool kMax, typename T>
+void extreme_values(const T* in, T* v, std::int64_t outer, std::int64_t inner) {
+  const bool avx2 = cpu_has_avx2();
+  const auto scan = [avx2](const T* x, std::int64_t n) {
+    return avx2 ? extreme_value_avx2<kMax>(x, n) : extreme_value_run<kMax>(x, n);
+  };
+  if (outer == 1 && inner >= 2 * kGrainSize) {
+    const std::int64_t chunks = std::min<std::int64_t>(team_size(), inner / kGrainSize);
+    const std::int64_t step = ceil_div(inner, chunks, "max");
+    const auto part = std::make_unique<T[]>(static_cast<std::size_t>(chunks));  // not vector<bool>
+    parallel_for(chunks, 1, [&](std::int64_t c0, std::int64_t c1) {
+      for (std::int64_t c = c0; c < c1; ++c) {
+        const std::int64_t lo = c * step;
+        part[c] = scan(in + lo, std::min(step, inner - lo));
+      }
+    });
+    *v = extreme_value<kMax>(part.get(), chunks);
+    return;
+  }
+  parallel_for(outer, std::max<std::int64_t>(1, kGrainSize / std::max<std::int64_t>(inner, 1)),
+               [&](std::int64_t r0, std::int64_t r1) {
+                 for (std::int64_t i = r0; i < r1; ++i) v[i] = scan(in + i * inner, inner);
+               });
 }
 
 // values[i] = rows[i, extreme], indices[i] = extreme (either may be undefined).
@@ -80,12 +116,12 @@ void select_rows(const char* op, const Plan& p, const Tensor& values, const Tens
     const T* in = p.rows.data_ptr<T>();
     T* v = values.defined() ? values.data_ptr<T>() : nullptr;
     std::int64_t* ix = indices.defined() ? indices.data_ptr<std::int64_t>() : nullptr;
+    if (ix == nullptr) {
+      extreme_values<kMax>(in, v, p.outer, p.inner);
+      return;
+    }
     for (std::int64_t i = 0; i < p.outer; ++i) {
       const T* row = in + i * p.inner;
-      if (ix == nullptr) {
-        v[i] = extreme_value<kMax>(row, p.inner);
-        continue;
-      }
       const std::int64_t k = extreme_index<kMax>(row, p.inner);
       if (v != nullptr) v[i] = row[k];
       ix[i] = k;

@@ -1,11 +1,15 @@
-// backends/cuda/nn_ops.cpp - the nn activations, nll_loss and layer_norm on CUDA.
+// backends/cuda/nn_ops.cpp - the nn activations, nll_loss, layer_norm, batch_norm and group_norm on CUDA.
 /// \file
 /// The computations of torch.nn.functional's leaky_relu, elu, gelu, silu,
 /// logsigmoid, nll_loss and layer_norm, whose meta functions
 /// (dispatch/ops/meta_nn.cpp) checked the arguments and gave the output, for
 /// the CPU backend too. Kernels in nn_kernels.cu. nll_loss checks its
 /// targets on the device before computing (Note [Index checks on the
-/// device] in index_ops.cpp).
+/// device] in index_ops.cpp). native_batch_norm (and its backward) and
+/// native_group_norm are composed of the backend's reductions and
+/// elementwise kernels (Note [batch_norm on CUDA]).
+#include <array>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -13,6 +17,7 @@
 
 #include <wick/meta_nn.h>
 #include <wick/nn_functional.h>
+#include <wick/ops.h>
 
 #include "cuda_common.h"
 #include "cuda_ops.h"
@@ -157,6 +162,164 @@ void layer_norm(const LayerNormMeta& meta, const Tensor& out, const Tensor& inpu
   a.eps = eps;
   launch_layer_norm(a, current_stream());
   check_launch(op);
+}
+
+// Note [batch_norm on CUDA]
+// native_batch_norm runs as the operators it is made of, each on the
+// device: the batch mean and the mean of squared deviations over every dim
+// but the channel one (or the running statistics), alpha = invstd * weight
+// and beta = bias - mean * alpha per channel, and x * alpha + beta. The
+// 16-bit floats compute in float32, rounded once into the output. Its own
+// one-pass kernel is future work.
+void native_batch_norm(const BatchNormMeta& meta, const std::array<Tensor, 3>& outs, const Tensor& input,
+                       const std::optional<Tensor>& weight, const std::optional<Tensor>& bias,
+                       const std::optional<Tensor>& running_mean, const std::optional<Tensor>& running_var,
+                       bool training, double momentum, double eps) {
+  const I64 c = meta.c;
+  const DeviceGuard guard(outs[0].device());
+  if (input.numel() == 0) {
+    // No values: NaN statistics, as the mean of nothing; the running ones stay.
+    if (training && c > 0) {
+      for (int k = 1; k <= 2; ++k) {
+        Tensor o = outs[k];
+        o.fill_(Scalar(NAN));
+      }
+    }
+    return;
+  }
+  const ScalarType compute = is_reduced_floating(input.dtype()) ? ScalarType::kFloat32 : input.dtype();
+  const Tensor x = input.to(compute);
+  DimVector axes;
+  DimVector shape(static_cast<std::size_t>(x.dim()), 1);
+  shape[1] = c;
+  for (I64 i = 0; i < x.dim(); ++i) {
+    if (i != 1) axes.push_back(i);
+  }
+  const auto vec = [&](const Tensor& t) { return wick::reshape(t, IntArrayRef(c)).to(compute); };
+  Tensor mean;
+  Tensor var;
+  if (training) {
+    mean = wick::mean(x, IntArrayRef(axes), false);
+    const Tensor centered = wick::sub(x, wick::reshape(mean, IntArrayRef(shape)));
+    var = wick::mean(wick::mul(centered, centered), IntArrayRef(axes), false);
+  } else {
+    mean = vec(*running_mean);
+    var = vec(*running_var);
+  }
+  const Tensor invstd = wick::rsqrt(wick::add(var, wrap_scalar(Scalar(eps))));
+  const Tensor alpha = weight ? wick::mul(invstd, vec(*weight)) : invstd;
+  const Tensor shift = wick::mul(mean, alpha);
+  const Tensor beta = bias ? wick::sub(vec(*bias), shift) : wick::neg(shift);
+  Tensor y = outs[0];
+  y.copy_(wick::add(wick::mul(x, wick::reshape(alpha, IntArrayRef(shape))), wick::reshape(beta, IntArrayRef(shape))));
+  if (!training) return;
+  Tensor saved_mean = outs[1];
+  Tensor saved_invstd = outs[2];
+  saved_mean.copy_(mean);
+  saved_invstd.copy_(invstd);
+  const double count = static_cast<double>(input.numel() / c);
+  const double keep = 1.0 - momentum;
+  if (running_mean) {
+    Tensor r = *running_mean;
+    r.copy_(wick::reshape(
+        wick::add(wick::mul(vec(r), wrap_scalar(Scalar(keep))), wick::mul(mean, wrap_scalar(Scalar(momentum)))),
+        r.sizes()));
+  }
+  if (running_var) {
+    Tensor r = *running_var;
+    const double unbias = count / (count - 1.0);  // count 1: NaN, as on the CPU
+    r.copy_(wick::reshape(
+        wick::add(wick::mul(vec(r), wrap_scalar(Scalar(keep))), wick::mul(var, wrap_scalar(Scalar(momentum * unbias)))),
+        r.sizes()));
+  }
+}
+
+// aten.native_batch_norm_backward, composed the same way (Note [batch_norm on CUDA]).
+void native_batch_norm_backward(const BatchNormMeta& meta, const std::array<Tensor, 3>& outs, const Tensor& grad_out,
+                                const Tensor& input, const std::optional<Tensor>& weight,
+                                const std::optional<Tensor>& running_mean, const std::optional<Tensor>& running_var,
+                                const std::optional<Tensor>& save_mean, const std::optional<Tensor>& save_invstd,
+                                bool train, double eps, bool input_grad) {
+  const I64 c = meta.c;
+  const DeviceGuard guard(outs[1].device());
+  Tensor gw_out = outs[1];
+  Tensor gb_out = outs[2];
+  if (input.numel() == 0) {
+    gw_out.zero_();
+    gb_out.zero_();
+    return;
+  }
+  const ScalarType compute = is_reduced_floating(input.dtype()) ? ScalarType::kFloat32 : input.dtype();
+  const Tensor x = input.to(compute);
+  const Tensor g = grad_out.to(compute);
+  DimVector axes;
+  DimVector shape(static_cast<std::size_t>(x.dim()), 1);
+  shape[1] = c;
+  for (I64 i = 0; i < x.dim(); ++i) {
+    if (i != 1) axes.push_back(i);
+  }
+  const auto vec = [&](const Tensor& t) { return wick::reshape(t, IntArrayRef(c)).to(compute); };
+  const auto bc = [&](const Tensor& t) { return wick::reshape(t, IntArrayRef(shape)); };
+  const Tensor mean = vec(train ? *save_mean : *running_mean);
+  const Tensor invstd = train ? vec(*save_invstd) : wick::rsqrt(wick::add(vec(*running_var), wrap_scalar(Scalar(eps))));
+  const Tensor xhat = wick::mul(wick::sub(x, bc(mean)), bc(invstd));
+  const Tensor sum_g = wick::sum(g, IntArrayRef(axes), false);
+  const Tensor sum_gxhat = wick::sum(wick::mul(g, xhat), IntArrayRef(axes), false);
+  gw_out.copy_(sum_gxhat);
+  gb_out.copy_(sum_g);
+  if (!input_grad) return;
+  const Tensor k1 = weight ? wick::mul(invstd, vec(*weight)) : invstd;
+  Tensor gx;
+  if (train) {
+    const double count = static_cast<double>(input.numel() / c);
+    const Tensor mg = wick::div(sum_g, wrap_scalar(Scalar(count)));
+    const Tensor mgx = wick::div(sum_gxhat, wrap_scalar(Scalar(count)));
+    gx = wick::mul(bc(k1), wick::sub(wick::sub(g, bc(mg)), wick::mul(xhat, bc(mgx))));
+  } else {
+    gx = wick::mul(g, bc(k1));
+  }
+  Tensor gx_out = outs[0];
+  gx_out.copy_(gx);
+}
+
+// torch.native_group_norm, composed the same way: the statistics over the
+// last dim of the input read as [N, group, (C / group) * HxW], then the
+// per-channel alpha and beta of [N, C] over [N, C, HxW].
+void native_group_norm(const GroupNormMeta& meta, const std::array<Tensor, 3>& outs, const Tensor& input,
+                       const std::optional<Tensor>& weight, const std::optional<Tensor>& bias, I64 N, I64 C, I64 HxW,
+                       I64 group, double eps) {
+  const DeviceGuard guard(outs[0].device());
+  if (outs[1].numel() == 0) return;
+  if (input.numel() == 0) {
+    // Groups of no values: NaN statistics, as the mean of nothing.
+    for (int k = 1; k <= 2; ++k) {
+      Tensor o = outs[k];
+      o.fill_(Scalar(NAN));
+    }
+    return;
+  }
+  const ScalarType compute = is_reduced_floating(input.dtype()) ? ScalarType::kFloat32 : input.dtype();
+  const I64 per_group = meta.c / meta.groups;
+  const Tensor xg = wick::reshape(input.to(compute), {N, group, per_group * HxW});
+  const std::int64_t last[] = {2};
+  const Tensor mean = wick::mean(xg, IntArrayRef(last), true);
+  const Tensor centered = wick::sub(xg, mean);
+  const Tensor rstd = wick::rsqrt(
+      wick::add(wick::mean(wick::mul(centered, centered), IntArrayRef(last), true), wrap_scalar(Scalar(eps))));
+  // [N, C] scale and shift: each group's statistics repeated over its channels.
+  const Tensor rstd_c = wick::reshape(wick::reshape(rstd, {N, group, 1}).expand({N, group, per_group}), {N, C});
+  const Tensor mean_c = wick::reshape(wick::reshape(mean, {N, group, 1}).expand({N, group, per_group}), {N, C});
+  const Tensor alpha = weight ? wick::mul(rstd_c, wick::reshape(weight->to(compute), {1, C})) : rstd_c;
+  const Tensor shift = wick::mul(mean_c, alpha);
+  const Tensor beta = bias ? wick::sub(wick::reshape(bias->to(compute), {1, C}), shift) : wick::neg(shift);
+  const Tensor x3 = wick::reshape(input.to(compute), {N, C, HxW});
+  Tensor y = outs[0];
+  y.copy_(wick::reshape(wick::add(wick::mul(x3, wick::reshape(alpha, {N, C, 1})), wick::reshape(beta, {N, C, 1})),
+                        y.sizes()));
+  Tensor saved_mean = outs[1];
+  Tensor saved_rstd = outs[2];
+  saved_mean.copy_(wick::reshape(mean, {N, group}));
+  saved_rstd.copy_(wick::reshape(rstd, {N, group}));
 }
 
 }  // namespace wick::cuda_backend

@@ -3,10 +3,9 @@
 /// Each is written with differentiable operators, so its gradients (both
 /// modes, and double backward) come from the operators it calls:
 /// - torch.layer_norm calls F.layer_norm (its own kernel and formula);
-///   group_norm is F.layer_norm over [N, G, C/G * spatial] plus the per
-///   channel affine; batch_norm normalises over every dim but the channel
-///   one (training: batch statistics, and the running ones are updated in
-///   place with the unbiased variance; eval: the running statistics).
+///   group_norm and batch_norm are the first results of
+///   torch.native_group_norm and torch.native_batch_norm (their own kernels
+///   and formulas), after the checks of PyTorch's Python functions.
 /// - embedding is index_select of the weight's rows; the padding_idx row is
 ///   taken from the detached weight, so it gets no gradient.
 /// - pad crops negative pads with narrow and adds constant blocks with cat;
@@ -36,19 +35,6 @@ namespace nnf = wick::nn::functional;
 using T = const Tensor&;
 using OptTensor = const std::optional<Tensor>&;
 
-// [C, 1, ...]: a per-channel vector broadcast along dim 1 of `input`.
-Tensor per_channel(T v, T input) {
-  DimVector s(static_cast<std::size_t>(input.dim() - 1), 1);
-  s[0] = input.sizes()[1];
-  return reshape(v, s);
-}
-
-Tensor affine(Tensor y, T input, OptTensor weight, OptTensor bias) {
-  if (weight) y = mul(y, per_channel(*weight, input));
-  if (bias) y = add(y, per_channel(*bias, input));
-  return y;
-}
-
 // --- layer_norm / group_norm / batch_norm ------------------------------------------------------------
 
 Tensor torch_layer_norm(T input, IntArrayRef normalized_shape, OptTensor weight, OptTensor bias, double eps, bool) {
@@ -69,12 +55,9 @@ Tensor group_norm_impl(const char* op, T input, std::int64_t groups, OptTensor w
                "but got ", t == &weight ? "weight" : "bias", " of shape ", format_shape((*t)->sizes()),
                " and input of shape ", format_shape(input.sizes()));
   }
-  // n * groups fits when the input holds data (groups divides c); an empty
-  // input's may not (0 channels in any number of groups).
-  const std::int64_t per_group = input.numel() == 0 ? 0 : input.numel() / checked_mul(n, groups, op);
-  Tensor y =
-      nnf::layer_norm(reshape(input, {n, groups, per_group}), IntArrayRef(per_group), std::nullopt, std::nullopt, eps);
-  return affine(reshape(y, input.sizes()), input, weight, bias);
+  const IntArrayRef sizes = input.sizes();
+  const std::int64_t hxw = checked_numel(IntArrayRef(sizes.data() + 2, sizes.size() - 2));
+  return std::get<0>(native_group_norm(input, weight, bias, n, c, hxw, groups, eps));
 }
 
 Tensor f_group_norm(T input, std::int64_t groups, OptTensor weight, OptTensor bias, double eps) {
@@ -84,76 +67,39 @@ Tensor torch_group_norm(T input, std::int64_t groups, OptTensor weight, OptTenso
   return group_norm_impl("torch.group_norm", input, groups, weight, bias, eps);
 }
 
-Tensor batch_norm_impl(const char* op, T input, OptTensor running_mean, OptTensor running_var, OptTensor weight,
-                       OptTensor bias, bool training, double momentum, double eps) {
-  WICK_CHECK(input.dim() >= 2, ValueError, op, ": expected 2D or higher input (got ", input.dim(), "D input)");
-  const std::int64_t c = input.sizes()[1];
-  const std::pair<const char*, OptTensor> params[] = {
-      {"running_mean", running_mean}, {"running_var", running_var}, {"weight", weight}, {"bias", bias}};
-  for (const auto& [name, t] : params) {
-    WICK_CHECK(!t || t->numel() == c, RuntimeError, op, ": ", name, " should contain ", c, " elements not ",
-               t ? t->numel() : 0);
+// F.batch_norm and torch.batch_norm: torch.native_batch_norm's output. F.
+// checks first, as PyTorch's Python function does: a 2-D or larger input,
+// and more than one value per channel in training. An empty input gives
+// an empty output that stays connected to weight and bias (x * weight[0] +
+// bias[0]), with the running statistics untouched, as in PyTorch.
+Tensor batch_norm_impl(const char* op, bool functional, T input, OptTensor running_mean, OptTensor running_var,
+                       OptTensor weight, OptTensor bias, bool training, double momentum, double eps) {
+  if (functional) {
+    WICK_CHECK(input.dim() >= 2, ValueError, op, ": expected 2D or higher input (got ", input.dim(), "D input)");
+    const std::int64_t c = input.sizes()[1];
+    WICK_CHECK(!training || input.numel() != c, ValueError, op,
+               ": Expected more than 1 value per channel when training, got input size torch.Size(",
+               format_shape(input.sizes()), ")");
   }
-  DimVector axes;
-  for (std::int64_t i = 0; i < input.dim(); ++i) {
-    if (i != 1) axes.push_back(i);
+  if (input.numel() == 0) {
+    Tensor y = clone(input);
+    const auto first = [](T t) { return reshape(t, {-1}).select(0, 0); };
+    if (weight && weight->numel() > 0) y = mul(y, first(*weight));
+    if (bias && bias->numel() > 0) y = add(y, first(*bias));
+    return y;
   }
-  Tensor mu;
-  Tensor var;
-  if (training) {
-    const std::int64_t count = c == 0 ? 0 : input.numel() / c;
-    WICK_CHECK(count > 1, ValueError, op, ": Expected more than 1 value per channel when training, got input size ",
-               "torch.Size(", format_shape(input.sizes()), ")");
-    mu = mean(input, IntArrayRef(axes), true);
-    // The biased variance as the mean of squared deviations: mean's kernel
-    // splits the columns over the threads, where var's takes rows one by one.
-    const Tensor centered = sub(input, mu);
-    var = mean(mul(centered, centered), IntArrayRef(axes), true);
-    if (running_mean || running_var) {
-      NoGradGuard no_grad;
-      const double keep = 1.0 - momentum;
-      if (running_mean) {
-        Tensor rm = *running_mean;
-        rm.copy_(add(mul(rm, wrap_scalar(Scalar(keep))), mul(reshape(mu.detach(), rm.sizes()), wrap_scalar(momentum))));
-      }
-      if (running_var) {
-        Tensor rv = *running_var;
-        const double unbias = static_cast<double>(count) / static_cast<double>(count - 1);
-        Tensor fresh = mul(reshape(var.detach(), rv.sizes()), wrap_scalar(Scalar(momentum * unbias)));
-        rv.copy_(add(mul(rv, wrap_scalar(Scalar(keep))), fresh));
-      }
-    }
-  } else {
-    WICK_CHECK(running_mean.has_value(), RuntimeError, op, ": running_mean must be defined in evaluation mode");
-    WICK_CHECK(running_var.has_value(), RuntimeError, op, ": running_var must be defined in evaluation mode");
-    mu = *running_mean;
-    var = *running_var;
-  }
-  // PyTorch's arithmetic, in training and in evaluation: the statistics and
-  // the affine parameters fold into one scale and shift per channel, alpha
-  // = weight / sqrt(var + eps) and beta = bias - mean * alpha, in the
-  // input's dtype, and y = x * alpha + beta takes two passes over the input
-  // where normalising first takes four. PyTorch's CPU kernel rounds x *
-  // alpha + beta once (a fused multiply-add); wick rounds the product and
-  // the sum, so an element that cancels can differ in its last bits (a
-  // documented divergence). The gradients flow through alpha and beta to
-  // the statistics, and so to the input, as through the unfolded formula.
-  const Tensor mean_c = reshape(mu, IntArrayRef(c));
-  Tensor alpha = reciprocal(sqrt(add(reshape(var, IntArrayRef(c)), wrap_scalar(Scalar(eps)))));
-  if (weight) alpha = mul(alpha, reshape(*weight, IntArrayRef(c)));
-  const Tensor shifted = mul(mean_c, alpha);
-  const Tensor beta = bias ? sub(reshape(*bias, IntArrayRef(c)), shifted) : neg(shifted);
-  return add(mul(input, per_channel(alpha, input)), per_channel(beta, input));
+  return std::get<0>(native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps));
 }
 
 Tensor f_batch_norm(T input, OptTensor running_mean, OptTensor running_var, OptTensor weight, OptTensor bias,
                     bool training, double momentum, double eps) {
-  return batch_norm_impl("torch.nn.functional.batch_norm", input, running_mean, running_var, weight, bias, training,
-                         momentum, eps);
+  return batch_norm_impl("torch.nn.functional.batch_norm", true, input, running_mean, running_var, weight, bias,
+                         training, momentum, eps);
 }
 Tensor torch_batch_norm(T input, OptTensor weight, OptTensor bias, OptTensor running_mean, OptTensor running_var,
                         bool training, double momentum, double eps, bool) {
-  return batch_norm_impl("torch.batch_norm", input, running_mean, running_var, weight, bias, training, momentum, eps);
+  return batch_norm_impl("torch.batch_norm", false, input, running_mean, running_var, weight, bias, training, momentum,
+                         eps);
 }
 
 // --- embedding ---------------------------------------------------------------------------------------
@@ -611,8 +557,9 @@ Tensor f_instance_norm(T input, OptTensor running_mean, OptTensor running_var, O
 Tensor local_response_norm_kernel(T input, std::int64_t size, double alpha, double beta, double k) {
   const char* op = "torch.nn.functional.local_response_norm";
   // PyTorch's message, with the indentation of its line break.
-  WICK_CHECK(input.dim() >= 3, ValueError, op, ": Expected 3D or higher dimensionality                          input (got ",
-             input.dim(), " dimensions)");
+  WICK_CHECK(input.dim() >= 3, ValueError, op,
+             ": Expected 3D or higher dimensionality                          input (got ", input.dim(),
+             " dimensions)");
   WICK_CHECK(size > 0, ValueError, op, ": size must be positive, got ", size);
   if (input.numel() == 0) return input;
   // PyTorch averages the window with avg_pool2d (3-D input) or avg_pool3d.

@@ -1,5 +1,5 @@
-// dispatch/ops/meta_nn.cpp - meta functions of softmax, the nn activations, nll_loss and layer_norm (Note [Meta
-// functions]).
+// dispatch/ops/meta_nn.cpp - meta functions of softmax, the nn activations, nll_loss, and layer, batch and group
+// norm (Note [Meta functions]).
 /// \file
 /// Every output is contiguous. softmax and log_softmax compute in `dtype`
 /// when given (the input is converted first) and refuse non-float dtypes;
@@ -62,6 +62,81 @@ SoftmaxMeta softmax(const Tensor& input, std::int64_t dim, std::optional<ScalarT
 }
 SoftmaxMeta log_softmax(const Tensor& input, std::int64_t dim, std::optional<ScalarType> dtype) {
   return softmax_meta<true>(input, dim, dtype);
+}
+
+// [n, c, s] with the channel at dim 1; weight, bias and the running
+// statistics of c elements and a floating dtype, the running ones required
+// in evaluation.
+BatchNormMeta native_batch_norm(const Tensor& input, const std::optional<Tensor>& weight,
+                                const std::optional<Tensor>& bias, const std::optional<Tensor>& running_mean,
+                                const std::optional<Tensor>& running_var, bool training, double /*momentum*/,
+                                double /*eps*/) {
+  const char* op = "torch.native_batch_norm";
+  (void)wrap_dim(1, input.dim());  // PyTorch's IndexError for a 0-dim or 1-D input
+  check_float(op, "batch_norm", input.dtype());
+  BatchNormMeta m;
+  m.n = input.sizes()[0];
+  m.c = input.sizes()[1];
+  const std::pair<const char*, const std::optional<Tensor>*> params[] = {
+      {"weight", &weight}, {"bias", &bias}, {"running_mean", &running_mean}, {"running_var", &running_var}};
+  for (const auto& [name, t] : params) {
+    if (!*t) continue;
+    WICK_CHECK((*t)->numel() == m.c, RuntimeError, op, ": ", name, " should contain ", m.c, " elements not ",
+               (*t)->numel());
+    WICK_CHECK(is_floating((*t)->dtype()), RuntimeError, op, ": expected ", name, " to have a floating dtype, but got ",
+               type_title((*t)->dtype()));
+  }
+  if (!training) {
+    WICK_CHECK(running_mean.has_value(), RuntimeError, op, ": running_mean must be defined in evaluation mode");
+    WICK_CHECK(running_var.has_value(), RuntimeError, op, ": running_var must be defined in evaluation mode");
+  }
+  const Tensor none;
+  const auto ptr = [&](const std::optional<Tensor>& t) { return t ? &*t : &none; };
+  const Device device = device_of(op, {&input, ptr(weight), ptr(bias), ptr(running_mean), ptr(running_var)});
+  const std::int64_t saved = training ? m.c : 0;
+  m.outs = {TensorMeta::contiguous(input.sizes(), input.dtype(), device),
+            TensorMeta::contiguous(IntArrayRef(saved), input.dtype(), device),
+            TensorMeta::contiguous(IntArrayRef(saved), input.dtype(), device)};
+  // The sizes after the channel: their product only matters when there is
+  // data, and then it fits (an empty input may have any sizes).
+  if (input.numel() != 0) m.s = input.numel() / checked_mul(m.n, m.c, op);
+  return m;
+}
+
+// (N, C, HxW) with N * C * HxW == input.numel(); weight and bias of C
+// elements and the input's dtype; `group` > 0 dividing C.
+GroupNormMeta native_group_norm(const Tensor& input, const std::optional<Tensor>& weight,
+                                const std::optional<Tensor>& bias, std::int64_t N, std::int64_t C, std::int64_t HxW,
+                                std::int64_t group, double /*eps*/) {
+  const char* op = "torch.native_group_norm";
+  WICK_CHECK(group > 0, RuntimeError, op, ": Expected num groups to be greater than 0, got ", group);
+  WICK_CHECK(C % group == 0, RuntimeError, op,
+             ": Expected number of channels in input to be divisible by num_groups, but got input of shape ",
+             format_shape(input.sizes()), " and num_groups=", group);
+  WICK_CHECK(N >= 0 && C >= 0 && HxW >= 0 && checked_mul(checked_mul(N, C, op), HxW, op) == input.numel(), RuntimeError,
+             op, ": Expected X.numel() == N * C * HxW to be true, but got false.");
+  check_float(op, "GroupNormKernelImpl", input.dtype());
+  const std::pair<const char*, const std::optional<Tensor>*> affine[] = {{"weight", &weight}, {"bias", &bias}};
+  for (const auto& [name, t] : affine) {
+    if (!*t) continue;
+    WICK_CHECK((*t)->numel() == C, RuntimeError, op, ": Expected ", name,
+               " to be a vector of size equal to the number of channels in input, but got ", name, " of shape ",
+               format_shape((*t)->sizes()), " and input of shape ", format_shape(input.sizes()));
+    WICK_CHECK((*t)->dtype() == input.dtype(), RuntimeError, op, ": expected scalar type ", type_title(input.dtype()),
+               " but found ", type_title((*t)->dtype()));
+  }
+  const Tensor none;
+  const Device device = device_of(op, {&input, weight ? &*weight : &none, bias ? &*bias : &none});
+  GroupNormMeta m;
+  m.n = N;
+  m.c = C;
+  m.s = HxW;
+  m.groups = group;
+  (void)checked_mul(N, group, op);  // the statistics' numel (C may be 0, and `group` anything)
+  const std::int64_t stats[] = {N, group};
+  m.outs = {TensorMeta::contiguous(input.sizes(), input.dtype(), device),
+            TensorMeta::contiguous(stats, input.dtype(), device), TensorMeta::contiguous(stats, input.dtype(), device)};
+  return m;
 }
 
 }  // namespace meta
@@ -171,3 +246,52 @@ LayerNormMeta layer_norm(const Tensor& input, IntArrayRef normalized_shape, cons
 
 }  // namespace nn::functional::meta
 }  // namespace wick
+
+namespace aten::meta {
+
+// grad_out of the input's shape and dtype; the statistics the forward used.
+wick::BatchNormMeta native_batch_norm_backward(const wick::Tensor& grad_out, const wick::Tensor& input,
+                                               const std::optional<wick::Tensor>& weight,
+                                               const std::optional<wick::Tensor>& running_mean,
+                                               const std::optional<wick::Tensor>& running_var,
+                                               const std::optional<wick::Tensor>& save_mean,
+                                               const std::optional<wick::Tensor>& save_invstd, bool train,
+                                               double /*eps*/, bool input_grad) {
+  const char* op = "aten.native_batch_norm_backward";
+  (void)wick::wrap_dim(1, input.dim());
+  wick::check_float(op, "batch_norm_backward", input.dtype());
+  WICK_CHECK(grad_out.sizes().equals(input.sizes()) && grad_out.dtype() == input.dtype(), RuntimeError, op,
+             ": expected grad_out of the input's shape ", wick::format_shape(input.sizes()), " and dtype ",
+             wick::type_title(input.dtype()), ", but got ", wick::format_shape(grad_out.sizes()), " and ",
+             wick::type_title(grad_out.dtype()));
+  wick::BatchNormMeta m;
+  m.n = input.sizes()[0];
+  m.c = input.sizes()[1];
+  const std::pair<const char*, const std::optional<wick::Tensor>*> stats[] = {
+      {train ? "save_mean" : "running_mean", train ? &save_mean : &running_mean},
+      {train ? "save_invstd" : "running_var", train ? &save_invstd : &running_var}};
+  for (const auto& [name, t] : stats) {
+    WICK_CHECK(t->has_value(), RuntimeError, op, ": ", name, " must be defined");
+  }
+  const std::pair<const char*, const std::optional<wick::Tensor>*> params[] = {
+      {"weight", &weight}, {stats[0].first, stats[0].second}, {stats[1].first, stats[1].second}};
+  for (const auto& [name, t] : params) {
+    if (!*t) continue;
+    WICK_CHECK((*t)->numel() == m.c, RuntimeError, op, ": ", name, " should contain ", m.c, " elements not ",
+               (*t)->numel());
+    WICK_CHECK(wick::is_floating((*t)->dtype()), RuntimeError, op, ": expected ", name,
+               " to have a floating dtype, but got ", wick::type_title((*t)->dtype()));
+  }
+  const wick::Tensor none;
+  const auto ptr = [&](const std::optional<wick::Tensor>& t) { return t ? &*t : &none; };
+  const wick::Device device =
+      wick::device_of(op, {&grad_out, &input, ptr(weight), ptr(*stats[0].second), ptr(*stats[1].second)});
+  m.outs = {wick::TensorMeta::contiguous(input_grad ? input.sizes() : wick::IntArrayRef(std::int64_t{0}), input.dtype(),
+                                         device),
+            wick::TensorMeta::contiguous(wick::IntArrayRef(m.c), input.dtype(), device),
+            wick::TensorMeta::contiguous(wick::IntArrayRef(m.c), input.dtype(), device)};
+  if (input.numel() != 0) m.s = input.numel() / wick::checked_mul(m.n, m.c, op);
+  return m;
+}
+
+}  // namespace aten::meta

@@ -15,6 +15,15 @@
 /// the one this process reaches the store from), unless GLOO_SOCKET_IFNAME
 /// names an interface, as with PyTorch. Each collective's messages carry
 /// the group's call tag (Note [Call tags], wick/distributed_backend.h).
+///
+/// Note [SIGPIPE]
+/// Gloo writes to its peers' sockets without MSG_NOSIGNAL, so a write to a
+/// rank that has died raises SIGPIPE, whose default action kills this
+/// process before Gloo can report the error. The first engine therefore
+/// ignores SIGPIPE when its disposition is still the default, as the
+/// Python interpreter does at start-up for PyTorch: the write then fails
+/// with EPIPE, and the collective raises its error naming the ranks that
+/// have gone. A handler the program installed itself is left alone.
 #include <gloo/allgather.h>
 #include <gloo/allreduce.h>
 #include <gloo/alltoall.h>
@@ -27,6 +36,8 @@
 #include <gloo/rendezvous/store.h>
 #include <gloo/scatter.h>
 #include <gloo/transport/tcp/device.h>
+
+#include <signal.h>
 
 #include <algorithm>
 #include <complex>
@@ -201,9 +212,26 @@ constexpr std::uint8_t kSendRecvPrefix = 0x5a;
 
 // --- the engine ---------------------------------------------------------------------------
 
+// SIG_IGN for SIGPIPE unless the program set a disposition (Note [SIGPIPE]).
+void ignore_sigpipe() {
+  static const bool once = [] {
+    struct sigaction current {};
+    if (::sigaction(SIGPIPE, nullptr, &current) == 0 && current.sa_handler == SIG_DFL &&
+        (current.sa_flags & SA_SIGINFO) == 0) {
+      struct sigaction ignore {};
+      ignore.sa_handler = SIG_IGN;
+      sigemptyset(&ignore.sa_mask);
+      (void)::sigaction(SIGPIPE, &ignore, nullptr);
+    }
+    return true;
+  }();
+  (void)once;
+}
+
 class GlooEngine final : public dist::Engine {
  public:
   explicit GlooEngine(const dist::EngineOptions& o) : Engine(o), timeout_(o.timeout) {
+    ignore_sigpipe();
     gloo::transport::tcp::attr attr;
     if (const char* iface = std::getenv("GLOO_SOCKET_IFNAME"); iface != nullptr && *iface != '\0') {
       attr.iface = iface;

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "wick/autograd.h"
@@ -13,6 +14,8 @@
 #include "wick/loader.h"
 #include "wick/nn_functional.h"
 #include "wick/ops.h"
+#include "wick/random.h"
+#include "wick/tensor_util.h"
 
 namespace wick {
 namespace {
@@ -176,6 +179,287 @@ TEST_F(Norms, BatchNormTrainingUpdatesRunningStatsAndEvalUsesThem) {
         (void)F::batch_norm(xb, vec({1.0, 2.0, 3.0}), rv, std::nullopt, std::nullopt, true);
       },
       "running_mean should contain 2 elements not 3");
+}
+
+TEST_F(Norms, NativeBatchNormReturnsTheStatisticsAndItsGradientsMatchPyTorch) {
+  Tensor x = x_.clone().requires_grad_();
+  Tensor w = vec({0.5, -1.0, 2.0}).requires_grad_();
+  Tensor b = vec({0.1, 0.2, -0.3}).requires_grad_();
+  Tensor rm = vec({0.5, -0.5, 0.25});
+  Tensor rv = vec({2.0, 0.5, 1.5});
+  auto [y, mean, invstd] = native_batch_norm(x, w, b, rm, rv, true, 0.2, 1e-5);
+  EXPECT_EQ(y.grad_fn()->name(), "NativeBatchNormBackward0");
+  EXPECT_TRUE(mean.requires_grad());  // differentiable here (PyTorch leaves the statistics out of the graph)
+  EXPECT_TRUE(invstd.requires_grad());
+  expect_values(
+      y, {-0.7751166727398986,  -0.37660200330757554, 0.02191266612474753, 0.42042733555707057, 1.8732250086664763,
+          0.9207738498870975,   -0.03167730889228122, -0.9841284676716602, -2.5591865974428636, -0.8445218978452028,
+          0.8701428017524574,   -3.4396900918308515,  0.12961933353888888, 0.5281340029712119,  0.926648672403535,
+          -0.07502333454797971, -0.28909654099481613, -1.241547699774195,  1.1524511587793789,  0.20000000000000004,
+          1.3335656935356093,   3.0482303931332693,   -1.2616025004500393, 0.45306219914762125},
+      {2, 3, 4}, 1e-10);
+  expect_values(mean, {0.2125, 0.33, 0.44749999999999995}, {3}, 1e-12);
+  expect_values(invstd, {2.1541333482828273, 2.574192321025348, 2.3171144589157575}, {3}, 1e-10);
+  expect_values(rm, {0.4425, -0.334, 0.2895}, {3}, 1e-12);
+  expect_values(rv, {1.6492557142857143, 0.4344914285714286, 1.2425700000000002}, {3}, 1e-12);
+  const Tensor g = linspace(-1, 1, 24, ScalarType::kFloat64).reshape({2, 3, 4});
+  autograd::tensor_list grads = autograd::grad({y}, {x, w, b}, {g});
+  expect_values(grads[0], {-0.07963233688762064, -0.2695890196483644,  -0.4595457024091079,  -0.6495023851698515,
+                           0.9966945631937162,   1.1611391539348004,   1.3255837446758842,   1.4900283354169683,
+                           -1.5048026825083665,  -2.253585422390907,   -3.0023681622734473,  0.2955704972388299,
+                           0.40038140493148766,  0.21042472217074404,  0.020468039410000378, 0.8269952776027126,
+                           -0.8079018196811092,  -0.6434572289400252,  -1.8432656696706589,  -1.678821078929575,
+                           0.7161098526098739,   -0.03267288727266626, 3.2652657722396103,   2.5164830323570704},
+                {2, 3, 4}, 1e-9);
+  expect_values(grads[1], {2.6430279603713642, 1.2669503075655193, 2.3191293410539453}, {3}, 1e-9);
+  expect_values(grads[2], {-2.7826086956521743, 0.0, 2.782608695652174}, {3}, 1e-9);
+
+  // Evaluation: the running statistics, two empty saved tensors.
+  auto [ye, me, ie] = native_batch_norm(x, w, b, rm, rv, false, 0.2, 1e-5);
+  EXPECT_EQ(me.sizes().vec(), Shape{0});
+  EXPECT_EQ(ie.sizes().vec(), Shape{0});
+  expect_values(rm, {0.4425, -0.334, 0.2895}, {3}, 1e-12);  // untouched
+  expect_values(ye, {-0.30588289803176183, -0.16182853614039314, -0.017774174249024423, 0.1262801876423443,
+                     0.17876107988940307,  -0.38255323731923,    -0.9438675545278631,   -1.5051818717364962,
+                     -0.8911847668945964,  -0.22733540801447288, 0.4365139508656504,    -1.232080383616822,
+                     0.021159437072967115, 0.16521379896433583,  0.3092681608557046,    -0.052814424438816815,
+                     -1.0955741267464127,  -1.6568884439550458,  -0.2460173223225355,   -0.8073316395311686,
+                     0.6159326965089272,   1.2797820553890504,   -0.38881227909342186,  0.27503707978670155},
+                {2, 3, 4}, 1e-10);
+  grads = autograd::grad({ye}, {x, w, b}, {g});
+  expect_values(grads[0], {-0.38933611321991546, -0.35548079902687935, -0.32162548483384323, -0.28777017064080707,
+                           0.9893906883818445,   0.857471929930932,    0.7255531714800193,   0.5936344130291067,
+                           -0.5460570519577984,  -0.3900407513984274,  -0.23402445083905649, -0.07800815027968552,
+                           0.016927657096518074, 0.050782971289554196, 0.08463828548259032,  0.11849359967562645,
+                           -0.5936344130291067,  -0.7255531714800193,  -0.857471929930932,   -0.9893906883818445,
+                           1.3261385547546531,   1.4821548553140238,   1.638171155873395,    1.794187456432766},
+                {2, 3, 4}, 1e-9);
+  expect_values(grads[1], {1.4537471914489712, 0.7466601728321655, 1.2922830175332694}, {3}, 1e-9);
+}
+
+// The two backward paths of training (the saved statistics, or recomputed
+// ones when the backward records) agree, and the recorded one has a
+// gradient of its own (double backward).
+TEST_F(Norms, NativeBatchNormBackwardWithAndWithoutCreateGraphAgree) {
+  Tensor x = x_.clone().requires_grad_();
+  Tensor w = vec({0.5, -1.0, 2.0}).requires_grad_();
+  const Tensor g = linspace(-1, 1, 24, ScalarType::kFloat64).reshape({2, 3, 4});
+  Tensor y = std::get<0>(native_batch_norm(x, w, std::nullopt, std::nullopt, std::nullopt, true, 0.1, 1e-5));
+  const autograd::tensor_list plain = autograd::grad({y}, {x, w}, {g}, true, false);
+  const autograd::tensor_list recorded = autograd::grad({y}, {x, w}, {g}, true, true);
+  for (std::size_t k = 0; k < 2; ++k) {
+    const std::vector<double> a = values(plain[k]);
+    const std::vector<double> r = values(recorded[k]);
+    ASSERT_EQ(a.size(), r.size());
+    for (std::size_t i = 0; i < a.size(); ++i) EXPECT_NEAR(a[i], r[i], 1e-12) << k << ", " << i;
+  }
+  ASSERT_TRUE(recorded[0].requires_grad());
+  const Tensor gg = autograd::grad({sum(mul(recorded[0], recorded[0]))}, {x})[0];
+  EXPECT_EQ(gg.sizes().vec(), (Shape{2, 3, 4}));
+  EXPECT_GT(values(sum(abs(gg)))[0], 0.0);
+}
+
+// Both kernel paths (columns of an [n, c] input, planes of an [n, c, s]
+// one), over several threads' worth of work, against the same formula in
+// float64: float32 and float64, a large common offset, and evaluation.
+TEST_F(Norms, NativeBatchNormKernelsMatchTheFormulaInFloat64) {
+  const std::vector<Shape> shapes = {{700, 96}, {3, 5}, {6, 40, 33, 17}, {2, 3, 7}};
+  for (const Shape& shape : shapes) {
+    for (const ScalarType t : {ScalarType::kFloat32, ScalarType::kFloat64}) {
+      for (const double offset : {0.0, 1000.0}) {
+        const std::int64_t c = shape[1];
+        manual_seed(static_cast<std::uint64_t>(c) * 7 + 1);
+        const Tensor x = add(randn(shape, t), wrap_scalar(Scalar(offset)));
+        const Tensor w = randn({c}, t);
+        const Tensor b = randn({c}, t);
+        Tensor rm = zeros({c}, t);
+        Tensor rv = ones({c}, t);
+        auto [y, saved_mean, invstd] = native_batch_norm(x, w, b, rm, rv, true, 0.1, 1e-5);
+        const Tensor xd = x.to(ScalarType::kFloat64);
+        DimVector axes;
+        Shape bc(shape.size(), 1);
+        bc[1] = c;
+        for (std::size_t i = 0; i < shape.size(); ++i) {
+          if (i != 1) axes.push_back(static_cast<std::int64_t>(i));
+        }
+        const Tensor mu = mean(xd, IntArrayRef(axes), true);
+        const Tensor centered = sub(xd, mu);
+        const Tensor var = mean(mul(centered, centered), IntArrayRef(axes), true);
+        const Tensor rstd = rsqrt(add(var, wrap_scalar(Scalar(1e-5))));
+        const Tensor want = add(mul(mul(centered, rstd), w.to(ScalarType::kFloat64).reshape(bc)),
+                                b.to(ScalarType::kFloat64).reshape(bc));
+        const double tol = t == ScalarType::kFloat32 ? (offset == 0 ? 2e-5 : 2e-3) : 1e-9;
+        const std::string what =
+            format_shape(IntArrayRef(shape)) + " " + std::string(type_title(t)) + " offset " + std::to_string(offset);
+        EXPECT_LT(values(amax(abs(sub(y.to(ScalarType::kFloat64), want)), {}, false))[0], tol) << what;
+        EXPECT_LT(values(amax(abs(sub(invstd.to(ScalarType::kFloat64), rstd.reshape({c}))), {}, false))[0],
+                  tol * values(amax(rstd, {}, false))[0])
+            << what;
+        const double count = static_cast<double>(x.numel() / c);
+        const Tensor want_rv =
+            add(wrap_scalar(Scalar(0.9)), mul(var.reshape({c}), wrap_scalar(Scalar(0.1 * count / (count - 1)))));
+        EXPECT_LT(values(amax(abs(sub(rv.to(ScalarType::kFloat64), want_rv)), {}, false))[0],
+                  t == ScalarType::kFloat32 ? 1e-4 : 1e-12)
+            << what;
+        // Evaluation with those running statistics.
+        const Tensor ye = std::get<0>(native_batch_norm(x, w, b, rm, rv, false, 0.1, 1e-5));
+        const Tensor rmd = rm.to(ScalarType::kFloat64).reshape(bc);
+        const Tensor rvd = rv.to(ScalarType::kFloat64).reshape(bc);
+        const Tensor want_e = add(
+            mul(mul(sub(xd, rmd), rsqrt(add(rvd, wrap_scalar(Scalar(1e-5))))), w.to(ScalarType::kFloat64).reshape(bc)),
+            b.to(ScalarType::kFloat64).reshape(bc));
+        const double scale = std::max(1.0, values(amax(abs(want_e), {}, false))[0]);
+        EXPECT_LT(values(amax(abs(sub(ye.to(ScalarType::kFloat64), want_e)), {}, false))[0],
+                  (t == ScalarType::kFloat32 ? 1e-5 : 1e-12) * scale)
+            << what;
+      }
+    }
+  }
+}
+
+TEST_F(Norms, BatchNormEdgeCasesFollowPyTorch) {
+  // One value per channel: torch.batch_norm normalises it to 0 and the
+  // unbiased running variance is NaN; F.batch_norm refuses it.
+  Tensor rm = vec({0.0, 0.0, 0.0});
+  Tensor rv = vec({1.0, 1.0, 1.0});
+  const Tensor one = vec({1.0, 2.0, 3.0}, {1, 3});
+  expect_values(batch_norm(one, std::nullopt, std::nullopt, rm, rv, true, 0.1, 1e-5, true), {0.0, 0.0, 0.0}, {1, 3});
+  expect_values(rm, {0.1, 0.2, 0.30000000000000004}, {3});
+  for (const double v : values(rv)) EXPECT_TRUE(std::isnan(v));
+  expect_error<ValueError>([&] { (void)F::batch_norm(one, rm, rv, std::nullopt, std::nullopt, true); },
+                           "Expected more than 1 value per channel when training");
+  // An empty batch: an empty output, still connected to weight; the
+  // running statistics stay.
+  Tensor rm2 = vec({0.5, 0.5, 0.5});
+  Tensor w = vec({2.0, 3.0, 4.0}).requires_grad_();
+  const Tensor y = F::batch_norm(zeros({0, 3}, ScalarType::kFloat64), rm2, rv, w, std::nullopt, true);
+  EXPECT_EQ(y.sizes().vec(), (Shape{0, 3}));
+  EXPECT_EQ(y.grad_fn()->name(), "MulBackward0");
+  expect_values(rm2, {0.5, 0.5, 0.5}, {3});
+  // native_batch_norm's own checks.
+  expect_error<RuntimeError>(
+      [&] {
+        (void)native_batch_norm(ones({4, 3}, ScalarType::kInt64), std::nullopt, std::nullopt, std::nullopt,
+                                std::nullopt, true, 0.1, 1e-5);
+      },
+      "\"batch_norm\" not implemented for 'Long'");
+  expect_error<IndexError>(
+      [&] {
+        (void)native_batch_norm(ones({4}, ScalarType::kFloat64), std::nullopt, std::nullopt, std::nullopt, std::nullopt,
+                                true, 0.1, 1e-5);
+      },
+      "Dimension out of range");
+  expect_error<RuntimeError>(
+      [&] {
+        (void)native_batch_norm(ones({4, 3}, ScalarType::kFloat64), vec({1.0, 2.0}), std::nullopt, std::nullopt,
+                                std::nullopt, true, 0.1, 1e-5);
+      },
+      "torch.native_batch_norm: weight should contain 3 elements not 2");
+  expect_error<RuntimeError>(
+      [&] {
+        (void)native_batch_norm(ones({4, 3}, ScalarType::kFloat64), std::nullopt, std::nullopt, std::nullopt,
+                                std::nullopt, false, 0.1, 1e-5);
+      },
+      "running_mean must be defined in evaluation mode");
+  // bfloat16 computes in float32 and rounds once.
+  const Tensor xb = linspace(-2, 2, 12, ScalarType::kFloat32).reshape({4, 3});
+  const Tensor yb = std::get<0>(native_batch_norm(xb.to(ScalarType::kBFloat16), std::nullopt, std::nullopt,
+                                                  std::nullopt, std::nullopt, true, 0.1, 1e-5));
+  EXPECT_EQ(yb.dtype(), ScalarType::kBFloat16);
+  const Tensor yf =
+      std::get<0>(native_batch_norm(xb, std::nullopt, std::nullopt, std::nullopt, std::nullopt, true, 0.1, 1e-5));
+  EXPECT_LT(values(amax(abs(sub(yb.to(ScalarType::kFloat64), yf.to(ScalarType::kFloat64))), {}, false))[0], 2e-2);
+}
+
+TEST_F(Norms, NativeGroupNormReturnsTheStatisticsAndItsGradientsMatchPyTorch) {
+  Tensor x = x_.reshape({2, 6, 2}).clone().requires_grad_();
+  Tensor w = linspace(-1, 1, 6, ScalarType::kFloat64).requires_grad_();
+  Tensor b = linspace(0, 1, 6, ScalarType::kFloat64).requires_grad_();
+  auto [y, mean, rstd] = native_group_norm(x, w, b, 2, 6, 2, 3, 1e-5);
+  EXPECT_EQ(y.grad_fn()->name(), "NativeGroupNormBackward0");
+  expect_values(
+      y, {1.3416015876105107, 0.44720052920350356,  -0.06832031752210219, -0.6049609525663064, 0.6683203175221021,
+          0.4894401058407007, 0.6894401058407007,   0.868320317522102,    0.413158439137223,   1.0354687761773427,
+          2.429631855362437,  -0.17734388088671277, 0.6447359347712951,   -0.392447960295571,  -0.6577791132174622,
+          0.9064063285320277, 0.34338690224441076,  0.12289378467001048,  0.3228937846700104,  0.5433869022444107,
+          0.9698392932667678, 1.6313186459899687,   -0.38553107664994846, 0.7169345112220533},
+      {2, 6, 2}, 1e-10);
+  expect_values(mean, {-0.045, 0.235, 0.19, 0.47, 0.425, 0.705}, {2, 3}, 1e-12);
+  expect_values(rstd,
+                {2.417300157856776, 2.417300157856776, 2.8031997163969353, 2.8031997163969353, 2.9796367239783828,
+                 2.979636723978383},
+                {2, 3}, 1e-10);
+  const Tensor g = linspace(-1, 1, 24, ScalarType::kFloat64).reshape({2, 6, 2});
+  const autograd::tensor_list grads = autograd::grad({y}, {x, w, b}, {g});
+  expect_values(grads[0], {-0.06301578639226468,  0.23123475434125673,   -0.27327475708659144,  0.1050557891376005,
+                           -0.029410314831439494, 0.13032990420730428,   -0.1723699069526395,   0.0714503175767747,
+                           -0.20168810209666493,  -0.005470442838714007, 0.04449331817244018,   0.1626652267629388,
+                           0.22180385514014356,   -0.02585052400255078,  -0.029748406067250655, -0.166204925070342,
+                           -0.2115818632454162,   0.022576691257436443,  -0.07439646037010411,  0.2634016323580836,
+                           -0.6480484585061053,   0.11171028266231309,   -0.16353005177498137,  0.6998682276187722},
+                {2, 6, 2}, 1e-9);
+  expect_values(grads[1],
+                {1.7730719814969886, -1.4085776058104371, 1.9011331276501806, -1.706587236428333, 1.4647006742389266,
+                 -1.6834004581192297},
+                {6}, 1e-9);
+  expect_values(grads[2],
+                {-1.7391304347826086, -1.043478260869565, -0.34782608695652173, 0.34782608695652173, 1.043478260869565,
+                 1.7391304347826086},
+                {6}, 1e-9);
+  // PyTorch's checks, in its words.
+  expect_error<RuntimeError>([&] { (void)native_group_norm(x_, std::nullopt, std::nullopt, 2, 3, 5, 3, 1e-5); },
+                             "Expected X.numel() == N * C * HxW to be true, but got false.");
+  expect_error<RuntimeError>([&] { (void)native_group_norm(x_, std::nullopt, std::nullopt, 2, 3, 4, 0, 1e-5); },
+                             "Expected num groups to be greater than 0, got 0");
+  expect_error<RuntimeError>(
+      [&] { (void)native_group_norm(x_, std::nullopt, std::nullopt, 2, 3, 4, 2, 1e-5); },
+      "Expected number of channels in input to be divisible by num_groups, but got input of shape [2, 3, 4] and "
+      "num_groups=2");
+  expect_error<RuntimeError>(
+      [&] {
+        (void)native_group_norm(x_, vec({1.0, 2.0}), std::nullopt, 2, 3, 4, 3, 1e-5);
+      },
+      "Expected weight to be a vector of size equal to the number of channels in input, but got weight of shape [2] "
+      "and input of shape [2, 3, 4]");
+  expect_error<RuntimeError>(
+      [&] { (void)native_group_norm(x_, ones({3}, ScalarType::kFloat32), std::nullopt, 2, 3, 4, 3, 1e-5); },
+      "expected scalar type Double but found Float");
+  expect_error<RuntimeError>(
+      [&] {
+        (void)native_group_norm(ones({2, 3, 4}, ScalarType::kInt64), std::nullopt, std::nullopt, 2, 3, 4, 3, 1e-5);
+      },
+      "\"GroupNormKernelImpl\" not implemented for 'Long'");
+}
+
+// Blocks of one value per channel (an [n, c] input) and of planes, over
+// several threads' worth of work, against the same formula in float64.
+TEST_F(Norms, NativeGroupNormKernelMatchesTheFormulaInFloat64) {
+  struct Case {
+    Shape shape;
+    std::int64_t groups;
+  };
+  const std::vector<Case> cases = {{{512, 256}, 32}, {{3, 4}, 2}, {{4, 64, 21, 19}, 8}, {{2, 6, 5}, 6}};
+  for (const Case& cs : cases) {
+    for (const ScalarType t : {ScalarType::kFloat32, ScalarType::kFloat64}) {
+      const std::int64_t n = cs.shape[0];
+      const std::int64_t c = cs.shape[1];
+      manual_seed(static_cast<std::uint64_t>(c) + 3);
+      const Tensor x = add(randn(cs.shape, t), wrap_scalar(Scalar(3.0)));
+      const Tensor w = randn({c}, t);
+      const Tensor b = randn({c}, t);
+      const Tensor y = F::group_norm(x, cs.groups, w, b);
+      const Tensor xg = x.to(ScalarType::kFloat64).reshape({n, cs.groups, -1});
+      const std::int64_t last[] = {2};
+      const Tensor centered = sub(xg, mean(xg, IntArrayRef(last), true));
+      const Tensor var = mean(mul(centered, centered), IntArrayRef(last), true);
+      const Tensor xhat = mul(centered, rsqrt(add(var, wrap_scalar(Scalar(1e-5))))).reshape({n, c, -1});
+      const Tensor want =
+          add(mul(xhat, w.to(ScalarType::kFloat64).reshape({1, c, 1})), b.to(ScalarType::kFloat64).reshape({1, c, 1}));
+      const double err = values(amax(abs(sub(y.to(ScalarType::kFloat64).reshape({n, c, -1}), want)), {}, false))[0];
+      EXPECT_LT(err, t == ScalarType::kFloat32 ? 5e-5 : 1e-10)
+          << format_shape(IntArrayRef(cs.shape)) << " " << type_title(t);
+    }
+  }
 }
 
 TEST_F(Norms, GroupNorm) {
@@ -364,8 +648,11 @@ TEST_F(Norms, LinalgNormPicksTheVectorOrMatrixNorm) {
   expect_values(linalg::norm(v, 1.0, IntArrayRef(rows)), {7.0, 5.0}, {2});
   expect_values(nuclear_norm(v), {7.892038472249228}, {});
   expect_values(norm(v, "nuc"), {7.892038472249228}, {});
-  expect_error<RuntimeError>([&] { (void)linalg::norm(ones({2, 2, 2}, ScalarType::kFloat64), 2.0); },
-                             "If dim is not specified but ord is, the input must be 1D or 2D. Got 3D.");
+  expect_error<RuntimeError>(
+      [&] {
+        (void)linalg::norm(ones({2, 2, 2}, ScalarType::kFloat64), 2.0);
+      },
+      "If dim is not specified but ord is, the input must be 1D or 2D. Got 3D.");
   expect_error<RuntimeError>([&] { (void)nuclear_norm(ones({2}, ScalarType::kFloat64)); },
                              "Expected a tensor with 2 dimensions, but got a tensor with 1 dimension instead.");
 }

@@ -56,6 +56,20 @@ void wick_sum(benchmark::State& state) {
 }
 BENCHMARK(wick_sum)->Arg(1000)->Arg(100000)->Arg(10000000)->UseRealTime();
 
+void wick_mean(benchmark::State& state) {
+  wick::Tensor a = random_floats(state.range(0));
+  for (auto _ : state) benchmark::DoNotOptimize(wick::mean(a));
+  elementwise_counters(state, 1);
+}
+BENCHMARK(wick_mean)->Arg(1000)->Arg(100000)->Arg(10000000)->UseRealTime();
+
+void wick_max(benchmark::State& state) {
+  wick::Tensor a = random_floats(state.range(0));
+  for (auto _ : state) benchmark::DoNotOptimize(wick::max(a));
+  elementwise_counters(state, 1);
+}
+BENCHMARK(wick_max)->Arg(1000)->Arg(100000)->Arg(10000000)->UseRealTime();
+
 void gemm_counters(benchmark::State& state) {
   const double n = static_cast<double>(state.range(0));
   state.counters["flops"] = benchmark::Counter(2 * n * n * n, benchmark::Counter::kIsIterationInvariantRate);

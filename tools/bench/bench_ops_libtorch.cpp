@@ -49,6 +49,20 @@ void torch_sum(benchmark::State& state) {
 }
 BENCHMARK(torch_sum)->Arg(1000)->Arg(100000)->Arg(10000000)->UseRealTime();
 
+void torch_mean(benchmark::State& state) {
+  at::Tensor a = torch::randn({state.range(0)});
+  for (auto _ : state) benchmark::DoNotOptimize(at::mean(a));
+  elementwise_counters(state, 1);
+}
+BENCHMARK(torch_mean)->Arg(1000)->Arg(100000)->Arg(10000000)->UseRealTime();
+
+void torch_max(benchmark::State& state) {
+  at::Tensor a = torch::randn({state.range(0)});
+  for (auto _ : state) benchmark::DoNotOptimize(at::max(a));
+  elementwise_counters(state, 1);
+}
+BENCHMARK(torch_max)->Arg(1000)->Arg(100000)->Arg(10000000)->UseRealTime();
+
 void torch_mm(benchmark::State& state) {
   const std::int64_t n = state.range(0);
   at::Tensor a = torch::randn({n, n});

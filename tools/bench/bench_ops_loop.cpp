@@ -1,4 +1,5 @@
-// tools/bench/bench_ops_loop.cpp - the practical limit for the elementwise and sum benchmarks: plain OpenMP loops.
+// tools/bench/bench_ops_loop.cpp - the practical limit for the elementwise and reduction benchmarks: plain OpenMP
+// loops.
 /// \file
 /// `loop_X/N` is the loop a programmer would write by hand over the same
 /// float arrays as `wick_X/N`: `#pragma omp parallel for simd`, compiled
@@ -59,6 +60,13 @@ void elementwise_counters(benchmark::State& state, int arrays) {
   return s;
 }
 
+[[gnu::target("avx2,fma")]] float max_loop(const float* a, std::int64_t n) {
+  float m = a[0];
+#pragma omp parallel for simd reduction(max : m) if (n >= kSerialBelow)
+  for (std::int64_t i = 0; i < n; ++i) m = a[i] > m ? a[i] : m;
+  return m;
+}
+
 void loop_add(benchmark::State& state) {
   const std::int64_t n = state.range(0);
   const std::vector<float> a = random_vector(n, 1);
@@ -104,5 +112,24 @@ void loop_sum(benchmark::State& state) {
   elementwise_counters(state, 1);
 }
 BENCHMARK(loop_sum)->Arg(1000)->Arg(100000)->Arg(10000000)->UseRealTime();
+
+// mean is the sum divided by the count: the same loop.
+void loop_mean(benchmark::State& state) {
+  const std::int64_t n = state.range(0);
+  const std::vector<float> a = random_vector(n, 1);
+  for (auto _ : state) benchmark::DoNotOptimize(sum_loop(a.data(), n) / static_cast<float>(n));
+  elementwise_counters(state, 1);
+}
+BENCHMARK(loop_mean)->Arg(1000)->Arg(100000)->Arg(10000000)->UseRealTime();
+
+// The maximum, ignoring NaN (there are none in the data); wick's and
+// libtorch's propagate it, which costs a compare per element more.
+void loop_max(benchmark::State& state) {
+  const std::int64_t n = state.range(0);
+  const std::vector<float> a = random_vector(n, 1);
+  for (auto _ : state) benchmark::DoNotOptimize(max_loop(a.data(), n));
+  elementwise_counters(state, 1);
+}
+BENCHMARK(loop_max)->Arg(1000)->Arg(100000)->Arg(10000000)->UseRealTime();
 
 }  // namespace

@@ -1,4 +1,4 @@
-// wick/meta_nn.h - meta results of the nn operators: softmax, activations, nll_loss, layer_norm, convolution, pooling.
+// wick/meta_nn.h - meta results of the nn operators: softmax, activations, nll_loss, the norms, convolution, pooling.
 /// \file
 /// What the meta functions of dispatch/ops/nn.ops and internal.ops tell
 /// the backends' impls besides the output's geometry (Note [Meta functions]
@@ -71,6 +71,28 @@ struct LayerNormMeta {
   TensorMeta out;  ///< the result's geometry: the input's shape and dtype
   std::int64_t m = 0, /**< number of rows normalized (product of the leading dims) */
       n = 0;          ///< elements per row (product of normalized_shape)
+};
+
+/// torch.native_batch_norm (and aten.native_batch_norm_backward): the
+/// input viewed as [n, c, s] (s the product of the dims after the channel
+/// one). native_batch_norm's `outs` are the output (the input's shape and
+/// dtype), and the saved mean and 1/sqrt(var + eps): [c] in training, [0]
+/// in evaluation, in the input's dtype; the backward's are the gradients of
+/// the input, the weight and the bias.
+struct BatchNormMeta {
+  std::array<TensorMeta, 3> outs;  ///< the output, the saved mean and the saved invstd
+  std::int64_t n = 0, /**< the batch size (dim 0) */ c = 0, /**< the channels (dim 1) */
+      s = 1;  ///< the product of the remaining dims (1 when there are none)
+};
+
+/// torch.native_group_norm: the input read as [n, c, s] in `groups` groups
+/// of c / groups channels; `outs` are the output (the input's shape and
+/// dtype), and each group's mean and 1/sqrt(var + eps), [n, groups] in the
+/// input's dtype.
+struct GroupNormMeta {
+  std::array<TensorMeta, 3> outs;  ///< the output, the groups' means and their invstd
+  std::int64_t n = 0, /**< the batch size (N) */ c = 0, /**< the channels (C) */ s = 0, /**< values per channel */
+      groups = 1;  ///< the number of groups
 };
 
 /// A 2-D convolution (aten.convolution2d and its two backwards): input
