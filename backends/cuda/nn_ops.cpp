@@ -286,8 +286,8 @@ void native_batch_norm_backward(const BatchNormMeta& meta, const std::array<Tens
 // last dim of the input read as [N, group, (C / group) * HxW], then the
 // per-channel alpha and beta of [N, C] over [N, C, HxW].
 void native_group_norm(const GroupNormMeta& meta, const std::array<Tensor, 3>& outs, const Tensor& input,
-                       const std::optional<Tensor>& weight, const std::optional<Tensor>& bias, I64 N, I64 C, I64 HxW,
-                       I64 group, double eps) {
+                       const std::optional<Tensor>& weight, const std::optional<Tensor>& bias, I64 batch, I64 channels,
+                       I64 hxw, I64 group, double eps) {
   const DeviceGuard guard(outs[0].device());
   if (outs[1].numel() == 0) return;
   if (input.numel() == 0) {
@@ -300,26 +300,29 @@ void native_group_norm(const GroupNormMeta& meta, const std::array<Tensor, 3>& o
   }
   const ScalarType compute = is_reduced_floating(input.dtype()) ? ScalarType::kFloat32 : input.dtype();
   const I64 per_group = meta.c / meta.groups;
-  const Tensor xg = wick::reshape(input.to(compute), {N, group, per_group * HxW});
+  const Tensor xg = wick::reshape(input.to(compute), {batch, group, per_group * hxw});
   const std::int64_t last[] = {2};
   const Tensor mean = wick::mean(xg, IntArrayRef(last), true);
   const Tensor centered = wick::sub(xg, mean);
   const Tensor rstd = wick::rsqrt(
       wick::add(wick::mean(wick::mul(centered, centered), IntArrayRef(last), true), wrap_scalar(Scalar(eps))));
-  // [N, C] scale and shift: each group's statistics repeated over its channels.
-  const Tensor rstd_c = wick::reshape(wick::reshape(rstd, {N, group, 1}).expand({N, group, per_group}), {N, C});
-  const Tensor mean_c = wick::reshape(wick::reshape(mean, {N, group, 1}).expand({N, group, per_group}), {N, C});
-  const Tensor alpha = weight ? wick::mul(rstd_c, wick::reshape(weight->to(compute), {1, C})) : rstd_c;
+  // [batch, channels] scale and shift: each group's statistics repeated over its channels.
+  const Tensor rstd_c =
+      wick::reshape(wick::reshape(rstd, {batch, group, 1}).expand({batch, group, per_group}), {batch, channels});
+  const Tensor mean_c =
+      wick::reshape(wick::reshape(mean, {batch, group, 1}).expand({batch, group, per_group}), {batch, channels});
+  const Tensor alpha = weight ? wick::mul(rstd_c, wick::reshape(weight->to(compute), {1, channels})) : rstd_c;
   const Tensor shift = wick::mul(mean_c, alpha);
-  const Tensor beta = bias ? wick::sub(wick::reshape(bias->to(compute), {1, C}), shift) : wick::neg(shift);
-  const Tensor x3 = wick::reshape(input.to(compute), {N, C, HxW});
+  const Tensor beta = bias ? wick::sub(wick::reshape(bias->to(compute), {1, channels}), shift) : wick::neg(shift);
+  const Tensor x3 = wick::reshape(input.to(compute), {batch, channels, hxw});
   Tensor y = outs[0];
-  y.copy_(wick::reshape(wick::add(wick::mul(x3, wick::reshape(alpha, {N, C, 1})), wick::reshape(beta, {N, C, 1})),
-                        y.sizes()));
+  y.copy_(wick::reshape(
+      wick::add(wick::mul(x3, wick::reshape(alpha, {batch, channels, 1})), wick::reshape(beta, {batch, channels, 1})),
+      y.sizes()));
   Tensor saved_mean = outs[1];
   Tensor saved_rstd = outs[2];
-  saved_mean.copy_(wick::reshape(mean, {N, group}));
-  saved_rstd.copy_(wick::reshape(rstd, {N, group}));
+  saved_mean.copy_(wick::reshape(mean, {batch, group}));
+  saved_rstd.copy_(wick::reshape(rstd, {batch, group}));
 }
 
 }  // namespace wick::cuda_backend

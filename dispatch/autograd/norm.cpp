@@ -217,7 +217,7 @@ struct NativeBatchNormBackward {
         gb = wick::reshape(wick::sum(g[0], IntArrayRef(axes), false), IntArrayRef(bias_sizes)).to(bias_dtype);
       }
     }
-    if (stat_grads && node.should_compute_output(0)) {
+    if (stat_grads && node.should_compute_output(0) && x.numel() > 0) {
       // d mean / dx = 1 / count; d invstd / dx = -invstd^3 (x - mean) / count = -invstd^2 xhat / count.
       const double count = static_cast<double>(x.numel() / x.sizes()[1]);
       Tensor extra;
@@ -278,7 +278,7 @@ struct NativeGroupNormBackward {
       }
       if (node.should_compute_output(2)) gb = wick::sum(gc, IntArrayRef(axes), false);
     }
-    if ((g[1].defined() || g[2].defined()) && node.should_compute_output(0)) {
+    if ((g[1].defined() || g[2].defined()) && node.should_compute_output(0) && xg.numel() > 0) {
       // The groups' means and rstd as functions of the input (layer_norm's
       // statistics over each group's d values).
       const Normalized nrm = normalize(xg, 1, eps);
@@ -305,20 +305,20 @@ struct NativeGroupNormBackward {
 
 std::tuple<Tensor, Tensor, Tensor> native_group_norm_autograd(DispatchKeySet ks, T input,
                                                               const std::optional<Tensor>& weight,
-                                                              const std::optional<Tensor>& bias, std::int64_t N,
-                                                              std::int64_t C, std::int64_t HxW, std::int64_t group,
-                                                              double eps) {
+                                                              const std::optional<Tensor>& bias, std::int64_t batch,
+                                                              std::int64_t channels, std::int64_t hxw,
+                                                              std::int64_t group, double eps) {
   using OptT = const std::optional<Tensor>&;
   using Sig =
       std::tuple<Tensor, Tensor, Tensor>(T, OptT, OptT, std::int64_t, std::int64_t, std::int64_t, std::int64_t, double);
   static const auto op = op_handle<Sig>("torch.native_group_norm");
   auto node = make_node<NativeGroupNormBackward>(input, weight, bias);
-  auto out = call_below(op, ks, input, weight, bias, N, C, HxW, group, eps);
+  auto out = call_below(op, ks, input, weight, bias, batch, channels, hxw, group, eps);
   const Tensor& y = std::get<0>(out);
   const auto setup = [&](NativeGroupNormBackward& f) {
-    f.n = N;
-    f.c = C;
-    f.s = HxW;
+    f.n = batch;
+    f.c = channels;
+    f.s = hxw;
     f.groups = group;
     f.eps = eps;
     f.has_weight = weight.has_value();
@@ -344,18 +344,18 @@ std::tuple<Tensor, Tensor, Tensor> native_group_norm_autograd(DispatchKeySet ks,
     Tensor tangent;
     if (tx.defined()) {
       tangent = f.channels(project(f.grouped(tx), nrm, 1));
-      if (weight) tangent = wick::mul(tangent, wick::reshape(*weight, {1, C, 1}));
+      if (weight) tangent = wick::mul(tangent, wick::reshape(*weight, {1, channels, 1}));
     }
-    if (tw.defined()) tangent = fw_add(tangent, wick::mul(f.channels(nrm.xhat), wick::reshape(tw, {1, C, 1})));
-    if (tb.defined()) tangent = fw_add(tangent, wick::reshape(tb, {1, C, 1}));
-    tangent = wick::reshape(tangent.expand({N, C, HxW}).contiguous(), y.sizes());
+    if (tw.defined()) tangent = fw_add(tangent, wick::mul(f.channels(nrm.xhat), wick::reshape(tw, {1, channels, 1})));
+    if (tb.defined()) tangent = fw_add(tangent, wick::reshape(tb, {1, channels, 1}));
+    tangent = wick::reshape(tangent.expand({batch, channels, hxw}).contiguous(), y.sizes());
     set_tangent(y, tangent);
     if (tx.defined()) {  // the statistics' tangents: the mean's, and -rstd^2 mean(t * xhat)
       const Tensor txg = f.grouped(tx);
       const std::int64_t last[] = {-1};
       set_tangent(std::get<1>(out), wick::mean(txg, IntArrayRef(last), false));
       set_tangent(std::get<2>(out),
-                  wick::neg(wick::mul(wick::reshape(wick::mul(nrm.rstd, nrm.rstd), {N, group}),
+                  wick::neg(wick::mul(wick::reshape(wick::mul(nrm.rstd, nrm.rstd), {batch, group}),
                                       wick::mean(wick::mul(txg, nrm.xhat), IntArrayRef(last), false))));
     }
   }

@@ -106,20 +106,21 @@ BatchNormMeta native_batch_norm(const Tensor& input, const std::optional<Tensor>
 // (N, C, HxW) with N * C * HxW == input.numel(); weight and bias of C
 // elements and the input's dtype; `group` > 0 dividing C.
 GroupNormMeta native_group_norm(const Tensor& input, const std::optional<Tensor>& weight,
-                                const std::optional<Tensor>& bias, std::int64_t N, std::int64_t C, std::int64_t HxW,
-                                std::int64_t group, double /*eps*/) {
+                                const std::optional<Tensor>& bias, std::int64_t batch, std::int64_t channels,
+                                std::int64_t hxw, std::int64_t group, double /*eps*/) {
   const char* op = "torch.native_group_norm";
   WICK_CHECK(group > 0, RuntimeError, op, ": Expected num groups to be greater than 0, got ", group);
-  WICK_CHECK(C % group == 0, RuntimeError, op,
+  WICK_CHECK(channels % group == 0, RuntimeError, op,
              ": Expected number of channels in input to be divisible by num_groups, but got input of shape ",
              format_shape(input.sizes()), " and num_groups=", group);
-  WICK_CHECK(N >= 0 && C >= 0 && HxW >= 0 && checked_mul(checked_mul(N, C, op), HxW, op) == input.numel(), RuntimeError,
-             op, ": Expected X.numel() == N * C * HxW to be true, but got false.");
+  WICK_CHECK(batch >= 0 && channels >= 0 && hxw >= 0 &&
+                 checked_mul(checked_mul(batch, channels, op), hxw, op) == input.numel(),
+             RuntimeError, op, ": Expected X.numel() == N * C * HxW to be true, but got false.");
   check_float(op, "GroupNormKernelImpl", input.dtype());
   const std::pair<const char*, const std::optional<Tensor>*> affine[] = {{"weight", &weight}, {"bias", &bias}};
   for (const auto& [name, t] : affine) {
     if (!*t) continue;
-    WICK_CHECK((*t)->numel() == C, RuntimeError, op, ": Expected ", name,
+    WICK_CHECK((*t)->numel() == channels, RuntimeError, op, ": Expected ", name,
                " to be a vector of size equal to the number of channels in input, but got ", name, " of shape ",
                format_shape((*t)->sizes()), " and input of shape ", format_shape(input.sizes()));
     WICK_CHECK((*t)->dtype() == input.dtype(), RuntimeError, op, ": expected scalar type ", type_title(input.dtype()),
@@ -128,12 +129,12 @@ GroupNormMeta native_group_norm(const Tensor& input, const std::optional<Tensor>
   const Tensor none;
   const Device device = device_of(op, {&input, weight ? &*weight : &none, bias ? &*bias : &none});
   GroupNormMeta m;
-  m.n = N;
-  m.c = C;
-  m.s = HxW;
+  m.n = batch;
+  m.c = channels;
+  m.s = hxw;
   m.groups = group;
-  (void)checked_mul(N, group, op);  // the statistics' numel (C may be 0, and `group` anything)
-  const std::int64_t stats[] = {N, group};
+  (void)checked_mul(batch, group, op);  // the statistics' numel (C may be 0, and `group` anything)
+  const std::int64_t stats[] = {batch, group};
   m.outs = {TensorMeta::contiguous(input.sizes(), input.dtype(), device),
             TensorMeta::contiguous(stats, input.dtype(), device), TensorMeta::contiguous(stats, input.dtype(), device)};
   return m;
