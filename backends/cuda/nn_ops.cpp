@@ -164,6 +164,22 @@ void layer_norm(const LayerNormMeta& meta, const Tensor& out, const Tensor& inpu
   check_launch(op);
 }
 
+namespace {
+
+// Every dim of `x` but the channel one (dim 1), and [1, C, 1, ...]: what
+// batch_norm reduces over and the shape a per-channel vector broadcasts as.
+std::pair<DimVector, DimVector> channel_layout(const Tensor& x) {
+  DimVector axes;
+  DimVector shape(static_cast<std::size_t>(x.dim()), 1);
+  shape[1] = x.sizes()[1];
+  for (I64 i = 0; i < x.dim(); ++i) {
+    if (i != 1) axes.push_back(i);
+  }
+  return {axes, shape};
+}
+
+}  // namespace
+
 // Note [batch_norm on CUDA]
 // native_batch_norm runs as the operators it is made of, each on the
 // device: the batch mean and the mean of squared deviations over every dim
@@ -189,12 +205,9 @@ void native_batch_norm(const BatchNormMeta& meta, const std::array<Tensor, 3>& o
   }
   const ScalarType compute = is_reduced_floating(input.dtype()) ? ScalarType::kFloat32 : input.dtype();
   const Tensor x = input.to(compute);
-  DimVector axes;
-  DimVector shape(static_cast<std::size_t>(x.dim()), 1);
-  shape[1] = c;
-  for (I64 i = 0; i < x.dim(); ++i) {
-    if (i != 1) axes.push_back(i);
-  }
+  const std::pair<DimVector, DimVector> layout = channel_layout(x);
+  const DimVector& axes = layout.first;
+  const DimVector& shape = layout.second;
   const auto vec = [&](const Tensor& t) { return wick::reshape(t, IntArrayRef(c)).to(compute); };
   Tensor mean;
   Tensor var;
@@ -252,12 +265,9 @@ void native_batch_norm_backward(const BatchNormMeta& meta, const std::array<Tens
   const ScalarType compute = is_reduced_floating(input.dtype()) ? ScalarType::kFloat32 : input.dtype();
   const Tensor x = input.to(compute);
   const Tensor g = grad_out.to(compute);
-  DimVector axes;
-  DimVector shape(static_cast<std::size_t>(x.dim()), 1);
-  shape[1] = c;
-  for (I64 i = 0; i < x.dim(); ++i) {
-    if (i != 1) axes.push_back(i);
-  }
+  const std::pair<DimVector, DimVector> layout = channel_layout(x);
+  const DimVector& axes = layout.first;
+  const DimVector& shape = layout.second;
   const auto vec = [&](const Tensor& t) { return wick::reshape(t, IntArrayRef(c)).to(compute); };
   const auto bc = [&](const Tensor& t) { return wick::reshape(t, IntArrayRef(shape)); };
   const Tensor mean = vec(train ? *save_mean : *running_mean);
