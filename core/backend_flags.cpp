@@ -17,6 +17,7 @@ std::atomic<bool> g_cudnn_tf32{true};
 std::atomic<bool> g_cudnn_benchmark{false};
 std::atomic<bool> g_mkldnn{true};
 std::atomic<bool> g_mkldnn_winograd{true};
+std::atomic<bool> g_mkldnn_small_on_im2col{true};
 // "highest", "high" or "medium": an index into kPrecisions.
 std::atomic<int> g_precision{0};
 constexpr const char* kPrecisions[] = {"highest", "high", "medium"};
@@ -58,6 +59,10 @@ bool mkldnn_enabled() noexcept { return g_mkldnn.load(std::memory_order_relaxed)
 void set_mkldnn_enabled(bool enabled) noexcept { g_mkldnn.store(enabled, std::memory_order_relaxed); }
 bool mkldnn_winograd() noexcept { return g_mkldnn_winograd.load(std::memory_order_relaxed); }
 void set_mkldnn_winograd(bool allowed) noexcept { g_mkldnn_winograd.store(allowed, std::memory_order_relaxed); }
+bool mkldnn_small_on_im2col() noexcept { return g_mkldnn_small_on_im2col.load(std::memory_order_relaxed); }
+void set_mkldnn_small_on_im2col(bool allowed) noexcept {
+  g_mkldnn_small_on_im2col.store(allowed, std::memory_order_relaxed);
+}
 
 }  // namespace backends
 

@@ -21,13 +21,15 @@
 /// path of conv_ops.cpp, which float64 and float16 always take (oneDNN 2.6
 /// has no float64 convolution, and float16 only on AVX-512 FP16 CPUs).
 /// bfloat16 accumulates in float32 inside oneDNN and is rounded once, as
-/// the im2col path's widening does. A blocked weight gradient over fewer
-/// than 4096 output positions (batch x height x width) runs oneDNN's
-/// float32 kernel on operands the reorders convert: 2.6's bfloat16
-/// backward-weights kernel took 5-65 ms there (DCGAN's layers, ResNet's
-/// 14x14 and 7x7 ones; libtorch, on the same kernel, takes as long) where
-/// the float32 one takes 0.2-21 ms, and over more positions it is up to 2x
-/// faster than float32.
+/// the im2col path's widening does. On a CPU with AMX, a blocked weight
+/// gradient over fewer than 4096 output positions (batch x height x width)
+/// runs oneDNN's float32 kernel on operands the reorders convert: there
+/// 2.6's bfloat16 backward-weights kernel took 5-65 ms (DCGAN's layers,
+/// ResNet's 14x14 and 7x7 ones; libtorch, on the same kernel, takes as
+/// long) where the float32 one takes 0.2-21 ms, and over more positions it
+/// is up to 2x faster than float32. Without AMX (AVX-512 BF16 only) its
+/// bfloat16 kernel, jit_bf16:avx512_core_bf16, is the faster one at every
+/// size measured (1.1-2.1x on those layers), so it runs everywhere.
 ///
 /// Layouts: oneDNN's direct kernels want channels in blocks of 16
 /// (nChw16c) and weights blocked to match; wick's tensors are NCHW. A
@@ -42,6 +44,21 @@
 /// from 3 channels on but lose with one (up to 50x for the weight
 /// gradient), and the input gradient loses 4x blocked. Where the preferred
 /// layout has no fast kernel the other is tried.
+///
+/// Note [Small convolutions on im2col]
+/// oneDNN pays a fixed cost per call whatever the size: the reorders into
+/// and out of its layouts and the start of its OpenMP team, some 20-100 us
+/// on two cores. A convolution under 8 Mi multiply-adds in float32 (DCGAN's
+/// layers at batch 1, its 1-channel layers at batch 8) is done sooner by
+/// im2col + GEMM: measured with wick_bench on two threads, im2col against
+/// oneDNN took 6 against 50 us for a 1-channel 4x4 layer on one 28x28
+/// image, and 130-290 against 240-480 us in at least two of the three
+/// directions for the other DCGAN layers at batch 1 (tools/bench/README.md,
+/// "Convolution"); above the bound oneDNN wins from about 37 Mi on. bfloat16
+/// convolutions on im2col are converted to float32 and back, two more
+/// passes, so their bound is 1 Mi: the 1-channel layers at batch 1 (9
+/// against 50-190 us), not at batch 8. `backends::set_mkldnn_small_on_im2col
+/// (false)` lets oneDNN take every size (its tests do).
 ///
 /// Note [Winograd convolution on oneDNN]
 /// float32 3x3 convolutions at stride 1 and dilation 1 with input and

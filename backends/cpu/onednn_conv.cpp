@@ -19,6 +19,7 @@
 #include <utility>
 
 #include <wick/backends.h>
+#include <wick/checked.h>
 
 #include "loops.h"
 #endif
@@ -96,8 +97,15 @@ bool fast(const Pd& pd) {
 }
 
 // Note [Convolution on oneDNN]: below this many output positions a
-// bfloat16 weight gradient runs on the float32 kernel.
+// bfloat16 weight gradient runs on the float32 kernel, on CPUs with AMX.
 constexpr std::int64_t kBf16WeightPositions = 4096;
+
+// Whether oneDNN runs on AMX here (its bfloat16 weight-gradient kernel is
+// then the slow one for few positions).
+bool onednn_has_amx() {
+  static const bool amx = dnnl::get_effective_cpu_isa() == dnnl::cpu_isa::avx512_core_amx;
+  return amx;
+}
 
 // The plan for `key`, or null when oneDNN has no fast kernel for it (or refuses it).
 std::shared_ptr<const ConvPlan> build_plan(const PlanKey& key) {
@@ -111,13 +119,14 @@ std::shared_ptr<const ConvPlan> build_plan(const PlanKey& key) {
   const memory::desc weights_plain =
       groups == 1 ? memory::desc({o, c, kh, kw}, dt, Tag::oihw)
                   : memory::desc({groups, o / groups, c / groups, kh, kw}, dt, Tag::goihw);
-  // Blocked bfloat16 weight gradients over few output positions (n * oh *
-  // ow below kBf16WeightPositions) are computed in float32, the reorders
-  // converting on the way in and rounding once on the way out: there
-  // oneDNN 2.6's bfloat16 backward-weights kernel ran 5-40x slower than its
-  // float32 one; over more positions it is up to 2x faster (Note
+  // On AMX, blocked bfloat16 weight gradients over few output positions
+  // (n * oh * ow below kBf16WeightPositions) are computed in float32, the
+  // reorders converting on the way in and rounding once on the way out:
+  // there oneDNN 2.6's bfloat16 backward-weights kernel ran 5-40x slower
+  // than its float32 one; over more positions it is up to 2x faster (Note
   // [Convolution on oneDNN]).
-  const bool widen = key.direction == Direction::kWeight && key.blocked && n * oh * ow < kBf16WeightPositions;
+  const bool widen = key.dtype == ScalarType::kBFloat16 && key.direction == Direction::kWeight && key.blocked &&
+                     n * oh * ow < kBf16WeightPositions && onednn_has_amx();
   const memory::data_type compute = widen ? memory::data_type::f32 : dt;
   const memory::desc src_ask({n, c, h, w}, compute, key.blocked ? Tag::any : Tag::nchw);
   const memory::desc dst_ask({n, o, oh, ow}, compute, key.blocked ? Tag::any : Tag::nchw);
@@ -278,6 +287,19 @@ bool winograd_fits(const Conv2dMeta& m, ScalarType dtype) {
   return tiles >= kWinogradTiles || per_group_in * per_group_out <= kWinogradCachedWeights;
 }
 
+// Note [Small convolutions on im2col]'s bounds, in multiply-adds a call.
+constexpr std::int64_t kIm2colWorkFloat = std::int64_t{8} << 20;
+constexpr std::int64_t kIm2colWorkBFloat16 = std::int64_t{1} << 20;
+
+// Whether m does fewer multiply-adds than `bound`. Every output element
+// takes (c / groups) x kh x kw of them; both factors are bounded by
+// tensors that exist (the output, the weight), their product need not be.
+bool less_work_than(const Conv2dMeta& m, std::int64_t bound) {
+  const std::int64_t outputs = checked_numel({m.n, m.o, m.oh, m.ow});
+  const std::int64_t per_output = checked_numel({m.c / m.groups, m.kh, m.kw});
+  return per_output == 0 || outputs < bound / per_output;
+}
+
 bool usable(const Conv2dMeta& m, ScalarType dtype) {
 #ifdef __SANITIZE_THREAD__
   // ThreadSanitizer cannot see libgomp's barriers inside the uninstrumented
@@ -287,7 +309,9 @@ bool usable(const Conv2dMeta& m, ScalarType dtype) {
 #endif
   if (!backends::mkldnn_enabled()) return false;
   if (dtype != ScalarType::kFloat32 && dtype != ScalarType::kBFloat16) return false;
-  return m.n > 0 && m.c > 0 && m.o > 0;
+  if (m.n <= 0 || m.c <= 0 || m.o <= 0) return false;
+  return !backends::mkldnn_small_on_im2col() ||
+         !less_work_than(m, dtype == ScalarType::kFloat32 ? kIm2colWorkFloat : kIm2colWorkBFloat16);
 }
 
 // The plan for m: Winograd where it fits and oneDNN has it, else the

@@ -36,13 +36,18 @@ using Shape = std::vector<std::int64_t>;
 class MkldnnSwitch {
  public:
   explicit MkldnnSwitch(bool on, bool winograd = false)
-      : was_(backends::mkldnn_enabled()), winograd_was_(backends::mkldnn_winograd()) {
+      : was_(backends::mkldnn_enabled()),
+        winograd_was_(backends::mkldnn_winograd()),
+        small_was_(backends::mkldnn_small_on_im2col()) {
     backends::set_mkldnn_enabled(on);
     backends::set_mkldnn_winograd(winograd);
+    // The cases are small: oneDNN must take them all the same.
+    backends::set_mkldnn_small_on_im2col(false);
   }
   ~MkldnnSwitch() {
     backends::set_mkldnn_enabled(was_);
     backends::set_mkldnn_winograd(winograd_was_);
+    backends::set_mkldnn_small_on_im2col(small_was_);
   }
   MkldnnSwitch(const MkldnnSwitch&) = delete;
   MkldnnSwitch& operator=(const MkldnnSwitch&) = delete;
@@ -50,6 +55,7 @@ class MkldnnSwitch {
  private:
   bool was_;
   bool winograd_was_;
+  bool small_was_;
 };
 
 // A convolution of (x, w, b): conv1d/conv2d or a transposed one.
@@ -145,6 +151,31 @@ TEST_F(OneDnnConv, SwitchesDefaultOnAndToggle) {
   }
   EXPECT_TRUE(backends::mkldnn_enabled());
   EXPECT_TRUE(backends::mkldnn_winograd());
+  EXPECT_TRUE(backends::mkldnn_small_on_im2col());
+}
+
+// Note [Small convolutions on im2col]: by default a convolution under the
+// work bound (here DCGAN's 4x4 stride-2 layer, 64 -> 128 channels, on one
+// 14x14 image: 6.4 Mi multiply-adds) takes im2col, so it matches the
+// im2col path bit for bit; with the rule off, oneDNN takes it and rounds
+// differently.
+TEST_F(OneDnnConv, SmallConvolutionsTakeIm2colByDefault) {
+  manual_seed(3);
+  const Tensor x = randn({1, 64, 14, 14});
+  const Tensor w = randn({128, 64, 4, 4});
+  const auto conv = [&] { return conv2d(x, w, std::nullopt, {2, 2}, {1, 1}); };
+  Tensor im2col;
+  {
+    const MkldnnSwitch off(false);
+    im2col = conv();
+  }
+  ASSERT_TRUE(backends::mkldnn_small_on_im2col());
+  EXPECT_TRUE(equal(conv(), im2col));
+  if (backends::mkldnn_enabled()) {
+    const MkldnnSwitch onednn(true);  // the rule off
+    const Tensor fast = conv();
+    EXPECT_TRUE(allclose(fast, im2col, 1e-4, 1e-4));
+  }
 }
 
 // Note [Winograd convolution on oneDNN]: 3x3 stride-1 layers with

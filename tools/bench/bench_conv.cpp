@@ -43,25 +43,29 @@ void run(benchmark::State& state, const bench::ConvShape& s, std::int64_t n, Dir
   const std::int64_t one[] = {1, 1};
   static const auto input_backward = wick::find_op("aten.convolution2d_input_backward").typed<Backward>();
   static const auto weight_backward = wick::find_op("aten.convolution2d_weight_backward").typed<Backward>();
-  for (auto _ : state) {
+  const auto once = [&] {
     switch (direction) {
       case Direction::kForward:
-        benchmark::DoNotOptimize(wick::conv2d(x, w, std::nullopt, stride, pad));
-        break;
+        return wick::conv2d(x, w, std::nullopt, stride, pad);
       case Direction::kInput:
-        benchmark::DoNotOptimize(input_backward.call(g, w, x.sizes(), stride, pad, one, 1));
-        break;
+        return input_backward.call(g, w, x.sizes(), stride, pad, one, 1);
       case Direction::kWeight:
-        benchmark::DoNotOptimize(weight_backward.call(g, x, w.sizes(), stride, pad, one, 1));
         break;
     }
-  }
+    return weight_backward.call(g, x, w.sizes(), stride, pad, one, 1);
+  };
+  // One call untimed, as on libtorch's side: the first builds and JIT-compiles
+  // oneDNN's primitive and faults in fresh memory (tools/bench/README.md, "Warm-up").
+  benchmark::DoNotOptimize(once());
+  for (auto _ : state) benchmark::DoNotOptimize(once());
   state.counters["flops"] = benchmark::Counter(s.flops(n), benchmark::Counter::kIsIterationInvariantRate);
 }
 
 const bool kRegistered = [] {
   if (const char* env = std::getenv("WICK_BENCH_MKLDNN"); env != nullptr && std::string_view(env) == "0")
     wick::backends::set_mkldnn_enabled(false);
+  if (const char* env = std::getenv("WICK_BENCH_WINOGRAD"); env != nullptr && std::string_view(env) == "0")
+    wick::backends::set_mkldnn_winograd(false);
   const std::pair<const char*, Direction> directions[] = {
       {"conv_fwd", Direction::kForward},
       {"conv_bwd_input", Direction::kInput},

@@ -56,6 +56,15 @@ WICK_API void set_mkldnn_enabled(bool enabled) noexcept;
 [[nodiscard]] WICK_API bool mkldnn_winograd() noexcept;
 /// Sets the switch above.
 WICK_API void set_mkldnn_winograd(bool allowed) noexcept;
+/// Whether convolutions with too little work to repay oneDNN's fixed cost
+/// per call (under 8 Mi multiply-adds in float32, 1 Mi in bfloat16: DCGAN's
+/// layers at batch 1) take the im2col + GEMM path instead (default true;
+/// wick's own switch, PyTorch has none; Note [Small convolutions on im2col]
+/// in backends/cpu/onednn.h). Off, oneDNN takes every size it has a kernel
+/// for.
+[[nodiscard]] WICK_API bool mkldnn_small_on_im2col() noexcept;
+/// Sets the switch above.
+WICK_API void set_mkldnn_small_on_im2col(bool allowed) noexcept;
 
 }  // namespace wick::backends
 
