@@ -164,7 +164,7 @@ Tensor one_hot_kernel(const Tensor& self, std::int64_t num_classes) {
   WICK_CHECK(min(self).item<std::int64_t>() >= 0, RuntimeError, op, ": Class values must be non-negative.");
   const std::int64_t top = max(self).item<std::int64_t>();
   if (num_classes == -1) {
-    num_classes = top + 1;
+    num_classes = checked_add(top, 1, "torch.nn.functional.one_hot: num_classes (the largest class value + 1)");
   } else {
     WICK_CHECK(num_classes > top, RuntimeError, op, ": Class values must be smaller than num_classes.");
   }

@@ -22,8 +22,10 @@
 /// `area` is adaptive average pooling. A scale_factor given without
 /// recompute_scale_factor sets the positions' scale (1 / scale_factor),
 /// not only the output size, as in PyTorch.
+#include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -342,6 +344,19 @@ Tensor interpolate_kernel(T input, const Value& size, const Value& scale_factor,
   }
   WICK_CHECK(positive, RuntimeError, kOp, ": Input and output sizes should be greater than 0, but got input (", in_text,
              ") output (", out_text, ")");
+  // The output's storage before any tap: its size from every output size,
+  // an empty batch counting as one, as PyTorch sizes it (and refuses it);
+  // then the output's worth of memory, once, so that an output no memory
+  // can hold fails with the allocator's error instead of after building
+  // `out` taps per dimension for it.
+  DimVector out_shape(input.sizes());
+  for (std::int64_t d = 0; d < dims; ++d) out_shape[static_cast<std::size_t>(d + 2)] = r.size[d];
+  DimVector storage_shape(out_shape);
+  for (std::int64_t& n : storage_shape) n = std::max<std::int64_t>(n, 1);
+  const std::optional<std::int64_t> elements = try_numel(IntArrayRef(storage_shape));
+  WICK_CHECK(elements && *elements <= std::numeric_limits<std::int64_t>::max() / static_cast<std::int64_t>(itemsize(t)),
+             RuntimeError, kOp, ": Storage size calculation overflowed with sizes=", format_shape(IntArrayRef(out_shape)));
+  (void)empty(IntArrayRef(out_shape), t, input.device());
   const bool corners = align_corners.value_or(false);
   const bool wide = t == ScalarType::kFloat64;
   Tensor x = input;

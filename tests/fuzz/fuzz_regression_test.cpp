@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -283,6 +284,52 @@ TEST(FuzzRegression, InterpolateSizeNearInt64MaxInItsError) {
                         "Please provide input tensor in (N, C, d1, d2, ...,dK) format");
   WICK_EXPECT_THROW_MSG(call("torch.nn.functional.interpolate", {ones({1, 1, 2, 2}), size}), ValueError,
                         "spatial dimensions of [2, 2] and output size of [3, 5, 9223372036854775807]");
+}
+
+// corpus/boxed_call/regress_interpolate_huge_size and
+// regress_interpolate_empty_batch_huge_size (tools/fuzz_long.sh, a random
+// seed): F.interpolate to a size of 2**63 - 1 built one tap per output
+// position before it allocated any output, and grew a vector until
+// libFuzzer's 512 MiB malloc limit (or the machine) gave out. PyTorch 1.13
+// refuses such sizes from the output's storage size, an empty batch too;
+// an output that fits in int64 but in no memory fails in the allocator
+// before any tap is built.
+TEST(FuzzRegression, InterpolateToAHugeSize) {
+  init();
+  const auto interpolate = [](const Tensor& x, Value size) {
+    return call("torch.nn.functional.interpolate", {x, std::move(size)});
+  };
+  WICK_EXPECT_THROW_MSG(interpolate(ones({4, 4, 4, 4}, ScalarType::kFloat64), Value(kMax)), RuntimeError,
+                        "torch.nn.functional.interpolate: Storage size calculation overflowed with sizes=[4, 4, "
+                        "9223372036854775807, 9223372036854775807]");
+  WICK_EXPECT_THROW_MSG(
+      interpolate(zeros({0, 4, 4, 4}, ScalarType::kFloat64), Value(std::vector<std::int64_t>{5, kMax})), RuntimeError,
+      "Storage size calculation overflowed with sizes=[0, 4, 5, 9223372036854775807]");
+  // 2**61 floats: an int64 count, but 8 EiB.
+  EXPECT_THROW((void)interpolate(ones({1, 1, 2, 2}), Value(std::vector<std::int64_t>{1, std::int64_t{1} << 61})),
+               RuntimeError);
+  // Sizes that fit still work, an empty batch included.
+  EXPECT_EQ(interpolate(ones({1, 1, 2, 2}), Value(std::int64_t{3})).to_tensor().sizes().vec(),
+            (std::vector<std::int64_t>{1, 1, 3, 3}));
+  EXPECT_EQ(interpolate(zeros({0, 2, 2, 2}), Value(std::int64_t{3})).to_tensor().sizes().vec(),
+            (std::vector<std::int64_t>{0, 2, 3, 3}));
+}
+
+// corpus/boxed_call/regress_one_hot_max_class: F.one_hot without
+// num_classes of a tensor holding 2**63 - 1 computed max + 1 past int64
+// (UBSan). PyTorch 1.13 wraps to -2**63 and fails on that size; wick
+// refuses the sum.
+TEST(FuzzRegression, OneHotOfTheLargestInt64) {
+  init();
+  const Tensor classes = tensor(Value(std::vector<std::int64_t>{8, kMax}), ScalarType::kInt64);
+  WICK_EXPECT_THROW_MSG(call("torch.nn.functional.one_hot", {classes}), RuntimeError,
+                        "torch.nn.functional.one_hot: num_classes (the largest class value + 1): integer addition "
+                        "overflow (9223372036854775807 + 1)");
+  EXPECT_EQ(call("torch.nn.functional.one_hot", {tensor(Value(std::vector<std::int64_t>{0, 2}), ScalarType::kInt64)})
+                .to_tensor()
+                .sizes()
+                .vec(),
+            (std::vector<std::int64_t>{2, 3}));
 }
 
 }  // namespace

@@ -10,6 +10,9 @@
 /// WICK_BENCH_MKLDNN=0 in the environment turns oneDNN off for the whole
 /// wick_bench process (backends::set_mkldnn_enabled(false)): convolutions
 /// then take im2col + GEMM, for a before/after comparison in one build.
+/// WICK_BENCH_WINOGRAD=0 turns Winograd off (backends::set_mkldnn_winograd),
+/// WICK_BENCH_SMALL_IM2COL=0 lets oneDNN take the small convolutions too
+/// (backends::set_mkldnn_small_on_im2col).
 #include <benchmark/benchmark.h>
 
 #include <cstdlib>
@@ -66,6 +69,8 @@ const bool kRegistered = [] {
     wick::backends::set_mkldnn_enabled(false);
   if (const char* env = std::getenv("WICK_BENCH_WINOGRAD"); env != nullptr && std::string_view(env) == "0")
     wick::backends::set_mkldnn_winograd(false);
+  if (const char* env = std::getenv("WICK_BENCH_SMALL_IM2COL"); env != nullptr && std::string_view(env) == "0")
+    wick::backends::set_mkldnn_small_on_im2col(false);
   const std::pair<const char*, Direction> directions[] = {
       {"conv_fwd", Direction::kForward},
       {"conv_bwd_input", Direction::kInput},
