@@ -1,4 +1,4 @@
-// backends/cuda/nn_kernels.cu - the nn activations, nll_loss and layer_norm kernels.
+// backends/cuda/nn_kernels.cu - the nn activations, nll_loss, layer_norm and interpolate_taps kernels.
 /// \file
 /// The formulas are the CPU kernels' (backends/cpu/nn_ops.cpp, norm_ops.cpp),
 /// so results agree to rounding. Reductions accumulate in double, per block
@@ -218,6 +218,27 @@ __global__ void layer_norm_kernel(LayerNormArgs a) {
   }
 }
 
+// One output element per thread: its taps' products, summed in k's order.
+template <typename T>
+__global__ void interpolate_taps_kernel(InterpolateTapsArgs a) {
+  const T* in = static_cast<const T*>(a.in);
+  const T* w = static_cast<const T*>(a.weight);
+  T* out = static_cast<T*>(a.out);
+  const I64 total = a.outer * a.n * a.inner;
+  for (I64 t = first_thread(); t < total; t += thread_step()) {
+    const I64 j = t % a.inner;
+    const I64 i = (t / a.inner) % a.n;
+    const I64 o = t / (a.inner * a.n);
+    const T* src = in + o * a.rows_in * a.inner + j;
+    T acc = from_opmath<T>(to_opmath(src[a.index[i] * a.inner]) * to_opmath(w[i]));
+    for (I64 k = 1; k < a.taps; ++k) {
+      const T p = from_opmath<T>(to_opmath(src[a.index[k * a.n + i] * a.inner]) * to_opmath(w[k * a.n + i]));
+      acc = from_opmath<T>(to_opmath(acc) + to_opmath(p));
+    }
+    out[t] = acc;
+  }
+}
+
 }  // namespace
 
 void launch_activation(Activation kind, NnType type, const void* x, void* y, I64 n, double param,
@@ -273,6 +294,27 @@ void launch_layer_norm(const LayerNormArgs& args, cudaStream_t stream) {
       break;
     case NnType::kFloat32:
       layer_norm_kernel<float><<<blocks, threads, 0, stream>>>(args);
+      break;
+  }
+}
+
+
+void launch_interpolate_taps(const InterpolateTapsArgs& args, cudaStream_t stream) {
+  const I64 total = args.outer * args.n * args.inner;
+  if (total == 0) return;
+  const unsigned blocks = blocks_for(total, kThreads);
+  switch (args.type) {
+    case NnType::kFloat64:
+      interpolate_taps_kernel<double><<<blocks, kThreads, 0, stream>>>(args);
+      break;
+    case NnType::kFloat16:
+      interpolate_taps_kernel<__half><<<blocks, kThreads, 0, stream>>>(args);
+      break;
+    case NnType::kBFloat16:
+      interpolate_taps_kernel<__nv_bfloat16><<<blocks, kThreads, 0, stream>>>(args);
+      break;
+    case NnType::kFloat32:
+      interpolate_taps_kernel<float><<<blocks, kThreads, 0, stream>>>(args);
       break;
   }
 }

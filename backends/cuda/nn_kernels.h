@@ -1,4 +1,4 @@
-// backends/cuda/nn_kernels.h - private: activation, nll_loss and layer_norm launchers over plain structs.
+// backends/cuda/nn_kernels.h - private: activation, nll_loss, layer_norm and interpolate_taps launchers over plain structs.
 /// \file
 /// Plain C++: included by nn_ops.cpp and by nvcc (Note [CUDA backend
 /// layout] in cuda_common.h). Tensors arrive contiguous; each launcher
@@ -58,5 +58,20 @@ struct LayerNormArgs {
   double eps = 1e-5;
 };
 void launch_layer_norm(const LayerNormArgs& args, cudaStream_t stream);
+
+/// One pass of F.interpolate (aten.interpolate_taps): out, seen as [outer,
+/// n, inner], row i of each outer slice is the sum over k < taps of the
+/// input's row index[k * n + i] (input [outer, rows_in, inner]) times
+/// weight[k * n + i]; each product and partial sum rounded to the dtype,
+/// as the CPU's. Indices already checked to be in [0, rows_in).
+struct InterpolateTapsArgs {
+  NnType type = NnType::kFloat32;
+  const void* in = nullptr;
+  void* out = nullptr;
+  const std::int64_t* index = nullptr;
+  const void* weight = nullptr;
+  std::int64_t outer = 0, n = 0, rows_in = 0, inner = 0, taps = 0;
+};
+void launch_interpolate_taps(const InterpolateTapsArgs& args, cudaStream_t stream);
 
 }  // namespace wick::cuda_backend

@@ -1,7 +1,7 @@
 // backends/cuda/nn_ops.cpp - the nn activations, nll_loss, layer_norm, batch_norm and group_norm on CUDA.
 /// \file
 /// The computations of torch.nn.functional's leaky_relu, elu, gelu, silu,
-/// logsigmoid, nll_loss and layer_norm, whose meta functions
+/// logsigmoid, nll_loss and layer_norm, and aten.interpolate_taps (F.interpolate's passes), whose meta functions
 /// (dispatch/ops/meta_nn.cpp) checked the arguments and gave the output, for
 /// the CPU backend too. Kernels in nn_kernels.cu. nll_loss checks its
 /// targets on the device before computing (Note [Index checks on the
@@ -15,6 +15,7 @@
 #include <string_view>
 #include <utility>
 
+#include <wick/meta_index.h>
 #include <wick/meta_nn.h>
 #include <wick/nn_functional.h>
 #include <wick/ops.h>
@@ -131,6 +132,57 @@ void nll_loss(const NllLossMeta& sh, const Tensor& out, const Tensor& input, con
   a.ignore_index = ignore_index;
   a.reduction = red == nnf::Reduction::kNone ? 0 : red == nnf::Reduction::kMean ? 1 : 2;
   launch_nll_loss(a, current_stream());
+  check_launch(op);
+}
+
+// --- interpolate_taps: F.interpolate's passes ----------------------------------------------------
+
+// Without a weight (nearest) the one tap's rows are copied by index_select's kernel.
+void interpolate_taps(const DimMeta& m, const Tensor& out, const Tensor& self, I64 /*dim*/, const Tensor& index,
+                      const std::optional<Tensor>& weight) {
+  const char* op = "aten.interpolate_taps";
+  const DeviceGuard guard(out.device());
+  const I64 d = m.dim;
+  const Tensor idx = contiguous_on(on_device(index, out.device()));
+  const I64 rows_in = self.sizes()[d];
+  if (const auto bad = find_bad(op, idx, 0, rows_in))
+    WICK_CHECK(false, IndexError, op, ": index ", bad->second, " is out of bounds for dimension ", d, " with size ",
+               rows_in);
+  if (out.numel() == 0) return;
+  const Tensor src = contiguous_on(on_device(self, out.device()));
+  I64 outer = 1;
+  for (I64 k = 0; k < d; ++k) outer *= out.sizes()[k];
+  I64 inner = 1;
+  for (I64 k = d + 1; k < out.dim(); ++k) inner *= out.sizes()[k];
+  if (!weight) {
+    // index_select's kernel moves elements of up to 8 bytes: complex128 is refused.
+    if (itemsize(self.dtype()) > 8) throw_not_implemented_for("upsample_cuda", self.dtype());
+    IndexSelectArgs a;
+    a.src = src.data_ptr();
+    a.out = out.data_ptr();
+    a.idx = static_cast<const I64*>(idx.data_ptr());
+    a.elem_size = static_cast<int>(itemsize(self.dtype()));
+    a.outer = outer;
+    a.inner = inner;
+    a.count = idx.sizes()[1];
+    a.size = rows_in;
+    launch_index_select(a, current_stream());
+    check_launch(op);
+    return;
+  }
+  const Tensor w = contiguous_on(on_device(*weight, out.device()));
+  InterpolateTapsArgs a;
+  a.type = nn_type(self.dtype(), "upsample_cuda");
+  a.in = src.data_ptr();
+  a.out = out.data_ptr();
+  a.index = static_cast<const I64*>(idx.data_ptr());
+  a.weight = w.data_ptr();
+  a.outer = outer;
+  a.n = idx.sizes()[1];
+  a.rows_in = rows_in;
+  a.inner = inner;
+  a.taps = idx.sizes()[0];
+  launch_interpolate_taps(a, current_stream());
   check_launch(op);
 }
 

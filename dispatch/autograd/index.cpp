@@ -1,4 +1,4 @@
-// dispatch/autograd_index.cpp - formulas of cat, index_select, gather, scatter, scatter_add, masked_fill, flip, tril, triu.
+// dispatch/autograd/index.cpp - formulas of cat, index_select, interpolate_taps, gather, scatter, scatter_add, masked_fill, flip, tril, triu.
 /// \file
 /// Backwards are written with differentiable operators, so double backward
 /// works: index_select and gather send the gradient back with scatter_add,
@@ -130,6 +130,82 @@ Tensor index_select_ag(DispatchKeySet ks, T self, I64 dim, T index) {
   if (any_tangent(self)) {
     ExcludeDispatchKeyGuard below(DispatchKey::kAutograd);
     set_tangent(out, wick::index_select(fw_grad_of(self), dim, index));
+  }
+  return out;
+}
+
+// --- interpolate_taps: F.interpolate's passes --------------------------------------------------
+
+// Tap k's weights shaped to broadcast along `dim` of a tensor of rank `rank`.
+Tensor tap_weights(T weight, I64 k, I64 dim, I64 rank) {
+  DimVector shape(static_cast<std::size_t>(rank), 1);
+  shape[static_cast<std::size_t>(dim)] = weight.sizes()[1];
+  return weight.select(0, k).reshape(shape);
+}
+
+// self's gradient: each tap's weighted gradient added back at its rows
+// (index_add); the weight's: each tap's rows times the gradient, summed over
+// every dim but `dim`.
+struct InterpolateTapsBackward {
+  static constexpr const char* kName = "InterpolateTapsBackward0";
+  DimVector sizes;
+  I64 dim = 0;
+  Tensor index;  // [taps, n] int64
+  SavedVariable self, weight;
+  bool weighted = false;
+  tensor_list backward(FormulaNode<InterpolateTapsBackward>& n, tensor_list& g) {
+    Tensor gs, gw;
+    const auto rank = static_cast<I64>(sizes.size());
+    if (n.should_compute_output(0)) {
+      const Tensor w = weighted ? n.unpack(weight) : Tensor();
+      gs = wick::zeros(sizes, g[0].dtype(), g[0].device());
+      for (I64 k = 0; k < index.sizes()[0]; ++k)
+        gs = wick::index_add(gs, dim, index.select(0, k), w.defined() ? wick::mul(g[0], tap_weights(w, k, dim, rank)) : g[0]);
+    }
+    if (weighted && n.should_compute_output(1)) {
+      const Tensor x = n.unpack(self);
+      std::vector<I64> others;
+      for (I64 d = 0; d < rank; ++d)
+        if (d != dim) others.push_back(d);
+      std::vector<Tensor> rows;
+      for (I64 k = 0; k < index.sizes()[0]; ++k) {
+        const Tensor picked = wick::mul(g[0], wick::index_select(x, dim, index.select(0, k)));
+        rows.push_back(others.empty() ? picked : wick::sum(picked, IntArrayRef(others)));
+      }
+      gw = wick::stack(rows, 0);
+    }
+    return {gs, gw};
+  }
+  void release() {
+    self.reset();
+    weight.reset();
+  }
+};
+
+Tensor interpolate_taps_ag(DispatchKeySet ks, T self, I64 dim, T index, const std::optional<Tensor>& weight) {
+  static const auto op = op_handle<Tensor(T, I64, T, const std::optional<Tensor>&)>("aten.interpolate_taps");
+  auto node = make_node<InterpolateTapsBackward>(self, weight);
+  Tensor out = call_below(op, ks, self, dim, index, weight);
+  if (node) {
+    node->f.sizes = DimVector(self.sizes());
+    node->f.dim = wrap_dim(dim, self.dim());
+    node->f.index = index;
+    node->f.weighted = weight.has_value();
+    if (weight && node->should_compute_output(0)) node->f.weight = SavedVariable(*weight, false);
+    if (weight && node->should_compute_output(1)) node->f.self = SavedVariable(self, false);
+    set_history(out, node);
+  }
+  if (any_tangent(self, weight)) {
+    ExcludeDispatchKeyGuard below(DispatchKey::kAutograd);
+    Tensor tangent;
+    const Tensor ts = fw_grad_of(self);
+    const Tensor tw = fw_grad_of(weight);
+    if (ts.defined()) tangent = aten::interpolate_taps(ts, dim, index, weight);
+    if (tw.defined()) {
+      const Tensor part = aten::interpolate_taps(self, dim, index, tw);
+      tangent = tangent.defined() ? wick::add(tangent, part) : part;
+    }
+    set_tangent(out, tangent);
   }
   return out;
 }
@@ -311,6 +387,9 @@ void register_autograd_index(std::vector<std::unique_ptr<Library>>& out) {
       .impl("tril", &self_adjoint_ag<TriangleD<true>>)
       .impl("triu", &self_adjoint_ag<TriangleD<false>>);
   out.push_back(std::move(torch));
+  auto aten = std::make_unique<Library>("aten", DispatchKey::kAutograd);
+  aten->impl("interpolate_taps", &interpolate_taps_ag);
+  out.push_back(std::move(aten));
 }
 
 }  // namespace wick::autograd

@@ -4,9 +4,9 @@
 /// Every mode of F.interpolate but `area` is separable: each output element
 /// is a weighted sum over a box of input elements whose weight is the
 /// product of one weight per spatial dim. So the result is computed one
-/// spatial dim at a time, the last first: each pass picks its taps with
-/// `index_select` and sums them with their weights, and the gradient comes
-/// from those operators. PyTorch's CPU kernels nest the sums the same way
+/// spatial dim at a time, the last first: each pass is one call of
+/// aten.interpolate_taps, which sums each output row's taps (input rows)
+/// times their weights, and whose formula gives the gradient. PyTorch's CPU kernels nest the sums the same way
 /// (the last dim innermost), so the roundings agree. The tap positions and
 /// weights follow PyTorch 1.13's (ATen's UpSample.h), computed on the host
 /// in the input's arithmetic type (float for float32, float16 and
@@ -134,22 +134,21 @@ Taps nearest_taps(std::int64_t in, std::int64_t out, std::optional<double> scale
   return taps;
 }
 
-// One pass along `dim`: the taps' rows picked and summed with their weights.
+// One pass along `dim`: aten.interpolate_taps sums the taps' rows with their
+// weights in one pass over the output (its formula gives the gradient).
 Tensor apply_taps(T x, std::int64_t dim, const Taps& taps) {
-  const std::int64_t spatial = x.dim() - dim;
-  DimVector wshape(static_cast<std::size_t>(spatial), 1);
-  Tensor out;
-  for (std::size_t k = 0; k < taps.index.size(); ++k) {
-    const Tensor idx = tensor(Value(taps.index[k]), ScalarType::kInt64, x.device());
-    Tensor picked = index_select(x, dim, idx);
-    if (!taps.weight.empty()) {
-      wshape[0] = static_cast<std::int64_t>(taps.weight[k].size());
-      const Tensor w = tensor(Value(taps.weight[k]), ScalarType::kFloat64, x.device()).to(x.dtype()).reshape(IntArrayRef(wshape));
-      picked = mul(picked, w);
-    }
-    out = k == 0 ? picked : add(out, picked);
-  }
-  return out;
+  const auto count = static_cast<std::int64_t>(taps.index.size());
+  const auto positions = static_cast<std::int64_t>(taps.index[0].size());
+  std::vector<std::int64_t> index;
+  index.reserve(static_cast<std::size_t>(count * positions));
+  for (const auto& k : taps.index) index.insert(index.end(), k.begin(), k.end());
+  const Tensor idx = tensor(Value(index), ScalarType::kInt64, x.device()).reshape({count, positions});
+  if (taps.weight.empty()) return aten::interpolate_taps(x, dim, idx, std::nullopt);
+  std::vector<double> weight;
+  weight.reserve(index.size());
+  for (const auto& k : taps.weight) weight.insert(weight.end(), k.begin(), k.end());
+  const Tensor w = tensor(Value(weight), ScalarType::kFloat64, x.device()).to(x.dtype()).reshape({count, positions});
+  return aten::interpolate_taps(x, dim, idx, w);
 }
 
 // The spatial sizes and per-dim scales F.interpolate resolves from its arguments.

@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "wick/checked.h"
@@ -188,3 +189,40 @@ OutputMeta tril(const Tensor& self, I64 /*diagonal*/) { return triangle("tril", 
 OutputMeta triu(const Tensor& self, I64 /*diagonal*/) { return triangle("triu", self); }
 
 }  // namespace wick::meta
+
+// --- the internal operators (namespace aten) ----------------------------------------------------
+
+namespace aten::meta {
+
+using wick::DimMeta;
+using wick::Tensor;
+
+// The taps' values are the impls' to check; their shapes, dtypes and
+// devices are checked here.
+DimMeta interpolate_taps(const Tensor& self, std::int64_t dim, const Tensor& index,
+                         const std::optional<Tensor>& weight) {
+  const char* op = "aten.interpolate_taps";
+  WICK_CHECK(self.dim() >= 1, RuntimeError, op, ": self must have at least one dimension, got a 0-dim tensor");
+  const std::int64_t d = wick::wrap_dim(dim, self.dim());
+  WICK_CHECK(index.dtype() == wick::ScalarType::kInt64 && index.dim() == 2, RuntimeError, op,
+             ": index must be a 2-D int64 tensor [taps, positions], got a ", index.dim(), "-D ",
+             wick::type_title(index.dtype()), " tensor");
+  wick::Device device = wick::common_device(op, self, index);
+  if (weight) {
+    WICK_CHECK(wick::is_floating(self.dtype()), RuntimeError, op,
+               ": weighted taps need a floating self, got ", wick::type_title(self.dtype()));
+    WICK_CHECK(weight->dtype() == self.dtype(), RuntimeError, op, ": weight must have self's dtype ",
+               wick::type_title(self.dtype()), ", got ", wick::type_title(weight->dtype()));
+    WICK_CHECK(weight->sizes() == index.sizes(), RuntimeError, op, ": weight must have index's shape ",
+               wick::format_shape(index.sizes()), ", got ", wick::format_shape(weight->sizes()));
+    device = wick::common_device(op, self, index, *weight);
+  } else {
+    WICK_CHECK(index.sizes()[0] == 1, RuntimeError, op, ": taps without a weight must be one, got ",
+               index.sizes()[0]);
+  }
+  wick::DimVector shape(self.sizes());
+  shape[static_cast<std::size_t>(d)] = index.sizes()[1];
+  return {wick::TensorMeta::contiguous(shape, self.dtype(), device), d};
+}
+
+}  // namespace aten::meta

@@ -3,16 +3,20 @@
 /// PyTorch 1.13's values and messages are checked by the differential test;
 /// here each operator is checked against a computation that shares nothing
 /// with it: max and average pooling in three dims against loops over every
-/// window, CTC against the sum over every alignment, grid sampling of an
+/// window, bilinear and nearest interpolation against PyTorch's formulas
+/// computed per output element, CTC against the sum over every alignment, grid sampling of an
 /// identity grid, fold of unfold, and a C++ distance function in
 /// triplet_margin_with_distance_loss.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include <wick/autograd.h>
@@ -213,6 +217,94 @@ TEST(Fold, FoldOfUnfoldCountsEachElementsBlocks) {
                                      IntArrayRef(s, 2));
   EXPECT_TRUE(allclose(F::fold(blocks, IntArrayRef(out, 2), IntArrayRef(k, 2), IntArrayRef(d, 2), IntArrayRef(p, 2),
                                   IntArrayRef(s, 2)), mul(x, counts), 1e-12, 1e-12));
+}
+
+// PyTorch's bilinear source position and taps along one dim (UpSample.h's
+// rule), for one output index.
+struct Tap {
+  I64 lo, hi;
+  double t;
+};
+Tap linear_tap(I64 in, I64 out, I64 i, bool align_corners) {
+  const double scale = align_corners ? (out > 1 ? double(in - 1) / double(out - 1) : 0.0) : double(in) / double(out);
+  const double x = align_corners ? i * scale : std::max((i + 0.5) * scale - 0.5, 0.0);
+  const auto lo = static_cast<I64>(std::floor(x));
+  return {lo, std::min(lo + 1, in - 1), x - double(lo)};
+}
+
+TEST(Interpolate, BilinearMatchesTheFormulaAtEveryOutput) {
+  manual_seed(11);
+  const I64 n = 2, c = 3, h = 5, w = 7, oh = 9, ow = 4;
+  // A transposed (non-contiguous) input: the passes read any layout.
+  const Tensor x = randn({n, c, w, h}, ScalarType::kFloat64).transpose(2, 3);
+  for (const bool corners : {false, true}) {
+    const Tensor out = F::interpolate(x, Value(std::vector<I64>{oh, ow}), {}, "bilinear", corners);
+    ASSERT_TRUE(out.sizes().equals({n, c, oh, ow}));
+    const std::vector<double> got = values_of(out);
+    const std::vector<double> xv = values_of(x);
+    for (I64 p = 0; p < n * c; ++p)
+      for (I64 i = 0; i < oh; ++i)
+        for (I64 j = 0; j < ow; ++j) {
+          const Tap r = linear_tap(h, oh, i, corners), q = linear_tap(w, ow, j, corners);
+          auto at = [&](I64 y, I64 z) { return xv[static_cast<std::size_t>((p * h + y) * w + z)]; };
+          const double want = (1 - r.t) * ((1 - q.t) * at(r.lo, q.lo) + q.t * at(r.lo, q.hi)) +
+                              r.t * ((1 - q.t) * at(r.hi, q.lo) + q.t * at(r.hi, q.hi));
+          EXPECT_NEAR(got[static_cast<std::size_t>((p * oh + i) * ow + j)], want, 1e-12)
+              << "corners " << corners << " at " << p << ", " << i << ", " << j;
+        }
+  }
+}
+
+TEST(Interpolate, BilinearGradientSendsEachOutputBackWithItsWeights) {
+  manual_seed(12);
+  const I64 h = 3, w = 4, oh = 5, ow = 6;
+  const Tensor x = randn({1, 1, h, w}, ScalarType::kFloat64).requires_grad_();
+  const Tensor g = randn({1, 1, oh, ow}, ScalarType::kFloat64);
+  const Tensor out = F::interpolate(x, Value(std::vector<I64>{oh, ow}), {}, "bilinear", false);
+  const Tensor grad = autograd::grad({out}, {x}, {g})[0];
+  std::vector<double> want(static_cast<std::size_t>(h * w), 0.0);
+  const std::vector<double> gv = values_of(g);
+  for (I64 i = 0; i < oh; ++i)
+    for (I64 j = 0; j < ow; ++j) {
+      const Tap r = linear_tap(h, oh, i, false), q = linear_tap(w, ow, j, false);
+      const double gij = gv[static_cast<std::size_t>(i * ow + j)];
+      want[static_cast<std::size_t>(r.lo * w + q.lo)] += gij * (1 - r.t) * (1 - q.t);
+      want[static_cast<std::size_t>(r.lo * w + q.hi)] += gij * (1 - r.t) * q.t;
+      want[static_cast<std::size_t>(r.hi * w + q.lo)] += gij * r.t * (1 - q.t);
+      want[static_cast<std::size_t>(r.hi * w + q.hi)] += gij * r.t * q.t;
+    }
+  const std::vector<double> got = values_of(grad);
+  for (std::size_t k = 0; k < want.size(); ++k) EXPECT_NEAR(got[k], want[k], 1e-12) << k;
+}
+
+TEST(Interpolate, NearestCopiesTheSourceRowsOfAnyDtype) {
+  const Tensor x = arange(0, 2 * 3 * 4, 1, ScalarType::kUInt8).reshape({1, 2, 3, 4});
+  const Tensor out = F::interpolate(x, Value(std::vector<I64>{5, 3}), {}, "nearest");
+  ASSERT_EQ(out.dtype(), ScalarType::kUInt8);
+  const std::vector<I64> got = ints_of(out);
+  std::size_t k = 0;
+  for (I64 p = 0; p < 2; ++p)
+    for (I64 i = 0; i < 5; ++i)
+      for (I64 j = 0; j < 3; ++j) EXPECT_EQ(got[k++], p * 12 + (i * 3 / 5) * 4 + j * 4 / 3);
+}
+
+TEST(Interpolate, TheTapsOperatorRefusesBadTaps) {
+  const Tensor x = randn({2, 3, 4});
+  const Tensor index = tensor({{0, 1, 4}}, ScalarType::kInt64);
+  try {
+    (void)aten::interpolate_taps(x, 2, index, std::nullopt);
+    FAIL() << "an index past the dim was taken";
+  } catch (const IndexError& e) {
+    EXPECT_NE(std::string(e.what()).find("aten.interpolate_taps: index 4 is out of bounds for dimension 2 with size 4"),
+              std::string::npos)
+        << e.what();
+  }
+  const Tensor ok = tensor({{0, 1, 3}}, ScalarType::kInt64);
+  EXPECT_THROW((void)aten::interpolate_taps(x, 2, ok, randn({1, 3}, ScalarType::kFloat64)), RuntimeError);
+  EXPECT_THROW((void)aten::interpolate_taps(x, 2, ok, randn({2, 3})), RuntimeError);
+  EXPECT_THROW((void)aten::interpolate_taps(x, 2, ok.to(ScalarType::kInt32), std::nullopt), RuntimeError);
+  EXPECT_THROW((void)aten::interpolate_taps(x, 3, ok, std::nullopt), IndexError);
+  EXPECT_THROW((void)aten::interpolate_taps(randn({}), 0, ok, std::nullopt), RuntimeError);
 }
 
 TEST(Callable, TripletMarginWithDistanceLossTakesACppFunction) {

@@ -1,0 +1,127 @@
+// backends/cpu/interpolate_ops.cpp - aten.interpolate_taps: one pass of F.interpolate, a weighted gather along one dim.
+/// \file
+/// F.interpolate computes one spatial dim at a time (Note [Interpolation
+/// one dim at a time] in dispatch/composite/interpolate_ops.cpp); each pass
+/// is this kernel. Seen as [outer, in, inner] (the dims before `dim`, `dim`,
+/// the dims after it), output row i of each outer slice is the sum over k
+/// of input row index[k][i] times weight[k][i], each product and partial
+/// sum rounded to the dtype, as index_select, mul and add would give, in
+/// one pass over the output instead of five. The last dim's pass (inner
+/// 1) reads its taps element by element; the others scale whole rows,
+/// which vectorise. Threads split the output rows.
+#include <algorithm>
+#include <cstring>
+#include <optional>
+
+#include <wick/meta.h>
+#include <wick/meta_index.h>
+
+#include <wick/gen/torch_kernels.h>
+#include "loops.h"
+
+namespace wick::cpu {
+namespace {
+
+using I64 = std::int64_t;
+
+// The operands of one pass, as flat arrays (contiguous).
+template <typename S>
+struct TapPass {
+  S* out;
+  const S* in;
+  const I64* index;   // [taps, n]
+  const S* weight;    // [taps, n]
+  I64 taps, n, rows_in, inner;
+};
+
+// Output rows [begin, end) of all outer slices, row r = outer * n + i.
+template <typename S>
+[[gnu::always_inline]] inline void tap_rows(const TapPass<S>& p, I64 begin, I64 end) {
+  using C = compute_type_t<S>;
+  auto product = [](S x, S w) { return static_cast<S>(C(x) * C(w)); };
+  auto sum = [](S a, S b) { return static_cast<S>(C(a) + C(b)); };
+  I64 r = begin;
+  while (r < end) {
+    const I64 outer = r / p.n;
+    const I64 first = r - outer * p.n;
+    const I64 last = std::min(p.n, end - outer * p.n);
+    const S* src = p.in + outer * p.rows_in * p.inner;
+    S* dst = p.out + outer * p.n * p.inner;
+    if (p.inner == 1) {
+      for (I64 i = first; i < last; ++i) {
+        S acc = product(src[p.index[i]], p.weight[i]);
+        for (I64 k = 1; k < p.taps; ++k) acc = sum(acc, product(src[p.index[k * p.n + i]], p.weight[k * p.n + i]));
+        dst[i] = acc;
+      }
+    } else {
+      for (I64 i = first; i < last; ++i) {
+        S* o = dst + i * p.inner;
+        const S* row = src + p.index[i] * p.inner;
+        const S w0 = p.weight[i];
+        for (I64 j = 0; j < p.inner; ++j) o[j] = product(row[j], w0);
+        for (I64 k = 1; k < p.taps; ++k) {
+          const S* rk = src + p.index[k * p.n + i] * p.inner;
+          const S wk = p.weight[k * p.n + i];
+          for (I64 j = 0; j < p.inner; ++j) o[j] = sum(o[j], product(rk[j], wk));
+        }
+      }
+    }
+    r = outer * p.n + last;
+  }
+}
+template <typename S>
+void tap_rows_base(const TapPass<S>& p, I64 begin, I64 end) {
+  tap_rows(p, begin, end);
+}
+template <typename S>
+[[gnu::target("avx2,fma")]] void tap_rows_avx2(const TapPass<S>& p, I64 begin, I64 end) {
+  tap_rows(p, begin, end);
+}
+
+}  // namespace
+
+void interpolate_taps(const DimMeta& m, const Tensor& out, const Tensor& self, I64 /*dim*/, const Tensor& index,
+                      const std::optional<Tensor>& weight) {
+  const char* op = "aten.interpolate_taps";
+  const I64 d = m.dim;
+  const Tensor idx = index.contiguous();
+  const I64 rows_in = self.sizes()[d];
+  const I64* ip = idx.data_ptr<I64>();
+  for (I64 k = 0; k < idx.numel(); ++k)
+    WICK_CHECK(ip[k] >= 0 && ip[k] < rows_in, IndexError, op, ": index ", ip[k], " is out of bounds for dimension ",
+               d, " with size ", rows_in);
+  if (out.numel() == 0) return;
+  const Tensor src = self.contiguous();
+  I64 outer = 1;
+  for (I64 k = 0; k < d; ++k) outer *= out.sizes()[k];
+  I64 inner = 1;
+  for (I64 k = d + 1; k < out.dim(); ++k) inner *= out.sizes()[k];
+  const I64 n = idx.sizes()[1];
+  const I64 rows = outer * n;
+  const I64 grain = std::max<I64>(1, kGrainSize / inner);
+  if (!weight) {  // nearest: one tap, the rows copied
+    const auto row = static_cast<std::size_t>(inner) * itemsize(self.dtype());
+    const auto* in = static_cast<const char*>(src.data_ptr());
+    auto* o = static_cast<char*>(out.data_ptr());
+    parallel_for(rows, grain, [&](I64 begin, I64 end) {
+      for (I64 r = begin; r < end; ++r) {
+        const I64 slice = r / n;
+        std::memcpy(o + static_cast<std::size_t>(r) * row,
+                    in + static_cast<std::size_t>(slice * rows_in + ip[r - slice * n]) * row, row);
+      }
+    });
+    return;
+  }
+  const Tensor w = weight->contiguous();
+  visit_dtype<dtypes::kFloating>(self.dtype(), "upsample_cpu", [&](auto tag) {
+    using S = decltype(tag);
+    const TapPass<S> p{static_cast<S*>(out.data_ptr()), static_cast<const S*>(src.data_ptr()), ip,
+                       static_cast<const S*>(w.data_ptr()), idx.sizes()[0], n, rows_in, inner};
+    const bool avx2 = kAvx2Copies && cpu_has_avx2();
+    parallel_for(rows, grain, [&](I64 begin, I64 end) {
+      avx2 ? tap_rows_avx2(p, begin, end) : tap_rows_base(p, begin, end);
+    });
+  });
+}
+
+}  // namespace wick::cpu
