@@ -350,6 +350,7 @@ void copy_(const InplaceMeta&, const Tensor& self, const Tensor& src_in,
   // from a copy (x.copy_(x.t()) must not read what it already wrote).
   const Tensor src = overlaps_differently(self, src_in) ? src_in.clone() : src_in;
   if (self.dtype() == src.dtype()) {
+    if (copy_transposed(self, src)) return;
     // A plain copy of bytes: one loop per element size.
     switch (itemsize(self.dtype())) {
       case 1: unary_loop<std::uint8_t, std::uint8_t>(self, src, [](std::uint8_t v) { return v; }); return;

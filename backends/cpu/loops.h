@@ -344,4 +344,9 @@ class Widened final {
 /// src already broadcast to dst's shape or broadcastable through strides).
 void copy_convert(const Tensor& dst, const Tensor& src);
 
+/// dst = src (same dtype and shape) in square tiles when the two are
+/// contiguous along different dims (Note [Transposing copies] in
+/// copy_ops.cpp); false, copying nothing, for any other pair.
+bool copy_transposed(const Tensor& dst, const Tensor& src);
+
 }  // namespace wick::cpu

@@ -344,5 +344,39 @@ TEST_F(CpuShape, TensorMethods) {
   EXPECT_EQ(values(a.index_select(0, ivec({2})).flatten()), (Doubles{8, 9, 10, 11}));
 }
 
+// Note [Transposing copies]: copies between layouts contiguous along
+// different dims run in tiles; every element must land where the element
+// loop puts it, for each element size, ragged tile edges and outer dims.
+TEST_F(CpuShape, TransposingCopiesPutEveryElementInPlace) {
+  const Shape sizes{2, 35, 3, 40};
+  const std::int64_t perm[] = {0, 3, 2, 1};
+  for (const ScalarType t : {ScalarType::kUInt8, ScalarType::kInt16, ScalarType::kInt32, ScalarType::kInt64}) {
+    const Tensor x = arange(2 * 35 * 3 * 40, std::nullopt, 1, ScalarType::kInt64).reshape(sizes).to(t);
+    const Tensor y = x.permute(perm).contiguous();
+    ASSERT_EQ(shape(y), (Shape{2, 40, 3, 35}));
+    const Tensor got = y.to(ScalarType::kInt64).reshape({-1});
+    const std::int64_t* p = got.data_ptr<std::int64_t>();
+    const std::int64_t wrap = t == ScalarType::kUInt8 ? 256 : std::int64_t{1} << 40;  // uint8 keeps the value mod 256
+    std::int64_t k = 0;
+    std::int64_t wrong = 0;
+    for (std::int64_t a = 0; a < 2; ++a)  // y[a, d, c, b] = x[a, b, c, d], in y's order
+      for (std::int64_t d = 0; d < 40; ++d)
+        for (std::int64_t c = 0; c < 3; ++c)
+          for (std::int64_t b = 0; b < 35; ++b) wrong += p[k++] != (((a * 35 + b) * 3 + c) * 40 + d) % wrap;
+    EXPECT_EQ(wrong, 0) << dtype_name(t);
+  }
+  // A matrix and its transpose, sizes off the tile: x.t().contiguous() and a copy into a transposed destination.
+  const Tensor m = randn({70, 33}, ScalarType::kFloat64);
+  const Tensor mt = m.t().contiguous();
+  Tensor back = empty({33, 70}, ScalarType::kFloat64).t();
+  back.copy_(m);
+  const double* col = back.t().contiguous().data_ptr<double>();  // back's memory, column-major m: no transposing copy
+  for (std::int64_t i = 0; i < 70; ++i)
+    for (std::int64_t j = 0; j < 33; ++j) {
+      ASSERT_EQ(mt.data_ptr<double>()[j * 70 + i], m.data_ptr<double>()[i * 33 + j]) << i << ", " << j;
+      ASSERT_EQ(col[j * 70 + i], m.data_ptr<double>()[i * 33 + j]) << i << ", " << j;
+    }
+}
+
 }  // namespace
 }  // namespace wick
