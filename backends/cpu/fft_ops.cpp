@@ -51,6 +51,14 @@ using I64 = std::int64_t;
 template <typename R>
 using Cx = std::complex<R>;
 
+// a * b by the schoolbook formula, as pocketfft multiplies. std::complex's
+// operator* also recovers infinities from NaN products (C's Annex G), a
+// check per product that keeps the transform's loops from vectorising.
+template <typename R>
+[[gnu::always_inline]] inline Cx<R> cmul(Cx<R> a, Cx<R> b) {
+  return {a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real()};
+}
+
 bool smooth(I64 n) {
   for (const I64 p : {2, 3, 5})
     while (n % p == 0) n /= p;
@@ -198,7 +206,7 @@ class Dft {
           first_->run(col + b * n1_, res + b * n1_);
           Cx<R>* row = t.get() + (j2 + b) * n1_;
           const Cx<R>* tw = twiddles_.data() + (j2 + b) * n1_;
-          for (I64 k1 = 0; k1 < n1_; ++k1) row[k1] = res[b * n1_ + k1] * tw[k1];
+          for (I64 k1 = 0; k1 < n1_; ++k1) row[k1] = cmul(res[b * n1_ + k1], tw[k1]);
         }
       }
     });
@@ -224,12 +232,19 @@ class Dft {
     std::vector<Cx<double>> work(static_cast<std::size_t>(2 * m_));
     Cx<double>* a = work.data();
     Cx<double>* spectrum = a + m_;
-    for (I64 j = 0; j < n_; ++j) a[j] = Cx<double>(in[j]) * chirp_[j];
-    for (I64 j = n_; j < m_; ++j) a[j] = Cx<double>(0);
+    // The pointwise steps split over the threads (one thread inside a
+    // parallel loop over lines).
+    parallel_for(m_, kGrainSize, [&](I64 begin, I64 end) {
+      for (I64 j = begin; j < end; ++j) a[j] = j < n_ ? cmul(Cx<double>(in[j]), chirp_[j]) : Cx<double>(0);
+    });
     fwd_->run(a, spectrum);
-    for (I64 k = 0; k < m_; ++k) spectrum[k] *= kernel_[k];
+    parallel_for(m_, kGrainSize, [&](I64 begin, I64 end) {
+      for (I64 k = begin; k < end; ++k) spectrum[k] = cmul(spectrum[k], kernel_[k]);
+    });
     inv_->run(spectrum, a);
-    for (I64 k = 0; k < n_; ++k) out[k] = Cx<R>(a[k] * chirp_[k]);
+    parallel_for(n_, kGrainSize, [&](I64 begin, I64 end) {
+      for (I64 k = begin; k < end; ++k) out[k] = Cx<R>(cmul(a[k], chirp_[k]));
+    });
   }
 
   I64 n_;
@@ -357,13 +372,18 @@ void r2c_dim(const R* src, Cx<R>* dst, IntArrayRef sizes, I64 dim, bool onesided
           for (I64 j = 0; j < m; ++j) in[j] = Cx<R>(line[2 * j * lines.inner], line[(2 * j + 1) * lines.inner]);
           plan.dft->run(in, z);
         }
-        for (I64 k = 1; k < m; ++k) {
-          const Cx<R> a = z[k];
-          const Cx<R> b = std::conj(z[m - k]);
-          const Cx<R> e = (a + b) * R(0.5);
-          const Cx<R> o = (a - b) * Cx<R>(0, R(-0.5));
-          x[k] = e + plan.twiddles[k] * o;
-        }
+        // E_k + w_k O_k, with O_k = (a - b) / 2i; split over the threads
+        // for one long line.
+        parallel_for(m - 1, kGrainSize, [&](I64 begin, I64 end) {
+          for (I64 k = begin + 1; k < end + 1; ++k) {
+            const Cx<R> a = z[k];
+            const Cx<R> b = std::conj(z[m - k]);
+            const Cx<R> e = (a + b) * R(0.5);
+            const Cx<R> d = a - b;
+            const Cx<R> o(d.imag() * R(0.5), d.real() * R(-0.5));
+            x[k] = e + cmul(plan.twiddles[k], o);
+          }
+        });
         // The zero and Nyquist frequencies of a real signal are real: E_0 +- O_0.
         x[0] = Cx<R>(z[0].real() + z[0].imag(), R(0));
         x[m] = Cx<R>(z[0].real() - z[0].imag(), R(0));
@@ -406,7 +426,8 @@ void c2r_dim(const Cx<R>* src, R* dst, IntArrayRef sizes, I64 dim, I64 n) {
         for (I64 k = 0; k < m; ++k) {
           const Cx<R> a = x[k];
           const Cx<R> b = std::conj(x[m - k]);
-          in[k] = (a + b) + Cx<R>(0, 1) * std::conj(plan.twiddles[k]) * (a - b);
+          const Cx<R> t = cmul(std::conj(plan.twiddles[k]), a - b);
+          in[k] = (a + b) + Cx<R>(-t.imag(), t.real());  // + i t
         }
         plan.dft->run(in, z);
         for (I64 j = 0; j < m; ++j) {
