@@ -19,6 +19,7 @@ namespace {
 void wick_sort_1e6(benchmark::State& state) {
   wick::init();
   const wick::Tensor x = wick::randn({1000000});
+  benchmark::DoNotOptimize(wick::sort(x));  // warm-up, untimed (tools/bench/README.md, "Warm-up")
   for (auto _ : state) benchmark::DoNotOptimize(wick::sort(x));
 }
 BENCHMARK(wick_sort_1e6)->UseRealTime()->Unit(benchmark::kMillisecond);
@@ -26,6 +27,7 @@ BENCHMARK(wick_sort_1e6)->UseRealTime()->Unit(benchmark::kMillisecond);
 void wick_topk_1e6(benchmark::State& state) {
   wick::init();
   const wick::Tensor x = wick::randn({1000000});
+  benchmark::DoNotOptimize(wick::topk(x, 1000));  // warm-up, untimed (tools/bench/README.md, "Warm-up")
   for (auto _ : state) benchmark::DoNotOptimize(wick::topk(x, 1000));
 }
 BENCHMARK(wick_topk_1e6)->UseRealTime()->Unit(benchmark::kMillisecond);
@@ -34,6 +36,7 @@ void wick_index_select_1e6(benchmark::State& state) {
   wick::init();
   const wick::Tensor table = wick::randn({1000000, 16});
   const wick::Tensor rows = wick::randint(1000000, {1000000});
+  benchmark::DoNotOptimize(wick::index_select(table, 0, rows));  // warm-up, untimed (tools/bench/README.md, "Warm-up")
   for (auto _ : state) benchmark::DoNotOptimize(wick::index_select(table, 0, rows));
 }
 BENCHMARK(wick_index_select_1e6)->UseRealTime()->Unit(benchmark::kMillisecond);
@@ -42,6 +45,7 @@ void wick_solve_512(benchmark::State& state) {
   wick::init();
   const wick::Tensor a = wick::randn({512, 512}, wick::ScalarType::kFloat64);
   const wick::Tensor b = wick::randn({512, 512}, wick::ScalarType::kFloat64);
+  benchmark::DoNotOptimize(wick::linalg::solve(a, b));  // warm-up, untimed (tools/bench/README.md, "Warm-up")
   for (auto _ : state) benchmark::DoNotOptimize(wick::linalg::solve(a, b));
 }
 BENCHMARK(wick_solve_512)->UseRealTime()->Unit(benchmark::kMillisecond);
@@ -49,6 +53,7 @@ BENCHMARK(wick_solve_512)->UseRealTime()->Unit(benchmark::kMillisecond);
 void wick_svd_512(benchmark::State& state) {
   wick::init();
   const wick::Tensor a = wick::randn({512, 512}, wick::ScalarType::kFloat64);
+  benchmark::DoNotOptimize(wick::linalg::svd(a, false));  // warm-up, untimed (tools/bench/README.md, "Warm-up")
   for (auto _ : state) benchmark::DoNotOptimize(wick::linalg::svd(a, false));
 }
 BENCHMARK(wick_svd_512)->UseRealTime()->Unit(benchmark::kMillisecond);
@@ -56,6 +61,7 @@ BENCHMARK(wick_svd_512)->UseRealTime()->Unit(benchmark::kMillisecond);
 void wick_rfft_2p20(benchmark::State& state) {
   wick::init();
   const wick::Tensor x = wick::randn({std::int64_t{1} << 20});
+  benchmark::DoNotOptimize(wick::fft::rfft(x));  // warm-up, untimed (tools/bench/README.md, "Warm-up")
   for (auto _ : state) benchmark::DoNotOptimize(wick::fft::rfft(x));
 }
 BENCHMARK(wick_rfft_2p20)->UseRealTime()->Unit(benchmark::kMillisecond);
@@ -63,6 +69,7 @@ BENCHMARK(wick_rfft_2p20)->UseRealTime()->Unit(benchmark::kMillisecond);
 void wick_rfft_prime(benchmark::State& state) {
   wick::init();
   const wick::Tensor x = wick::randn({(std::int64_t{1} << 20) + 7});
+  benchmark::DoNotOptimize(wick::fft::rfft(x));  // warm-up, untimed (tools/bench/README.md, "Warm-up")
   for (auto _ : state) benchmark::DoNotOptimize(wick::fft::rfft(x));
 }
 BENCHMARK(wick_rfft_prime)->UseRealTime()->Unit(benchmark::kMillisecond);
@@ -71,6 +78,7 @@ void wick_interpolate_bilinear(benchmark::State& state) {
   wick::init();
   const wick::Tensor x = wick::randn({8, 64, 128, 128});
   const wick::Value size(std::vector<std::int64_t>{256, 256});
+  benchmark::DoNotOptimize(wick::nn::functional::interpolate(x, size, {}, "bilinear", false));  // warm-up, untimed (tools/bench/README.md, "Warm-up")
   for (auto _ : state) benchmark::DoNotOptimize(wick::nn::functional::interpolate(x, size, {}, "bilinear", false));
 }
 BENCHMARK(wick_interpolate_bilinear)->UseRealTime()->Unit(benchmark::kMillisecond);
@@ -79,6 +87,7 @@ void wick_conv_transpose2d_dcgan(benchmark::State& state) {
   wick::init();
   const wick::Tensor x = wick::randn({16, 256, 8, 8});
   const wick::Tensor w = wick::randn({256, 128, 4, 4});
+  benchmark::DoNotOptimize(wick::conv_transpose2d(x, w, std::nullopt, 2, 1));  // warm-up, untimed (tools/bench/README.md, "Warm-up")
   for (auto _ : state) benchmark::DoNotOptimize(wick::conv_transpose2d(x, w, std::nullopt, 2, 1));
 }
 BENCHMARK(wick_conv_transpose2d_dcgan)->UseRealTime()->Unit(benchmark::kMillisecond);
