@@ -1,4 +1,4 @@
-// backends/cpu/interpolate_ops.cpp - aten.interpolate_taps: one pass of F.interpolate, a weighted gather along one dim.
+// backends/cpu/interpolate_ops.cpp - aten.interpolate_taps (one pass of F.interpolate, a weighted gather along one dim) and its backward.
 /// \file
 /// F.interpolate computes one spatial dim at a time (Note [Interpolation
 /// one dim at a time] in dispatch/composite/interpolate_ops.cpp); each pass
@@ -9,6 +9,10 @@
 /// one pass over the output instead of five. The last dim's pass (inner
 /// 1) reads its taps element by element; the others scale whole rows,
 /// which vectorise. Threads split the output rows.
+///
+/// The backward adds each gradient row, times its weight, to the input
+/// rows it was read from; threads split the outer slices, whose input rows
+/// no other slice touches.
 #include <algorithm>
 #include <cstring>
 #include <optional>
@@ -24,13 +28,16 @@ namespace {
 
 using I64 = std::int64_t;
 
-// The operands of one pass, as flat arrays (contiguous).
+// The operands of one pass, as flat arrays (contiguous): out [outer, n,
+// inner] read from in [outer, rows_in, inner]. The backward's are the other
+// way round: out the input's gradient (rows_in rows a slice), in the
+// output's (n rows).
 template <typename S>
 struct TapPass {
   S* out;
   const S* in;
   const I64* index;   // [taps, n]
-  const S* weight;    // [taps, n]
+  const S* weight;    // [taps, n]; null: one tap of weight 1 (the backward of nearest)
   I64 taps, n, rows_in, inner;
 };
 
@@ -78,6 +85,46 @@ template <typename S>
   tap_rows(p, begin, end);
 }
 
+// Outer slices [begin, end) of the backward: out[o, index[k][i], :] +=
+// grad[o, i, :] * weight[k][i] (weight null: 1), out zeroed.
+template <typename S>
+[[gnu::always_inline]] inline void tap_rows_back(const TapPass<S>& p, I64 begin, I64 end) {
+  using C = compute_type_t<S>;
+  for (I64 o = begin; o < end; ++o) {
+    const S* g = p.in + o * p.n * p.inner;
+    S* dst = p.out + o * p.rows_in * p.inner;
+    for (I64 i = 0; i < p.n; ++i) {
+      const S* row = g + i * p.inner;
+      for (I64 k = 0; k < p.taps; ++k) {
+        S* target = dst + p.index[k * p.n + i] * p.inner;
+        if (p.weight == nullptr) {
+          for (I64 j = 0; j < p.inner; ++j) target[j] = static_cast<S>(C(target[j]) + C(row[j]));
+        } else {
+          const C w = C(p.weight[k * p.n + i]);
+          for (I64 j = 0; j < p.inner; ++j) target[j] = static_cast<S>(C(target[j]) + C(row[j]) * w);
+        }
+      }
+    }
+  }
+}
+template <typename S>
+void tap_rows_back_base(const TapPass<S>& p, I64 begin, I64 end) {
+  tap_rows_back(p, begin, end);
+}
+template <typename S>
+[[gnu::target("avx2,fma")]] void tap_rows_back_avx2(const TapPass<S>& p, I64 begin, I64 end) {
+  tap_rows_back(p, begin, end);
+}
+
+// Every index in [0, size), before anything is written.
+const I64* checked_taps(const char* op, const Tensor& idx, I64 d, I64 size) {
+  const I64* ip = idx.data_ptr<I64>();
+  for (I64 k = 0; k < idx.numel(); ++k)
+    WICK_CHECK(ip[k] >= 0 && ip[k] < size, IndexError, op, ": index ", ip[k], " is out of bounds for dimension ", d,
+               " with size ", size);
+  return ip;
+}
+
 }  // namespace
 
 void interpolate_taps(const DimMeta& m, const Tensor& out, const Tensor& self, I64 /*dim*/, const Tensor& index,
@@ -86,10 +133,7 @@ void interpolate_taps(const DimMeta& m, const Tensor& out, const Tensor& self, I
   const I64 d = m.dim;
   const Tensor idx = index.contiguous();
   const I64 rows_in = self.sizes()[d];
-  const I64* ip = idx.data_ptr<I64>();
-  for (I64 k = 0; k < idx.numel(); ++k)
-    WICK_CHECK(ip[k] >= 0 && ip[k] < rows_in, IndexError, op, ": index ", ip[k], " is out of bounds for dimension ",
-               d, " with size ", rows_in);
+  const I64* ip = checked_taps(op, idx, d, rows_in);
   if (out.numel() == 0) return;
   const Tensor src = self.contiguous();
   I64 outer = 1;
@@ -120,6 +164,33 @@ void interpolate_taps(const DimMeta& m, const Tensor& out, const Tensor& self, I
     const bool avx2 = kAvx2Copies && cpu_has_avx2();
     parallel_for(rows, grain, [&](I64 begin, I64 end) {
       avx2 ? tap_rows_avx2(p, begin, end) : tap_rows_base(p, begin, end);
+    });
+  });
+}
+
+void interpolate_taps_backward(const DimMeta& m, const Tensor& out, const Tensor& grad_output, I64 /*dim*/,
+                               const Tensor& index, const std::optional<Tensor>& weight, I64 input_size) {
+  const char* op = "aten.interpolate_taps_backward";
+  const I64 d = m.dim;
+  const Tensor idx = index.contiguous();
+  const I64* ip = checked_taps(op, idx, d, input_size);
+  if (out.numel() == 0) return;
+  Tensor(out).zero_();
+  const Tensor g = grad_output.contiguous();
+  I64 outer = 1;
+  for (I64 k = 0; k < d; ++k) outer *= out.sizes()[k];
+  I64 inner = 1;
+  for (I64 k = d + 1; k < out.dim(); ++k) inner *= out.sizes()[k];
+  const I64 n = idx.sizes()[1];
+  const Tensor w = weight ? weight->contiguous() : Tensor();
+  visit_dtype<dtypes::kFloating>(out.dtype(), "upsample_backward_cpu", [&](auto tag) {
+    using S = decltype(tag);
+    const TapPass<S> p{static_cast<S*>(out.data_ptr()), static_cast<const S*>(g.data_ptr()), ip,
+                       w.defined() ? static_cast<const S*>(w.data_ptr()) : nullptr, idx.sizes()[0], n, input_size,
+                       inner};
+    const bool avx2 = kAvx2Copies && cpu_has_avx2();
+    parallel_for(outer, std::max<I64>(1, kGrainSize / std::max<I64>(1, n * inner)), [&](I64 begin, I64 end) {
+      avx2 ? tap_rows_back_avx2(p, begin, end) : tap_rows_back_base(p, begin, end);
     });
   });
 }

@@ -239,6 +239,31 @@ __global__ void interpolate_taps_kernel(InterpolateTapsArgs a) {
   }
 }
 
+// One thread per gradient element and tap: atomic adds, as several
+// output rows read the same input row.
+__device__ inline void add_to(float* p, float v) { atomicAdd(p, v); }
+__device__ inline void add_to(double* p, double v) { atomicAdd(p, v); }
+__device__ inline void add_to(__half* p, __half v) { atomicAdd(p, v); }                // sm_70 and up
+__device__ inline void add_to(__nv_bfloat16* p, __nv_bfloat16 v) { atomicAdd(p, v); }  // sm_80 and up
+
+template <typename T>
+__global__ void interpolate_taps_backward_kernel(InterpolateTapsArgs a) {
+  const T* g = static_cast<const T*>(a.in);
+  const T* w = static_cast<const T*>(a.weight);
+  T* out = static_cast<T*>(a.out);
+  const I64 total = a.outer * a.n * a.inner * a.taps;
+  for (I64 t = first_thread(); t < total; t += thread_step()) {
+    const I64 k = t % a.taps;
+    const I64 e = t / a.taps;  // the gradient element
+    const I64 j = e % a.inner;
+    const I64 i = (e / a.inner) % a.n;
+    const I64 o = e / (a.inner * a.n);
+    const I64 tap = k * a.n + i;
+    const T v = w == nullptr ? g[e] : from_opmath<T>(to_opmath(g[e]) * to_opmath(w[tap]));
+    add_to(out + (o * a.rows_in + a.index[tap]) * a.inner + j, v);
+  }
+}
+
 }  // namespace
 
 void launch_activation(Activation kind, NnType type, const void* x, void* y, I64 n, double param,
@@ -315,6 +340,27 @@ void launch_interpolate_taps(const InterpolateTapsArgs& args, cudaStream_t strea
       break;
     case NnType::kFloat32:
       interpolate_taps_kernel<float><<<blocks, kThreads, 0, stream>>>(args);
+      break;
+  }
+}
+
+
+void launch_interpolate_taps_backward(const InterpolateTapsArgs& args, cudaStream_t stream) {
+  const I64 total = args.outer * args.n * args.inner * args.taps;
+  if (total == 0) return;
+  const unsigned blocks = blocks_for(total, kThreads);
+  switch (args.type) {
+    case NnType::kFloat64:
+      interpolate_taps_backward_kernel<double><<<blocks, kThreads, 0, stream>>>(args);
+      break;
+    case NnType::kFloat16:
+      interpolate_taps_backward_kernel<__half><<<blocks, kThreads, 0, stream>>>(args);
+      break;
+    case NnType::kBFloat16:
+      interpolate_taps_backward_kernel<__nv_bfloat16><<<blocks, kThreads, 0, stream>>>(args);
+      break;
+    case NnType::kFloat32:
+      interpolate_taps_backward_kernel<float><<<blocks, kThreads, 0, stream>>>(args);
       break;
   }
 }

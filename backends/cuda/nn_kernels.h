@@ -74,4 +74,10 @@ struct InterpolateTapsArgs {
 };
 void launch_interpolate_taps(const InterpolateTapsArgs& args, cudaStream_t stream);
 
+/// Its backward: `out` (the input's gradient, [outer, rows_in, inner],
+/// zeroed by the caller) gets each row i of `in` (the output's gradient,
+/// [outer, n, inner]) times weight[k * n + i] (1 when `weight` is null)
+/// added to its row index[k * n + i], with atomic adds.
+void launch_interpolate_taps_backward(const InterpolateTapsArgs& args, cudaStream_t stream);
+
 }  // namespace wick::cuda_backend

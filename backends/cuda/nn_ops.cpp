@@ -186,6 +186,36 @@ void interpolate_taps(const DimMeta& m, const Tensor& out, const Tensor& self, I
   check_launch(op);
 }
 
+void interpolate_taps_backward(const DimMeta& m, const Tensor& out, const Tensor& grad_output, I64 /*dim*/,
+                               const Tensor& index, const std::optional<Tensor>& weight, I64 input_size) {
+  const char* op = "aten.interpolate_taps_backward";
+  const DeviceGuard guard(out.device());
+  const I64 d = m.dim;
+  const Tensor idx = contiguous_on(on_device(index, out.device()));
+  if (const auto bad = find_bad(op, idx, 0, input_size))
+    WICK_CHECK(false, IndexError, op, ": index ", bad->second, " is out of bounds for dimension ", d, " with size ",
+               input_size);
+  if (out.numel() == 0) return;
+  Tensor(out).zero_();
+  const Tensor g = contiguous_on(on_device(grad_output, out.device()));
+  const Tensor w = weight ? contiguous_on(on_device(*weight, out.device())) : Tensor();
+  InterpolateTapsArgs a;
+  a.type = nn_type(out.dtype(), "upsample_backward_cuda");
+  a.in = g.data_ptr();
+  a.out = out.data_ptr();
+  a.index = static_cast<const I64*>(idx.data_ptr());
+  a.weight = w.defined() ? w.data_ptr() : nullptr;
+  a.outer = 1;
+  for (I64 k = 0; k < d; ++k) a.outer *= out.sizes()[k];
+  a.inner = 1;
+  for (I64 k = d + 1; k < out.dim(); ++k) a.inner *= out.sizes()[k];
+  a.n = idx.sizes()[1];
+  a.rows_in = input_size;
+  a.taps = idx.sizes()[0];
+  launch_interpolate_taps_backward(a, current_stream());
+  check_launch(op);
+}
+
 namespace {
 
 // --- layer_norm --------------------------------------------------------------------------------

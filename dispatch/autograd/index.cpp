@@ -136,44 +136,36 @@ Tensor index_select_ag(DispatchKeySet ks, T self, I64 dim, T index) {
 
 // --- interpolate_taps: F.interpolate's passes --------------------------------------------------
 
-// Tap k's weights shaped to broadcast along `dim` of a tensor of rank `rank`.
-Tensor tap_weights(T weight, I64 k, I64 dim, I64 rank) {
-  DimVector shape(static_cast<std::size_t>(rank), 1);
-  shape[static_cast<std::size_t>(dim)] = weight.sizes()[1];
-  return weight.select(0, k).reshape(shape);
+// d/d weight[k, i] of the taps' sum read from `x` under the gradient `g`:
+// row i of g times row index[k, i] of x, summed over every dim but `dim`.
+Tensor tap_weight_grad(T x, T g, I64 dim, T index) {
+  std::vector<I64> others;
+  for (I64 d = 0; d < g.dim(); ++d)
+    if (d != dim) others.push_back(d);
+  std::vector<Tensor> rows;
+  for (I64 k = 0; k < index.sizes()[0]; ++k) {
+    const Tensor picked = wick::mul(g, wick::index_select(x, dim, index.select(0, k)));
+    rows.push_back(others.empty() ? picked : wick::sum(picked, IntArrayRef(others)));
+  }
+  return wick::stack(rows, 0);
 }
 
-// self's gradient: each tap's weighted gradient added back at its rows
-// (index_add); the weight's: each tap's rows times the gradient, summed over
-// every dim but `dim`.
+// self's gradient: aten.interpolate_taps_backward adds each tap's weighted
+// gradient back at its rows; the weight's: tap_weight_grad.
 struct InterpolateTapsBackward {
   static constexpr const char* kName = "InterpolateTapsBackward0";
-  DimVector sizes;
+  I64 rows = 0;  // self's size along dim
   I64 dim = 0;
   Tensor index;  // [taps, n] int64
   SavedVariable self, weight;
   bool weighted = false;
   tensor_list backward(FormulaNode<InterpolateTapsBackward>& n, tensor_list& g) {
     Tensor gs, gw;
-    const auto rank = static_cast<I64>(sizes.size());
     if (n.should_compute_output(0)) {
-      const Tensor w = weighted ? n.unpack(weight) : Tensor();
-      gs = wick::zeros(sizes, g[0].dtype(), g[0].device());
-      for (I64 k = 0; k < index.sizes()[0]; ++k)
-        gs = wick::index_add(gs, dim, index.select(0, k), w.defined() ? wick::mul(g[0], tap_weights(w, k, dim, rank)) : g[0]);
+      const std::optional<Tensor> w = weighted ? std::optional<Tensor>(n.unpack(weight)) : std::nullopt;
+      gs = aten::interpolate_taps_backward(g[0], dim, index, w, rows);
     }
-    if (weighted && n.should_compute_output(1)) {
-      const Tensor x = n.unpack(self);
-      std::vector<I64> others;
-      for (I64 d = 0; d < rank; ++d)
-        if (d != dim) others.push_back(d);
-      std::vector<Tensor> rows;
-      for (I64 k = 0; k < index.sizes()[0]; ++k) {
-        const Tensor picked = wick::mul(g[0], wick::index_select(x, dim, index.select(0, k)));
-        rows.push_back(others.empty() ? picked : wick::sum(picked, IntArrayRef(others)));
-      }
-      gw = wick::stack(rows, 0);
-    }
+    if (weighted && n.should_compute_output(1)) gw = tap_weight_grad(n.unpack(self), g[0], dim, index);
     return {gs, gw};
   }
   void release() {
@@ -187,8 +179,8 @@ Tensor interpolate_taps_ag(DispatchKeySet ks, T self, I64 dim, T index, const st
   auto node = make_node<InterpolateTapsBackward>(self, weight);
   Tensor out = call_below(op, ks, self, dim, index, weight);
   if (node) {
-    node->f.sizes = DimVector(self.sizes());
     node->f.dim = wrap_dim(dim, self.dim());
+    node->f.rows = self.sizes()[static_cast<std::size_t>(node->f.dim)];
     node->f.index = index;
     node->f.weighted = weight.has_value();
     if (weight && node->should_compute_output(0)) node->f.weight = SavedVariable(*weight, false);
@@ -203,6 +195,59 @@ Tensor interpolate_taps_ag(DispatchKeySet ks, T self, I64 dim, T index, const st
     if (ts.defined()) tangent = aten::interpolate_taps(ts, dim, index, weight);
     if (tw.defined()) {
       const Tensor part = aten::interpolate_taps(self, dim, index, tw);
+      tangent = tangent.defined() ? wick::add(tangent, part) : part;
+    }
+    set_tangent(out, tangent);
+  }
+  return out;
+}
+
+// The backward is linear in grad_output and in weight: its grad_output's
+// gradient is the forward pass of the incoming gradient, its weight's
+// tap_weight_grad of the incoming gradient under grad_output.
+struct InterpolateTapsBackwardBackward {
+  static constexpr const char* kName = "InterpolateTapsBackwardBackward0";
+  I64 dim = 0;
+  Tensor index;
+  SavedVariable grad_output, weight;
+  bool weighted = false;
+  tensor_list backward(FormulaNode<InterpolateTapsBackwardBackward>& n, tensor_list& g) {
+    Tensor gg, gw;
+    if (n.should_compute_output(0)) {
+      const std::optional<Tensor> w = weighted ? std::optional<Tensor>(n.unpack(weight)) : std::nullopt;
+      gg = aten::interpolate_taps(g[0], dim, index, w);
+    }
+    if (weighted && n.should_compute_output(1)) gw = tap_weight_grad(g[0], n.unpack(grad_output), dim, index);
+    return {gg, gw};
+  }
+  void release() {
+    grad_output.reset();
+    weight.reset();
+  }
+};
+
+Tensor interpolate_taps_backward_ag(DispatchKeySet ks, T grad_output, I64 dim, T index,
+                                    const std::optional<Tensor>& weight, I64 input_size) {
+  static const auto op = op_handle<Tensor(T, I64, T, const std::optional<Tensor>&, I64)>(
+      "aten.interpolate_taps_backward");
+  auto node = make_node<InterpolateTapsBackwardBackward>(grad_output, weight);
+  Tensor out = call_below(op, ks, grad_output, dim, index, weight, input_size);
+  if (node) {
+    node->f.dim = wrap_dim(dim, grad_output.dim());
+    node->f.index = index;
+    node->f.weighted = weight.has_value();
+    if (weight && node->should_compute_output(0)) node->f.weight = SavedVariable(*weight, false);
+    if (weight && node->should_compute_output(1)) node->f.grad_output = SavedVariable(grad_output, false);
+    set_history(out, node);
+  }
+  if (any_tangent(grad_output, weight)) {
+    ExcludeDispatchKeyGuard below(DispatchKey::kAutograd);
+    Tensor tangent;
+    const Tensor tg = fw_grad_of(grad_output);
+    const Tensor tw = fw_grad_of(weight);
+    if (tg.defined()) tangent = aten::interpolate_taps_backward(tg, dim, index, weight, input_size);
+    if (tw.defined()) {
+      const Tensor part = aten::interpolate_taps_backward(grad_output, dim, index, tw, input_size);
       tangent = tangent.defined() ? wick::add(tangent, part) : part;
     }
     set_tangent(out, tangent);
@@ -388,7 +433,8 @@ void register_autograd_index(std::vector<std::unique_ptr<Library>>& out) {
       .impl("triu", &self_adjoint_ag<TriangleD<false>>);
   out.push_back(std::move(torch));
   auto aten = std::make_unique<Library>("aten", DispatchKey::kAutograd);
-  aten->impl("interpolate_taps", &interpolate_taps_ag);
+  aten->impl("interpolate_taps", &interpolate_taps_ag)
+      .impl("interpolate_taps_backward", &interpolate_taps_backward_ag);
   out.push_back(std::move(aten));
 }
 

@@ -6,7 +6,9 @@
 /// product of one weight per spatial dim. So the result is computed one
 /// spatial dim at a time, the last first: each pass is one call of
 /// aten.interpolate_taps, which sums each output row's taps (input rows)
-/// times their weights, and whose formula gives the gradient. PyTorch's CPU kernels nest the sums the same way
+/// times their weights; its gradient, aten.interpolate_taps_backward, adds
+/// each gradient row times its weights back to those input rows (both
+/// operators have formulas, so double backward works). PyTorch's CPU kernels nest the sums the same way
 /// (the last dim innermost), so the roundings agree. The tap positions and
 /// weights follow PyTorch 1.13's (ATen's UpSample.h), computed on the host
 /// in the input's arithmetic type (float for float32, float16 and
@@ -135,7 +137,7 @@ Taps nearest_taps(std::int64_t in, std::int64_t out, std::optional<double> scale
 }
 
 // One pass along `dim`: aten.interpolate_taps sums the taps' rows with their
-// weights in one pass over the output (its formula gives the gradient).
+// weights in one pass over the output.
 Tensor apply_taps(T x, std::int64_t dim, const Taps& taps) {
   const auto count = static_cast<std::int64_t>(taps.index.size());
   const auto positions = static_cast<std::int64_t>(taps.index[0].size());

@@ -197,32 +197,59 @@ namespace aten::meta {
 using wick::DimMeta;
 using wick::Tensor;
 
+namespace {
+
 // The taps' values are the impls' to check; their shapes, dtypes and
-// devices are checked here.
+// devices are checked here. `positions` is the size along dim the taps
+// make (the gradient's; -1: the result's, any).
+wick::Device check_taps(const char* op, const Tensor& self, std::int64_t dim, std::int64_t positions,
+                        const Tensor& index, const std::optional<Tensor>& weight) {
+  WICK_CHECK(index.dtype() == wick::ScalarType::kInt64 && index.dim() == 2, RuntimeError, op,
+             ": index must be a 2-D int64 tensor [taps, positions], got a ", index.dim(), "-D ",
+             wick::type_title(index.dtype()), " tensor");
+  WICK_CHECK(positions < 0 || index.sizes()[1] == positions, RuntimeError, op, ": index has ", index.sizes()[1],
+             " positions, but grad_output has ", positions, " along dim ", dim);
+  if (!weight) {
+    WICK_CHECK(index.sizes()[0] == 1, RuntimeError, op, ": taps without a weight must be one, got ",
+               index.sizes()[0]);
+    return wick::common_device(op, self, index);
+  }
+  WICK_CHECK(wick::is_floating(self.dtype()), RuntimeError, op, ": weighted taps need a floating self, got ",
+             wick::type_title(self.dtype()));
+  WICK_CHECK(weight->dtype() == self.dtype(), RuntimeError, op, ": weight must have self's dtype ",
+             wick::type_title(self.dtype()), ", got ", wick::type_title(weight->dtype()));
+  WICK_CHECK(weight->sizes() == index.sizes(), RuntimeError, op, ": weight must have index's shape ",
+             wick::format_shape(index.sizes()), ", got ", wick::format_shape(weight->sizes()));
+  return wick::common_device(op, self, index, *weight);
+}
+
+}  // namespace
+
 DimMeta interpolate_taps(const Tensor& self, std::int64_t dim, const Tensor& index,
                          const std::optional<Tensor>& weight) {
   const char* op = "aten.interpolate_taps";
   WICK_CHECK(self.dim() >= 1, RuntimeError, op, ": self must have at least one dimension, got a 0-dim tensor");
   const std::int64_t d = wick::wrap_dim(dim, self.dim());
-  WICK_CHECK(index.dtype() == wick::ScalarType::kInt64 && index.dim() == 2, RuntimeError, op,
-             ": index must be a 2-D int64 tensor [taps, positions], got a ", index.dim(), "-D ",
-             wick::type_title(index.dtype()), " tensor");
-  wick::Device device = wick::common_device(op, self, index);
-  if (weight) {
-    WICK_CHECK(wick::is_floating(self.dtype()), RuntimeError, op,
-               ": weighted taps need a floating self, got ", wick::type_title(self.dtype()));
-    WICK_CHECK(weight->dtype() == self.dtype(), RuntimeError, op, ": weight must have self's dtype ",
-               wick::type_title(self.dtype()), ", got ", wick::type_title(weight->dtype()));
-    WICK_CHECK(weight->sizes() == index.sizes(), RuntimeError, op, ": weight must have index's shape ",
-               wick::format_shape(index.sizes()), ", got ", wick::format_shape(weight->sizes()));
-    device = wick::common_device(op, self, index, *weight);
-  } else {
-    WICK_CHECK(index.sizes()[0] == 1, RuntimeError, op, ": taps without a weight must be one, got ",
-               index.sizes()[0]);
-  }
+  const wick::Device device = check_taps(op, self, d, -1, index, weight);
   wick::DimVector shape(self.sizes());
   shape[static_cast<std::size_t>(d)] = index.sizes()[1];
   return {wick::TensorMeta::contiguous(shape, self.dtype(), device), d};
+}
+
+DimMeta interpolate_taps_backward(const Tensor& grad_output, std::int64_t dim, const Tensor& index,
+                                  const std::optional<Tensor>& weight, std::int64_t input_size) {
+  const char* op = "aten.interpolate_taps_backward";
+  WICK_CHECK(grad_output.dim() >= 1, RuntimeError, op,
+             ": grad_output must have at least one dimension, got a 0-dim tensor");
+  const std::int64_t d = wick::wrap_dim(dim, grad_output.dim());
+  WICK_CHECK(wick::is_floating(grad_output.dtype()), RuntimeError, op, ": grad_output must be floating, got ",
+             wick::type_title(grad_output.dtype()));
+  WICK_CHECK(input_size >= 0, RuntimeError, op, ": input_size must be at least 0, got ", input_size);
+  const wick::Device device = check_taps(op, grad_output, d, grad_output.sizes()[static_cast<std::size_t>(d)],
+                                         index, weight);
+  wick::DimVector shape(grad_output.sizes());
+  shape[static_cast<std::size_t>(d)] = input_size;
+  return {wick::TensorMeta::contiguous(shape, grad_output.dtype(), device), d};
 }
 
 }  // namespace aten::meta

@@ -305,6 +305,20 @@ TEST(Interpolate, TheTapsOperatorRefusesBadTaps) {
   EXPECT_THROW((void)aten::interpolate_taps(x, 2, ok.to(ScalarType::kInt32), std::nullopt), RuntimeError);
   EXPECT_THROW((void)aten::interpolate_taps(x, 3, ok, std::nullopt), IndexError);
   EXPECT_THROW((void)aten::interpolate_taps(randn({}), 0, ok, std::nullopt), RuntimeError);
+  // The backward: indices within input_size, one index position per gradient row.
+  try {
+    (void)aten::interpolate_taps_backward(randn({2, 3, 3}), 2, ok, std::nullopt, 3);
+    FAIL() << "an index past input_size was taken";
+  } catch (const IndexError& e) {
+    EXPECT_NE(std::string(e.what()).find("aten.interpolate_taps_backward: index 3 is out of bounds for dimension 2 "
+                                         "with size 3"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW((void)aten::interpolate_taps_backward(randn({2, 3, 5}), 2, ok, std::nullopt, 4), RuntimeError);
+  EXPECT_THROW((void)aten::interpolate_taps_backward(randn({2, 3, 3}), 2, ok, std::nullopt, -1), RuntimeError);
+  const Tensor gi = aten::interpolate_taps_backward(ones({1, 3}), 1, ok, std::nullopt, 5);
+  EXPECT_EQ(values_of(gi), (std::vector<double>{1, 1, 0, 1, 0}));
 }
 
 TEST(Callable, TripletMarginWithDistanceLossTakesACppFunction) {

@@ -4,13 +4,14 @@
 /// of 10^6 floats, index_select of 10^6 rows of a [10^6, 16] table, solve and
 /// svd of 512 x 512, rfft of 2^20 floats (and of a prime length near it,
 /// 2^20 + 7, which both sides compute with Bluestein's algorithm), bilinear interpolation of an 8 x 64 x 128 x 128 batch to
-/// 256 x 256, and a DCGAN generator layer (ConvTranspose2d(256, 128, 4, 2,
+/// 256 x 256 (and its forward and backward), and a DCGAN generator layer (ConvTranspose2d(256, 128, 4, 2,
 /// 1) on 16 x 256 x 8 x 8). bench_breadth_libtorch.cpp has the libtorch twin
 /// of each; the README's figures run each side in its own process
 /// (`--benchmark_filter=wick_...`, then `torch_...`), so that neither's
 /// threads wait on the other's.
 #include <benchmark/benchmark.h>
 
+#include <wick/autograd.h>
 #include <wick/loader.h>
 #include <wick/ops.h>
 
@@ -82,6 +83,21 @@ void wick_interpolate_bilinear(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(wick::nn::functional::interpolate(x, size, {}, "bilinear", false));
 }
 BENCHMARK(wick_interpolate_bilinear)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// The gradient too: the input's gradient of a bilinear upsampling (UNet's decoder, FPN).
+void wick_interpolate_bilinear_backward(benchmark::State& state) {
+  wick::init();
+  const wick::Tensor x = wick::randn({8, 64, 128, 128}).requires_grad_();
+  const wick::Tensor g = wick::randn({8, 64, 256, 256});
+  const wick::Value size(std::vector<std::int64_t>{256, 256});
+  auto step = [&] {
+    const wick::Tensor y = wick::nn::functional::interpolate(x, size, {}, "bilinear", false);
+    return wick::autograd::grad({y}, {x}, {g})[0];
+  };
+  benchmark::DoNotOptimize(step());  // warm-up, untimed (tools/bench/README.md, "Warm-up")
+  for (auto _ : state) benchmark::DoNotOptimize(step());
+}
+BENCHMARK(wick_interpolate_bilinear_backward)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 void wick_conv_transpose2d_dcgan(benchmark::State& state) {
   wick::init();

@@ -73,6 +73,17 @@ void torch_interpolate_bilinear(benchmark::State& state) {
 }
 BENCHMARK(torch_interpolate_bilinear)->UseRealTime()->Unit(benchmark::kMillisecond);
 
+void torch_interpolate_bilinear_backward(benchmark::State& state) {
+  const at::Tensor x = torch::randn({8, 64, 128, 128}).requires_grad_();
+  const at::Tensor g = torch::randn({8, 64, 256, 256});
+  namespace F = torch::nn::functional;
+  const auto options = F::InterpolateFuncOptions().size(std::vector<int64_t>{256, 256}).mode(torch::kBilinear).align_corners(false);
+  auto step = [&] { return torch::autograd::grad({F::interpolate(x, options)}, {x}, {g})[0]; };
+  benchmark::DoNotOptimize(step());  // warm-up, untimed (tools/bench/README.md, "Warm-up")
+  for (auto _ : state) benchmark::DoNotOptimize(step());
+}
+BENCHMARK(torch_interpolate_bilinear_backward)->UseRealTime()->Unit(benchmark::kMillisecond);
+
 void torch_conv_transpose2d_dcgan(benchmark::State& state) {
   const at::Tensor x = torch::randn({16, 256, 8, 8});
   const at::Tensor w = torch::randn({256, 128, 4, 4});
