@@ -76,14 +76,6 @@ template <typename S>
     r = outer * p.n + last;
   }
 }
-template <typename S>
-void tap_rows_base(const TapPass<S>& p, I64 begin, I64 end) {
-  tap_rows(p, begin, end);
-}
-template <typename S>
-[[gnu::target("avx2,fma")]] void tap_rows_avx2(const TapPass<S>& p, I64 begin, I64 end) {
-  tap_rows(p, begin, end);
-}
 
 // Outer slices [begin, end) of the backward: out[o, index[k][i], :] +=
 // grad[o, i, :] * weight[k][i] (weight null: 1), out zeroed.
@@ -107,13 +99,43 @@ template <typename S>
     }
   }
 }
-template <typename S>
-void tap_rows_back_base(const TapPass<S>& p, I64 begin, I64 end) {
-  tap_rows_back(p, begin, end);
+
+// Either pass's loop in a baseline and an AVX2 copy (Note [Vector code
+// paths] in loops.h), run over [0, count) in chunks of at least `grain`.
+template <bool kBack, typename S>
+[[gnu::always_inline]] inline void pass_rows(const TapPass<S>& p, I64 begin, I64 end) {
+  if constexpr (kBack) {
+    tap_rows_back(p, begin, end);
+  } else {
+    tap_rows(p, begin, end);
+  }
 }
-template <typename S>
-[[gnu::target("avx2,fma")]] void tap_rows_back_avx2(const TapPass<S>& p, I64 begin, I64 end) {
-  tap_rows_back(p, begin, end);
+template <bool kBack, typename S>
+void pass_rows_base(const TapPass<S>& p, I64 begin, I64 end) {
+  pass_rows<kBack>(p, begin, end);
+}
+template <bool kBack, typename S>
+[[gnu::target("avx2,fma")]] void pass_rows_avx2(const TapPass<S>& p, I64 begin, I64 end) {
+  pass_rows<kBack>(p, begin, end);
+}
+template <bool kBack, typename S>
+void run_pass(const TapPass<S>& p, I64 count, I64 grain) {
+  const bool avx2 = kAvx2Copies && cpu_has_avx2();
+  parallel_for(count, grain, [&](I64 begin, I64 end) {
+    avx2 ? pass_rows_avx2<kBack>(p, begin, end) : pass_rows_base<kBack>(p, begin, end);
+  });
+}
+
+// `t` seen as [outer, size at d, inner].
+struct Slices {
+  I64 outer = 1;
+  I64 inner = 1;
+};
+Slices slices_of(const Tensor& t, I64 d) {
+  Slices s;
+  for (I64 k = 0; k < d; ++k) s.outer *= t.sizes()[k];
+  for (I64 k = d + 1; k < t.dim(); ++k) s.inner *= t.sizes()[k];
+  return s;
 }
 
 // Every index in [0, size), before anything is written.
@@ -136,10 +158,9 @@ void interpolate_taps(const DimMeta& m, const Tensor& out, const Tensor& self, I
   const I64* ip = checked_taps(op, idx, d, rows_in);
   if (out.numel() == 0) return;
   const Tensor src = self.contiguous();
-  I64 outer = 1;
-  for (I64 k = 0; k < d; ++k) outer *= out.sizes()[k];
-  I64 inner = 1;
-  for (I64 k = d + 1; k < out.dim(); ++k) inner *= out.sizes()[k];
+  const Slices slices = slices_of(out, d);
+  const I64 outer = slices.outer;
+  const I64 inner = slices.inner;
   const I64 n = idx.sizes()[1];
   const I64 rows = outer * n;
   const I64 grain = std::max<I64>(1, kGrainSize / inner);
@@ -161,10 +182,7 @@ void interpolate_taps(const DimMeta& m, const Tensor& out, const Tensor& self, I
     using S = decltype(tag);
     const TapPass<S> p{static_cast<S*>(out.data_ptr()), static_cast<const S*>(src.data_ptr()), ip,
                        static_cast<const S*>(w.data_ptr()), idx.sizes()[0], n, rows_in, inner};
-    const bool avx2 = kAvx2Copies && cpu_has_avx2();
-    parallel_for(rows, grain, [&](I64 begin, I64 end) {
-      avx2 ? tap_rows_avx2(p, begin, end) : tap_rows_base(p, begin, end);
-    });
+    run_pass<false>(p, rows, grain);
   });
 }
 
@@ -177,10 +195,9 @@ void interpolate_taps_backward(const DimMeta& m, const Tensor& out, const Tensor
   if (out.numel() == 0) return;
   Tensor(out).zero_();
   const Tensor g = grad_output.contiguous();
-  I64 outer = 1;
-  for (I64 k = 0; k < d; ++k) outer *= out.sizes()[k];
-  I64 inner = 1;
-  for (I64 k = d + 1; k < out.dim(); ++k) inner *= out.sizes()[k];
+  const Slices slices = slices_of(out, d);
+  const I64 outer = slices.outer;
+  const I64 inner = slices.inner;
   const I64 n = idx.sizes()[1];
   const Tensor w = weight ? weight->contiguous() : Tensor();
   visit_dtype<dtypes::kFloating>(out.dtype(), "upsample_backward_cpu", [&](auto tag) {
@@ -188,10 +205,7 @@ void interpolate_taps_backward(const DimMeta& m, const Tensor& out, const Tensor
     const TapPass<S> p{static_cast<S*>(out.data_ptr()), static_cast<const S*>(g.data_ptr()), ip,
                        w.defined() ? static_cast<const S*>(w.data_ptr()) : nullptr, idx.sizes()[0], n, input_size,
                        inner};
-    const bool avx2 = kAvx2Copies && cpu_has_avx2();
-    parallel_for(outer, std::max<I64>(1, kGrainSize / std::max<I64>(1, n * inner)), [&](I64 begin, I64 end) {
-      avx2 ? tap_rows_back_avx2(p, begin, end) : tap_rows_back_base(p, begin, end);
-    });
+    run_pass<true>(p, outer, std::max<I64>(1, kGrainSize / std::max<I64>(1, n * inner)));
   });
 }
 

@@ -15,6 +15,7 @@ namespace {
 
 using I64 = std::int64_t;
 
+using grid::atomic_add;
 using grid::blocks_for;
 using grid::first_thread;
 using grid::kThreads;
@@ -90,18 +91,6 @@ __global__ void gather_kernel(IndexWalk w, const U* src, U* out, const I64* idx,
     out[k] = src[a + idx[k] * step];
   }
 }
-
-__device__ inline void atomic_add(bool* p, bool v) {
-  if (v) *p = true;  // dst = dst + v is dst || v: only true is ever written
-}
-__device__ inline void atomic_add(int* p, int v) { atomicAdd(p, v); }
-__device__ inline void atomic_add(I64* p, I64 v) {  // two's complement: unsigned addition wraps alike
-  atomicAdd(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(v));
-}
-__device__ inline void atomic_add(float* p, float v) { atomicAdd(p, v); }
-__device__ inline void atomic_add(double* p, double v) { atomicAdd(p, v); }
-__device__ inline void atomic_add(__half* p, __half v) { atomicAdd(p, v); }                // sm_70 and up
-__device__ inline void atomic_add(__nv_bfloat16* p, __nv_bfloat16 v) { atomicAdd(p, v); }  // sm_80 and up
 
 template <typename T>
 __global__ void scatter_add_kernel(ScatterArgs s) {

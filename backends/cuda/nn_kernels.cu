@@ -6,6 +6,7 @@
 /// activations and layer_norm compute in float32 and round each output once
 /// (Note [16-bit floats on the device]).
 #include "elementwise_loops.cuh"
+#include "grid_stride.cuh"
 #include "nn_kernels.h"
 
 namespace wick::cuda_backend {
@@ -241,11 +242,6 @@ __global__ void interpolate_taps_kernel(InterpolateTapsArgs a) {
 
 // One thread per gradient element and tap: atomic adds, as several
 // output rows read the same input row.
-__device__ inline void add_to(float* p, float v) { atomicAdd(p, v); }
-__device__ inline void add_to(double* p, double v) { atomicAdd(p, v); }
-__device__ inline void add_to(__half* p, __half v) { atomicAdd(p, v); }                // sm_70 and up
-__device__ inline void add_to(__nv_bfloat16* p, __nv_bfloat16 v) { atomicAdd(p, v); }  // sm_80 and up
-
 template <typename T>
 __global__ void interpolate_taps_backward_kernel(InterpolateTapsArgs a) {
   const T* g = static_cast<const T*>(a.in);
@@ -260,7 +256,7 @@ __global__ void interpolate_taps_backward_kernel(InterpolateTapsArgs a) {
     const I64 o = e / (a.inner * a.n);
     const I64 tap = k * a.n + i;
     const T v = w == nullptr ? g[e] : from_opmath<T>(to_opmath(g[e]) * to_opmath(w[tap]));
-    add_to(out + (o * a.rows_in + a.index[tap]) * a.inner + j, v);
+    grid::atomic_add(out + (o * a.rows_in + a.index[tap]) * a.inner + j, v);
   }
 }
 

@@ -137,52 +137,69 @@ void nll_loss(const NllLossMeta& sh, const Tensor& out, const Tensor& input, con
 
 // --- interpolate_taps: F.interpolate's passes ----------------------------------------------------
 
+namespace {
+
+// The taps on out's device, every index checked to be in [0, rows) first.
+Tensor checked_taps(const char* op, const Tensor& out, const Tensor& index, I64 d, I64 rows) {
+  Tensor idx = contiguous_on(on_device(index, out.device()));
+  if (const auto bad = find_bad(op, idx, 0, rows))
+    WICK_CHECK(false, IndexError, op, ": index ", bad->second, " is out of bounds for dimension ", d, " with size ",
+               rows);
+  return idx;
+}
+
+// Either pass's launch arguments but the dtype: out seen as [outer, ., inner]
+// along dim d, `in` and `weight` contiguous on its device, rows_in the
+// input's rows a slice.
+InterpolateTapsArgs taps_args(const Tensor& out, I64 d, const Tensor& in, const Tensor& idx,
+                              const std::optional<Tensor>& weight, I64 rows_in, Tensor& keep_in, Tensor& keep_w) {
+  keep_in = contiguous_on(on_device(in, out.device()));
+  if (weight) keep_w = contiguous_on(on_device(*weight, out.device()));
+  InterpolateTapsArgs a;
+  a.in = keep_in.data_ptr();
+  a.out = out.data_ptr();
+  a.index = static_cast<const I64*>(idx.data_ptr());
+  a.weight = weight ? keep_w.data_ptr() : nullptr;
+  a.outer = 1;
+  for (I64 k = 0; k < d; ++k) a.outer *= out.sizes()[k];
+  a.inner = 1;
+  for (I64 k = d + 1; k < out.dim(); ++k) a.inner *= out.sizes()[k];
+  a.n = idx.sizes()[1];
+  a.rows_in = rows_in;
+  a.taps = idx.sizes()[0];
+  return a;
+}
+
+}  // namespace
+
 // Without a weight (nearest) the one tap's rows are copied by index_select's kernel.
 void interpolate_taps(const DimMeta& m, const Tensor& out, const Tensor& self, I64 /*dim*/, const Tensor& index,
                       const std::optional<Tensor>& weight) {
   const char* op = "aten.interpolate_taps";
   const DeviceGuard guard(out.device());
-  const I64 d = m.dim;
-  const Tensor idx = contiguous_on(on_device(index, out.device()));
-  const I64 rows_in = self.sizes()[d];
-  if (const auto bad = find_bad(op, idx, 0, rows_in))
-    WICK_CHECK(false, IndexError, op, ": index ", bad->second, " is out of bounds for dimension ", d, " with size ",
-               rows_in);
+  const I64 rows_in = self.sizes()[m.dim];
+  const Tensor idx = checked_taps(op, out, index, m.dim, rows_in);
   if (out.numel() == 0) return;
-  const Tensor src = contiguous_on(on_device(self, out.device()));
-  I64 outer = 1;
-  for (I64 k = 0; k < d; ++k) outer *= out.sizes()[k];
-  I64 inner = 1;
-  for (I64 k = d + 1; k < out.dim(); ++k) inner *= out.sizes()[k];
+  Tensor src;
+  Tensor w;
+  InterpolateTapsArgs a = taps_args(out, m.dim, self, idx, weight, rows_in, src, w);
   if (!weight) {
     // index_select's kernel moves elements of up to 8 bytes: complex128 is refused.
     if (itemsize(self.dtype()) > 8) throw_not_implemented_for("upsample_cuda", self.dtype());
-    IndexSelectArgs a;
-    a.src = src.data_ptr();
-    a.out = out.data_ptr();
-    a.idx = static_cast<const I64*>(idx.data_ptr());
-    a.elem_size = static_cast<int>(itemsize(self.dtype()));
-    a.outer = outer;
-    a.inner = inner;
-    a.count = idx.sizes()[1];
-    a.size = rows_in;
-    launch_index_select(a, current_stream());
-    check_launch(op);
-    return;
+    IndexSelectArgs copy;
+    copy.src = a.in;
+    copy.out = a.out;
+    copy.idx = a.index;
+    copy.elem_size = static_cast<int>(itemsize(self.dtype()));
+    copy.outer = a.outer;
+    copy.inner = a.inner;
+    copy.count = a.n;
+    copy.size = rows_in;
+    launch_index_select(copy, current_stream());
+  } else {
+    a.type = nn_type(self.dtype(), "upsample_cuda");
+    launch_interpolate_taps(a, current_stream());
   }
-  const Tensor w = contiguous_on(on_device(*weight, out.device()));
-  InterpolateTapsArgs a;
-  a.type = nn_type(self.dtype(), "upsample_cuda");
-  a.in = src.data_ptr();
-  a.out = out.data_ptr();
-  a.index = static_cast<const I64*>(idx.data_ptr());
-  a.weight = w.data_ptr();
-  a.outer = outer;
-  a.n = idx.sizes()[1];
-  a.rows_in = rows_in;
-  a.inner = inner;
-  a.taps = idx.sizes()[0];
-  launch_interpolate_taps(a, current_stream());
   check_launch(op);
 }
 
@@ -190,28 +207,13 @@ void interpolate_taps_backward(const DimMeta& m, const Tensor& out, const Tensor
                                const Tensor& index, const std::optional<Tensor>& weight, I64 input_size) {
   const char* op = "aten.interpolate_taps_backward";
   const DeviceGuard guard(out.device());
-  const I64 d = m.dim;
-  const Tensor idx = contiguous_on(on_device(index, out.device()));
-  if (const auto bad = find_bad(op, idx, 0, input_size))
-    WICK_CHECK(false, IndexError, op, ": index ", bad->second, " is out of bounds for dimension ", d, " with size ",
-               input_size);
+  const Tensor idx = checked_taps(op, out, index, m.dim, input_size);
   if (out.numel() == 0) return;
   Tensor(out).zero_();
-  const Tensor g = contiguous_on(on_device(grad_output, out.device()));
-  const Tensor w = weight ? contiguous_on(on_device(*weight, out.device())) : Tensor();
-  InterpolateTapsArgs a;
+  Tensor g;
+  Tensor w;
+  InterpolateTapsArgs a = taps_args(out, m.dim, grad_output, idx, weight, input_size, g, w);
   a.type = nn_type(out.dtype(), "upsample_backward_cuda");
-  a.in = g.data_ptr();
-  a.out = out.data_ptr();
-  a.index = static_cast<const I64*>(idx.data_ptr());
-  a.weight = w.defined() ? w.data_ptr() : nullptr;
-  a.outer = 1;
-  for (I64 k = 0; k < d; ++k) a.outer *= out.sizes()[k];
-  a.inner = 1;
-  for (I64 k = d + 1; k < out.dim(); ++k) a.inner *= out.sizes()[k];
-  a.n = idx.sizes()[1];
-  a.rows_in = input_size;
-  a.taps = idx.sizes()[0];
   launch_interpolate_taps_backward(a, current_stream());
   check_launch(op);
 }

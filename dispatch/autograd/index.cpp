@@ -187,18 +187,9 @@ Tensor interpolate_taps_ag(DispatchKeySet ks, T self, I64 dim, T index, const st
     if (weight && node->should_compute_output(1)) node->f.self = SavedVariable(self, false);
     set_history(out, node);
   }
-  if (any_tangent(self, weight)) {
-    ExcludeDispatchKeyGuard below(DispatchKey::kAutograd);
-    Tensor tangent;
-    const Tensor ts = fw_grad_of(self);
-    const Tensor tw = fw_grad_of(weight);
-    if (ts.defined()) tangent = aten::interpolate_taps(ts, dim, index, weight);
-    if (tw.defined()) {
-      const Tensor part = aten::interpolate_taps(self, dim, index, tw);
-      tangent = tangent.defined() ? wick::add(tangent, part) : part;
-    }
-    set_tangent(out, tangent);
-  }
+  binary_tangent(
+      out, self, weight ? *weight : Tensor(), [&](T ts) { return aten::interpolate_taps(ts, dim, index, weight); },
+      [&](T tw) { return aten::interpolate_taps(self, dim, index, tw); });
   return out;
 }
 
@@ -240,18 +231,10 @@ Tensor interpolate_taps_backward_ag(DispatchKeySet ks, T grad_output, I64 dim, T
     if (weight && node->should_compute_output(1)) node->f.grad_output = SavedVariable(grad_output, false);
     set_history(out, node);
   }
-  if (any_tangent(grad_output, weight)) {
-    ExcludeDispatchKeyGuard below(DispatchKey::kAutograd);
-    Tensor tangent;
-    const Tensor tg = fw_grad_of(grad_output);
-    const Tensor tw = fw_grad_of(weight);
-    if (tg.defined()) tangent = aten::interpolate_taps_backward(tg, dim, index, weight, input_size);
-    if (tw.defined()) {
-      const Tensor part = aten::interpolate_taps_backward(grad_output, dim, index, tw, input_size);
-      tangent = tangent.defined() ? wick::add(tangent, part) : part;
-    }
-    set_tangent(out, tangent);
-  }
+  binary_tangent(
+      out, grad_output, weight ? *weight : Tensor(),
+      [&](T tg) { return aten::interpolate_taps_backward(tg, dim, index, weight, input_size); },
+      [&](T tw) { return aten::interpolate_taps_backward(grad_output, dim, index, tw, input_size); });
   return out;
 }
 
