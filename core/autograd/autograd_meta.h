@@ -48,6 +48,10 @@ struct AutogradMeta {
 [[nodiscard]] Tensor fw_grad_of(const Tensor& t);
 /// Attaches `tangent` to `t` at the current level (expanded to t's shape).
 void set_fw_grad(const Tensor& t, const Tensor& tangent);
+/// set_fw_grad for the result of an in-place op on `self`: a view's base gets
+/// the tangent in the view's elements too (Note [Tangents of views written
+/// in place], core/autograd/tensor_autograd.cpp).
+void set_inplace_fw_grad(const Tensor& self, const Tensor& tangent);
 /// Refreshes the Autograd key from requires_grad and the tangent.
 void sync_autograd_key(TensorImpl& impl) noexcept;
 

@@ -84,6 +84,8 @@ tensor_list AsStridedBackward::apply(tensor_list&& grads) {
   return {base_grad};
 }
 
+void refresh_view_grad_fn(const Tensor& view, AutogradMeta& m);
+
 // An in-place op on a view, seen from the base (Note [Views and in-place]).
 class CopySlices final : public Node {
  public:
@@ -101,6 +103,15 @@ class CopySlices final : public Node {
     Tensor result = zeros_strided(view_.base_sizes_, view_.base_strides_, g.dtype(), g.device());
     result.copy_(g);
     Tensor slice = make_view(result, view_.sizes_, view_.strides_, view_.offset_ - view_.base_offset_);
+    // Recording (a double backward): the slice is a tracked view of result,
+    // so that the writes below reach result's graph (a gradient through
+    // them is 0 where fn's input was overwritten), not only its storage.
+    if (GradMode::is_enabled() && g.requires_grad()) {
+      AutogradMeta& m = slice.impl()->ensure_autograd_meta();
+      set_view_of(slice, result);
+      refresh_view_grad_fn(slice, m);
+      if (m.grad_fn) slice.impl()->set_autograd_key(true);
+    }
     tensor_list r = fn_->apply({slice.clone()});
     if (r.at(0).defined()) {
       slice.copy_(r[0]);
@@ -248,6 +259,37 @@ void check_inplace(const Tensor& self, const char* op) {
   }
   WICK_CHECK(!(m->requires_grad && !m->grad_fn), RuntimeError, op,
              ": a leaf Variable that requires grad is being used in an in-place operation.");
+}
+
+// Note [Tangents of views written in place]
+// A view's tangent is a view of its base's: an in-place write into a view
+// (y = x.clone(); y[0] = z) changes the base's tangent in the view's
+// elements, as CopySlices changes the base's gradient. The base's tangent is
+// rebuilt in the base's geometry (it may be shared with another tensor, so
+// it is never written into), the view's elements take the new tangent (zeros
+// for an undefined one), and the view's tangent becomes that region.
+void set_inplace_fw_grad(const Tensor& self, const Tensor& tangent) {
+  const AutogradMeta* m = meta_of(self);
+  if (m == nullptr || !m->is_view || m->base.dtype() != self.dtype() || !is_differentiable_type(self.dtype())) {
+    set_fw_grad(self, tangent);
+    return;
+  }
+  const Tensor base = m->base;
+  const Tensor old = fw_grad_of(base);
+  if (!old.defined() && !tangent.defined()) {
+    set_fw_grad(self, tangent);
+    return;
+  }
+  Tensor rebuilt = zeros_strided(base.sizes(), base.strides(), base.dtype(), base.device());
+  if (old.defined()) rebuilt.copy_(old);
+  Tensor region = make_view(rebuilt, self.sizes(), self.strides(), self.storage_offset() - base.storage_offset());
+  if (tangent.defined()) {
+    region.copy_(tangent);
+  } else {
+    region.fill_(0);
+  }
+  set_fw_grad(base, rebuilt);
+  set_fw_grad(self, region);
 }
 
 void rebase_history(const Tensor& self, const std::shared_ptr<Node>& fn, std::optional<std::uint32_t> output_nr) {

@@ -249,6 +249,32 @@ struct DiagonalD {
   }
 };
 
+// Tensor.unfold's windows overlap when step < size, so its adjoint adds
+// (index_add, itself differentiable) each window's gradient into the
+// input's elements it covers, instead of embedding it.
+struct UnfoldD {
+  static constexpr const char* kName = "UnfoldBackward0";
+  struct State {
+    DimVector sizes;
+    std::int64_t dim, size, step;
+  };
+  static State save(T self, std::int64_t dimension, std::int64_t size, std::int64_t step) {
+    return {DimVector(self.sizes()), wrap_dim(dimension, std::max<std::int64_t>(self.dim(), 1)), size, step};
+  }
+  static Tensor backward(T g, const State& s) {
+    if (s.sizes.empty()) return g.sum();  // a 0-dim input: one window of its one element, or none
+    const std::int64_t d = s.dim;
+    const std::int64_t windows = g.sizes()[d];
+    const Tensor starts = arange(0, windows, 1, ScalarType::kInt64, g.device()).mul(s.step).unsqueeze(1);
+    const Tensor index = starts.add(arange(0, s.size, 1, ScalarType::kInt64, g.device()).unsqueeze(0)).flatten();
+    const Tensor rows = g.movedim({g.dim() - 1}, {d + 1}).flatten(d, d + 1);
+    return zeros(s.sizes, g.dtype(), g.device()).index_add(d, index, rows);
+  }
+  static Tensor forward(T t, std::int64_t dimension, std::int64_t size, std::int64_t step) {
+    return t.unfold(dimension, size, step);
+  }
+};
+
 Tensor view_ag(DispatchKeySet ks, T self, IntArrayRef size) {
   static const auto op = op_handle<Tensor(T, IntArrayRef)>("torch.Tensor.view");
   return view_autograd<ViewD>(op, ks, self, size);
@@ -310,6 +336,10 @@ Tensor slice_ag(DispatchKeySet ks, T self, std::int64_t dim, std::optional<std::
   static const auto op = op_handle<Tensor(T, std::int64_t, std::optional<std::int64_t>, std::optional<std::int64_t>,
                                           std::int64_t)>("aten.slice");
   return view_autograd<SliceD>(op, ks, self, dim, start, end, step);
+}
+Tensor unfold_ag(DispatchKeySet ks, T self, std::int64_t dimension, std::int64_t size, std::int64_t step) {
+  static const auto op = op_handle<Tensor(T, std::int64_t, std::int64_t, std::int64_t)>("torch.Tensor.unfold");
+  return view_autograd<UnfoldD>(op, ks, self, dimension, size, step);
 }
 Tensor select_ag(DispatchKeySet ks, T self, std::int64_t dim, std::int64_t index) {
   static const auto op = op_handle<Tensor(T, std::int64_t, std::int64_t)>("torch.select");
@@ -393,7 +423,7 @@ Tensor copy_ag(DispatchKeySet ks, T self, T src, bool non_blocking) {
   if (node) rebase_history(self, node);
   if (fw) {
     ExcludeDispatchKeyGuard below(DispatchKey::kAutograd);
-    set_tangent(self, tsrc.defined() ? tsrc.to(self.dtype()) : wick::mul(self, scalar(0.0)));
+    set_inplace_fw_grad(self, tsrc.defined() ? tsrc.to(self.dtype()) : wick::mul(self, scalar(0.0)));
   }
   return out;
 }
@@ -414,7 +444,10 @@ Tensor fill_ag(DispatchKeySet ks, T self, const Scalar& value) {
   const bool fw = any_tangent(self);
   Tensor out = call_below(op, ks, self, value);
   if (node) rebase_history(self, node);
-  if (fw) set_fw_grad(self, Tensor());
+  if (fw) {
+    ExcludeDispatchKeyGuard below(DispatchKey::kAutograd);
+    set_inplace_fw_grad(self, Tensor());
+  }
   return out;
 }
 
@@ -491,7 +524,7 @@ Tensor inplace_ag_impl(DispatchKeySet ks, T self, T other, const Scalar& alpha, 
       t = fw_add(ts.defined() ? wick::div(ts, other) : Tensor(),
                  to.defined() ? wick::neg(wick::div(wick::mul(to, self), other)) : Tensor());
     }
-    set_tangent(self, t);
+    set_inplace_fw_grad(self, t);
   }
   return out;
 }
@@ -646,6 +679,7 @@ void register_autograd_shape(std::vector<std::unique_ptr<Library>>& out) {
 
   auto tensor = std::make_unique<Library>("torch.Tensor", DispatchKey::kAutograd);
   tensor->impl("view", &view_ag)
+      .impl("unfold", &unfold_ag)
       .impl("expand", &expand_ag)
       .impl("to", &to_ag)
       .impl("to.device", &to_device_ag)

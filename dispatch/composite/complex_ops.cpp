@@ -85,6 +85,12 @@ Tensor resolve_kernel(T self) { return self; }
 bool is_conj_kernel(T /*self*/) { return false; }
 bool is_complex_kernel(T self) { return is_complex(self.dtype()); }
 bool is_floating_point_kernel(T self) { return is_floating(self.dtype()); }
+bool is_signed_kernel(T self) { return self.dtype() != ScalarType::kBool && self.dtype() != ScalarType::kUInt8; }
+// A real tensor is real everywhere (NaN included).
+Tensor isreal_kernel(T self) {
+  if (!is_complex(self.dtype())) return ones(self.sizes(), ScalarType::kBool, self.device());
+  return imag(self).eq(0);
+}
 
 // A complex tensor of the broadcast shape whose parts are `re` and `im`.
 Tensor from_parts(T re, T im, const char* op) {
@@ -149,6 +155,8 @@ void register_complex_kernels(std::vector<std::unique_ptr<Library>>& out) {
       .impl("is_neg", &is_conj_kernel)
       .impl("is_complex", &is_complex_kernel)
       .impl("is_floating_point", &is_floating_point_kernel)
+      .impl("is_signed", &is_signed_kernel)
+      .impl("isreal", &isreal_kernel)
       .impl("complex", &complex_kernel)
       .impl("polar", &polar_kernel)
       .impl("sgn", &sgn_kernel);

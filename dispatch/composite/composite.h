@@ -56,6 +56,8 @@ DimVector inverse_permutation(IntArrayRef perm);
 void register_composite_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_complex_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_fft_kernels(std::vector<std::unique_ptr<Library>>& out);
+void register_factory_kernels(std::vector<std::unique_ptr<Library>>& out);
+void register_statistics_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_sorting_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_index_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_numeric_kernels(std::vector<std::unique_ptr<Library>>& out);

@@ -19,6 +19,7 @@ namespace wick {
 namespace {
 
 using I64 = std::int64_t;
+using T = const Tensor&;
 
 Tensor flatten_kernel(const Tensor& self, I64 start_dim, I64 end_dim) {
   const I64 rank = std::max<I64>(self.dim(), 1);
@@ -665,6 +666,83 @@ Tensor native_channel_shuffle_kernel(const Tensor& self, std::int64_t groups) {
   return channel_shuffle_impl("torch.native_channel_shuffle", self, groups);
 }
 
+// --- the *_scatter functions, sum_to_size, Tensor.unfold -------------------------------------
+
+// A copy of self whose `view` of it is src (converted to self's dtype): the
+// clone and the in-place copy into its view are recorded as any others, so
+// both self and src get gradients.
+template <class View>
+Tensor scatter_into_view(T self, T src, View view) {
+  Tensor out = self.clone();
+  Tensor part = view(out);
+  WICK_CHECK(src.sizes() == part.sizes(), RuntimeError,
+             "expected src to have a size equal to the slice of self. src size = ", format_shape(src.sizes()),
+             ", slice size = ", format_shape(part.sizes()));
+  part.copy_(src);
+  return out;
+}
+
+Tensor select_scatter_kernel(T self, T src, I64 dim, I64 index) {
+  return scatter_into_view(self, src, [&](T t) { return t.select(dim, index); });
+}
+Tensor slice_scatter_kernel(T self, T src, I64 dim, std::optional<I64> start, std::optional<I64> end, I64 step) {
+  return scatter_into_view(self, src, [&](T t) { return aten::slice(t, dim, start, end, step); });
+}
+Tensor diagonal_scatter_kernel(T self, T src, I64 offset, I64 dim1, I64 dim2) {
+  return scatter_into_view(self, src, [&](T t) { return t.diagonal(offset, dim1, dim2); });
+}
+
+// The sum over the leading dims self has beyond `size` and over the dims
+// where size is 1 and self's is not; self when nothing is summed.
+Tensor sum_to_size_kernel(T self, IntArrayRef size) {
+  const I64 rank = self.dim();
+  const auto n = static_cast<I64>(size.size());
+  bool expandable = n <= rank;
+  for (I64 k = 0; expandable && k < n; ++k) {
+    const I64 want = size[static_cast<std::size_t>(k)];
+    const I64 have = self.sizes()[rank - n + k];
+    expandable = want == have || want == 1;
+  }
+  WICK_CHECK(expandable, RuntimeError, "torch.Tensor.sum_to_size: size {", format_shape(size),
+             "} is not expandable to size {", format_shape(self.sizes()), "}.");
+  DimVector summed;
+  for (I64 k = 0; k < rank; ++k) {
+    if (k < rank - n || (size[static_cast<std::size_t>(k - (rank - n))] == 1 && self.sizes()[k] != 1)) {
+      summed.push_back(k);
+    }
+  }
+  if (summed.empty()) return self.dim() == n ? self : self.view(size);
+  return self.sum(IntArrayRef(summed), /*keepdim=*/true).view(size);
+}
+
+// The windows of Tensor.unfold as a view (its gradient is in
+// dispatch/autograd/shape.cpp): dim's size becomes the number of windows,
+// its stride step times the old one, and a last dim of `size` walks one
+// window. A 0-dim tensor is one element along dim 0.
+Tensor unfold_kernel(T self, I64 dimension, I64 size, I64 step) {
+  const char* op = "torch.Tensor.unfold";
+  const I64 rank = self.dim();
+  const I64 d = wrap_dim(dimension, std::max<I64>(rank, 1));
+  const I64 length = rank == 0 ? 1 : self.sizes()[d];
+  const I64 stride = rank == 0 ? 1 : self.strides()[d];
+  WICK_CHECK(size <= length, RuntimeError, op, ": maximum size for tensor at dimension ", d, " is ", length,
+             " but size is ", size);
+  WICK_CHECK(step > 0, RuntimeError, op, ": step is ", step, " but must be > 0");
+  WICK_CHECK(size >= 0, RuntimeError, op, ": size is ", size, " but must be >= 0");
+  DimVector sizes(self.sizes());
+  DimVector strides(self.strides());
+  const I64 windows = (length - size) / step + 1;
+  if (rank > 0) {
+    sizes[static_cast<std::size_t>(d)] = windows;
+    strides[static_cast<std::size_t>(d)] = checked_mul(step, stride, op);
+  }
+  sizes.push_back(size);
+  strides.push_back(stride);
+  return make_view(self, sizes, strides, self.storage_offset());
+}
+
+bool is_same_size_kernel(T self, T other) { return self.sizes() == other.sizes(); }
+
 }  // namespace
 
 void register_composite_shape(std::vector<std::unique_ptr<Library>>& out) {
@@ -708,12 +786,18 @@ void register_composite_shape(std::vector<std::unique_ptr<Library>>& out) {
       .impl("vsplit", &vsplit_kernel)
       .impl("vsplit.array", &vsplit_array_kernel)
       .impl("dsplit", &dsplit_kernel)
-      .impl("dsplit.array", &dsplit_array_kernel);
+      .impl("dsplit.array", &dsplit_array_kernel)
+      .impl("select_scatter", &select_scatter_kernel)
+      .impl("slice_scatter", &slice_scatter_kernel)
+      .impl("diagonal_scatter", &diagonal_scatter_kernel)
+      .impl("is_same_size", &is_same_size_kernel);
   auto tensor = std::make_unique<Library>("torch.Tensor", kComposite);
   tensor->impl("expand_as", &expand_as_kernel)
       .impl("view_as", &view_as_kernel)
       .impl("fill_diagonal_", &fill_diagonal_kernel)
-      .impl("repeat", &repeat_kernel);
+      .impl("repeat", &repeat_kernel)
+      .impl("sum_to_size", &sum_to_size_kernel)
+      .impl("unfold", &unfold_kernel);
   out.push_back(std::move(torch));
   out.push_back(std::move(tensor));
 }

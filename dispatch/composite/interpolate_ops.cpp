@@ -378,11 +378,26 @@ Tensor interpolate_kernel(T input, const Value& size, const Value& scale_factor,
   return x;
 }
 
+// The deprecated spellings: interpolate with PyTorch's defaults for each.
+Tensor upsample_kernel(T input, const Value& size, const Value& scale_factor, std::string_view mode,
+                       std::optional<bool> align_corners) {
+  return interpolate_kernel(input, size, scale_factor, mode, align_corners, std::nullopt, false);
+}
+Tensor upsample_nearest_kernel(T input, const Value& size, const Value& scale_factor) {
+  return interpolate_kernel(input, size, scale_factor, "nearest", std::nullopt, std::nullopt, false);
+}
+Tensor upsample_bilinear_kernel(T input, const Value& size, const Value& scale_factor) {
+  return interpolate_kernel(input, size, scale_factor, "bilinear", true, std::nullopt, false);
+}
+
 }  // namespace
 
 void register_interpolate_kernels(std::vector<std::unique_ptr<Library>>& out) {
   auto functional = std::make_unique<Library>("torch.nn.functional", DispatchKey::kCompositeImplicit);
-  functional->impl("interpolate", &interpolate_kernel);
+  functional->impl("interpolate", &interpolate_kernel)
+      .impl("upsample", &upsample_kernel)
+      .impl("upsample_nearest", &upsample_nearest_kernel)
+      .impl("upsample_bilinear", &upsample_bilinear_kernel);
   out.push_back(std::move(functional));
 }
 

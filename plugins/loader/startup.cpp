@@ -68,6 +68,8 @@ void register_builtins() {
     register_composite_kernels(libs);
     register_complex_kernels(libs);
     register_fft_kernels(libs);
+    register_factory_kernels(libs);
+    register_statistics_kernels(libs);
     register_sorting_kernels(libs);
     register_index_kernels(libs);
     register_numeric_kernels(libs);

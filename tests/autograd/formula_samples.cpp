@@ -313,7 +313,7 @@ void add_linalg_samples(std::map<std::string, std::vector<Sample>>& m) {
   m["torch.linalg.lu"] = {{{t({3, 3})}}, {{t({2, 3, 3})}}};
   m["tensorinv"] = {{{t({4, 4}), i(1)}}, {{t({2, 3, 6})}}};
   m["tensorsolve"] = {{{t({2, 3, 6}), t({2, 3})}}, {{t({6, 2, 3}), t({2, 3}), ints({0})}}};
-  m["vander"] = {{{t({3})}}, {{t({2, 3})}, {{"N", i(4)}}}};
+  m["torch.linalg.vander"] = {{{t({3})}}, {{t({2, 3})}, {{"N", i(4)}}}};  // torch.vander: its own definition's
   m["lu_solve"] = {{{t({3, 2}), t({3, 3}), pivots({3, 2, 3}, {3})}}, {{t({2, 3, 1}), t({3, 3}), pivots({2, 3, 3}, {3})}}};
   m["triangular_solve"] = {{{t({3, 2}), t({3, 3})}},
                            {{t({2, 3, 1}), t({3, 3}), Value(false), Value(true)}},

@@ -83,7 +83,8 @@ const Divergence kDivergences[] = {
     {{"torch.bitwise_not(*out=*", "torch.nonzero(*out=*", "torch.argmax(*out=*", "torch.argmin(*out=*",
       "torch.all(*out=*", "torch.any(*out=*", "torch.softmax(*torch.float64, out=*",
       "torch.log_softmax(*torch.float64, out=*", "torch.linalg.vector_norm(*dtype=*out=*",
-      "torch.linalg.matrix_norm(*dtype=*out=*", "torch.float_power(*out=*", "torch.signbit(*out=*"},
+      "torch.linalg.matrix_norm(*dtype=*out=*", "torch.float_power(*out=*", "torch.signbit(*out=*",
+      "torch.isin(*out=*"},
      "an out= of another dtype than the result's, where the result's dtype is fixed (an index, a bool, an integer "
      "bitwise result, an explicit dtype=): PyTorch refuses it ('Expected out tensor to have dtype long int, but got "
      "float instead', 'all only supports bool tensor for result, got: Float', 'Found dtype Float but expected "
@@ -97,6 +98,11 @@ const Divergence kDivergences[] = {
      "once (a fused multiply-add), but PyTorch's CPU kernel sums the batch statistics in float in its own order and "
      "wick in double, mean then squared deviations: 2.5037e-08 in PyTorch, 3.9938e-08 in wick"},
     {{"2 ** 100"}, "Python's ints are unbounded; wick's are int64 and raise OverflowError"},
+    {{"torch.slice_scatter(*", "*.slice_scatter(*"},
+     "slice_scatter without an explicit step: PyTorch 1.13's Python binding misreads the slice (a slice of one "
+     "element, or 'slice step must be positive', whatever start and end say); wick replaces self[start:end:step] "
+     "along dim, as PyTorch 2 does",
+     "RuntimeError: *"},
     {{"torch.conv_transpose1d(*torch.bfloat16*", "torch.conv_transpose2d(*torch.bfloat16*"},
      "bfloat16 conv_transpose on the CPU: PyTorch 1.13 checks the channels of a plain convolution there and refuses "
      "every call ('Given groups=1, weight of size [3, 2, 1, 3], expected input[2, 3, 1, 5] to have 2 channels'); "

@@ -210,13 +210,14 @@ def catalog_cases():
         for sample in samples:
             args = Tensors(domain_of(op)).expand(sample)
             name = python_name(op.ns, s.name)
+            if "empty" in s.name:  # uninitialised memory: only the geometry is defined
+                cases.append(f"{call_expr(op, args)}.shape")
+                cases.append(f"{call_expr(op, args)}.stride()")
+                continue
             if op.ns == "torch.Tensor" or wick_opgen.is_method_namespace(op.ns):
                 cases.append(f"{seed}{call_expr(op, args)}")
                 continue
             parts = split_args(args)
-            if "empty" in s.name:  # uninitialised memory: only the geometry is defined
-                cases.append(f"{name}({args}).shape")
-                continue
             cases.append(f"{seed}{name}({args})")
             positional = [p for p in parts if not re.match(r"^\w+=", p)]
             if "method" in op.variants and positional:
@@ -250,7 +251,7 @@ def coverage_cases():
         for sample in op.samples or default_samples(op):
             for dtype in COVERAGE_DTYPES:
                 args = Tensors(domain_of(op), dtype).expand(sample)
-                if "empty" not in op.schema.name or wick_opgen.is_method_namespace(op.ns):
+                if "empty" not in op.schema.name:
                     cases.append(call_expr(op, args))
     return list(dict.fromkeys(cases))  # a sample of C[...] tensors only is the same in every dtype
 
@@ -697,6 +698,41 @@ ERRORS = [
 # --- edge values and refusals of single operators ------------------------------------------------
 
 EDGES = [
+    # creation functions, windows, statistics and the scatter views
+    "torch.hann_window(-1)", "torch.hann_window(4, dtype=torch.int64)", "torch.kaiser_window(5, True, 0.)",
+    "torch.bartlett_window(2, False)", "torch.blackman_window(1)", "torch.hamming_window(0)",
+    "torch.logspace(0, 3, -1)", "torch.logspace(0, 2, 3, dtype=torch.bool)", "torch.logspace(0, 1, 3, base=-2)",
+    "torch.range(0, 3, 0)", "torch.range(3, 0)", "torch.range(0, float('inf'))", "torch.range(0, 2, dtype=torch.bool)",
+    "torch.range(3, 0, -1)", "torch.empty_strided((2, 3), (1,))", "torch.empty_strided((2, 2), (-1, 2))",
+    "torch.vander(torch.tensor([[1, 2]]))", "torch.vander(torch.tensor([1, 2]), N=-1)",
+    "torch.vander(torch.tensor([True, False]))", "torch.vander(torch.zeros(0))",
+    "torch.ones(2).new_zeros((2, -1))", "torch.ones(2).new_tensor([[1, 2], [3]])",
+    "torch.ones(2, dtype=torch.bool).new_tensor([2, 0])", "torch.ones(2, dtype=torch.int64).new_full((2,), 2.5)",
+    "torch.cov(torch.ones(2, 2, 2))", "torch.cov(torch.tensor([True]))",
+    "torch.cov(torch.ones(2, 3), fweights=torch.ones(3))",
+    "torch.cov(torch.ones(2, 3), fweights=torch.ones(2, dtype=torch.int64))",
+    "torch.cov(torch.ones(2, 3), fweights=torch.tensor([1, -1, 1]))",
+    "torch.cov(torch.ones(2, 3), aweights=torch.tensor([1, 1, 1]))",
+    "torch.cov(torch.ones(2, 3), aweights=torch.zeros(3))", "torch.cov(torch.tensor([1., 2]), correction=2)",
+    "torch.cov(torch.ones(2, 1))", "torch.cov(torch.ones(2, 0))", "torch.corrcoef(torch.ones(2, 3))",
+    "torch.corrcoef(torch.tensor([1., 2, 3]))", "torch.cov(torch.tensor([[1+2j, 2, 3j], [1, 0, 1j]]))",
+    "torch.corrcoef(torch.tensor([[1+2j, 2, 3j], [1, 0, 1j]]))",
+    "torch.isin(torch.tensor([True]), torch.tensor([True]))", "torch.isin(torch.tensor([1+1j]), torch.tensor([1+1j]))",
+    "torch.isin(torch.tensor([1., float('nan')]), torch.tensor([float('nan')]))", "torch.isin(2.5, torch.tensor([2, 3]))",
+    "torch.isin(torch.tensor([1., 2]), torch.tensor([]))", "torch.renorm(torch.ones(3), 2, 0, 1)",
+    "torch.renorm(torch.ones(2, 3), 0, 0, 1)", "torch.renorm(torch.ones(2, 3), 2, 0, -1)",
+    "torch.renorm(torch.ones(2, 3, dtype=torch.int64), 2, 0, 1)", "torch.renorm(torch.ones(2, 3, dtype=torch.float16), 2, 0, 1)",
+    "torch.renorm(torch.ones(2, 3), float('inf'), 0, 0.5)",
+    "torch.select_scatter(torch.zeros(2, 2), torch.ones(3), 0, 0)",
+    "torch.select_scatter(torch.zeros(2, 2), torch.ones(2, dtype=torch.int64), 0, 5)",
+    "torch.slice_scatter(torch.zeros(4, 2), torch.ones(3, 2), 0, 0, 4, 2)",
+    "torch.diagonal_scatter(torch.zeros(3, 3), torch.ones(3), 1)",
+    "torch.ones(2, 3).sum_to_size(4, 3)", "torch.ones(2, 3).sum_to_size(2, 3, 1)",
+    "torch.ones(2, 3, dtype=torch.int32).sum_to_size(1, 3)", "torch.tensor(5.).unfold(0, 2, 1)",
+    "torch.arange(6.).unfold(0, 7, 1)", "torch.arange(6.).unfold(0, 0, 1)", "torch.arange(6.).unfold(0, 2, 0)",
+    "torch.arange(6.).unfold(2, 2, 1)", "torch.zeros(0).unfold(0, 0, 1)", "torch.zeros(0).unfold(0, 1, 1)",
+    "torch.nn.functional.upsample_bilinear(torch.arange(4.).reshape(1, 1, 4), scale_factor=2)",
+    "torch.isreal(torch.tensor([1., float('nan')]))", "torch.is_signed(torch.tensor([True]))",
     # sinc, logit, xlog1py, entr and ndtr at their edges
     "torch.sinc(torch.tensor([0., -0., 1., 0.5, -2.5, float('inf'), float('nan')]))", "torch.sinc(torch.tensor([0, 3]))",
     "torch.special.sinc(torch.tensor([1e-8, 1e20], dtype=torch.float64))",
@@ -1099,6 +1135,13 @@ def grammar_cases():
     cases += [f"{y}.{m}()" for m in ("dim", "numel", "size", "float", "double", "long", "int", "bool", "tolist", "t",
                                      "clone", "contiguous", "is_contiguous", "abs", "neg", "sum", "max", "flatten")]
     cases += [f"{y}.size({d})" for d in (0, 1, -1)] + [f"{y}.T", f"{x}.mT" if False else f"{y}.T.shape"]
+    # strides, offsets and the matrix transposes
+    cases += [f"{x}.{m}" for m in ("stride()", "stride(1)", "stride(-1)", "storage_offset()", "element_size()",
+                                    "mT", "mH", "mT.stride()", "unfold(2, 2, 1).stride()",
+                                    "unfold(1, 2, 1)[1:].storage_offset()", "stride(3)")]
+    cases += [f"{y}.H", "torch.arange(3).mT", "torch.tensor(2.).mT", "torch.ones(2, 2, 2).H", "torch.arange(3).H",
+              "torch.tensor([[1+1j, 2], [3, 4j]]).mH", "torch.tensor([[1+1j, 2], [3, 4j]]).H",
+              "torch.ones(2, dtype=torch.float16).element_size()"]
     numbers = ["7", "-3", "2.5", "0", "True", "False"]
     for a in numbers:
         for b in numbers:

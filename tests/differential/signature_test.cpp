@@ -41,7 +41,9 @@ const SignatureDivergence kSignatureDivergences[] = {
      "signature dump; wick's follow their Python signatures (op takes a ReduceOp name, group a ProcessGroup or None)"},
     {{"torch.zeros(*", "torch.ones(*", "torch.empty(*", "torch.full(*", "torch.rand(*", "torch.randn(*",
       "torch.randint(*", "torch.randperm(*", "torch.arange(*", "torch.linspace(*", "torch.eye(*", "torch.tensor(*",
-      "torch.*_like(*", "torch.tril_indices(*", "torch.triu_indices(*", "torch.fft.fftfreq(*", "torch.fft.rfftfreq(*"},
+      "torch.*_like(*", "torch.tril_indices(*", "torch.triu_indices(*", "torch.fft.fftfreq(*", "torch.fft.rfftfreq(*",
+      "torch.Tensor.new_*(*", "torch.*_window(*", "torch.empty_strided(*", "torch.logspace(*", "torch.range(*",
+      "torch.scalar_tensor(*"},
      "creation functions take dtype= and device= but not PyTorch's layout=, pin_memory=, names=, generator=, "
      "memory_format= or out= (wick has strided tensors only, no pinned memory, named tensors or generator objects); "
      "`wick eval` takes requires_grad= as PyTorch does"},

@@ -46,7 +46,8 @@ constexpr std::string_view kNumberTypes[] = {"float", "int", "bool", "complex"};
 constexpr std::string_view kTensorBuiltins[] = {
     "item",           "tolist",   "dim",   "ndimension", "numel", "nelement", "size", "is_contiguous",
     "requires_grad_", "backward", "float", "double",     "long",  "int",      "bool",  "half",
-    "bfloat16",       "byte",     "char",  "short",      "cfloat", "cdouble"};
+    "bfloat16",       "byte",     "char",  "short",      "cfloat", "cdouble", "stride", "storage_offset",
+    "element_size"};
 
 Value make_type(std::string name, const TypeInfo* info) {
   return Value(std::shared_ptr<Object>(std::make_shared<PyType>(std::move(name), info)));
@@ -405,6 +406,20 @@ class Evaluator {
       for (std::size_t d = 0; d < dims.size(); ++d) dims[d] = static_cast<std::int64_t>(dims.size() - 1 - d);
       return Value(t.permute(dims));
     }
+    // The matrix transposes: the last two dims swapped (conjugated for mH,
+    // and for H, which is only for matrices), as PyTorch's properties.
+    // A 0-dim tensor is its own transpose.
+    if (attr == "mT" || attr == "mH") {
+      WICK_CHECK(t.dim() >= 2 || t.dim() == 0, RuntimeError, "tensor.", attr, " is only supported on matrices or "
+                 "batches of matrices. Got ", t.dim(), "-D tensor.");
+      const Tensor swapped = t.dim() == 0 ? t : t.transpose(-2, -1);
+      return Value(attr == "mH" ? swapped.conj() : swapped);
+    }
+    if (attr == "H") {
+      WICK_CHECK(t.dim() == 2 || t.dim() == 0, RuntimeError, "tensor.H is only supported on matrices (2-D tensors). "
+                 "Got ", t.dim(), "-D tensor.", t.dim() > 2 ? " For batches of matrices, consider using tensor.mH" : "");
+      return Value((t.dim() == 0 ? t : t.transpose(0, 1)).conj());
+    }
     return std::nullopt;
   }
 
@@ -471,6 +486,22 @@ class Evaluator {
                  "element 0 of tensors does not require grad and does not have a grad_fn");
       autograd::backward({t}, gradient ? autograd::tensor_list{*gradient} : autograd::tensor_list{});
       return Value();
+    }
+    if (name == "stride") {  // a tuple of all strides, or one dim's
+      WICK_CHECK(args.size() + kwargs.size() <= 1 && (kwargs.empty() || kwargs[0].first == "dim"), TypeError,
+                 "stride() takes at most one argument: dim");
+      if (args.empty() && kwargs.empty()) {
+        std::vector<Value> strides;
+        for (const std::int64_t s : t.strides()) strides.emplace_back(s);
+        return Value::list(std::move(strides), /*tuple=*/true);
+      }
+      const Value& d = args.empty() ? kwargs[0].second : args[0];
+      WICK_CHECK(d.is_int() && !d.is_bool(), TypeError, "stride(): argument 'dim' must be int, not ", d.type_name());
+      return Value(t.stride(d.to_int()));
+    }
+    if (name == "storage_offset" || name == "element_size") {
+      no_arguments();
+      return Value(name == "storage_offset" ? t.storage_offset() : static_cast<std::int64_t>(itemsize(t.dtype())));
     }
     if (name == "size") {
       WICK_CHECK(args.size() + kwargs.size() <= 1 && (kwargs.empty() || kwargs[0].first == "dim"), TypeError,

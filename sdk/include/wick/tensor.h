@@ -39,6 +39,7 @@
 namespace wick {
 
 class Value;
+class TensorLiteral;  // wick/value.h: the data of tensor() and Tensor::new_tensor()
 struct Stream;
 
 namespace indexing {
