@@ -1,4 +1,4 @@
-// dispatch/autograd/index.cpp - formulas of cat, index_select, interpolate_taps, gather, scatter, scatter_add, masked_fill, flip, tril, triu.
+// dispatch/autograd/index.cpp - formulas of cat, index_select, interpolate_taps, gather, scatter, scatter_add, scatter_reduce, masked_fill, flip, tril, triu.
 /// \file
 /// Backwards are written with differentiable operators, so double backward
 /// works: index_select and gather send the gradient back with scatter_add,
@@ -310,6 +310,118 @@ Tensor scatter_ag(DispatchKeySet ks, T self, I64 dim, T index, T src) {
   return out;
 }
 
+// --- scatter_reduce ----------------------------------------------------------------------------
+
+// Note [scatter_reduce's derivatives]
+// The derivative of each target with respect to self's element there (d_self,
+// self's shape) and to each src entry of index (d_src, index's shape), as
+// PyTorch 1.13's scatter_reduce_backward: 1 for sum; 1 / count for mean;
+// amax and amin share among the entries equal to the result (self counted
+// when equal, even without include_self, as PyTorch counts it); prod is the
+// product of the others, with a single zero among a target's src entries
+// excluded explicitly (several zeros: 0). Without include_self d_self is 0
+// where an entry lands. Both backward (grad * d) and forward mode (tangent
+// * d, summed into the targets) use them.
+struct ReduceDerivatives {
+  Tensor d_self, d_src;
+};
+
+ReduceDerivatives scatter_reduce_derivatives(T self, T src, T index, T out, I64 dim, std::string_view reduce,
+                                             bool include_self) {
+  Tensor used = src;  // src's entries that index reaches
+  for (I64 d = 0; d < index.dim() && d < src.dim(); ++d) used = used.narrow(d, 0, index.sizes()[d]);
+  const ScalarType t = self.dtype();
+  const Tensor zero = wrap_scalar(Scalar(0.0));
+  Tensor ds;
+  Tensor dsrc;
+  if (reduce == "sum") {
+    ds = wick::ones_like(self);
+    dsrc = wick::ones(index.sizes(), t, self.device());
+  } else if (reduce == "mean") {
+    const ScalarType counting = is_complex(t) ? to_real_dtype(t) : t;  // clamp has no complex loop
+    const Tensor unit = wick::ones(self.sizes(), counting, self.device());
+    const Tensor start = include_self ? unit : wick::scatter(unit, dim, index, zero);
+    ds = wick::scatter_add(start, dim, index, wick::ones(index.sizes(), counting, self.device())).clamp_min(1).reciprocal();
+    dsrc = wick::gather(ds, dim, index);
+  } else if (reduce == "amax" || reduce == "amin") {
+    const Tensor self_is = wick::eq(self, out).to(t);
+    const Tensor src_is = wick::eq(used, wick::gather(out, dim, index)).to(t);
+    const Tensor share = wick::scatter_add(self_is, dim, index, src_is);
+    ds = wick::div(self_is, share);
+    dsrc = wick::div(src_is, wick::gather(share, dim, index));
+  } else {  // prod
+    const Tensor self_zero = wick::eq(self, zero);
+    const Tensor masked_self = wick::masked_fill(self, self_zero, wrap_scalar(Scalar(1.0)));
+    const Tensor without_self_zero = wick::scatter_reduce(masked_self, dim, index, src, "prod", include_self);
+    ds = wick::where(self_zero, without_self_zero, wick::div(out, masked_self));
+    const Tensor src_zero = wick::eq(used, zero);
+    const Tensor zeros_there =
+        wick::gather(wick::scatter_add(zero_like(self), dim, index, src_zero.to(t)), dim, index);
+    const Tensor single = wick::logical_and(src_zero, wick::eq(zeros_there, wrap_scalar(Scalar(1))));
+    const Tensor without_src_zero = wick::scatter_reduce(
+        self, dim, index, wick::masked_fill(used, single, wrap_scalar(Scalar(1.0))), "prod", include_self);
+    dsrc = wick::where(single, wick::gather(without_src_zero, dim, index),
+                       wick::div(wick::gather(out, dim, index),
+                                 wick::masked_fill(used, src_zero, wrap_scalar(Scalar(1.0)))));
+  }
+  if (!include_self) ds = wick::scatter(ds, dim, index, zero);
+  return {ds, dsrc};
+}
+
+struct ScatterReduceBackward {
+  static constexpr const char* kName = "ScatterReduceBackward0";
+  SavedVariable self, src, out;
+  Tensor index;
+  I64 dim = 0;
+  std::string reduce;
+  bool include_self = true;
+  tensor_list backward(FormulaNode<ScatterReduceBackward>& n, tensor_list& g) {
+    const Tensor s = n.unpack(src);
+    const ReduceDerivatives d =
+        scatter_reduce_derivatives(n.unpack(self), s, index, n.unpack(out), dim, reduce, include_self);
+    Tensor gs;
+    Tensor gsrc;
+    if (n.should_compute_output(0)) gs = wick::mul(g[0], d.d_self);
+    if (n.should_compute_output(1)) gsrc = pad_to(wick::mul(wick::gather(g[0], dim, index), d.d_src), s.sizes());
+    return {gs, gsrc};
+  }
+  void release() {
+    self.reset();
+    src.reset();
+    out.reset();
+  }
+};
+
+Tensor scatter_reduce_ag(DispatchKeySet ks, T self, I64 dim, T index, T src, std::string_view reduce,
+                         bool include_self) {
+  static const auto op = op_handle<Tensor(T, I64, T, T, std::string_view, bool)>("torch.scatter_reduce");
+  auto node = make_node<ScatterReduceBackward>(self, src);
+  Tensor out = call_below(op, ks, self, dim, index, src, reduce, include_self);
+  if (node) {
+    node->f.self = SavedVariable(self, false);
+    node->f.src = SavedVariable(src, false);
+    node->f.index = index;
+    node->f.dim = dim;
+    node->f.reduce = std::string(reduce);
+    node->f.include_self = include_self;
+    set_history(out, node);
+    node->f.out = SavedVariable(out, true);
+  }
+  if (any_tangent(self, src)) {
+    ExcludeDispatchKeyGuard below(DispatchKey::kAutograd);
+    const ReduceDerivatives d = scatter_reduce_derivatives(self, src, index, out, dim, reduce, include_self);
+    const Tensor ts = fw_grad_of(self);
+    Tensor tsrc = fw_grad_of(src);
+    Tensor t = ts.defined() ? wick::mul(ts, d.d_self) : zero_like(out);
+    if (tsrc.defined()) {
+      for (I64 k = 0; k < index.dim() && k < tsrc.dim(); ++k) tsrc = tsrc.narrow(k, 0, index.sizes()[k]);
+      t = wick::scatter_add(t, dim, index, wick::mul(tsrc, d.d_src));
+    }
+    set_tangent(out, t);
+  }
+  return out;
+}
+
 // --- masked_fill -------------------------------------------------------------------------------
 
 struct MaskedFillBackward {
@@ -410,6 +522,7 @@ void register_autograd_index(std::vector<std::unique_ptr<Library>>& out) {
       .impl("gather", &gather_ag)
       .impl("scatter", &scatter_ag<false>)
       .impl("scatter_add", &scatter_ag<true>)
+      .impl("scatter_reduce", &scatter_reduce_ag)
       .impl("masked_fill", &masked_fill_ag)
       .impl("flip", &self_adjoint_ag<FlipD>)
       .impl("tril", &self_adjoint_ag<TriangleD<true>>)

@@ -6,6 +6,7 @@
 /// in-place methods) call other operators through the dispatcher, so each
 /// backend only implements the primitives.
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <memory>
 #include <numeric>
@@ -438,30 +439,24 @@ std::vector<Tensor> where_cond_kernel(const Tensor& condition) {
   return out;
 }
 
-// scatter(..., reduce=): "add" is scatter_add (a number src, that value at
-// every index); "multiply" multiplies in index order, as PyTorch's CPU, on
-// host copies (a rare mode: a device tensor goes there and back). scatter
-// itself checks the arguments first, with its messages.
-Tensor scatter_reduce_kernel(const Tensor& self, std::int64_t dim, const Tensor& index, const Tensor& src,
-                             std::string_view reduce) {
-  const char* op = "torch.scatter";
-  WICK_CHECK(reduce == "add" || reduce == "multiply", RuntimeError, op,
-             ": reduce argument must be either add or multiply.");
-  const Tensor checked = scatter(self, dim, index, src);
-  const bool value = src.impl()->is_wrapped_number();
-  if (reduce == "add") {
-    return scatter_add(self, dim, index, value ? full(index.sizes(), src.item(), self.dtype(), self.device()) : src);
-  }
-  if (self.device().is_meta()) return checked;
+// Note [Scatter reductions on the host]
+// scatter's multiply and scatter_reduce's prod, amax and amin combine each
+// entry of src (or one number) into its target in index order, as PyTorch's
+// CPU loops: on host copies (a device tensor goes there and back), each
+// element of `out` updated by `combine(old, entry)`.
+template <std::uint32_t kSet, class Combine>
+Tensor scatter_on_host(const Tensor& base, std::int64_t dim, const Tensor& index, const Tensor& src,
+                       const char* kernel, Combine combine) {
   const Device cpu(DeviceType::kCPU);
+  const bool value = src.impl()->is_wrapped_number();
   // A 0-dim tensor is one element of a 1-D one here, as scatter treats it.
   const auto at_least_1d = [](const Tensor& t) { return t.dim() == 0 ? reshape(t, {1}) : t; };
-  const Tensor result = self.to(cpu).contiguous().clone();
+  const Tensor result = base.to(cpu).contiguous().clone();
   const Tensor out = at_least_1d(result);
   const Tensor ix = at_least_1d(index.to(cpu).to(ScalarType::kInt64).contiguous());
-  const Tensor s = value ? src : at_least_1d(src.to(cpu).to(self.dtype()));
+  const Tensor s = value ? src : at_least_1d(src.to(cpu).to(base.dtype()));
   const std::int64_t d = wrap_dim(dim, out.dim());
-  visit_dtype<dtypes::kAllAndComplex>(self.dtype(), "scatter_cpu", [&](auto tag) {
+  visit_dtype<kSet>(base.dtype(), kernel, [&](auto tag) {
     using V = decltype(tag);
     V* o = out.data_ptr<V>();
     const std::int64_t* ip = ix.data_ptr<std::int64_t>();
@@ -476,8 +471,7 @@ Tensor scatter_reduce_kernel(const Tensor& self, std::int64_t dim, const Tensor&
         target += (q == d ? ip[e] + (ip[e] < 0 ? out.size(q) : 0) : at) * out.stride(q);
         if (!value) from += at * s.stride(q);
       }
-      const V factor = value ? constant : s.data_ptr<V>()[from];
-      o[target] = static_cast<V>(o[target] * factor);
+      o[target] = combine(o[target], value ? constant : s.data_ptr<V>()[from]);
       for (std::int64_t q = k - 1; q >= 0; --q) {  // the next coordinates in row-major order
         auto& x = c[static_cast<std::size_t>(q)];
         if (++x < ix.size(q)) break;
@@ -485,7 +479,82 @@ Tensor scatter_reduce_kernel(const Tensor& self, std::int64_t dim, const Tensor&
       }
     }
   });
-  return self.device().is_cpu() ? result : result.to(self.device());
+  return base.device().is_cpu() ? result : result.to(base.device());
+}
+
+// scatter(..., reduce=): "add" is scatter_add (a number src, that value at
+// every index); "multiply" multiplies in index order (Note [Scatter
+// reductions on the host]). scatter itself checks the arguments first, with
+// its messages.
+Tensor scatter_reduce_kernel(const Tensor& self, std::int64_t dim, const Tensor& index, const Tensor& src,
+                             std::string_view reduce) {
+  const char* op = "torch.scatter";
+  WICK_CHECK(reduce == "add" || reduce == "multiply", RuntimeError, op,
+             ": reduce argument must be either add or multiply.");
+  const Tensor checked = scatter(self, dim, index, src);
+  const bool value = src.impl()->is_wrapped_number();
+  if (reduce == "add") {
+    return scatter_add(self, dim, index, value ? full(index.sizes(), src.item(), self.dtype(), self.device()) : src);
+  }
+  if (self.device().is_meta()) return checked;
+  return scatter_on_host<dtypes::kAllAndComplex>(self, dim, index, src, "scatter_cpu",
+                                                 [](auto a, auto b) { return static_cast<decltype(a)>(a * b); });
+}
+
+// scatter_reduce (PyTorch 1.13's scatter_reduce.two): sum and mean from
+// scatter_add (mean divides by the count of entries, self counting one with
+// include_self; integers floor), prod, amax and amin on the host (a NaN
+// entry wins amax and amin, as in PyTorch). Without include_self the
+// targets start from the reduction's identity. Its formula is in
+// dispatch/autograd/index.cpp.
+Tensor scatter_reduce_two_kernel(const Tensor& self, std::int64_t dim, const Tensor& index, const Tensor& src,
+                                 std::string_view reduce, bool include_self) {
+  WICK_CHECK(reduce == "sum" || reduce == "prod" || reduce == "mean" || reduce == "amax" || reduce == "amin",
+             RuntimeError, "torch.scatter_reduce: reduce argument must be either sum, prod, mean, amax or amin.");
+  const Tensor checked = scatter(self, dim, index, src);
+  if (self.device().is_meta()) return checked;
+  const ScalarType t = self.dtype();
+  const bool extreme = reduce == "amax" || reduce == "amin";
+  WICK_CHECK(!(extreme && is_complex(t)), RuntimeError, "torch.scatter_reduce: \"scatter_gather_tensor_cpu_reduce_",
+             reduce, "\" not implemented for '", type_title(t), "'");
+  const double inf = std::numeric_limits<double>::infinity();
+  const Scalar identity = reduce == "prod"   ? Scalar(1)
+                          : reduce == "amax" ? (is_floating(t) ? Scalar(-inf) : Scalar(std::int64_t{0}))
+                          : reduce == "amin" ? (is_floating(t) ? Scalar(inf) : Scalar(std::int64_t{0}))
+                                             : Scalar(0);
+  // The targets' starting value (a number: scatter's value overload).
+  Tensor base = include_self ? self : scatter(self, dim, index, wrap_scalar(identity));
+  if (extreme && !include_self && !is_floating(t)) {  // integers: the dtype's lowest or highest value
+    visit_dtype<dtypes::kAll>(t, "scatter_reduce", [&](auto tag) {
+      using V = decltype(tag);
+      const V bound = reduce == "amax" ? std::numeric_limits<V>::lowest() : std::numeric_limits<V>::max();
+      base = scatter(self, dim, index, wrap_scalar(Scalar(bound)));
+    });
+  }
+  if (reduce == "sum" || reduce == "mean") {
+    const Tensor total = scatter_add(base, dim, index, src);
+    if (reduce == "sum") return total;
+    WICK_CHECK(t != ScalarType::kBool, RuntimeError,
+               "torch.scatter_reduce: \"scatter_gather_tensor_cpu_reduce_mean\" not implemented for 'Bool'");
+    // Counted in the real dtype of a complex self.
+    const ScalarType counting = is_complex(t) ? to_real_dtype(t) : t;
+    const Tensor unit = ones(self.sizes(), counting, self.device());
+    const Tensor start = include_self ? unit : scatter(unit, dim, index, wrap_scalar(Scalar(0)));
+    const Tensor count = scatter_add(start, dim, index, ones(index.sizes(), counting, self.device())).clamp_min(1);
+    return is_floating(t) || is_complex(t) ? total.div(count) : total.div(count, "floor");
+  }
+  if (reduce == "prod") {
+    return scatter_on_host<dtypes::kAllAndComplex>(base, dim, index, src, "scatter_reduce",
+                                                   [](auto a, auto b) { return static_cast<decltype(a)>(a * b); });
+  }
+  const bool largest = reduce == "amax";
+  return scatter_on_host<dtypes::kAll>(base, dim, index, src, "scatter_reduce", [largest](auto a, auto b) {
+    using V = decltype(a);
+    const double x = static_cast<double>(a);
+    const double y = static_cast<double>(b);
+    if (std::isnan(y) || std::isnan(x)) return std::isnan(y) ? b : a;
+    return static_cast<V>(largest ? (y > x ? b : a) : (y < x ? b : a));
+  });
 }
 
 // clamp with tensor bounds is minimum(maximum(self, min), max): the bounds
@@ -547,6 +616,7 @@ void register_composite_kernels(std::vector<std::unique_ptr<Library>>& out) {
       .impl("clamp.Tensor", &clamp_tensor_kernel)
       .impl("nonzero", &nonzero_kernel)
       .impl("scatter.reduce", &scatter_reduce_kernel)
+      .impl("scatter_reduce", &scatter_reduce_two_kernel)
       .impl("where.cond", &where_cond_kernel)
       .impl("result_type", &result_type_kernel)
       .impl("transpose", &transpose_kernel)

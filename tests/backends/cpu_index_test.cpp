@@ -6,7 +6,9 @@
 /// calls with None entries, gradients and the meta device.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "tests/autograd/test_util.h"
@@ -115,6 +117,85 @@ TEST_F(CpuIndex, IndexRunsOnMetaTensorsWithPositions) {
   const Tensor r = aten::index(x, Indices{std::nullopt, ivec({2, 0}).to(x.device())});
   EXPECT_TRUE(r.device().is_meta());
   EXPECT_EQ(shape(r), (Shape{2, 2, 4}));
+}
+
+}  // namespace
+}  // namespace wick
+
+namespace wick {
+namespace {
+
+// scatter_reduce against PyTorch 1.13: values and both gradients (backward
+// with grad_output 1..6) for every reduction, with and without self.
+TEST_F(CpuIndex, ScatterReduceMatchesPyTorchValuesAndGradients) {
+  const Tensor x = tensor(Value(Doubles{1, 2, 3, 4, 5, 6}), ScalarType::kFloat64).reshape({2, 3});
+  const Tensor index = ivec({0, 1, 0, 1, 1, 0}).reshape({2, 3});
+  const Tensor src = tensor(Value(Doubles{10, -20, 0, 10, 50, -60}), ScalarType::kFloat64).reshape({2, 3});
+  const Tensor weights = arange(1, 7, 1, ScalarType::kFloat64).reshape({2, 3});
+  struct Want {
+    const char* reduce;
+    bool include_self;
+    Doubles out, grad_self, grad_src;
+  };
+  const Want wants[] = {
+      {"sum", true, {11, 2, -57, 14, 35, 6}, {1, 2, 3, 4, 5, 6}, {1, 5, 3, 4, 5, 3}},
+      {"sum", false, {10, 2, -60, 10, 30, 6}, {0, 2, 0, 0, 0, 6}, {1, 5, 3, 4, 5, 3}},
+      {"prod", true, {10, 2, -0.0, 40, -5000, 6}, {10, 2, -0.0, 40, -5000, 6}, {1, 1250, -540, 16, -500, 0}},
+      {"prod", false, {10, 2, -0.0, 10, -1000, 6}, {0, 2, 0, 0, 0, 6}, {1, 250, -180, 4, -100, 0}},
+      {"mean", true, {5.5, 2, -19, 7, 35.0 / 3, 6}, {0.5, 2, 1, 2, 5.0 / 3, 6}, {0.5, 5.0 / 3, 1, 2, 5.0 / 3, 1}},
+      {"mean", false, {10, 2, -30, 10, 15, 6}, {0, 2, 0, 0, 0, 6}, {1, 2.5, 1.5, 4, 2.5, 1.5}},
+      {"amax", true, {10, 2, 3, 10, 50, 6}, {0, 2, 3, 0, 0, 6}, {1, 0, 0, 4, 5, 0}},
+      {"amax", false, {10, 2, 0, 10, 50, 6}, {0, 2, 0, 0, 0, 6}, {1, 0, 3, 4, 5, 0}},
+      {"amin", true, {1, 2, -60, 4, -20, 6}, {1, 2, 0, 4, 0, 6}, {0, 5, 0, 0, 0, 3}},
+      {"amin", false, {10, 2, -60, 10, -20, 6}, {0, 2, 0, 0, 0, 6}, {1, 5, 0, 4, 0, 3}},
+  };
+  for (const Want& w : wants) {
+    SCOPED_TRACE(std::string(w.reduce) + (w.include_self ? " with self" : " without self"));
+    const Tensor a = x.clone().requires_grad_();
+    const Tensor b = src.clone().requires_grad_();
+    const Tensor r = scatter_reduce(a, 0, index, b, w.reduce, w.include_self);
+    EXPECT_EQ(values(r), w.out);
+    r.backward(weights);
+    const auto near = [](const Tensor& got, const Doubles& want) {
+      const Doubles v = values(got);
+      ASSERT_EQ(v.size(), want.size());
+      for (std::size_t k = 0; k < v.size(); ++k) EXPECT_NEAR(v[k], want[k], 1e-12) << "element " << k;
+    };
+    near(a.grad(), w.grad_self);
+    near(b.grad(), w.grad_src);
+    // The in-place and method forms compute the same.
+    Tensor c = x.clone();
+    c.scatter_reduce_(0, index, src, w.reduce, w.include_self);
+    EXPECT_EQ(values(c), w.out);
+  }
+  // Ties share amax's gradient; a NaN entry wins.
+  const Tensor one = tensor(Value(Doubles{1}), ScalarType::kFloat64).requires_grad_();
+  const Tensor ties = tensor(Value(Doubles{1, 1}), ScalarType::kFloat64).requires_grad_();
+  scatter_reduce(one, 0, ivec({0, 0}), ties, "amax").backward();
+  EXPECT_NEAR(values(one.grad())[0], 1.0 / 3, 1e-15);
+  EXPECT_NEAR(values(ties.grad())[1], 1.0 / 3, 1e-15);
+  EXPECT_TRUE(std::isnan(values(scatter_reduce(ones({1}), 0, ivec({0}), full({1}, NAN), "amin"))[0]));
+  // Integers: mean floors, amax without self starts from the dtype's lowest value.
+  const Tensor xi = ivec({1, 2, 3, 4, 5, 6}).reshape({2, 3});
+  const Tensor si = ivec({10, -20, 30, 40, 50, -61}).reshape({2, 3});
+  EXPECT_EQ(values(scatter_reduce(xi, 0, index, si, "mean", false)), (Doubles{10, 2, -16, 40, 15, 6}));
+  EXPECT_EQ(values(scatter_reduce(xi, 0, index, si, "amax", false)), (Doubles{10, 2, 30, 40, 50, 6}));
+  WICK_EXPECT_THROW_MSG(scatter_reduce(x, 0, index, src, "max"), RuntimeError,
+                        "reduce argument must be either sum, prod, mean, amax or amin.");
+  WICK_EXPECT_THROW_MSG(scatter_reduce(x, 0, index.add(5), src, "sum"), RuntimeError,
+                        "index 5 is out of bounds for dimension 0 with size 2");
+  // Gradients of gradients, and forward mode, by finite differences.
+  const autograd::GradcheckOptions forward{.check_forward_ad = true};
+  for (const char* reduce : {"sum", "prod", "mean", "amax", "amin"}) {
+    for (const bool with_self : {true, false}) {
+      const auto fn = [&](const autograd::tensor_list& in) {
+        return scatter_reduce(in[0], 1, ivec({0, 0, 2, 1, 1, 1}).reshape({2, 3}), in[1], reduce, with_self);
+      };
+      const autograd::tensor_list in = {x.clone().requires_grad_(), src.add(0.5).requires_grad_()};
+      EXPECT_TRUE(autograd::gradcheck(autograd::GradcheckFn1(fn), in, forward)) << reduce;
+      EXPECT_TRUE(autograd::gradgradcheck(autograd::GradcheckFn1(fn), in)) << reduce;
+    }
+  }
 }
 
 }  // namespace
