@@ -275,6 +275,45 @@ struct UnfoldD {
   }
 };
 
+// Each element's position in its storage: offset + sum of index * stride,
+// an int64 tensor of `sizes`.
+Tensor storage_positions(IntArrayRef sizes, IntArrayRef strides, std::int64_t offset, Device device) {
+  Tensor pos = wick::full({}, offset, ScalarType::kInt64, device);
+  for (std::size_t d = 0; d < sizes.size(); ++d) {
+    pos = pos.unsqueeze(-1).add(arange(0, sizes[d], 1, ScalarType::kInt64, device).mul(strides[d]));
+  }
+  return pos;
+}
+
+// as_strided reads storage positions, not self's elements: its adjoint adds
+// the gradient into a storage-sized buffer at the positions read, and gives
+// each element of self its position's sum, shared among the elements of
+// self at one position (an expanded self), as PyTorch's as_strided_backward;
+// a position outside self's elements gets nothing. Forward mode places the
+// tangent at self's positions and reads the view's. Both with index_add,
+// index_put and take, so they differentiate again.
+struct AsStridedD {
+  static constexpr const char* kName = "AsStridedBackward0";
+  struct State {
+    DimVector in_sizes, in_strides, sizes, strides;
+    std::int64_t in_offset, offset, extent;
+  };
+  static std::int64_t extent_of(T self) {
+    return static_cast<std::int64_t>(self.storage()->nbytes() / itemsize(self.dtype()));
+  }
+  static State save(T self, IntArrayRef size, IntArrayRef stride, std::optional<std::int64_t> storage_offset) {
+    return {DimVector(self.sizes()), DimVector(self.strides()), DimVector(size), DimVector(stride),
+            self.storage_offset(), storage_offset.value_or(self.storage_offset()), extent_of(self)};
+  }
+  static Tensor backward(T g, const State& s) {
+    const Tensor in = storage_positions(s.in_sizes, s.in_strides, s.in_offset, g.device()).flatten();
+    const Tensor out = storage_positions(s.sizes, s.strides, s.offset, g.device()).flatten();
+    const Tensor buffer = zeros({s.extent}, g.dtype(), g.device()).index_add(0, out, g.flatten());
+    const Tensor shared = zeros({s.extent}, g.dtype(), g.device()).index_add(0, in, ones(in.sizes(), g.dtype(), g.device()));
+    return buffer.take(in).div(shared.take(in)).reshape(s.in_sizes);
+  }
+};
+
 Tensor view_ag(DispatchKeySet ks, T self, IntArrayRef size) {
   static const auto op = op_handle<Tensor(T, IntArrayRef)>("torch.Tensor.view");
   return view_autograd<ViewD>(op, ks, self, size);
@@ -336,6 +375,33 @@ Tensor slice_ag(DispatchKeySet ks, T self, std::int64_t dim, std::optional<std::
   static const auto op = op_handle<Tensor(T, std::int64_t, std::optional<std::int64_t>, std::optional<std::int64_t>,
                                           std::int64_t)>("aten.slice");
   return view_autograd<SliceD>(op, ks, self, dim, start, end, step);
+}
+template <bool kMethod>  // torch.Tensor.as_strided, or the function
+Tensor as_strided_ag(DispatchKeySet ks, T self, IntArrayRef size, IntArrayRef stride,
+                     std::optional<std::int64_t> storage_offset) {
+  static const auto op = op_handle<Tensor(T, IntArrayRef, IntArrayRef, std::optional<std::int64_t>)>(
+      kMethod ? "torch.Tensor.as_strided" : "torch.as_strided");
+  const bool fw = any_tangent(self);
+  Tensor out;
+  {
+    // The view without view_autograd's tangent (which needs the geometry).
+    auto node = make_node<ViewBackward<AsStridedD>>(self);
+    out = call_below(op, ks, self, size, stride, storage_offset);
+    if (out.storage().get() == self.storage().get()) set_view_of(out, self);
+    if (node) {
+      node->f.state = AsStridedD::save(self, size, stride, storage_offset);
+      set_history(out, node);
+    }
+  }
+  if (fw) {
+    ExcludeDispatchKeyGuard below(DispatchKey::kAutograd);
+    const AsStridedD::State s = AsStridedD::save(self, size, stride, storage_offset);
+    const Tensor t = fw_grad_of(self);
+    const Tensor in = storage_positions(s.in_sizes, s.in_strides, s.in_offset, t.device()).flatten();
+    const Tensor at = storage_positions(s.sizes, s.strides, s.offset, t.device());
+    set_tangent(out, zeros({s.extent}, t.dtype(), t.device()).scatter(0, in, t.flatten()).take(at));
+  }
+  return out;
 }
 Tensor unfold_ag(DispatchKeySet ks, T self, std::int64_t dimension, std::int64_t size, std::int64_t step) {
   static const auto op = op_handle<Tensor(T, std::int64_t, std::int64_t, std::int64_t)>("torch.Tensor.unfold");
@@ -661,6 +727,7 @@ void register_autograd_shape(std::vector<std::unique_ptr<Library>>& out) {
       .impl("narrow", &narrow_ag)
       .impl("select", &select_ag)
       .impl("diagonal", &diagonal_ag)
+      .impl("as_strided", &as_strided_ag<false>)
       .impl("clone", &clone_ag);
   auto aten = std::make_unique<Library>("aten", DispatchKey::kAutograd);
   aten->impl("slice", &slice_ag);
@@ -680,6 +747,7 @@ void register_autograd_shape(std::vector<std::unique_ptr<Library>>& out) {
   auto tensor = std::make_unique<Library>("torch.Tensor", DispatchKey::kAutograd);
   tensor->impl("view", &view_ag)
       .impl("unfold", &unfold_ag)
+      .impl("as_strided", &as_strided_ag<true>)
       .impl("expand", &expand_ag)
       .impl("to", &to_ag)
       .impl("to.device", &to_device_ag)

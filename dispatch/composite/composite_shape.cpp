@@ -691,6 +691,40 @@ Tensor slice_scatter_kernel(T self, T src, I64 dim, std::optional<I64> start, st
 Tensor diagonal_scatter_kernel(T self, T src, I64 offset, I64 dim1, I64 dim2) {
   return scatter_into_view(self, src, [&](T t) { return t.diagonal(offset, dim1, dim2); });
 }
+Tensor as_strided_scatter_kernel(T self, T src, IntArrayRef size, IntArrayRef stride, std::optional<I64> offset) {
+  // The view of the clone, whose storage starts at 0: an offset counts from there.
+  return scatter_into_view(self, src, [&](T t) { return t.as_strided(size, stride, offset); });
+}
+
+// as_strided's checks (PyTorch's messages), then the view: every element it
+// addresses inside self's storage.
+Tensor as_strided_kernel(T self, IntArrayRef size, IntArrayRef stride, std::optional<I64> storage_offset) {
+  const char* op = "torch.as_strided";
+  WICK_CHECK(size.size() == stride.size(), RuntimeError, op, ": mismatch in length of strides and shape");
+  bool negative_size = false;
+  for (const I64 s : stride) {
+    WICK_CHECK(s >= 0, RuntimeError, op, ": as_strided: Negative strides are not supported at the moment, got "
+               "strides: ", format_shape(stride));
+  }
+  for (const I64 n : size) negative_size = negative_size || n < 0;
+  WICK_CHECK(!negative_size, RuntimeError, op, ": Storage size calculation overflowed with sizes=", format_shape(size),
+             " and strides=", format_shape(stride));
+  const I64 offset = storage_offset.value_or(self.storage_offset());
+  WICK_CHECK(offset >= 0, RuntimeError, op, ": Tensor: invalid storage offset ", offset);
+  const auto item = static_cast<I64>(itemsize(self.dtype()));
+  const auto available = static_cast<I64>(self.storage()->nbytes()) / item;
+  bool empty_view = false;
+  I64 last = offset;  // the largest element addressed
+  for (std::size_t d = 0; d < size.size(); ++d) {
+    empty_view = empty_view || size[d] == 0;
+    if (size[d] > 0) last = checked_add(last, checked_mul(size[d] - 1, stride[d], op), op);
+  }
+  const I64 needed = empty_view ? 0 : checked_add(last, 1, op);
+  WICK_CHECK(needed <= available, RuntimeError, op, ": setStorage: sizes ", format_shape(size), ", strides ",
+             format_shape(stride), ", storage offset ", offset, ", and itemsize ", item, " requiring a storage size of ",
+             checked_mul(needed, item, op), " are out of bounds for storage of size ", checked_mul(available, item, op));
+  return make_view(self, size, stride, offset);
+}
 
 // The sum over the leading dims self has beyond `size` and over the dims
 // where size is 1 and self's is not; self when nothing is summed.
@@ -790,13 +824,16 @@ void register_composite_shape(std::vector<std::unique_ptr<Library>>& out) {
       .impl("select_scatter", &select_scatter_kernel)
       .impl("slice_scatter", &slice_scatter_kernel)
       .impl("diagonal_scatter", &diagonal_scatter_kernel)
-      .impl("is_same_size", &is_same_size_kernel);
+      .impl("is_same_size", &is_same_size_kernel)
+      .impl("as_strided", &as_strided_kernel)
+      .impl("as_strided_scatter", &as_strided_scatter_kernel);
   auto tensor = std::make_unique<Library>("torch.Tensor", kComposite);
   tensor->impl("expand_as", &expand_as_kernel)
       .impl("view_as", &view_as_kernel)
       .impl("fill_diagonal_", &fill_diagonal_kernel)
       .impl("repeat", &repeat_kernel)
       .impl("sum_to_size", &sum_to_size_kernel)
+      .impl("as_strided", &as_strided_kernel)
       .impl("unfold", &unfold_kernel);
   out.push_back(std::move(torch));
   out.push_back(std::move(tensor));

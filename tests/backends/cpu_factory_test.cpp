@@ -282,6 +282,37 @@ TEST_F(CpuFactory, UnfoldIsAViewOfOverlappingWindows) {
   EXPECT_TRUE(autograd::gradgradcheck(autograd::GradcheckFn1(fn), {seq({2, 7}).requires_grad_()}));
 }
 
+// as_strided views the storage: its gradient lands on storage positions,
+// shared among the elements of an expanded input (PyTorch 1.13's values).
+TEST_F(CpuFactory, AsStridedViewsTheStorageAndDifferentiates) {
+  const Tensor x = arange(0, 6, 1, ScalarType::kFloat32);
+  const Tensor v = as_strided(x, {2, 2}, {1, 2});
+  EXPECT_EQ(values(v), (Doubles{0, 2, 1, 3}));
+  EXPECT_EQ(v.data_ptr<float>(), x.data_ptr<float>());
+  EXPECT_EQ(x.narrow(0, 2, 4).as_strided({2}, {1}).storage_offset(), 2);
+  EXPECT_EQ(values(x.narrow(0, 2, 4).as_strided({2}, {1}, 0)), (Doubles{0, 1}));
+  expect_error<RuntimeError>([&] { (void)x.as_strided({3, 3}, {1, 2}); },
+                             "setStorage: sizes [3, 3], strides [1, 2], storage offset 0, and itemsize 4 requiring a "
+                             "storage size of 28 are out of bounds for storage of size 24");
+  expect_error<RuntimeError>([&] { (void)x.as_strided({2, 2}, {-1, 2}); },
+                             "as_strided: Negative strides are not supported at the moment, got strides: [-1, 2]");
+  expect_error<RuntimeError>([&] { (void)x.as_strided({2}, {1, 2}); }, "mismatch in length of strides and shape");
+  Tensor y = x.clone();
+  y.as_strided_({2, 2}, {1, 2});
+  EXPECT_EQ(strides(y), (Shape{1, 2}));
+  EXPECT_EQ(values(as_strided_scatter(zeros({4}), ones({2}), {2}, {2})), (Doubles{1, 0, 1, 0}));
+  const Tensor a = arange(0, 6, 1, ScalarType::kFloat64).requires_grad_();
+  a.narrow(0, 1, 5).as_strided({2, 3}, {1, 1}).backward(ones({2, 3}, ScalarType::kFloat64));
+  EXPECT_EQ(values(a.grad()), (Doubles{0, 1, 2, 2, 1, 0}));
+  const Tensor b = arange(0, 6, 1, ScalarType::kFloat64).requires_grad_();
+  b.narrow(0, 0, 2).expand({3, 2}).as_strided({2, 2}, {1, 1}).sum().backward();
+  EXPECT_EQ(values(b.grad()), (Doubles{1, 2, 0, 0, 0, 0}));
+  const autograd::GradcheckOptions forward{.check_forward_ad = true};
+  const auto fn = [](const autograd::tensor_list& in) { return in[0].as_strided({3, 3}, {2, 1}, 1); };  // overlapping rows
+  EXPECT_TRUE(autograd::gradcheck(autograd::GradcheckFn1(fn), {seq({2, 4}).requires_grad_()}, forward));
+  EXPECT_TRUE(autograd::gradgradcheck(autograd::GradcheckFn1(fn), {seq({2, 4}).requires_grad_()}));
+}
+
 TEST_F(CpuFactory, SumToSizeReducesABroadcast) {
   const Tensor x = ones({2, 3}, ScalarType::kInt32);
   const Tensor r = x.sum_to_size({1, 3});
