@@ -381,21 +381,17 @@ Tensor as_strided_ag(DispatchKeySet ks, T self, IntArrayRef size, IntArrayRef st
                      std::optional<std::int64_t> storage_offset) {
   static const auto op = op_handle<Tensor(T, IntArrayRef, IntArrayRef, std::optional<std::int64_t>)>(
       kMethod ? "torch.Tensor.as_strided" : "torch.as_strided");
-  const bool fw = any_tangent(self);
-  Tensor out;
-  {
-    // The view without view_autograd's tangent (which needs the geometry).
-    auto node = make_node<ViewBackward<AsStridedD>>(self);
-    out = call_below(op, ks, self, size, stride, storage_offset);
-    if (out.storage().get() == self.storage().get()) set_view_of(out, self);
-    if (node) {
-      node->f.state = AsStridedD::save(self, size, stride, storage_offset);
-      set_history(out, node);
-    }
+  // The view without view_autograd's tangent (which needs the geometry).
+  auto node = make_node<ViewBackward<AsStridedD>>(self);
+  Tensor out = call_below(op, ks, self, size, stride, storage_offset);
+  if (out.storage().get() == self.storage().get()) set_view_of(out, self);
+  const AsStridedD::State s = AsStridedD::save(self, size, stride, storage_offset);  // the kernel checked them
+  if (node) {
+    node->f.state = s;
+    set_history(out, node);
   }
-  if (fw) {
+  if (any_tangent(self)) {
     ExcludeDispatchKeyGuard below(DispatchKey::kAutograd);
-    const AsStridedD::State s = AsStridedD::save(self, size, stride, storage_offset);
     const Tensor t = fw_grad_of(self);
     const Tensor in = storage_positions(s.in_sizes, s.in_strides, s.in_offset, t.device()).flatten();
     const Tensor at = storage_positions(s.sizes, s.strides, s.offset, t.device());

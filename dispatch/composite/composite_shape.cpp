@@ -9,6 +9,7 @@
 #include <optional>
 #include <vector>
 
+#include "core/autograd/autograd_meta.h"
 #include "dispatch/composite/composite.h"
 #include "wick/checked.h"
 #include "wick/dispatcher.h"
@@ -729,24 +730,9 @@ Tensor as_strided_kernel(T self, IntArrayRef size, IntArrayRef stride, std::opti
 // The sum over the leading dims self has beyond `size` and over the dims
 // where size is 1 and self's is not; self when nothing is summed.
 Tensor sum_to_size_kernel(T self, IntArrayRef size) {
-  const I64 rank = self.dim();
-  const auto n = static_cast<I64>(size.size());
-  bool expandable = n <= rank;
-  for (I64 k = 0; expandable && k < n; ++k) {
-    const I64 want = size[static_cast<std::size_t>(k)];
-    const I64 have = self.sizes()[rank - n + k];
-    expandable = want == have || want == 1;
-  }
-  WICK_CHECK(expandable, RuntimeError, "torch.Tensor.sum_to_size: size {", format_shape(size),
-             "} is not expandable to size {", format_shape(self.sizes()), "}.");
-  DimVector summed;
-  for (I64 k = 0; k < rank; ++k) {
-    if (k < rank - n || (size[static_cast<std::size_t>(k - (rank - n))] == 1 && self.sizes()[k] != 1)) {
-      summed.push_back(k);
-    }
-  }
-  if (summed.empty()) return self.dim() == n ? self : self.view(size);
-  return self.sum(IntArrayRef(summed), /*keepdim=*/true).view(size);
+  WICK_CHECK(autograd::is_expandable_to(size, self.sizes()), RuntimeError, "torch.Tensor.sum_to_size: size {",
+             format_shape(size), "} is not expandable to size {", format_shape(self.sizes()), "}.");
+  return autograd::sum_to(self, size);  // the reduction of a broadcast gradient
 }
 
 // The windows of Tensor.unfold as a view (its gradient is in
