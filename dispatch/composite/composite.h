@@ -81,6 +81,8 @@ void register_margin_loss_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_layer_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_ctc_loss_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_lstsq_kernels(std::vector<std::unique_ptr<Library>>& out);
+void register_view_copy_kernels(std::vector<std::unique_ptr<Library>>& out);
+void register_stft_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_inplace_kernels(std::vector<std::unique_ptr<Library>>& out);
 /// The kernels of out= variants of composite operators (dispatch/composite/out_ops.cpp).
 void register_out_copy_kernels(std::vector<std::unique_ptr<Library>>& out);

@@ -557,6 +557,60 @@ Tensor scatter_reduce_two_kernel(const Tensor& self, std::int64_t dim, const Ten
   });
 }
 
+// index_reduce: scatter_reduce with the index laid along dim and expanded over
+// source, after index_reduce's own checks (PyTorch's messages). Its gradient
+// is scatter_reduce's, which is PyTorch's IndexReduceBackward.
+Tensor index_reduce_kernel(const Tensor& self, std::int64_t dim, const Tensor& index, const Tensor& source,
+                           std::string_view reduce, bool include_self) {
+  const char* op = "torch.index_reduce";
+  WICK_CHECK(reduce == "prod" || reduce == "mean" || reduce == "amax" || reduce == "amin", RuntimeError, op,
+             ": index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got ", reduce, ".");
+  const std::int64_t d = wrap_dim(dim, std::max<std::int64_t>(self.dim(), 1));
+  WICK_CHECK(index.dim() <= 1, IndexError, op, ": index_reduce_(): Index is supposed to be a vector, but got dim: ",
+             index.dim(), " with type: ", type_title(index.dtype()), " and size: ", format_shape(index.sizes()));
+  WICK_CHECK(index.dtype() == ScalarType::kInt64 || index.dtype() == ScalarType::kInt32, RuntimeError, op,
+             ": index_reduce_(): Expected dtype int32/int64 for index but got: ", type_title(index.dtype()));
+  WICK_CHECK(self.dtype() == source.dtype(), RuntimeError, op, ": index_reduce_(): self (",
+             type_title(self.dtype()), ") and source (", type_title(source.dtype()),
+             ") must have the same scalar type");
+  WICK_CHECK(self.dim() == source.dim() || (self.dim() <= 1 && source.dim() <= 1), RuntimeError, op,
+             ": index_reduce_(): source (", format_shape(source.sizes()), ") and self (", format_shape(self.sizes()),
+             ") must have the same number of dimensions");
+  const std::int64_t slices = source.dim() == 0 ? 1 : source.size(d);
+  WICK_CHECK(index.numel() == slices, RuntimeError, op, ": index_reduce_(): Number of indices (", index.numel(),
+             ") should be equal to source.size(dim): (", slices, "), for dim: ", dim);
+  for (std::int64_t k = 0; k < self.dim(); ++k) {
+    WICK_CHECK(k == d || self.size(k) == source.size(k), RuntimeError, op, ": index_reduce_(): source (",
+               format_shape(source.sizes()), ") must have self's size (", format_shape(self.sizes()),
+               ") in every dim but dim ", d);
+  }
+  // PyTorch 1.13's coverage of complex and bool selves, which depends on its
+  // code path: none without include_self or for a 1-D self; otherwise no
+  // complex amax/amin and no bool mean.
+  const ScalarType t = self.dtype();
+  if (is_complex(t) || t == ScalarType::kBool) {
+    const char* kernel = !include_self                             ? "index_reduce_func_exclude_input_init"
+                         : self.dim() <= 1                         ? "index_func_"
+                         : is_complex(t) && reduce == "amax"       ? "maximum_cpu"
+                         : is_complex(t) && reduce == "amin"       ? "minimum_cpu"
+                         : t == ScalarType::kBool && reduce == "mean" ? "div_floor_cpu"
+                                                                   : nullptr;
+    WICK_CHECK(kernel == nullptr, RuntimeError, op, ": \"", kernel, "\" not implemented for '", type_title(t), "'");
+  }
+  const std::int64_t limit = self.dim() == 0 ? 1 : self.size(d);
+  if (index.numel() > 0 && !index.device().is_meta()) {
+    // Negative indices are out of range here (unlike scatter's).
+    const bool in_range = index.ge(0).logical_and(index.lt(limit)).all().item<bool>();
+    WICK_CHECK(in_range, IndexError, op, ": index out of range in self");
+  }
+  if (self.dim() == 0) return scatter_reduce(self, 0, index.reshape({}).to(ScalarType::kInt64), source.reshape({}),
+                                             reduce, include_self);
+  DimVector shape(self.dim(), 1);
+  shape[static_cast<std::size_t>(d)] = slices;
+  const Tensor spread = index.to(ScalarType::kInt64).reshape(shape).expand(source.sizes());
+  return scatter_reduce(self, d, spread, source, reduce, include_self);
+}
+
 // clamp with tensor bounds is minimum(maximum(self, min), max): the bounds
 // broadcast, the dtypes promote, and a NaN in any operand gives NaN, as in
 // PyTorch's clamp.Tensor (a bound above the other clamps to the upper one).
@@ -617,6 +671,7 @@ void register_composite_kernels(std::vector<std::unique_ptr<Library>>& out) {
       .impl("nonzero", &nonzero_kernel)
       .impl("scatter.reduce", &scatter_reduce_kernel)
       .impl("scatter_reduce", &scatter_reduce_two_kernel)
+      .impl("index_reduce", &index_reduce_kernel)
       .impl("where.cond", &where_cond_kernel)
       .impl("result_type", &result_type_kernel)
       .impl("transpose", &transpose_kernel)

@@ -763,6 +763,14 @@ Tensor unfold_kernel(T self, I64 dimension, I64 size, I64 step) {
 
 bool is_same_size_kernel(T self, T other) { return self.sizes() == other.sizes(); }
 
+// bool(tensor): one element, compared with zero (NaN is true, as in Python).
+bool is_nonzero_kernel(T self) {
+  WICK_CHECK(self.numel() != 0, RuntimeError, "torch.is_nonzero: Boolean value of Tensor with no values is ambiguous");
+  WICK_CHECK(self.numel() == 1, RuntimeError,
+             "torch.is_nonzero: Boolean value of Tensor with more than one value is ambiguous");
+  return self.ne(0).item<bool>();
+}
+
 }  // namespace
 
 void register_composite_shape(std::vector<std::unique_ptr<Library>>& out) {
@@ -811,6 +819,7 @@ void register_composite_shape(std::vector<std::unique_ptr<Library>>& out) {
       .impl("slice_scatter", &slice_scatter_kernel)
       .impl("diagonal_scatter", &diagonal_scatter_kernel)
       .impl("is_same_size", &is_same_size_kernel)
+      .impl("is_nonzero", &is_nonzero_kernel)
       .impl("as_strided", &as_strided_kernel)
       .impl("as_strided_scatter", &as_strided_scatter_kernel);
   auto tensor = std::make_unique<Library>("torch.Tensor", kComposite);

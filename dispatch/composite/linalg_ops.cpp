@@ -563,6 +563,14 @@ std::tuple<Tensor, Tensor, Tensor> linalg_lu_kernel(const Tensor& a, bool pivot)
   return lu_unpack(lu, pivots, true, true);
 }
 
+// The old torch.lu: lu_factor_ex's factors, with its info when asked for;
+// a singular matrix is no error (PyTorch's _lu_with_info).
+Value old_lu_kernel(const Tensor& a, bool pivot, bool get_infos) {
+  auto [lu, pivots, info] = linalg::lu_factor_ex(a, pivot, false);
+  if (get_infos) return Value::list({lu, pivots, info}, true);
+  return Value::list({lu, pivots}, true);
+}
+
 I64 product_of(IntArrayRef sizes, const char* op) {
   I64 p = 1;
   for (const I64 s : sizes) p = checked_mul(p, s, op);
@@ -823,6 +831,9 @@ void register_linalg_kernels(std::vector<std::unique_ptr<Library>>& out) {
       .impl("tensorinv", &tensorinv_kernel)
       .impl("tensorsolve", &tensorsolve_kernel);
   out.push_back(std::move(linalg));
+  auto functional = std::make_unique<Library>("torch.functional", DispatchKey::kCompositeImplicit);
+  functional->impl("lu", &old_lu_kernel);
+  out.push_back(std::move(functional));
 }
 
 }  // namespace wick

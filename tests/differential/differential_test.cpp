@@ -103,6 +103,24 @@ const Divergence kDivergences[] = {
      "element, or 'slice step must be positive', whatever start and end say); wick replaces self[start:end:step] "
      "along dim, as PyTorch 2 does",
      "RuntimeError: *"},
+    {{"torch.*_copy(*out=torch.empty(0))"},
+     "an out= of another shape for the *_copy functions: PyTorch 1.13's do not resize it ('The size of tensor a (0) "
+     "must match the size of tensor b (3) at non-singleton dimension 1'); wick resizes it, as every other out= does",
+     "RuntimeError: *"},
+    {{"torch.functional.lu(*get_infos=True)"},
+     "the old torch.lu with get_infos=True: PyTorch prints its three results as torch.return_types._lu_with_info; "
+     "wick's (LU, pivots, info) is a plain tuple (the same three tensors)"},
+    {{"torch.stft(*torch.float16*", "torch.stft(*torch.bfloat16*", "torch.istft(*torch.float16*",
+      "torch.istft(*torch.bfloat16*"},
+     "stft and istft of float16 and bfloat16: both refuse them, in different words (PyTorch: 'expected scalar type "
+     "ComplexDouble but found ComplexHalf'; wick: the DFTs' 'Unsupported dtype Half')",
+     "RuntimeError: *"},
+    {{"torch.istft(*window=*.to(torch.uint8)*", "torch.istft(*window=*.to(torch.int8)*",
+      "torch.istft(*window=*.to(torch.int16)*", "torch.istft(*window=*.to(torch.int32)*",
+      "torch.istft(*window=*.to(torch.int64)*", "torch.istft(*window=*.to(torch.bool)*"},
+     "istft with an integer or bool window: PyTorch 1.13 refuses it in its overlap-add of the window's squares "
+     "('\"col2im_out_cpu\" not implemented for 'Long''); wick's window promotes with the frames, as in stft",
+     "RuntimeError: *"},
     {{"torch.conv_transpose1d(*torch.bfloat16*", "torch.conv_transpose2d(*torch.bfloat16*"},
      "bfloat16 conv_transpose on the CPU: PyTorch 1.13 checks the channels of a plain convolution there and refuses "
      "every call ('Given groups=1, weight of size [3, 2, 1, 3], expected input[2, 3, 1, 5] to have 2 channels'); "
@@ -191,7 +209,8 @@ const Divergence kDivergences[] = {
     {{"F.group_norm(*bfloat16*", "torch.group_norm(*bfloat16*", "F.nll_loss(*bfloat16*"},
      "bfloat16 group_norm and nll_loss: PyTorch 1.13 rounds intermediate statistics (a group's mean and variance, "
      "the running sum of the loss) to bfloat16; wick keeps them in float32, a bfloat16 step or two more accurate"},
-    {{"torch.view_as_complex(*torch.float16))", "torch.complex(*torch.float16)*", "torch.polar(*torch.float16)*"},
+    {{"torch.view_as_complex(*torch.float16))", "torch.view_as_complex_copy(*torch.float16))",
+      "torch.complex(*torch.float16)*", "torch.polar(*torch.float16)*"},
      "view_as_complex, complex and polar of float16: PyTorch 1.13 makes complex32 (ComplexHalf); wick has no "
      "complex32 and refuses them"},
     {{"*, out=torch.empty(0))"},

@@ -82,13 +82,15 @@ const SignatureDivergence kSignatureDivergences[] = {
     {{"torch.einsum(equation, \\*operands)", "torch.functional.einsum(equation, \\*operands)"},
      "the equation first, then the operands (as tensors or one list); PyTorch's (*args) also takes the sublist "
      "format einsum(a, [0, 1], b, [1, 2]), which wick does not"},
-    {{"torch.tensordot(a, b, dims=2, \\*, out=None)"},
+    {{"torch.tensordot(a, b, dims=2, \\*, out=None)", "torch.functional.tensordot(a, b, dims=2, \\*, out=None)"},
      "out= is keyword-only (PyTorch's Python tensordot also takes it fourth, positionally)"},
-    {{"torch.split(input, split_size_or_sections, dim=0)", "torch.Tensor.split(self, split_size_or_sections, dim=0)"},
+    {{"torch.split(input, split_size_or_sections, dim=0)", "torch.Tensor.split(self, split_size_or_sections, dim=0)",
+      "torch.functional.split(input, split_size_or_sections, dim=0)"},
      "one definition serves both: PyTorch names the first argument tensor in torch.split and the second "
      "split_size in Tensor.split"},
     {{"torch.Tensor.norm(self, p='fro', dim=None, keepdim=False, \\*, dtype=None)",
-      "torch.norm(input, p='fro', dim=None, keepdim=False, \\*, dtype=None)"},
+      "torch.norm(input, p='fro', dim=None, keepdim=False, \\*, dtype=None)",
+      "torch.functional.norm(input, p='fro', dim=None, keepdim=False, \\*, dtype=None)"},
      "one definition serves both: dtype= is keyword-only (PyTorch's Tensor.norm takes it fifth, torch.norm sixth "
      "after a positional out, which wick does not have)"},
     {{"torch.norm(input, p, dim, keepdim=False)", "torch.Tensor.norm(self, p, dim, keepdim=False)"},
@@ -101,9 +103,13 @@ const SignatureDivergence kSignatureDivergences[] = {
      "self"},
     {{"torch.dropout(input, p, train, inplace=False)"},
      "torch.dropout and F.dropout share one kernel, which takes inplace=; PyTorch's torch.dropout has none"},
-    {{"torch.functional.unique(*", "torch.functional.unique_consecutive(*", "torch.unique_consecutive(*"},
+    {{"torch.functional.unique(*", "torch.functional.unique_consecutive(*", "torch.unique_consecutive(*",
+      "torch.functional.lu(*"},
      "PyTorch's are Python functions behind a wrapper that picks the result's form, so their signature reads "
      "(*args, **kwargs); wick's give the parameters they take"},
+    {{"torch.split_copy(input, split_size, dim=0)", "torch.split_with_sizes_copy(input, split_sizes, dim=0)",
+      "torch.unbind_copy(input, dim=0)"},
+     "no out= for the *_copy functions that return a list of tensors (out= takes one tensor in wick)"},
     {{"torch.binary_cross_entropy_with_logits(*reduction=0)", "torch.kl_div(*reduction=0, \\*, log_target=False)",
       "torch.hinge_embedding_loss(*reduction=0)", "torch.margin_ranking_loss(*reduction=0)",
       "torch.cosine_embedding_loss(*reduction=0)", "torch.triplet_margin_loss(*reduction=0)"},
