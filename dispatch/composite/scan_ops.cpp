@@ -1,4 +1,4 @@
-// dispatch/composite/scan_ops.cpp - cummax, cummin, logcumsumexp, trapezoid, trapz, cumulative_trapezoid, quantile, nanquantile.
+// dispatch/composite/scan_ops.cpp - cummax, cummin, logcumsumexp, trapezoid, trapz, cumulative_trapezoid, quantile, nanquantile, gradient.
 /// \file
 /// Scans and integrals along one dim, and quantiles, composed from the
 /// elementwise operators, sort, gather and the shape operators, so that they
@@ -224,6 +224,139 @@ Tensor nanquantile_scalar(T self, double q, std::optional<I64> dim, bool keepdim
 
 }  // namespace
 
+// --- gradient -----------------------------------------------------------------------------------------------
+
+// Note [torch.gradient]
+// Along each dim: central differences inside, one-sided differences of
+// edge_order 1 or 2 at both ends, concatenated. With a sample distance h the
+// inside is (f[i+1] - f[i-1]) / 2h, the ends (f[1] - f[0]) / h or, to second
+// order, (-1.5 f[0] + 2 f[1] - 0.5 f[2]) / h. With coordinates x the
+// spacings h1 = x[i] - x[i-1] and h2 = x[i+1] - x[i] differ, and the inside
+// is the derivative of the parabola through the three points:
+//   -h2 / (h1 (h1 + h2)) f[i-1] + (h2 - h1) / (h1 h2) f[i] + h1 / (h2 (h1 + h2)) f[i+1],
+// the ends the first or second order one-sided forms with their own spacings
+// (NumPy's and PyTorch's formulas). Composed of slices, so the gradient of
+// each result is its parts'.
+
+// The items of a list-like value: ints, floats, tensors, or a list or tuple of any.
+std::vector<Value> list_items(const Value& v) {
+  std::vector<Value> out;
+  if (v.is_int_list()) {
+    for (const I64 i : v.to_int_list()) out.emplace_back(i);
+  } else if (v.is_double_list()) {
+    for (const double d : v.to_double_list()) out.emplace_back(d);
+  } else if (v.is_tensor_list()) {
+    for (const Tensor& t : v.to_tensor_list()) out.emplace_back(t);
+  } else {
+    out = v.items();
+  }
+  return out;
+}
+
+// The derivative along d with the sample distance h.
+Tensor gradient_uniform(T f, I64 d, const Scalar& h, I64 edge_order) {
+  const I64 n = f.size(d);
+  const Tensor center = f.narrow(d, 2, n - 2).sub(f.narrow(d, 0, n - 2)).div(h).div(2);
+  Tensor first;
+  Tensor last;
+  if (edge_order == 1) {
+    first = f.narrow(d, 1, 1).sub(f.narrow(d, 0, 1)).div(h);
+    last = f.narrow(d, n - 1, 1).sub(f.narrow(d, n - 2, 1)).div(h);
+  } else {
+    first = f.narrow(d, 0, 1).mul(-1.5).add(f.narrow(d, 1, 1).mul(2)).sub(f.narrow(d, 2, 1).mul(0.5)).div(h);
+    last = f.narrow(d, n - 3, 1).mul(0.5).sub(f.narrow(d, n - 2, 1).mul(2)).add(f.narrow(d, n - 1, 1).mul(1.5)).div(h);
+  }
+  return cat({first, center, last}, d);
+}
+
+// The derivative along d at the sample coordinates x (1-D, f's size along d).
+Tensor gradient_coordinates(T f, I64 d, T x, I64 edge_order) {
+  const I64 n = f.size(d);
+  WICK_CHECK(x.dim() == 1 && x.size(0) == n, RuntimeError, "torch.gradient: expected the coordinates of dim ", d,
+             " to be a 1-D tensor of its size ", n, ", but got one of shape ", format_shape(x.sizes()));
+  const Tensor at = x.to(f.device());
+  const Tensor dx = at.narrow(0, 1, n - 1).sub(at.narrow(0, 0, n - 1));
+  DimVector inside(static_cast<std::size_t>(f.dim()), 1);
+  inside[static_cast<std::size_t>(d)] = n - 2;
+  const Tensor h1 = dx.narrow(0, 0, n - 2);
+  const Tensor h2 = dx.narrow(0, 1, n - 2);
+  const Tensor sum = h1.add(h2);
+  const Tensor a = h2.neg().div(h1.mul(sum)).reshape(inside);
+  const Tensor b = h2.sub(h1).div(h1.mul(h2)).reshape(inside);
+  const Tensor c = h1.div(h2.mul(sum)).reshape(inside);
+  const Tensor center =
+      a.mul(f.narrow(d, 0, n - 2)).add(b.mul(f.narrow(d, 1, n - 2))).add(c.mul(f.narrow(d, 2, n - 2)));
+  Tensor first;
+  Tensor last;
+  if (edge_order == 1) {
+    first = f.narrow(d, 1, 1).sub(f.narrow(d, 0, 1)).div(dx.narrow(0, 0, 1));
+    last = f.narrow(d, n - 1, 1).sub(f.narrow(d, n - 2, 1)).div(dx.narrow(0, n - 2, 1));
+  } else {
+    const Tensor p1 = dx.narrow(0, 0, 1);  // the first two spacings
+    const Tensor p2 = dx.narrow(0, 1, 1);
+    const Tensor ps = p1.add(p2);
+    first = p1.mul(2).add(p2).neg().div(p1.mul(ps)).mul(f.narrow(d, 0, 1))
+                .add(ps.div(p1.mul(p2)).mul(f.narrow(d, 1, 1)))
+                .add(p1.neg().div(p2.mul(ps)).mul(f.narrow(d, 2, 1)));
+    const Tensor q1 = dx.narrow(0, n - 3, 1);  // the last two
+    const Tensor q2 = dx.narrow(0, n - 2, 1);
+    const Tensor qs = q1.add(q2);
+    last = q2.div(q1.mul(qs)).mul(f.narrow(d, n - 3, 1))
+               .add(qs.neg().div(q1.mul(q2)).mul(f.narrow(d, n - 2, 1)))
+               .add(q2.mul(2).add(q1).div(q2.mul(qs)).mul(f.narrow(d, n - 1, 1)));
+  }
+  return cat({first, center, last}, d);
+}
+
+std::vector<Tensor> gradient_kernel(T input, const Value& spacing, const Value& dim, I64 edge_order) {
+  const char* op = "torch.gradient";
+  std::vector<I64> dims;
+  if (dim.is_none()) {
+    for (I64 d = 0; d < input.dim(); ++d) dims.push_back(d);
+  } else if (dim.is_int()) {
+    dims.push_back(wrap_dim(dim.to_int(), input.dim()));
+  } else {
+    for (const Value& v : list_items(dim)) {
+      const I64 d = wrap_dim(v.to_int(), input.dim());
+      WICK_CHECK(std::find(dims.begin(), dims.end(), d) == dims.end(), RuntimeError, op, ": dim ", d,
+                 " appears multiple times in the list of dims");
+      dims.push_back(d);
+    }
+  }
+  std::vector<Value> steps;
+  if (spacing.is_none() || spacing.is_number()) {
+    steps.assign(dims.size(), spacing.is_none() ? Value(1.0) : spacing);
+  } else {
+    steps = list_items(spacing);
+    if (steps.size() != dims.size()) {
+      if (dim.is_none()) {
+        throw RuntimeError(detail::str_cat(op, ": torch.gradient expected spacing to be unspecified, a scalar or a "
+                                           "list of length ", dims.size(), " but got a list of length ", steps.size()));
+      }
+      throw RuntimeError(detail::str_cat(
+          op, ": torch.gradient expected spacing to be unspecified, a scalar or it's spacing and dim arguments to "
+          "have the same length, but got a spacing argument of length ", steps.size(), " and a dim argument of length ",
+          dims.size(), "."));
+    }
+  }
+  WICK_CHECK(edge_order == 1 || edge_order == 2, RuntimeError, op,
+             ": torch.gradient only supports edge_order=1 and edge_order=2.");
+  WICK_CHECK(input.dtype() != ScalarType::kUInt8, RuntimeError, op, ": torch.gradient does not support uint8 input.");
+  for (const I64 d : dims) {
+    WICK_CHECK(input.size(d) >= edge_order + 1, RuntimeError, op,
+               ": torch.gradient expected each dimension size to be at least edge_order+1");
+  }
+  std::vector<Tensor> out;
+  out.reserve(dims.size());
+  for (std::size_t k = 0; k < dims.size(); ++k) {
+    const Value& step = steps[k];
+    out.push_back(step.is_tensor() && step.to_tensor().dim() > 0
+                      ? gradient_coordinates(input, dims[k], step.to_tensor(), edge_order)
+                      : gradient_uniform(input, dims[k], step.to_scalar(), edge_order));
+  }
+  return out;
+}
+
 void register_scan_kernels(std::vector<std::unique_ptr<Library>>& out) {
   auto torch = std::make_unique<Library>("torch", DispatchKey::kCompositeImplicit);
   torch->impl("cummax", &cummax_kernel)
@@ -236,7 +369,8 @@ void register_scan_kernels(std::vector<std::unique_ptr<Library>>& out) {
       .impl("quantile", &quantile_kernel)
       .impl("quantile.scalar", &quantile_scalar)
       .impl("nanquantile", &nanquantile_kernel)
-      .impl("nanquantile.scalar", &nanquantile_scalar);
+      .impl("nanquantile.scalar", &nanquantile_scalar)
+      .impl("gradient", &gradient_kernel);
   out.push_back(std::move(torch));
 }
 

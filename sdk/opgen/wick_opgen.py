@@ -747,7 +747,9 @@ def overload_sets(op, schema, skip=None):
             # argument after it: f(x) for f(x, ord=None, dim=None).
             if p.arg.default is not None and p.arg.default.strip() == "None" and all(
                     q.default is not None for q in base[i + 1:]):
-                alternatives.append([Param(q.arg, q.cpp_type, None, q.call_expr) for q in base[:i]])
+                # The arguments before it keep their defaults: f(x) for
+                # f(x, spacing=None, dim=None) too.
+                alternatives.append([Param(q.arg, q.cpp_type, q.default, q.call_expr) for q in base[:i]])
             sets = alternatives
         if p.arg.name in scalar:
             extra = [Param(q.arg, q.cpp_type, q.default, q.call_expr) for q in base]

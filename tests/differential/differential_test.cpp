@@ -107,6 +107,10 @@ const Divergence kDivergences[] = {
      "an out= of another shape for the *_copy functions: PyTorch 1.13's do not resize it ('The size of tensor a (0) "
      "must match the size of tensor b (3) at non-singleton dimension 1'); wick resizes it, as every other out= does",
      "RuntimeError: *"},
+    {{"torch.histogramdd(*"},
+     "histogramdd prints its two results as a plain tuple (the counts, then the tuple of each dim's edges) where "
+     "PyTorch prints torch.return_types.histogramdd(hist=..., bin_edges=(...)): the same tensors",
+     "torch.return_types.histogramdd(*"},
     {{"torch.functional.lu(*get_infos=True)"},
      "the old torch.lu with get_infos=True: PyTorch prints its three results as torch.return_types._lu_with_info; "
      "wick's (LU, pivots, info) is a plain tuple (the same three tensors)"},

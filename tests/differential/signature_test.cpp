@@ -77,7 +77,8 @@ const SignatureDivergence kSignatureDivergences[] = {
       "torch.linalg.eig(input)", "torch.cummax(input, dim)", "torch.cummin(input, dim)",
       "torch.lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True)", "torch.frexp(input)",
       "torch.linalg.lstsq(input, b, rcond=None, \\*, driver=None)",
-      "torch.native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps)"},
+      "torch.native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps)",
+      "torch.histogram(input, bins=100, \\*, range=None, weight=None, density=False)"},
      "no out=(values, indices) for the named-tuple results yet"},
     {{"torch.einsum(equation, \\*operands)", "torch.functional.einsum(equation, \\*operands)"},
      "the equation first, then the operands (as tensors or one list); PyTorch's (*args) also takes the sublist "
