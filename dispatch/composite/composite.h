@@ -15,6 +15,7 @@
 #include "wick/library.h"
 #include "wick/nn_functional.h"
 #include "wick/scalar.h"
+#include "wick/value.h"
 
 namespace wick {
 
@@ -48,6 +49,10 @@ void renormalise_rows(const Tensor& weight, const Tensor& input, double max_norm
 
 /// A loss reduced as `reduction` asks: its mean, its sum, or itself.
 [[nodiscard]] Tensor reduce_loss(const Tensor& loss, nn::functional::Reduction reduction);
+
+/// The items of a list-like argument: a list of ints, floats or tensors, or a
+/// generic list or tuple (TypeError for anything else).
+[[nodiscard]] std::vector<Value> list_items(const Value& v);
 
 /// The permutation that undoes `perm` (permute(permute(x, perm), result) is x).
 DimVector inverse_permutation(IntArrayRef perm);

@@ -17,7 +17,6 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -32,22 +31,6 @@ namespace wick {
 namespace {
 
 using I64 = std::int64_t;
-
-// A number as PyTorch's messages print a double (C++ stream: 5, 0.5, inf, nan).
-std::string number(double v) {
-  std::ostringstream s;
-  s << v;
-  return s.str();
-}
-
-// The C++ name of a floating dtype in PyTorch's dtype messages.
-const char* c_name(ScalarType t) {
-  switch (t) {
-    case ScalarType::kFloat64: return "double";
-    case ScalarType::kFloat32: return "float";
-    default: return type_title(t);
-  }
-}
 
 struct Histogram {
   Tensor hist;
@@ -66,14 +49,10 @@ Histogram histogramdd_impl(const Tensor& input, const Value& bins, const std::op
   std::vector<Value> per_dim;
   if (bins.is_int()) {
     per_dim.assign(static_cast<std::size_t>(dims), bins);
-  } else if (bins.is_int_list()) {
-    for (const I64 b : bins.to_int_list()) per_dim.emplace_back(b);
-  } else if (bins.is_tensor_list()) {
-    for (const Tensor& e : bins.to_tensor_list()) per_dim.emplace_back(e);
   } else if (bins.is_tensor()) {
     per_dim.emplace_back(bins);
   } else {
-    per_dim = bins.items();
+    per_dim = list_items(bins);
   }
   const bool edges_given = !per_dim.empty() && per_dim.front().is_tensor();
   if (edges_given) {
@@ -110,8 +89,8 @@ Histogram histogramdd_impl(const Tensor& input, const Value& bins, const std::op
                "provided it should have the same shape as the input tensor excluding its innermost dimension, but got "
                "input with shape ", format_shape(input.sizes()), " and weight with shape ", format_shape(weight->sizes()));
     WICK_CHECK(weight->dtype() == t, RuntimeError, op, ": torch.histogramdd: if weight tensor is provided, input tensor "
-               "and weight tensor should have the same dtype, but got input(", c_name(t), "), and weight(",
-               c_name(weight->dtype()), ")");
+               "and weight tensor should have the same dtype, but got input(", cpp_type_name(t), "), and weight(",
+               cpp_type_name(weight->dtype()), ")");
   }
 
   Histogram out;
@@ -123,8 +102,8 @@ Histogram histogramdd_impl(const Tensor& input, const Value& bins, const std::op
       WICK_CHECK(edges.dim() == 1, RuntimeError, op, ": torch.histogramdd: bins tensor should have one dimension, but "
                  "got ", edges.dim(), " dimensions in the bins tensor for dimension ", d);
       WICK_CHECK(edges.dtype() == t, RuntimeError, op, ": torch.histogramdd: input tensor and bins tensors should have "
-                 "the same dtype, but got input with dtype ", c_name(t), " and bins for dimension ", d, " with dtype ",
-                 c_name(edges.dtype()));
+                 "the same dtype, but got input with dtype ", cpp_type_name(t), " and bins for dimension ", d, " with dtype ",
+                 cpp_type_name(edges.dtype()));
       WICK_CHECK(edges.numel() > 0, RuntimeError, op, ": torch.histogram(): bins must be > 0, but got 0 for dimension ",
                  d);
     } else {
@@ -140,9 +119,9 @@ Histogram histogramdd_impl(const Tensor& input, const Value& bins, const std::op
         hi = amax(column).item<double>();
       }
       WICK_CHECK(lo <= hi || std::isnan(lo) || std::isnan(hi), RuntimeError, op, ": torch.histogramdd: min should not "
-                 "exceed max, but got min ", number(lo), " max ", number(hi), " for dimension ", d);
+                 "exceed max, but got min ", lo, " max ", hi, " for dimension ", d);
       WICK_CHECK(std::isfinite(lo) && std::isfinite(hi), RuntimeError, op, ": torch.histogramdd: dimension ", d,
-                 "'s range [", number(lo), ", ", number(hi), "] is not finite");
+                 "'s range [", lo, ", ", hi, "] is not finite");
       if (lo == hi) {
         lo -= 0.5;
         hi += 0.5;
@@ -189,13 +168,8 @@ Histogram histogramdd_impl(const Tensor& input, const Value& bins, const std::op
 // A range argument: None, or a list or tuple of numbers.
 std::optional<std::vector<double>> range_of(const Value& range) {
   if (range.is_none()) return std::nullopt;
-  if (range.is_double_list()) return range.to_double_list();
   std::vector<double> out;
-  if (range.is_int_list()) {
-    for (const I64 v : range.to_int_list()) out.push_back(static_cast<double>(v));
-    return out;
-  }
-  for (const Value& v : range.items()) out.push_back(v.to_double());
+  for (const Value& v : list_items(range)) out.push_back(v.to_double());
   return out;
 }
 

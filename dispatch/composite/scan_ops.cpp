@@ -238,21 +238,6 @@ Tensor nanquantile_scalar(T self, double q, std::optional<I64> dim, bool keepdim
 // (NumPy's and PyTorch's formulas). Composed of slices, so the gradient of
 // each result is its parts'.
 
-// The items of a list-like value: ints, floats, tensors, or a list or tuple of any.
-std::vector<Value> list_items(const Value& v) {
-  std::vector<Value> out;
-  if (v.is_int_list()) {
-    for (const I64 i : v.to_int_list()) out.emplace_back(i);
-  } else if (v.is_double_list()) {
-    for (const double d : v.to_double_list()) out.emplace_back(d);
-  } else if (v.is_tensor_list()) {
-    for (const Tensor& t : v.to_tensor_list()) out.emplace_back(t);
-  } else {
-    out = v.items();
-  }
-  return out;
-}
-
 // The derivative along d with the sample distance h.
 Tensor gradient_uniform(T f, I64 d, const Scalar& h, I64 edge_order) {
   const I64 n = f.size(d);
@@ -353,6 +338,20 @@ std::vector<Tensor> gradient_kernel(T input, const Value& spacing, const Value& 
     out.push_back(step.is_tensor() && step.to_tensor().dim() > 0
                       ? gradient_coordinates(input, dims[k], step.to_tensor(), edge_order)
                       : gradient_uniform(input, dims[k], step.to_scalar(), edge_order));
+  }
+  return out;
+}
+
+std::vector<Value> list_items(const Value& v) {
+  std::vector<Value> out;
+  if (v.is_int_list()) {
+    for (const I64 i : v.to_int_list()) out.emplace_back(i);
+  } else if (v.is_double_list()) {
+    for (const double d : v.to_double_list()) out.emplace_back(d);
+  } else if (v.is_tensor_list()) {
+    for (const Tensor& t : v.to_tensor_list()) out.emplace_back(t);
+  } else {
+    out = v.items();
   }
   return out;
 }
