@@ -26,7 +26,8 @@ namespace {
 
 /// Note [Binding errors]
 /// Argument-binding errors are worded as PyTorch's: a torch operator by its
-/// bare name as Python reports it (`add(): argument 'other' (position 2)
+/// bare name as Python reports it (`special_`, `linalg_` or `fft_` before
+/// the name in those namespaces: `linalg_svd()`) (`add(): argument 'other' (position 2)
 /// must be Tensor, not str`, `gelu() takes 1 positional argument but 2 were
 /// given`, `maximum() missing 1 required positional arguments: "other"`,
 /// PyTorch's plural included), the position only for an argument given by
@@ -41,7 +42,14 @@ namespace {
 std::string op_label(const OperatorHandle& op) {
   const std::string& q = op.qualified_name();
   if (q.rfind("torch.", 0) != 0) return q + "()";
-  return q.substr(q.rfind('.') + 1) + "()";
+  const std::string name = q.substr(q.rfind('.') + 1);
+  // PyTorch's parser names these namespaces' functions by their ATen names (special_zeta(), linalg_svd(), fft_fft()).
+  for (const std::string_view ns : {"special", "linalg", "fft"}) {
+    if (q.size() == 6 + ns.size() + 1 + name.size() && q.compare(6, ns.size(), ns) == 0) {
+      return std::string(ns) + "_" + name + "()";
+    }
+  }
+  return name + "()";
 }
 
 /// `pos` for an argument given by keyword: no position in the message.
@@ -270,6 +278,9 @@ OperatorHandle select_overload(OperatorHandle op, const Kwargs& kwargs, Kwargs& 
   return op;
 }
 
+void check_some_tensor(const OperatorHandle& op, const FunctionSchema& s,
+                       const std::vector<std::optional<Value>>& bound, std::size_t npositional);
+
 // Binds positional and keyword arguments to the schema, fills defaults and
 // converts each value (Python numbers for tensors become wrapped numbers).
 // `keep_args`: copy rather than move out of `args`.
@@ -302,6 +313,7 @@ Stack bind_arguments(const OperatorHandle& op, const FunctionSchema& s, std::vec
     bound[idx] = value;
     if (idx < 64) by_keyword |= std::uint64_t{1} << idx;
   }
+  check_some_tensor(op, s, bound, args.size());
   Stack stack;
   stack.reserve(s.arguments.size());
   for (std::size_t i = 0; i < s.arguments.size(); ++i) {
@@ -415,8 +427,10 @@ std::string parser_type_name(const SchemaType& t) {
   return t.is_list ? std::string("tuple of ") + base + "s" : base;
 }
 
-// " * (Tensor input, int dim, bool keepdim, *, Tensor out)" for overload `e`.
-std::string parser_signature(const OperatorEntry& e) {
+// " * (Tensor input, int dim, bool keepdim, *, Tensor out)" for overload `e`;
+// with argument `as_number` printed as PyTorch's Scalar overload prints it
+// (" * (Number self, Tensor exponent, *, Tensor out)").
+std::string parser_signature(const OperatorEntry& e, int as_number) {
   const FunctionSchema& s = *e.schema;
   std::vector<std::string> parts;
   bool star = false;
@@ -427,7 +441,11 @@ std::string parser_signature(const OperatorEntry& e) {
       parts.emplace_back("*");
       star = true;
     }
-    parts.push_back(parser_type_name(a.type) + " " + (a.name == "self" ? std::string("input") : a.name));
+    if (static_cast<int>(i) == as_number) {
+      parts.push_back("Number " + a.name);
+    } else {
+      parts.push_back(parser_type_name(a.type) + " " + (a.name == "self" ? std::string("input") : a.name));
+    }
   }
   const OperatorEntry* out = Registry::get().find(e.full_name + (e.overload.empty() ? ".out" : "_out"));
   if (out != nullptr && out->defined() && s.find_argument("out") < 0) {
@@ -460,7 +478,7 @@ TypeError invalid_combination(const OperatorHandle& called, const std::vector<co
     text += (got.empty() ? "" : ", ") + key + "=" + type + (got.empty() ? ", " : "");
   text += "), but expected one of:";
   for (const OperatorEntry* e : overloads) {
-    text += "\n" + parser_signature(*e);
+    text += "\n" + parser_signature(*e, -1);
     // PyTorch marks the mismatched arguments here; wick says which, and why.
     if (const auto r = reasons.find(e->full_name); r != reasons.end()) {
       std::string_view why = r->second;  // "max(): argument 'dim' ..." or "max() takes ..."
@@ -472,6 +490,52 @@ TypeError invalid_combination(const OperatorHandle& called, const std::vector<co
     }
   }
   return TypeError(text);
+}
+
+// Note [Numbers for tensor arguments] (wick/library.h): numbers for every
+// Tensor argument fit none of PyTorch's Tensor/Scalar overload pairs, unless
+// the definition says they may all be numbers at once. `bound` holds the
+// call's values by argument, `npositional` of them given by position.
+void check_some_tensor(const OperatorHandle& op, const FunctionSchema& s,
+                       const std::vector<std::optional<Value>>& bound, std::size_t npositional) {
+  if (s.numbers_together) return;
+  bool numbers = false;
+  for (std::size_t i = 0; i < s.arguments.size(); ++i) {
+    const SchemaArgument& a = s.arguments[i];
+    if (a.type.kind != TypeKind::kTensor || a.type.is_list || (a.alias && a.alias->is_write && a.kwarg_only)) continue;
+    // A missing argument is reported as missing, later.
+    if (!bound[i]) {
+      if (!a.default_value) return;
+      continue;
+    }
+    if (!bound[i]->is_number() && !bound[i]->is_none()) return;  // a tensor (or a wrong type, reported later)
+    numbers = numbers || (a.takes_number && bound[i]->is_number());
+  }
+  if (!numbers) return;
+  const bool method = !op.entry()->self_is_input();
+  std::string text = op_label(op) + " received an invalid combination of arguments - got (";
+  std::string keywords;
+  bool first = true;
+  for (std::size_t i = method ? 1 : 0; i < npositional; ++i) {
+    text += (first ? "" : ", ") + bound[i]->type_name();
+    first = false;
+  }
+  for (std::size_t i = npositional; i < s.arguments.size(); ++i) {
+    // Keyword arguments the caller gave (defaults are filled in later).
+    if (!bound[i]) continue;
+    text += (first ? "" : ", ") + s.arguments[i].name + "=" + bound[i]->type_name();
+    first = false;
+  }
+  text += "), but expected one of:";
+  const OperatorEntry* functional = op.entry();
+  if (is_out_overload(*functional)) {
+    const OperatorEntry* plain = Registry::get().find(plain_name_of(*functional));
+    if (plain != nullptr && plain->defined()) functional = plain;
+  }
+  text += "\n" + parser_signature(*functional, -1);
+  for (std::size_t i = 0; i < functional->schema->arguments.size(); ++i)
+    if (functional->schema->arguments[i].takes_number) text += "\n" + parser_signature(*functional, static_cast<int>(i));
+  throw TypeError(text);
 }
 
 // The plain overloads of `op`'s name (not the out variants), the unnamed one

@@ -38,8 +38,9 @@ std::pair<std::string, std::string> split_name(const std::string& ns, std::strin
 }
 
 // Marks the Tensor arguments named in `numbers` (comma-separated) as taking
-// a number (Note [Numbers for tensor arguments]); ValueError for a name that
-// is not a Tensor argument of the schema.
+// a number, and `*` as taking numbers for all of them in one call (Note
+// [Numbers for tensor arguments]); ValueError for a name that is not a
+// Tensor argument of the schema.
 void mark_number_arguments(FunctionSchema& schema, std::string_view numbers, const std::string& ns) {
   while (!numbers.empty()) {
     const std::size_t comma = numbers.find(',');
@@ -48,6 +49,10 @@ void mark_number_arguments(FunctionSchema& schema, std::string_view numbers, con
     while (!name.empty() && name.front() == ' ') name.remove_prefix(1);
     while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
     if (name.empty()) continue;
+    if (name == "*") {
+      schema.numbers_together = true;
+      continue;
+    }
     auto it = std::find_if(schema.arguments.begin(), schema.arguments.end(),
                            [&](const SchemaArgument& a) { return a.name == name; });
     WICK_CHECK(it != schema.arguments.end() && it->type.kind == TypeKind::kTensor && !it->type.is_list, ValueError, ns,

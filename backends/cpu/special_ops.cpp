@@ -1,14 +1,18 @@
-// backends/cpu/special_ops.cpp - CPU kernels of the special functions (lgamma, digamma, polygamma, erfinv, i0, ...).
+// backends/cpu/special_ops.cpp - CPU kernels of the special functions (lgamma, digamma, erfinv, Bessel functions, polynomials, ...).
 /// \file
 /// Each computes one function of wick/special_math.h over the meta's
 /// compute dtype: float and double inputs in double, rounded once;
-/// bfloat16 and float16 through float. The dtypes each kernel takes are
+/// bfloat16 and float16 through float; the orthogonal polynomials compute
+/// in the element type, as PyTorch's. The dtypes each kernel takes are
 /// those PyTorch 1.13's CPU kernel takes, and the others are refused with
 /// its kernel's name ("i1_cpu" not implemented for 'BFloat16').
 #include <cstdint>
+#include <type_traits>
 
 #include <wick/meta.h>
+#include <wick/special_bessel.h>
 #include <wick/special_math.h>
+#include <wick/special_polynomials.h>
 
 #include <wick/gen/torch_kernels.h>
 #include "loops.h"
@@ -50,6 +54,19 @@ void special_binary(const char* kernel, const M& m, const Tensor& r, const Tenso
   });
 }
 
+// out = the polynomial p of x and degree n, in float or double.
+void special_polynomial(const char* kernel, sm::Polynomial p, const M& m, const Tensor& r, const Tensor& x,
+                        const Tensor& n) {
+  const Tensor a = as_dtype(x, m.compute);
+  const Tensor b = as_dtype(n, m.compute);
+  visit_dtype<kFloatDouble>(m.compute, kernel, [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+      binary_loop<T, T>(r, a, b, [p](T v, T k) { return sm::polynomial(p, v, k); });
+    }
+  });
+}
+
 }  // namespace
 
 void lgamma(const M& m, const Tensor& r, const Tensor& self) {
@@ -87,6 +104,42 @@ void log_ndtr(const M& m, const Tensor& r, const Tensor& self) {
 void erfcx(const M& m, const Tensor& r, const Tensor& self) {
   special_unary<kFloatDouble>("erfcx_cpu", m, r, self, [](double v) { return sm::erfcx(v); });
 }
+
+#define WICK_CPU_SPECIAL(NAME, FN)                                                            \
+  void NAME(const M& m, const Tensor& r, const Tensor& self) {                                 \
+    special_unary<kFloatDouble>(#NAME "_cpu", m, r, self, [](double v) { return sm::FN(v); }); \
+  }
+WICK_CPU_SPECIAL(airy_ai, airy_ai)
+WICK_CPU_SPECIAL(bessel_j0, bessel_j0)
+WICK_CPU_SPECIAL(bessel_j1, bessel_j1)
+WICK_CPU_SPECIAL(bessel_y0, bessel_y0)
+WICK_CPU_SPECIAL(bessel_y1, bessel_y1)
+WICK_CPU_SPECIAL(modified_bessel_i0, i0)
+WICK_CPU_SPECIAL(modified_bessel_i1, i1)
+WICK_CPU_SPECIAL(modified_bessel_k0, bessel_k0)
+WICK_CPU_SPECIAL(modified_bessel_k1, bessel_k1)
+WICK_CPU_SPECIAL(scaled_modified_bessel_k0, scaled_bessel_k0)
+WICK_CPU_SPECIAL(scaled_modified_bessel_k1, scaled_bessel_k1)
+WICK_CPU_SPECIAL(spherical_bessel_j0, spherical_bessel_j0)
+#undef WICK_CPU_SPECIAL
+
+#define WICK_CPU_POLYNOMIAL(NAME, FAMILY)                                                           \
+  void NAME(const M& m, const Tensor& r, const Tensor& x, const Tensor& n) {                        \
+    special_polynomial(#NAME "_cpu", sm::Polynomial::FAMILY, m, r, x, n);                           \
+  }
+WICK_CPU_POLYNOMIAL(chebyshev_polynomial_t, kChebyshevT)
+WICK_CPU_POLYNOMIAL(chebyshev_polynomial_u, kChebyshevU)
+WICK_CPU_POLYNOMIAL(chebyshev_polynomial_v, kChebyshevV)
+WICK_CPU_POLYNOMIAL(chebyshev_polynomial_w, kChebyshevW)
+WICK_CPU_POLYNOMIAL(shifted_chebyshev_polynomial_t, kShiftedChebyshevT)
+WICK_CPU_POLYNOMIAL(shifted_chebyshev_polynomial_u, kShiftedChebyshevU)
+WICK_CPU_POLYNOMIAL(shifted_chebyshev_polynomial_v, kShiftedChebyshevV)
+WICK_CPU_POLYNOMIAL(shifted_chebyshev_polynomial_w, kShiftedChebyshevW)
+WICK_CPU_POLYNOMIAL(hermite_polynomial_h, kHermiteH)
+WICK_CPU_POLYNOMIAL(hermite_polynomial_he, kHermiteHe)
+WICK_CPU_POLYNOMIAL(laguerre_polynomial_l, kLaguerreL)
+WICK_CPU_POLYNOMIAL(legendre_polynomial_p, kLegendreP)
+#undef WICK_CPU_POLYNOMIAL
 
 void zeta(const M& m, const Tensor& r, const Tensor& self, const Tensor& other) {
   special_binary<kFloatDouble>("zeta_cpu", m, r, self, other, [](double s, double q) { return sm::zeta(s, q); });

@@ -24,14 +24,26 @@ enum class SpecialOp : std::int8_t {
   kNdtri,
   kLogNdtr,
   kErfcx,
+  kAiryAi,
+  kBesselJ0,
+  kBesselJ1,
+  kBesselY0,
+  kBesselY1,
+  kBesselK0,
+  kBesselK1,
+  kScaledBesselK0,
+  kScaledBesselK1,
+  kSphericalBesselJ0,
   // out = f(self, other): 3 operands.
   kZeta,
   kIgamma,
   kIgammac,
+  kPolynomial,  // n: the special_math::Polynomial family; computed in the element type
 };
 
 /// Runs `op` over `args`, every operand of the floating `dtype` (float16,
-/// bfloat16, float32 or float64); `n` is polygamma's order (>= 0).
+/// bfloat16, float32 or float64); `n` is polygamma's order (>= 0) or the
+/// polynomial family.
 void launch_special(SpecialOp op, DType dtype, const ElementwiseArgs& args, std::int64_t n, cudaStream_t stream);
 
 }  // namespace wick::cuda_backend

@@ -1,24 +1,20 @@
-// core/frontend/nn_rnn.cpp - RNN, LSTM, GRU and their cells, built from linear maps and gates.
+// core/frontend/nn_rnn.cpp - RNN, LSTM, GRU and their cells over torch.lstm, gru, rnn_tanh, rnn_relu and the cells.
 /// \file
-/// Note [Recurrent modules through the typed API]
-/// Each layer and direction first maps the whole input sequence at once
-/// (x W_ih^T + b_ih for every step), then walks the steps adding h W_hh^T +
-/// b_hh and applying the gates; the reverse direction walks backwards and
-/// stores each step's h at its own time index. Every operation goes through
-/// the dispatcher, so autograd records the graph and no backward is
-/// written here. The cells run the same step once.
+/// The modules own the parameters and do what PyTorch's Python modules do
+/// (unbatched inputs, default states, their shape checks), then call the
+/// catalog operators, which compute the layers (Note [Recurrent layers] in
+/// dispatch/composite/rnn_ops.cpp): so a tensor-like can override them and
+/// every backend runs them.
 #include "wick/nn_rnn.h"
 
 #include <cmath>
 
 #include "core/frontend/nn_repr.h"
-#include "wick/autograd_function.h"
 #include "wick/nn_functional.h"
 #include "wick/ops.h"
 
 namespace wick::nn {
 
-namespace F = wick::nn::functional;
 using detail::py;
 using Mode = RNNConfig::Mode;
 
@@ -103,47 +99,6 @@ std::string rnn_repr(const RNNConfig& c) {
   return s;
 }
 
-// Note [Time steps of a sequence]
-// The input projections of every time step are one GEMM over the sequence;
-// each step then reads its slice. Sliced with select, each slice's backward
-// would place its gradient into zeros of the whole sequence, and the engine
-// would add those T sequence-sized tensors up: quadratic in the length. Cut
-// by TimeSteps, the T step gradients are stacked into one tensor instead.
-struct TimeSteps : autograd::Function<TimeSteps> {
-  static std::vector<Tensor> forward(autograd::AutogradContext* /*ctx*/, const Tensor& seq) { return seq.unbind(0); }
-  static autograd::tensor_list backward(autograd::AutogradContext* /*ctx*/, autograd::tensor_list grads) {
-    return {stack(grads, 0)};
-  }
-};
-
-// One step of a cell: gi = x W_ih^T + b_ih (already computed); `cell` is
-// LSTM's c, updated in place. Returns the new h.
-Tensor step(Mode mode, const Tensor& gi, const Tensor& h, Tensor& cell, const Tensor& w_hh, const Tensor& b_hh,
-            const Tensor& w_hr) {
-  const Tensor gh = F::linear(h, w_hh, opt(b_hh));
-  switch (mode) {
-    case Mode::kRnnTanh:
-      return tanh(gi + gh);
-    case Mode::kRnnRelu:
-      return F::relu(gi + gh);
-    case Mode::kLstm: {
-      const std::vector<Tensor> g = chunk(gi + gh, 4, -1);
-      cell = sigmoid(g[1]) * cell + sigmoid(g[0]) * tanh(g[2]);
-      const Tensor out = sigmoid(g[3]) * tanh(cell);
-      return w_hr.defined() ? F::linear(out, w_hr) : out;
-    }
-    case Mode::kGru: {
-      const std::vector<Tensor> a = chunk(gi, 3, -1);
-      const std::vector<Tensor> b = chunk(gh, 3, -1);
-      const Tensor r = sigmoid(a[0] + b[0]);
-      const Tensor z = sigmoid(a[1] + b[1]);
-      const Tensor n = tanh(a[2] + r * b[2]);
-      return n + z * (h - n);
-    }
-  }
-  return h;
-}
-
 std::string shape_tuple(const std::vector<std::int64_t>& s) { return detail::py_tuple(s); }
 
 std::string shape_list(const Tensor& t) {
@@ -179,7 +134,6 @@ RunResult run(const RNNConfig& c, const std::vector<RNNLayerWeights>& weights, T
   if (c.batch_first) input = input.transpose(0, 1);
   WICK_CHECK(input.size(-1) == c.input_size, RuntimeError, "input.size(-1) must be equal to input_size. Expected ",
              c.input_size, ", got ", input.size(-1));
-  const std::int64_t steps = input.size(0);
   const std::int64_t dirs = c.bidirectional ? 2 : 1;
   const std::int64_t real_hidden = c.proj_size > 0 ? c.proj_size : c.hidden_size;
   const std::vector<std::int64_t> h_shape = {c.num_layers * dirs, input.size(1), real_hidden};
@@ -198,33 +152,27 @@ RunResult run(const RNNConfig& c, const std::vector<RNNLayerWeights>& weights, T
       c0 = zeros(c_shape, input.dtype(), input.device());
     }
   }
-  Tensor layer_input = input;
-  std::vector<Tensor> h_n, c_n;
-  for (std::int64_t layer = 0; layer < c.num_layers; ++layer) {
-    std::vector<Tensor> dir_outputs;
-    for (std::int64_t dir = 0; dir < dirs; ++dir) {
-      const std::int64_t index = layer * dirs + dir;
-      const RNNLayerWeights& w = weights[static_cast<std::size_t>(index)];
-      const std::vector<Tensor> gi_steps = TimeSteps::apply(F::linear(layer_input, w.w_ih, opt(w.b_ih)));
-      Tensor h = h0.select(0, index);
-      Tensor cell = lstm ? c0.select(0, index) : Tensor();
-      std::vector<Tensor> outs(static_cast<std::size_t>(steps));
-      for (std::int64_t s = 0; s < steps; ++s) {
-        const std::int64_t t = dir == 0 ? s : steps - 1 - s;
-        h = step(c.mode, gi_steps[static_cast<std::size_t>(t)], h, cell, w.w_hh, w.b_hh, w.w_hr);
-        outs[static_cast<std::size_t>(t)] = h;
-      }
-      dir_outputs.push_back(stack(outs, 0));
-      h_n.push_back(h);
-      if (lstm) c_n.push_back(cell);
+  std::vector<Tensor> params;
+  for (const RNNLayerWeights& w : weights) {
+    for (const Tensor& t : {w.w_ih, w.w_hh, w.b_ih, w.b_hh, w.w_hr}) {
+      if (t.defined()) params.push_back(t);
     }
-    layer_input = dirs == 2 ? cat(dir_outputs, 2) : dir_outputs[0];
-    if (c.dropout > 0 && training && layer + 1 < c.num_layers) layer_input = F::dropout(layer_input, c.dropout, true);
   }
   RunResult r;
-  r.output = c.batch_first ? layer_input.transpose(0, 1) : layer_input;
-  r.h_n = stack(h_n, 0);
-  if (lstm) r.c_n = stack(c_n, 0);
+  if (lstm) {
+    std::tie(r.output, r.h_n, r.c_n) =
+        wick::lstm(input, {h0, c0}, params, c.bias, c.num_layers, c.dropout, training, c.bidirectional, false);
+  } else if (c.mode == Mode::kGru) {
+    std::tie(r.output, r.h_n) =
+        wick::gru(input, h0, params, c.bias, c.num_layers, c.dropout, training, c.bidirectional, false);
+  } else if (c.mode == Mode::kRnnTanh) {
+    std::tie(r.output, r.h_n) =
+        wick::rnn_tanh(input, h0, params, c.bias, c.num_layers, c.dropout, training, c.bidirectional, false);
+  } else {
+    std::tie(r.output, r.h_n) =
+        wick::rnn_relu(input, h0, params, c.bias, c.num_layers, c.dropout, training, c.bidirectional, false);
+  }
+  if (c.batch_first) r.output = r.output.transpose(0, 1);
   if (!batched) {
     r.output = squeeze(r.output, batch_dim);
     r.h_n = squeeze(r.h_n, 1);
@@ -340,9 +288,8 @@ Tensor RNNCellImpl::forward(const Tensor& in, const Tensor& h0) {
   const std::string& nonlinearity = options.nonlinearity();
   WICK_CHECK(nonlinearity == "tanh" || nonlinearity == "relu", RuntimeError, "Unknown nonlinearity: ", nonlinearity);
   if (!hx.defined()) hx = zeros({input.size(0), options.hidden_size()}, input.dtype(), input.device());
-  Tensor unused;
-  Tensor h = step(rnn_mode(options.nonlinearity()), F::linear(input, weight_ih, opt(bias_ih)), hx, unused, weight_hh,
-                  bias_hh, Tensor());
+  const Tensor h = nonlinearity == "tanh" ? wick::rnn_tanh_cell(input, hx, weight_ih, weight_hh, opt(bias_ih), opt(bias_hh))
+                                           : wick::rnn_relu_cell(input, hx, weight_ih, weight_hh, opt(bias_ih), opt(bias_hh));
   return batched ? h : squeeze(h, 0);
 }
 std::string RNNCellImpl::extra_repr() const {
@@ -365,7 +312,7 @@ std::tuple<Tensor, Tensor> LSTMCellImpl::forward(const Tensor& in, const std::tu
   const bool batched = batch_cell_input("LSTMCell", input, {&h, &cell}, options.input_size(), options.hidden_size());
   if (!h.defined()) h = zeros({input.size(0), options.hidden_size()}, input.dtype(), input.device());
   if (!cell.defined()) cell = zeros({input.size(0), options.hidden_size()}, input.dtype(), input.device());
-  h = step(Mode::kLstm, F::linear(input, weight_ih, opt(bias_ih)), h, cell, weight_hh, bias_hh, Tensor());
+  std::tie(h, cell) = wick::lstm_cell(input, {h, cell}, weight_ih, weight_hh, opt(bias_ih), opt(bias_hh));
   if (!batched) return {squeeze(h, 0), squeeze(cell, 0)};
   return {h, cell};
 }
@@ -383,8 +330,7 @@ Tensor GRUCellImpl::forward(const Tensor& in, const Tensor& h0) {
   Tensor input = in, hx = h0;
   const bool batched = batch_cell_input("GRUCell", input, {&hx}, options.input_size(), options.hidden_size());
   if (!hx.defined()) hx = zeros({input.size(0), options.hidden_size()}, input.dtype(), input.device());
-  Tensor unused;
-  Tensor h = step(Mode::kGru, F::linear(input, weight_ih, opt(bias_ih)), hx, unused, weight_hh, bias_hh, Tensor());
+  const Tensor h = wick::gru_cell(input, hx, weight_ih, weight_hh, opt(bias_ih), opt(bias_hh));
   return batched ? h : squeeze(h, 0);
 }
 std::string GRUCellImpl::extra_repr() const { return cell_repr(options); }

@@ -624,6 +624,8 @@ bool differentiable_functional(const OperatorHandle& op) {
   const std::string functional =
       full.ends_with(".out") || full.ends_with("_out") ? full.substr(0, full.size() - 4) : full;
   if (!try_find_op(functional)) return true;
+  const std::vector<std::string> tags = operator_info(functional).tags;
+  if (std::find(tags.begin(), tags.end(), "nondifferentiable") != tags.end()) return false;
   for (const DispatchTableRow& row : dispatch_table(functional))
     if (row.key == DispatchKey::kAutograd) return row.source != "fallback";
   return true;
@@ -706,6 +708,17 @@ class AutogradFallback final : public BoxedFunctor {
   }
 };
 
+// Operators tagged nondifferentiable that compute in backend kernels (the
+// Bessel functions, the orthogonal polynomials: non-differentiable in
+// PyTorch too): their results never require grad, nor carry a tangent.
+class NonDifferentiable final : public BoxedFunctor {
+ public:
+  void operator()(const OperatorHandle& op, DispatchKeySet ks, Stack& stack) override {
+    ExcludeDispatchKeyGuard below(DispatchKey::kAutograd);
+    op.redispatch_boxed(next_keys(ks), stack);
+  }
+};
+
 }  // namespace
 
 void register_autograd_shape(std::vector<std::unique_ptr<Library>>& out) {
@@ -733,11 +746,22 @@ void register_autograd_shape(std::vector<std::unique_ptr<Library>>& out) {
   // either) gets the fallback's node, which fails in backward naming it, even
   // where a composite kernel would otherwise be differentiated through parts
   // that do not record (scatter's multiply runs on host copies).
+  // An operator tagged nondifferentiable with backend kernels (a meta
+  // function) gets the kernel above; composites are non-differentiable
+  // already, their parts running below Autograd.
   for (const CatalogDef& d : torch_catalog().defs) {
-    if (d.tags == nullptr || std::string_view(d.tags).find("no_derivative") == std::string_view::npos) continue;
+    if (d.tags == nullptr) continue;
+    const std::string_view tags(d.tags);
+    const bool no_derivative = tags.find("no_derivative") != std::string_view::npos;
+    const bool nondifferentiable = tags.find("nondifferentiable") != std::string_view::npos && d.glue != nullptr;
+    if (!no_derivative && !nondifferentiable) continue;
     const std::string_view schema(d.schema);
-    torch->impl_boxed(std::string(d.ns) + "." + std::string(schema.substr(0, schema.find('('))),
-                      std::make_shared<AutogradFallback>());
+    const std::string name = std::string(d.ns) + "." + std::string(schema.substr(0, schema.find('(')));
+    if (no_derivative) {
+      torch->impl_boxed(name, std::make_shared<AutogradFallback>());
+    } else {
+      torch->impl_boxed(name, std::make_shared<NonDifferentiable>());
+    }
   }
 
   auto tensor = std::make_unique<Library>("torch.Tensor", DispatchKey::kAutograd);

@@ -89,6 +89,7 @@ void register_lstsq_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_view_copy_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_stft_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_histogram_kernels(std::vector<std::unique_ptr<Library>>& out);
+void register_rnn_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_inplace_kernels(std::vector<std::unique_ptr<Library>>& out);
 /// The kernels of out= variants of composite operators (dispatch/composite/out_ops.cpp).
 void register_out_copy_kernels(std::vector<std::unique_ptr<Library>>& out);

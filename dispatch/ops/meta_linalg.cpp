@@ -71,8 +71,8 @@ OutputMeta addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, con
   WICK_CHECK(mat2.dim() == 2, RuntimeError, op, ": mat2 must be a matrix, got ", mat2.dim(), "-D tensor");
   WICK_CHECK(mat1.size(1) == mat2.size(0), RuntimeError, op, ": mat1 and mat2 shapes cannot be multiplied (",
              mat1.size(0), "x", mat1.size(1), " and ", mat2.size(0), "x", mat2.size(1), ")");
-  WICK_CHECK(self.dtype() == mat2.dtype() && mat1.dtype() == mat2.dtype(), RuntimeError, op,
-             ": self and mat2 must have the same dtype");
+  WICK_CHECK(self.dtype() == mat2.dtype(), RuntimeError, op, ": self and mat2 must have the same dtype");
+  WICK_CHECK(mat1.dtype() == mat2.dtype(), RuntimeError, op, ": mat1 and mat2 must have the same dtype");
   const Device device = common_device(op, self, mat1, mat2);
   check_not_bool(op, "addmm_impl_cpu_", self.dtype());
   const std::int64_t n = mat1.size(0);

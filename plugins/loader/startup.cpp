@@ -96,6 +96,7 @@ void register_builtins() {
     register_view_copy_kernels(libs);
     register_stft_kernels(libs);
     register_histogram_kernels(libs);
+    register_rnn_kernels(libs);
     register_inplace_kernels(libs);
     register_out_copy_kernels(libs);
     distributed::register_distributed_kernels(libs);

@@ -60,7 +60,9 @@ wick/schema.h) at the start of a line; indented `key: value` lines follow.
   numbers     Tensor arguments that take a Python number in a boxed call
               (wick::call, `wick eval`): where PyTorch has a Scalar
               overload for them. Elsewhere a number is a TypeError, as in
-              PyTorch (Note [Numbers for tensor arguments], wick/library.h)
+              PyTorch (Note [Numbers for tensor arguments], wick/library.h).
+              One Tensor argument must still be a tensor, unless `*` is
+              listed too: then all may be numbers at once (add, mul, ...)
   cpp_literal `Any` arguments the C++ API takes as a wick::TensorLiteral
               (numbers in braced lists: wick::tensor({{1., 2.}}))
   cpp_any     `arg: type | type`: the C++ types an `Any` argument takes, one

@@ -753,11 +753,6 @@ bool has_tensor_argument(const FunctionSchema& s) {
                      [](const SchemaArgument& a) { return a.type.kind == TypeKind::kTensor; });
 }
 
-bool result_never_requires_grad(const std::string& name) {
-  return name == "zeros_like" || name == "ones_like" || name == "full_like" || name == "rand_like" ||
-         name == "randn_like" || name == "bernoulli";
-}
-
 FormulaCheck check_formula(const CatalogEntry& e) {
   FormulaCheck out;
   // Each entry's inputs come from a generator seeded by its name (FNV-1a), so
@@ -776,6 +771,8 @@ FormulaCheck check_formula(const CatalogEntry& e) {
   // No derivative, as in PyTorch (histc, bincount, unique): backward must fail.
   const std::vector<std::string> tags = definition_tags(e);
   const bool no_derivative = std::find(tags.begin(), tags.end(), "no_derivative") != tags.end();
+  // Not differentiable, as in PyTorch (zeros_like, bernoulli, the Bessel functions): results never require grad.
+  const bool nondifferentiable = std::find(tags.begin(), tags.end(), "nondifferentiable") != tags.end();
   bool any_differentiable = false;
   for (std::size_t n = 0; n < samples.size(); ++n) {
     const Sample& sample = samples[n];
@@ -810,7 +807,7 @@ FormulaCheck check_formula(const CatalogEntry& e) {
         }
         continue;
       }
-      if (result_never_requires_grad(e.name) || !autograd::is_differentiable_type(probe.dtype())) {
+      if (nondifferentiable || !autograd::is_differentiable_type(probe.dtype())) {
         if (probe.requires_grad()) out.failures.push_back(where + ": a non-differentiable result requires grad");
         continue;
       }

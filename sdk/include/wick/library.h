@@ -25,9 +25,14 @@
 /// PyTorch 1.13 takes numbers where it has a Scalar overload for the
 /// argument (add, the comparisons, pow, where, lerp's weight,
 /// masked_fill's value, scatter's src, ...) and for the first operand of
-/// add, sub, mul, div and floor_divide; the torch operators mark exactly
-/// those. The typed C++ API is unaffected (`cpp_scalar` in wick_opgen.py
-/// adds C++ overloads that take numbers).
+/// add, sub, mul, div, true_divide and floor_divide; the torch operators
+/// mark exactly those. Its Scalar overloads come in pairs, (Tensor, Scalar)
+/// and (Scalar, Tensor), so a call still needs one tensor among its Tensor
+/// arguments (`pow(2, 3)` is its "invalid combination of arguments"); a
+/// `*` among the names lifts that where PyTorch takes numbers for all of
+/// them at once (add, sub, mul, div, true_divide, floor_divide, and
+/// result_type's Scalar overload). The typed C++ API is unaffected
+/// (`cpp_scalar` in wick_opgen.py adds C++ overloads that take numbers).
 /// There is no static-initialiser registration: libraries are made inside an
 /// explicit call (a plugin's `init`, or your own code).
 #pragma once
@@ -78,8 +83,9 @@ struct DefOptions {
   std::string samples;
   /// Comma-separated tags ("domain=positive, nondifferentiable").
   std::string tags;
-  /// Comma-separated Tensor arguments that take a number in a boxed call
-  /// (Note [Numbers for tensor arguments]).
+  /// Comma-separated Tensor arguments that take a number in a boxed call,
+  /// and `*` where all of them may be numbers in one call (Note [Numbers
+  /// for tensor arguments]).
   std::string numbers;
 };
 

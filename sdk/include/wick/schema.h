@@ -92,6 +92,11 @@ struct FunctionSchema {
   std::string overload;  ///< the overload name: "out", or "" for the default overload
   std::vector<SchemaArgument> arguments; ///< the arguments in order
   std::vector<SchemaArgument> returns; ///< the returns in order (empty for `()`)
+  /// A boxed call may give every `takes_number` argument a number at once
+  /// (`*` in `numbers:`); otherwise one of its Tensor arguments must be
+  /// given a tensor (Note [Numbers for tensor arguments] in wick/library.h).
+  /// Not part of the schema's text.
+  bool numbers_together = false;
 
   /// "add.out" or "add".
   [[nodiscard]] WICK_API std::string full_name() const;
