@@ -8,6 +8,7 @@
 #include "wick/nn_rnn.h"
 
 #include <cmath>
+#include <utility>
 
 #include "core/frontend/nn_repr.h"
 #include "wick/nn_functional.h"
@@ -17,6 +18,7 @@ namespace wick::nn {
 
 using detail::py;
 using Mode = RNNConfig::Mode;
+using utils::rnn::PackedSequence;
 
 namespace {
 
@@ -111,6 +113,66 @@ struct RunResult {
   Tensor output, h_n, c_n;
 };
 
+// The initial states checked against (or made for) a batch of `batch`
+// sequences, with PyTorch's messages ("Expected hidden[0] size (1, 2, 4), got [1, 3, 4]").
+void prepare_states(const RNNConfig& c, const Tensor& input, std::int64_t batch, Tensor& h0, Tensor& c0) {
+  const bool lstm = c.mode == Mode::kLstm;
+  const std::int64_t dirs = c.bidirectional ? 2 : 1;
+  const std::int64_t real_hidden = c.proj_size > 0 ? c.proj_size : c.hidden_size;
+  const std::vector<std::int64_t> h_shape = {c.num_layers * dirs, batch, real_hidden};
+  const std::vector<std::int64_t> c_shape = {c.num_layers * dirs, batch, c.hidden_size};
+  if (h0.defined()) {
+    WICK_CHECK(h0.sizes().vec() == h_shape, RuntimeError, "Expected hidden", lstm ? "[0]" : "", " size ",
+               shape_tuple(h_shape), ", got ", shape_list(h0));
+  } else {
+    h0 = zeros(h_shape, input.dtype(), input.device());
+  }
+  if (lstm) {
+    if (c0.defined()) {
+      WICK_CHECK(c0.sizes().vec() == c_shape, RuntimeError, "Expected hidden[1] size ", shape_tuple(c_shape),
+                 ", got ", shape_list(c0));
+    } else {
+      c0 = zeros(c_shape, input.dtype(), input.device());
+    }
+  }
+}
+
+// The layers, by the catalog operator of the module's cell: torch.lstm and
+// the others, or their .data overloads for a packed batch (`batch_sizes`).
+RunResult call_layers(const RNNConfig& c, const std::vector<RNNLayerWeights>& weights, const Tensor& input,
+                      const Tensor& batch_sizes, const Tensor& h0, const Tensor& c0, bool training) {
+  std::vector<Tensor> params;
+  for (const RNNLayerWeights& w : weights) {
+    for (const Tensor& t : {w.w_ih, w.w_hh, w.b_ih, w.b_hh, w.w_hr}) {
+      if (t.defined()) params.push_back(t);
+    }
+  }
+  const bool packed = batch_sizes.defined();
+  const auto run_op = [&](auto op, auto hx) {
+    return packed ? op(input, batch_sizes, hx, params, c.bias, c.num_layers, c.dropout, training, c.bidirectional)
+                  : op(input, hx, params, c.bias, c.num_layers, c.dropout, training, c.bidirectional, false);
+  };
+  RunResult r;
+  switch (c.mode) {
+    case Mode::kLstm:
+      std::tie(r.output, r.h_n, r.c_n) = run_op(
+          [](auto&&... a) { return wick::lstm(std::forward<decltype(a)>(a)...); }, std::vector<Tensor>{h0, c0});
+      break;
+    case Mode::kGru:
+      std::tie(r.output, r.h_n) = run_op([](auto&&... a) { return wick::gru(std::forward<decltype(a)>(a)...); }, h0);
+      break;
+    case Mode::kRnnTanh:
+      std::tie(r.output, r.h_n) =
+          run_op([](auto&&... a) { return wick::rnn_tanh(std::forward<decltype(a)>(a)...); }, h0);
+      break;
+    case Mode::kRnnRelu:
+      std::tie(r.output, r.h_n) =
+          run_op([](auto&&... a) { return wick::rnn_relu(std::forward<decltype(a)>(a)...); }, h0);
+      break;
+  }
+  return r;
+}
+
 // PyTorch's RNNBase.forward: shapes checked, batch dims arranged, every layer run.
 RunResult run(const RNNConfig& c, const std::vector<RNNLayerWeights>& weights, Tensor input, Tensor h0, Tensor c0,
               bool training) {
@@ -134,44 +196,8 @@ RunResult run(const RNNConfig& c, const std::vector<RNNLayerWeights>& weights, T
   if (c.batch_first) input = input.transpose(0, 1);
   WICK_CHECK(input.size(-1) == c.input_size, RuntimeError, "input.size(-1) must be equal to input_size. Expected ",
              c.input_size, ", got ", input.size(-1));
-  const std::int64_t dirs = c.bidirectional ? 2 : 1;
-  const std::int64_t real_hidden = c.proj_size > 0 ? c.proj_size : c.hidden_size;
-  const std::vector<std::int64_t> h_shape = {c.num_layers * dirs, input.size(1), real_hidden};
-  const std::vector<std::int64_t> c_shape = {c.num_layers * dirs, input.size(1), c.hidden_size};
-  if (h0.defined()) {
-    WICK_CHECK(h0.sizes().vec() == h_shape, RuntimeError, "Expected hidden", lstm ? "[0]" : "", " size ",
-               shape_tuple(h_shape), ", got ", shape_list(h0));
-  } else {
-    h0 = zeros(h_shape, input.dtype(), input.device());
-  }
-  if (lstm) {
-    if (c0.defined()) {
-      WICK_CHECK(c0.sizes().vec() == c_shape, RuntimeError, "Expected hidden[1] size ", shape_tuple(c_shape),
-                 ", got ", shape_list(c0));
-    } else {
-      c0 = zeros(c_shape, input.dtype(), input.device());
-    }
-  }
-  std::vector<Tensor> params;
-  for (const RNNLayerWeights& w : weights) {
-    for (const Tensor& t : {w.w_ih, w.w_hh, w.b_ih, w.b_hh, w.w_hr}) {
-      if (t.defined()) params.push_back(t);
-    }
-  }
-  RunResult r;
-  if (lstm) {
-    std::tie(r.output, r.h_n, r.c_n) =
-        wick::lstm(input, {h0, c0}, params, c.bias, c.num_layers, c.dropout, training, c.bidirectional, false);
-  } else if (c.mode == Mode::kGru) {
-    std::tie(r.output, r.h_n) =
-        wick::gru(input, h0, params, c.bias, c.num_layers, c.dropout, training, c.bidirectional, false);
-  } else if (c.mode == Mode::kRnnTanh) {
-    std::tie(r.output, r.h_n) =
-        wick::rnn_tanh(input, h0, params, c.bias, c.num_layers, c.dropout, training, c.bidirectional, false);
-  } else {
-    std::tie(r.output, r.h_n) =
-        wick::rnn_relu(input, h0, params, c.bias, c.num_layers, c.dropout, training, c.bidirectional, false);
-  }
+  prepare_states(c, input, input.size(1), h0, c0);
+  RunResult r = call_layers(c, weights, input, Tensor(), h0, c0, training);
   if (c.batch_first) r.output = r.output.transpose(0, 1);
   if (!batched) {
     r.output = squeeze(r.output, batch_dim);
@@ -179,6 +205,37 @@ RunResult run(const RNNConfig& c, const std::vector<RNNLayerWeights>& weights, T
     if (lstm) r.c_n = squeeze(r.c_n, 1);
   }
   return r;
+}
+
+// The states of a sorted batch in the order `permutation` gives (PyTorch's permute_hidden).
+Tensor permute_states(const Tensor& t, const Tensor& permutation) {
+  return t.defined() && permutation.defined() ? t.index_select(1, permutation) : t;
+}
+
+// PyTorch's RNNBase.forward of a PackedSequence: the states given in the
+// batch's order are put in the packed (sorted) order, and back.
+RunResult run_packed(const RNNConfig& c, const std::vector<RNNLayerWeights>& weights, const PackedSequence& packed,
+                     Tensor h0, Tensor c0, bool training) {
+  const Tensor& input = packed.data();
+  WICK_CHECK(input.defined(), ValueError, mode_name(c.mode), ": the PackedSequence holds no data");
+  const Tensor batch_sizes = packed.batch_sizes().to(ScalarType::kInt64);
+  WICK_CHECK(batch_sizes.dim() == 1 && batch_sizes.numel() > 0, RuntimeError, mode_name(c.mode),
+             ": a PackedSequence's batch_sizes must be 1-D and not empty");
+  const std::int64_t max_batch = batch_sizes.select(0, 0).item<std::int64_t>();
+  h0 = permute_states(h0, packed.sorted_indices());
+  c0 = permute_states(c0, packed.sorted_indices());
+  WICK_CHECK(input.dim() == 2, RuntimeError, "input must have 2 dimensions, got ", input.dim());
+  WICK_CHECK(input.size(-1) == c.input_size, RuntimeError, "input.size(-1) must be equal to input_size. Expected ",
+             c.input_size, ", got ", input.size(-1));
+  prepare_states(c, input, max_batch, h0, c0);
+  RunResult r = call_layers(c, weights, input, batch_sizes, h0, c0, training);
+  r.h_n = permute_states(r.h_n, packed.unsorted_indices());
+  r.c_n = permute_states(r.c_n, packed.unsorted_indices());
+  return r;
+}
+
+PackedSequence repack(const PackedSequence& like, const Tensor& data) {
+  return {data, like.batch_sizes(), like.sorted_indices(), like.unsorted_indices()};
 }
 
 }  // namespace
@@ -195,6 +252,10 @@ std::tuple<Tensor, Tensor> RNNImpl::forward(const Tensor& input, const Tensor& h
   RunResult r = run(config_, all_weights, input, hx, Tensor(), is_training());
   return {r.output, r.h_n};
 }
+std::tuple<PackedSequence, Tensor> RNNImpl::forward_with_packed_input(const PackedSequence& input, const Tensor& hx) {
+  RunResult r = run_packed(config_, all_weights, input, hx, Tensor(), is_training());
+  return {repack(input, r.output), r.h_n};
+}
 std::string RNNImpl::extra_repr() const { return rnn_repr(config_); }
 
 LSTMImpl::LSTMImpl(const LSTMOptions& opts)
@@ -208,6 +269,11 @@ std::tuple<Tensor, std::tuple<Tensor, Tensor>> LSTMImpl::forward(const Tensor& i
   RunResult r = run(config_, all_weights, input, std::get<0>(hx), std::get<1>(hx), is_training());
   return {r.output, {r.h_n, r.c_n}};
 }
+std::tuple<PackedSequence, std::tuple<Tensor, Tensor>> LSTMImpl::forward_with_packed_input(
+    const PackedSequence& input, const std::tuple<Tensor, Tensor>& hx) {
+  RunResult r = run_packed(config_, all_weights, input, std::get<0>(hx), std::get<1>(hx), is_training());
+  return {repack(input, r.output), {r.h_n, r.c_n}};
+}
 std::string LSTMImpl::extra_repr() const { return rnn_repr(config_); }
 
 GRUImpl::GRUImpl(const GRUOptions& opts) : options(opts), config_(make_config(Mode::kGru, opts, 0)) {
@@ -218,6 +284,10 @@ void GRUImpl::reset_parameters() { reset_weights(all_weights, config_.hidden_siz
 std::tuple<Tensor, Tensor> GRUImpl::forward(const Tensor& input, const Tensor& hx) {
   RunResult r = run(config_, all_weights, input, hx, Tensor(), is_training());
   return {r.output, r.h_n};
+}
+std::tuple<PackedSequence, Tensor> GRUImpl::forward_with_packed_input(const PackedSequence& input, const Tensor& hx) {
+  RunResult r = run_packed(config_, all_weights, input, hx, Tensor(), is_training());
+  return {repack(input, r.output), r.h_n};
 }
 std::string GRUImpl::extra_repr() const { return rnn_repr(config_); }
 

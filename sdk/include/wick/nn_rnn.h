@@ -4,10 +4,14 @@
 ///   auto [output, state] = lstm(x);                 // x (N, L, 10)
 ///   auto [h_n, c_n] = state;                        // (4, N, 20) each
 ///
-/// Built from linear maps and gates through the typed API, so autograd
-/// works through them. Shapes, parameter names (weight_ih_l0,
-/// weight_hh_l1_reverse, bias_ih_l0, weight_hr_l0 with proj_size) and the
-/// initialisation (every tensor uniform(-1/sqrt(hidden_size), 1/sqrt(hidden_size)))
+/// Their layers are the catalog operators torch.lstm, gru, rnn_tanh and
+/// rnn_relu, and the cells lstm_cell and the others (Note [Recurrent
+/// layers] in dispatch/composite/rnn_ops.cpp), so autograd works through
+/// them and a tensor-like can override them. Packed batches
+/// (wick/nn_rnn_utils.h) go through forward_with_packed_input, as in
+/// libtorch. Shapes, parameter names (weight_ih_l0, weight_hh_l1_reverse,
+/// bias_ih_l0, weight_hr_l0 with proj_size) and the initialisation (every
+/// tensor uniform(-1/sqrt(hidden_size), 1/sqrt(hidden_size)))
 /// are PyTorch's. Inputs are (L, N, H_in), (N, L, H_in) with batch_first,
 /// or unbatched (L, H_in); a missing initial state is zeros. Dropout is
 /// applied to the outputs of every layer but the last, in training mode.
@@ -24,6 +28,7 @@
 #include "wick/export.h"
 #include "wick/nn.h"
 #include "wick/nn_options.h"
+#include "wick/nn_rnn_utils.h"
 #include "wick/tensor.h"
 
 namespace wick::nn {
@@ -150,6 +155,10 @@ class WICK_API RNNImpl : public Callable<RNNImpl> {
   void reset_parameters();
   /// (output, h_n); hx (num_layers * num_directions, N, hidden_size), zeros when undefined.
   std::tuple<Tensor, Tensor> forward(const Tensor& input, const Tensor& hx = Tensor());
+  /// forward of a packed batch (wick/nn_rnn_utils.h): (packed output, h_n), hx and h_n in the batch's
+  /// original order. RuntimeError "input must have 2 dimensions, got 3" for data that is not 2-D.
+  std::tuple<utils::rnn::PackedSequence, Tensor> forward_with_packed_input(const utils::rnn::PackedSequence& input,
+                                                                          const Tensor& hx = Tensor());
   /// "10, 20, num_layers=2, ...": the options that differ from their defaults.
   [[nodiscard]] std::string extra_repr() const override;
   /// The options it was built with (changing them later does not rebuild the module).
@@ -175,6 +184,10 @@ class WICK_API LSTMImpl : public Callable<LSTMImpl> {
   /// (output, (h_n, c_n)); hx = (h_0, c_0), zeros when undefined.
   std::tuple<Tensor, std::tuple<Tensor, Tensor>> forward(const Tensor& input,
                                                          const std::tuple<Tensor, Tensor>& hx = {});
+  /// forward of a packed batch (wick/nn_rnn_utils.h): (packed output, (h_n, c_n)), the states in
+  /// the batch's original order.
+  std::tuple<utils::rnn::PackedSequence, std::tuple<Tensor, Tensor>> forward_with_packed_input(
+      const utils::rnn::PackedSequence& input, const std::tuple<Tensor, Tensor>& hx = {});
   /// "10, 20, proj_size=5, ...": the options that differ from their defaults.
   [[nodiscard]] std::string extra_repr() const override;
   /// The options it was built with (changing them later does not rebuild the module).
@@ -200,6 +213,9 @@ class WICK_API GRUImpl : public Callable<GRUImpl> {
   /// (output, h_n); hx (num_layers * num_directions, N, hidden_size), zeros when undefined.
   /// Errors as RNNImpl::forward (with "GRU:").
   std::tuple<Tensor, Tensor> forward(const Tensor& input, const Tensor& hx = Tensor());
+  /// forward of a packed batch, as RNNImpl::forward_with_packed_input.
+  std::tuple<utils::rnn::PackedSequence, Tensor> forward_with_packed_input(const utils::rnn::PackedSequence& input,
+                                                                          const Tensor& hx = Tensor());
   /// "10, 20, num_layers=2, ...": the options that differ from their defaults.
   [[nodiscard]] std::string extra_repr() const override;
   /// The options it was built with (changing them later does not rebuild the module).

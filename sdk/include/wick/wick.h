@@ -39,6 +39,7 @@
 #include "wick/nn_functional.h"       // IWYU pragma: export
 #include "wick/nn_modules.h"          // IWYU pragma: export
 #include "wick/nn_parallel.h"         // IWYU pragma: export
+#include "wick/nn_rnn_utils.h"        // IWYU pragma: export
 #include "wick/nn_utils.h"            // IWYU pragma: export
 #include "wick/ops.h"                 // IWYU pragma: export
 #include "wick/optim.h"               // IWYU pragma: export
