@@ -20,9 +20,9 @@ namespace {
 
 using I64 = std::int64_t;
 
-// The values of a 1-D int64 CPU tensor.
+// The values of an int64 tensor, read on the host.
 std::vector<I64> int64s(const Tensor& t) {
-  const Tensor c = t.contiguous();
+  const Tensor c = t.to(Device()).contiguous();
   const auto* p = c.data_ptr<I64>();
   return {p, p + c.numel()};
 }

@@ -244,7 +244,7 @@ struct StackResult {
 };
 
 // Every layer, each direction, dropout between layers: PyTorch's apply_layer_stack.
-StackResult run_stack(Cell cell, Tensor input, const std::optional<std::vector<I64>>& batch_sizes, T hx, T cx,
+StackResult run_stack(Cell cell, Tensor input, const std::vector<I64>* batch_sizes, T hx, T cx,
                       Tensors params, bool has_biases, I64 num_layers, double dropout, bool train,
                       bool bidirectional) {
   const bool lstm = cell == Cell::kLstm;
@@ -270,8 +270,9 @@ StackResult run_stack(Cell cell, Tensor input, const std::optional<std::vector<I
     for (std::size_t dir = 0; dir < dirs; ++dir) {
       const std::size_t index = static_cast<std::size_t>(layer) * dirs + dir;
       const Hidden h0{layer_h[index], lstm ? layer_c[index] : Tensor()};
-      const LayerOutput r = batch_sizes ? packed_direction(cell, layer_input, *batch_sizes, h0, weights[index], dir == 1)
-                                        : padded_direction(cell, layer_input, h0, weights[index], dir == 1);
+      const LayerOutput r = batch_sizes != nullptr
+                                ? packed_direction(cell, layer_input, *batch_sizes, h0, weights[index], dir == 1)
+                                : padded_direction(cell, layer_input, h0, weights[index], dir == 1);
       outputs.push_back(r.output);
       h_n.push_back(r.last.h);
       if (lstm) c_n.push_back(r.last.c);
@@ -296,8 +297,8 @@ std::tuple<Tensor, Tensor, Tensor> lstm_kernel(T input, Tensors hx, Tensors para
                                                double dropout, bool train, bool bidirectional, bool batch_first) {
   WICK_CHECK(hx.size() == 2, RuntimeError, "lstm expects two hidden states");
   const Tensor x = batch_first ? input.transpose(0, 1) : input;
-  StackResult r = run_stack(Cell::kLstm, x, std::nullopt, hx[0], hx[1], params, has_biases, num_layers, dropout,
-                            train, bidirectional);
+  StackResult r = run_stack(Cell::kLstm, x, nullptr, hx[0], hx[1], params, has_biases, num_layers, dropout, train,
+                            bidirectional);
   if (batch_first) r.output = r.output.transpose(0, 1);
   return {r.output, r.h_n, r.c_n};
 }
@@ -306,8 +307,9 @@ std::tuple<Tensor, Tensor, Tensor> lstm_data_kernel(T data, T batch_sizes, Tenso
                                                     bool has_biases, I64 num_layers, double dropout, bool train,
                                                     bool bidirectional) {
   WICK_CHECK(hx.size() == 2, RuntimeError, "lstm expects two hidden states");
-  const StackResult r = run_stack(Cell::kLstm, data, packed_batch_sizes(batch_sizes), hx[0], hx[1], params,
-                                  has_biases, num_layers, dropout, train, bidirectional);
+  const std::vector<I64> sizes = packed_batch_sizes(batch_sizes);
+  const StackResult r = run_stack(Cell::kLstm, data, &sizes, hx[0], hx[1], params, has_biases, num_layers, dropout,
+                                  train, bidirectional);
   return {r.output, r.h_n, r.c_n};
 }
 
@@ -316,7 +318,7 @@ std::tuple<Tensor, Tensor> rnn_kernel(T input, T hx, Tensors params, bool has_bi
                                       bool train, bool bidirectional, bool batch_first) {
   const Tensor x = batch_first ? input.transpose(0, 1) : input;
   StackResult r =
-      run_stack(kCell, x, std::nullopt, hx, Tensor(), params, has_biases, num_layers, dropout, train, bidirectional);
+      run_stack(kCell, x, nullptr, hx, Tensor(), params, has_biases, num_layers, dropout, train, bidirectional);
   if (batch_first) r.output = r.output.transpose(0, 1);
   return {r.output, r.h_n};
 }
@@ -324,8 +326,9 @@ std::tuple<Tensor, Tensor> rnn_kernel(T input, T hx, Tensors params, bool has_bi
 template <Cell kCell>
 std::tuple<Tensor, Tensor> rnn_data_kernel(T data, T batch_sizes, T hx, Tensors params, bool has_biases,
                                            I64 num_layers, double dropout, bool train, bool bidirectional) {
-  const StackResult r = run_stack(kCell, data, packed_batch_sizes(batch_sizes), hx, Tensor(), params, has_biases,
-                                  num_layers, dropout, train, bidirectional);
+  const std::vector<I64> sizes = packed_batch_sizes(batch_sizes);
+  const StackResult r =
+      run_stack(kCell, data, &sizes, hx, Tensor(), params, has_biases, num_layers, dropout, train, bidirectional);
   return {r.output, r.h_n};
 }
 
