@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "wick/autograd.h"
@@ -56,6 +57,13 @@ std::string error_of(F&& f) {
     return e.what();
   }
   return "<no error>";
+}
+
+/// Expects `f` to throw a wick::Error whose message contains `want`.
+template <class F>
+void expect_error_containing(F&& f, const std::string& want) {
+  const std::string got = error_of(std::forward<F>(f));
+  EXPECT_NE(got.find(want), std::string::npos) << got;
 }
 
 /// Expects `stmt` to throw `E` whose message contains `text`.
