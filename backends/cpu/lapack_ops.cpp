@@ -1,4 +1,4 @@
-// backends/cpu/lapack_ops.cpp - lu_factor_ex, lu_solve, solve_triangular, cholesky_ex and eigh on LAPACK (OpenBLAS's).
+// backends/cpu/lapack_ops.cpp - lu_factor_ex, lu_solve, solve_triangular, cholesky_ex, eigh, qr, svd, eig, geqrf, ldl_factor_ex and ldl_solve on LAPACK (OpenBLAS's).
 /// \file
 /// The results are column-major batches (wick/meta_linalg.h), so each
 /// matrix of the output is LAPACK's operand in place: the kernel copies the
@@ -102,6 +102,32 @@ void cgesdd_(const char* jobz, const int* m, const int* n, std::complex<float>* 
 void zgesdd_(const char* jobz, const int* m, const int* n, std::complex<double>* a, const int* lda, double* s,
              std::complex<double>* u, const int* ldu, std::complex<double>* vt, const int* ldvt,
              std::complex<double>* work, const int* lwork, double* rwork, int* iwork, int* info, std::size_t);
+// Bunch-Kaufman LDL^T (sytrf, and csytrf/zsytrf for complex symmetric
+// matrices) and LDL^H (chetrf/zhetrf), with their solves.
+void ssytrf_(const char* uplo, const int* n, float* a, const int* lda, int* ipiv, float* work, const int* lwork,
+             int* info, std::size_t);
+void dsytrf_(const char* uplo, const int* n, double* a, const int* lda, int* ipiv, double* work, const int* lwork,
+             int* info, std::size_t);
+void csytrf_(const char* uplo, const int* n, std::complex<float>* a, const int* lda, int* ipiv,
+             std::complex<float>* work, const int* lwork, int* info, std::size_t);
+void zsytrf_(const char* uplo, const int* n, std::complex<double>* a, const int* lda, int* ipiv,
+             std::complex<double>* work, const int* lwork, int* info, std::size_t);
+void chetrf_(const char* uplo, const int* n, std::complex<float>* a, const int* lda, int* ipiv,
+             std::complex<float>* work, const int* lwork, int* info, std::size_t);
+void zhetrf_(const char* uplo, const int* n, std::complex<double>* a, const int* lda, int* ipiv,
+             std::complex<double>* work, const int* lwork, int* info, std::size_t);
+void ssytrs_(const char* uplo, const int* n, const int* nrhs, const float* a, const int* lda, const int* ipiv, float* b,
+             const int* ldb, int* info, std::size_t);
+void dsytrs_(const char* uplo, const int* n, const int* nrhs, const double* a, const int* lda, const int* ipiv,
+             double* b, const int* ldb, int* info, std::size_t);
+void csytrs_(const char* uplo, const int* n, const int* nrhs, const std::complex<float>* a, const int* lda,
+             const int* ipiv, std::complex<float>* b, const int* ldb, int* info, std::size_t);
+void zsytrs_(const char* uplo, const int* n, const int* nrhs, const std::complex<double>* a, const int* lda,
+             const int* ipiv, std::complex<double>* b, const int* ldb, int* info, std::size_t);
+void chetrs_(const char* uplo, const int* n, const int* nrhs, const std::complex<float>* a, const int* lda,
+             const int* ipiv, std::complex<float>* b, const int* ldb, int* info, std::size_t);
+void zhetrs_(const char* uplo, const int* n, const int* nrhs, const std::complex<double>* a, const int* lda,
+             const int* ipiv, std::complex<double>* b, const int* ldb, int* info, std::size_t);
 }
 
 namespace wick::cpu {
@@ -139,6 +165,38 @@ void potrf(char uplo, int n, T* a, int lda, int* info) {
   else if constexpr (std::is_same_v<T, double>) dpotrf_(&uplo, &n, a, &lda, info, 1);
   else if constexpr (std::is_same_v<T, std::complex<float>>) cpotrf_(&uplo, &n, a, &lda, info, 1);
   else zpotrf_(&uplo, &n, a, &lda, info, 1);
+}
+
+// LDL^T (LDL^H with hermitian, for complex T) of the lower triangle, with
+// a workspace query first; real matrices are symmetric either way.
+template <typename T>
+void sytrf(bool hermitian, int n, T* a, int lda, int* ipiv, T* work, int lwork, int* info) {
+  const char uplo = 'L';
+  if constexpr (std::is_same_v<T, float>) ssytrf_(&uplo, &n, a, &lda, ipiv, work, &lwork, info, 1);
+  else if constexpr (std::is_same_v<T, double>) dsytrf_(&uplo, &n, a, &lda, ipiv, work, &lwork, info, 1);
+  else if constexpr (std::is_same_v<T, std::complex<float>>) {
+    if (hermitian) chetrf_(&uplo, &n, a, &lda, ipiv, work, &lwork, info, 1);
+    else csytrf_(&uplo, &n, a, &lda, ipiv, work, &lwork, info, 1);
+  } else if (hermitian) {
+    zhetrf_(&uplo, &n, a, &lda, ipiv, work, &lwork, info, 1);
+  } else {
+    zsytrf_(&uplo, &n, a, &lda, ipiv, work, &lwork, info, 1);
+  }
+}
+
+template <typename T>
+void sytrs(bool hermitian, int n, int nrhs, const T* a, int lda, const int* ipiv, T* b, int ldb, int* info) {
+  const char uplo = 'L';
+  if constexpr (std::is_same_v<T, float>) ssytrs_(&uplo, &n, &nrhs, a, &lda, ipiv, b, &ldb, info, 1);
+  else if constexpr (std::is_same_v<T, double>) dsytrs_(&uplo, &n, &nrhs, a, &lda, ipiv, b, &ldb, info, 1);
+  else if constexpr (std::is_same_v<T, std::complex<float>>) {
+    if (hermitian) chetrs_(&uplo, &n, &nrhs, a, &lda, ipiv, b, &ldb, info, 1);
+    else csytrs_(&uplo, &n, &nrhs, a, &lda, ipiv, b, &ldb, info, 1);
+  } else if (hermitian) {
+    zhetrs_(&uplo, &n, &nrhs, a, &lda, ipiv, b, &ldb, info, 1);
+  } else {
+    zsytrs_(&uplo, &n, &nrhs, a, &lda, ipiv, b, &ldb, info, 1);
+  }
 }
 
 // The real type of T (the eigenvalues' type).
@@ -318,6 +376,114 @@ void lu_solve(const OutputMeta& /*m*/, const Tensor& out, const Tensor& lu, cons
     });
   });
   if (!left) Tensor(out).copy_(conjugate ? conj_physical(x.transpose(-2, -1)) : x.transpose(-2, -1));
+}
+
+// geqrf on each matrix of a column-major copy, which is the result.
+void geqrf(const LinalgPairMeta& /*m*/, const std::array<Tensor, 2>& outs, const Tensor& self) {
+  const char* op = "torch.geqrf";
+  const Tensor& a = outs[0];
+  const Tensor& tau = outs[1];
+  Tensor(a).copy_(self);
+  const int m = lapack_int(self.size(-2), op);
+  const int n = lapack_int(self.size(-1), op);
+  const int k = std::min(m, n);
+  const I64 batches = batch_count(self);
+  if (k == 0 || batches == 0) return;
+  visit_dtype<kLapackTypes>(self.dtype(), "geqrf_cpu", [&](auto tag) {
+    using T = decltype(tag);
+    T* ap = static_cast<T*>(a.data_ptr());
+    T* tp = static_cast<T*>(tau.data_ptr());
+    int info = 0;
+    T size{};
+    geqrf<T>(m, n, ap, m, tp, &size, -1, &info);
+    std::vector<T> work(workspace_length(static_cast<double>(std::real(size)), op));
+    const I64 step = checked_mul(m, n, op);
+    for (I64 b = 0; b < batches; ++b) {
+      geqrf<T>(m, n, ap + b * step, m, tp + b * k, work.data(), static_cast<int>(work.size()), &info);
+      WICK_CHECK(info == 0, RuntimeError, op, ": LAPACK geqrf failed with info ", info);
+    }
+  });
+}
+
+namespace {
+
+// Whether `piv` (n LAPACK pivots of a lower Bunch-Kaufman factorization) is
+// one sytrs can follow: a positive entry is a row in [1, n]; a negative one
+// starts a 2 x 2 block, whose second entry repeats it. sytrs follows them
+// unchecked, so anything else would make it read and write outside the
+// matrix.
+bool valid_ldl_pivots(const int* piv, int n) {
+  for (int k = 0; k < n;) {
+    const int p = piv[k];
+    if (p > 0) {
+      if (p > n) return false;
+      ++k;
+      continue;
+    }
+    if (p == 0 || -p > n || k + 1 >= n || piv[k + 1] != p) return false;
+    k += 2;
+  }
+  return true;
+}
+
+}  // namespace
+
+void ldl_factor_ex(const LuFactorMeta& /*m*/, const std::array<Tensor, 3>& outs, const Tensor& self, bool hermitian,
+                   bool check_errors) {
+  const char* op = "torch.linalg.ldl_factor_ex";
+  const Tensor& ld = outs[0];
+  Tensor(ld).copy_(self);
+  const int n = lapack_int(self.size(-1), op);
+  const I64 batches = batch_count(self);
+  auto* ipiv = static_cast<int*>(outs[1].data_ptr());
+  auto* codes = static_cast<int*>(outs[2].data_ptr());
+  if (n == 0) {
+    for (I64 b = 0; b < batches; ++b) codes[b] = 0;
+    return;
+  }
+  const I64 step = checked_mul(n, n, op);
+  visit_dtype<kLapackTypes>(self.dtype(), "ldl_factor_kernel_cpu", [&](auto tag) {
+    using T = decltype(tag);
+    T* a = static_cast<T*>(ld.data_ptr());
+    int query_info = 0;
+    T size{};
+    sytrf<T>(hermitian, n, a, n, ipiv, &size, -1, &query_info);
+    std::vector<T> work(workspace_length(static_cast<double>(std::real(size)), op));
+    for (I64 b = 0; b < batches; ++b) {
+      T* mat = a + b * step;
+      sytrf<T>(hermitian, n, mat, n, ipiv + b * n, work.data(), static_cast<int>(work.size()), codes + b);
+      // LAPACK leaves the upper triangle as it was: zero it, as PyTorch does.
+      for (int j = 1; j < n; ++j)
+        for (int i = 0; i < j; ++i) mat[i + static_cast<std::ptrdiff_t>(j) * n] = T(0);
+    }
+  });
+  if (check_errors) check_linalg_info(op, outs[2], LinalgFailure::kLdlFactor);
+}
+
+void ldl_solve(const OutputMeta& /*m*/, const Tensor& out, const Tensor& ld, const Tensor& pivots, const Tensor& b,
+               bool hermitian) {
+  const char* op = "torch.linalg.ldl_solve";
+  const IntArrayRef batch(out.sizes().data(), static_cast<std::size_t>(out.dim() - 2));
+  const Tensor factors = column_major(expand_batch(ld, batch, 2));
+  const Tensor ipiv = expand_batch(pivots.to(ScalarType::kInt32), batch, 1).contiguous();
+  Tensor(out).copy_(expand_batch(b, batch, 2));
+  const int n = lapack_int(ld.size(-1), op);
+  const int nrhs = lapack_int(out.size(-1), op);
+  const auto* piv = static_cast<const int*>(ipiv.data_ptr());
+  const I64 systems = batch_count(out);
+  for (I64 k = 0; k < systems; ++k) {
+    WICK_CHECK(valid_ldl_pivots(piv + k * n, n), IndexError, op,
+               ": pivots must be those of a factorization by linalg.ldl_factor: each in [1, ", n,
+               "], or a negative pair marking a 2 x 2 block");
+  }
+  visit_dtype<kLapackTypes>(b.dtype(), "ldl_solve_kernel_cpu", [&](auto tag) {
+    using T = decltype(tag);
+    solve_batches<T>(factors, out, [&](const T* a, T* xb, I64 k) {
+      int info = 0;
+      sytrs<T>(hermitian, n, nrhs, a, std::max(n, 1), piv + k * n, xb, std::max(n, 1), &info);
+      WICK_CHECK(info == 0, RuntimeError, op, ": LAPACK sytrs failed with info ", info);
+    });
+  });
 }
 
 void cholesky_ex(const LinalgPairMeta& /*m*/, const std::array<Tensor, 2>& outs, const Tensor& self, bool upper,

@@ -9,9 +9,10 @@
 ///   them, as LAPACK's would on the CPU;
 /// - eig computes on the host, with LAPACK's geev, as PyTorch's CUDA eig
 ///   does (through MAGMA, whose geev runs on the host);
-/// - eigh, qr and svd compute on the host too, for now: the same results as
-///   on the CPU, at the cost of two copies; cuSOLVER's syevd, geqrf/orgqr
-///   and gesvd are the next step.
+/// - eigh, qr, svd, geqrf, ldl_factor_ex and ldl_solve compute on the host
+///   too, for now: the same results as on the CPU, at the cost of two
+///   copies; cuSOLVER's syevd, geqrf/orgqr, gesvd and sytrf are the next
+///   step.
 /// float32 and float64; complex tensors are refused on the device, as by
 /// its other kernels.
 #include <cublas_v2.h>
@@ -319,6 +320,25 @@ void svd(const LinalgSvdMeta& /*m*/, const std::array<Tensor, 3>& outs, const Te
   write_back(outs[0], u);
   write_back(outs[1], s);
   write_back(outs[2], vh);
+}
+
+void geqrf(const LinalgPairMeta& /*m*/, const std::array<Tensor, 2>& outs, const Tensor& self) {
+  const auto [a, tau] = wick::geqrf(on_host(self));
+  write_back(outs[0], a);
+  write_back(outs[1], tau);
+}
+
+void ldl_factor_ex(const LuFactorMeta& /*m*/, const std::array<Tensor, 3>& outs, const Tensor& self, bool hermitian,
+                   bool check_errors) {
+  const auto [ld, pivots, info] = linalg::ldl_factor_ex(on_host(self), hermitian, check_errors);
+  write_back(outs[0], ld);
+  write_back(outs[1], pivots);
+  write_back(outs[2], info);
+}
+
+void ldl_solve(const OutputMeta& /*m*/, const Tensor& out, const Tensor& ld, const Tensor& pivots, const Tensor& b,
+               bool hermitian) {
+  write_back(out, linalg::ldl_solve(on_host(ld), on_host(pivots), on_host(b), hermitian));
 }
 
 }  // namespace wick::cuda_backend

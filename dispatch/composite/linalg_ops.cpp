@@ -1,4 +1,4 @@
-// dispatch/composite/linalg_ops.cpp - inner, vdot, trace, kron, diagonal; solve, inv, det, slogdet, logdet, cholesky, cholesky_solve, cholesky_inverse, eigvalsh, svdvals, pinv, matrix_rank, cond, matrix_exp, lu_unpack, lu, tensorinv, tensorsolve, matrix_power, multi_dot, cross, vecdot.
+// dispatch/composite/linalg_ops.cpp - inner, vdot, trace, kron, diagonal; solve, inv, det, slogdet, logdet, cholesky, cholesky_solve, cholesky_inverse, householder_product, orgqr, ormqr, ldl_factor, eigvalsh, svdvals, pinv, matrix_rank, cond, matrix_exp, lu_unpack, lu, tensorinv, tensorsolve, matrix_power, multi_dot, cross, vecdot.
 /// \file
 /// Matrix functions composed from the products, the reductions and the
 /// LAPACK operators lu_factor_ex, lu_solve, solve_triangular, cholesky_ex,
@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "dispatch/composite/composite.h"
@@ -292,6 +293,188 @@ Tensor cholesky_inverse_kernel(const Tensor& self, bool upper) {
   check_lapack_dtype("cholesky_inverse_out_cpu", self);
   const Tensor identity = eye(self.size(-1), std::nullopt, self.dtype(), self.device());
   return cholesky_solve(identity, self, upper);
+}
+
+// --- Householder products ---------------------------------------------------------------------------
+//
+// Note [Householder products]
+// geqrf leaves k reflectors H_i = I - tau_i v_i v_i^H in the columns of an
+// m x n matrix: v_i is column i below the diagonal, with a 1 on it and zeros
+// above. Their product is formed by blocks, as LAPACK's larft and larfb do,
+// instead of one reflector at a time: with V the m x k matrix of the v_i,
+//   H_1 ... H_k = I - V T V^H,  T upper triangular with T^-1 = D^-1 + S,
+// D = diag(tau) and S = triu(V^H V, 1) (larft's recurrence, solved at
+// once). T = (I + D S)^-1 D needs no division by tau (a zero tau is an
+// identity reflector), and I + D S is unit upper triangular. Then
+// householder_product is (I - V T V^H) E with E the first n columns of the
+// identity, and ormqr applies I - V T V^H (or its adjoint, I - V T^H V^H)
+// to C from either side: all matrix products and one triangular solve, so
+// they run on every backend, and their gradients come from those parts.
+// PyTorch's ormqr has no derivative; wick's has (README, divergences).
+
+// V (the unit lower trapezoidal reflectors in the first k columns of a) and
+// T of a's reflectors with scalars tau.
+std::pair<Tensor, Tensor> reflector_block(const Tensor& a, const Tensor& tau) {
+  const I64 rows = a.size(-2);
+  const I64 k = tau.size(-1);
+  const Tensor v = add(tril(a.narrow(-1, 0, k), -1), eye(rows, k, a.dtype(), a.device()));
+  const Tensor s = triu(matmul(adjoint_of(v), v), 1);
+  const Tensor unit = add(mul(tau.unsqueeze(-1), s), eye(k, std::nullopt, a.dtype(), a.device()));
+  const Tensor t = linalg::solve_triangular(unit, diag_embed(tau), /*upper=*/true, /*left=*/true,
+                                            /*unitriangular=*/true);
+  return {v, t};
+}
+
+// tau's dims must be input's but the last one, with input's batch dims.
+void check_reflector_batch(const char* op, const Tensor& input, const Tensor& tau) {
+  WICK_CHECK(input.dim() - tau.dim() == 1, RuntimeError, op,
+             ": Expected tau to have one dimension less than input, but got tau.ndim equal to ", tau.dim(),
+             " and input.ndim is equal to ", input.dim());
+  const IntArrayRef batch(input.sizes().data(), static_cast<std::size_t>(input.dim() - 2));
+  const IntArrayRef tau_batch(tau.sizes().data(), static_cast<std::size_t>(tau.dim() - 1));
+  WICK_CHECK(batch == tau_batch, RuntimeError, op,
+             ": Expected batch dimensions of tau to be equal to input.shape[:-2], but got ", format_shape(tau_batch));
+}
+
+Tensor householder_product_kernel(const Tensor& input, const Tensor& tau) {
+  const char* op = "torch.linalg.householder_product";
+  WICK_CHECK(input.dim() >= 2, RuntimeError, op, ": input must have at least 2 dimensions.");
+  WICK_CHECK(input.size(-2) >= input.size(-1), RuntimeError, op,
+             ": input.shape[-2] must be greater than or equal to input.shape[-1]");
+  WICK_CHECK(input.size(-1) >= tau.size(-1), RuntimeError, op,
+             ": input.shape[-1] must be greater than or equal to tau.shape[-1]");
+  check_reflector_batch(op, input, tau);
+  WICK_CHECK(tau.dtype() == input.dtype(), RuntimeError, op, ": tau dtype ", type_title(tau.dtype()),
+             " does not match input dtype ", type_title(input.dtype()));
+  (void)common_device(op, input, tau);
+  check_lapack_dtype("orgqr_cpu", input);
+  const I64 n = input.size(-1);
+  const auto [v, t] = reflector_block(input, tau);
+  const Tensor e = eye(input.size(-2), n, input.dtype(), input.device());
+  return sub(e, matmul(v, matmul(t, adjoint_of(v.narrow(-2, 0, n)))));
+}
+
+Tensor ormqr_kernel(const Tensor& input, const Tensor& tau, const Tensor& other, bool left, bool transpose) {
+  const char* op = "torch.ormqr";
+  WICK_CHECK(input.dim() >= 2, RuntimeError, op, ": input must have at least 2 dimensions.");
+  WICK_CHECK(other.dim() >= 2, RuntimeError, op, ": other must have at least 2 dimensions.");
+  const I64 side = left ? other.size(-2) : other.size(-1);
+  WICK_CHECK(side == input.size(-2), RuntimeError, op, ": other.shape[", left ? -2 : -1,
+             "] must be equal to input.shape[-2]");
+  WICK_CHECK(tau.size(-1) <= input.size(-1), RuntimeError, op,
+             ": tau.shape[-1] must be less than or equal to input.shape[-1]");
+  WICK_CHECK(side >= tau.size(-1), RuntimeError, op, ": other.shape[", left ? -2 : -1,
+             "] must be greater than or equal to tau.shape[-1]");
+  check_reflector_batch(op, input, tau);
+  WICK_CHECK(other.dim() == input.dim(), RuntimeError, op,
+             ": Expected other to have the same number of dimensions as input, but got other.ndim equal to ",
+             other.dim(), " and input.ndim is equal to ", input.dim());
+  const IntArrayRef batch(input.sizes().data(), static_cast<std::size_t>(input.dim() - 2));
+  const IntArrayRef other_batch(other.sizes().data(), static_cast<std::size_t>(other.dim() - 2));
+  WICK_CHECK(batch == other_batch, RuntimeError, op,
+             ": Expected batch dimensions of other to be equal to input.shape[:-2], but got ",
+             format_shape(other_batch));
+  // PyTorch's messages run "dtype" into the type's name.
+  WICK_CHECK(tau.dtype() == input.dtype(), RuntimeError, op,
+             ": Expected input and tau to have the same dtype, but input has dtype", type_title(input.dtype()),
+             " and tau has dtype ", type_title(tau.dtype()));
+  WICK_CHECK(other.dtype() == input.dtype(), RuntimeError, op,
+             ": Expected input and other to have the same dtype, but input has dtype", type_title(input.dtype()),
+             " and other has dtype ", type_title(other.dtype()));
+  (void)common_device(op, input, tau, other);
+  check_lapack_dtype("ormqr_cpu", input);
+  const auto [v, t] = reflector_block(input, tau);
+  const Tensor block = transpose ? adjoint_of(t) : t;
+  if (left) return sub(other, matmul(v, matmul(block, matmul(adjoint_of(v), other))));
+  return sub(other, matmul(matmul(matmul(other, v), block), adjoint_of(v)));
+}
+
+Pair ldl_factor_kernel(const Tensor& self, bool hermitian) {
+  auto [ld, pivots, info] = linalg::ldl_factor_ex(self, hermitian, false);
+  check_linalg_info("torch.linalg.ldl_factor", info, LinalgFailure::kLdlFactor);
+  return {ld, pivots};
+}
+
+// --- randomized low-rank SVD (torch._lowrank) ----------------------------------------------------------
+
+// x y, less m y where m (the mean that A - M subtracts) is given.
+Tensor product_less_mean(const Tensor& x, const Tensor& y, const std::optional<Tensor>& m) {
+  return m ? sub(matmul(x, y), matmul(*m, y)) : matmul(x, y);
+}
+
+Tensor conjugate_of(const Tensor& t) { return is_complex(t.dtype()) ? conj_physical(t) : t; }
+
+// q orthonormal columns Q with Q Q^H (A - M) ~ A - M: one randn(n, q) of
+// A's floating dtype (float32 for the others, as PyTorch's
+// get_floating_dtype), then niter subspace iterations.
+Tensor approximate_basis(const Tensor& a, I64 q, I64 niter, const std::optional<Tensor>& m) {
+  const ScalarType t = a.dtype();
+  const ScalarType dtype =
+      t == ScalarType::kFloat16 || t == ScalarType::kFloat32 || t == ScalarType::kFloat64 ? t : ScalarType::kFloat32;
+  const Tensor r = randn({a.size(-1), q}, dtype, a.device());
+  const Tensor a_h = adjoint_of(a);
+  const std::optional<Tensor> m_h = m ? std::optional<Tensor>(adjoint_of(*m)) : std::nullopt;
+  Tensor basis = std::get<0>(linalg::qr(product_less_mean(a, r, m)));
+  for (I64 i = 0; i < niter; ++i) {
+    basis = std::get<0>(linalg::qr(product_less_mean(a_h, basis, m_h)));
+    basis = std::get<0>(linalg::qr(product_less_mean(a, basis, m)));
+  }
+  return basis;
+}
+
+using Triple = std::tuple<Tensor, Tensor, Tensor>;
+
+// The SVD of the projection of A - M onto an approximate basis of its
+// columns, or of its rows when m < n or n > q.
+Triple svd_lowrank_impl(const char* op, const Tensor& a, I64 q, I64 niter, const std::optional<Tensor>& m) {
+  WICK_CHECK(a.dim() >= 2, ValueError, op, ": A must be a matrix or a batch of matrices, but got ", a.dim(),
+             " dimension", a.dim() == 1 ? "" : "s");
+  const I64 rows = a.size(-2);
+  const I64 cols = a.size(-1);
+  const std::optional<Tensor> m_t = m ? std::optional<Tensor>(m->transpose(-2, -1)) : std::nullopt;
+  const Tensor a_t = a.transpose(-2, -1);
+  if (rows < cols || cols > q) {
+    WICK_CHECK(q <= rows, ValueError, op, ": q(=", q, ") must not be greater than min(m, n)=", std::min(rows, cols));
+    const Tensor basis = approximate_basis(a_t, q, niter, m_t);
+    const Tensor b_t = product_less_mean(a, conjugate_of(basis), m);
+    auto [u, s, vh] = linalg::svd(b_t, false);
+    return {u, s, matmul(basis, adjoint_of(vh))};
+  }
+  WICK_CHECK(q <= cols, ValueError, op, ": q(=", q, ") must not be greater than min(m, n)=", std::min(rows, cols));
+  const Tensor basis = approximate_basis(a, q, niter, m);
+  const Tensor b_t = product_less_mean(a_t, conjugate_of(basis), m_t).transpose(-2, -1);
+  auto [u, s, vh] = linalg::svd(b_t, false);
+  return {matmul(basis, u), s, adjoint_of(vh)};
+}
+
+// More subspace iterations than any use needs (PyTorch's default is 2):
+// refused, where PyTorch would run 2^40 of them for days (README, divergences).
+constexpr I64 kMaxSubspaceIterations = I64{1} << 16;
+
+void check_subspace_iterations(const char* op, I64 niter) {
+  WICK_CHECK(niter <= kMaxSubspaceIterations, ValueError, op, ": niter(=", niter, ") must be at most ",
+             kMaxSubspaceIterations, " subspace iterations");
+}
+
+// PyTorch runs range(niter): a negative count is no iteration.
+Triple svd_lowrank_kernel(const Tensor& a, std::optional<I64> q, std::optional<I64> niter,
+                          const std::optional<Tensor>& m) {
+  const I64 iterations = std::max<I64>(niter.value_or(2), 0);
+  check_subspace_iterations("svd_lowrank", iterations);
+  return svd_lowrank_impl("svd_lowrank", a, q.value_or(6), iterations, m);
+}
+
+Triple pca_lowrank_kernel(const Tensor& a, std::optional<I64> q, bool center, I64 niter) {
+  WICK_CHECK(a.dim() >= 2, ValueError, "pca_lowrank: A must be a matrix or a batch of matrices, but got ", a.dim(),
+             " dimension", a.dim() == 1 ? "" : "s");
+  const I64 smaller = std::min(a.size(-2), a.size(-1));
+  const I64 rank = q.value_or(std::min<I64>(6, smaller));
+  WICK_CHECK(rank >= 0 && rank <= smaller, ValueError, "q(=", rank,
+             ") must be non-negative integer and not greater than min(m, n)=", smaller);
+  WICK_CHECK(niter >= 0, ValueError, "niter(=", niter, ") must be non-negative integer");
+  check_subspace_iterations("pca_lowrank", niter);
+  const Tensor centred = center ? sub(a, mean(a, std::vector<I64>{-2}, true)) : a;
+  return svd_lowrank_impl("pca_lowrank", centred, rank, niter, std::nullopt);
 }
 
 Tensor eigvalsh_kernel(const Tensor& self, std::string_view uplo) { return std::get<0>(linalg::eigh(self, uplo)); }
@@ -801,7 +984,9 @@ void register_linalg_kernels(std::vector<std::unique_ptr<Library>>& out) {
       .impl("lu_solve", &torch_lu_solve_kernel)
       .impl("matrix_exp", &matrix_exp_kernel)
       .impl("lu_unpack", &lu_unpack_kernel)
-      .impl("triangular_solve", &triangular_solve_kernel);
+      .impl("triangular_solve", &triangular_solve_kernel)
+      .impl("orgqr", &householder_product_kernel)
+      .impl("ormqr", &ormqr_kernel);
   out.push_back(std::move(lib));
   auto linalg = std::make_unique<Library>("torch.linalg", DispatchKey::kCompositeImplicit);
   linalg->impl("lu_factor", &lu_factor_kernel)
@@ -829,10 +1014,14 @@ void register_linalg_kernels(std::vector<std::unique_ptr<Library>>& out) {
       .impl("matrix_exp", &matrix_exp_kernel)
       .impl("lu", &linalg_lu_kernel)
       .impl("tensorinv", &tensorinv_kernel)
-      .impl("tensorsolve", &tensorsolve_kernel);
+      .impl("tensorsolve", &tensorsolve_kernel)
+      .impl("householder_product", &householder_product_kernel)
+      .impl("ldl_factor", &ldl_factor_kernel);
   out.push_back(std::move(linalg));
   auto functional = std::make_unique<Library>("torch.functional", DispatchKey::kCompositeImplicit);
-  functional->impl("lu", &old_lu_kernel);
+  functional->impl("lu", &old_lu_kernel)
+      .impl("svd_lowrank", &svd_lowrank_kernel)
+      .impl("pca_lowrank", &pca_lowrank_kernel);
   out.push_back(std::move(functional));
 }
 

@@ -122,6 +122,17 @@ TensorMeta column_major(IntArrayRef sizes, ScalarType dtype, Device device) {
   return m;
 }
 
+// LAPACK's geqrf leaves R and the reflectors in one column-major matrix of
+// the input's shape; tau holds min(m, n) scalars per matrix.
+LinalgPairMeta geqrf(const Tensor& self) {
+  WICK_CHECK(self.dim() >= 2, RuntimeError, "torch.geqrf: input must have at least 2 dimensions.");
+  linalg_checks::check_lapack_type("geqrf_cpu", self.dtype());
+  DimVector tau(IntArrayRef(self.sizes().data(), static_cast<std::size_t>(self.dim() - 2)));
+  tau.push_back(std::min(self.size(-2), self.size(-1)));
+  return {{column_major(self.sizes(), self.dtype(), self.device()),
+           TensorMeta::contiguous(tau, self.dtype(), self.device())}};
+}
+
 }  // namespace wick::meta
 
 namespace wick {
@@ -166,6 +177,9 @@ void check_linalg_info(const char* op, const Tensor& info, LinalgFailure failure
         throw LinAlgError(detail::str_cat(op, ": ", where,
                                           "The algorithm failed to converge because the input matrix contained "
                                           "non-finite values."));
+      case LinalgFailure::kLdlFactor:
+        throw LinAlgError(detail::str_cat(op, ": ", where, "The factorization could not be completed because D[", k,
+                                          ",", k, "] is zero: the input matrix is singular."));
       case LinalgFailure::kInverse:
         throw LinAlgError(detail::str_cat(op, ": ", where, "The diagonal element ", k,
                                           " is zero, the inversion could not be completed because the input matrix "
@@ -271,6 +285,43 @@ OutputMeta lu_solve(const Tensor& lu, const Tensor& pivots, const Tensor& b, boo
   const Device device = common_device("linalg.lu_solve", lu, b);
   (void)common_device("linalg.lu_solve", lu, pivots);
   return {wick::meta::column_major(system_shape("linalg.lu_solve", lu, b), b.dtype(), device)};
+}
+
+// LD has the input's shape (column-major), one int32 pivot per row and one
+// int32 info per matrix, as lu_factor_ex's results.
+LuFactorMeta ldl_factor_ex(const Tensor& self, bool /*hermitian*/, bool /*check_errors*/) {
+  const char* op = "torch.linalg.ldl_factor_ex";
+  check_matrix(op, "A", self);
+  check_square(op, self);
+  check_floating(op, self.dtype());
+  check_lapack_type("ldl_factor_kernel_cpu", self.dtype());
+  const IntArrayRef batch = leading(self, 2);
+  return {{wick::meta::column_major(self.sizes(), self.dtype(), self.device()),
+           TensorMeta::contiguous(leading(self, 1), ScalarType::kInt32, self.device()),
+           TensorMeta::contiguous(batch, ScalarType::kInt32, self.device())}};
+}
+
+// PyTorch 1.13's checks, in its order: LD's, B's dtype, the pivots' dtype,
+// the systems' sizes, the pivots' shape; the batch dims broadcast.
+OutputMeta ldl_solve(const Tensor& ld, const Tensor& pivots, const Tensor& b, bool /*hermitian*/) {
+  const char* op = "torch.linalg.ldl_solve";
+  check_matrix(op, "A", ld);
+  check_square(op, ld);
+  check_floating(op, ld.dtype());
+  check_lapack_type("ldl_solve_kernel_cpu", ld.dtype());
+  const I64 rows = b.size(-2);
+  WICK_CHECK(b.dtype() == ld.dtype(), RuntimeError, "Expected b and A to have the same dtype, but found b of type ",
+             type_title(b.dtype()), " and A of type ", type_title(ld.dtype()), " instead.");
+  WICK_CHECK(is_integral(pivots.dtype(), false), RuntimeError, op, ": Expected pivots to be integers. Got ",
+             type_title(pivots.dtype()));
+  WICK_CHECK(rows == ld.size(-1), RuntimeError, "Incompatible matrix sizes for ", op, ": each A matrix is ",
+             ld.size(-2), " by ", ld.size(-1), " but each b matrix is ", rows, " by ", b.size(-1));
+  WICK_CHECK(pivots.sizes() == leading(ld, 1), RuntimeError, op,
+             ": Expected LD.shape[:-1] and pivots.shape to be the same, but got pivots with shape ",
+             format_shape(pivots.sizes()), " instead");
+  const Device device = common_device(op, ld, b);
+  (void)common_device(op, ld, pivots);
+  return {wick::meta::column_major(system_shape(op, ld, b), b.dtype(), device)};
 }
 
 LinalgPairMeta cholesky_ex(const Tensor& self, bool /*upper*/, bool /*check_errors*/) {

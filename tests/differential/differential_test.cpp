@@ -89,6 +89,11 @@ const Divergence kDivergences[] = {
      "bitwise result, an explicit dtype=): PyTorch refuses it ('Expected out tensor to have dtype long int, but got "
      "float instead', 'all only supports bool tensor for result, got: Float', 'Found dtype Float but expected "
      "Long'); wick applies the cast rule of every other out= and converts"},
+    {{"torch.linalg.ldl_factor(*"},
+     "ldl_factor's argument errors: PyTorch 1.13 reports them under the name of ldl_factor_ex, which it calls "
+     "('torch.linalg.ldl_factor_ex: Expected a floating point or complex tensor as input. Got Long'); wick's boxed "
+     "calls name no operator but the one called (Note [Error prefixes])",
+     "RuntimeError: torch.linalg.ldl_factor_ex: *"},
     {{"torch.sum(*, out=*", "torch.mean(*, out=*"},
      "torch.sum(x, out=o) and torch.mean(x, out=o) without dim: PyTorch has out= only in its overload with dim (an "
      "invalid combination without); wick's one overload takes dim=None and out="},

@@ -1,4 +1,4 @@
-// wick/meta_linalg.h - meta results of the LAPACK-backed torch.linalg operators (lu_factor_ex, cholesky_ex, eigh).
+// wick/meta_linalg.h - meta results of the LAPACK-backed torch.linalg operators (lu_factor_ex, cholesky_ex, eigh, ldl_factor_ex, geqrf, ...).
 /// \file
 /// The factorizations and solvers keep their matrices as LAPACK does, in
 /// column-major order: each result matrix is contiguous in its transpose
@@ -22,14 +22,17 @@ namespace wick {
 /// linalg.lu_factor_ex of a batch of m x n matrices: `outs[0]` the packed
 /// factors (column-major, the input's shape and dtype), `outs[1]` the int32
 /// pivots (batch + [min(m, n)], LAPACK's 1-based rows), `outs[2]` the int32
-/// info of each matrix (0, or k > 0 where U[k-1, k-1] is zero).
+/// info of each matrix (0, or k > 0 where U[k-1, k-1] is zero). Also
+/// linalg.ldl_factor_ex's results: LD (column-major), the int32 pivots
+/// (batch + [n]) and the info (k > 0 where D[k-1, k-1] is zero).
 struct LuFactorMeta {
   std::array<TensorMeta, 3> outs; ///< the factors, the pivots and the info, as above
 };
 
 /// Two results: linalg.cholesky_ex (the column-major factor, the int32 info
-/// of each matrix) and linalg.eigh (the real eigenvalues, contiguous, and the
-/// column-major eigenvectors).
+/// of each matrix), linalg.eigh (the real eigenvalues, contiguous, and the
+/// column-major eigenvectors) and geqrf (the column-major factored matrix
+/// and the contiguous reflector scalars, batch + [min(m, n)]).
 struct LinalgPairMeta {
   std::array<TensorMeta, 2> outs; ///< the two results, as above
 };
@@ -49,6 +52,7 @@ enum class LinalgFailure : std::uint8_t {
   kCholesky,  ///< LinAlgError "... not positive-definite (the leading minor of order k ...)" (cholesky)
   kEigh,      ///< LinAlgError "The algorithm failed to converge ... (error code: k)." (eigh)
   kSvd,       ///< LinAlgError "The algorithm failed to converge because the input matrix contained non-finite values." (svd)
+  kLdlFactor, ///< LinAlgError "... D[k,k] is zero: the input matrix is singular." (ldl_factor; PyTorch 1.13 fails an internal assert)
 };
 
 /// Raises PyTorch's error for the first matrix whose LAPACK `info` (an int32
