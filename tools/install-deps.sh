@@ -25,7 +25,7 @@ packages=(
   clang-tidy                             # naming check (tools/lint.sh)
   valgrind                               # the Valgrind.* leak checks (ctest label valgrind)
   doxygen                                # the API reference (target docs) and its comment check (Docs.ApiComments)
-  clang libclang-rt-14-dev libomp-14-dev # the fuzz preset: libFuzzer + sanitizer runtimes, OpenMP for clang
+  clang libclang-rt-14-dev libomp-14-dev # the asan and fuzz presets: libFuzzer + sanitizer runtimes, OpenMP for clang
 )
 if [[ "${WICK_WITH_LIBTORCH:-0}" == 1 ]]; then
   packages+=(libtorch-dev)

@@ -357,8 +357,12 @@ Tensor torch_hinge_embedding_loss(T input, T target, double margin, std::int64_t
   return reduce_loss(hinge_embedding_impl("torch.hinge_embedding_loss", input, target, margin, red), red);
 }
 
+// The difference before the negation, named: as arguments of one call their
+// order would be the compiler's (GCC and clang differ), and with bool inputs
+// PyTorch reports the subtraction.
 Tensor margin_ranking_impl(T input1, T input2, T target, double margin) {
-  return clamp_min(add(mul(neg(target), sub(input1, input2)), num(margin)), Scalar(0));
+  const Tensor difference = sub(input1, input2);
+  return clamp_min(add(mul(neg(target), difference), num(margin)), Scalar(0));
 }
 Tensor f_margin_ranking_loss(T input1, T input2, T target, double margin, std::optional<bool> size_average,
                              std::optional<bool> reduce_arg, std::string_view reduction) {
