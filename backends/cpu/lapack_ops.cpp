@@ -316,6 +316,28 @@ Tensor batch_info(const Tensor& a) {
   return make_empty(IntArrayRef(a.sizes().data(), static_cast<std::size_t>(a.dim() - 2)), ScalarType::kInt32);
 }
 
+// geqrf on each m x n matrix of the column-major batch `a`, in place, with
+// each matrix's min(m, n) reflector scalars written to `tau` (contiguous);
+// m and n are not 0.
+void geqrf_batches(const char* op, const Tensor& a, const Tensor& tau, int m, int n) {
+  const int k = std::min(m, n);
+  const I64 batches = batch_count(a);
+  visit_dtype<kLapackTypes>(a.dtype(), "geqrf_cpu", [&](auto tag) {
+    using T = decltype(tag);
+    T* ap = static_cast<T*>(a.data_ptr());
+    T* tp = static_cast<T*>(tau.data_ptr());
+    int info = 0;
+    T size{};
+    geqrf<T>(m, n, ap, m, tp, &size, -1, &info);
+    std::vector<T> work(workspace_length(static_cast<double>(std::real(size)), op));
+    const I64 step = checked_mul(m, n, op);
+    for (I64 b = 0; b < batches; ++b) {
+      geqrf<T>(m, n, ap + b * step, m, tp + b * k, work.data(), static_cast<int>(work.size()), &info);
+      WICK_CHECK(info == 0, RuntimeError, op, ": LAPACK geqrf failed with info ", info);
+    }
+  });
+}
+
 }  // namespace
 
 void lu_factor_ex(const LuFactorMeta& /*m*/, const std::array<Tensor, 3>& outs, const Tensor& input, bool pivot,
@@ -386,23 +408,7 @@ void geqrf(const LinalgPairMeta& /*m*/, const std::array<Tensor, 2>& outs, const
   Tensor(a).copy_(self);
   const int m = lapack_int(self.size(-2), op);
   const int n = lapack_int(self.size(-1), op);
-  const int k = std::min(m, n);
-  const I64 batches = batch_count(self);
-  if (k == 0 || batches == 0) return;
-  visit_dtype<kLapackTypes>(self.dtype(), "geqrf_cpu", [&](auto tag) {
-    using T = decltype(tag);
-    T* ap = static_cast<T*>(a.data_ptr());
-    T* tp = static_cast<T*>(tau.data_ptr());
-    int info = 0;
-    T size{};
-    geqrf<T>(m, n, ap, m, tp, &size, -1, &info);
-    std::vector<T> work(workspace_length(static_cast<double>(std::real(size)), op));
-    const I64 step = checked_mul(m, n, op);
-    for (I64 b = 0; b < batches; ++b) {
-      geqrf<T>(m, n, ap + b * step, m, tp + b * k, work.data(), static_cast<int>(work.size()), &info);
-      WICK_CHECK(info == 0, RuntimeError, op, ": LAPACK geqrf failed with info ", info);
-    }
-  });
+  if (std::min(m, n) > 0) geqrf_batches(op, a, tau, m, n);
 }
 
 namespace {
@@ -551,22 +557,7 @@ void qr(const LinalgPairMeta& /*m*/, const std::array<Tensor, 2>& outs, const Te
   DimVector tau_shape(IntArrayRef(a.sizes().data(), static_cast<std::size_t>(a.dim() - 2)));
   tau_shape.push_back(k);
   const Tensor tau = make_empty(tau_shape, a.dtype());
-  if (m > 0 && n > 0) {
-    visit_dtype<kLapackTypes>(a.dtype(), "geqrf_cpu", [&](auto tag) {
-      using T = decltype(tag);
-      T* wp = static_cast<T*>(w.data_ptr());
-      T* tp = static_cast<T*>(tau.data_ptr());
-      int info = 0;
-      T size{};
-      geqrf<T>(m, n, wp, m, tp, &size, -1, &info);
-      std::vector<T> work(workspace_length(static_cast<double>(std::real(size)), op));
-      const I64 step = checked_mul(m, n, op);
-      for (I64 b = 0; b < batches; ++b) {
-        geqrf<T>(m, n, wp + b * step, m, tp + b * k, work.data(), static_cast<int>(work.size()), &info);
-        WICK_CHECK(info == 0, RuntimeError, op, ": LAPACK geqrf failed with info ", info);
-      }
-    });
-  }
+  if (m > 0 && n > 0) geqrf_batches(op, w, tau, m, n);
   // R: the upper triangle of the first rows of the factored matrix.
   const int r_rows = complete ? m : k;
   Tensor(outs[1]).copy_(triu(w.narrow(-2, 0, std::min(r_rows, m))));

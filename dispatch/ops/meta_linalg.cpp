@@ -241,6 +241,15 @@ void check_system(const char* op, const Tensor& a, const Tensor& b, bool left) {
              a.size(-1), " and ", b.size(-2), "x", b.size(-1), ")");
 }
 
+// The checks a factorization's square input gets, in PyTorch's order: a
+// matrix, square, floating, of a type LAPACK has (`kernel` names it).
+void check_square_lapack(const char* op, const char* kernel, const Tensor& a) {
+  check_matrix(op, "A", a);
+  check_square(op, a);
+  check_floating(op, a.dtype());
+  check_lapack_type(kernel, a.dtype());
+}
+
 // The batch dims of a and b broadcast, then b's matrix dims.
 DimVector system_shape(const char* op, const Tensor& a, const Tensor& b) {
   DimVector shape = broadcast_shapes(leading(a, 2), leading(b, 2), op);
@@ -291,24 +300,17 @@ OutputMeta lu_solve(const Tensor& lu, const Tensor& pivots, const Tensor& b, boo
 // int32 info per matrix, as lu_factor_ex's results.
 LuFactorMeta ldl_factor_ex(const Tensor& self, bool /*hermitian*/, bool /*check_errors*/) {
   const char* op = "torch.linalg.ldl_factor_ex";
-  check_matrix(op, "A", self);
-  check_square(op, self);
-  check_floating(op, self.dtype());
-  check_lapack_type("ldl_factor_kernel_cpu", self.dtype());
-  const IntArrayRef batch = leading(self, 2);
+  check_square_lapack(op, "ldl_factor_kernel_cpu", self);
   return {{wick::meta::column_major(self.sizes(), self.dtype(), self.device()),
            TensorMeta::contiguous(leading(self, 1), ScalarType::kInt32, self.device()),
-           TensorMeta::contiguous(batch, ScalarType::kInt32, self.device())}};
+           TensorMeta::contiguous(leading(self, 2), ScalarType::kInt32, self.device())}};
 }
 
 // PyTorch 1.13's checks, in its order: LD's, B's dtype, the pivots' dtype,
 // the systems' sizes, the pivots' shape; the batch dims broadcast.
 OutputMeta ldl_solve(const Tensor& ld, const Tensor& pivots, const Tensor& b, bool /*hermitian*/) {
   const char* op = "torch.linalg.ldl_solve";
-  check_matrix(op, "A", ld);
-  check_square(op, ld);
-  check_floating(op, ld.dtype());
-  check_lapack_type("ldl_solve_kernel_cpu", ld.dtype());
+  check_square_lapack(op, "ldl_solve_kernel_cpu", ld);
   const I64 rows = b.size(-2);
   WICK_CHECK(b.dtype() == ld.dtype(), RuntimeError, "Expected b and A to have the same dtype, but found b of type ",
              type_title(b.dtype()), " and A of type ", type_title(ld.dtype()), " instead.");
@@ -325,11 +327,7 @@ OutputMeta ldl_solve(const Tensor& ld, const Tensor& pivots, const Tensor& b, bo
 }
 
 LinalgPairMeta cholesky_ex(const Tensor& self, bool /*upper*/, bool /*check_errors*/) {
-  const char* op = "linalg.cholesky";
-  check_matrix(op, "A", self);
-  check_square(op, self);
-  check_floating(op, self.dtype());
-  check_lapack_type("cholesky_cpu", self.dtype());
+  check_square_lapack("linalg.cholesky", "cholesky_cpu", self);
   return {{wick::meta::column_major(self.sizes(), self.dtype(), self.device()),
            TensorMeta::contiguous(leading(self, 2), ScalarType::kInt32, self.device())}};
 }
