@@ -13,6 +13,7 @@ namespace wick {
 namespace {
 
 std::string kind_of(const OperatorEntry& e) {
+  if (e.property) return "property";
   if (e.base.size() > 4 && e.base.starts_with("__") && e.base.ends_with("__")) return "dunder";
   if (is_method_namespace(e.ns)) return "method";
   return "function";
@@ -164,6 +165,7 @@ OperatorInfo operator_info(std::string_view full_name) {
   info.defined_by = e.def_owner;
   info.where = e.def_where;
   info.structured = root.structured != nullptr;
+  info.property = e.property;
   info.samples = split(root.samples, '\n');
   info.tags = split(root.tags, ',');
   return info;

@@ -91,6 +91,12 @@ std::string Library::where(const SourceLocation& loc) const {
 Library& Library::def(std::string_view schema_text, DefOptions options, SourceLocation loc) {
   FunctionSchema schema = parse_schema(schema_text);
   mark_number_arguments(schema, options.numbers, ns_);
+  if (options.property) {  // read as an attribute: nothing to pass but the tensor
+    WICK_CHECK(is_method_namespace(ns_) && schema.arguments.size() == 1 && schema.arguments[0].name == "self" &&
+                   schema.arguments[0].type == SchemaType{} && schema.overload.empty(),
+               ValueError, "property '", ns_, ".", schema.name, "': a property is defined in a Tensor namespace, "
+               "takes `Tensor self` only and has no overloads");
+  }
   auto& reg = Registry::get();
   std::unique_lock lock(reg.mutex);
   OperatorEntry& e = reg.find_or_create(ns_, schema.name, schema.overload);
@@ -100,6 +106,7 @@ Library& Library::def(std::string_view schema_text, DefOptions options, SourceLo
   e.def_owner = owner_;
   e.def_where = where(loc);
   e.ignored = options.ignored;
+  e.property = options.property;
   e.samples = options.samples;
   e.tags = options.tags;
   records_.push_back(std::make_unique<Record>(Record{Record::Kind::kDef, &e, 0, 0}));
@@ -131,6 +138,7 @@ Library& Library::alias(std::string_view alias_name, std::string_view target, So
   e.def_owner = owner_;
   e.def_where = where(loc);
   e.ignored = t->ignored;
+  e.property = t->property;
   e.alias_target = t;
   t->aliases.push_back(&e);
   records_.push_back(std::make_unique<Record>(Record{Record::Kind::kAlias, &e, 0, 0}));
@@ -377,6 +385,7 @@ void Registrar::clear() noexcept {
 void define_catalog(const CatalogTable& table, const std::function<Library&(const std::string& ns)>& library_for) {
   for (const CatalogDef& d : table.defs) {
     const DefOptions options{.ignored = (d.flags & CatalogDef::kIgnored) != 0,
+                             .property = (d.flags & CatalogDef::kProperty) != 0,
                              .structured = d.glue != nullptr ? d.glue() : nullptr,
                              .out_variant = (d.flags & CatalogDef::kOutVariant) != 0,
                              .samples = d.samples != nullptr ? d.samples : "",

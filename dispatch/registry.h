@@ -50,6 +50,7 @@ class OperatorEntry final : public OperatorTableSlot {
   std::string def_owner;
   std::string def_where;
   bool ignored = false;
+  bool property = false;  ///< a Tensor property (DefOptions::property)
   OperatorEntry* alias_target = nullptr;
   /// The meta function glue of a structured operator (wick/structured.h).
   const StructuredGlue* structured = nullptr;

@@ -466,7 +466,7 @@ Tensor& Tensor::requires_grad_(bool requires_grad) {
              "in a subgraph that doesn't require differentiation use var_no_grad = var.detach().");
   if (m != nullptr && m->grad_fn) return *this;
   WICK_CHECK(!requires_grad || autograd::is_differentiable_type(dtype()), RuntimeError,
-             "only Tensors of floating point dtype can require gradients (got ", dtype_name(dtype()), ")");
+             "only Tensors of floating point dtype can require gradients");
   impl()->ensure_autograd_meta().requires_grad = requires_grad;
   autograd::sync_autograd_key(*impl());
   return *this;
@@ -495,6 +495,11 @@ bool Tensor::is_leaf() const { return grad_fn() == nullptr; }
 std::uint32_t Tensor::output_nr() const {
   AutogradMeta* m = meta_of(*this);
   return m == nullptr ? 0 : m->output_nr;
+}
+
+bool Tensor::retains_grad() const {
+  AutogradMeta* m = meta_of(*this);
+  return m != nullptr && m->retains_grad;
 }
 
 Tensor Tensor::detach() const {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/frontend/out_variant.h"
+#include "wick/autograd.h"
 #include "wick/catalog.h"
 #include "wick/error.h"
 #include "wick/opcheck.h"
@@ -175,6 +176,8 @@ class SampleParser {
         switch (word[0]) {
           case 'T':
             return SampleTensor{SampleTensor::Kind::kInput, shape()};
+          case 'G':
+            return SampleTensor{SampleTensor::Kind::kInput, shape(), /*requires_grad=*/true};
           case 'R':
             return SampleTensor{SampleTensor::Kind::kRandom, shape()};
           case 'P':
@@ -351,6 +354,7 @@ SampleCall make_sample_call(const Sample& s, ScalarType dtype, Device device, Sa
     if (const auto* t = std::get_if<SampleTensor>(&a)) {
       if (t->kind != SampleTensor::Kind::kInput) return Value(make_fixed(*t, dtype, device));
       call.inputs.push_back(make_input(t->shape, dtype, device, domain));
+      if (t->requires_grad && autograd::is_differentiable_type(dtype)) call.inputs.back().requires_grad_(true);
       return Value(call.inputs.back());
     }
     if (const auto* l = std::get_if<SampleTensorList>(&a)) {

@@ -765,9 +765,9 @@ bool is_same_size_kernel(T self, T other) { return self.sizes() == other.sizes()
 
 // bool(tensor): one element, compared with zero (NaN is true, as in Python).
 bool is_nonzero_kernel(T self) {
-  WICK_CHECK(self.numel() != 0, RuntimeError, "torch.is_nonzero: Boolean value of Tensor with no values is ambiguous");
-  WICK_CHECK(self.numel() == 1, RuntimeError,
-             "torch.is_nonzero: Boolean value of Tensor with more than one value is ambiguous");
+  // PyTorch's messages, which name no operator: bool(x) (torch.Tensor.__bool__) raises them too.
+  WICK_CHECK(self.numel() != 0, RuntimeError, "Boolean value of Tensor with no values is ambiguous");
+  WICK_CHECK(self.numel() == 1, RuntimeError, "Boolean value of Tensor with more than one value is ambiguous");
   return self.ne(0).item<bool>();
 }
 

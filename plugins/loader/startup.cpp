@@ -67,6 +67,7 @@ void register_builtins() {
     register_torch_catalog(libs);
     register_composite_kernels(libs);
     register_complex_kernels(libs);
+    register_attribute_kernels(libs);
     register_fft_kernels(libs);
     register_factory_kernels(libs);
     register_statistics_kernels(libs);

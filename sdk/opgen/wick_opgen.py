@@ -50,9 +50,17 @@ wick/schema.h) at the start of a line; indented `key: value` lines follow.
               torch.Tensor.absolute and absolute_) and C++ functions and
               methods of that name (out= only under the operator's name)
   ignored     (no value) not overridable: creation functions
+  property    (no value) a torch.Tensor property, not a method: Python
+              reads it as an attribute (x.shape, x.T), and an override
+              sees it as PyTorch's `Tensor.shape.__get__` (catalog kind
+              "property"). Its schema takes `Tensor self` only
   cpp         the C++ function's name (default: the operator's name;
               `<name>_out` for out variants), or a torch.Tensor method's
-              (where the name is a C++ keyword: Tensor.float is to_float)
+              (where the name is a C++ keyword: Tensor.float is to_float);
+              `none`: no generated C++ API for the operator and its
+              variants, where class Tensor's own member serves and must
+              not dispatch (x.dim(), x.numel(), x.detach(): Note [Tensor
+              metadata operators] in dispatch/ops/attributes.ops)
   cpp_skip    arguments the C++ API leaves out (their defaults are passed)
   cpp_scalar  Tensor arguments that also take a number in C++ (an
               overload wraps it as a Python number would be); every
@@ -101,7 +109,8 @@ wick/schema.h) at the start of a line; indented `key: value` lines follow.
   sample      one call of the operator for its checks (`wick opcheck`,
               `wick test-backend`), repeatable; arguments as in Python, with
               T[2, 3] an input tensor of that shape (random, in the
-              operator's domain, in the dtype the check asks for), R[3] and
+              operator's domain, in the dtype the check asks for; G[2, 3]
+              the same, requiring grad), R[3] and
               P[3] random and positive tensors that are not inputs, L[...]
               an int64 tensor, I[...] an int32 one and B[...] a bool tensor of the given values
               (L(2) a 0-dim one), M[2, 3] a random bool mask, [T[2], T[3]] a
@@ -121,7 +130,8 @@ wick/schema.h) at the start of a line; indented `key: value` lines follow.
               either, or none in wick yet where the README says so:
               backward through it fails naming it, and opcheck checks
               that it does), device=cuda (the checks need such a
-              device),
+              device), address (the result is a memory address, which
+              differs from run to run: the differential test leaves it out),
               inplace_check=structured (X_ refuses a self of another size
               than X's result as PyTorch's structured kernels do, "Bad
               in-place call: ...", not as its elementwise ones, "output
@@ -245,7 +255,7 @@ def split_top(text):
     return parts
 
 
-KEYS = {"variants", "dunders", "also", "names", "ignored", "meta", "dispatch", "kernel", "sample", "tags", "cpp", "cpp_skip", "cpp_scalar",
+KEYS = {"variants", "dunders", "also", "names", "ignored", "property", "meta", "dispatch", "kernel", "sample", "tags", "cpp", "cpp_skip", "cpp_scalar",
         "cpp_literal", "cpp_any", "cpp_return", "doc", "numbers"}
 VARIANTS = {"method", "out", "inplace", "inplace_view"}
 
@@ -270,6 +280,15 @@ class Op:
     @property
     def ignored(self):
         return "ignored" in self.fields
+
+    @property
+    def is_property(self):
+        return "property" in self.fields
+
+    @property
+    def has_api(self):
+        """False for `cpp: none`: class Tensor's own members serve."""
+        return self.fields.get("cpp") != "none"
 
     @property
     def meta(self):
@@ -393,7 +412,7 @@ class Entry:
     def __init__(self, ns, schema, op, kind, target=None, cpp_name=None, api=True):
         self.ns = ns
         self.cpp_name = cpp_name  # the C++ name of a `names` alias (default: the operator's)
-        self.api = api  # whether the typed C++ API has a function for it
+        self.api = api and op.has_api  # whether the typed C++ API has a function for it
         self.schema = schema  # Schema (for aliases: the target's, renamed)
         self.op = op
         self.kind = kind  # "def", "out", "inplace", "inplace_view", "alias"
@@ -418,6 +437,14 @@ def catalog(ops):
     defs, aliases = [], []
     for op in ops:
         s = op.schema
+        if op.is_property:
+            # Python reads a property with no arguments but the tensor, under one name.
+            if not is_method_namespace(op.ns):
+                fail(op.where, f"property: {s.name} must be defined in a Tensor namespace, not {op.ns}")
+            if [a.name for a in s.args] != ["self"] or s.args[0].kind != "Tensor" or s.overload:
+                fail(op.where, f"property: {s.name} takes `Tensor self` only and has no overloads")
+            if any(k in op.fields for k in ("variants", "dunders", "also", "names")):
+                fail(op.where, f"property: {s.name} has no variants, dunders, aliases or other names")
         defs.append(Entry(op.ns, s, op, "def"))
         base = f"{op.ns}.{s.full_name}"
         if "out" in op.variants:
@@ -560,6 +587,8 @@ def write_catalog(path, name, defs, aliases, namespace, meta_header):
         flags = []
         if e.op.ignored and e.kind == "def":
             flags.append("wick::CatalogDef::kIgnored")
+        if e.op.is_property and e.kind == "def":
+            flags.append("wick::CatalogDef::kProperty")
         if e.kind in ("inplace", "inplace_view"):
             flags.append("wick::CatalogDef::kInplaceTwin")
         if e.kind == "inplace_view":
@@ -802,10 +831,10 @@ def fix_defaults(params):
 def function_api(e):
     """[(namespace, declaration text, definition text)] of one catalog entry's free functions."""
     op, s = e.op, e.schema
-    sig = kernel_signature(s)
     out = []
     if not e.api:
         return out
+    sig = kernel_signature(s)
     if e.kind == "out":
         name = op.fields.get("cpp", s.name) + "_out"
         for params in overload_sets(op, op.schema):
@@ -879,7 +908,7 @@ def method_api(e, qualifier="wick::Tensor::", self_type="wick::Tensor"):
     """[(declaration inside class Tensor, definition)] of one torch.Tensor entry's methods."""
     op, s = e.op, e.schema
     at = self_index(s)
-    if s.name.startswith("__") or at is None:
+    if s.name.startswith("__") or at is None or not e.api:
         return []
     sig = kernel_signature(s)
     inplace = s.name.endswith("_") and s.args[at].writes

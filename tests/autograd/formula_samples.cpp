@@ -790,8 +790,9 @@ FormulaCheck check_formula(const CatalogEntry& e) {
       };
       const Value result = call_sample(e.qualified_name, sample, inputs, inplace);
       ++out.samples;
-      // A bool or a number (is_complex): nothing to differentiate.
-      if (!result.is_tensor() && !result.is_tensor_list() && !result.is_tuple()) continue;
+      // A bool, a number (is_complex) or a tuple of them (Tensor.names): nothing to differentiate.
+      const bool tensor_tuple = result.is_tuple() && !result.items().empty() && result.items()[0].is_tensor();
+      if (!result.is_tensor() && !result.is_tensor_list() && !tensor_tuple) continue;
       const Tensor probe = as_one_tensor(result);
       if (no_derivative) {
         if (!probe.requires_grad()) {

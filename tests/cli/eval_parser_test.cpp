@@ -45,6 +45,9 @@ ev::SyntaxError syntax_error(std::string_view expr) {
   return ev::SyntaxError("", 0);
 }
 
+/// The first line of a message (without the boxed call's note).
+std::string first_line(const std::string& message) { return message.substr(0, message.find('\n')); }
+
 /// The message of the error of type `E` evaluating `expr` throws.
 template <typename E>
 std::string error_of(std::string_view expr) {
@@ -209,7 +212,7 @@ TEST(EvalParser, FloorDivision) {
   EXPECT_EQ(run("True // 2"), "0");
   EXPECT_EQ(error_of<ev::ZeroDivisionError>("7 // 0"), "integer division or modulo by zero");
   EXPECT_EQ(error_of<ev::ZeroDivisionError>("7.0 // 0"), "float floor division by zero");
-  EXPECT_EQ(error_of<ev::OverflowError>("(-9223372036854775807 - 1) // -1"),
+  EXPECT_EQ(error_of<wick::OverflowError>("(-9223372036854775807 - 1) // -1"),
             "integer result of -9223372036854775808 // -1 does not fit in 64 bits (wick ints are int64)");
   EXPECT_EQ(run("torch.tensor([7., -7.]) // 2"), "tensor([ 3., -4.])");
   EXPECT_EQ(run("torch.tensor([7, -7]) // 2"), "tensor([ 3, -4])");
@@ -451,18 +454,18 @@ TEST(EvalParser, PythonNumberErrors) {
   EXPECT_EQ(error_of<ev::ZeroDivisionError>("0 ** -1"), "0.0 cannot be raised to a negative power");
   EXPECT_EQ(error_of<ev::ZeroDivisionError>("7 % 0"), "integer modulo by zero");
   EXPECT_EQ(error_of<ev::ZeroDivisionError>("7.0 % 0"), "float modulo");
-  EXPECT_NE(error_of<ev::OverflowError>("9223372036854775807 + 1").find("does not fit in 64 bits"), std::string::npos);
-  EXPECT_NE(error_of<ev::OverflowError>("2**63").find("2 ** 63"), std::string::npos);
-  EXPECT_NE(error_of<ev::OverflowError>("3**100").find("does not fit"), std::string::npos);
-  EXPECT_NE(error_of<ev::OverflowError>("-(-9223372036854775807 - 1)").find("does not fit"), std::string::npos);
-  EXPECT_EQ(error_of<ev::OverflowError>("10.0 ** 400"), "(34, 'Numerical result out of range')");
+  EXPECT_NE(error_of<wick::OverflowError>("9223372036854775807 + 1").find("does not fit in 64 bits"), std::string::npos);
+  EXPECT_NE(error_of<wick::OverflowError>("2**63").find("2 ** 63"), std::string::npos);
+  EXPECT_NE(error_of<wick::OverflowError>("3**100").find("does not fit"), std::string::npos);
+  EXPECT_NE(error_of<wick::OverflowError>("-(-9223372036854775807 - 1)").find("does not fit"), std::string::npos);
+  EXPECT_EQ(error_of<wick::OverflowError>("10.0 ** 400"), "(34, 'Numerical result out of range')");
   EXPECT_NE(error_of<wick::ValueError>("(-8) ** 0.5").find("complex"), std::string::npos);
   EXPECT_EQ(error_of<wick::TypeError>("1 @ 2"), "unsupported operand type(s) for @: 'int' and 'int'");
   EXPECT_EQ(error_of<wick::TypeError>("'a' + 1"), "unsupported operand type(s) for +: 'str' and 'int'");
   EXPECT_EQ(error_of<wick::TypeError>("'a' < 1"), "'<' not supported between instances of 'str' and 'int'");
   EXPECT_EQ(error_of<wick::TypeError>("-'a'"), "bad operand type for unary -: 'str'");
   EXPECT_STREQ(ev::ZeroDivisionError("x").type_name(), "ZeroDivisionError");
-  EXPECT_STREQ(ev::OverflowError("x").type_name(), "OverflowError");
+  EXPECT_STREQ(wick::OverflowError("x").type_name(), "OverflowError");
 }
 
 TEST(EvalParser, DictLiterals) {
@@ -561,9 +564,9 @@ TEST(EvalParser, Builtins) {
   EXPECT_EQ(error_of<wick::ValueError>("float('nan(1)')"), "could not convert string to float: 'nan(1)'");
   EXPECT_EQ(error_of<wick::ValueError>("int('4.2')"), "invalid literal for int() with base 10: '4.2'");
   EXPECT_EQ(error_of<wick::ValueError>("int(float('nan'))"), "cannot convert float NaN to integer");
-  EXPECT_EQ(error_of<ev::OverflowError>("int(float('-inf'))"), "cannot convert float infinity to integer");
-  EXPECT_NE(error_of<ev::OverflowError>("int(1e19)").find("does not fit"), std::string::npos);
-  EXPECT_NE(error_of<ev::OverflowError>("int('9223372036854775808')").find("does not fit"), std::string::npos);
+  EXPECT_EQ(error_of<wick::OverflowError>("int(float('-inf'))"), "cannot convert float infinity to integer");
+  EXPECT_NE(error_of<wick::OverflowError>("int(1e19)").find("does not fit"), std::string::npos);
+  EXPECT_NE(error_of<wick::OverflowError>("int('9223372036854775808')").find("does not fit"), std::string::npos);
   EXPECT_EQ(error_of<wick::TypeError>("float([1])"), "float() argument must be a string or a real number, not 'list'");
   EXPECT_EQ(error_of<wick::TypeError>("abs('x')"), "bad operand type for abs(): 'str'");
   EXPECT_EQ(error_of<wick::TypeError>("float(1, 2)"), "float expected at most 1 argument, got 2");
@@ -650,12 +653,18 @@ TEST(EvalParser, TensorAttributesAndMethods) {
   EXPECT_EQ(run("torch.tensor([1, 0]).double().dtype"), "torch.float64");
   EXPECT_EQ(run("torch.tensor([1, 0]).bool()"), "tensor([ True, False])");
   EXPECT_EQ(run("torch.tensor([1.5]).int().dtype"), "torch.int32");
+  // These are catalog operators (Note [Tensor metadata operators]): their
+  // errors carry the boxed call's note, and extra arguments are worded as
+  // PyTorch's argument parser words them.
   EXPECT_EQ(error_of<wick::ValueError>("torch.ones(2).item()"),
-            "only one element tensors can be converted to Python scalars");
+            "only one element tensors can be converted to Python scalars\n"
+            "  in torch.Tensor.item(self=Tensor(shape=[2], dtype=float32))");
   EXPECT_EQ(error_of<wick::IndexError>("torch.ones(2, 3).size(5)"),
-            "Dimension out of range (expected to be in range of [-2, 1], but got 5)");
-  EXPECT_EQ(error_of<wick::TypeError>("torch.ones(2).size(0.5)"), "size(): argument 'dim' must be int, not float");
-  EXPECT_EQ(error_of<wick::TypeError>("torch.ones(2).item(1)"), "_TensorBase.item() takes no arguments (1 given)");
+            "Dimension out of range (expected to be in range of [-2, 1], but got 5)\n"
+            "  in torch.Tensor.size.int(self=Tensor(shape=[2, 3], dtype=float32), dim=5)");
+  EXPECT_EQ(first_line(error_of<wick::TypeError>("torch.ones(2).size(0.5)")),
+            "size() received an invalid combination of arguments - got (float), but expected one of:");
+  EXPECT_EQ(error_of<wick::TypeError>("torch.ones(2).item(1)"), "item() takes 0 positional arguments but 1 was given");
   EXPECT_EQ(error_of<ev::AttributeError>("torch.ones(2).nope"), "'Tensor' object has no attribute 'nope'");
 }
 
@@ -886,7 +895,7 @@ TEST(EvalParser, BitwiseAndLogicalOperatorsOnNumbers) {
   EXPECT_EQ(run("torch.tensor([1, 2]) << 2"), "tensor([4, 8])");
   EXPECT_EQ(run("3 << torch.tensor([1, 2])"), "tensor([ 6, 12])");
   EXPECT_THROW(run("1 << -1"), wick::ValueError);
-  EXPECT_THROW(run("1 << 63"), ev::OverflowError);
+  EXPECT_THROW(run("1 << 63"), wick::OverflowError);
   EXPECT_THROW(run("1.5 << 1"), wick::TypeError);
   EXPECT_EQ(run("True & False"), "False");
   EXPECT_EQ(run("True | 2"), "3");
@@ -897,7 +906,7 @@ TEST(EvalParser, BitwiseAndLogicalOperatorsOnNumbers) {
   EXPECT_EQ(run("not not 'a'"), "True");
   EXPECT_EQ(error_of<wick::TypeError>("1.5 & 2"), "unsupported operand type(s) for &: 'float' and 'int'");
   EXPECT_EQ(error_of<wick::TypeError>("~1.5"), "bad operand type for unary ~: 'float'");
-  EXPECT_EQ(error_of<wick::RuntimeError>("not torch.tensor([1., 2.])"),
+  EXPECT_EQ(first_line(error_of<wick::RuntimeError>("not torch.tensor([1., 2.])")),
             "Boolean value of Tensor with more than one value is ambiguous");
 }
 

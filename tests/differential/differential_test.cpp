@@ -103,6 +103,25 @@ const Divergence kDivergences[] = {
      "once (a fused multiply-add), but PyTorch's CPU kernel sums the batch statistics in float in its own order and "
      "wick in double, mean then squared deviations: 2.5037e-08 in PyTorch, 3.9938e-08 in wick"},
     {{"2 ** 100"}, "Python's ints are unbounded; wick's are int64 and raise OverflowError"},
+    {{"*complex*.requires_grad_()).backward()"},
+     "backward() of a complex scalar without a gradient: PyTorch 1.13 seeds it with 1; wick refuses it, as PyTorch 2 "
+     "does ('grad can be implicitly created only for real scalar outputs'): the gradient of a function that is not "
+     "real-valued needs an explicit seed",
+     "None"},
+    {{"*._version"},
+     "the version counter of a fresh result: wick's kernels that build a result by writing into a new tensor (to, "
+     "clone, contiguous, zeros, cat) count that write, so it starts above 0 where PyTorch's starts at 0; an in-place "
+     "operation moves both by one, and autograd's saved-tensor check compares changes only"},
+    {{"*.reshape(*).detach_()"},
+     "detach_ of a view: PyTorch refuses every view ('Can't detach views in-place'); wick tracks views only of "
+     "tensors with autograd history, and refuses those, so a view of a tensor without history detaches in place "
+     "(nothing to drop)",
+     "RuntimeError: Can't detach views in-place.*"},
+    {{"torch.ones(2, 3).tolist(1)"},
+     "extra arguments to a method that takes none: PyTorch's C methods word it '_TensorBase.tolist() takes no "
+     "arguments (1 given)'; wick's binder words every method's as PyTorch's argument parser does ('tolist() takes 0 "
+     "positional arguments but 1 was given')",
+     "TypeError: _TensorBase.tolist() takes no arguments (1 given)"},
     {{"torch.slice_scatter(*", "*.slice_scatter(*"},
      "slice_scatter without an explicit step: PyTorch 1.13's Python binding misreads the slice (a slice of one "
      "element, or 'slice step must be positive', whatever start and end say); wick replaces self[start:end:step] "

@@ -111,6 +111,8 @@ class Tensors:
             kind, body = m.group(1), m.group(2)
             if kind in ("T", "R"):
                 return self.real(shape_of(body))
+            if kind == "G":  # an input that requires grad
+                return f"{self.real(shape_of(body))}.requires_grad_()"
             if kind == "P":
                 return self.real(shape_of(body), positive=True)
             if kind == "U":  # uniform [0, 1): fractional max pooling's samples
@@ -128,7 +130,7 @@ class Tensors:
                 return f"torch.tensor([{body}])"
             raise ValueError(kind)
 
-        text = re.sub(r"\b([TRPUMC])\[([^\[\]]*)\]", sub, sample)
+        text = re.sub(r"\b([TGRPUMC])\[([^\[\]]*)\]", sub, sample)
         # L[...] and B[...] hold nested lists: up to the matching bracket.
         while m := re.search(r"\b([LBI])\[", text):
             depth, i = 0, m.end() - 1
@@ -171,14 +173,15 @@ def default_samples(op):
 
 def walked_ops(skip_random=False):
     """The operator definitions of dispatch/ops whose samples run on the CPU
-    in PyTorch: not CUDA-only, not device copies, not wick's internal aten
-    operators (not PyTorch's API); without random ones when asked."""
+    in PyTorch: not CUDA-only, not device copies, not memory addresses
+    (data_ptr), not wick's internal aten operators (not PyTorch's API);
+    without random ones when asked."""
     ops = []
     for f in sorted((ROOT / "dispatch" / "ops").glob("*.ops")):
         ops.extend(wick_opgen.parse_ops(str(f)))
     for op in ops:
         tags = op.fields.get("tags", "")
-        if "device=cuda" in tags or "device_copy" in tags or op.ns == "aten":
+        if "device=cuda" in tags or "device_copy" in tags or "address" in tags or op.ns == "aten":
             continue
         if skip_random and "random" in tags:
             continue
@@ -193,9 +196,12 @@ def domain_of(op):
 
 def call_expr(op, args):
     """The Python call of the definition itself with `args`: a method call
-    for a torch.Tensor operator, else the function."""
+    (or an attribute, for a property) for a torch.Tensor operator, else the
+    function."""
     if op.ns == "torch.Tensor" or wick_opgen.is_method_namespace(op.ns):
         first, *rest = split_args(args)
+        if op.is_property:  # an attribute: x.shape
+            return f"({first}).{op.schema.name}"
         return f"({first}).{op.schema.name}({', '.join(rest)})"
     return f"{python_name(op.ns, op.schema.name)}({args})"
 

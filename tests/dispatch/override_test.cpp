@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -313,19 +314,33 @@ TEST_F(Override, OverridableIgnoredAndTestingOverrides) {
 }
 
 // Every name wick declares in a torch namespace is PyTorch 1.13's, overridable
-// or ignored as there (tests/data/reference/torch-1.13-*.json).
+// or ignored as there (tests/data/reference/torch-1.13-*.json), and of the
+// kind it is there: function, method, dunder or property.
 TEST_F(Override, NamesMatchPyTorchReference) {
-  auto reference = [](const char* file) {
+  std::map<std::string, std::string> kinds;
+  auto reference = [&](const char* file) {
     std::ifstream f(wick_test::reference_dir() + "/" + file);
     EXPECT_TRUE(f.good()) << file;
     std::set<std::string> names;
     const nlohmann::json j = nlohmann::json::parse(f);
-    for (const auto& [ns, entries] : j["namespaces"].items())
-      for (const auto& e : entries) names.insert(ns + "." + e["name"].get<std::string>());
+    for (const auto& [ns, entries] : j["namespaces"].items()) {
+      for (const auto& e : entries) {
+        names.insert(ns + "." + e["name"].get<std::string>());
+        kinds[ns + "." + e["name"].get<std::string>()] = e["kind"].get<std::string>();
+      }
+    }
     return names;
   };
   const std::set<std::string> overridable = reference("torch-1.13-overridable.json");
   const std::set<std::string> ignored = reference("torch-1.13-ignored.json");
+  std::size_t properties = 0;
+  for (const CatalogEntry& e : catalog_entries()) {
+    const auto kind = kinds.find(e.qualified_name);
+    if (kind == kinds.end()) continue;  // reported below
+    EXPECT_EQ(e.kind, kind->second) << e.qualified_name << " is a " << kind->second << " in PyTorch 1.13";
+    properties += e.kind == "property" ? 1 : 0;
+  }
+  EXPECT_GT(properties, 20u);  // shape, dtype, T, grad, ...
   ASSERT_GT(overridable.size(), 1000u);
   std::size_t checked = 0;
   for (const auto& [ns, names] : get_overridable_functions()) {

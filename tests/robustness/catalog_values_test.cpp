@@ -41,7 +41,16 @@ const std::map<std::string, std::string>& not_walked() {
             "a collective (tagged process_group): it needs a process group of several processes; "
             "tests/distributed runs every collective across 2 and 4 of them, with bad arguments too";
     }
-    // Issue 22, failure 3: left out only where no GPU was present, it was
+    // backward and retain_grad need a graph: their samples' G[...] inputs
+    // require grad, which the walk's (copies, float32) never do.
+    for (const CatalogEntry& e : catalog_entries()) {
+      const std::vector<std::string> samples = operator_info(e.overloads.front()).samples;
+      if (std::any_of(samples.begin(), samples.end(), [](const std::string& t) { return t.find("G[") != std::string::npos; }))
+        out[e.qualified_name] =
+            "needs an input that requires grad (its samples' G[...]), which the walk's inputs never do; "
+            "Attributes.* (tests/dispatch/attributes_test.cpp) checks its errors";
+    }
+        // Issue 22, failure 3: left out only where no GPU was present, it was
     // walked and failed where one was. The walk is the same on every host.
     out["torch.Tensor.cuda"] =
         "moves to a CUDA device: Cuda.TensorCudaChecksItsArguments (tests/cuda) walks it where a device is";

@@ -39,15 +39,11 @@ struct Namespace {
 /// What a sub-expression evaluates to; only a Value can be an operand.
 using Thing = std::variant<Value, Callable, Namespace>;
 
-constexpr std::string_view kBuiltins[] = {"abs", "type"};
+constexpr std::string_view kBuiltins[] = {"abs", "len", "type"};
 /// Python's number types: classes (`type(1.0) == float`) that convert when called.
 constexpr std::string_view kNumberTypes[] = {"float", "int", "bool", "complex"};
 /// Tensor methods that are not operators (Note [Tensor attributes in eval]).
-constexpr std::string_view kTensorBuiltins[] = {
-    "item",           "tolist",   "dim",   "ndimension", "numel", "nelement", "size", "is_contiguous",
-    "requires_grad_", "backward", "float", "double",     "long",  "int",      "bool",  "half",
-    "bfloat16",       "byte",     "char",  "short",      "cfloat", "cdouble", "stride", "storage_offset",
-    "element_size"};
+constexpr std::string_view kTensorBuiltins[] = {"stride"};
 
 Value make_type(std::string name, const TypeInfo* info) {
   return Value(std::shared_ptr<Object>(std::make_shared<PyType>(std::move(name), info)));
@@ -348,10 +344,12 @@ class Evaluator {
       }
     }
     if (is_tensorish(v)) {
-      if (v.is_tensor()) {
-        if (std::optional<Value> a = tensor_attribute(v.to_tensor(), attr)) return std::move(*a);
+      // A property (x.shape, x.T) is read by calling it; a method is bound to the tensor.
+      const std::string op = "torch.Tensor." + attr;
+      if (try_find_op(op)) {
+        if (operator_info(op).property) return as_python_result(op, wick::call(op, {std::move(v)}));
+        return Callable{Callable::Kind::kMethod, attr, std::move(v)};
       }
-      if (try_find_op("torch.Tensor." + attr)) return Callable{Callable::Kind::kMethod, attr, std::move(v)};
       if (v.is_tensor() && one_of(attr, kTensorBuiltins)) {
         return Callable{Callable::Kind::kBuiltin, "Tensor." + attr, std::move(v)};
       }
@@ -367,7 +365,12 @@ class Evaluator {
   // (`max.dim(...) -> (Tensor values, Tensor indices)` gives
   // torch.return_types.max), a plain tuple otherwise. ATen names the
   // torch.linalg functions with a prefix (torch.return_types.linalg_slogdet).
+  // The sizes (x.shape, x.size()) are a torch.Size.
   static Value as_python_result(const std::string& op, Value r) {
+    // The sizes are a torch.Size, a tuple of ints.
+    if ((op == "torch.Tensor.shape" || op == "torch.Tensor.size") && r.is_int_list()) {
+      return Value(std::make_shared<TorchSize>(r.to_int_list()));
+    }
     if (r.is_tensor_list()) {
       std::vector<Value> items(r.to_tensor_list().begin(), r.to_tensor_list().end());
       return Value::list(std::move(items), /*tuple=*/true);
@@ -390,146 +393,28 @@ class Evaluator {
   }
 
   // Note [Tensor attributes in eval]
-  // The Python attributes and methods of a tensor that are not operators of
-  // the catalog: read from the tensor itself, as PyTorch's Python binding does.
-  static std::optional<Value> tensor_attribute(const Tensor& t, const std::string& attr) {
-    if (attr == "shape") return size_of(t);
-    if (attr == "dtype") return Value(t.dtype());
-    if (attr == "device") return Value(t.device());
-    if (attr == "ndim") return Value(t.dim());
-    if (attr == "requires_grad") return Value(t.requires_grad());
-    if (attr == "is_leaf") return Value(t.is_leaf());
-    // Properties that are operators (torch.Tensor.real and imag are views).
-    if (attr == "real" || attr == "imag") return wick::call(std::string("torch.") + attr, {Value(t)});
-    if (attr == "T") {  // every dimension reversed (PyTorch deprecates it for other than 2-D, but does it)
-      std::vector<std::int64_t> dims(static_cast<std::size_t>(t.dim()));
-      for (std::size_t d = 0; d < dims.size(); ++d) dims[d] = static_cast<std::int64_t>(dims.size() - 1 - d);
-      return Value(t.permute(dims));
-    }
-    // The matrix transposes: the last two dims swapped (conjugated for mH,
-    // and for H, which is only for matrices), as PyTorch's properties.
-    // A 0-dim tensor is its own transpose.
-    if (attr == "mT" || attr == "mH") {
-      WICK_CHECK(t.dim() >= 2 || t.dim() == 0, RuntimeError, "tensor.", attr, " is only supported on matrices or "
-                 "batches of matrices. Got ", t.dim(), "-D tensor.");
-      const Tensor swapped = t.dim() == 0 ? t : t.transpose(-2, -1);
-      return Value(attr == "mH" ? swapped.conj() : swapped);
-    }
-    if (attr == "H") {
-      WICK_CHECK(t.dim() == 2 || t.dim() == 0, RuntimeError, "tensor.H is only supported on matrices (2-D tensors). "
-                 "Got ", t.dim(), "-D tensor.", t.dim() > 2 ? " For batches of matrices, consider using tensor.mH" : "");
-      return Value((t.dim() == 0 ? t : t.transpose(0, 1)).conj());
-    }
-    return std::nullopt;
-  }
-
-  // x.shape and x.size(): a torch.Size.
-  static Value size_of(const Tensor& t) {
-    return Value(std::make_shared<TorchSize>(std::vector<std::int64_t>(t.sizes().begin(), t.sizes().end())));
-  }
+  // A tensor's properties and metadata methods are catalog operators
+  // (Note [Tensor metadata operators] in dispatch/ops/attributes.ops), which
+  // a tensor-like can override: eval reads `x.shape` by calling the
+  // property torch.Tensor.shape. What PyTorch does not let __torch_function__
+  // see stays here: x.stride().
 
   // A tensor's method that is not an operator (Note [Tensor attributes in eval]).
   static Value tensor_builtin(const std::string& method, const Tensor& t, const std::vector<Value>& args,
                               const Kwargs& kwargs) {
     const std::string name = method.substr(std::string_view("Tensor.").size());
-    // Python's wording: the C methods of PyTorch's tensor base class, and the
-    // conversions, which take keywords only.
-    const auto no_arguments = [&] {
-      WICK_CHECK(args.empty() && kwargs.empty(), TypeError, "_TensorBase.", name, "() takes no arguments (",
-                 args.size() + kwargs.size(), " given)");
-    };
-    const auto no_positional_arguments = [&] {
-      WICK_CHECK(args.empty(), TypeError, name, "() takes 0 positional arguments but ", args.size(),
-                 args.size() == 1 ? " was" : " were", " given");
-    };
-    if (name == "item") {
-      no_arguments();
-      WICK_CHECK(t.numel() == 1, ValueError, "only one element tensors can be converted to Python scalars");
-      return Value(t.item());
+    if (name != "stride") throw AttributeError(detail::str_cat("'Tensor' object has no attribute '", name, "'"));
+    // A tuple of all strides, or one dim's.
+    WICK_CHECK(args.size() + kwargs.size() <= 1 && (kwargs.empty() || kwargs[0].first == "dim"), TypeError,
+               "stride() takes at most one argument: dim");
+    if (args.empty() && kwargs.empty()) {
+      std::vector<Value> strides;
+      for (const std::int64_t s : t.strides()) strides.emplace_back(s);
+      return Value::list(std::move(strides), /*tuple=*/true);
     }
-    if (name == "tolist") {
-      no_arguments();
-      return to_list(t.device().is_cpu() ? t : t.cpu());
-    }
-    if (name == "dim" || name == "ndimension") {
-      no_arguments();
-      return Value(t.dim());
-    }
-    if (name == "numel" || name == "nelement") {
-      no_arguments();
-      return Value(t.numel());
-    }
-    if (name == "is_contiguous") {
-      no_positional_arguments();
-      WICK_CHECK(kwargs.empty(), TypeError, name, "() got an unexpected keyword argument '", kwargs.front().first, "'");
-      return Value(t.is_contiguous());
-    }
-    if (name == "requires_grad_") {  // in place, returns the tensor
-      WICK_CHECK(args.size() + kwargs.size() <= 1 && (kwargs.empty() || kwargs[0].first == "requires_grad"), TypeError,
-                 "requires_grad_() takes at most one argument: requires_grad");
-      const Value flag = args.empty() ? (kwargs.empty() ? Value(true) : kwargs[0].second) : args[0];
-      WICK_CHECK(flag.is_bool(), TypeError, "requires_grad_(): argument 'requires_grad' must be bool, not ",
-                 flag.type_name());
-      Tensor self = t;
-      self.requires_grad_(flag.to_bool());
-      return Value(self);
-    }
-    if (name == "backward") {  // the gradient of a scalar (or `gradient=`); returns None
-      WICK_CHECK(args.size() <= 1, TypeError, "backward() takes at most 1 positional argument: gradient");
-      std::optional<Tensor> gradient;
-      if (!args.empty() && !args[0].is_none()) gradient = args[0].to_tensor();
-      for (const auto& [key, v] : kwargs) {
-        WICK_CHECK(key == "gradient", TypeError, "backward() got an unexpected keyword argument '", key, "'");
-        if (!v.is_none()) gradient = v.to_tensor();
-      }
-      WICK_CHECK(t.requires_grad(), RuntimeError,
-                 "element 0 of tensors does not require grad and does not have a grad_fn");
-      autograd::backward({t}, gradient ? autograd::tensor_list{*gradient} : autograd::tensor_list{});
-      return Value();
-    }
-    if (name == "stride") {  // a tuple of all strides, or one dim's
-      WICK_CHECK(args.size() + kwargs.size() <= 1 && (kwargs.empty() || kwargs[0].first == "dim"), TypeError,
-                 "stride() takes at most one argument: dim");
-      if (args.empty() && kwargs.empty()) {
-        std::vector<Value> strides;
-        for (const std::int64_t s : t.strides()) strides.emplace_back(s);
-        return Value::list(std::move(strides), /*tuple=*/true);
-      }
-      const Value& d = args.empty() ? kwargs[0].second : args[0];
-      WICK_CHECK(d.is_int() && !d.is_bool(), TypeError, "stride(): argument 'dim' must be int, not ", d.type_name());
-      return Value(t.stride(d.to_int()));
-    }
-    if (name == "storage_offset" || name == "element_size") {
-      no_arguments();
-      return Value(name == "storage_offset" ? t.storage_offset() : static_cast<std::int64_t>(itemsize(t.dtype())));
-    }
-    if (name == "size") {
-      WICK_CHECK(args.size() + kwargs.size() <= 1 && (kwargs.empty() || kwargs[0].first == "dim"), TypeError,
-                 "size() takes at most one argument: dim");
-      if (args.empty() && kwargs.empty()) return size_of(t);
-      const Value& d = args.empty() ? kwargs[0].second : args[0];
-      WICK_CHECK(d.is_int() && !d.is_bool(), TypeError, "size(): argument 'dim' must be int, not ", d.type_name());
-      return Value(t.size(d.to_int()));
-    }
-    // The dtype conversions: x.float() is x.to(torch.float32).
-    no_positional_arguments();
-    WICK_CHECK(kwargs.empty(), TypeError, name, "() got an unexpected keyword argument '", kwargs.front().first, "'");
-    // byte, char and short are uint8, int8 and int16; cfloat and cdouble
-    // complex64 and complex128; the others are dtype names (x.half()).
-    const ScalarType to = name == "byte"    ? ScalarType::kUInt8
-                          : name == "char"  ? ScalarType::kInt8
-                          : name == "short" ? ScalarType::kInt16
-                                            : parse_dtype(name);
-    return wick::call("torch.Tensor.to", {Value(t), Value(to)});
-  }
-
-  // Tensor.tolist(): nested lists of Python numbers; a 0-dim tensor gives its number.
-  static Value to_list(const Tensor& t) {
-    if (t.dim() == 0) return Value(t.item());
-    std::vector<Value> items;
-    items.reserve(static_cast<std::size_t>(t.size(0)));
-    for (std::int64_t i = 0; i < t.size(0); ++i) items.push_back(to_list(t.select(0, i)));
-    return Value::list(std::move(items));
+    const Value& d = args.empty() ? kwargs[0].second : args[0];
+    WICK_CHECK(d.is_int() && !d.is_bool(), TypeError, "stride(): argument 'dim' must be int, not ", d.type_name());
+    return Value(t.stride(d.to_int()));
   }
 
   /// A prefix of some operator's name (computed once per evaluation).
@@ -654,6 +539,22 @@ class Evaluator {
         return wick::call(op, {args[0]});
       }
       return number_abs(args[0]);
+    }
+    if (name == "len") {  // a tensor's is torch.Tensor.__len__
+      WICK_CHECK(args.size() == 1, TypeError, "len() takes exactly one argument (", args.size(), " given)");
+      const Value& v = args[0];
+      if (is_tensorish(v)) return wick::call("torch.Tensor.__len__", {v});
+      if (v.is_string()) return Value(static_cast<std::int64_t>(v.to_string().size()));
+      if (v.is_dict()) return Value(static_cast<std::int64_t>(v.dict_items().size()));
+      if (v.is_list() || v.is_tuple()) return Value(static_cast<std::int64_t>(v.items().size()));
+      if (v.is_tensor_list()) return Value(static_cast<std::int64_t>(v.to_tensor_list().size()));
+      if (v.is_int_list()) return Value(static_cast<std::int64_t>(v.to_int_list().size()));
+      if (v.is_double_list()) return Value(static_cast<std::int64_t>(v.to_double_list().size()));
+      if (v.is_object()) {
+        if (const auto* size = dynamic_cast<const TorchSize*>(v.to_object().get()))
+          return Value(static_cast<std::int64_t>(size->sizes().size()));
+      }
+      throw TypeError(detail::str_cat("object of type '", v.type_name(), "' has no len()"));
     }
     if (name == "complex") {  // complex(real=0, imag=0) of numbers
       WICK_CHECK(args.size() <= 2 && kwargs.empty(), TypeError, "complex() takes at most 2 arguments (", args.size(),

@@ -106,13 +106,9 @@ class ZeroDivisionError : public wick::Error {
   [[nodiscard]] const char* type_name() const noexcept override { return "ZeroDivisionError"; }
 };
 
-/// Python-number arithmetic whose result does not fit: an int outside int64
-/// (Python ints are unbounded, wick's are not), or a float power that overflows.
-class OverflowError : public wick::Error {
- public:
-  explicit OverflowError(const std::string& msg) : Error(msg) {}
-  [[nodiscard]] const char* type_name() const noexcept override { return "OverflowError"; }
-};
+// Python-number arithmetic whose result does not fit (an int outside int64:
+// Python ints are unbounded, wick's are not; a float power that overflows)
+// raises wick::OverflowError (wick/error.h).
 
 enum class UnaryOp : std::uint8_t { kNeg, kPos, kInvert, kNot };
 enum class BinaryOp : std::uint8_t {

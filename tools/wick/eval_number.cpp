@@ -16,7 +16,9 @@
 #include <string>
 #include <system_error>
 
+#include "wick/dispatcher.h"
 #include "wick/error.h"
+#include "wick/override.h"
 #include "wick/scalar_ops.h"
 #include "wick/tensor.h"
 
@@ -167,7 +169,11 @@ std::optional<double> parse_float(std::string_view text) {
   return negative ? -v : v;
 }
 
-Value from_tensor(const Value& v) { return Value(v.to_tensor().item()); }
+// Python's conversions of a tensor, or of a tensor-like, are its dunders
+// (float(x) is x.__float__()): catalog operators that a tensor-like can
+// override (Note [Tensor metadata operators] in dispatch/ops/attributes.ops).
+bool converts_by_dunder(const Value& v) { return v.is_tensor() || (v.is_object() && is_tensor_like(v)); }
+Value dunder_of(const char* op, const Value& v) { return wick::call(op, {v}); }
 
 /// Python's `%`: the result takes the divisor's sign.
 Value python_mod(const Value& l, const Value& r, bool ints) {
@@ -268,7 +274,7 @@ Value complex_binary(BinaryOp op, const Value& l, const Value& r) {
 
 std::complex<double> to_complex(const Value& v) {
   if (v.is_number()) return v.to_complex();
-  if (v.is_tensor()) return to_complex(from_tensor(v));
+  if (converts_by_dunder(v)) return dunder_of("torch.Tensor.__complex__", v).to_complex();
   throw TypeError(
       detail::str_cat("complex() first argument must be a string or a number, not '", v.type_name(), "'"));
 }
@@ -361,7 +367,7 @@ Value number_abs(const Value& v) {
 
 Value to_float(const Value& v) {
   if (v.is_number() && !v.is_complex()) return Value(v.to_double());
-  if (v.is_tensor()) return to_float(from_tensor(v));
+  if (converts_by_dunder(v)) return dunder_of("torch.Tensor.__float__", v);
   if (v.is_string()) {
     if (auto d = parse_float(v.to_string())) return Value(*d);
     throw ValueError("could not convert string to float: " + v.repr());
@@ -381,7 +387,7 @@ Value to_int(const Value& v) {
     }
     return Value(static_cast<std::int64_t>(t));
   }
-  if (v.is_tensor()) return to_int(from_tensor(v));
+  if (converts_by_dunder(v)) return dunder_of("torch.Tensor.__int__", v);
   if (v.is_string()) {
     std::string_view s = strip(v.to_string());
     bool negative = false;
@@ -434,12 +440,10 @@ bool truth(const Value& v) {
       return !v.to_double_list().empty();
     case Value::Kind::kDict:
       return !v.dict_items().empty();
-    case Value::Kind::kTensor: {
-      const std::int64_t n = v.to_tensor().numel();
-      WICK_CHECK(n == 1, RuntimeError, "Boolean value of Tensor with ", n == 0 ? "no values" : "more than one value",
-                 " is ambiguous");
-      return truth(from_tensor(v));
-    }
+    case Value::Kind::kTensor:
+      return dunder_of("torch.Tensor.__bool__", v).to_bool();
+    case Value::Kind::kObject:
+      return !converts_by_dunder(v) || dunder_of("torch.Tensor.__bool__", v).to_bool();
     default:
       return true;
   }

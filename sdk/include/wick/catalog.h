@@ -25,7 +25,7 @@ struct CatalogEntry {
   std::string qualified_name;  ///< "torch.Tensor.__add__"
   std::string ns;              ///< "torch.Tensor"
   std::string name;            ///< "__add__"
-  /// "function", "method" or "dunder".
+  /// "function", "method", "dunder" or "property" (a Tensor attribute: x.shape).
   std::string kind;
   bool ignored = false; ///< true for an entry the override protocol never sees (see get_ignored_functions)
   std::string alias_of;                ///< "torch.add", or empty
@@ -42,6 +42,8 @@ struct OperatorInfo {
   /// It has a meta function (`meta:`): its Meta kernel and out= kernel are
   /// derived, and backends register impls (wick/structured.h).
   bool structured = false;
+  /// A Tensor property (`x.shape`): Python reads it as an attribute.
+  bool property = false;
   /// Sample calls from the definition (an alias's are its target's), one
   /// per element, in the syntax of wick/opcheck.h.
   std::vector<std::string> samples;

@@ -41,6 +41,8 @@ struct CatalogDef {
     /// variants of composite operators] in dispatch/composite/out_ops.cpp);
     /// a plugin registers its own out kernels.
     kOutByCopy = 16,
+    /// A torch.Tensor property (x.shape): read as an attribute, listed with kind "property".
+    kProperty = 32,
   };
   const char* ns;      ///< "torch", "torch.Tensor", "myops"
   const char* schema;  ///< "add.out(Tensor self, ..., Tensor(a!) out) -> Tensor(a!)"

@@ -79,6 +79,9 @@ WICK_DECLARE_ERROR(LinAlgError, RuntimeError)
 WICK_DECLARE_ERROR(PluginError, Error)
 /// A check that PyTorch writes as a Python `assert` (F.multi_head_attention_forward's shape checks).
 WICK_DECLARE_ERROR(AssertionError, Error)
+/// A number too large for its destination (Python's OverflowError: int() of
+/// an infinite, or of a float beyond wick's 64-bit ints).
+WICK_DECLARE_ERROR(OverflowError, Error)
 /// A malformed schema string; the message shows the string and a caret under
 /// the offending character.
 WICK_DECLARE_ERROR(SchemaError, ValueError)

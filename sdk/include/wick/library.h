@@ -72,6 +72,9 @@ struct DefOptions {
   /// Not overridable (PyTorch's "ignored" functions: creation functions
   /// without tensor arguments).
   bool ignored = false;
+  /// A Tensor property (x.shape, x.T): Python reads it as an attribute, and
+  /// the catalog lists it with kind "property". Its schema takes `Tensor self` only.
+  bool property = false;
   /// The operator's meta function glue (wick/structured.h): backends then
   /// register impls with `impl_structured`, and the definition registers the
   /// operator's Meta kernel.

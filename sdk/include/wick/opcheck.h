@@ -15,6 +15,8 @@
 ///   T[2, 3]      an input tensor of shape (2, 3) (T[] is 0-dim): random, in
 ///                the operator's domain, in the dtype the check asks for, and
 ///                differentiated by the autograd check
+///   G[2, 3]      the same input tensor, made a leaf that requires grad in
+///                every check (retain_grad, backward: what needs a graph)
 ///   R[3], P[3]   a random (standard normal) or positive (0.5..1.5) tensor
 ///                of the check's floating dtype that is not an input
 ///   U[3]         a uniform [0, 1) tensor of that dtype that is not an input
@@ -89,6 +91,7 @@ struct SampleTensor {
   enum class Kind : std::uint8_t { kInput, kRandom, kPositive, kUniform, kMask, kComplex };
   Kind kind = Kind::kInput; ///< which spelling it came from (default an input, T[...])
   std::vector<std::int64_t> shape; ///< its shape (empty: 0-dim)
+  bool requires_grad = false;  ///< G[...]: an input that requires grad in every check
 };
 /// A list of input tensors, `[T[2], T[3]]` (a Tensor[] argument).
 struct SampleTensorList {

@@ -327,6 +327,8 @@ class WICK_API Tensor final {
   autograd::RemovableHandle register_hook(std::function<Tensor(const Tensor&)> hook) const;
   /// Keeps `.grad()` for a non-leaf after backward.
   void retain_grad() const;
+  /// Whether retain_grad() was called on this non-leaf (false for leaves).
+  [[nodiscard]] bool retains_grad() const;
   /// Replaces this tensor's data (storage, dtype, shape) with `data`'s,
   /// keeping its identity and autograd flags (how Module::to converts).
   void set_data(const Tensor& data) const;
