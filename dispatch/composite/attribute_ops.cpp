@@ -177,8 +177,7 @@ std::int64_t int_kernel(T self) {
   WICK_CHECK(!std::isnan(v), ValueError, "cannot convert float NaN to integer");
   WICK_CHECK(!std::isinf(v), OverflowError, "cannot convert float infinity to integer");
   const double t = std::trunc(v);
-  WICK_CHECK(t >= -0x1p63 && t < 0x1p63, OverflowError, "int(", Value(v).repr(),
-             ") does not fit in 64 bits (wick ints are int64)");
+  WICK_CHECK(t >= -0x1p63 && t < 0x1p63, OverflowError, "int(", v, ") does not fit in 64 bits (wick ints are int64)");
   return static_cast<std::int64_t>(t);
 }
 
