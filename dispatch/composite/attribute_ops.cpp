@@ -12,6 +12,7 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "dispatch/composite/composite.h"
@@ -124,6 +125,32 @@ Value to_list(T t) {
 Value tolist_kernel(T self) {
   WICK_CHECK(!self.device().is_meta(), RuntimeError, "Tensor.tolist() cannot be called on meta tensors");
   return to_list(self.device().is_cpu() ? self : self.cpu());
+}
+
+// Tensor.type()'s names: torch.<Title>Tensor on the CPU and
+// torch.cuda.<Title>Tensor on CUDA ('torch.FloatTensor', 'torch.BoolTensor'),
+// for every dtype (unlike the messages' legacy_type_name, composite.h).
+std::string type_method_name(ScalarType t, Device d) {
+  return detail::str_cat(d.type() == DeviceType::kCUDA ? "torch.cuda." : "torch.", type_title(t), "Tensor");
+}
+
+Value type_kernel(T self, const Value& dtype, bool non_blocking) {
+  if (dtype.is_none()) return Value(type_method_name(self.dtype(), self.device()));
+  if (dtype.is_dtype()) return Value(self.to(dtype.to_dtype()));
+  WICK_CHECK(dtype.is_string(), TypeError, "dtype must be a type, str, or dtype object");
+  // A name: its dtype; a torch.cuda.* name moves to CUDA, a torch.* name
+  // moves a CUDA tensor to the CPU, and other devices (meta) keep theirs.
+  const std::string& name = dtype.to_string();
+  const bool on_cuda = self.device().type() == DeviceType::kCUDA;
+  for (int i = 0; i < kNumScalarTypes; ++i) {
+    const auto t = static_cast<ScalarType>(i);
+    for (const Device d : {Device(), Device(DeviceType::kCUDA)}) {
+      if (type_method_name(t, d) != name) continue;
+      if (on_cuda == (d.type() == DeviceType::kCUDA)) return Value(self.to(t));
+      return Value(self.to(d, t, non_blocking));
+    }
+  }
+  throw ValueError(detail::str_cat("invalid type: '", name, "'"));
 }
 
 // --- autograd ---------------------------------------------------------------------
@@ -258,6 +285,7 @@ void register_attribute_kernels(std::vector<std::unique_ptr<Library>>& out) {
       .impl("is_set_to", &is_set_to_kernel)
       .impl("item", &item_kernel)
       .impl("tolist", &tolist_kernel)
+      .impl("type", &type_kernel)
       .impl("requires_grad_", &requires_grad__kernel)
       .impl("detach_", &detach__kernel)
       .impl("retain_grad", &retain_grad_kernel)

@@ -636,6 +636,11 @@ std::vector<Sample> definition_samples(const CatalogEntry& e) {
     for (std::size_t i = 0; i < s.args.size() && i < made.args.size(); ++i)
       mine.args.push_back(convert(s.args[i], made.args[i]));
     mine.kwargs = made.kwargs;
+    // gradcheck's step and tolerance from the definition's tags (eps=, atol=), as opcheck reads them.
+    for (const std::string& tag : ::wick::tags_for(full)) {
+      if (tag.starts_with("eps=")) mine.eps = std::stod(tag.substr(4));
+      if (tag.starts_with("atol=")) mine.atol = std::stod(tag.substr(5));
+    }
     out.push_back(std::move(mine));
   }
   return out;

@@ -59,7 +59,7 @@ const SignatureDivergence kSignatureDivergences[] = {
       "torch.Tensor.__long__(self)"},
      "PyTorch 1.13's dump gives these the signature of the conversion whose slot they share ((self, *, "
      "memory_format=None): x.__float__ is x.float's C function); they take the tensor only, as Python calls them"},
-    {{"torch.Tensor.is_contiguous(self)"},
+    {{"torch.Tensor.is_contiguous(self)", "torch.Tensor.type(self, dtype=None, non_blocking=False)"},
      "no memory_format= (wick has no channels-last layouts: a tensor is contiguous in the one format it has)"},
     {{"torch.Tensor.backward(self, gradient=None, retain_graph=None, create_graph=False)"},
      "no inputs= (accumulating into a subset of the leaves): wick::autograd::backward has no such argument yet; "
