@@ -61,6 +61,7 @@ DimVector inverse_permutation(IntArrayRef perm);
 void register_composite_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_complex_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_attribute_kernels(std::vector<std::unique_ptr<Library>>& out);
+void register_aten_entry_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_fft_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_factory_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_statistics_kernels(std::vector<std::unique_ptr<Library>>& out);

@@ -68,6 +68,7 @@ void register_builtins() {
     register_composite_kernels(libs);
     register_complex_kernels(libs);
     register_attribute_kernels(libs);
+    register_aten_entry_kernels(libs);
     register_fft_kernels(libs);
     register_factory_kernels(libs);
     register_statistics_kernels(libs);

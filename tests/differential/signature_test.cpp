@@ -84,6 +84,7 @@ const SignatureDivergence kSignatureDivergences[] = {
       "torch.triangular_solve(input, A, upper=True, transpose=False, unitriangular=False)",
       "torch.linalg.lu(A, \\*, pivot=True)",
       "torch.linalg.eig(input)", "torch.cummax(input, dim)", "torch.cummin(input, dim)", "torch.geqrf(input)",
+      "torch.symeig(input, eigenvectors=False, upper=True)",
       "torch.linalg.ldl_factor_ex(input, \\*, hermitian=False, check_errors=False)",
       "torch.linalg.ldl_factor(input, \\*, hermitian=False)",
       "torch.lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True)", "torch.frexp(input)",
@@ -124,7 +125,8 @@ const SignatureDivergence kSignatureDivergences[] = {
      "no out= for the *_copy functions that return a list of tensors (out= takes one tensor in wick)"},
     {{"torch.binary_cross_entropy_with_logits(*reduction=0)", "torch.kl_div(*reduction=0, \\*, log_target=False)",
       "torch.hinge_embedding_loss(*reduction=0)", "torch.margin_ranking_loss(*reduction=0)",
-      "torch.cosine_embedding_loss(*reduction=0)", "torch.triplet_margin_loss(*reduction=0)"},
+      "torch.cosine_embedding_loss(*reduction=0)", "torch.triplet_margin_loss(*reduction=0)",
+      "torch.ctc_loss(*reduction=0, zero_infinity=False)"},
      "PyTorch 1.13's parser strings of its ATen losses say reduction=Mean (1), but its binding reads the default as 0 "
      "(none): torch.binary_cross_entropy_with_logits(x, y) and torch.kl_div(x, y) are unreduced; wick says what it "
      "does"},
