@@ -28,7 +28,8 @@ using T = const Tensor&;
 
 // --- properties ------------------------------------------------------------------
 
-Value shape_kernel(T self) { return Value(self.sizes().vec()); }
+// x.shape and x.size(): the sizes (a torch.Size in Python).
+Value sizes_kernel(T self) { return Value(self.sizes().vec()); }
 ScalarType dtype_kernel(T self) { return self.dtype(); }
 Value device_kernel(T self) { return Value(self.device()); }
 std::int64_t ndim_kernel(T self) { return self.dim(); }
@@ -41,8 +42,6 @@ Value grad_kernel(T self) {
 std::int64_t output_nr_kernel(T self) { return self.output_nr(); }
 std::int64_t version_kernel(T self) { return self.version(); }
 bool retains_grad_kernel(T self) { return self.retains_grad(); }
-// PyTorch's .data: the same data without autograd history.
-Tensor data_kernel(T self) { return self.detach(); }
 
 bool is_cpu_kernel(T self) { return self.device().is_cpu(); }
 bool is_cuda_kernel(T self) { return self.device().type() == DeviceType::kCUDA; }
@@ -94,7 +93,6 @@ Tensor imag_property_kernel(T self) { return wick::imag(self); }
 // --- metadata methods ------------------------------------------------------------------
 
 std::int64_t numel_kernel(T self) { return self.numel(); }
-Value size_kernel(T self) { return Value(self.sizes().vec()); }
 std::int64_t size_int_kernel(T self, std::int64_t dim) { return self.size(dim); }
 std::int64_t element_size_kernel(T self) { return static_cast<std::int64_t>(itemsize(self.dtype())); }
 std::int64_t storage_offset_kernel(T self) { return self.storage_offset(); }
@@ -108,10 +106,6 @@ std::int64_t data_ptr_kernel(T self) {
 bool is_set_to_kernel(T self, T tensor) {
   return self.storage().get() == tensor.storage().get() && self.storage_offset() == tensor.storage_offset() &&
          self.sizes().equals(tensor.sizes()) && self.strides().equals(tensor.strides());
-}
-Scalar item_kernel(T self) {
-  WICK_CHECK(self.numel() == 1, ValueError, "only one element tensors can be converted to Python scalars");
-  return self.item();
 }
 
 // Nested lists of Python numbers; a 0-dim tensor gives its number.
@@ -165,6 +159,7 @@ Tensor detach__kernel(T self) {
   t.detach_();
   return t;
 }
+// detach, and PyTorch's .data: the same data without autograd history.
 Tensor detach_kernel(T self) { return self.detach(); }
 void retain_grad_kernel(T self) { self.retain_grad(); }
 void backward_kernel(T self, const std::optional<Tensor>& gradient, std::optional<bool> retain_graph,
@@ -174,7 +169,7 @@ void backward_kernel(T self, const std::optional<Tensor>& gradient, std::optiona
 
 // --- Python's conversions ---------------------------------------------------------------
 
-// The one element, as Python's float() and int() of PyTorch's item() see it.
+// The one element, as item(), and Python's float() and int() of it, see it.
 Scalar one_element(T self) {
   WICK_CHECK(self.numel() == 1, ValueError, "only one element tensors can be converted to Python scalars");
   return self.item();
@@ -240,7 +235,7 @@ Tensor rmatmul_kernel(T self, T other) { return wick::matmul(other, self); }
 void register_attribute_kernels(std::vector<std::unique_ptr<Library>>& out) {
   constexpr auto kComposite = DispatchKey::kCompositeImplicit;
   auto tensor = std::make_unique<Library>("torch.Tensor", kComposite);
-  tensor->impl("shape", &shape_kernel)
+  tensor->impl("shape", &sizes_kernel)
       .impl("dtype", &dtype_kernel)
       .impl("device", &device_kernel)
       .impl("ndim", &ndim_kernel)
@@ -250,7 +245,7 @@ void register_attribute_kernels(std::vector<std::unique_ptr<Library>>& out) {
       .impl("output_nr", &output_nr_kernel)
       .impl("_version", &version_kernel)
       .impl("retains_grad", &retains_grad_kernel)
-      .impl("data", &data_kernel)
+      .impl("data", &detach_kernel)
       .impl("is_cpu", &is_cpu_kernel)
       .impl("is_cuda", &is_cuda_kernel)
       .impl("is_meta", &is_meta_kernel)
@@ -275,7 +270,7 @@ void register_attribute_kernels(std::vector<std::unique_ptr<Library>>& out) {
       .impl("imag", &imag_property_kernel)
       .impl("dim", &ndim_kernel)
       .impl("nelement", &numel_kernel)
-      .impl("size", &size_kernel)
+      .impl("size", &sizes_kernel)
       .impl("size.int", &size_int_kernel)
       .impl("element_size", &element_size_kernel)
       .impl("storage_offset", &storage_offset_kernel)
@@ -283,7 +278,7 @@ void register_attribute_kernels(std::vector<std::unique_ptr<Library>>& out) {
       .impl("get_device", &get_device_kernel)
       .impl("data_ptr", &data_ptr_kernel)
       .impl("is_set_to", &is_set_to_kernel)
-      .impl("item", &item_kernel)
+      .impl("item", &one_element)
       .impl("tolist", &tolist_kernel)
       .impl("type", &type_kernel)
       .impl("requires_grad_", &requires_grad__kernel)

@@ -367,7 +367,6 @@ class Evaluator {
   // torch.linalg functions with a prefix (torch.return_types.linalg_slogdet).
   // The sizes (x.shape, x.size()) are a torch.Size.
   static Value as_python_result(const std::string& op, Value r) {
-    // The sizes are a torch.Size, a tuple of ints.
     if ((op == "torch.Tensor.shape" || op == "torch.Tensor.size") && r.is_int_list()) {
       return Value(std::make_shared<TorchSize>(r.to_int_list()));
     }
