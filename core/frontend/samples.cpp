@@ -18,6 +18,7 @@
 #include "wick/error.h"
 #include "wick/opcheck.h"
 #include "wick/ops.h"
+#include "wick/subscript.h"
 
 namespace wick {
 namespace {
@@ -162,9 +163,16 @@ class SampleParser {
       return Value(std::move(s));
     }
     if (c == '[') return list();
+    if (c == '(') return tuple();
+    if (text_.substr(pos_).starts_with("...")) {
+      pos_ += 3;
+      return ellipsis();
+    }
     if (std::isalpha(static_cast<unsigned char>(c))) {
       const std::size_t save = pos_;
       const std::string word = identifier();
+      if (word == "slice" && peek() == '(') return slice();
+      if (word == "Ellipsis") return ellipsis();
       if ((word == "L" || word == "B") && peek() == '(') {
         // L(2), B(True): a 0-dim int64 or bool tensor.
         ++pos_;
@@ -213,6 +221,47 @@ class SampleParser {
       }
     }
     return number();
+  }
+
+  // (1, slice(None, 2), ..., L[0, 1]): a tuple of values (a subscript key);
+  // input tensors cannot be items.
+  Value tuple() {
+    expect('(');
+    std::vector<Value> items;
+    bool comma = false;
+    while (peek() != ')') {
+      SampleArg item = value();
+      auto* v = std::get_if<Value>(&item);
+      WICK_CHECK(v != nullptr, ValueError, where("a tuple holds values, not input tensors"));
+      items.push_back(std::move(*v));
+      skip_space();
+      comma = false;
+      if (peek() != ')') {
+        expect(',');
+        comma = true;
+      }
+    }
+    ++pos_;
+    WICK_CHECK(items.size() != 1 || comma, ValueError, where("a one-item tuple is written (x,)"));
+    return Value::list(std::move(items), /*tuple=*/true);
+  }
+
+  // slice(stop), slice(start, stop[, step]): each bound an int or None.
+  Value slice() {
+    expect('(');
+    std::vector<std::optional<std::int64_t>> parts;
+    while (peek() != ')') {
+      SampleArg part = value();
+      const auto* v = std::get_if<Value>(&part);
+      WICK_CHECK(v != nullptr && (v->is_none() || v->is_int()), ValueError, where("a slice bound is an int or None"));
+      parts.push_back(v->is_none() ? std::nullopt : std::optional<std::int64_t>(v->to_int()));
+      skip_space();
+      if (peek() != ')') expect(',');
+    }
+    ++pos_;
+    WICK_CHECK(!parts.empty() && parts.size() <= 3, ValueError, where("slice takes 1 to 3 bounds"));
+    if (parts.size() == 1) return make_slice(std::nullopt, parts[0]);
+    return make_slice(parts[0], parts[1], parts.size() == 3 ? parts[2] : std::nullopt);
   }
 
   // [1, 2] (ints), [1.5, 2.5] (floats), [T[2], T[3]] (input tensors),

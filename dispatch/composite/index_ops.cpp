@@ -23,6 +23,7 @@
 #include "wick/error.h"
 #include "wick/library.h"
 #include "wick/ops.h"
+#include "wick/subscript.h"
 #include "wick/tensor_util.h"
 
 namespace wick {
@@ -345,7 +346,10 @@ IndexPlan plan_index(Tensor self, const std::vector<std::optional<Tensor>>& indi
     if (!per_dim[d]) continue;
     const std::int64_t n = self.sizes()[static_cast<std::int64_t>(d)];
     if (const auto bad = first_outside(*per_dim[d], -n, n)) {
-      throw IndexError(detail::str_cat("index ", *bad, " is out of bounds for dimension ", d, " with size ", n));
+      // PyTorch names the index tensor's place among the given ones (its
+      // kernel moves the indexed dims to the front): x[:, [5]] is "dimension 0".
+      throw IndexError(detail::str_cat("index ", *bad, " is out of bounds for dimension ", given.size(),
+                                       " with size ", n));
     }
     // Checked where they are; used on self's device (CPU indices serve any self, as in PyTorch).
     Tensor g = from_the_end(*per_dim[d], n);
@@ -455,6 +459,26 @@ Tensor index_put_kernel(const Tensor& self, const std::vector<std::optional<Tens
       .reshape(self.sizes());
 }
 
+// x[key] (Note [Reading a subscript key] in wick/subscript.h).
+Tensor getitem_kernel(const Tensor& self, const Value& key) { return self.index(tensor_index_of(key)); }
+
+// x[key] = value: a tensor, or a Python number as a 0-dim tensor of x's dtype
+// (an integer tensor truncates a float, as PyTorch's copy does).
+void setitem_kernel(const Tensor& target, const Value& key, const Value& value) {
+  Tensor self = target;  // a handle: index_put_ writes target's elements
+  const std::vector<indexing::TensorIndex> index = tensor_index_of(key);
+  if (value.is_tensor()) {
+    self.index_put_(index, value.to_tensor());
+    return;
+  }
+  WICK_CHECK(value.is_number(), TypeError, "can't assign a ", value.type_name(), " to a ",
+             legacy_type_name(self.dtype(), self.device()));
+  const Scalar v = value.to_scalar();
+  WICK_CHECK(!v.is_complex() || is_complex(self.dtype()), RuntimeError, "value cannot be converted to type ",
+             cpp_type_name(self.dtype()), " without overflow");
+  self.index_put_(index, scalar_in_dtype(v, self.dtype()));
+}
+
 }  // namespace
 
 DimVector inverse_permutation(IntArrayRef perm) {
@@ -537,6 +561,9 @@ void register_index_kernels(std::vector<std::unique_ptr<Library>>& out) {
   auto aten = std::make_unique<Library>("aten", DispatchKey::kCompositeImplicit);
   aten->impl("index", &index_kernel);
   out.push_back(std::move(aten));
+  auto tensor = std::make_unique<Library>("torch.Tensor", DispatchKey::kCompositeImplicit);
+  tensor->impl("__getitem__", &getitem_kernel).impl("__setitem__", &setitem_kernel);
+  out.push_back(std::move(tensor));
 }
 
 }  // namespace wick

@@ -1197,7 +1197,17 @@ def grammar_cases():
     subs = ["0", "-1", "1, 2", "0, :, 1", ":, 1", "..., 0", "None", "..., None", "1:", ":1", "::2", "::-1", "-2:",
             "0, 1, 2", "None, 0", ":, :, 1:3", "1, ..., 2", "..., 1:, None", "torch.tensor([1, 0])",
             "torch.tensor([True, False])", "0:5", "5:", "-5:", "1:1", "0, -1, -1", ":, None, 1"]
+    # keys PyTorch reads as a tuple or as one index tensor (Note [Reading a subscript key])
+    subs += ["[0, 1]", "[[0, 1], [2, 0]]", "[0, slice(1, 3)]", "[0, None]", "[True, False]", "[]", "()", "(1,)",
+             "[1., 0.]", "True", "False, 0", "slice(None, None, 2)", "slice(2)", "Ellipsis, 1", "(..., 0)",
+             "torch.tensor(1)", "1:3, [0, 3]", "[1, 0], :, [3, 0]", "[1, 0], 1:, [3, 0]"]
     cases = [f"{x}[{s}]" for s in subs] + [f"{y}[{s}]" for s in subs[:12]]
+    cases += ["slice(1, None, 2)", "slice(3)", "...", "Ellipsis", "(slice(0, 2), ...)", "[1, 2, 3, 4][slice(1, 3)]",
+              f"{x}.__getitem__((1, slice(None, None, 2)))", f"{y}.__setitem__(0, 7)", f"{y}.__setitem__(0, 'a')",
+              f"{y}.__setitem__(0, [1, 2])", f"{y}.__setitem__(0, None)", f"{y}.__setitem__(0, torch.ones(2))",
+              f"{y}.float().__setitem__((slice(None), 1), 1+2j)", f"{y}[1.5]", f"{y}['a']", f"{y}[{{'a': 2}}]", f"{x}[:, :, [0, 9]]",
+              f"{y}[::0]", f"{y}[slice(1.5, 2)]", f"{y}[0, 0, 0]", f"{y}[[0, 3]]", f"{y}[..., ...]",
+              f"{y}[torch.tensor([0.5])]", "slice()", "[1, 2][...]", "(1, 2)[1, 2]"]
     cases += [f"[10, 20, 30, 40][{s}]" for s in ("0", "-1", "1:", "::2", "::-1", "5:", "1:3")]
     cases += [f"(1, 2, 3)[{s}]" for s in ("0", "-2", "1:", "::-1")]
     cases += [f"'hello'[{s}]" for s in ("0", "-1", "1:3", "::-1")]

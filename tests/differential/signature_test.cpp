@@ -59,6 +59,9 @@ const SignatureDivergence kSignatureDivergences[] = {
       "torch.Tensor.__long__(self)"},
      "PyTorch 1.13's dump gives these the signature of the conversion whose slot they share ((self, *, "
      "memory_format=None): x.__float__ is x.float's C function); they take the tensor only, as Python calls them"},
+    {{"torch.Tensor.__getitem__(self, key)", "torch.Tensor.__setitem__(self, key, value)"},
+     "PyTorch 1.13's dump has none for these slot wrappers; their text signatures are (self, key, /) and (self, key, "
+     "value, /): the arguments are positional-only there, and wick also takes them by name"},
     {{"torch.Tensor.is_contiguous(self)", "torch.Tensor.type(self, dtype=None, non_blocking=False)"},
      "no memory_format= (wick has no channels-last layouts: a tensor is contiguous in the one format it has)"},
     {{"torch.Tensor.backward(self, gradient=None, retain_graph=None, create_graph=False)"},

@@ -20,6 +20,7 @@
 #include "wick/loader.h"
 #include "wick/override.h"
 #include "wick/random.h"
+#include "wick/subscript.h"
 
 namespace wick::eval {
 namespace {
@@ -39,7 +40,7 @@ struct Namespace {
 /// What a sub-expression evaluates to; only a Value can be an operand.
 using Thing = std::variant<Value, Callable, Namespace>;
 
-constexpr std::string_view kBuiltins[] = {"abs", "len", "type"};
+constexpr std::string_view kBuiltins[] = {"abs", "len", "slice", "type"};
 /// Python's number types: classes (`type(1.0) == float`) that convert when called.
 constexpr std::string_view kNumberTypes[] = {"float", "int", "bool", "complex"};
 /// Tensor methods that are not operators (Note [Tensor attributes in eval]).
@@ -248,34 +249,22 @@ class Evaluator {
       }
       case Node::Kind::kSubscript: {
         const Value base = value(*n.children[0]);
-        std::vector<SubscriptIndex> items;
-        for (std::size_t k = 1; k < n.children.size(); ++k) {
-          const Node& c = *n.children[k];
-          if (c.kind == Node::Kind::kEllipsis) {
-            items.push_back(SubscriptIndex::with_kind(SubscriptIndex::Kind::kEllipsis));
-          } else if (c.kind == Node::Kind::kSlice) {
-            SubscriptIndex s = SubscriptIndex::with_kind(SubscriptIndex::Kind::kSlice);
-            s.start = slice_bound(*c.children[0]);
-            s.stop = slice_bound(*c.children[1]);
-            s.step = slice_bound(*c.children[2]);
-            items.push_back(std::move(s));
-          } else {
-            items.push_back(SubscriptIndex::of(value(c)));
-          }
-        }
+        std::vector<Value> items;
+        for (std::size_t k = 1; k < n.children.size(); ++k) items.push_back(value(*n.children[k]));
         return subscript(base, items);
       }
-      case Node::Kind::kSlice:
+      case Node::Kind::kSlice:  // start:stop:step inside a subscript
+        return make_slice(slice_bound(value(*n.children[0])), slice_bound(value(*n.children[1])),
+                          slice_bound(value(*n.children[2])));
       case Node::Kind::kEllipsis:
-        break;  // only inside a subscript, read there
+        return ellipsis();
     }
     WICK_INTERNAL_ASSERT(false, "unknown node kind");
     return Value();
   }
 
   /// A slice's start, stop or step: None, an int, or a 0-dim integer tensor.
-  std::optional<std::int64_t> slice_bound(const Node& n) {
-    const Value v = value(n);
+  static std::optional<std::int64_t> slice_bound(const Value& v) {
     if (v.is_none()) return std::nullopt;
     if (v.is_int() || v.is_bool()) return v.to_int();
     if (v.is_tensor() && v.to_tensor().dim() == 0 && !is_floating(v.to_tensor().dtype()))
@@ -302,6 +291,7 @@ class Evaluator {
   Thing first_name(const std::string& n, bool last) {
     if (auto it = scope_.find(n); it != scope_.end()) return it->second;
     if (one_of(n, kBuiltins)) return Callable{Callable::Kind::kBuiltin, n, Value()};
+    if (n == "Ellipsis") return ellipsis();
     if (one_of(n, kNumberTypes)) return make_type(n, nullptr);
     if (n == "F") return Namespace{"torch.nn.functional"};
     if (const TypeInfo* t = find_type(n)) return make_type(t->name(), t);
@@ -530,6 +520,13 @@ class Evaluator {
     if (name == "type") {
       WICK_CHECK(args.size() == 1, TypeError, "type() takes 1 argument (", args.size(), " given)");
       return type_of_value(args[0]);
+    }
+    if (name == "slice") {  // slice(stop) or slice(start, stop[, step])
+      WICK_CHECK(!args.empty(), TypeError, "slice expected at least 1 argument, got 0");
+      WICK_CHECK(args.size() <= 3, TypeError, "slice expected at most 3 arguments, got ", args.size());
+      if (args.size() == 1) return make_slice(std::nullopt, slice_bound(args[0]));
+      return make_slice(slice_bound(args[0]), slice_bound(args[1]),
+                        args.size() == 3 ? slice_bound(args[2]) : std::nullopt);
     }
     if (name == "abs") {
       WICK_CHECK(args.size() == 1, TypeError, "abs() takes exactly one argument (", args.size(), " given)");

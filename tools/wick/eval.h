@@ -24,10 +24,10 @@
 ///   factor     := ('-' | '+' | '~') factor | power
 ///   power      := postfix ['**' factor]             (right-associative; -2**2 == -4)
 ///   postfix    := atom ('.' NAME | '(' [args] ')' | '[' index (',' index)* [','] ']')*
-///   index      := expr | [expr] ':' [expr] [':' [expr]] | '...'
+///   index      := expr | [expr] ':' [expr] [':' [expr]]     (a slice: slice(start, stop, step))
 ///   args       := arg (',' arg)* [',']              (keywords after positionals)
 ///   arg        := NAME '=' expr | expr
-///   atom       := INT | FLOAT | STRING+ | True | False | None | NAME
+///   atom       := INT | FLOAT | STRING+ | True | False | None | '...' | NAME
 ///               | '(' ')' | '(' expr ')' | '(' expr ',' [expr (',' expr)* [',']] ')'
 ///               | '[' [expr (',' expr)* [',']] ']'
 ///               | '{' [STRING+ ':' expr (',' STRING+ ':' expr)* [',']] '}'
@@ -36,7 +36,7 @@
 /// A dotted name made only of names (`torch.nn.functional.relu`) is one
 /// `kName` node and is resolved as a whole when evaluated: a variable of the
 /// scope (then the rest are attributes of its value), a builtin (`abs`,
-/// `type`), a class (`float`, `int`, `bool`, or a registered tensor-like or
+/// `len`, `slice`, `type`), `Ellipsis`, a class (`float`, `int`, `bool`, or a registered tensor-like or
 /// subclass such as `ScalarTensor`), a dtype (`torch.float32`),
 /// `torch.manual_seed`, an operator of the catalog (`wick::try_find_op`), or a
 /// namespace (a prefix of an operator's name, such as `torch.nn`). `F` is
@@ -156,7 +156,7 @@ struct Node {
     kSequence,   ///< children[0]; children[1]; ...: each in turn, the value is the last's
     kSubscript,  ///< children[0][children[1], ...] (Note [Subscripts])
     kSlice,      ///< start:stop:step in a subscript; children[0..2], kNone where left out
-    kEllipsis,   ///< `...` in a subscript
+    kEllipsis,   ///< `...` (Ellipsis)
     kBoolOp,     ///< children[0] and/or children[1] (text), Python's short-circuit: the deciding operand
   };
 

@@ -100,28 +100,8 @@ class NamedTuple final : public Object {
   std::vector<Value> items_;
 };
 
-/// One index of a subscript, evaluated (Note [Subscripts] in eval_subscript.cpp).
-struct SubscriptIndex {
-  enum class Kind : std::uint8_t { kValue, kSlice, kEllipsis };
-  Kind kind = Kind::kValue;
-  Value value;                              ///< kValue
-  std::optional<std::int64_t> start, stop;  ///< kSlice; empty where left out
-  std::optional<std::int64_t> step;
-
-  static SubscriptIndex of(Value v) {
-    SubscriptIndex s;
-    s.value = std::move(v);
-    return s;
-  }
-  static SubscriptIndex with_kind(Kind k) {
-    SubscriptIndex s;
-    s.kind = k;
-    return s;
-  }
-};
-
 /// `base[items...]`: a Python sequence or a tensor (Note [Subscripts]).
-[[nodiscard]] Value subscript(const Value& base, const std::vector<SubscriptIndex>& items);
+[[nodiscard]] Value subscript(const Value& base, const std::vector<Value>& items);
 
 /// The class `v` holds, or nullptr.
 [[nodiscard]] inline const PyType* as_type(const Value& v) {

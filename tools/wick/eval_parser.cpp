@@ -430,6 +430,10 @@ class Parser {
       }
       case Token::Kind::kOp:
         if (t.text == "(" || t.text == "[") return bracket();
+        if (t.text == "...") {  // Ellipsis, anywhere an expression may be
+          ++i_;
+          return make(Node::Kind::kEllipsis, t.pos);
+        }
         if (t.text == "{") return dict();
         break;
       default:

@@ -4,11 +4,12 @@
 /// Sequences (lists, tuples, strings, torch.Size, a named tuple's fields)
 /// index as Python does: an int (negative from the end; out of range is
 /// IndexError) or a slice with any step, giving the same kind of sequence.
-/// A tensor takes what PyTorch's indexing takes, through Tensor::index
-/// (Note [Tensor indices] in wick/indexing.h): basic indexing (ints, slices
-/// with any positive step, None, `...`, True/False) as views, then index
-/// tensors and masks through aten.index. Assignment (`x[0] = 1`) is not in
-/// the grammar; `torch.index_put` and `Tensor.index_put_` write.
+/// A slice (`1:3`) and `...` are values (wick/subscript.h), as in Python.
+/// A tensor or tensor-like is subscripted by calling torch.Tensor.__getitem__
+/// with the key Python would pass (the one index, or a tuple of several), so
+/// an override sees it (Note [Reading a subscript key]). Assignment
+/// (`x[0] = 1`) is not in the grammar; `x.__setitem__(0, 1)`,
+/// `torch.index_put` and `Tensor.index_put_` write.
 #include <algorithm>
 #include <cstdint>
 #include <optional>
@@ -17,8 +18,9 @@
 
 #include "eval.h"
 #include "eval_internal.h"
-#include "wick/ops.h"
-#include "wick/tensor_util.h"
+#include "wick/dispatcher.h"
+#include "wick/override.h"
+#include "wick/subscript.h"
 
 namespace wick::eval {
 namespace {
@@ -26,7 +28,7 @@ namespace {
 using I64 = std::int64_t;
 
 /// Python's slice.indices(n) for a known step: the first index, the count.
-std::pair<I64, I64> slice_range(const SubscriptIndex& s, I64 n, I64 step) {
+std::pair<I64, I64> slice_range(const SliceObject& s, I64 n, I64 step) {
   auto clamp = [&](std::optional<I64> v, I64 lo_default, I64 hi_default) {
     if (!v) return step > 0 ? lo_default : hi_default;
     I64 x = *v;
@@ -34,8 +36,8 @@ std::pair<I64, I64> slice_range(const SubscriptIndex& s, I64 n, I64 step) {
     if (x >= n) x = step > 0 ? n : n - 1;
     return x;
   };
-  const I64 start = clamp(s.start, 0, n - 1);
-  const I64 stop = clamp(s.stop, n, -1);
+  const I64 start = clamp(s.start(), 0, n - 1);
+  const I64 stop = clamp(s.stop(), n, -1);
   // Written so that no step (INT64_MIN and INT64_MAX included) overflows.
   I64 count = 0;
   if (step > 0 && stop > start) count = (stop - start - 1) / step + 1;
@@ -43,15 +45,9 @@ std::pair<I64, I64> slice_range(const SubscriptIndex& s, I64 n, I64 step) {
   return {start, count};
 }
 
-I64 step_of(const SubscriptIndex& s) {
-  const I64 step = s.step.value_or(1);
-  if (step == 0) throw ValueError("slice step cannot be zero");
-  return step;
-}
-
 // --- sequences -------------------------------------------------------------------
 
-Value sequence_subscript(const Value& base, const SubscriptIndex& index) {
+Value sequence_subscript(const Value& base, const Value& index) {
   std::vector<Value> items;
   std::string kind = base.type_name();
   std::string text;
@@ -75,22 +71,20 @@ Value sequence_subscript(const Value& base, const SubscriptIndex& index) {
     throw TypeError(detail::str_cat("'", base.type_name(), "' object is not subscriptable"));
   }
   const auto n = static_cast<I64>(items.size());
-  if (index.kind == SubscriptIndex::Kind::kValue) {
-    const Value& v = index.value;
-    if (!(v.is_int() || v.is_bool())) {
-      throw TypeError(detail::str_cat(kind == "string" ? "string" : kind, " indices must be integers",
-                                      kind == "string" ? "" : " or slices", ", not ", v.type_name()));
+  const SliceObject* slice = as_slice(index);
+  if (slice == nullptr) {
+    if (!(index.is_int() || index.is_bool())) {
+      throw TypeError(detail::str_cat(kind, " indices must be integers", kind == "string" ? "" : " or slices",
+                                      ", not ", index.type_name()));
     }
-    I64 i = v.to_int();
+    I64 i = index.to_int();
     if (i < 0) i += n;
     if (i < 0 || i >= n) throw IndexError(detail::str_cat(kind, " index out of range"));
     return items[static_cast<std::size_t>(i)];
   }
-  if (index.kind == SubscriptIndex::Kind::kEllipsis) {
-    throw TypeError(detail::str_cat(kind, " indices must be integers or slices, not ellipsis"));
-  }
-  const I64 step = step_of(index);
-  const auto [start, count] = slice_range(index, n, step);
+  const I64 step = slice->step().value_or(1);
+  WICK_CHECK(step != 0, ValueError, "slice step cannot be zero");
+  const auto [start, count] = slice_range(*slice, n, step);
   std::vector<Value> out;
   for (I64 k = 0; k < count; ++k) out.push_back(items[static_cast<std::size_t>(start + k * step)]);
   if (base.is_string()) {
@@ -106,32 +100,13 @@ Value sequence_subscript(const Value& base, const SubscriptIndex& index) {
   return Value::list(std::move(out), !base.is_list());
 }
 
-// --- tensors -----------------------------------------------------------------------
-
-/// The entry of a C++ index (wick/indexing.h) a subscript item stands for.
-indexing::TensorIndex tensor_index(const SubscriptIndex& s) {
-  if (s.kind == SubscriptIndex::Kind::kEllipsis) return indexing::Ellipsis;
-  if (s.kind == SubscriptIndex::Kind::kSlice) {
-    (void)step_of(s);  // Python refuses a zero step before the tensor sees it
-    return indexing::Slice(s.start, s.stop, s.step);
-  }
-  const Value& v = s.value;
-  if (v.is_none()) return indexing::None;
-  if (v.is_bool()) return v.to_bool();
-  if (v.is_int()) return v.to_int();
-  if (v.is_tensor()) return v.to_tensor();
-  throw IndexError(detail::str_cat("only integers, slices (`:`), ellipsis (`...`), None and long or byte ",
-                                   "Variables are valid indices (got ", v.type_name(), ")"));
-}
-
 }  // namespace
 
-Value subscript(const Value& base, const std::vector<SubscriptIndex>& items) {
-  if (base.is_tensor()) {
-    std::vector<indexing::TensorIndex> index;
-    index.reserve(items.size());
-    for (const SubscriptIndex& s : items) index.push_back(tensor_index(s));
-    return Value(base.to_tensor().index(index));
+Value subscript(const Value& base, const std::vector<Value>& items) {
+  // Python passes one key: the item itself, or a tuple of several.
+  const Value key = items.size() == 1 ? items.front() : Value::list(items, /*tuple=*/true);
+  if (base.is_tensor() || (base.is_object() && is_tensor_like(base))) {
+    return wick::call("torch.Tensor.__getitem__", {base, key});
   }
   if (items.size() != 1) {
     if (base.is_list() || base.is_tuple() || base.is_string()) {

@@ -34,6 +34,9 @@
 ///                numbers, strings, bools, None, int lists, dtype names
 ///   [[1, 2], [3.5, 4]], [True, False]
 ///                nested lists, lists with bools: torch.tensor's data
+///   (1, slice(None, 2), ..., L[0, 1])
+///                a tuple of values (no input tensors): a subscript key, with
+///                Python's slice(...) and Ellipsis (wick/subscript.h)
 ///   name=value   a keyword argument
 /// `tags: domain=positive` (or unit, probability) draws inputs where the
 /// operator is smooth (log, asin, binary_cross_entropy); `eps=` and `atol=`

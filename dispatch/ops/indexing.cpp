@@ -1,13 +1,20 @@
-// core/frontend/indexing.cpp - x[...] reads and writes through the catalog's views and aten.index (Note [Tensor indices]).
+// dispatch/ops/indexing.cpp - x[...] reads and writes through the catalog's views and aten.index (Note [Tensor indices]).
 /// \file
+/// Also how a boxed subscript key is read (Note [Reading a subscript key] in
+/// wick/subscript.h). This is the operator definitions' layer, below the
+/// composite kernels, so that torch.Tensor.__getitem__ and __setitem__ can
+/// be written with it.
 #include "wick/indexing.h"
 
+#include <algorithm>
 #include <cstring>
 #include <optional>
 #include <vector>
 
+#include "wick/autograd.h"
 #include "wick/error.h"
 #include "wick/ops.h"
+#include "wick/subscript.h"
 #include "wick/tensor_util.h"
 
 namespace wick {
@@ -78,10 +85,11 @@ Indexed apply_basic(const Tensor& self, ArrayRef<TensorIndex> indices) {
         ++dim;
         break;
       case Kind::kBoolean:
-        // x[True] adds a dim of size 1, x[False] one of size 0: a one-entry
-        // mask over a new dim.
+        // x[True] adds a dim of size 1, x[False] one of size 0: the new dim
+        // indexed by positions {0} or {} (as PyTorch does, so that a meta
+        // tensor, whose mask would have no values, can take it).
         t = t.unsqueeze(dim);
-        add_tensor(wick::full({1}, e.boolean(), ScalarType::kBool, t.device()), 1);
+        add_tensor(wick::zeros({e.boolean() ? 1 : 0}, ScalarType::kInt64, t.device()), 1);
         break;
       case Kind::kSlice: {
         const Slice& s = e.slice();
@@ -122,6 +130,65 @@ Indexed apply_basic(const Tensor& self, ArrayRef<TensorIndex> indices) {
 
 }  // namespace indexing
 
+namespace {
+
+bool is_sequence(const Value& v) {
+  return v.is_list() || v.is_tuple() || v.is_int_list() || v.is_double_list() || v.is_tensor_list();
+}
+
+std::vector<Value> sequence_items(const Value& v) {
+  if (v.is_list() || v.is_tuple()) return v.items();
+  std::vector<Value> items;
+  if (v.is_int_list()) items.assign(v.to_int_list().begin(), v.to_int_list().end());
+  if (v.is_double_list()) items.assign(v.to_double_list().begin(), v.to_double_list().end());
+  if (v.is_tensor_list()) items.assign(v.to_tensor_list().begin(), v.to_tensor_list().end());
+  return items;
+}
+
+// A sequence key that is one entry per item (PyTorch's treatSequenceAsTuple):
+// a tuple, or a short sequence holding something only an index tuple holds.
+bool reads_as_tuple(const Value& key) {
+  if (key.is_tuple()) return true;
+  if (!is_sequence(key)) return false;
+  const std::vector<Value> items = sequence_items(key);
+  if (items.size() >= 32) return false;
+  return std::any_of(items.begin(), items.end(), [](const Value& item) {
+    return item.is_tensor() || item.is_none() || is_sequence(item) || as_slice(item) != nullptr || is_ellipsis(item);
+  });
+}
+
+// A list read as one index tensor: int64 positions unless its values are bools
+// (PyTorch reads [1., 2.] as positions too).
+Tensor index_tensor_of(const Value& data) {
+  Tensor t = wick::tensor(TensorLiteral(data));
+  return t.dtype() == ScalarType::kBool || t.dtype() == ScalarType::kUInt8 ? t : t.to(ScalarType::kInt64);
+}
+
+indexing::TensorIndex entry_of(const Value& v) {
+  if (v.is_none()) return indexing::None;
+  if (is_ellipsis(v)) return indexing::Ellipsis;
+  if (const SliceObject* s = as_slice(v)) return s->to_slice();
+  if (v.is_bool()) return v.to_bool();
+  if (v.is_int()) return v.to_int();
+  if (v.is_tensor()) return v.to_tensor();
+  if (is_sequence(v)) return index_tensor_of(v);
+  WICK_CHECK(!v.is_string(), TypeError, "new(): invalid data type 'str'");
+  throw IndexError(detail::str_cat("only integers, slices (`:`), ellipsis (`...`), None and long or byte ",
+                                   "Variables are valid indices (got ", v.type_name(), ")"));
+}
+
+}  // namespace
+
+std::vector<indexing::TensorIndex> tensor_index_of(const Value& key) {
+  std::vector<indexing::TensorIndex> index;
+  if (!reads_as_tuple(key)) {
+    index.push_back(entry_of(key));
+    return index;
+  }
+  for (const Value& item : sequence_items(key)) index.push_back(entry_of(item));
+  return index;
+}
+
 Tensor Tensor::operator[](std::int64_t i) const { return index({indexing::TensorIndex(i)}); }
 
 Tensor Tensor::operator[](const Tensor& index) const { return this->index({indexing::TensorIndex(index)}); }
@@ -144,10 +211,37 @@ Tensor& Tensor::index_put_(std::initializer_list<indexing::TensorIndex> indices,
   return index_put_(ArrayRef<indexing::TensorIndex>(indices), value);
 }
 
+namespace {
+
+// What x[key] = values writes: values without its leading dims of size 1,
+// expanded to x[key]'s sizes (PyTorch's setitem; the error is expand's).
+Tensor written_values(const Tensor& values, IntArrayRef sizes) {
+  if (values.sizes().vec() == sizes.vec()) return values;
+  std::size_t lead = 0;
+  while (lead < values.sizes().size() && values.sizes()[lead] == 1) ++lead;
+  const std::vector<std::int64_t> kept(values.sizes().begin() + static_cast<std::ptrdiff_t>(lead), values.sizes().end());
+  return values.view(kept).expand(sizes);
+}
+
+}  // namespace
+
 Tensor& Tensor::index_put_(ArrayRef<indexing::TensorIndex> indices, const Tensor& values) {
+  // Note [Writing values that need a graph]
+  // A view of a tensor without autograd state is not tracked (Note [Views
+  // and in-place] in core/autograd/autograd_meta.h), so a write of values
+  // that require grad through it would not reach this tensor's history.
+  // Such a write goes to the tensor itself instead: put_ at the flat
+  // positions x[key] reads, whose formula records it on the tensor, as
+  // PyTorch's tracked view would (`out = torch.zeros(3); out[0] = f(w)`).
+  if (autograd::GradMode::is_enabled() && values.key_set().has(DispatchKey::kAutograd) &&
+      !key_set().has(DispatchKey::kAutograd)) {
+    const Tensor positions = wick::arange(numel(), std::nullopt, 1, ScalarType::kInt64, device()).reshape(sizes()).index(indices);
+    put_(positions, written_values(values, positions.sizes()).to(dtype()));
+    return *this;
+  }
   indexing::Indexed r = indexing::apply_basic(*this, indices);
   if (r.tensors.empty()) {
-    r.view.copy_(values);
+    r.view.copy_(written_values(values, r.view.sizes()));
   } else {
     r.view.index_put_(r.tensors, values);
   }
