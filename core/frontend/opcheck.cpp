@@ -371,12 +371,33 @@ CheckResult check_not_differentiable(const std::string& op, const FunctionSchema
                 "nondifferentiable (tagged): results of inputs that require grad do not");
 }
 
+// A `refuses_grad` operator (resize_): a call with inputs that require grad
+// must fail, as PyTorch's does, rather than record a wrong graph.
+CheckResult check_refuses_grad(const std::string& op, const std::vector<Sample>& samples, SampleDomain domain) {
+  for (const Sample& sample : samples) {
+    SampleCall call = make_sample_call(sample, ScalarType::kFloat64, Device(), domain);
+    if (call.inputs.empty()) continue;
+    for (Tensor& t : call.inputs) {
+      if (is_floating(t.dtype())) t.requires_grad_();
+    }
+    try {
+      (void)wick::call(op, call.args, call.kwargs);
+    } catch (const RuntimeError&) {
+      continue;
+    }
+    return result(op, "autograd", CheckStatus::kFailed,
+                  detail::str_cat("sample (", sample.text, "): tagged refuses_grad, yet it ran on inputs that require grad"));
+  }
+  return result(op, "autograd", CheckStatus::kPassed, "refuses inputs that require grad (tagged refuses_grad), as PyTorch");
+}
+
 CheckResult check_autograd(const std::string& op, const FunctionSchema& s, const Tags& tags,
                            const std::vector<Sample>& samples, SampleDomain domain) {
   if (std::none_of(samples.begin(), samples.end(), has_input)) {
     return result(op, "autograd", CheckStatus::kSkipped, "no input tensor to differentiate");
   }
   if (has_tag(tags, "nondifferentiable") && !is_out_variant(s)) return check_not_differentiable(op, s, samples, domain);
+  if (has_tag(tags, "refuses_grad")) return check_refuses_grad(op, samples, domain);
   if (has_tag(tags, "random")) {
     return result(op, "autograd", CheckStatus::kSkipped,
                   "random results (tagged: gradcheck calls the operator many times and needs the same result)");

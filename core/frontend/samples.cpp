@@ -186,6 +186,8 @@ class SampleParser {
             return SampleTensor{SampleTensor::Kind::kInput, shape()};
           case 'G':
             return SampleTensor{SampleTensor::Kind::kInput, shape(), /*requires_grad=*/true};
+          case 'D':
+            return SampleTensor{SampleTensor::Kind::kInput, shape(), /*requires_grad=*/false, /*float64=*/true};
           case 'R':
             return SampleTensor{SampleTensor::Kind::kRandom, shape()};
           case 'P':
@@ -402,8 +404,9 @@ SampleCall make_sample_call(const Sample& s, ScalarType dtype, Device device, Sa
   auto make = [&](const SampleArg& a) -> Value {
     if (const auto* t = std::get_if<SampleTensor>(&a)) {
       if (t->kind != SampleTensor::Kind::kInput) return Value(make_fixed(*t, dtype, device));
-      call.inputs.push_back(make_input(t->shape, dtype, device, domain));
-      if (t->requires_grad && autograd::is_differentiable_type(dtype)) call.inputs.back().requires_grad_(true);
+      const ScalarType d = !t->float64 ? dtype : is_complex(dtype) ? ScalarType::kComplex128 : ScalarType::kFloat64;
+      call.inputs.push_back(make_input(t->shape, d, device, domain));
+      if (t->requires_grad && autograd::is_differentiable_type(d)) call.inputs.back().requires_grad_(true);
       return Value(call.inputs.back());
     }
     if (const auto* l = std::get_if<SampleTensorList>(&a)) {

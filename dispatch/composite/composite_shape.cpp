@@ -6,13 +6,16 @@
 /// flatten and unflatten are views; split and chunk return views.
 #include <algorithm>
 #include <memory>
+#include <mutex>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "core/autograd/autograd_meta.h"
 #include "dispatch/composite/composite.h"
 #include "wick/checked.h"
 #include "wick/dispatcher.h"
+#include "wick/log.h"
 #include "wick/ops.h"
 #include "wick/tensor_util.h"
 
@@ -771,6 +774,56 @@ bool is_nonzero_kernel(T self) {
   return self.ne(0).item<bool>();
 }
 
+// Note [Resizing a tensor] (dispatch/ops/tensor.ops).
+Tensor resize__kernel(const Tensor& self, IntArrayRef size) {
+  WICK_CHECK(!self.requires_grad(), RuntimeError, "cannot resize variables that require grad");
+  for (const std::int64_t d : size) WICK_CHECK(d >= 0, RuntimeError, "numel: integer multiplication overflow");
+  (void)checked_numel(size);
+  TensorImpl* impl = self.impl();
+  const std::size_t item = itemsize(self.dtype());
+  const std::size_t need = storage_nbytes(size, contiguous_strides(size), self.storage_offset(), item);
+  const std::size_t have = impl->storage()->nbytes();
+  if (need > have) {
+    const auto held = static_cast<std::int64_t>(have);
+    const Tensor old_bytes = make_view(self, {held}, {1}, 0, ScalarType::kUInt8);
+    impl->set_storage(Storage::make(need, self.device()));
+    make_view(self, {held}, {1}, 0, ScalarType::kUInt8).copy_(old_bytes);
+  }
+  if (!self.sizes().equals(size)) impl->set_geometry(size, contiguous_strides(size), self.storage_offset());
+  self.bump_version();  // a write, for the aliasing rules (PyTorch's resize_ leaves _version as it is)
+  return self;
+}
+
+Tensor resize_as__kernel(const Tensor& self, const Tensor& the_template) {
+  return resize__kernel(self, the_template.sizes());
+}
+
+// PyTorch's deprecated out-of-place resize (its autograd Function Resize).
+Tensor resize_kernel(const Tensor& self, IntArrayRef sizes) {
+  static std::once_flag warned;
+  std::call_once(warned, [] { logging::warn("non-inplace resize is deprecated"); });
+  const std::int64_t n = checked_numel(sizes);
+  if (n != self.numel()) {
+    const auto joined = [](IntArrayRef dims) {  // Python's 'x'.join(...)
+      std::string text;
+      for (const std::int64_t d : dims) text += (text.empty() ? "" : "x") + std::to_string(d);
+      return text;
+    };
+    throw RuntimeError(detail::str_cat("requested resize to ", joined(sizes), " (", n,
+                                       " elements in total), but the given tensor has a size of ",
+                                       joined(self.sizes()), " (", self.numel(),
+                                       " elements). autograd's resize can only change the shape of a given tensor, "
+                                       "while preserving the number of elements. "));
+  }
+  return self.reshape(sizes);
+}
+
+Tensor resize_as_kernel(const Tensor& self, const Tensor& tensor) {
+  static std::once_flag warned;
+  std::call_once(warned, [] { logging::warn("non-inplace resize_as is deprecated"); });
+  return resize_kernel(self, tensor.sizes());
+}
+
 }  // namespace
 
 void register_composite_shape(std::vector<std::unique_ptr<Library>>& out) {
@@ -829,7 +882,11 @@ void register_composite_shape(std::vector<std::unique_ptr<Library>>& out) {
       .impl("repeat", &repeat_kernel)
       .impl("sum_to_size", &sum_to_size_kernel)
       .impl("as_strided", &as_strided_kernel)
-      .impl("unfold", &unfold_kernel);
+      .impl("unfold", &unfold_kernel)
+      .impl("resize_", &resize__kernel)
+      .impl("resize_as_", &resize_as__kernel)
+      .impl("resize", &resize_kernel)
+      .impl("resize_as", &resize_as_kernel);
   out.push_back(std::move(torch));
   out.push_back(std::move(tensor));
 }

@@ -279,6 +279,16 @@ Tensor float_power_kernel(const Tensor& self, const Tensor& exponent) {
   return pow(self.to(t), exponent.to(t));
 }
 
+// In place: pow_ once self has the dtype float_power computes in.
+Tensor float_power__kernel(const Tensor& self, const Tensor& exponent) {
+  const bool complex = is_complex(self.dtype()) || is_complex(exponent.dtype());
+  const ScalarType t = complex ? ScalarType::kComplex128 : ScalarType::kFloat64;
+  WICK_CHECK(self.dtype() == t, RuntimeError, "the base given to float_power_ has dtype ", type_title(self.dtype()),
+             " but the operation's result requires dtype ", type_title(t));
+  Tensor out = self;
+  return out.pow_(exponent.to(t));
+}
+
 Tensor ldexp_kernel(const Tensor& self, const Tensor& other) {
   // 2^other: exp2 for real exponents, exp(other * ln 2) for complex ones.
   const Tensor power = is_complex(other.dtype()) ? exp(mul(other, Scalar(0.69314718055994530942)))
@@ -455,6 +465,9 @@ void register_numeric_kernels(std::vector<std::unique_ptr<Library>>& out) {
   auto special = std::make_unique<Library>("torch.special", DispatchKey::kCompositeImplicit);
   special->impl("xlog1py", &xlog1py_kernel).impl("entr", &entr_kernel).impl("ndtr", &ndtr_kernel);
   out.push_back(std::move(special));
+  auto tensor = std::make_unique<Library>("torch.Tensor", DispatchKey::kCompositeImplicit);
+  tensor->impl("float_power_", &float_power__kernel);
+  out.push_back(std::move(tensor));
 }
 
 }  // namespace wick

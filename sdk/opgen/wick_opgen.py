@@ -129,7 +129,9 @@ wick/schema.h) at the start of a line; indented `key: value` lines follow.
               values: no meta check), no_derivative (none in PyTorch
               either, or none in wick yet where the README says so:
               backward through it fails naming it, and opcheck checks
-              that it does), device=cuda (the checks need such a
+              that it does), refuses_grad (a call with inputs that
+              require grad fails, as PyTorch's resize_ does: opcheck
+              checks that it does), device=cuda (the checks need such a
               device), address (the result is a memory address, which
               differs from run to run: the differential test leaves it out),
               inplace_check=structured (X_ refuses a self of another size

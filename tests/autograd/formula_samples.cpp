@@ -579,6 +579,7 @@ std::optional<Sample> generic_sample(const FunctionSchema& s) {
 }
 
 Tensor make_input(const TensorArg& a, Domain d, ScalarType dtype) {
+  if (a.float64) dtype = is_complex(dtype) ? ScalarType::kComplex128 : ScalarType::kFloat64;
   if (dtype == ScalarType::kInt64) return randint(1, 4, IntArrayRef(a.shape));
   // |x| in [0.5, 1.5): no kinks (abs, relu), no ties (maximum), no poles (div).
   Tensor mag = add(rand(IntArrayRef(a.shape), ScalarType::kFloat64), wrap_scalar(Scalar(0.5)));
@@ -628,7 +629,7 @@ std::vector<Sample> definition_samples(const CatalogEntry& e) {
     const SampleCall made = make_sample_call(s, ScalarType::kFloat64, Device());
     const auto convert = [](const SampleArg& a, const Value& value) -> Arg {
       if (const auto* t = std::get_if<SampleTensor>(&a); t != nullptr && t->kind == SampleTensor::Kind::kInput)
-        return TensorArg{t->shape};
+        return TensorArg{t->shape, t->float64};
       if (const auto* l = std::get_if<SampleTensorList>(&a)) return TensorListArg{l->shapes};
       return value;
     };
@@ -778,6 +779,8 @@ FormulaCheck check_formula(const CatalogEntry& e) {
   const bool no_derivative = std::find(tags.begin(), tags.end(), "no_derivative") != tags.end();
   // Not differentiable, as in PyTorch (zeros_like, bernoulli, the Bessel functions): results never require grad.
   const bool nondifferentiable = std::find(tags.begin(), tags.end(), "nondifferentiable") != tags.end();
+  // Refuses inputs that require grad, as in PyTorch (resize_): the call must fail.
+  const bool refuses_grad = std::find(tags.begin(), tags.end(), "refuses_grad") != tags.end();
   bool any_differentiable = false;
   for (std::size_t n = 0; n < samples.size(); ++n) {
     const Sample& sample = samples[n];
@@ -785,6 +788,15 @@ FormulaCheck check_formula(const CatalogEntry& e) {
     try {
       const Domain domain = domain_of(e);
       const tensor_list inputs = make_inputs(sample, domain);
+      if (refuses_grad) {
+        ++out.samples;
+        try {
+          (void)call_sample(e.qualified_name, sample, inputs, inplace);
+          out.failures.push_back(where + ": tagged refuses_grad, yet it ran on inputs that require grad");
+        } catch (const RuntimeError&) {
+        }
+        continue;
+      }
       // A symmetric domain: the operator of the symmetric part of the first
       // input (it reads one triangle; gradcheck perturbs elements alone).
       const bool symmetric = domain == Domain::kHermitian || domain == Domain::kSpd;

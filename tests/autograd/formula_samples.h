@@ -30,6 +30,7 @@ enum class Domain { kAwayFromZero, kPositive, kInsideUnit, kProbability, kAboveO
 
 struct TensorArg {
   std::vector<std::int64_t> shape;
+  bool float64 = false;  ///< D[...]: float64 (complex128 for a complex dtype) whatever the dtype asked for
 };
 /// A Tensor[] argument whose tensors are all inputs.
 struct TensorListArg {

@@ -344,6 +344,73 @@ TEST_F(CpuShape, TensorMethods) {
   EXPECT_EQ(values(a.index_select(0, ivec({2})).flatten()), (Doubles{8, 9, 10, 11}));
 }
 
+// Note [Resizing a tensor] (dispatch/ops/tensor.ops), with PyTorch 1.13's results.
+TEST_F(CpuShape, ResizeKeepsTheElementsItHolds) {
+  Tensor x = arange(6, std::nullopt, 1, ScalarType::kFloat32);
+  const Tensor same = x;
+  x.resize_({2, 2});
+  EXPECT_TRUE(x.is_same(same));
+  EXPECT_EQ(shape(x), (Shape{2, 2}));
+  EXPECT_EQ(values(x.flatten()), (Doubles{0, 1, 2, 3}));
+  // Growing keeps the elements held (the storage grows), from the storage offset.
+  Tensor tail = arange(6, std::nullopt, 1, ScalarType::kFloat32).narrow(0, 1, 5);
+  tail.resize_({7});
+  EXPECT_EQ(tail.storage_offset(), 1);
+  EXPECT_EQ(values(tail.narrow(0, 0, 5)), (Doubles{1, 2, 3, 4, 5}));
+  // The strides become contiguous, unless the sizes stay.
+  Tensor t = ones({2, 3}).t();
+  t.resize_({3, 2});
+  EXPECT_EQ(t.strides().vec(), (Shape{1, 3}));
+  t.resize_({2, 3});
+  EXPECT_EQ(t.strides().vec(), (Shape{3, 1}));
+  Tensor m = empty({2}, ScalarType::kFloat32, Device(DeviceType::kMeta));
+  m.resize_as_(ones({4, 5}));
+  EXPECT_EQ(shape(m), (Shape{4, 5}));
+  Tensor g = ones({3}).requires_grad_();
+  try {
+    g.resize_({2});
+    ADD_FAILURE() << "resized a tensor that requires grad";
+  } catch (const RuntimeError& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot resize variables that require grad"), std::string::npos);
+  }
+  try {
+    x.resize_({2, -3});
+    ADD_FAILURE() << "resized to a negative size";
+  } catch (const RuntimeError& e) {
+    EXPECT_NE(std::string(e.what()).find("numel: integer multiplication overflow"), std::string::npos);
+  }
+  // The deprecated out-of-place forms reshape, keeping the number of elements.
+  const Tensor w = arange(6, std::nullopt, 1, ScalarType::kFloat64).requires_grad_();
+  const Tensor r = w.resize_as(ones({3, 2}));
+  EXPECT_EQ(shape(r), (Shape{3, 2}));
+  r.sum().backward();
+  EXPECT_EQ(values(w.grad()), (Doubles{1, 1, 1, 1, 1, 1}));
+  try {
+    (void)w.resize({4});
+    ADD_FAILURE() << "resize changed the number of elements";
+  } catch (const RuntimeError& e) {
+    EXPECT_NE(std::string(e.what()).find("requested resize to 4 (4 elements in total), but the given tensor has a "
+                                         "size of 6 (6 elements)"),
+              std::string::npos);
+  }
+}
+
+TEST_F(CpuShape, FloatPowerInPlaceNeedsItsResultDtype) {
+  Tensor d = arange(4, std::nullopt, 1, ScalarType::kFloat64);
+  EXPECT_TRUE(d.float_power_(2).is_same(d));
+  EXPECT_EQ(values(d), (Doubles{0, 1, 4, 9}));
+  Tensor f = arange(4, std::nullopt, 1, ScalarType::kFloat32);
+  try {
+    f.float_power_(2);
+    ADD_FAILURE() << "float_power_ wrote a float64 result into float32";
+  } catch (const RuntimeError& e) {
+    EXPECT_NE(std::string(e.what()).find("the base given to float_power_ has dtype Float but the operation's result "
+                                         "requires dtype Double"),
+              std::string::npos);
+  }
+  EXPECT_EQ(values(f), (Doubles{0, 1, 2, 3}));
+}
+
 // Note [Transposing copies]: copies between layouts contiguous along
 // different dims run in tiles; every element must land where the element
 // loop puts it, for each element size, ragged tile edges and outer dims.

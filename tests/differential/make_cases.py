@@ -119,6 +119,12 @@ class Tensors:
                 return self.real(shape_of(body), unit_interval=True)
             if kind == "M":
                 return self.mask(shape_of(body))
+            if kind == "D":  # float64 (complex128 in a complex section) whatever the section's dtype
+                dtype = self.dtype
+                self.dtype = "complex128" if dtype and dtype.startswith("complex") else "float64"
+                text = self.real(shape_of(body))
+                self.dtype = dtype
+                return text
             if kind == "C":  # complex whatever the section's dtype
                 dtype, self.dtype = self.dtype, "complex64"
                 text = self.real(shape_of(body))
@@ -130,7 +136,7 @@ class Tensors:
                 return f"torch.tensor([{body}])"
             raise ValueError(kind)
 
-        text = re.sub(r"\b([TGRPUMC])\[([^\[\]]*)\]", sub, sample)
+        text = re.sub(r"\b([TGDRPUMC])\[([^\[\]]*)\]", sub, sample)
         # L[...] and B[...] hold nested lists: up to the matching bracket.
         while m := re.search(r"\b([LBI])\[", text):
             depth, i = 0, m.end() - 1

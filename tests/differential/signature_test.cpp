@@ -62,7 +62,11 @@ const SignatureDivergence kSignatureDivergences[] = {
     {{"torch.Tensor.__getitem__(self, key)", "torch.Tensor.__setitem__(self, key, value)"},
      "PyTorch 1.13's dump has none for these slot wrappers; their text signatures are (self, key, /) and (self, key, "
      "value, /): the arguments are positional-only there, and wick also takes them by name"},
-    {{"torch.Tensor.is_contiguous(self)", "torch.Tensor.type(self, dtype=None, non_blocking=False)"},
+    {{"torch.Tensor.resize(self, sizes)"},
+     "PyTorch's deprecated Tensor.resize is a Python function of (self, *sizes): given one tuple it fails, even when "
+     "the number of elements matches; wick's takes the sizes as ints or as one list, as resize_ does"},
+    {{"torch.Tensor.is_contiguous(self)", "torch.Tensor.type(self, dtype=None, non_blocking=False)",
+      "torch.Tensor.resize_(self, size)", "torch.Tensor.resize_as_(self, the_template)"},
      "no memory_format= (wick has no channels-last layouts: a tensor is contiguous in the one format it has)"},
     {{"torch.Tensor.backward(self, gradient=None, retain_graph=None, create_graph=False)"},
      "no inputs= (accumulating into a subset of the leaves): wick::autograd::backward has no such argument yet; "

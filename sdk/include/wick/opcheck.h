@@ -17,6 +17,9 @@
 ///                differentiated by the autograd check
 ///   G[2, 3]      the same input tensor, made a leaf that requires grad in
 ///                every check (retain_grad, backward: what needs a graph)
+///   D[2, 3]      the same input tensor in float64 whatever the check's
+///                dtype (complex128 when that is complex): for operators
+///                that take only that dtype (float_power_)
 ///   R[3], P[3]   a random (standard normal) or positive (0.5..1.5) tensor
 ///                of the check's floating dtype that is not an input
 ///   U[3]         a uniform [0, 1) tensor of that dtype that is not an input
@@ -42,7 +45,9 @@
 /// operator is smooth (log, asin, binary_cross_entropy); `eps=` and `atol=`
 /// tags set gradcheck's step and tolerance; `nondifferentiable` (the result
 /// does not depend on the inputs' values: zeros_like) and `random` skip the
-/// autograd check with that reason. Tags that say a check cannot apply:
+/// autograd check with that reason; with `refuses_grad` (resize_) the
+/// autograd check checks that a call whose inputs require grad fails, as
+/// PyTorch's does. Tags that say a check cannot apply:
 ///   may_alias    the result is an argument itself (or, where the schema
 ///                says `Tensor(a)`, a view of it) when it can be, a new
 ///                tensor otherwise (PyTorch's `to`, `cpu`, `reshape`,
@@ -95,6 +100,7 @@ struct SampleTensor {
   Kind kind = Kind::kInput; ///< which spelling it came from (default an input, T[...])
   std::vector<std::int64_t> shape; ///< its shape (empty: 0-dim)
   bool requires_grad = false;  ///< G[...]: an input that requires grad in every check
+  bool float64 = false;  ///< D[...]: an input in float64 (complex128 for a complex check) whatever the check's dtype
 };
 /// A list of input tensors, `[T[2], T[3]]` (a Tensor[] argument).
 struct SampleTensorList {
