@@ -13,6 +13,8 @@
 /// binary_cross_entropy_with_logits uses logsigmoid, which is stable for
 /// any logit.
 #include <memory>
+#include <optional>
+#include <tuple>
 #include <vector>
 
 #include "dispatch/composite/composite.h"
@@ -89,6 +91,19 @@ Tensor dropout_impl(const char* op, T input, double p, bool train, bool inplace)
   if (!inplace) return mul(input, noise);
   Tensor self = input;
   return self.mul_(noise);
+}
+
+// ATen's native_dropout: the mask drawn as dropout_impl draws it (PyTorch's
+// bernoulli_(1 - p)), and its checks in the order PyTorch's kernel makes them.
+std::tuple<Tensor, Tensor> native_dropout_kernel(T input, double p, std::optional<bool> train) {
+  if (!train.value_or(true)) return {input.clone(), ones(input.sizes(), ScalarType::kBool, input.device())};
+  const double keep = 1.0 - p;
+  WICK_CHECK(keep >= 0.0 && keep <= 1.0, RuntimeError, "bernoulli_ expects p to be in [0, 1], but got p=",
+             python_float_repr(keep));
+  const Tensor mask = lt(rand(input.sizes(), ScalarType::kFloat64, input.device()), num(keep));
+  WICK_CHECK(is_floating(input.dtype()) || is_complex(input.dtype()), RuntimeError,
+             "result type Float can't be cast to the desired output type ", type_title(input.dtype()));
+  return {mul(mul(input, mask), num(keep == 0.0 ? 0.0 : 1.0 / keep)), mask};
 }
 
 Tensor torch_dropout(T input, double p, bool train, bool inplace) {
@@ -646,6 +661,7 @@ void register_nn_composite_kernels(std::vector<std::unique_ptr<Library>>& out) {
   constexpr auto kComposite = DispatchKey::kCompositeImplicit;
   auto torch = std::make_unique<Library>("torch", kComposite);
   torch->impl("dropout", &torch_dropout)
+      .impl("native_dropout", &native_dropout_kernel)
       .impl("binary_cross_entropy_with_logits", &torch_bce_logits)
       .impl("kl_div", &torch_kl_div)
       .impl("hinge_embedding_loss", &torch_hinge_embedding_loss)
