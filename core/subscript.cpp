@@ -27,8 +27,8 @@ Value make_slice(std::optional<std::int64_t> start, std::optional<std::int64_t> 
 }
 
 Value ellipsis() {
-  static const std::shared_ptr<Object> kEllipsis = std::make_shared<EllipsisObject>();
-  return Value(kEllipsis);
+  static const std::shared_ptr<Object> instance = std::make_shared<EllipsisObject>();  // Python's is a singleton too
+  return Value(instance);
 }
 
 const SliceObject* as_slice(const Value& v) noexcept {

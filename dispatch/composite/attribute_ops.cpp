@@ -163,8 +163,29 @@ Tensor detach__kernel(T self) {
 Tensor detach_kernel(T self) { return self.detach(); }
 void retain_grad_kernel(T self) { self.retain_grad(); }
 void backward_kernel(T self, const std::optional<Tensor>& gradient, std::optional<bool> retain_graph,
-                     bool create_graph) {
-  self.backward(gradient.value_or(Tensor()), retain_graph, create_graph);
+                     bool create_graph, const Value& chosen) {  // inputs: None or a Tensor[]
+  if (chosen.is_none()) {
+    self.backward(gradient.value_or(Tensor()), retain_graph, create_graph);
+    return;
+  }
+  // Only `inputs` accumulate: their gradients, added into each one's .grad
+  // (in place, as AccumulateGrad adds, unless the graph is being recorded).
+  const std::vector<Tensor>& inputs = chosen.to_tensor_list();
+  WICK_CHECK(!inputs.empty(), RuntimeError, "'inputs' argument to backward() cannot be empty.");
+  const autograd::tensor_list grads =
+      autograd::grad({self}, inputs, {gradient.value_or(Tensor())}, retain_graph, create_graph, /*allow_unused=*/true);
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    if (!grads[i].defined()) continue;
+    Tensor input = inputs[i];
+    Tensor& slot = input.mutable_grad();
+    if (!slot.defined()) {
+      slot = create_graph ? grads[i] : grads[i].detach();
+    } else if (create_graph || slot.requires_grad()) {
+      slot = add(slot, grads[i]);
+    } else {
+      slot.add_(grads[i]);
+    }
+  }
 }
 
 // --- Python's conversions ---------------------------------------------------------------

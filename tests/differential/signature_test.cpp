@@ -68,9 +68,6 @@ const SignatureDivergence kSignatureDivergences[] = {
     {{"torch.Tensor.is_contiguous(self)", "torch.Tensor.type(self, dtype=None, non_blocking=False)",
       "torch.Tensor.resize_(self, size)", "torch.Tensor.resize_as_(self, the_template)"},
      "no memory_format= (wick has no channels-last layouts: a tensor is contiguous in the one format it has)"},
-    {{"torch.Tensor.backward(self, gradient=None, retain_graph=None, create_graph=False)"},
-     "no inputs= (accumulating into a subset of the leaves): wick::autograd::backward has no such argument yet; "
-     "autograd::grad computes the gradients of chosen inputs"},
     {{"torch.bernoulli(input*", "torch.Tensor.bernoulli(self*", "torch.Tensor.bernoulli_(self*", "torch.normal(*",
       "torch.Tensor.uniform_(self*", "torch.Tensor.normal_(self*", "torch.Tensor.random_(self*",
       "torch.Tensor.exponential_(self*", "torch.Tensor.geometric_(self*", "torch.Tensor.cauchy_(self*",

@@ -170,6 +170,17 @@ TEST_F(Attributes, AutogradThroughBoxedCalls) {
   EXPECT_FALSE(d.requires_grad());
   EXPECT_TRUE(d.storage().get() == y.storage().get());
   EXPECT_FALSE(call("torch.Tensor.data", {Value(y)}).to_tensor().requires_grad());
+  // inputs=: only those accumulate, a non-leaf too, and again on a second call.
+  const Tensor a = full({2}, 2.0).requires_grad_();
+  const Tensor b = full({2}, 3.0).requires_grad_();
+  for (int k = 0; k < 2; ++k) {
+    const Tensor ab = mul(a, b);
+    call("torch.Tensor.backward", {Value(sum(mul(ab, 2.0)))}, {{"inputs", Value(std::vector<Tensor>{a, ab})}});
+  }
+  EXPECT_EQ(a.grad().repr(), "tensor([12., 12.])");
+  EXPECT_FALSE(b.grad().defined());
+  WICK_EXPECT_THROW_MSG(call("torch.Tensor.backward", {Value(sum(mul(a, b)))}, {{"inputs", Value(std::vector<Tensor>{})}}),
+                        RuntimeError, "'inputs' argument to backward() cannot be empty.");
   const Tensor w = mul(x, 1.0);
   call("torch.Tensor.detach_", {Value(w)});
   EXPECT_FALSE(w.requires_grad());
