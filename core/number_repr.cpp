@@ -1,4 +1,4 @@
-// core/number_repr.cpp - Python's repr of numbers: float, int, bool.
+// core/number_repr.cpp - Python's repr of numbers (float, int, bool), and int() of a float.
 /// \file
 /// `python_float_repr` and `Scalar::repr` reproduce Python's `repr(float)`,
 /// `repr(int)` and `repr(bool)`: the shortest digits that round-trip, in
@@ -7,6 +7,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <string>
 #include <string_view>
@@ -27,6 +28,15 @@ bool format_nonfinite(double v, std::string& out) {
     return true;
   }
   return false;
+}
+
+std::int64_t python_int(double v) {
+  WICK_CHECK(!std::isnan(v), ValueError, "cannot convert float NaN to integer");
+  WICK_CHECK(!std::isinf(v), OverflowError, "cannot convert float infinity to integer");
+  const double t = std::trunc(v);
+  WICK_CHECK(t >= -0x1p63 && t < 0x1p63, OverflowError, "int(", python_float_repr(v),
+             ") does not fit in 64 bits (wick ints are int64)");
+  return static_cast<std::int64_t>(t);
 }
 
 std::string python_float_repr(double v) {

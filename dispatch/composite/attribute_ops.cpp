@@ -216,12 +216,7 @@ std::int64_t int_kernel(T self) {
   const Scalar s = one_element(self);
   check_real(s, "int64_t");
   if (s.is_integral()) return s.to<std::int64_t>();
-  const double v = s.to<double>();
-  WICK_CHECK(!std::isnan(v), ValueError, "cannot convert float NaN to integer");
-  WICK_CHECK(!std::isinf(v), OverflowError, "cannot convert float infinity to integer");
-  const double t = std::trunc(v);
-  WICK_CHECK(t >= -0x1p63 && t < 0x1p63, OverflowError, "int(", v, ") does not fit in 64 bits (wick ints are int64)");
-  return static_cast<std::int64_t>(t);
+  return python_int(s.to<double>());
 }
 
 Scalar complex_kernel(T self) { return Scalar(one_element(self).to<std::complex<double>>()); }

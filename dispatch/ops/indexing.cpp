@@ -233,6 +233,8 @@ Tensor& Tensor::index_put_(ArrayRef<indexing::TensorIndex> indices, const Tensor
   // Such a write goes to the tensor itself instead: put_ at the flat
   // positions x[key] reads, whose formula records it on the tensor, as
   // PyTorch's tracked view would (`out = torch.zeros(3); out[0] = f(w)`).
+  // What this does not reach: a write into an untracked view of another
+  // tensor (`out[0][1] = f(w)` records on out[0], not on out).
   if (autograd::GradMode::is_enabled() && values.key_set().has(DispatchKey::kAutograd) &&
       !key_set().has(DispatchKey::kAutograd)) {
     const Tensor positions = wick::arange(numel(), std::nullopt, 1, ScalarType::kInt64, device()).reshape(sizes()).index(indices);

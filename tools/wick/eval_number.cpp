@@ -377,16 +377,7 @@ Value to_float(const Value& v) {
 
 Value to_int(const Value& v) {
   if (v.is_int() || v.is_bool()) return Value(v.to_int());
-  if (v.is_double()) {
-    const double d = v.to_double();
-    if (std::isnan(d)) throw ValueError("cannot convert float NaN to integer");
-    if (std::isinf(d)) throw OverflowError("cannot convert float infinity to integer");
-    const double t = std::trunc(d);
-    if (t >= kTwo63 || t < -kTwo63) {
-      throw OverflowError("int(" + v.repr() + ") does not fit in 64 bits (wick ints are int64)");
-    }
-    return Value(static_cast<std::int64_t>(t));
-  }
+  if (v.is_double()) return Value(python_int(v.to_double()));
   if (converts_by_dunder(v)) return dunder_of("torch.Tensor.__int__", v);
   if (v.is_string()) {
     std::string_view s = strip(v.to_string());

@@ -280,6 +280,10 @@ inline TensorLiteral::TensorLiteral(std::initializer_list<TensorLiteral> items) 
 
 /// Python's repr of a float: shortest round-trip digits, "1e-05", "3.0", "nan", "inf".
 [[nodiscard]] WICK_API std::string python_float_repr(double v);
+/// Python's int() of a float, truncated toward zero into wick's 64-bit ints:
+/// ValueError "cannot convert float NaN to integer", OverflowError for an
+/// infinity and for a value beyond int64 (where Python's int would grow).
+[[nodiscard]] WICK_API std::int64_t python_int(double v);
 /// Python's repr of a complex: "1j", "(1+2j)", "(1.5-0.5j)", "(nan+infj)".
 [[nodiscard]] WICK_API std::string python_complex_repr(double real, double imag);
 /// Python's repr of a str: single quotes, or double quotes when the text
