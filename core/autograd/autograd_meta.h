@@ -71,6 +71,12 @@ void rebase_history(const Tensor& self, const std::shared_ptr<Node>& fn,
 /// True when `shape` can be broadcast to `target`.
 [[nodiscard]] bool is_expandable_to(IntArrayRef shape, IntArrayRef target) noexcept;
 
+/// Adds `g` into the gradient slot `slot` (a tensor's `.grad()`), as
+/// AccumulateGrad does: kept with its history when `record` (create_graph),
+/// else the first gradient taken (copied when something else can see it)
+/// and later ones added in place.
+void accumulate_grad(Tensor& slot, Tensor g, bool record);
+
 /// Node for a leaf's gradient: accumulates into `.grad()`.
 class AccumulateGrad final : public Node {
  public:

@@ -415,20 +415,24 @@ tensor_list AccumulateGrad::apply(tensor_list&& grads) {
   AutogradMeta& m = variable_.impl()->ensure_autograd_meta();
   if (m.hooks && !m.hooks->hooks.empty()) g = m.hooks->run(g);
   if (!m.requires_grad) return {};  // requires_grad_(false) since the graph was built
-  if (GradMode::is_enabled()) {
+  accumulate_grad(m.grad, std::move(g), GradMode::is_enabled());
+  return {};
+}
+
+void accumulate_grad(Tensor& slot, Tensor g, bool record) {
+  if (record) {
     // create_graph: keep the gradient's own history.
-    m.grad = m.grad.defined() ? wick::add(m.grad, g) : g;
-  } else if (!m.grad.defined()) {
+    slot = slot.defined() ? wick::add(slot, g) : g;
+  } else if (!slot.defined()) {
     // Steal a gradient nothing else can see; copy anything shared.
     const bool unique = g.use_count() == 1 && g.storage()->use_count() == 1 && g.is_contiguous() &&
                         meta_of(g) == nullptr;
-    m.grad = unique ? g : wick::clone(g);
-  } else if (m.grad.requires_grad()) {
-    m.grad = wick::add(m.grad, g);
+    slot = unique ? std::move(g) : wick::clone(g);
+  } else if (slot.requires_grad()) {
+    slot = wick::add(slot, g);
   } else {
-    m.grad.add_(g);
+    slot.add_(g);
   }
-  return {};
 }
 
 tensor_list ErrorNode::apply(tensor_list&&) { throw RuntimeError(message_); }

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "core/autograd/autograd_meta.h"
 #include "dispatch/composite/composite.h"
 #include "wick/autograd.h"
 #include "wick/error.h"
@@ -169,7 +170,7 @@ void backward_kernel(T self, const std::optional<Tensor>& gradient, std::optiona
     return;
   }
   // Only `inputs` accumulate: their gradients, added into each one's .grad
-  // (in place, as AccumulateGrad adds, unless the graph is being recorded).
+  // as AccumulateGrad adds them.
   const std::vector<Tensor>& inputs = chosen.to_tensor_list();
   WICK_CHECK(!inputs.empty(), RuntimeError, "'inputs' argument to backward() cannot be empty.");
   const autograd::tensor_list grads =
@@ -177,14 +178,7 @@ void backward_kernel(T self, const std::optional<Tensor>& gradient, std::optiona
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     if (!grads[i].defined()) continue;
     Tensor input = inputs[i];
-    Tensor& slot = input.mutable_grad();
-    if (!slot.defined()) {
-      slot = create_graph ? grads[i] : grads[i].detach();
-    } else if (create_graph || slot.requires_grad()) {
-      slot = add(slot, grads[i]);
-    } else {
-      slot.add_(grads[i]);
-    }
+    autograd::accumulate_grad(input.mutable_grad(), grads[i], create_graph);
   }
 }
 

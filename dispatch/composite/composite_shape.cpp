@@ -798,10 +798,9 @@ Tensor resize_as__kernel(const Tensor& self, const Tensor& the_template) {
   return resize__kernel(self, the_template.sizes());
 }
 
-// PyTorch's deprecated out-of-place resize (its autograd Function Resize).
-Tensor resize_kernel(const Tensor& self, IntArrayRef sizes) {
-  static std::once_flag warned;
-  std::call_once(warned, [] { logging::warn("non-inplace resize is deprecated"); });
+// PyTorch's deprecated out-of-place resize (its autograd Function Resize):
+// a reshape that keeps the number of elements.
+Tensor resized(const Tensor& self, IntArrayRef sizes) {
   const std::int64_t n = checked_numel(sizes);
   if (n != self.numel()) {
     const auto joined = [](IntArrayRef dims) {  // Python's 'x'.join(...)
@@ -818,10 +817,16 @@ Tensor resize_kernel(const Tensor& self, IntArrayRef sizes) {
   return self.reshape(sizes);
 }
 
+Tensor resize_kernel(const Tensor& self, IntArrayRef sizes) {
+  static std::once_flag warned;
+  std::call_once(warned, [] { logging::warn("non-inplace resize is deprecated"); });
+  return resized(self, sizes);
+}
+
 Tensor resize_as_kernel(const Tensor& self, const Tensor& tensor) {
   static std::once_flag warned;
   std::call_once(warned, [] { logging::warn("non-inplace resize_as is deprecated"); });
-  return resize_kernel(self, tensor.sizes());
+  return resized(self, tensor.sizes());
 }
 
 }  // namespace

@@ -74,6 +74,13 @@ Tensor special_log_softmax(T input, std::int64_t dim, std::optional<ScalarType> 
 
 // --- dropout -------------------------------------------------------------------------------------
 
+// PyTorch's dropout mask, bernoulli_(keep) on the CPU generator: a float64
+// uniform below `keep` (Note [PyTorch's random numbers]), so seeded masks
+// are PyTorch's.
+Tensor keep_mask(T input, double keep) {
+  return lt(rand(input.sizes(), ScalarType::kFloat64, input.device()), num(keep));
+}
+
 Tensor dropout_impl(const char* op, T input, double p, bool train, bool inplace) {
   WICK_CHECK(p >= 0.0 && p <= 1.0, ValueError, op, ": dropout probability has to be between 0 and 1, but got ", p);
   if (p == 0.0 || !train || input.numel() == 0) return input;
@@ -83,24 +90,21 @@ Tensor dropout_impl(const char* op, T input, double p, bool train, bool inplace)
   } else {
     WICK_CHECK(is_floating(input.dtype()) || is_complex(input.dtype()), RuntimeError, op,
                ": result type Float can't be cast to the desired output type ", type_title(input.dtype()));
-    // PyTorch's mask: bernoulli_(1 - p) on the CPU generator, a float64
-    // uniform below 1 - p (Note [PyTorch's random numbers]).
-    Tensor keep = lt(rand(input.sizes(), ScalarType::kFloat64, input.device()), num(1.0 - p));
-    noise = div(keep.to(input.dtype()), num(1.0 - p));
+    noise = div(keep_mask(input, 1.0 - p).to(input.dtype()), num(1.0 - p));
   }
   if (!inplace) return mul(input, noise);
   Tensor self = input;
   return self.mul_(noise);
 }
 
-// ATen's native_dropout: the mask drawn as dropout_impl draws it (PyTorch's
-// bernoulli_(1 - p)), and its checks in the order PyTorch's kernel makes them.
+// ATen's native_dropout: dropout's mask, and its checks in the order
+// PyTorch's kernel makes them.
 std::tuple<Tensor, Tensor> native_dropout_kernel(T input, double p, std::optional<bool> train) {
   if (!train.value_or(true)) return {input.clone(), ones(input.sizes(), ScalarType::kBool, input.device())};
   const double keep = 1.0 - p;
   WICK_CHECK(keep >= 0.0 && keep <= 1.0, RuntimeError, "bernoulli_ expects p to be in [0, 1], but got p=",
              python_float_repr(keep));
-  const Tensor mask = lt(rand(input.sizes(), ScalarType::kFloat64, input.device()), num(keep));
+  const Tensor mask = keep_mask(input, keep);
   WICK_CHECK(is_floating(input.dtype()) || is_complex(input.dtype()), RuntimeError,
              "result type Float can't be cast to the desired output type ", type_title(input.dtype()));
   return {mul(mul(input, mask), num(keep == 0.0 ? 0.0 : 1.0 / keep)), mask};

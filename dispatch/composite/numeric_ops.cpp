@@ -273,16 +273,19 @@ Tensor nan_losing(const Tensor& self, const Tensor& other, bool max, const char*
 Tensor fmax_kernel(const Tensor& self, const Tensor& other) { return nan_losing(self, other, true, "fmax"); }
 Tensor fmin_kernel(const Tensor& self, const Tensor& other) { return nan_losing(self, other, false, "fmin"); }
 
+// float_power computes in float64, complex128 when either side is complex.
+ScalarType float_power_dtype(const Tensor& self, const Tensor& exponent) {
+  return is_complex(self.dtype()) || is_complex(exponent.dtype()) ? ScalarType::kComplex128 : ScalarType::kFloat64;
+}
+
 Tensor float_power_kernel(const Tensor& self, const Tensor& exponent) {
-  const bool complex = is_complex(self.dtype()) || is_complex(exponent.dtype());
-  const ScalarType t = complex ? ScalarType::kComplex128 : ScalarType::kFloat64;
+  const ScalarType t = float_power_dtype(self, exponent);
   return pow(self.to(t), exponent.to(t));
 }
 
 // In place: pow_ once self has the dtype float_power computes in.
 Tensor float_power__kernel(const Tensor& self, const Tensor& exponent) {
-  const bool complex = is_complex(self.dtype()) || is_complex(exponent.dtype());
-  const ScalarType t = complex ? ScalarType::kComplex128 : ScalarType::kFloat64;
+  const ScalarType t = float_power_dtype(self, exponent);
   WICK_CHECK(self.dtype() == t, RuntimeError, "the base given to float_power_ has dtype ", type_title(self.dtype()),
              " but the operation's result requires dtype ", type_title(t));
   Tensor out = self;

@@ -82,8 +82,7 @@ Value sequence_subscript(const Value& base, const Value& index) {
     if (i < 0 || i >= n) throw IndexError(detail::str_cat(kind, " index out of range"));
     return items[static_cast<std::size_t>(i)];
   }
-  const I64 step = slice->step().value_or(1);
-  WICK_CHECK(step != 0, ValueError, "slice step cannot be zero");
+  const I64 step = slice->to_slice().step();  // ValueError for a zero step
   const auto [start, count] = slice_range(*slice, n, step);
   std::vector<Value> out;
   for (I64 k = 0; k < count; ++k) out.push_back(items[static_cast<std::size_t>(start + k * step)]);
