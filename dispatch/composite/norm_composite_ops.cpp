@@ -18,6 +18,7 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <tuple>
 #include <vector>
 
 #include "dispatch/composite/composite.h"
@@ -34,6 +35,7 @@ namespace {
 namespace nnf = wick::nn::functional;
 using T = const Tensor&;
 using OptTensor = const std::optional<Tensor>&;
+using I64 = std::int64_t;
 
 // --- layer_norm / group_norm / batch_norm ------------------------------------------------------------
 
@@ -100,6 +102,56 @@ Tensor torch_batch_norm(T input, OptTensor weight, OptTensor bias, OptTensor run
                         bool training, double momentum, double eps, bool) {
   return batch_norm_impl("torch.batch_norm", false, input, running_mean, running_var, weight, bias, training, momentum,
                          eps);
+}
+
+// torch.batch_norm_update_stats: the per-channel statistics, and the running ones
+// updated in place (outside the graph), as native_batch_norm's training does.
+// PyTorch's CPU kernel has float32, float64 and bfloat16 (with float32 or
+// bfloat16 statistics); its checks and messages, in its order.
+std::tuple<Tensor, Tensor> batch_norm_update_stats_kernel(T input, OptTensor running_mean, OptTensor running_var,
+                                                          double momentum) {
+  const char* op = "torch.batch_norm_update_stats";
+  const I64 channels = input.size(1);  // IndexError for an input of under 2 dims, as PyTorch's
+  const ScalarType t = input.dtype();
+  WICK_CHECK(t == ScalarType::kFloat32 || t == ScalarType::kFloat64 || t == ScalarType::kBFloat16, RuntimeError, op,
+             ": \"batch_norm_update_stats_cpu\" not implemented for '", type_title(t), "'");
+  const Tensor* stats = running_mean ? &*running_mean : running_var ? &*running_var : nullptr;
+  ScalarType result = t;
+  if (stats != nullptr && stats->dtype() != t) {
+    WICK_CHECK(stats->dtype() != ScalarType::kFloat32 || t == ScalarType::kBFloat16, RuntimeError, op,
+               ": mixed dtype (CPU): expect input to have scalar type of BFloat16");
+    WICK_CHECK(stats->dtype() == ScalarType::kFloat32, RuntimeError, op,
+               ": mixed dtype (CPU): expect parameter to have scalar type of ", type_title(t));
+    result = ScalarType::kFloat32;
+  }
+  if (running_mean && running_var)
+    WICK_CHECK(running_mean->dtype() == running_var->dtype(), RuntimeError, op, ": expected scalar type ",
+               type_title(running_mean->dtype()), " but found ", type_title(running_var->dtype()));
+  for (const Tensor* s : {running_mean ? &*running_mean : nullptr, running_var ? &*running_var : nullptr}) {
+    if (s != nullptr)
+      WICK_CHECK(s->numel() == channels, RuntimeError, op, ": expected ",
+                 s == &*running_mean ? "running_mean" : "running_var", " to have ", channels,
+                 " elements (one per channel), but it has ", s->numel());
+  }
+  DimVector dims;
+  for (I64 d = 0; d < input.dim(); ++d) {
+    if (d != 1) dims.push_back(d);
+  }
+  const Tensor x = input.to(result);
+  const Tensor mean = x.mean(IntArrayRef(dims));
+  const Tensor var = x.var(IntArrayRef(dims), /*unbiased=*/false);
+  const NoGradGuard no_grad;
+  const I64 n = input.numel() / std::max<I64>(channels, 1);
+  if (running_mean) {
+    Tensor r = *running_mean;
+    r.mul_(1.0 - momentum).add_(mean.to(r.dtype()), momentum);
+  }
+  if (running_var) {
+    Tensor r = *running_var;
+    const Tensor unbiased = var.mul(static_cast<double>(n)).div(static_cast<double>(n - 1));
+    r.mul_(1.0 - momentum).add_(unbiased.to(r.dtype()), momentum);
+  }
+  return {mean, var};
 }
 
 // --- embedding ---------------------------------------------------------------------------------------
@@ -593,6 +645,7 @@ void register_norm_composite_kernels(std::vector<std::unique_ptr<Library>>& out)
       .impl("layer_norm", &torch_layer_norm)
       .impl("group_norm", &torch_group_norm)
       .impl("batch_norm", &torch_batch_norm)
+      .impl("batch_norm_update_stats", &batch_norm_update_stats_kernel)
       .impl("constant_pad_nd", &constant_pad_nd_kernel)
       .impl("embedding", &torch_embedding)
       .impl("instance_norm", &torch_instance_norm);

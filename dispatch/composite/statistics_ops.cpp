@@ -1,10 +1,17 @@
-// dispatch/composite/statistics_ops.cpp - cov, corrcoef, isin and renorm, over the reductions, mm, sort and searchsorted.
+// dispatch/composite/statistics_ops.cpp - cov, corrcoef, isin, renorm and segment_reduce, over the reductions, mm,
+// sort, searchsorted and scatter_reduce.
 /// \file
 /// Differentiable where PyTorch's are (cov, corrcoef and renorm, through
 /// the operators they are written in: renorm's gradient flows through the
-/// norm, as PyTorch's renorm_backward does); isin gives bools.
+/// norm, as PyTorch's renorm_backward does, and segment_reduce's through
+/// scatter_reduce); isin gives bools.
+#include <algorithm>
 #include <cmath>
+#include <iterator>
+#include <limits>
 #include <memory>
+#include <optional>
+#include <string_view>
 #include <vector>
 
 #include "dispatch/composite/composite.h"
@@ -18,6 +25,7 @@ namespace {
 
 using T = const Tensor&;
 using I64 = std::int64_t;
+using OptTensor = const std::optional<Tensor>&;
 
 // PyTorch's checks of a weight vector: at most 1-D, one per observation,
 // none negative.
@@ -25,8 +33,8 @@ void check_weights(T w, const char* name, I64 observations) {
   WICK_CHECK(w.dim() <= 1, RuntimeError, "torch.cov: cov(): expected ", name,
              " to have one or fewer dimensions but got ", name, " with ", w.dim(), " dimensions");
   WICK_CHECK(w.numel() == observations, RuntimeError, "torch.cov: cov(): expected ", name,
-             " to have the same numel as there are observations in the input but got ", w.numel(), " != ",
-             observations);
+             " to have the same numel as there are observations in the input but got ", w.numel(),
+             " != ", observations);
   // Data checks need values: a meta tensor has none (its geometry is checked).
   WICK_CHECK(observations == 0 || w.device().is_meta() || w.min().ge(0).item().to<bool>(), RuntimeError,
              "torch.cov: cov(): ", name, " cannot be negative");
@@ -44,9 +52,12 @@ void check_weight_dtype(T w, const char* name, bool integral) {
 // as numpy.cov; a normaliser <= 0 gives infinities and NaNs (PyTorch warns).
 Tensor cov_kernel(T self, I64 correction, const std::optional<Tensor>& fweights,
                   const std::optional<Tensor>& aweights) {
-  WICK_CHECK(self.dim() <= 2, RuntimeError, "torch.cov: cov(): expected input to have two or fewer dimensions but got "
-             "an input with ", self.dim(), " dimensions");
-  WICK_CHECK(self.dtype() != ScalarType::kBool, RuntimeError, "torch.cov: cov(): bool dtype is not supported for input");
+  WICK_CHECK(self.dim() <= 2, RuntimeError,
+             "torch.cov: cov(): expected input to have two or fewer dimensions but got "
+             "an input with ",
+             self.dim(), " dimensions");
+  WICK_CHECK(self.dtype() != ScalarType::kBool, RuntimeError,
+             "torch.cov: cov(): bool dtype is not supported for input");
   const Tensor in = self.dim() < 2 ? self.reshape({1, -1}) : self;
   const I64 observations = in.sizes()[1];
   std::optional<Tensor> w;
@@ -76,8 +87,10 @@ Tensor cov_kernel(T self, I64 correction, const std::optional<Tensor>& fweights,
 // cov over the outer product of the deviations, clamped to [-1, 1] (each
 // part of a complex one).
 Tensor corrcoef_kernel(T self) {
-  WICK_CHECK(self.dim() <= 2, RuntimeError, "torch.corrcoef: corrcoef(): expected input to have two or fewer "
-             "dimensions but got an input with ", self.dim(), " dimensions");
+  WICK_CHECK(self.dim() <= 2, RuntimeError,
+             "torch.corrcoef: corrcoef(): expected input to have two or fewer "
+             "dimensions but got an input with ",
+             self.dim(), " dimensions");
   Tensor c = cov(self);
   if (c.dim() == 0) return c.div(c);  // one variable: 1, or NaN where its variance is 0, inf or NaN
   const Tensor d = c.diagonal();
@@ -94,8 +107,7 @@ Tensor isin_kernel(T elements, T test_elements, bool assume_unique, bool invert)
   (void)assume_unique;  // an optimisation hint in PyTorch; the result is the same
   for (const Tensor* t : {&elements, &test_elements}) {
     WICK_CHECK(t->dtype() != ScalarType::kBool && t->dtype() != ScalarType::kBFloat16 && !is_complex(t->dtype()),
-               RuntimeError,
-               "torch.isin: Unsupported input type encountered for isin(): ", type_title(t->dtype()));
+               RuntimeError, "torch.isin: Unsupported input type encountered for isin(): ", type_title(t->dtype()));
   }
   const ScalarType common = result_type(elements, test_elements);
   // A Python number (a wrapped CPU scalar) goes to the other's device.
@@ -137,6 +149,124 @@ Tensor renorm_kernel(T self, const Scalar& p, I64 dim, const Scalar& maxnorm) {
   return self.mul(reduced ? factor.to(t) : factor);
 }
 
+// --- segment_reduce ----------------------------------------------------------------------------------
+
+// Note [Segments of a reduction]
+// torch.segment_reduce reduces runs of consecutive entries of data along
+// `axis`. The runs' lengths are the last dim of `lengths` (or the
+// differences of `offsets`, which win when both are given); their leading
+// dims are data's leading dims, one set of runs per batch entry, so axis
+// must be lengths.dim() - 1. Each entry gets its run's number, and
+// scatter_reduce gathers the runs into a result whose axis has one entry per
+// run, so the gradients are scatter_reduce's: tied maxima share theirs
+// evenly, a product with zeros follows the product rule, as PyTorch's
+// segment_reduce backward does. An empty run holds `initial`, or else -inf
+// (max), inf (min), 0 (sum), 1 (prod) or NaN (mean). With `initial`, every
+// run's reduction takes it in too, but mean divides (initial + sum) by the
+// run's length, as PyTorch's kernel does.
+// Where PyTorch reads past its buffers, wick refuses: offsets outside the
+// axis, runs longer than the axis with unsafe=True, and lengths whose
+// leading sizes are not data's.
+Tensor segment_reduce_kernel(T data, std::string_view reduce, OptTensor lengths, OptTensor indices, OptTensor offsets,
+                             I64 axis, bool unsafe, const std::optional<Scalar>& initial) {
+  const char* op = "torch.segment_reduce";
+  constexpr std::string_view kReductions[] = {"max", "mean", "min", "sum", "prod"};
+  WICK_CHECK(std::find(std::begin(kReductions), std::end(kReductions), reduce) != std::end(kReductions), RuntimeError,
+             op, ": unsupported reduction given! ", reduce);
+  WICK_CHECK(!indices, RuntimeError, op, ": segment_reduce(): indices based reduction is not supported yet.");
+  WICK_CHECK(lengths || offsets, RuntimeError, op, ": segment_reduce(): Either lengths or offsets must be defined.");
+  const bool by_offsets = offsets.has_value();
+  const Tensor& runs = by_offsets ? *offsets : *lengths;
+  const char* what = by_offsets ? "offsets" : "lengths";
+  const I64 dim = wrap_dim(axis, data.dim());
+  WICK_CHECK(dim == runs.dim() - 1, RuntimeError, op, ": segment_reduce(): Expected axis to be the last dimension of ",
+             what, " but got ", dim, ".");
+  WICK_CHECK(data.dim() >= runs.dim(), RuntimeError, op,
+             ": Expected data.dim() >= lengths_value.dim() to be true, but got false.  (Could this error message be "
+             "improved?  "
+             "If so, please report an enhancement request to PyTorch.)");
+  WICK_CHECK(runs.dtype() == ScalarType::kInt64 || runs.dtype() == ScalarType::kInt32, RuntimeError, op,
+             ": \"_segment_reduce_", what, "_cpu_kernel1\" not implemented for '", type_title(runs.dtype()), "'");
+  WICK_CHECK(is_floating(data.dtype()), RuntimeError, op, ": \"_segment_reduce_cpu\" not implemented for '",
+             type_title(data.dtype()), "'");
+  for (I64 d = 0; d < dim; ++d)
+    WICK_CHECK(runs.size(d) == data.size(d), RuntimeError, op, ": segment_reduce(): Expected ", what,
+               "'s leading sizes ", format_shape(IntArrayRef(runs.sizes().data(), static_cast<std::size_t>(dim))),
+               " to be data's ", format_shape(IntArrayRef(data.sizes().data(), static_cast<std::size_t>(dim))));
+  const I64 batch = runs.numel() / std::max<I64>(runs.size(dim), 1);
+  const I64 segments = std::max<I64>(runs.size(dim) - (by_offsets ? 1 : 0), 0);
+  const I64 n = data.size(dim);
+  // Each run's start and length, per batch entry.
+  const std::vector<I64> values = host_int64s(runs);
+  const I64 per_row = runs.size(dim);
+  std::vector<I64> starts(static_cast<std::size_t>(batch * segments));
+  std::vector<I64> sizes(static_cast<std::size_t>(batch * segments));
+  for (I64 b = 0; b < batch; ++b) {
+    const I64* row = values.data() + b * per_row;
+    I64 at = by_offsets && per_row > 0 ? row[0] : 0;
+    for (I64 s = 0; s < segments; ++s) {
+      const I64 len = by_offsets ? row[s + 1] - row[s] : row[s];
+      if (by_offsets) {
+        WICK_CHECK(len >= 0, RuntimeError, op,
+                   ": Expected segment_length >= 0 to be true, but got false.  (Could this error message be improved?  "
+                   "If so, please report an enhancement request to PyTorch.)");
+        at = row[s];
+      } else {
+        WICK_CHECK(len >= 0, RuntimeError, op, ": lengths contains negative value!");
+      }
+      starts[static_cast<std::size_t>(b * segments + s)] = at;
+      sizes[static_cast<std::size_t>(b * segments + s)] = len;
+      at += len;
+    }
+    const I64 first = by_offsets && per_row > 0 ? row[0] : 0;
+    WICK_CHECK(by_offsets || unsafe || at == n, RuntimeError, op,
+               ": segment_reduce(): Expected all rows of lengths along axis to sum to data.size(lengths.dim()-1) "
+               "when !unsafe.");
+    WICK_CHECK(first >= 0 && at <= n, RuntimeError, op, ": segment_reduce(): the segments of ", what, " row ", b,
+               " cover entries ", first, " to ", at, ", outside data.size(", dim, ") = ", n);
+  }
+  // Each entry's run (`segments` for entries in none), as a (batch..., n) index.
+  std::vector<I64> run_of(static_cast<std::size_t>(batch * n), segments);
+  for (I64 b = 0; b < batch; ++b) {
+    for (I64 s = 0; s < segments; ++s) {
+      const std::size_t k = static_cast<std::size_t>(b * segments + s);
+      for (I64 i = starts[k]; i < starts[k] + sizes[k]; ++i) run_of[static_cast<std::size_t>(b * n + i)] = s;
+    }
+  }
+  DimVector index_shape;
+  for (I64 d = 0; d < data.dim(); ++d) index_shape.push_back(d <= dim ? data.size(d) : 1);
+  const Tensor index = tensor(Value(run_of), ScalarType::kInt64, data.device())
+                           .reshape(IntArrayRef(index_shape))
+                           .expand(data.sizes())
+                           .contiguous();
+  DimVector out_shape;
+  for (I64 d = 0; d < data.dim(); ++d) out_shape.push_back(d == dim ? segments + 1 : data.size(d));
+  const double inf = std::numeric_limits<double>::infinity();
+  Tensor result;
+  if (reduce == "mean") {
+    DimVector count_shape = index_shape;
+    count_shape[static_cast<std::size_t>(dim)] = segments;
+    const Tensor count = tensor(Value(sizes), data.dtype(), data.device()).reshape(IntArrayRef(count_shape));
+    if (initial) {
+      const Tensor total = full(IntArrayRef(out_shape), *initial, data.dtype(), data.device())
+                               .scatter_reduce(dim, index, data, "sum", /*include_self=*/true)
+                               .narrow(dim, 0, segments);
+      return div(total, clamp_min(count, Scalar(1)));
+    }
+    result = full(IntArrayRef(out_shape), Scalar(std::nan("")), data.dtype(), data.device())
+                 .scatter_reduce(dim, index, data, "mean", /*include_self=*/false);
+  } else {
+    const Scalar identity = reduce == "max"   ? Scalar(-inf)
+                            : reduce == "min" ? Scalar(inf)
+                            : reduce == "sum" ? Scalar(0)
+                                              : Scalar(1);
+    const std::string_view how = reduce == "max" ? "amax" : reduce == "min" ? "amin" : reduce;
+    result = full(IntArrayRef(out_shape), initial.value_or(identity), data.dtype(), data.device())
+                 .scatter_reduce(dim, index, data, how, /*include_self=*/initial.has_value());
+  }
+  return result.narrow(dim, 0, segments);
+}
+
 }  // namespace
 
 void register_statistics_kernels(std::vector<std::unique_ptr<Library>>& out) {
@@ -144,7 +274,8 @@ void register_statistics_kernels(std::vector<std::unique_ptr<Library>>& out) {
   torch->impl("cov", &cov_kernel)
       .impl("corrcoef", &corrcoef_kernel)
       .impl("isin", &isin_kernel)
-      .impl("renorm", &renorm_kernel);
+      .impl("renorm", &renorm_kernel)
+      .impl("segment_reduce", &segment_reduce_kernel);
   out.push_back(std::move(torch));
 }
 
