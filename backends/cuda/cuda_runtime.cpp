@@ -272,6 +272,14 @@ class CudaRuntime final : public DeviceRuntime {
   DeviceMemoryStats memory_stats(int index) override { return allocator_.stats(resolve(index)); }
   void reset_peak_memory_stats(int index) override { allocator_.reset_peak(resolve(index)); }
   Allocator* pinned_host_allocator() noexcept override { return &pinned_; }
+  bool is_pinned(const void* ptr) noexcept override {
+    cudaPointerAttributes attributes{};
+    if (cudaPointerGetAttributes(&attributes, ptr) != cudaSuccess) {
+      (void)cudaGetLastError();  // an address CUDA does not know: not pinned, and no sticky error
+      return false;
+    }
+    return attributes.type == cudaMemoryTypeHost;
+  }
 
   void record_stream(void* data, Stream stream) override {
     (void)resolve(stream.device.index());

@@ -14,11 +14,11 @@
 #include <vector>
 
 #include "core/demangle.h"
-#include "wick/distributed.h"
 #include "core/device_runtime.h"
 #include "core/frontend/out_variant.h"
 #include "wick/autograd.h"
 #include "wick/catalog.h"
+#include "wick/distributed.h"
 #include "wick/error.h"
 #include "wick/gradcheck.h"
 #include "wick/ops.h"
@@ -385,10 +385,12 @@ CheckResult check_refuses_grad(const std::string& op, const std::vector<Sample>&
     } catch (const RuntimeError&) {
       continue;
     }
-    return result(op, "autograd", CheckStatus::kFailed,
-                  detail::str_cat("sample (", sample.text, "): tagged refuses_grad, yet it ran on inputs that require grad"));
+    return result(
+        op, "autograd", CheckStatus::kFailed,
+        detail::str_cat("sample (", sample.text, "): tagged refuses_grad, yet it ran on inputs that require grad"));
   }
-  return result(op, "autograd", CheckStatus::kPassed, "refuses inputs that require grad (tagged refuses_grad), as PyTorch");
+  return result(op, "autograd", CheckStatus::kPassed,
+                "refuses inputs that require grad (tagged refuses_grad), as PyTorch");
 }
 
 CheckResult check_autograd(const std::string& op, const FunctionSchema& s, const Tags& tags,
@@ -557,6 +559,10 @@ std::vector<CheckResult> opcheck(std::string_view op_name) {
     } else if (has_tag(tags, "process_group")) {
       out.push_back(result(op, "meta", CheckStatus::kSkipped,
                            "a collective (tagged process_group) moves data between processes: a meta tensor has none"));
+    } else if (has_tag(tags, "device_dependent")) {
+      out.push_back(result(op, "meta", CheckStatus::kSkipped,
+                           "the result depends on the tensor's device (tagged device_dependent), as PyTorch's does: "
+                           "a meta tensor's answer is not the CPU's"));
     } else if (has_tag(tags, "data_dependent")) {
       out.push_back(result(op, "meta", CheckStatus::kSkipped,
                            "the result's shape depends on the data (tagged data_dependent), which a meta tensor "

@@ -1,4 +1,5 @@
-// dispatch/composite/attribute_ops.cpp - the torch.Tensor properties and metadata methods (dispatch/ops/attributes.ops).
+// dispatch/composite/attribute_ops.cpp - the torch.Tensor properties and metadata methods
+// (dispatch/ops/attributes.ops).
 /// \file
 /// What a tensor says about itself, as catalog operators (Note [Tensor
 /// metadata operators] in dispatch/ops/attributes.ops): each kernel reads
@@ -6,11 +7,14 @@
 /// The conversions to Python numbers (__int__, __float__, __index__, ...)
 /// read the one element as Python's int() and float() of PyTorch's item()
 /// do, with Python's messages.
+/// wick::cuda::pin_memory lives here too, with is_pinned and pin_memory
+/// (its copy is an operator call, which the data model below cannot make).
 #include <cmath>
 #include <complex>
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,8 +22,13 @@
 #include "core/autograd/autograd_meta.h"
 #include "dispatch/composite/composite.h"
 #include "wick/autograd.h"
+#include "wick/cuda.h"
+#include "wick/device_runtime.h"
 #include "wick/error.h"
+#include "wick/grad_fn.h"
+#include "wick/layout.h"
 #include "wick/library.h"
+#include "wick/log.h"
 #include "wick/ops.h"
 
 namespace wick {
@@ -65,6 +74,15 @@ bool false_kernel(T /*self*/) { return false; }
 Value names_kernel(T self) {
   return Value::list(std::vector<Value>(static_cast<std::size_t>(self.dim())), /*tuple=*/true);
 }
+Value none_kernel(T /*self*/) { return Value(); }
+Value layout_kernel(T /*self*/) { return strided_layout(); }
+Value grad_fn_kernel(T self) { return grad_fn_value(self); }
+bool volatile_kernel(T /*self*/) {
+  static std::once_flag warned;
+  std::call_once(warned, [] { logging::warn("volatile was removed (Variable.volatile is always False)"); });
+  return false;
+}
+std::int64_t cdata_kernel(T self) { return static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(self.impl())); }
 
 // The transposes (views). A 0-dim tensor is its own transpose.
 Tensor t_property_kernel(T self) {
@@ -83,8 +101,10 @@ Tensor mt_kernel(T self) { return matrix_transpose(self, "mT"); }
 // one is a copy (Note in dispatch/composite/complex_ops.cpp).
 Tensor mh_kernel(T self) { return matrix_transpose(self, "mH").conj(); }
 Tensor h_kernel(T self) {
-  WICK_CHECK(self.dim() == 2 || self.dim() == 0, RuntimeError, "tensor.H is only supported on matrices (2-D tensors). "
-             "Got ", self.dim(), "-D tensor.", self.dim() > 2 ? " For batches of matrices, consider using tensor.mH" : "");
+  WICK_CHECK(self.dim() == 2 || self.dim() == 0, RuntimeError,
+             "tensor.H is only supported on matrices (2-D tensors). "
+             "Got ",
+             self.dim(), "-D tensor.", self.dim() > 2 ? " For batches of matrices, consider using tensor.mH" : "");
   return (self.dim() == 0 ? self.permute({}) : self.transpose(0, 1)).conj();
 }
 
@@ -107,6 +127,46 @@ std::int64_t data_ptr_kernel(T self) {
 bool is_set_to_kernel(T self, T tensor) {
   return self.storage().get() == tensor.storage().get() && self.storage_offset() == tensor.storage_offset() &&
          self.sizes().equals(tensor.sizes()) && self.strides().equals(tensor.strides());
+}
+
+// Pinned memory: a device runtime (CUDA's) answers for the address, as
+// PyTorch asks CUDA; without one no memory is pinned.
+bool is_pinned_kernel(T self, std::optional<Device> /*device*/) {
+  const void* memory = self.storage() ? self.storage()->data() : nullptr;  // the block, as PyTorch asks
+  if (!self.device().is_cpu() || memory == nullptr) return false;
+  DeviceRuntime* rt = device_runtime(DeviceType::kCUDA);
+  return rt != nullptr && rt->device_count() > 0 && rt->is_pinned(memory);
+}
+Tensor pin_memory_kernel(T self, std::optional<Device> device) {
+  WICK_CHECK(self.device().is_cpu(), RuntimeError, "cannot pin '", legacy_type_name(self.dtype(), self.device()),
+             "' only dense CPU tensors can be pinned");
+  return is_pinned_kernel(self, device) ? self : cuda::pin_memory(self);
+}
+
+Tensor to_dense_kernel(T self, std::optional<ScalarType> dtype) { return dtype ? self.to(*dtype) : self; }
+
+// Autocast's casts of one tensor (PyTorch's, in wick/autocast.h's terms).
+bool autocast_enabled_on(T self, bool cuda_enabled, bool cpu_enabled) {
+  return (self.device().type() == DeviceType::kCUDA && cuda_enabled) || (self.device().is_cpu() && cpu_enabled);
+}
+Tensor autocast_to_reduced_kernel(T self, bool cuda_enabled, bool cpu_enabled, ScalarType cuda_dtype,
+                                  ScalarType cpu_dtype) {
+  if (self.dtype() != ScalarType::kFloat32 || !autocast_enabled_on(self, cuda_enabled, cpu_enabled)) return self;
+  return self.to(self.device().is_cpu() ? cpu_dtype : cuda_dtype);
+}
+Tensor autocast_to_full_kernel(T self, bool cuda_enabled, bool cpu_enabled) {
+  const bool reduced = self.dtype() == ScalarType::kFloat16 || self.dtype() == ScalarType::kBFloat16;
+  if (!reduced || !autocast_enabled_on(self, cuda_enabled, cpu_enabled)) return self;
+  return self.to(ScalarType::kFloat32);
+}
+
+// DLPack's (device type, index): kDLCPU is 1, kDLCUDA 2 (dlpack.h's DLDeviceType).
+Value dlpack_device_kernel(T self) {
+  const Device d = self.device();
+  if (d.is_cpu()) return Value::list({Value(1), Value(0)}, /*tuple=*/true);
+  WICK_CHECK(d.type() == DeviceType::kCUDA, ValueError, "Unknown device type ", device_type_name(d.type()),
+             " for Dlpack");
+  return Value::list({Value(2), Value(static_cast<std::int64_t>(std::max<int>(d.index(), 0)))}, /*tuple=*/true);
 }
 
 // Nested lists of Python numbers; a 0-dim tensor gives its number.
@@ -163,8 +223,8 @@ Tensor detach__kernel(T self) {
 // detach, and PyTorch's .data: the same data without autograd history.
 Tensor detach_kernel(T self) { return self.detach(); }
 void retain_grad_kernel(T self) { self.retain_grad(); }
-void backward_kernel(T self, const std::optional<Tensor>& gradient, std::optional<bool> retain_graph,
-                     bool create_graph, const Value& chosen) {  // inputs: None or a Tensor[]
+void backward_kernel(T self, const std::optional<Tensor>& gradient, std::optional<bool> retain_graph, bool create_graph,
+                     const Value& chosen) {  // inputs: None or a Tensor[]
   if (chosen.is_none()) {
     self.backward(gradient.value_or(Tensor()), retain_graph, create_graph);
     return;
@@ -272,6 +332,19 @@ void register_attribute_kernels(std::vector<std::unique_ptr<Library>>& out) {
       .impl("is_shared", &false_kernel)
       .impl("has_names", &false_kernel)
       .impl("names", &names_kernel)
+      .impl("name", &none_kernel)
+      .impl("layout", &layout_kernel)
+      .impl("grad_fn", &grad_fn_kernel)
+      .impl("_grad_fn", &grad_fn_kernel)
+      .impl("_grad", &grad_kernel)
+      .impl("volatile", &volatile_kernel)
+      .impl("_cdata", &cdata_kernel)
+      .impl("is_pinned", &is_pinned_kernel)
+      .impl("pin_memory", &pin_memory_kernel)
+      .impl("to_dense", &to_dense_kernel)
+      .impl("_autocast_to_reduced_precision", &autocast_to_reduced_kernel)
+      .impl("_autocast_to_full_precision", &autocast_to_full_kernel)
+      .impl("__dlpack_device__", &dlpack_device_kernel)
       .impl("T", &t_property_kernel)
       .impl("mT", &mt_kernel)
       .impl("mH", &mh_kernel)
@@ -312,5 +385,28 @@ void register_attribute_kernels(std::vector<std::unique_ptr<Library>>& out) {
       .impl("is_distributed", &false_kernel);
   out.push_back(std::move(torch));
 }
+
+// wick::cuda::pin_memory: a CPU tensor copied into the CUDA runtime's pinned host memory.
+namespace cuda {
+
+Tensor pin_memory(const Tensor& t) {
+  WICK_CHECK(t.device().is_cpu(), RuntimeError, "pin_memory: cannot pin a ", t.device().str(),
+             " tensor: only CPU memory can be pinned");
+  DeviceRuntime* rt = device_runtime(DeviceType::kCUDA);
+  WICK_CHECK(rt != nullptr, RuntimeError, "CUDA is not available: no CUDA backend is loaded");
+  WICK_CHECK(rt->device_count() > 0, RuntimeError, "CUDA is not available: the CUDA backend found no device");
+  Allocator* pinned = rt->pinned_host_allocator();
+  WICK_CHECK(pinned != nullptr, RuntimeError, "pin_memory: the CUDA backend has no pinned host allocator");
+  const std::size_t nbytes = static_cast<std::size_t>(t.numel()) * itemsize(t.dtype());
+  void* data = pinned->allocate(nbytes);
+  auto release = [](void* ctx, void* p) { static_cast<Allocator*>(ctx)->deallocate(p, 0); };
+  Storage storage = Storage::make(data, nbytes, Device(), +release, pinned);
+  Tensor out(
+      IntrusivePtr<TensorImpl>::make(std::move(storage), t.dtype(), t.sizes(), contiguous_strides(t.sizes()), 0));
+  out.copy_(t);
+  return out;
+}
+
+}  // namespace cuda
 
 }  // namespace wick

@@ -35,7 +35,8 @@ void check_converts(double value, ScalarType t);
 
 /// PyTorch's legacy name of a tensor type in its older messages:
 /// "torch.FloatTensor", "torch.cuda.LongTensor", and for the dtypes without
-/// a legacy class "CPUBoolType", "CPUBFloat16Type", "CUDAComplexFloatType".
+/// a legacy class "CPUBoolType", "CPUBFloat16Type", "CUDAComplexFloatType";
+/// on the meta device "MetaFloatType" for every dtype.
 [[nodiscard]] std::string legacy_type_name(ScalarType t, const Device& device);
 
 /// The values of an integer tensor (any device, any layout) as int64 on the

@@ -1,4 +1,5 @@
-// dispatch/composite/index_ops.cpp - advanced indexing (aten.index, index_put), take, take_along_dim, masked_select, masked_scatter, argwhere, index_fill, index_copy, index_add and put.
+// dispatch/composite/index_ops.cpp - advanced indexing (aten.index, index_put), take, take_along_dim, masked_select,
+// masked_scatter, argwhere, index_fill, index_copy, index_add and put.
 /// \file
 /// Indexing by positions and masks, composed from the kernels every backend
 /// has (dispatch/ops/indexing.ops): flat positions become an index_select or
@@ -41,7 +42,9 @@ std::optional<I64> first_outside(const Tensor& index, I64 lo, I64 hi) {
 }
 
 // Positions in [-n, n) made non-negative.
-Tensor from_the_end(const Tensor& index, I64 n) { return where(lt(index, Scalar(I64{0})), add(index, Scalar(n)), index); }
+Tensor from_the_end(const Tensor& index, I64 n) {
+  return where(lt(index, Scalar(I64{0})), add(index, Scalar(n)), index);
+}
 
 // `index` (1-D or 0-dim, as index_fill/index_copy/index_add take it) shaped
 // to run along dim d of a tensor of `rank` dims and expanded to `sizes`.
@@ -55,7 +58,8 @@ Tensor along(const Tensor& index, I64 d, IntArrayRef sizes) {
 
 void check_flat_positions(const Tensor& index, I64 n) {
   if (const auto bad = first_outside(index, -n, n)) {
-    throw IndexError(detail::str_cat("out of range: tried to access index ", *bad, " on a tensor of ", n, " elements."));
+    throw IndexError(
+        detail::str_cat("out of range: tried to access index ", *bad, " on a tensor of ", n, " elements."));
   }
 }
 
@@ -73,8 +77,8 @@ Tensor put_kernel(const Tensor& self, const Tensor& index, const Tensor& source,
   WICK_CHECK(index.dtype() == ScalarType::kInt64, RuntimeError, "put_(): Expected a long tensor for index, but got ",
              type_title(index.dtype()));
   WICK_CHECK(self.dtype() == source.dtype(), RuntimeError,
-             "put_(): self and source expected to have the same dtype, but got self.dtype = ",
-             type_title(self.dtype()), " and source.dtype = ", type_title(source.dtype()));
+             "put_(): self and source expected to have the same dtype, but got self.dtype = ", type_title(self.dtype()),
+             " and source.dtype = ", type_title(source.dtype()));
   WICK_CHECK(source.numel() == index.numel(), IndexError,
              "put_(): Expected source and index to have the same number of elements, but got source.numel() = ",
              source.numel(), ", index.numel() = ", index.numel());
@@ -186,8 +190,9 @@ void check_slice_index(const Tensor& index, const char* name) {
 
 Tensor index_fill_kernel(const Tensor& self, I64 dim, const Tensor& index, const Tensor& value) {
   check_slice_index(index, "index_fill_");
-  WICK_CHECK(value.dim() == 0, RuntimeError, "index_fill_ only supports a 0-dimensional value tensor, but got tensor with ",
-             value.dim(), " dimension(s).");
+  WICK_CHECK(value.dim() == 0, RuntimeError,
+             "index_fill_ only supports a 0-dimensional value tensor, but got tensor with ", value.dim(),
+             " dimension(s).");
   const I64 d = wrap_dim(dim, self.dim());
   const I64 n = size_at(self, d);
   if (const auto bad = first_outside(index, -n, n)) {
@@ -196,8 +201,8 @@ Tensor index_fill_kernel(const Tensor& self, I64 dim, const Tensor& index, const
   // A float goes into self's dtype as PyTorch converts it (refused when it does not fit an integer type).
   if (!value.device().is_meta() && is_floating(value.dtype())) check_converts(value.item().to<double>(), self.dtype());
   // A bool per slice, true at the indices, laid along dim.
-  const Tensor hit = scatter(zeros({n}, ScalarType::kBool, self.device()), 0, from_the_end(index, n).reshape({-1}),
-                             Scalar(true));
+  const Tensor hit =
+      scatter(zeros({n}, ScalarType::kBool, self.device()), 0, from_the_end(index, n).reshape({-1}), Scalar(true));
   DimVector shape(static_cast<std::size_t>(self.dim()), 1);
   if (self.dim() > 0) shape[static_cast<std::size_t>(d)] = n;
   return masked_fill(self, hit.reshape(IntArrayRef(shape.data(), shape.size())), value);
@@ -212,9 +217,8 @@ void check_slices(const Tensor& self, I64 d, const Tensor& index, const Tensor& 
   for (I64 k = 0; k < self.dim(); ++k) {
     if (k == d || source.dim() == 0) continue;
     WICK_CHECK(source.sizes()[k] == self.sizes()[k], RuntimeError, name,
-               "(): Source/destination tensor must have same slice shapes. Destination slice shape: ",
-               self.sizes()[k], " at dimension ", k, " and source slice shape: ", source.sizes()[k], " at dimension ",
-               k, ".");
+               "(): Source/destination tensor must have same slice shapes. Destination slice shape: ", self.sizes()[k],
+               " at dimension ", k, " and source slice shape: ", source.sizes()[k], " at dimension ", k, ".");
   }
   static_cast<void>(index);
 }
@@ -234,7 +238,8 @@ Tensor index_copy_kernel(const Tensor& self, I64 dim, const Tensor& index, const
   check_slices(self, d, index, source, name);
   const I64 n = size_at(self, d);
   if (const auto bad = first_outside(index, 0, n)) {
-    throw IndexError(detail::str_cat(name, "(): index ", *bad, " is out of bounds for dimension ", d, " with size ", n));
+    throw IndexError(
+        detail::str_cat(name, "(): index ", *bad, " is out of bounds for dimension ", d, " with size ", n));
   }
   if (self.dim() == 0) return source.reshape({}).clone();
   const Tensor src = source.dim() == self.dim() ? source : source.reshape(self.sizes());
@@ -285,13 +290,13 @@ Tensor index_add_kernel(const Tensor& self, I64 dim, const Tensor& index, const 
 // scatter's.
 
 struct IndexPlan {
-  DimVector perm;      // the indexed dims first, then the others (of self, with a dim per 0-dim mask)
-  DimVector permuted;  // the sizes of self in that order
-  Tensor rows;         // self with the indexed dims first, flattened into one: [N, other dims...]
-  Tensor positions;    // int64, shape B: each indexed element's row
-  DimVector other;     // the sizes of the dims not indexed, in order
-  DimVector shape;     // the result's shape
-  DimVector to_result; // the permutation taking [B..., other...] to the result's order
+  DimVector perm;       // the indexed dims first, then the others (of self, with a dim per 0-dim mask)
+  DimVector permuted;   // the sizes of self in that order
+  Tensor rows;          // self with the indexed dims first, flattened into one: [N, other dims...]
+  Tensor positions;     // int64, shape B: each indexed element's row
+  DimVector other;      // the sizes of the dims not indexed, in order
+  DimVector shape;      // the result's shape
+  DimVector to_result;  // the permutation taking [B..., other...] to the result's order
 };
 
 std::string shapes_text(const std::vector<Tensor>& ts) {
@@ -348,8 +353,8 @@ IndexPlan plan_index(Tensor self, const std::vector<std::optional<Tensor>>& indi
     if (const auto bad = first_outside(*per_dim[d], -n, n)) {
       // PyTorch names the index tensor's place among the given ones (its
       // kernel moves the indexed dims to the front): x[:, [5]] is "dimension 0".
-      throw IndexError(detail::str_cat("index ", *bad, " is out of bounds for dimension ", given.size(),
-                                       " with size ", n));
+      throw IndexError(
+          detail::str_cat("index ", *bad, " is out of bounds for dimension ", given.size(), " with size ", n));
     }
     // Checked where they are; used on self's device (CPU indices serve any self, as in PyTorch).
     Tensor g = from_the_end(*per_dim[d], n);
@@ -489,19 +494,32 @@ DimVector inverse_permutation(IntArrayRef perm) {
 
 const char* cpp_type_name(ScalarType t) {
   switch (t) {
-    case ScalarType::kBool: return "bool";
-    case ScalarType::kUInt8: return "unsigned char";
-    case ScalarType::kInt8: return "signed char";
-    case ScalarType::kInt16: return "short int";
-    case ScalarType::kInt32: return "int";
-    case ScalarType::kInt64: return "long int";
-    case ScalarType::kFloat16: return "c10::Half";
-    case ScalarType::kBFloat16: return "c10::BFloat16";
-    case ScalarType::kFloat32: return "float";
-    case ScalarType::kFloat64: return "double";
-    case ScalarType::kComplex64: return "c10::complex<float>";
-    case ScalarType::kComplex128: return "c10::complex<double>";
-    default: return type_title(t);
+    case ScalarType::kBool:
+      return "bool";
+    case ScalarType::kUInt8:
+      return "unsigned char";
+    case ScalarType::kInt8:
+      return "signed char";
+    case ScalarType::kInt16:
+      return "short int";
+    case ScalarType::kInt32:
+      return "int";
+    case ScalarType::kInt64:
+      return "long int";
+    case ScalarType::kFloat16:
+      return "c10::Half";
+    case ScalarType::kBFloat16:
+      return "c10::BFloat16";
+    case ScalarType::kFloat32:
+      return "float";
+    case ScalarType::kFloat64:
+      return "double";
+    case ScalarType::kComplex64:
+      return "c10::complex<float>";
+    case ScalarType::kComplex128:
+      return "c10::complex<double>";
+    default:
+      return type_title(t);
   }
 }
 
@@ -513,7 +531,9 @@ std::vector<std::int64_t> host_int64s(const Tensor& t) {
 
 std::string legacy_type_name(ScalarType t, const Device& device) {
   const bool cuda = device.type() == DeviceType::kCUDA;
-  if (t == ScalarType::kBool || t == ScalarType::kBFloat16 || is_complex(t)) return std::string(cuda ? "CUDA" : "CPU") + type_title(t) + "Type";
+  if (device.is_meta()) return std::string("Meta") + type_title(t) + "Type";
+  if (t == ScalarType::kBool || t == ScalarType::kBFloat16 || is_complex(t))
+    return std::string(cuda ? "CUDA" : "CPU") + type_title(t) + "Type";
   return std::string(cuda ? "torch.cuda." : "torch.") + type_title(t) + "Tensor";
 }
 
@@ -522,11 +542,20 @@ void check_converts(double value, ScalarType t) {
   double high = 0;
   const char* type = nullptr;
   switch (t) {
-    case ScalarType::kUInt8: low = 0, high = 255, type = "uint8_t"; break;
-    case ScalarType::kInt8: low = -128, high = 127, type = "int8_t"; break;
-    case ScalarType::kInt16: low = -32768, high = 32767, type = "int16_t"; break;
-    case ScalarType::kInt32: low = -2147483648.0, high = 2147483647.0, type = "int"; break;
-    default: return;
+    case ScalarType::kUInt8:
+      low = 0, high = 255, type = "uint8_t";
+      break;
+    case ScalarType::kInt8:
+      low = -128, high = 127, type = "int8_t";
+      break;
+    case ScalarType::kInt16:
+      low = -32768, high = 32767, type = "int16_t";
+      break;
+    case ScalarType::kInt32:
+      low = -2147483648.0, high = 2147483647.0, type = "int";
+      break;
+    default:
+      return;
   }
   WICK_CHECK(value >= low && value <= high, RuntimeError, "value cannot be converted to type ", type,
              " without overflow");
@@ -538,7 +567,8 @@ Scalar scalar_in_dtype(const Scalar& s, ScalarType t) {
   if (!s.is_floating() && !s.is_complex()) return s;
   const double v = std::trunc(s.to<double>());
   constexpr double kInt64Bound = 9223372036854775808.0;  // 2^63: int64 has no check_converts range
-  WICK_CHECK(v >= -kInt64Bound && v < kInt64Bound, RuntimeError, "value cannot be converted to type int64_t without overflow");
+  WICK_CHECK(v >= -kInt64Bound && v < kInt64Bound, RuntimeError,
+             "value cannot be converted to type int64_t without overflow");
   return Scalar(static_cast<std::int64_t>(v));
 }
 

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "dispatch/composite/composite.h"
+#include "wick/checked.h"
 #include "wick/error.h"
 #include "wick/library.h"
 #include "wick/ops.h"
@@ -196,42 +197,48 @@ Tensor segment_reduce_kernel(T data, std::string_view reduce, OptTensor lengths,
   const I64 batch = runs.numel() / std::max<I64>(runs.size(dim), 1);
   const I64 segments = std::max<I64>(runs.size(dim) - (by_offsets ? 1 : 0), 0);
   const I64 n = data.size(dim);
-  // Each run's start and length, per batch entry.
+  // Each run's start and length, per batch entry: offsets must lie in the
+  // axis, and runs of lengths may not run past it.
   const std::vector<I64> values = host_int64s(runs);
   const I64 per_row = runs.size(dim);
-  std::vector<I64> starts(static_cast<std::size_t>(batch * segments));
-  std::vector<I64> sizes(static_cast<std::size_t>(batch * segments));
-  for (I64 b = 0; b < batch; ++b) {
-    const I64* row = values.data() + b * per_row;
+  const std::size_t runs_count = static_cast<std::size_t>(checked_mul(batch, segments, op));
+  std::vector<I64> starts(runs_count);
+  std::vector<I64> sizes(runs_count);
+  std::size_t k = 0;  // the run's place in starts and sizes
+  const I64* row = values.data();
+  for (I64 b = 0; b < batch; ++b, row += per_row) {
+    if (by_offsets) {
+      for (I64 s = 0; s < per_row; ++s)
+        WICK_CHECK(row[s] >= 0 && row[s] <= n, RuntimeError, op, ": segment_reduce(): offsets must lie in [0, ", n,
+                   "] (the size of data along axis), but got ", row[s]);
+    }
     I64 at = by_offsets && per_row > 0 ? row[0] : 0;
-    for (I64 s = 0; s < segments; ++s) {
-      const I64 len = by_offsets ? row[s + 1] - row[s] : row[s];
+    for (I64 s = 0; s < segments; ++s, ++k) {
       if (by_offsets) {
-        WICK_CHECK(len >= 0, RuntimeError, op,
+        WICK_CHECK(row[s + 1] >= row[s], RuntimeError, op,
                    ": Expected segment_length >= 0 to be true, but got false.  (Could this error message be improved?  "
                    "If so, please report an enhancement request to PyTorch.)");
         at = row[s];
+        sizes[k] = row[s + 1] - row[s];  // both in [0, n]
       } else {
-        WICK_CHECK(len >= 0, RuntimeError, op, ": lengths contains negative value!");
+        WICK_CHECK(row[s] >= 0, RuntimeError, op, ": lengths contains negative value!");
+        sizes[k] = row[s];
       }
-      starts[static_cast<std::size_t>(b * segments + s)] = at;
-      sizes[static_cast<std::size_t>(b * segments + s)] = len;
-      at += len;
+      starts[k] = at;
+      at = checked_add(at, sizes[k], op);
+      WICK_CHECK(at <= n || !unsafe, RuntimeError, op, ": segment_reduce(): the runs of lengths row ", b,
+                 " end at entry ", at, ", past data.size(", dim, ") = ", n);
     }
-    const I64 first = by_offsets && per_row > 0 ? row[0] : 0;
     WICK_CHECK(by_offsets || unsafe || at == n, RuntimeError, op,
                ": segment_reduce(): Expected all rows of lengths along axis to sum to data.size(lengths.dim()-1) "
                "when !unsafe.");
-    WICK_CHECK(first >= 0 && at <= n, RuntimeError, op, ": segment_reduce(): the segments of ", what, " row ", b,
-               " cover entries ", first, " to ", at, ", outside data.size(", dim, ") = ", n);
   }
   // Each entry's run (`segments` for entries in none), as a (batch..., n) index.
-  std::vector<I64> run_of(static_cast<std::size_t>(batch * n), segments);
-  for (I64 b = 0; b < batch; ++b) {
-    for (I64 s = 0; s < segments; ++s) {
-      const std::size_t k = static_cast<std::size_t>(b * segments + s);
-      for (I64 i = starts[k]; i < starts[k] + sizes[k]; ++i) run_of[static_cast<std::size_t>(b * n + i)] = s;
-    }
+  std::vector<I64> run_of(static_cast<std::size_t>(checked_mul(batch, n, op)), segments);
+  k = 0;
+  I64* entries = run_of.data();
+  for (I64 b = 0; b < batch; ++b, entries += n) {
+    for (I64 s = 0; s < segments; ++s, ++k) std::fill_n(entries + starts[k], sizes[k], s);  // inside [0, n]
   }
   DimVector index_shape;
   for (I64 d = 0; d < data.dim(); ++d) index_shape.push_back(d <= dim ? data.size(d) : 1);
@@ -240,7 +247,7 @@ Tensor segment_reduce_kernel(T data, std::string_view reduce, OptTensor lengths,
                            .expand(data.sizes())
                            .contiguous();
   DimVector out_shape;
-  for (I64 d = 0; d < data.dim(); ++d) out_shape.push_back(d == dim ? segments + 1 : data.size(d));
+  for (I64 d = 0; d < data.dim(); ++d) out_shape.push_back(d == dim ? segments + 1 : data.size(d));  // one spare
   const double inf = std::numeric_limits<double>::infinity();
   Tensor result;
   if (reduce == "mean") {

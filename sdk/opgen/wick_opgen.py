@@ -126,7 +126,9 @@ wick/schema.h) at the start of a line; indented `key: value` lines follow.
               (gradcheck's step and tolerance), may_alias (returns self or
               a new tensor), device_copy (copies between devices: no meta
               check), data_dependent (the result's shape depends on the
-              values: no meta check), no_derivative (none in PyTorch
+              values: no meta check), device_dependent (the result
+              depends on the tensor's device, as autocast's casts do: no
+              meta check), no_derivative (none in PyTorch
               either, or none in wick yet where the README says so:
               backward through it fails naming it, and opcheck checks
               that it does), refuses_grad (a call with inputs that

@@ -26,11 +26,11 @@ TEST_F(FormulaCoverage, EveryDifferentiableOperatorPassesGradcheck) {
   std::vector<std::string> missing;
   for (const CatalogEntry& e : catalog_entries()) {
     if (e.ignored || e.ns.rfind("torch", 0) != 0) continue;
-    // Tensor.cuda needs a CUDA device; where there is one it is checked here
-    // like any other operator (and by tests/cuda).
-    if (e.qualified_name == "torch.Tensor.cuda" && !cuda::is_available()) continue;
     // The collectives (tagged process_group) need a process group: tests/distributed runs them.
     const auto tags = operator_info(e.overloads.front()).tags;
+    // Operators tagged device=cuda (Tensor.cuda, pin_memory) need a CUDA
+    // device; where there is one they are checked here like any other.
+    if (std::find(tags.begin(), tags.end(), "device=cuda") != tags.end() && !cuda::is_available()) continue;
     if (std::find(tags.begin(), tags.end(), "process_group") != tags.end()) continue;
     const FormulaCheck r = check_formula(e);
     for (const std::string& failure : r.failures) ADD_FAILURE() << failure;

@@ -10,6 +10,9 @@
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
+#include <set>
+#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -18,6 +21,7 @@
 #include "wick/backends.h"
 #include "wick/cuda.h"
 #include "wick/device_runtime.h"
+#include "wick/dispatcher.h"
 #include "wick/loader.h"
 #include "wick/ops.h"
 #include "wick/plugin.h"
@@ -33,15 +37,30 @@ class CountingAllocator final : public Allocator {
  public:
   void* allocate(std::size_t nbytes) override {
     ++calls;
-    return std::malloc(nbytes == 0 ? 1 : nbytes);
+    void* p = std::malloc(nbytes == 0 ? 1 : nbytes);
+    const std::lock_guard<std::mutex> lock(mutex);
+    live.insert(p);
+    return p;
   }
-  void deallocate(void* ptr, std::size_t) noexcept override { std::free(ptr); }
+  void deallocate(void* ptr, std::size_t) noexcept override {
+    {
+      const std::lock_guard<std::mutex> lock(mutex);
+      live.erase(ptr);
+    }
+    std::free(ptr);
+  }
+  bool owns(const void* ptr) {
+    const std::lock_guard<std::mutex> lock(mutex);
+    return live.count(const_cast<void*>(ptr)) != 0;
+  }
   void* allocate_on(std::size_t nbytes, Device device) override {
     last_device = device;
     return allocate(nbytes);
   }
   std::atomic<int> calls{0};
   Device last_device;
+  std::mutex mutex;
+  std::set<void*> live;  // blocks handed out and not yet returned
 };
 
 thread_local int t_device = 0;
@@ -73,6 +92,7 @@ class FakeRuntime final : public DeviceRuntime {
   }
   void reset_peak_memory_stats(int) override {}
   Allocator* pinned_host_allocator() noexcept override { return &pinned; }
+  bool is_pinned(const void* ptr) noexcept override { return pinned.owns(ptr); }
 
   CountingAllocator alloc;
   CountingAllocator pinned;
@@ -228,6 +248,29 @@ TEST_F(FakeCuda, PinnedCopiesComeFromThePinnedAllocator) {
   EXPECT_TRUE(same_values(p, x));
   EXPECT_TRUE(same_values(p.to(kCuda0, std::nullopt, /*non_blocking=*/true).cpu(), x));
   EXPECT_THROW((void)cuda::pin_memory(x.to(kCuda0)), RuntimeError);
+}
+
+// torch.Tensor.is_pinned asks the runtime about the tensor's memory; pin_memory
+// copies into pinned memory once, and returns a pinned tensor as it is.
+TEST_F(FakeCuda, IsPinnedAndPinMemoryAsOperators) {
+  const Tensor x = arange(Scalar(6.0)).reshape({2, 3});
+  EXPECT_FALSE(call("torch.Tensor.is_pinned", {x}).to_bool());
+  const Tensor p = call("torch.Tensor.pin_memory", {x}).to_tensor();
+  EXPECT_EQ(runtime_.pinned.calls.load(), 1);
+  EXPECT_TRUE(same_values(p, x));
+  EXPECT_TRUE(call("torch.Tensor.is_pinned", {p}).to_bool());
+  EXPECT_TRUE(call("torch.Tensor.is_pinned", {p.select(0, 1)}).to_bool());  // a view of pinned memory
+  EXPECT_FALSE(call("torch.Tensor.is_pinned", {x}).to_bool());
+  const Tensor again = call("torch.Tensor.pin_memory", {p}).to_tensor();
+  EXPECT_EQ(again.impl(), p.impl());
+  EXPECT_EQ(runtime_.pinned.calls.load(), 1);
+  EXPECT_FALSE(call("torch.Tensor.is_pinned", {x.to(kCuda0)}).to_bool());
+  try {
+    (void)call("torch.Tensor.pin_memory", {x.to(kCuda0)});
+    FAIL() << "pinned a CUDA tensor";
+  } catch (const RuntimeError& e) {
+    EXPECT_NE(std::string(e.what()).find("only dense CPU tensors can be pinned"), std::string::npos) << e.what();
+  }
 }
 
 TEST(DeviceRuntime, NoneForTheCpu) {

@@ -1233,6 +1233,25 @@ EDGES = [
     "torch.batch_norm_update_stats(torch.ones(2, 3), torch.zeros(3, dtype=torch.float64), None, 0.1)",
     "torch.batch_norm_update_stats(torch.ones(2, 3).double(), torch.zeros(3), torch.ones(3), 0.1)",
     "torch.batch_norm_update_stats(torch.ones(2, 3), torch.zeros(3), torch.ones(3, dtype=torch.float64), 0.1)",
+    # what a tensor says about itself: layout, grad_fn, the old names, pinning, autocast's casts, DLPack's device
+    "torch.ones(2).layout", "torch.strided", "torch.ones(2).layout == torch.strided", "torch.ones(2).grad_fn",
+    "type(torch.ones(2, requires_grad=True).mul(2).grad_fn).__name__", "type(torch.ones(2).layout).__name__",
+    "type(torch.ones(2, requires_grad=True).sum()._grad_fn).__name__", "torch.ones(2, requires_grad=True)._grad_fn",
+    "torch.ones(2)._grad", "torch.ones(2).name", "torch.ones(2).volatile", "torch.ones(2).is_pinned()",
+    "torch.ones(2, device='meta').is_pinned()", "torch.ones(2, device='meta').pin_memory()",
+    "torch.tensor([1, 2]).to_dense()", "torch.tensor([1, 2]).to_dense(torch.float32)",
+    "torch.ones(2).to_dense(dtype=torch.float64)",
+    "torch.ones(2)._autocast_to_reduced_precision(True, True, torch.half, torch.bfloat16)",
+    "torch.ones(2)._autocast_to_reduced_precision(True, False, torch.half, torch.bfloat16)",
+    "torch.ones(2).double()._autocast_to_reduced_precision(True, True, torch.half, torch.bfloat16)",
+    "torch.ones(2).half()._autocast_to_reduced_precision(True, True, torch.half, torch.bfloat16)",
+    "torch.tensor([1, 2])._autocast_to_reduced_precision(True, True, torch.half, torch.half)",
+    "torch.ones(2)._autocast_to_reduced_precision(True, True, torch.half, torch.float64)",
+    "torch.ones(2).half()._autocast_to_full_precision(False, True)",
+    "torch.ones(2).bfloat16()._autocast_to_full_precision(True, False)",
+    "torch.ones(2).double()._autocast_to_full_precision(True, True)",
+    "torch.ones(2, requires_grad=True)._autocast_to_reduced_precision(True, True, torch.half, torch.bfloat16)",
+    "torch.ones(2).__dlpack_device__()", "torch.ones(2, device='meta').__dlpack_device__()",
 ]
 
 # --- grammar --------------------------------------------------------------------------------------

@@ -13,6 +13,8 @@
 #include "tests/autograd/test_util.h"
 #include "tools/wick/eval.h"
 #include "wick/catalog.h"
+#include "wick/grad_fn.h"
+#include "wick/layout.h"
 #include "wick/library.h"
 #include "wick/override.h"
 
@@ -34,15 +36,16 @@ const TypeInfo& shaped_type(std::vector<std::string>* seen) {
   static std::vector<std::string>* log = nullptr;
   log = seen;
   static const TypeInfo& t = lib.register_type({.name = "TShaped", .handler = [](const TorchFunctionCall& c) -> Value {
-    const std::string op = c.op_name();
-    if (log != nullptr) log->push_back(op);
-    if (op == "torch.Tensor.shape" || op == "torch.Tensor.size") return Value(std::vector<std::int64_t>{7, 5});
-    if (op == "torch.Tensor.__len__") return Value(7);
-    if (op == "torch.Tensor.__float__") return Value(0.25);
-    if (op == "torch.Tensor.__bool__") return Value(false);
-    if (op == "torch.Tensor.dtype") return Value(ScalarType::kFloat16);
-    return Value(NotImplemented);
-  }});
+                                                  const std::string op = c.op_name();
+                                                  if (log != nullptr) log->push_back(op);
+                                                  if (op == "torch.Tensor.shape" || op == "torch.Tensor.size")
+                                                    return Value(std::vector<std::int64_t>{7, 5});
+                                                  if (op == "torch.Tensor.__len__") return Value(7);
+                                                  if (op == "torch.Tensor.__float__") return Value(0.25);
+                                                  if (op == "torch.Tensor.__bool__") return Value(false);
+                                                  if (op == "torch.Tensor.dtype") return Value(ScalarType::kFloat16);
+                                                  return Value(NotImplemented);
+                                                }});
   return t;
 }
 
@@ -124,7 +127,8 @@ TEST_F(Attributes, ErrorsArePyTorchs) {
                         "cannot convert float NaN to integer");
   WICK_EXPECT_THROW_MSG(call("torch.Tensor.__int__", {Value(full({}, INFINITY))}), OverflowError,
                         "cannot convert float infinity to integer");
-  WICK_EXPECT_THROW_MSG(call("torch.Tensor.__int__", {Value(full({}, 1e30))}), OverflowError, "does not fit in 64 bits");
+  WICK_EXPECT_THROW_MSG(call("torch.Tensor.__int__", {Value(full({}, 1e30))}), OverflowError,
+                        "does not fit in 64 bits");
   WICK_EXPECT_THROW_MSG(call("torch.Tensor.__float__", {Value(complex(full({}, 1.0), full({}, 2.0)))}), RuntimeError,
                         "value cannot be converted to type double without overflow");
   WICK_EXPECT_THROW_MSG(call("torch.Tensor.__bool__", {Value(ones({2}))}), RuntimeError,
@@ -179,12 +183,43 @@ TEST_F(Attributes, AutogradThroughBoxedCalls) {
   }
   EXPECT_EQ(a.grad().repr(), "tensor([12., 12.])");
   EXPECT_FALSE(b.grad().defined());
-  WICK_EXPECT_THROW_MSG(call("torch.Tensor.backward", {Value(sum(mul(a, b)))}, {{"inputs", Value(std::vector<Tensor>{})}}),
-                        RuntimeError, "'inputs' argument to backward() cannot be empty.");
+  WICK_EXPECT_THROW_MSG(
+      call("torch.Tensor.backward", {Value(sum(mul(a, b)))}, {{"inputs", Value(std::vector<Tensor>{})}}), RuntimeError,
+      "'inputs' argument to backward() cannot be empty.");
   const Tensor w = mul(x, 1.0);
   call("torch.Tensor.detach_", {Value(w)});
   EXPECT_FALSE(w.requires_grad());
   EXPECT_TRUE(w.is_leaf());
+}
+
+// grad_fn is the node itself as a Value (wick/grad_fn.h), None without history;
+// layout is torch.strided, one object, equal to itself in eval.
+TEST_F(Attributes, GradFnAndLayoutAreValues) {
+  const Tensor x = full({2}, 3.0).requires_grad_();
+  EXPECT_TRUE(call("torch.Tensor.grad_fn", {Value(x)}).is_none());
+  EXPECT_TRUE(call("torch.Tensor.grad_fn", {Value(ones({2}))}).is_none());
+  const Tensor y = mul(x, 2.0);
+  const Value fn = call("torch.Tensor.grad_fn", {Value(y)});
+  ASSERT_TRUE(fn.is_object());
+  EXPECT_EQ(as_grad_fn(fn), y.grad_fn());
+  EXPECT_EQ(as_grad_fn(call("torch.Tensor._grad_fn", {Value(y)})), y.grad_fn());
+  EXPECT_EQ(fn.to_object()->type_name(), "MulBackward0");
+  EXPECT_EQ(fn.repr().rfind("<MulBackward0 object at 0x", 0), 0U) << fn.repr();
+  EXPECT_EQ(as_grad_fn(Value(1)), nullptr);
+  const Tensor z = mul(x, 2.0);
+  {
+    const NoGradGuard no_grad;
+    EXPECT_TRUE(call("torch.Tensor.grad_fn", {Value(mul(x, 2.0))}).is_none());
+  }
+  sum(z).backward();
+  EXPECT_EQ(call("torch.Tensor._grad", {Value(x)}).repr(), "tensor([2., 2.])");
+  const Value layout = call("torch.Tensor.layout", {Value(x)});
+  EXPECT_EQ(layout.repr(), "torch.strided");
+  EXPECT_EQ(layout.to_object(), strided_layout().to_object());
+  const eval::Scope scope{{"y", Value(y)}};
+  EXPECT_EQ(eval_text("type(y.grad_fn).__name__", scope), "'MulBackward0'");
+  EXPECT_EQ(eval_text("y.layout == torch.strided", scope), "True");
+  EXPECT_EQ(eval_text("y.detach().grad_fn", scope), "None");
 }
 
 TEST_F(Attributes, ATensorLikeOverridesThemAndEvalAsksIt) {

@@ -31,7 +31,8 @@ const std::map<std::string, std::string>& not_walked() {
     for (const CatalogEntry& e : catalog_entries())
       if (is_internal_namespace(e.ns))
         out[e.qualified_name] =
-            "an internal operator (the device kernels behind conv, pooling, topk and the DFTs, the three results of unique), "
+            "an internal operator (the device kernels behind conv, pooling, topk and the DFTs, the three results of "
+            "unique), "
             "reached by every call of the public operators this walk covers; its schema is walked by "
             "catalog_arguments_test";
     for (const CatalogEntry& e : catalog_entries()) {
@@ -45,15 +46,19 @@ const std::map<std::string, std::string>& not_walked() {
     // require grad, which the walk's (copies, float32) never do.
     for (const CatalogEntry& e : catalog_entries()) {
       const std::vector<std::string> samples = operator_info(e.overloads.front()).samples;
-      if (std::any_of(samples.begin(), samples.end(), [](const std::string& t) { return t.find("G[") != std::string::npos; }))
+      if (std::any_of(samples.begin(), samples.end(),
+                      [](const std::string& t) { return t.find("G[") != std::string::npos; }))
         out[e.qualified_name] =
             "needs an input that requires grad (its samples' G[...]), which the walk's inputs never do; "
             "Attributes.* (tests/dispatch/attributes_test.cpp) checks its errors";
     }
-        // Issue 22, failure 3: left out only where no GPU was present, it was
+    // Issue 22, failure 3: left out only where no GPU was present, it was
     // walked and failed where one was. The walk is the same on every host.
     out["torch.Tensor.cuda"] =
         "moves to a CUDA device: Cuda.TensorCudaChecksItsArguments (tests/cuda) walks it where a device is";
+    out["torch.Tensor.pin_memory"] =
+        "copies into the CUDA runtime's pinned host memory: FakeCuda.IsPinnedAndPinMemoryAsOperators "
+        "(tests/core/device_runtime_test.cpp) checks it on every host";
     return out;
   }();
   return m;
@@ -138,12 +143,13 @@ std::pair<std::vector<Value>, Kwargs> materialise(const Sample& s, const std::ve
       const Value& v = std::get<Value>(a);
       // Fixed floating tensors (weights, running statistics) in the inputs' dtype.
       args.push_back(v.is_tensor() && is_floating(v.to_tensor().dtype()) ? Value(v.to_tensor().to(ScalarType::kFloat32))
-                                                                          : v);
+                                                                         : v);
     }
   }
   Kwargs kw = s.kwargs;
   for (auto& [name, v] : kw)
-    if (name != "out" && v.is_tensor() && is_floating(v.to_tensor().dtype())) v = Value(v.to_tensor().to(ScalarType::kFloat32));
+    if (name != "out" && v.is_tensor() && is_floating(v.to_tensor().dtype()))
+      v = Value(v.to_tensor().to(ScalarType::kFloat32));
   return {std::move(args), std::move(kw)};
 }
 
@@ -211,8 +217,8 @@ Attempt run(Failures& f, const Case& c, const std::string& what, const Sample& s
   f.check(c.entry, what, a, must_fail);
   if (!a.ok && a.foreign.empty()) {
     if (const int k = first_changed(touched, before); k >= 0)
-      f.add(c.entry.qualified_name, what + ": the call failed but changed tensor argument " + std::to_string(k) + " (" +
-                                        a.error + ")");
+      f.add(c.entry.qualified_name,
+            what + ": the call failed but changed tensor argument " + std::to_string(k) + " (" + a.error + ")");
   }
   return a;
 }
@@ -373,7 +379,8 @@ TEST_F(CatalogValues, IndicesOutOfRange) {
   std::size_t calls = 0;
   for (const Case& c : walk().cases) {
     for (const Slot& slot : value_slots(c)) {
-      const Value& v = slot.position != SIZE_MAX ? std::get<Value>(c.sample.args[slot.position]) : [&]() -> const Value& {
+      const Value& v =
+          slot.position != SIZE_MAX ? std::get<Value>(c.sample.args[slot.position]) : [&]() -> const Value& {
         for (const auto& [name, value] : c.sample.kwargs)
           if (name == slot.keyword) return value;
         throw std::logic_error("no keyword");
@@ -381,8 +388,8 @@ TEST_F(CatalogValues, IndicesOutOfRange) {
       // Index tensors (gather, scatter, embedding, targets of losses); other
       // int64 tensors are data (bitwise_and's operands).
       const std::string& name = slot.arg->name;
-      const bool index_arg = name == "index" || name == "indices" || name == "target" ||
-                             (name == "input" && c.entry.name == "embedding");
+      const bool index_arg =
+          name == "index" || name == "indices" || name == "target" || (name == "input" && c.entry.name == "embedding");
       if (index_arg && v.is_tensor() && v.to_tensor().dtype() == ScalarType::kInt64 && v.to_tensor().numel() > 0) {
         for (std::int64_t bad : {1000, -1000}) {
           ++calls;
@@ -411,8 +418,8 @@ TEST_F(CatalogValues, HugeAndNegativeInts) {
   for (const Case& c : walk().cases) {
     for (const Slot& slot : value_slots(c)) {
       if (!is_int_like(*slot.arg)) continue;
-      for (std::int64_t v : {std::int64_t{-1}, std::int64_t{1} << 40, std::int64_t{1} << 62,
-                             std::numeric_limits<std::int64_t>::min()}) {
+      for (std::int64_t v :
+           {std::int64_t{-1}, std::int64_t{1} << 40, std::int64_t{1} << 62, std::numeric_limits<std::int64_t>::min()}) {
         run(f, c, slot.arg->name + "=" + std::to_string(v), with_value(c.sample, slot, int_value(*slot.arg, v)),
             c.inputs);
       }
@@ -461,15 +468,17 @@ void expect_same_outcome(Failures& f, const Case& c, const std::string& what, co
   const Attempt b = run(f, c, what + " (contiguous copy)", c.sample, reference);
   if (!a.ok || !b.ok) {
     if (a.ok != b.ok)
-      f.add(c.entry.qualified_name, what + ": " + (a.ok ? "the contiguous copy failed: " + b.error
-                                                         : "failed where the contiguous copy works: " + a.error));
+      f.add(c.entry.qualified_name, what + ": " +
+                                        (a.ok ? "the contiguous copy failed: " + b.error
+                                              : "failed where the contiguous copy works: " + a.error));
     return;
   }
   std::string why;
   if (random_result(c.entry)) {
     const Tensor x = as_one_tensor(a.result);
     const Tensor y = as_one_tensor(b.result);
-    if (x.dtype() != y.dtype() || !x.sizes().equals(y.sizes())) f.add(c.entry.qualified_name, what + ": dtype or shape differs");
+    if (x.dtype() != y.dtype() || !x.sizes().equals(y.sizes()))
+      f.add(c.entry.qualified_name, what + ": dtype or shape differs");
   } else if (!same_result(a.result, b.result, why, 1e-4, 1e-5)) {
     f.add(c.entry.qualified_name, what + ": the result differs from the contiguous copy's: " + why);
   }

@@ -17,6 +17,7 @@
 #include "wick/catalog.h"
 #include "wick/dispatcher.h"
 #include "wick/dtype.h"
+#include "wick/layout.h"
 #include "wick/loader.h"
 #include "wick/override.h"
 #include "wick/random.h"
@@ -153,10 +154,9 @@ bool is_comparison(BinaryOp op) noexcept { return op >= BinaryOp::kEq; }
 
 /// dtype attributes of `torch` that wick has, and PyTorch's others (which
 /// parse_dtype rejects with a message listing what wick supports).
-constexpr std::string_view kDtypeNames[] = {"float32", "float",   "float64",    "double",  "float16",   "half",
-                                            "bfloat16", "int64",  "long",       "int32",   "int",       "int16",
-                                            "short",   "int8",    "uint8",      "bool",    "complex64", "cfloat",
-                                            "complex128", "cdouble"};
+constexpr std::string_view kDtypeNames[] = {
+    "float32", "float", "float64", "double", "float16", "half", "bfloat16",  "int64",  "long",       "int32",
+    "int",     "int16", "short",   "int8",   "uint8",   "bool", "complex64", "cfloat", "complex128", "cdouble"};
 constexpr std::string_view kOtherTorchDtypes[] = {"complex32", "chalf"};
 
 template <std::size_t N>
@@ -318,6 +318,7 @@ class Evaluator {
         return Callable{Callable::Kind::kBuiltin, path, Value()};
       }
       if (ns->path == "torch" && one_of(attr, kDtypeNames)) return Value(parse_dtype(attr));
+      if (path == "torch.strided") return strided_layout();
       if (ns->path == "torch" && one_of(attr, kOtherTorchDtypes)) (void)parse_dtype(attr);  // throws TypeError
       if (is_namespace(path)) return Namespace{path};
       throw undefined<AttributeError>(detail::str_cat("module '", ns->path, "' has no attribute '", attr, "'"));

@@ -20,6 +20,7 @@
 #include "wick/error.h"
 #include "wick/override.h"
 #include "wick/scalar_ops.h"
+#include "wick/subscript.h"
 #include "wick/tensor.h"
 
 namespace wick::eval {
@@ -205,8 +206,8 @@ Value python_floordiv(const Value& l, const Value& r, bool ints) {
     const std::int64_t b = r.to_int();
     if (b == 0) throw ZeroDivisionError("integer division or modulo by zero");
     if (a == std::numeric_limits<std::int64_t>::min() && b == -1) {
-      throw OverflowError(detail::str_cat("integer result of ", a, " // ", b,
-                                          " does not fit in 64 bits (wick ints are int64)"));
+      throw OverflowError(
+          detail::str_cat("integer result of ", a, " // ", b, " does not fit in 64 bits (wick ints are int64)"));
     }
     return Value(scalar_ops::floor_divide(a, b));
   }
@@ -275,8 +276,7 @@ Value complex_binary(BinaryOp op, const Value& l, const Value& r) {
 std::complex<double> to_complex(const Value& v) {
   if (v.is_number()) return v.to_complex();
   if (converts_by_dunder(v)) return dunder_of("torch.Tensor.__complex__", v).to_complex();
-  throw TypeError(
-      detail::str_cat("complex() first argument must be a string or a number, not '", v.type_name(), "'"));
+  throw TypeError(detail::str_cat("complex() first argument must be a string or a number, not '", v.type_name(), "'"));
 }
 
 Value number_binary(BinaryOp op, const Value& l, const Value& r) {
@@ -294,8 +294,8 @@ Value number_binary(BinaryOp op, const Value& l, const Value& r) {
   if (op == BinaryOp::kAnd || op == BinaryOp::kOr || op == BinaryOp::kXor) {
     // Python: on ints and bools only; two bools give a bool.
     if (!ints) {
-      throw TypeError(detail::str_cat("unsupported operand type(s) for ", op_symbol(op), ": '", l.type_name(), "' and '",
-                                      r.type_name(), "'"));
+      throw TypeError(detail::str_cat("unsupported operand type(s) for ", op_symbol(op), ": '", l.type_name(),
+                                      "' and '", r.type_name(), "'"));
     }
     const std::int64_t a = l.to_int();
     const std::int64_t b = r.to_int();
@@ -306,8 +306,8 @@ Value number_binary(BinaryOp op, const Value& l, const Value& r) {
   if (op == BinaryOp::kLShift || op == BinaryOp::kRShift) {
     // Python: on ints and bools only; a negative count is a ValueError.
     if (!ints) {
-      throw TypeError(detail::str_cat("unsupported operand type(s) for ", op_symbol(op), ": '", l.type_name(), "' and '",
-                                      r.type_name(), "'"));
+      throw TypeError(detail::str_cat("unsupported operand type(s) for ", op_symbol(op), ": '", l.type_name(),
+                                      "' and '", r.type_name(), "'"));
     }
     const std::int64_t a = l.to_int();
     const std::int64_t b = r.to_int();
@@ -448,6 +448,19 @@ bool values_equal(const Value& l, const Value& r) {
     return b != nullptr && a->name() == b->name() && a->info() == b->info();
   }
   if (as_type(r) != nullptr) return false;
+  // Objects other than tensor-likes (torch.strided, a grad_fn, a slice) are
+  // equal as Python's are: slices by their parts, the others by identity.
+  const auto plain_object = [](const Value& v) { return v.is_object() && v.to_object()->override_type() == nullptr; };
+  if (plain_object(l) || plain_object(r)) {
+    if (!plain_object(l) || !plain_object(r)) return false;
+    const SliceObject* a = as_slice(l);
+    const SliceObject* b = as_slice(r);
+    if (a != nullptr || b != nullptr) {
+      return a != nullptr && b != nullptr && a->start() == b->start() && a->stop() == b->stop() &&
+             a->step() == b->step();
+    }
+    return l.to_object() == r.to_object();
+  }
   if (l.is_tensor() || r.is_tensor() || l.is_object() || r.is_object()) {
     throw TypeError("comparing lists that hold tensors is not supported; compare the tensors");
   }

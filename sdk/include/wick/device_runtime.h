@@ -35,7 +35,7 @@ struct DeviceMemoryStats {
   std::size_t allocated_bytes = 0;       ///< in live storages
   std::size_t reserved_bytes = 0;        ///< held from the driver: allocated + cached
   std::size_t peak_allocated_bytes = 0;  ///< since start or the last reset
-  std::size_t peak_reserved_bytes = 0; ///< highest reserved_bytes since start or the last reset
+  std::size_t peak_reserved_bytes = 0;   ///< highest reserved_bytes since start or the last reset
   std::uint64_t allocations = 0;         ///< allocate calls
   std::uint64_t cache_hits = 0;          ///< of those, served from the cache
   std::uint64_t device_allocations = 0;  ///< calls to the driver's allocator
@@ -46,13 +46,14 @@ struct DeviceMemoryStats {
 /// is the backend's native stream (a `cudaStream_t` for CUDA); nullptr is
 /// the device's default stream.
 struct Stream final {
-  Device device; ///< the device the stream belongs to
-  void* handle = nullptr; ///< the backend's native stream; nullptr for the default stream
+  Device device;           ///< the device the stream belongs to
+  void* handle = nullptr;  ///< the backend's native stream; nullptr for the default stream
   /// Equal when device and handle are.
   constexpr bool operator==(const Stream&) const noexcept = default;
 };
 
-/// What a device backend (CUDA, a plugin's device) provides beyond kernels: devices, streams, events, its caching allocator and memory statistics. Installed with Registrar::register_device_runtime.
+/// What a device backend (CUDA, a plugin's device) provides beyond kernels: devices, streams, events, its caching
+/// allocator and memory statistics. Installed with Registrar::register_device_runtime.
 class WICK_API DeviceRuntime {
  public:
   virtual ~DeviceRuntime();
@@ -89,6 +90,13 @@ class WICK_API DeviceRuntime {
   /// Page-locked host memory the device copies to and from asynchronously
   /// (optional; default none).
   [[nodiscard]] virtual Allocator* pinned_host_allocator() noexcept { return nullptr; }
+  /// True when host address `ptr` is page-locked memory the device can
+  /// reach (torch.Tensor.is_pinned: CUDA's answer for any pinned memory, not
+  /// only pinned_host_allocator's); default false.
+  [[nodiscard]] virtual bool is_pinned(const void* ptr) noexcept {
+    (void)ptr;
+    return false;
+  }
 
   // --- optional: a runtime without them throws NotImplementedError ----------
 
