@@ -7,6 +7,7 @@
 #include <cmath>
 #include <exception>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -14,6 +15,7 @@
 
 #include "core/frontend/out_variant.h"
 #include "wick/autograd.h"
+#include "wick/callable.h"
 #include "wick/catalog.h"
 #include "wick/error.h"
 #include "wick/opcheck.h"
@@ -22,6 +24,29 @@
 
 namespace wick {
 namespace {
+
+// Python's builtins abs and max, the functions samples pass where an operator
+// takes a callable (Tensor.apply_, map_, register_hook): abs of a tensor or
+// a number, max of numbers. Numbers go through torch.abs and
+// torch.maximum on 0-dim tensors, so the builtins add no arithmetic of their own.
+Value python_function(const std::string& name) {
+  Callable::Fn fn;
+  if (name == "abs") {
+    fn = [](const std::vector<Value>& args) {
+      WICK_CHECK(args.size() == 1, TypeError, "abs() takes exactly one argument (", args.size(), " given)");
+      if (args[0].is_tensor()) return Value(wick::abs(args[0].to_tensor()));
+      return Value(wick::abs(tensor(args[0])).item());
+    };
+  } else {
+    fn = [](const std::vector<Value>& args) {
+      WICK_CHECK(args.size() >= 2, TypeError, "max expected at least 2 arguments, got ", args.size());
+      Tensor best = tensor(args[0]);
+      for (std::size_t k = 1; k < args.size(); ++k) best = maximum(best, tensor(args[k]));
+      return Value(best.item());
+    };
+  }
+  return Value(std::static_pointer_cast<Object>(std::make_shared<Callable>(std::move(fn))));
+}
 
 class SampleParser {
  public:
@@ -211,6 +236,7 @@ class SampleParser {
       if (word == "True") return Value(true);
       if (word == "False") return Value(false);
       if (word == "None") return Value();
+      if (word == "abs" || word == "max") return python_function(word);
       if (word == "inf" || word == "nan") {
         pos_ = save;
         return number();

@@ -22,10 +22,11 @@
 #include "core/autograd/autograd_meta.h"
 #include "dispatch/composite/composite.h"
 #include "wick/autograd.h"
+#include "wick/autograd_values.h"
+#include "wick/callable.h"
 #include "wick/cuda.h"
 #include "wick/device_runtime.h"
 #include "wick/error.h"
-#include "wick/grad_fn.h"
 #include "wick/layout.h"
 #include "wick/library.h"
 #include "wick/log.h"
@@ -223,6 +224,20 @@ Tensor detach__kernel(T self) {
 // detach, and PyTorch's .data: the same data without autograd history.
 Tensor detach_kernel(T self) { return self.detach(); }
 void retain_grad_kernel(T self) { self.retain_grad(); }
+// The hook is a wick::Callable; like PyTorch, registration takes any value
+// and a value that cannot be called fails when the gradient arrives.
+Value register_hook_kernel(T self, const Value& hook) {
+  WICK_CHECK(self.requires_grad(), RuntimeError, "cannot register a hook on a tensor that doesn't require gradient");
+  autograd::RemovableHandle handle = self.register_hook([hook](const Tensor& grad) {
+    const Callable* fn = as_callable(hook);
+    WICK_CHECK(fn != nullptr, TypeError, "'", hook.type_name(), "' object is not callable");
+    const Value r = (*fn)({Value(grad)});
+    WICK_CHECK(r.is_none() || r.is_tensor(), TypeError, "a hook of torch.Tensor.register_hook returned a ",
+               r.type_name(), ": it must return a Tensor or None");
+    return r.is_none() ? Tensor() : r.to_tensor();
+  });
+  return Value(std::static_pointer_cast<Object>(std::make_shared<HookHandleObject>(std::move(handle))));
+}
 void backward_kernel(T self, const std::optional<Tensor>& gradient, std::optional<bool> retain_graph, bool create_graph,
                      const Value& chosen) {  // inputs: None or a Tensor[]
   if (chosen.is_none()) {
@@ -367,6 +382,7 @@ void register_attribute_kernels(std::vector<std::unique_ptr<Library>>& out) {
       .impl("requires_grad_", &requires_grad__kernel)
       .impl("detach_", &detach__kernel)
       .impl("retain_grad", &retain_grad_kernel)
+      .impl("register_hook", &register_hook_kernel)
       .impl("backward", &backward_kernel)
       .impl("__float__", &float_kernel)
       .impl("__int__", &int_kernel)

@@ -75,6 +75,7 @@ void register_product_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_activation_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_tensor_list_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_scan_kernels(std::vector<std::unique_ptr<Library>>& out);
+void register_callable_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_nn_composite_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_distance_kernels(std::vector<std::unique_ptr<Library>>& out);
 void register_interpolate_kernels(std::vector<std::unique_ptr<Library>>& out);

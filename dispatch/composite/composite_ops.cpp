@@ -170,7 +170,8 @@ Tensor squeeze_kernel(const Tensor& self, std::optional<std::int64_t> dim) {
 
 Tensor expand_kernel(const Tensor& self, IntArrayRef size) {
   const auto ndim = static_cast<std::int64_t>(size.size());
-  WICK_CHECK(ndim >= self.dim(), RuntimeError, "expand: the number of sizes provided (", ndim,
+  WICK_CHECK(ndim >= self.dim(), RuntimeError, "expand(", legacy_type_name(self.dtype(), self.device()), "{",
+             format_shape(self.sizes()), "}, size=", format_shape(size), "): the number of sizes provided (", ndim,
              ") must be greater or equal to the number of dimensions in the tensor (", self.dim(), ")");
   DimVector sizes(size.size());
   DimVector strides(size.size());
@@ -445,8 +446,8 @@ std::vector<Tensor> where_cond_kernel(const Tensor& condition) {
 // CPU loops: on host copies (a device tensor goes there and back), each
 // element of `out` updated by `combine(old, entry)`.
 template <std::uint32_t kSet, class Combine>
-Tensor scatter_on_host(const Tensor& base, std::int64_t dim, const Tensor& index, const Tensor& src,
-                       const char* kernel, Combine combine) {
+Tensor scatter_on_host(const Tensor& base, std::int64_t dim, const Tensor& index, const Tensor& src, const char* kernel,
+                       Combine combine) {
   const Device cpu(DeviceType::kCPU);
   const bool value = src.impl()->is_wrapped_number();
   // A 0-dim tensor is one element of a 1-D one here, as scatter treats it.
@@ -566,13 +567,13 @@ Tensor index_reduce_kernel(const Tensor& self, std::int64_t dim, const Tensor& i
   WICK_CHECK(reduce == "prod" || reduce == "mean" || reduce == "amax" || reduce == "amin", RuntimeError, op,
              ": index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got ", reduce, ".");
   const std::int64_t d = wrap_dim(dim, std::max<std::int64_t>(self.dim(), 1));
-  WICK_CHECK(index.dim() <= 1, IndexError, op, ": index_reduce_(): Index is supposed to be a vector, but got dim: ",
-             index.dim(), " with type: ", type_title(index.dtype()), " and size: ", format_shape(index.sizes()));
+  WICK_CHECK(index.dim() <= 1, IndexError, op,
+             ": index_reduce_(): Index is supposed to be a vector, but got dim: ", index.dim(),
+             " with type: ", type_title(index.dtype()), " and size: ", format_shape(index.sizes()));
   WICK_CHECK(index.dtype() == ScalarType::kInt64 || index.dtype() == ScalarType::kInt32, RuntimeError, op,
              ": index_reduce_(): Expected dtype int32/int64 for index but got: ", type_title(index.dtype()));
-  WICK_CHECK(self.dtype() == source.dtype(), RuntimeError, op, ": index_reduce_(): self (",
-             type_title(self.dtype()), ") and source (", type_title(source.dtype()),
-             ") must have the same scalar type");
+  WICK_CHECK(self.dtype() == source.dtype(), RuntimeError, op, ": index_reduce_(): self (", type_title(self.dtype()),
+             ") and source (", type_title(source.dtype()), ") must have the same scalar type");
   WICK_CHECK(self.dim() == source.dim() || (self.dim() <= 1 && source.dim() <= 1), RuntimeError, op,
              ": index_reduce_(): source (", format_shape(source.sizes()), ") and self (", format_shape(self.sizes()),
              ") must have the same number of dimensions");
@@ -589,12 +590,12 @@ Tensor index_reduce_kernel(const Tensor& self, std::int64_t dim, const Tensor& i
   // complex amax/amin and no bool mean.
   const ScalarType t = self.dtype();
   if (is_complex(t) || t == ScalarType::kBool) {
-    const char* kernel = !include_self                             ? "index_reduce_func_exclude_input_init"
-                         : self.dim() <= 1                         ? "index_func_"
-                         : is_complex(t) && reduce == "amax"       ? "maximum_cpu"
-                         : is_complex(t) && reduce == "amin"       ? "minimum_cpu"
+    const char* kernel = !include_self                                ? "index_reduce_func_exclude_input_init"
+                         : self.dim() <= 1                            ? "index_func_"
+                         : is_complex(t) && reduce == "amax"          ? "maximum_cpu"
+                         : is_complex(t) && reduce == "amin"          ? "minimum_cpu"
                          : t == ScalarType::kBool && reduce == "mean" ? "div_floor_cpu"
-                                                                   : nullptr;
+                                                                      : nullptr;
     WICK_CHECK(kernel == nullptr, RuntimeError, op, ": \"", kernel, "\" not implemented for '", type_title(t), "'");
   }
   const std::int64_t limit = self.dim() == 0 ? 1 : self.size(d);
@@ -603,8 +604,8 @@ Tensor index_reduce_kernel(const Tensor& self, std::int64_t dim, const Tensor& i
     const bool in_range = index.ge(0).logical_and(index.lt(limit)).all().item<bool>();
     WICK_CHECK(in_range, IndexError, op, ": index out of range in self");
   }
-  if (self.dim() == 0) return scatter_reduce(self, 0, index.reshape({}).to(ScalarType::kInt64), source.reshape({}),
-                                             reduce, include_self);
+  if (self.dim() == 0)
+    return scatter_reduce(self, 0, index.reshape({}).to(ScalarType::kInt64), source.reshape({}), reduce, include_self);
   DimVector shape(self.dim(), 1);
   shape[static_cast<std::size_t>(d)] = slices;
   const Tensor spread = index.to(ScalarType::kInt64).reshape(shape).expand(source.sizes());

@@ -19,10 +19,10 @@
 
 #include "core/distributed/collectives.h"
 #include "core/host_read.h"
+#include "dispatch/autocast_internal.h"
 #include "dispatch/autograd/formulas.h"
 #include "dispatch/composite/composite.h"
 #include "dispatch/ops/definitions.h"
-#include "dispatch/autocast_internal.h"
 #include "dispatch/override_internal.h"
 #include "dispatch/registry.h"
 #include "wick/dispatcher.h"
@@ -82,6 +82,7 @@ void register_builtins() {
     register_activation_kernels(libs);
     register_tensor_list_kernels(libs);
     register_scan_kernels(libs);
+    register_callable_kernels(libs);
     register_nn_composite_kernels(libs);
     register_distance_kernels(libs);
     register_interpolate_kernels(libs);

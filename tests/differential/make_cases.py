@@ -1252,6 +1252,19 @@ EDGES = [
     "torch.ones(2).double()._autocast_to_full_precision(True, True)",
     "torch.ones(2, requires_grad=True)._autocast_to_reduced_precision(True, True, torch.half, torch.bfloat16)",
     "torch.ones(2).__dlpack_device__()", "torch.ones(2, device='meta').__dlpack_device__()",
+    # Python callables over the elements, and register_hook's refusal
+    "torch.tensor([-1.5, 2.0, -3.0]).apply_(abs)", "torch.tensor([-1, 2, -3]).apply_(abs)",
+    "torch.tensor([True, False]).apply_(abs)", "torch.arange(6.).reshape(2, 3).t().apply_(abs)",
+    "torch.tensor(-3.).apply_(abs)", "torch.tensor([-1.5, 2.0]).apply_(3)", "torch.tensor([-1.5, 2.0]).apply_(type)",
+    "torch.tensor([-1.5, 2.0], requires_grad=True).apply_(abs)", "torch.tensor([-1.5, 2.0], device='meta').apply_(abs)",
+    "torch.tensor([1., 2.]).map_(torch.tensor([3., 4.]), max)",
+    "torch.tensor([[1., 2.], [5., 0.]]).map_(torch.tensor([3., 4.]), min)",
+    "torch.tensor([1., 2.]).map_(torch.tensor([[3., 4.]]), max)", "torch.tensor([1., 2.]).map_(torch.tensor([3, 4]), max)",
+    "torch.tensor([1., 2.]).map_(torch.tensor([3., 4.]), abs)",
+    "torch.tensor([1., 2.]).map2_(torch.tensor([3., 4.]), torch.tensor([0., 9.]), max)",
+    "torch.tensor([[1, -2], [3, -4]]).map2_(torch.tensor([0, 5]), torch.tensor(2), max)",
+    "torch.tensor([1., 2.]).map2_(torch.tensor([3., 4.]), torch.tensor([0, 9]), max)",
+    "torch.tensor([1., 2.]).register_hook(abs)", "max(1, 2.5, 2)", "min([3, 1, 2])", "max([])", "min(4)", "max(2, True)",
 ]
 
 # --- grammar --------------------------------------------------------------------------------------

@@ -12,8 +12,9 @@
 
 #include "tests/autograd/test_util.h"
 #include "tools/wick/eval.h"
+#include "wick/autograd_values.h"
+#include "wick/callable.h"
 #include "wick/catalog.h"
-#include "wick/grad_fn.h"
 #include "wick/layout.h"
 #include "wick/library.h"
 #include "wick/override.h"
@@ -192,7 +193,7 @@ TEST_F(Attributes, AutogradThroughBoxedCalls) {
   EXPECT_TRUE(w.is_leaf());
 }
 
-// grad_fn is the node itself as a Value (wick/grad_fn.h), None without history;
+// grad_fn is the node itself as a Value (wick/autograd_values.h), None without history;
 // layout is torch.strided, one object, equal to itself in eval.
 TEST_F(Attributes, GradFnAndLayoutAreValues) {
   const Tensor x = full({2}, 3.0).requires_grad_();
@@ -220,6 +221,50 @@ TEST_F(Attributes, GradFnAndLayoutAreValues) {
   EXPECT_EQ(eval_text("type(y.grad_fn).__name__", scope), "'MulBackward0'");
   EXPECT_EQ(eval_text("y.layout == torch.strided", scope), "True");
   EXPECT_EQ(eval_text("y.detach().grad_fn", scope), "None");
+}
+
+// register_hook takes a wick::Callable and returns a handle that removes it;
+// apply_/map_ call one per element, and a callable that throws leaves self as it was.
+TEST_F(Attributes, CallablesAsArguments) {
+  Tensor x = full({2}, 3.0).requires_grad_();
+  int calls = 0;
+  const Value twice(std::static_pointer_cast<Object>(std::make_shared<Callable>([&calls](const std::vector<Value>& a) {
+    ++calls;
+    return Value(mul(a[0].to_tensor(), 2.0));
+  })));
+  const Value handle = call("torch.Tensor.register_hook", {Value(x), twice});
+  ASSERT_NE(as_hook_handle(handle), nullptr);
+  EXPECT_EQ(handle.repr().rfind("<torch.utils.hooks.RemovableHandle object at 0x", 0), 0U) << handle.repr();
+  sum(mul(x, x)).backward();
+  EXPECT_EQ(x.grad().repr(), "tensor([12., 12.])");
+  EXPECT_EQ(calls, 1);
+  as_hook_handle(handle)->remove();
+  x.mutable_grad() = Tensor();
+  sum(mul(x, x)).backward();
+  EXPECT_EQ(x.grad().repr(), "tensor([6., 6.])");
+  EXPECT_EQ(calls, 1);
+  // Not callable: accepted, and refused when the gradient arrives, as in PyTorch.
+  const Tensor y = full({2}, 1.0).requires_grad_();
+  (void)call("torch.Tensor.register_hook", {Value(y), Value(3)});
+  WICK_EXPECT_THROW_MSG(sum(y).backward(), TypeError, "'int' object is not callable");
+
+  Tensor z = arange(Scalar(4.0));
+  int seen = 0;
+  const Value fails(std::static_pointer_cast<Object>(std::make_shared<Callable>([&seen](const std::vector<Value>& a) {
+    WICK_CHECK(++seen < 3, ValueError, "no more");
+    return Value(a[0].to_double() + 10.0);
+  })));
+  WICK_EXPECT_THROW_MSG(call("torch.Tensor.apply_", {Value(z), fails}), ValueError, "no more");
+  EXPECT_EQ(z.repr(), "tensor([0., 1., 2., 3.])");
+  const Value add(std::static_pointer_cast<Object>(std::make_shared<Callable>(
+      [](const std::vector<Value>& a) { return Value(a[0].to_double() + 10.0 * a[1].to_double()); })));
+  EXPECT_TRUE(call("torch.Tensor.map_", {Value(z), Value(full({1}, 2.0)), add}).to_tensor().is_same(z));
+  EXPECT_EQ(z.repr(), "tensor([20., 21., 22., 23.])");
+  EXPECT_EQ(z.version() > 0, true);
+  const eval::Scope scope{{"z", Value(z)}};
+  EXPECT_EQ(eval_text("z.apply_(abs)", scope), "tensor([20., 21., 22., 23.])");
+  EXPECT_EQ(eval_text("torch.tensor([[1, -2], [3, -4]]).map2_(torch.tensor([0, 5]), torch.tensor(2), max)", scope),
+            "tensor([[2, 5],\n        [3, 5]])");
 }
 
 TEST_F(Attributes, ATensorLikeOverridesThemAndEvalAsksIt) {

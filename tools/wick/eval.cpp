@@ -14,6 +14,7 @@
 
 #include "eval_internal.h"
 #include "wick/autograd.h"
+#include "wick/callable.h"
 #include "wick/catalog.h"
 #include "wick/dispatcher.h"
 #include "wick/dtype.h"
@@ -41,7 +42,7 @@ struct Namespace {
 /// What a sub-expression evaluates to; only a Value can be an operand.
 using Thing = std::variant<Value, Callable, Namespace>;
 
-constexpr std::string_view kBuiltins[] = {"abs", "len", "slice", "type"};
+constexpr std::string_view kBuiltins[] = {"abs", "len", "max", "min", "slice", "type"};
 /// Python's number types: classes (`type(1.0) == float`) that convert when called.
 constexpr std::string_view kNumberTypes[] = {"float", "int", "bool", "complex"};
 /// Tensor methods that are not operators (Note [Tensor attributes in eval]).
@@ -187,6 +188,30 @@ class Evaluator {
   explicit Evaluator(const Scope& scope) : scope_(scope) {}
 
   Value value(const Node& n) { return as_value(eval(n)); }
+
+  /// A call's argument: a value, or a function (a builtin such as abs, an
+  /// operator, a bound method) passed as a wick::Callable, for the operators
+  /// that take one (Tensor.apply_, map_, register_hook): `x.apply_(abs)`.
+  Value argument(const Node& n) {
+    Thing t = eval(n);
+    auto* c = std::get_if<Callable>(&t);
+    if (c == nullptr) return as_value(std::move(t));
+    auto fn = [c = *c](const std::vector<Value>& args) -> Value {
+      std::vector<Value> all = args;
+      switch (c.kind) {
+        case Callable::Kind::kOp:
+          return as_python_result(c.name, wick::call(c.name, std::move(all)));
+        case Callable::Kind::kMethod:
+          all.insert(all.begin(), c.self);
+          return as_python_result("torch.Tensor." + c.name, wick::call("torch.Tensor." + c.name, std::move(all)));
+        case Callable::Kind::kBuiltin:
+          break;
+      }
+      if (c.self.is_tensor()) return tensor_builtin(c.name, c.self.to_tensor(), all, {});
+      return builtin(c.name, all, {});
+    };
+    return Value(std::static_pointer_cast<Object>(std::make_shared<wick::Callable>(std::move(fn))));
+  }
 
   Value as_value(Thing t) const {
     if (auto* v = std::get_if<Value>(&t)) return std::move(*v);
@@ -428,10 +453,10 @@ class Evaluator {
     Thing callee = eval(*n.children[0]);
     std::vector<Value> args;
     args.reserve(n.children.size());
-    for (std::size_t k = 1; k < n.children.size(); ++k) args.push_back(value(*n.children[k]));
+    for (std::size_t k = 1; k < n.children.size(); ++k) args.push_back(argument(*n.children[k]));
     Kwargs kwargs;
     kwargs.reserve(n.kwargs.size());
-    for (const auto& [key, node] : n.kwargs) kwargs.emplace_back(key, value(*node));
+    for (const auto& [key, node] : n.kwargs) kwargs.emplace_back(key, argument(*node));
 
     if (auto* c = std::get_if<Callable>(&callee)) {
       switch (c->kind) {
@@ -536,6 +561,30 @@ class Evaluator {
         return wick::call(op, {args[0]});
       }
       return number_abs(args[0]);
+    }
+    if (name == "max" || name == "min") {  // of numbers: max(a, b, ...) or max(iterable)
+      WICK_CHECK(!args.empty(), TypeError, name, " expected at least 1 argument, got 0");
+      std::vector<Value> items = args;
+      if (args.size() == 1) {
+        const Value& v = args[0];
+        WICK_CHECK(v.is_list() || v.is_tuple() || v.is_int_list() || v.is_double_list(), TypeError, "'", v.type_name(),
+                   "' object is not iterable");
+        items.clear();
+        if (v.is_int_list()) {
+          for (const std::int64_t x : v.to_int_list()) items.emplace_back(x);
+        } else if (v.is_double_list()) {
+          for (const double x : v.to_double_list()) items.emplace_back(x);
+        } else {
+          items = v.items();
+        }
+        WICK_CHECK(!items.empty(), ValueError, name, "() arg is an empty sequence");
+      }
+      const BinaryOp better = name == "max" ? BinaryOp::kGt : BinaryOp::kLt;
+      Value best = items[0];
+      for (std::size_t k = 1; k < items.size(); ++k) {
+        if (number_binary(better, items[k], best).to_bool()) best = items[k];
+      }
+      return best;
     }
     if (name == "len") {  // a tensor's is torch.Tensor.__len__
       WICK_CHECK(args.size() == 1, TypeError, "len() takes exactly one argument (", args.size(), " given)");

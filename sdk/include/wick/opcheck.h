@@ -40,6 +40,9 @@
 ///   (1, slice(None, 2), ..., L[0, 1])
 ///                a tuple of values (no input tensors): a subscript key, with
 ///                Python's slice(...) and Ellipsis (wick/subscript.h)
+///   abs, max     Python's builtins, as wick::Callable values: abs of a
+///                tensor or a number, max of numbers (for operators that
+///                take a callable: Tensor.apply_, map_, register_hook)
 ///   name=value   a keyword argument
 /// `tags: domain=positive` (or unit, probability) draws inputs where the
 /// operator is smooth (log, asin, binary_cross_entropy); `eps=` and `atol=`
@@ -55,6 +58,9 @@
 ///                accepts either
 ///   device_copy  copies data to another device (cpu, cuda): a meta tensor
 ///                has no data to copy, so the meta check is skipped
+///   device_dependent  the result depends on the tensor's device (autocast's
+///                casts, DLPack's device): a meta tensor's answer is not the
+///                CPU's, so the meta check is skipped
 ///   device=cuda  needs a device of that type: every check but the schema's
 ///                is skipped when none is available
 ///   process_group  a collective (torch.distributed.*): every check but the
@@ -95,11 +101,12 @@ namespace wick {
 
 /// One argument of a sample (Note [Sample syntax]).
 struct SampleTensor {
-  /// What the tensor is for: kInput T[...], kRandom R[...], kPositive P[...], kUniform U[...], kMask M[...], kComplex C[...].
+  /// What the tensor is for: kInput T[...], kRandom R[...], kPositive P[...], kUniform U[...], kMask M[...], kComplex
+  /// C[...].
   enum class Kind : std::uint8_t { kInput, kRandom, kPositive, kUniform, kMask, kComplex };
-  Kind kind = Kind::kInput; ///< which spelling it came from (default an input, T[...])
-  std::vector<std::int64_t> shape; ///< its shape (empty: 0-dim)
-  bool requires_grad = false;  ///< G[...]: an input that requires grad in every check
+  Kind kind = Kind::kInput;         ///< which spelling it came from (default an input, T[...])
+  std::vector<std::int64_t> shape;  ///< its shape (empty: 0-dim)
+  bool requires_grad = false;       ///< G[...]: an input that requires grad in every check
   bool float64 = false;  ///< D[...]: an input in float64 (complex128 for a complex check) whatever the check's dtype
 };
 /// A list of input tensors, `[T[2], T[3]]` (a Tensor[] argument).
@@ -111,9 +118,9 @@ using SampleArg = std::variant<SampleTensor, SampleTensorList, Value>;
 
 /// A parsed sample (parse_sample): an argument list as Python writes it.
 struct Sample {
-  std::vector<SampleArg> args; ///< the positional arguments
-  std::vector<std::pair<std::string, SampleArg>> kwargs; ///< the keyword arguments, in the order written
-  std::string text;  ///< as written
+  std::vector<SampleArg> args;                            ///< the positional arguments
+  std::vector<std::pair<std::string, SampleArg>> kwargs;  ///< the keyword arguments, in the order written
+  std::string text;                                       ///< as written
 };
 
 /// Parses a sample; ValueError naming the position and what was expected.
@@ -122,9 +129,9 @@ struct Sample {
 /// A sample made concrete: the call's arguments and keywords, and its input
 /// tensors in order (the ones the autograd check differentiates).
 struct SampleCall {
-  std::vector<Value> args; ///< the positional arguments
-  Kwargs kwargs; ///< the keyword arguments
-  std::vector<Tensor> inputs; ///< the input tensors, in argument order
+  std::vector<Value> args;     ///< the positional arguments
+  Kwargs kwargs;               ///< the keyword arguments
+  std::vector<Tensor> inputs;  ///< the input tensors, in argument order
 };
 
 /// Where a sample's inputs are drawn from, as the operator's `domain=` tag says.
@@ -174,10 +181,10 @@ enum class CheckStatus : std::uint8_t { kPassed, kFailed, kSkipped };
 
 /// One check of one operator overload.
 struct CheckResult {
-  std::string op;     ///< "torch.add.out"
-  std::string check;  ///< "schema", "aliasing", "meta", "autograd", or "backend"
-  CheckStatus status = CheckStatus::kPassed; ///< passed, failed, or skipped (not applicable, or no kernel to check)
-  std::string message;  ///< why it failed or was skipped
+  std::string op;                             ///< "torch.add.out"
+  std::string check;                          ///< "schema", "aliasing", "meta", "autograd", or "backend"
+  CheckStatus status = CheckStatus::kPassed;  ///< passed, failed, or skipped (not applicable, or no kernel to check)
+  std::string message;                        ///< why it failed or was skipped
 };
 
 /// The checks of `wick opcheck`, for overload `op` ("torch.add.out") or, for
