@@ -37,6 +37,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -46,11 +47,13 @@
 #include "wick/autograd.h"
 #include "wick/dtype.h"
 #include "wick/error.h"
+#include "wick/library.h"
 #include "wick/override.h"
 #include "wick/scalar.h"
 #include "wick/tensor.h"
 #include "wick/value.h"
 
+#include "core/frontend/frontend_kernels.h"
 #include "core/host_read.h"
 #include "core/number_repr.h"
 
@@ -76,12 +79,8 @@ std::string format_double(double v, std::chars_format style, int precision) {
   return std::string(buf, res.ptr);
 }
 
-std::string format_fixed(double v, int precision) {
-  return format_double(v, std::chars_format::fixed, precision);
-}
-std::string format_sci(double v, int precision) {
-  return format_double(v, std::chars_format::scientific, precision);
-}
+std::string format_fixed(double v, int precision) { return format_double(v, std::chars_format::fixed, precision); }
+std::string format_sci(double v, int precision) { return format_double(v, std::chars_format::scientific, precision); }
 
 std::string pad_left(std::string s, std::size_t width) {
   if (s.size() < width) s.insert(0, width - s.size(), ' ');
@@ -96,7 +95,9 @@ class ElementReader final {
  public:
   /// `imag`: read the imaginary parts of a complex tensor (else the real parts).
   explicit ElementReader(const Tensor& t, bool imag = false)
-      : base_(static_cast<const char*>(t.data_ptr())), dtype_(t.dtype()), itemsize_(itemsize(t.dtype())),
+      : base_(static_cast<const char*>(t.data_ptr())),
+        dtype_(t.dtype()),
+        itemsize_(itemsize(t.dtype())),
         part_(imag ? itemsize(t.dtype()) / 2 : 0) {}
 
   [[nodiscard]] ScalarType dtype() const noexcept { return dtype_; }
@@ -104,26 +105,40 @@ class ElementReader final {
   [[nodiscard]] double as_double(std::int64_t offset) const {
     const char* p = at(offset);
     switch (dtype_) {
-      case ScalarType::kFloat32: return static_cast<double>(load<float>(p));
-      case ScalarType::kFloat64: return load<double>(p);
-      case ScalarType::kFloat16: return static_cast<double>(static_cast<float>(load<Half>(p)));
-      case ScalarType::kBFloat16: return static_cast<double>(static_cast<float>(load<BFloat16>(p)));
-      case ScalarType::kComplex64: return static_cast<double>(load<float>(p + part_));
-      case ScalarType::kComplex128: return load<double>(p + part_);
-      default: return static_cast<double>(as_int(offset));
+      case ScalarType::kFloat32:
+        return static_cast<double>(load<float>(p));
+      case ScalarType::kFloat64:
+        return load<double>(p);
+      case ScalarType::kFloat16:
+        return static_cast<double>(static_cast<float>(load<Half>(p)));
+      case ScalarType::kBFloat16:
+        return static_cast<double>(static_cast<float>(load<BFloat16>(p)));
+      case ScalarType::kComplex64:
+        return static_cast<double>(load<float>(p + part_));
+      case ScalarType::kComplex128:
+        return load<double>(p + part_);
+      default:
+        return static_cast<double>(as_int(offset));
     }
   }
 
   [[nodiscard]] std::int64_t as_int(std::int64_t offset) const {
     const char* p = at(offset);
     switch (dtype_) {
-      case ScalarType::kBool: return load<std::uint8_t>(p) != 0 ? 1 : 0;
-      case ScalarType::kUInt8: return load<std::uint8_t>(p);
-      case ScalarType::kInt8: return load<std::int8_t>(p);
-      case ScalarType::kInt16: return load<std::int16_t>(p);
-      case ScalarType::kInt32: return load<std::int32_t>(p);
-      case ScalarType::kInt64: return load<std::int64_t>(p);
-      default: WICK_INTERNAL_ASSERT(false, "as_int on ", dtype_name(dtype_));
+      case ScalarType::kBool:
+        return load<std::uint8_t>(p) != 0 ? 1 : 0;
+      case ScalarType::kUInt8:
+        return load<std::uint8_t>(p);
+      case ScalarType::kInt8:
+        return load<std::int8_t>(p);
+      case ScalarType::kInt16:
+        return load<std::int16_t>(p);
+      case ScalarType::kInt32:
+        return load<std::int32_t>(p);
+      case ScalarType::kInt64:
+        return load<std::int64_t>(p);
+      default:
+        WICK_INTERNAL_ASSERT(false, "as_int on ", dtype_name(dtype_));
     }
     return 0;
   }
@@ -198,9 +213,7 @@ class Formatter final {
     if (floating_) {
       scan_floats(layout);
     } else {
-      auto widest = [&](std::int64_t offset) {
-        max_width_ = std::max(max_width_, format_integral(offset).size());
-      };
+      auto widest = [&](std::int64_t offset) { max_width_ = std::max(max_width_, format_integral(offset).size()); };
       layout.for_each_element(0, 0, widest);
     }
   }
@@ -348,8 +361,7 @@ std::string add_suffixes(std::string text, std::size_t prefix_size, const std::v
   const std::size_t nl = text.rfind('\n');
   // PyTorch's measure: the characters after the last newline plus two (also
   // when there is no newline).
-  auto last_line =
-      static_cast<std::int64_t>(nl == std::string::npos ? text.size() + 2 : text.size() - nl + 1);
+  auto last_line = static_cast<std::int64_t>(nl == std::string::npos ? text.size() + 2 : text.size() - nl + 1);
   const auto indent = static_cast<std::int64_t>(prefix_size);
   for (const std::string& suffix : suffixes) {
     const auto len = static_cast<std::int64_t>(suffix.size());
@@ -380,10 +392,32 @@ std::string shape_tuple(IntArrayRef sizes) {
 
 std::string dtype_repr(ScalarType t) { return detail::str_cat("torch.", dtype_name(t)); }
 
-
 }  // namespace
 
 std::ostream& operator<<(std::ostream& os, const Tensor& t) { return os << t.repr(); }
+
+namespace {
+
+// Tensor.__format__, as PyTorch's Python method: a 0-dim plain tensor
+// formats its item() as Python formats the number (Note [Python's format
+// spec]); anything else is str(x) with the empty spec, and PyTorch's
+// TypeError with another.
+Value format_kernel(const Tensor& self, std::string_view format_spec) {
+  if (self.dim() == 0 && !self.device().is_meta() && type_of(self.impl()->type_id()) == nullptr)
+    return Value(python_format(self.item(), format_spec));
+  WICK_CHECK(format_spec.empty(), TypeError, "unsupported format string passed to ",
+             type_of(self.impl()->type_id()) != nullptr ? type_of(self.impl()->type_id())->name() : "Tensor",
+             ".__format__");
+  return Value(self.repr());
+}
+
+}  // namespace
+
+void register_printing_kernels(std::vector<std::unique_ptr<Library>>& out) {
+  auto tensor = std::make_unique<Library>("torch.Tensor", DispatchKey::kCompositeImplicit);
+  tensor->impl("__format__", &format_kernel);
+  out.push_back(std::move(tensor));
+}
 
 std::string Tensor::repr() const {
   WICK_CHECK(defined(), RuntimeError, "repr() called on an undefined tensor");

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "core/distributed/collectives.h"
+#include "core/frontend/frontend_kernels.h"
 #include "core/host_read.h"
 #include "dispatch/autocast_internal.h"
 #include "dispatch/autograd/formulas.h"
@@ -83,6 +84,7 @@ void register_builtins() {
     register_tensor_list_kernels(libs);
     register_scan_kernels(libs);
     register_callable_kernels(libs);
+    register_printing_kernels(libs);
     register_nn_composite_kernels(libs);
     register_distance_kernels(libs);
     register_interpolate_kernels(libs);

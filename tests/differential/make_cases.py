@@ -1267,6 +1267,27 @@ EDGES = [
     "torch.tensor([1., 2.]).register_hook(abs)", "max(1, 2.5, 2)", "min([3, 1, 2])", "max([])", "min(4)", "max(2, True)",
 ]
 
+# --- format(): Python's format-spec mini-language, on numbers and 0-dim tensors ------------------
+
+def format_cases():
+    values = ["0", "7", "-42", "1234567", "True", "2.5", "-0.0", "1234.5678", "1e16", "1e-05", "0.125",
+              "float('nan')", "float('inf')", "-float('inf')", "99.99"]
+    specs = ["", "d", "5d", "<6", "^7", "*>8", "+", " ", "08", "08,d", ",", "_", "x", "#x", "X", "#o", "b", "_b",
+             ".2f", "10.3f", "+.1e", "E", "g", ".3g", "G", "%", ".1%", ".2", ".17", "z.1f", "#.0f", "010.2f",
+             ",.2f", "=10", "n", ".0f", "#g", "q", ".f", "5.2d", "012,.1f", "_x", ",x"]
+    cases = [f"format({v}, '{spec}')" for v in values for spec in specs]
+    complexes = ["complex(0.132, 0.099)", "complex(0, 2)", "complex(-0.0, 2)", "complex(1, -2)", "complex(1e16, -1e-5)"]
+    cases += [f"format({v}, '{spec}')" for v in complexes
+              for spec in ["", ".2", ".3f", "10.2f", "<20.2e", "+.1f", "g", ".3g", "%", ">16", "016.1f", "=12", ","]]
+    cases += ["format(65, 'c')", "format(7)", "format(2.5, 3)", "format(torch.tensor(2.5), '.2f')",
+              "format(torch.tensor([1., 2.]), '')", "format(torch.tensor([1.]), '.2f')",
+              "format(torch.tensor(7), '#b')", "format(torch.tensor(True), '')", "format(torch.tensor(True), '^5')",
+              "torch.tensor(3., requires_grad=True).__format__('.1f')", "torch.tensor(1.5, dtype=torch.bfloat16).__format__('')",
+              "torch.tensor(2., device='meta').__format__('.1f')", "torch.tensor(2., device='meta').__format__('')",
+              "torch.tensor(0.1, dtype=torch.float64).__format__('.20f')", "torch.tensor(0.1).__format__('.20f')"]
+    return cases
+
+
 # --- grammar --------------------------------------------------------------------------------------
 
 
@@ -1393,7 +1414,7 @@ def run(expr):
 
 def main():
     sections = [("catalog", catalog_cases()), ("promotion", promotion_cases()), ("conversions", conversion_cases()),
-                ("printing", PRINTING), ("errors", ERRORS), ("edges", EDGES),
+                ("printing", PRINTING + format_cases()), ("errors", ERRORS), ("edges", EDGES),
                 ("grammar", grammar_cases()),
                 ("dtypes", coverage_cases())]
     out, seen = [], set()

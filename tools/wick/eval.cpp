@@ -42,7 +42,7 @@ struct Namespace {
 /// What a sub-expression evaluates to; only a Value can be an operand.
 using Thing = std::variant<Value, Callable, Namespace>;
 
-constexpr std::string_view kBuiltins[] = {"abs", "len", "max", "min", "slice", "type"};
+constexpr std::string_view kBuiltins[] = {"abs", "format", "len", "max", "min", "slice", "type"};
 /// Python's number types: classes (`type(1.0) == float`) that convert when called.
 constexpr std::string_view kNumberTypes[] = {"float", "int", "bool", "complex"};
 /// Tensor methods that are not operators (Note [Tensor attributes in eval]).
@@ -562,6 +562,18 @@ class Evaluator {
       }
       return number_abs(args[0]);
     }
+    if (name == "format") {  // format(value, spec=''): a tensor's __format__; a number's is a 0-dim tensor's
+      WICK_CHECK(!args.empty() && args.size() <= 2, TypeError, "format expected at most 2 arguments, got ",
+                 args.size());
+      const Value spec = args.size() == 2 ? args[1] : Value(std::string());
+      WICK_CHECK(spec.is_string(), TypeError, "format() argument 2 must be str, not ", spec.type_name());
+      if (is_tensorish(args[0])) return wick::call("torch.Tensor.__format__", {args[0], spec});
+      WICK_CHECK(args[0].is_number(), TypeError, "wick formats numbers and tensors, not ", args[0].type_name());
+      Kwargs exact;  // a Python float is a double: float64 (complex128), not the default dtype
+      if (args[0].is_double()) exact.emplace_back("dtype", Value(ScalarType::kFloat64));
+      if (args[0].is_complex()) exact.emplace_back("dtype", Value(ScalarType::kComplex128));
+      return wick::call("torch.Tensor.__format__", {wick::call("torch.tensor", {args[0]}, exact), spec});
+    }
     if (name == "max" || name == "min") {  // of numbers: max(a, b, ...) or max(iterable)
       WICK_CHECK(!args.empty(), TypeError, name, " expected at least 1 argument, got 0");
       std::vector<Value> items = args;
@@ -607,7 +619,8 @@ class Evaluator {
                  " given)");
       const std::complex<double> re = args.empty() ? 0.0 : to_complex(args[0]);
       const std::complex<double> im = args.size() < 2 ? 0.0 : to_complex(args[1]);
-      return Value(re + std::complex<double>(0.0, 1.0) * im);
+      // Python's parts, not re + 1j * im: complex(-0.0, 2) keeps its -0.0.
+      return Value(std::complex<double>(re.real() - im.imag(), re.imag() + im.real()));
     }
     WICK_CHECK(args.size() <= 1, TypeError, name, " expected at most 1 argument, got ", args.size());
     if (name == "float") return args.empty() ? Value(0.0) : to_float(args[0]);
