@@ -413,44 +413,47 @@ Value format_kernel(const Tensor& self, std::string_view format_spec) {
 
 }  // namespace
 
-void register_printing_kernels(std::vector<std::unique_ptr<Library>>& out) {
-  auto tensor = std::make_unique<Library>("torch.Tensor", DispatchKey::kCompositeImplicit);
-  tensor->impl("__format__", &format_kernel);
-  out.push_back(std::move(tensor));
-}
+namespace {
 
-std::string Tensor::repr() const {
-  WICK_CHECK(defined(), RuntimeError, "repr() called on an undefined tensor");
+// The repr, with `custom` in place of the elements when given (PyTorch's
+// Tensor.__repr__(tensor_contents=...)): the suffixes are the tensor's still.
+std::string repr_of(const Tensor& self, const std::optional<std::string>& custom) {
+  WICK_CHECK(self.defined(), RuntimeError, "repr() called on an undefined tensor");
   // A subclass prints under its own name: SubTensor([5.]).
-  const TypeInfo* type = type_of(impl()->type_id());
+  const TypeInfo* type = type_of(self.impl()->type_id());
   const std::string prefix = type != nullptr ? type->name() + "(" : "tensor(";
-  const Device dev = device();
+  const Device dev = self.device();
   std::vector<std::string> suffixes;
   if (!dev.is_cpu()) suffixes.push_back(detail::str_cat("device='", dev.str(), "'"));
 
   std::string contents;
-  if (numel() == 0) {
+  if (self.numel() == 0) {
     // Nothing to infer the dtype from, so anything but the default float
     // dtype is spelled out; so is any shape other than (0,).
-    if (dim() != 1) suffixes.push_back("size=" + shape_tuple(sizes()));
-    if (dtype() != kDefaultFloat) suffixes.push_back("dtype=" + dtype_repr(dtype()));
+    if (self.dim() != 1) suffixes.push_back("size=" + shape_tuple(self.sizes()));
+    if (self.dtype() != kDefaultFloat) suffixes.push_back("dtype=" + dtype_repr(self.dtype()));
     contents = "[]";
   } else if (dev.is_meta()) {
     // No elements to print (Note [Meta tensors] in wick/meta.h). PyTorch
     // 1.13 spells out the size, and any dtype other than the default float one.
-    const ScalarType t = dtype();
-    suffixes.push_back("size=" + shape_tuple(sizes()));
+    const ScalarType t = self.dtype();
+    suffixes.push_back("size=" + shape_tuple(self.sizes()));
     if (t != kDefaultFloat) suffixes.push_back("dtype=" + dtype_repr(t));
     contents = "...";
   } else {
-    // Elements on a device are read from a host copy (Note [Streams and
-    // host reads] in wick/cuda.h), made below Autograd and Override.
-    const Tensor host = dev.is_cpu() ? *this : host_copy(*this);
-    const ScalarType t = dtype();
+    const ScalarType t = self.dtype();
     if (t != kDefaultFloat && t != kDefaultComplex && t != ScalarType::kInt64 && t != ScalarType::kBool) {
       suffixes.push_back("dtype=" + dtype_repr(t));
     }
-    const Layout layout{host.sizes(), host.strides(), numel() > kThreshold};
+  }
+  if (custom) {
+    contents = *custom;
+  } else if (self.numel() != 0 && !dev.is_meta()) {
+    // Elements on a device are read from a host copy (Note [Streams and
+    // host reads] in wick/cuda.h), made below Autograd and Override.
+    const Tensor host = dev.is_cpu() ? self : host_copy(self);
+    const ScalarType t = self.dtype();
+    const Layout layout{host.sizes(), host.strides(), self.numel() > kThreshold};
     const ElementReader reader(host);
     const Formatter formatter(reader, layout);
     // Complex elements: the real and imaginary parts each get a formatter.
@@ -460,12 +463,35 @@ std::string Tensor::repr() const {
     const ElementFormat element(formatter, imag_formatter ? &*imag_formatter : nullptr);
     contents = Printer(layout, element).str(0, 0, static_cast<std::int64_t>(prefix.size()));
   }
-  if (auto fn = grad_fn()) {
+  if (auto fn = self.grad_fn()) {
     suffixes.push_back("grad_fn=<" + fn->name() + ">");
-  } else if (requires_grad()) {
+  } else if (self.requires_grad()) {
     suffixes.emplace_back("requires_grad=True");
   }
   return add_suffixes(prefix + contents, prefix.size(), suffixes);
+}
+
+}  // namespace
+
+std::string Tensor::repr() const { return repr_of(*this, std::nullopt); }
+
+namespace {
+
+// Tensor.__repr__: PyTorch's, whose tensor_contents replaces the elements'
+// text and keeps the suffixes (dtype=, grad_fn=, ...).
+Value repr_kernel(const Tensor& self, const Value& tensor_contents) {
+  if (tensor_contents.is_none()) return Value(self.repr());
+  WICK_CHECK(tensor_contents.is_string(), TypeError, "can only concatenate str (not \"", tensor_contents.type_name(),
+             "\") to str");
+  return Value(repr_of(self, tensor_contents.to_string()));
+}
+
+}  // namespace
+
+void register_printing_kernels(std::vector<std::unique_ptr<Library>>& out) {
+  auto tensor = std::make_unique<Library>("torch.Tensor", DispatchKey::kCompositeImplicit);
+  tensor->impl("__format__", &format_kernel).impl("__repr__", &repr_kernel);
+  out.push_back(std::move(tensor));
 }
 
 }  // namespace wick

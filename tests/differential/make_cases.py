@@ -1284,7 +1284,12 @@ def format_cases():
               "format(torch.tensor(7), '#b')", "format(torch.tensor(True), '')", "format(torch.tensor(True), '^5')",
               "torch.tensor(3., requires_grad=True).__format__('.1f')", "torch.tensor(1.5, dtype=torch.bfloat16).__format__('')",
               "torch.tensor(2., device='meta').__format__('.1f')", "torch.tensor(2., device='meta').__format__('')",
-              "torch.tensor(0.1, dtype=torch.float64).__format__('.20f')", "torch.tensor(0.1).__format__('.20f')"]
+              "torch.tensor(0.1, dtype=torch.float64).__format__('.20f')", "torch.tensor(0.1).__format__('.20f')",
+              "torch.ones(2).__repr__()", "torch.ones(2, dtype=torch.float64, requires_grad=True).__repr__(tensor_contents='[...]')",
+              "torch.zeros(0, 3).__repr__(tensor_contents='X')", "torch.ones(2, device='meta').__repr__(tensor_contents='M')",
+              "torch.ones(2).__repr__(tensor_contents=3)", "torch.arange(4).__repr__(tensor_contents='[0, ..., 3]')",
+              "torch.ones(2, 2).mul(torch.ones(2, requires_grad=True)).__repr__(tensor_contents='c')",
+              "torch.ones(2, dtype=torch.int32).__repr__(tensor_contents='')"]
     return cases
 
 
