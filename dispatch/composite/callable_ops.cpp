@@ -38,8 +38,7 @@ void check_self(T self, const char* name) {
 
 // The other tensors must have self's type (PyTorch's map_: "expected
 // torch.FloatTensor for 'other' (got torch.LongTensor)"; map2_'s says "for
-// argument 'x'"), and broadcast to
-// self's shape (expand's error otherwise).
+// argument 'x'"), and broadcast to self's shape (expand's error otherwise).
 Tensor operand(T self, T t, const char* op, const char* arg, bool map2) {
   WICK_CHECK(t.dtype() == self.dtype() && t.device() == self.device(), TypeError, op, ": expected ",
              legacy_type_name(self.dtype(), self.device()), " for ", map2 ? "argument '" : "'", arg, "' (got ",

@@ -135,7 +135,9 @@ wick/schema.h) at the start of a line; indented `key: value` lines follow.
               require grad fails, as PyTorch's resize_ does: opcheck
               checks that it does), device=cuda (the checks need such a
               device), address (the result is a memory address, which
-              differs from run to run: the differential test leaves it out),
+              differs from run to run and from tensor to tensor: the
+              differential test leaves it out, and the catalog walk
+              compares only its kind),
               inplace_check=structured (X_ refuses a self of another size
               than X's result as PyTorch's structured kernels do, "Bad
               in-place call: ...", not as its elementwise ones, "output
