@@ -13,6 +13,7 @@
 ///   repr without a precision, else `g` that keeps one digit after the point.
 /// An empty spec is str(x) (a bool's is "True"). Python's ValueErrors, in its
 /// words, for a code that does not apply or a spec that does not parse.
+/// Divergence: widths and precisions above a million are a ValueError.
 /// Complex numbers format each part, as Python's complex.__format__ does.
 #include <algorithm>
 #include <cctype>
@@ -48,11 +49,14 @@ struct Spec {
 
 bool is_align(char c) { return c == '<' || c == '>' || c == '^' || c == '='; }
 
+// A width or a precision. wick caps both at a million, so that a spec cannot
+// ask for gigabytes of padding (Python would try to allocate them).
 std::size_t digits(std::string_view s, std::size_t& i) {
+  constexpr std::size_t kMax = 1000000;
   std::size_t n = 0;
   while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i])) != 0) {
-    WICK_CHECK(n < 100000000, ValueError, "Too many decimal digits in format string");
     n = n * 10 + static_cast<std::size_t>(s[i++] - '0');
+    WICK_CHECK(n <= kMax, ValueError, "wick caps format widths and precisions at ", kMax, " (format spec '", s, "')");
   }
   return n;
 }
