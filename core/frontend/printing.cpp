@@ -403,11 +403,11 @@ namespace {
 // spec]); anything else is str(x) with the empty spec, and PyTorch's
 // TypeError with another.
 Value format_kernel(const Tensor& self, std::string_view format_spec) {
-  if (self.dim() == 0 && !self.device().is_meta() && type_of(self.impl()->type_id()) == nullptr)
+  const TypeInfo* subclass = type_of(self.impl()->type_id());
+  if (self.dim() == 0 && !self.device().is_meta() && subclass == nullptr)
     return Value(python_format(self.item(), format_spec));
   WICK_CHECK(format_spec.empty(), TypeError, "unsupported format string passed to ",
-             type_of(self.impl()->type_id()) != nullptr ? type_of(self.impl()->type_id())->name() : "Tensor",
-             ".__format__");
+             subclass != nullptr ? subclass->name() : "Tensor", ".__format__");
   return Value(self.repr());
 }
 

@@ -229,9 +229,7 @@ void retain_grad_kernel(T self) { self.retain_grad(); }
 Value register_hook_kernel(T self, const Value& hook) {
   WICK_CHECK(self.requires_grad(), RuntimeError, "cannot register a hook on a tensor that doesn't require gradient");
   autograd::RemovableHandle handle = self.register_hook([hook](const Tensor& grad) {
-    const Callable* fn = as_callable(hook);
-    WICK_CHECK(fn != nullptr, TypeError, "'", hook.type_name(), "' object is not callable");
-    const Value r = (*fn)({Value(grad)});
+    const Value r = callable_of(hook)({Value(grad)});
     WICK_CHECK(r.is_none() || r.is_tensor(), TypeError, "a hook of torch.Tensor.register_hook returned a ",
                r.type_name(), ": it must return a Tensor or None");
     return r.is_none() ? Tensor() : r.to_tensor();

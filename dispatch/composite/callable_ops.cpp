@@ -23,12 +23,6 @@ namespace {
 using T = const Tensor&;
 using I64 = std::int64_t;
 
-const Callable& callable_of(const Value& v) {
-  const Callable* fn = as_callable(v);
-  WICK_CHECK(fn != nullptr, TypeError, "'", v.type_name(), "' object is not callable");
-  return *fn;
-}
-
 // PyTorch's checks of the tensor the callable writes, in its words.
 void check_self(T self, const char* name) {
   WICK_CHECK(!self.requires_grad(), RuntimeError, "Can't call ", name,
@@ -91,6 +85,12 @@ Tensor map2__kernel(T self, T x, T y, const Value& callable) {
 }
 
 }  // namespace
+
+const Callable& callable_of(const Value& v) {
+  const Callable* fn = as_callable(v);
+  WICK_CHECK(fn != nullptr, TypeError, "'", v.type_name(), "' object is not callable");
+  return *fn;
+}
 
 void register_callable_kernels(std::vector<std::unique_ptr<Library>>& out) {
   auto tensor = std::make_unique<Library>("torch.Tensor", DispatchKey::kCompositeImplicit);

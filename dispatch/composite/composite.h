@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "wick/callable.h"
 #include "wick/device.h"
 #include "wick/dim_vector.h"
 #include "wick/dtype.h"
@@ -54,6 +55,10 @@ void renormalise_rows(const Tensor& weight, const Tensor& input, double max_norm
 /// The items of a list-like argument: a list of ints, floats or tensors, or a
 /// generic list or tuple (TypeError for anything else).
 [[nodiscard]] std::vector<Value> list_items(const Value& v);
+
+/// The wick::Callable a function argument holds (apply_, register_hook);
+/// Python's TypeError "'int' object is not callable" for anything else.
+[[nodiscard]] const Callable& callable_of(const Value& v);
 
 /// The permutation that undoes `perm` (permute(permute(x, perm), result) is x).
 DimVector inverse_permutation(IntArrayRef perm);

@@ -196,20 +196,7 @@ class Evaluator {
     Thing t = eval(n);
     auto* c = std::get_if<Callable>(&t);
     if (c == nullptr) return as_value(std::move(t));
-    auto fn = [c = *c](const std::vector<Value>& args) -> Value {
-      std::vector<Value> all = args;
-      switch (c.kind) {
-        case Callable::Kind::kOp:
-          return as_python_result(c.name, wick::call(c.name, std::move(all)));
-        case Callable::Kind::kMethod:
-          all.insert(all.begin(), c.self);
-          return as_python_result("torch.Tensor." + c.name, wick::call("torch.Tensor." + c.name, std::move(all)));
-        case Callable::Kind::kBuiltin:
-          break;
-      }
-      if (c.self.is_tensor()) return tensor_builtin(c.name, c.self.to_tensor(), all, {});
-      return builtin(c.name, all, {});
-    };
+    auto fn = [c = *c](const std::vector<Value>& args) { return invoke(c, args, {}); };
     return Value(std::static_pointer_cast<Object>(std::make_shared<wick::Callable>(std::move(fn))));
   }
 
@@ -458,26 +445,7 @@ class Evaluator {
     kwargs.reserve(n.kwargs.size());
     for (const auto& [key, node] : n.kwargs) kwargs.emplace_back(key, argument(*node));
 
-    if (auto* c = std::get_if<Callable>(&callee)) {
-      switch (c->kind) {
-        case Callable::Kind::kOp: {
-          const std::optional<bool> requires_grad = take_requires_grad(c->name, kwargs);
-          Thing result = as_python_result(c->name, wick::call(c->name, std::move(args), kwargs));
-          if (requires_grad.value_or(false)) {
-            Tensor t = std::get<Value>(result).to_tensor();
-            t.requires_grad_(true);
-          }
-          return result;
-        }
-        case Callable::Kind::kMethod:
-          args.insert(args.begin(), c->self);
-          return as_python_result("torch.Tensor." + c->name,
-                                  wick::call("torch.Tensor." + c->name, std::move(args), kwargs));
-        case Callable::Kind::kBuiltin:
-          if (c->self.is_tensor()) return tensor_builtin(c->name, c->self.to_tensor(), args, kwargs);
-          return builtin(c->name, args, kwargs);
-      }
-    }
+    if (auto* c = std::get_if<Callable>(&callee)) return invoke(*c, std::move(args), std::move(kwargs));
     if (auto* ns = std::get_if<Namespace>(&callee)) {
       throw TypeError(detail::str_cat("'module' object is not callable (", ns->path, ")"));
     }
@@ -494,6 +462,30 @@ class Evaluator {
   // PyTorch's Python binding gives its factory functions (torch.tensor,
   // torch.ones, torch.zeros_like, ...) a `requires_grad=` keyword that is not
   // in their schemas: taken out of `kwargs` here and applied to the result.
+  /// Calls an operator, a bound method or a builtin (a call in the
+  /// expression, or a function value called by an operator).
+  static Value invoke(const Callable& c, std::vector<Value> args, Kwargs kwargs) {
+    switch (c.kind) {
+      case Callable::Kind::kOp: {
+        const std::optional<bool> requires_grad = take_requires_grad(c.name, kwargs);
+        Value result = as_python_result(c.name, wick::call(c.name, std::move(args), kwargs));
+        if (requires_grad.value_or(false)) {
+          Tensor t = result.to_tensor();
+          t.requires_grad_(true);
+        }
+        return result;
+      }
+      case Callable::Kind::kMethod:
+        args.insert(args.begin(), c.self);
+        return as_python_result("torch.Tensor." + c.name,
+                                wick::call("torch.Tensor." + c.name, std::move(args), kwargs));
+      case Callable::Kind::kBuiltin:
+        break;
+    }
+    if (c.self.is_tensor()) return tensor_builtin(c.name, c.self.to_tensor(), args, kwargs);
+    return builtin(c.name, args, kwargs);
+  }
+
   static std::optional<bool> take_requires_grad(const std::string& op, Kwargs& kwargs) {
     const auto it =
         std::find_if(kwargs.begin(), kwargs.end(), [](const auto& kv) { return kv.first == "requires_grad"; });
